@@ -1,0 +1,873 @@
+//! The dtype tree: what one array element looks like in memory.
+//!
+//! A [`Dtype`] is a scalar (`'<f8'`), a subarray (`('<f8', (3,))`) or a record
+//! of named fields at byte offsets. Padding is not stored as fields: it is the
+//! gaps between field offsets and up to the itemsize, and [`Display`] writes it
+//! as numpy does, `('', '|V4')`. `Display` prints exactly the `descr` text numpy
+//! writes into a header; [`FromStr`](std::str::FromStr) parses it back (and the
+//! bare forms people type, `f8`, `=u2`).
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+use crate::pyrepr::PyStr;
+
+/// Byte order of a scalar, the first character of its type string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ByteOrder {
+    /// `<`
+    Little,
+    /// `>`
+    Big,
+    /// `|`: single bytes, strings of bytes, void, bool and objects.
+    NotApplicable,
+}
+
+impl ByteOrder {
+    /// The byte order of this machine, what numpy means by `=`.
+    pub const NATIVE: ByteOrder = if cfg!(target_endian = "big") {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    };
+
+    /// The character numpy writes: `<`, `>` or `|`.
+    ///
+    /// ```
+    /// assert_eq!(npy_serde::ByteOrder::Big.as_char(), '>');
+    /// ```
+    pub fn as_char(self) -> char {
+        match self {
+            ByteOrder::Little => '<',
+            ByteOrder::Big => '>',
+            ByteOrder::NotApplicable => '|',
+        }
+    }
+}
+
+/// The base unit of a `datetime64` / `timedelta64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TimeUnit {
+    /// No unit (`'<M8'`): numpy allows only NaT in such an array.
+    Generic,
+    /// `Y`
+    Years,
+    /// `M`
+    Months,
+    /// `W`
+    Weeks,
+    /// `D`
+    Days,
+    /// `h`
+    Hours,
+    /// `m`
+    Minutes,
+    /// `s`
+    Seconds,
+    /// `ms`
+    Milliseconds,
+    /// `us`
+    Microseconds,
+    /// `ns`
+    Nanoseconds,
+    /// `ps`
+    Picoseconds,
+    /// `fs`
+    Femtoseconds,
+    /// `as`
+    Attoseconds,
+}
+
+impl TimeUnit {
+    /// All units numpy knows, in the order of [`TimeUnit`].
+    pub const ALL: [TimeUnit; 14] = [
+        TimeUnit::Generic,
+        TimeUnit::Years,
+        TimeUnit::Months,
+        TimeUnit::Weeks,
+        TimeUnit::Days,
+        TimeUnit::Hours,
+        TimeUnit::Minutes,
+        TimeUnit::Seconds,
+        TimeUnit::Milliseconds,
+        TimeUnit::Microseconds,
+        TimeUnit::Nanoseconds,
+        TimeUnit::Picoseconds,
+        TimeUnit::Femtoseconds,
+        TimeUnit::Attoseconds,
+    ];
+
+    /// numpy's code for the unit (`"ns"`); empty for [`TimeUnit::Generic`].
+    ///
+    /// ```
+    /// assert_eq!(npy_serde::TimeUnit::Microseconds.code(), "us");
+    /// ```
+    pub fn code(self) -> &'static str {
+        match self {
+            TimeUnit::Generic => "",
+            TimeUnit::Years => "Y",
+            TimeUnit::Months => "M",
+            TimeUnit::Weeks => "W",
+            TimeUnit::Days => "D",
+            TimeUnit::Hours => "h",
+            TimeUnit::Minutes => "m",
+            TimeUnit::Seconds => "s",
+            TimeUnit::Milliseconds => "ms",
+            TimeUnit::Microseconds => "us",
+            TimeUnit::Nanoseconds => "ns",
+            TimeUnit::Picoseconds => "ps",
+            TimeUnit::Femtoseconds => "fs",
+            TimeUnit::Attoseconds => "as",
+        }
+    }
+
+    /// The unit for numpy's code, `None` if there is no such unit.
+    ///
+    /// ```
+    /// use npy_serde::TimeUnit;
+    /// assert_eq!(TimeUnit::from_code("ms"), Some(TimeUnit::Milliseconds));
+    /// assert_eq!(TimeUnit::from_code("x"), None);
+    /// ```
+    pub fn from_code(code: &str) -> Option<TimeUnit> {
+        TimeUnit::ALL
+            .iter()
+            .copied()
+            .find(|u| *u != TimeUnit::Generic && u.code() == code)
+    }
+}
+
+/// A datetime unit with its multiplier: `ns`, `25s`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DatetimeUnit {
+    /// The base unit.
+    pub unit: TimeUnit,
+    /// How many base units one count means (1 unless written like `25s`).
+    pub multiplier: u32,
+}
+
+impl DatetimeUnit {
+    /// A unit with multiplier 1.
+    ///
+    /// ```
+    /// use npy_serde::{DatetimeUnit, TimeUnit};
+    /// assert_eq!(DatetimeUnit::new(TimeUnit::Seconds).to_string(), "[s]");
+    /// ```
+    pub const fn new(unit: TimeUnit) -> Self {
+        DatetimeUnit {
+            unit,
+            multiplier: 1,
+        }
+    }
+}
+
+impl fmt::Display for DatetimeUnit {
+    /// `[ns]`, `[25s]`, and nothing for the generic unit.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.unit == TimeUnit::Generic {
+            return Ok(());
+        }
+        if self.multiplier == 1 {
+            write!(f, "[{}]", self.unit.code())
+        } else {
+            write!(f, "[{}{}]", self.multiplier, self.unit.code())
+        }
+    }
+}
+
+/// The type of a scalar, with its size where the kind has several.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ScalarType {
+    /// `b1`
+    Bool,
+    /// `i1 i2 i4 i8`: size in bytes.
+    Int(u8),
+    /// `u1 u2 u4 u8`: size in bytes.
+    UInt(u8),
+    /// `f2 f4 f8`, and `f16` (x87 long double, readable as a dtype only).
+    Float(u8),
+    /// `c8 c16`, and `c32` (long double, readable as a dtype only).
+    Complex(u8),
+    /// `Sn`: n bytes, NUL padded.
+    Bytes(usize),
+    /// `Un`: n UCS-4 code units (itemsize 4n).
+    Unicode(usize),
+    /// `Vn`: n raw bytes.
+    Void(usize),
+    /// `M8[unit]`
+    Datetime(DatetimeUnit),
+    /// `m8[unit]`
+    Timedelta(DatetimeUnit),
+    /// `O`: pickled Python objects, never read or written by this crate.
+    Object,
+}
+
+impl ScalarType {
+    /// numpy's kind character: `b i u f c S U V M m O`.
+    ///
+    /// ```
+    /// assert_eq!(npy_serde::ScalarType::Float(8).kind(), 'f');
+    /// ```
+    pub fn kind(self) -> char {
+        match self {
+            ScalarType::Bool => 'b',
+            ScalarType::Int(_) => 'i',
+            ScalarType::UInt(_) => 'u',
+            ScalarType::Float(_) => 'f',
+            ScalarType::Complex(_) => 'c',
+            ScalarType::Bytes(_) => 'S',
+            ScalarType::Unicode(_) => 'U',
+            ScalarType::Void(_) => 'V',
+            ScalarType::Datetime(_) => 'M',
+            ScalarType::Timedelta(_) => 'm',
+            ScalarType::Object => 'O',
+        }
+    }
+
+    /// Size of one value in bytes (`U4` is 16 bytes).
+    ///
+    /// ```
+    /// assert_eq!(npy_serde::ScalarType::Unicode(4).itemsize(), Some(16));
+    /// ```
+    pub fn itemsize(self) -> Option<usize> {
+        Some(match self {
+            ScalarType::Bool => 1,
+            ScalarType::Int(n) | ScalarType::UInt(n) | ScalarType::Float(n) => n.into(),
+            ScalarType::Complex(n) => n.into(),
+            ScalarType::Bytes(n) | ScalarType::Void(n) => n,
+            ScalarType::Unicode(n) => n.checked_mul(4)?,
+            ScalarType::Datetime(_) | ScalarType::Timedelta(_) | ScalarType::Object => 8,
+        })
+    }
+
+    /// Whether the byte order matters for this type (numpy writes `|` otherwise).
+    fn has_byte_order(self) -> bool {
+        match self {
+            ScalarType::Bool
+            | ScalarType::Bytes(_)
+            | ScalarType::Void(_)
+            | ScalarType::Object => false,
+            ScalarType::Int(n) | ScalarType::UInt(n) | ScalarType::Float(n) => n > 1,
+            ScalarType::Complex(_)
+            | ScalarType::Unicode(_)
+            | ScalarType::Datetime(_)
+            | ScalarType::Timedelta(_) => true,
+        }
+    }
+
+    /// numpy's alignment on x86-64 (what `align=True` pads to).
+    fn alignment(self) -> usize {
+        match self {
+            ScalarType::Bool | ScalarType::Bytes(_) | ScalarType::Void(_) => 1,
+            ScalarType::Int(n) | ScalarType::UInt(n) | ScalarType::Float(n) => n.into(),
+            ScalarType::Complex(n) => usize::from(n / 2),
+            ScalarType::Unicode(_) => 4,
+            ScalarType::Datetime(_) | ScalarType::Timedelta(_) | ScalarType::Object => 8,
+        }
+    }
+}
+
+/// A scalar type with its byte order: `'<f8'`, `'|S5'`, `'>M8[ns]'`.
+///
+/// ```
+/// use npy_serde::{ByteOrder, Scalar, ScalarType};
+/// let s = Scalar::new(ScalarType::Int(4), ByteOrder::Big);
+/// assert_eq!(s.to_string(), ">i4");
+/// // one-byte types carry no byte order, as in numpy
+/// assert_eq!(Scalar::new(ScalarType::UInt(1), ByteOrder::Big).to_string(), "|u1");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Scalar {
+    ty: ScalarType,
+    order: ByteOrder,
+}
+
+impl Scalar {
+    /// A scalar; the byte order is normalised to `|` where it does not apply
+    /// and to little-endian where it applies but `|` was given.
+    pub fn new(ty: ScalarType, order: ByteOrder) -> Self {
+        let order = match (ty.has_byte_order(), order) {
+            (false, _) => ByteOrder::NotApplicable,
+            (true, ByteOrder::NotApplicable) => ByteOrder::NATIVE,
+            (true, o) => o,
+        };
+        Scalar { ty, order }
+    }
+
+    /// A scalar in little-endian order, numpy's order on every common machine.
+    pub fn le(ty: ScalarType) -> Self {
+        Scalar::new(ty, ByteOrder::Little)
+    }
+
+    /// The type.
+    pub fn ty(&self) -> ScalarType {
+        self.ty
+    }
+
+    /// The byte order (`|` for types where it does not apply).
+    pub fn order(&self) -> ByteOrder {
+        self.order
+    }
+
+    /// Size in bytes.
+    pub fn itemsize(&self) -> usize {
+        // Sizes were checked when the scalar was parsed or built.
+        self.ty.itemsize().unwrap_or(usize::MAX)
+    }
+}
+
+impl fmt::Display for Scalar {
+    /// The type string without quotes: `<f8`, `|S5`, `<U4`, `<M8[ns]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = self.order.as_char();
+        match self.ty {
+            ScalarType::Bool => write!(f, "{o}b1"),
+            ScalarType::Int(n) => write!(f, "{o}i{n}"),
+            ScalarType::UInt(n) => write!(f, "{o}u{n}"),
+            ScalarType::Float(n) => write!(f, "{o}f{n}"),
+            ScalarType::Complex(n) => write!(f, "{o}c{n}"),
+            ScalarType::Bytes(n) => write!(f, "{o}S{n}"),
+            ScalarType::Unicode(n) => write!(f, "{o}U{n}"),
+            ScalarType::Void(n) => write!(f, "{o}V{n}"),
+            ScalarType::Datetime(u) => write!(f, "{o}M8{u}"),
+            ScalarType::Timedelta(u) => write!(f, "{o}m8{u}"),
+            ScalarType::Object => write!(f, "{o}O"),
+        }
+    }
+}
+
+/// One named field of a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    name: String,
+    title: Option<String>,
+    offset: usize,
+    dtype: Dtype,
+}
+
+impl Field {
+    /// A field at an offset. Offsets are checked when the record is built.
+    pub fn new(name: impl Into<String>, dtype: Dtype, offset: usize) -> Self {
+        Field {
+            name: name.into(),
+            title: None,
+            offset,
+            dtype,
+        }
+    }
+
+    /// The same field with a title (numpy's `(('title', 'name'), ...)`).
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The field name, the key a struct is matched by.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The title, if any. Titles are shown by numpy but ignored when reading.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+    /// Byte offset inside the record.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+    /// The field's dtype.
+    pub fn dtype(&self) -> &Dtype {
+        &self.dtype
+    }
+}
+
+/// A structured dtype: named fields at increasing, non-overlapping offsets,
+/// and an itemsize that may leave room after the last field.
+///
+/// ```
+/// use npy_serde::Dtype;
+/// let dt: Dtype = "[('ival', '>i4'), ('', '|V4'), ('dval', '>f8')]".parse().unwrap();
+/// let rec = dt.as_record().unwrap();
+/// assert_eq!(rec.itemsize(), 16);
+/// assert_eq!(rec.fields()[1].offset(), 8);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    fields: Vec<Field>,
+    itemsize: usize,
+}
+
+impl Record {
+    /// A record from fields with explicit offsets. Fails when fields overlap
+    /// or are out of order (numpy's `descr` cannot express that), run past
+    /// `itemsize`, or share a name or title.
+    pub fn new(fields: Vec<Field>, itemsize: usize) -> Result<Self> {
+        let mut end = 0usize;
+        let mut seen: Vec<&str> = Vec::with_capacity(fields.len() * 2);
+        for field in &fields {
+            if field.offset < end {
+                return Err(Error::descr(format!(
+                    "field {} at offset {} overlaps the field before it (which ends at {end})",
+                    PyStr(&field.name),
+                    field.offset
+                )));
+            }
+            end = field
+                .offset
+                .checked_add(field.dtype.itemsize())
+                .ok_or_else(|| Error::descr("record itemsize overflows"))?;
+            for key in std::iter::once(field.name.as_str()).chain(field.title.as_deref()) {
+                if seen.contains(&key) {
+                    return Err(Error::descr(format!(
+                        "name {} is used twice as a field name or title",
+                        PyStr(key)
+                    )));
+                }
+                seen.push(key);
+            }
+        }
+        if end > itemsize {
+            return Err(Error::descr(format!(
+                "fields end at byte {end}, past the itemsize {itemsize}"
+            )));
+        }
+        Ok(Record { fields, itemsize })
+    }
+
+    /// Fields in order of offset. Padding is not a field.
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+
+    /// The field with this name.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// Size of one record in bytes, padding included.
+    pub fn itemsize(&self) -> usize {
+        self.itemsize
+    }
+}
+
+/// What one array element is: a scalar, a fixed-shape subarray of a dtype, or
+/// a record of named fields.
+///
+/// `Display` prints the `descr` exactly as numpy writes it in a header;
+/// `FromStr` parses that text and the short forms (`f8`, `=u2`, `<i4`).
+///
+/// ```
+/// use npy_serde::Dtype;
+/// let dt: Dtype = "[('x', '<i4', (2,)), ('sub', [('a', '|u1')])]".parse().unwrap();
+/// assert_eq!(dt.itemsize(), 9);
+/// assert_eq!(dt.to_string(), "[('x', '<i4', (2,)), ('sub', [('a', '|u1')])]");
+/// assert_eq!("f8".parse::<Dtype>().unwrap().to_string(), "'<f8'");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    /// A single value: `'<f8'`.
+    Scalar(Scalar),
+    /// A fixed-shape array of a dtype: a field `('x', '<f8', (2, 3))`.
+    Subarray(Box<Dtype>, Vec<u64>),
+    /// Named fields at offsets.
+    Record(Record),
+}
+
+impl Dtype {
+    /// Size of one element in bytes.
+    pub fn itemsize(&self) -> usize {
+        match self {
+            Dtype::Scalar(s) => s.itemsize(),
+            Dtype::Subarray(base, shape) => {
+                // Checked when built or parsed; saturate rather than wrap.
+                let n = shape
+                    .iter()
+                    .try_fold(1u64, |acc, &d| acc.checked_mul(d))
+                    .and_then(|n| usize::try_from(n).ok());
+                n.and_then(|n| n.checked_mul(base.itemsize()))
+                    .unwrap_or(usize::MAX)
+            }
+            Dtype::Record(r) => r.itemsize,
+        }
+    }
+
+    /// A scalar dtype in little-endian order.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, ScalarType};
+    /// assert_eq!(Dtype::scalar(ScalarType::Float(4)).to_string(), "'<f4'");
+    /// ```
+    pub fn scalar(ty: ScalarType) -> Dtype {
+        Dtype::Scalar(Scalar::le(ty))
+    }
+
+    /// A subarray of `base` with `shape`; fails if the size overflows.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, ScalarType};
+    /// let dt = Dtype::subarray(Dtype::scalar(ScalarType::Float(8)), vec![16, 4]).unwrap();
+    /// assert_eq!(dt.itemsize(), 512);
+    /// ```
+    pub fn subarray(base: Dtype, shape: Vec<u64>) -> Result<Dtype> {
+        let n = shape
+            .iter()
+            .try_fold(1u64, |acc, &d| acc.checked_mul(d))
+            .and_then(|n| usize::try_from(n).ok())
+            .and_then(|n| n.checked_mul(base.itemsize()));
+        if n.is_none() || base.itemsize() == usize::MAX {
+            return Err(Error::descr(format!(
+                "subarray of shape {} is too large",
+                ShapeRepr(&shape)
+            )));
+        }
+        Ok(Dtype::Subarray(Box::new(base), shape))
+    }
+
+    /// Starts a record built field by field; see [`RecordBuilder`].
+    pub fn record() -> RecordBuilder {
+        RecordBuilder::default()
+    }
+
+    /// The record, if this is a structured dtype.
+    pub fn as_record(&self) -> Option<&Record> {
+        match self {
+            Dtype::Record(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The scalar, if this is a plain scalar dtype.
+    pub fn as_scalar(&self) -> Option<&Scalar> {
+        match self {
+            Dtype::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// numpy's kind character: `V` for records and subarrays of records, the
+    /// scalar's kind otherwise (a subarray reports its base's kind).
+    ///
+    /// ```
+    /// assert_eq!("<f8".parse::<npy_serde::Dtype>().unwrap().kind(), 'f');
+    /// ```
+    pub fn kind(&self) -> char {
+        match self {
+            Dtype::Scalar(s) => s.ty().kind(),
+            Dtype::Subarray(base, _) => base.kind(),
+            Dtype::Record(_) => 'V',
+        }
+    }
+
+    /// The scalar's byte order; `|` for records.
+    pub fn byte_order(&self) -> ByteOrder {
+        match self {
+            Dtype::Scalar(s) => s.order(),
+            Dtype::Subarray(base, _) => base.byte_order(),
+            Dtype::Record(_) => ByteOrder::NotApplicable,
+        }
+    }
+
+    /// numpy's x86-64 alignment of the type, as `align=True` uses it.
+    pub fn alignment(&self) -> usize {
+        match self {
+            Dtype::Scalar(s) => s.ty().alignment(),
+            Dtype::Subarray(base, _) => base.alignment(),
+            Dtype::Record(r) => r
+                .fields
+                .iter()
+                .map(|f| f.dtype.alignment())
+                .max()
+                .unwrap_or(1),
+        }
+    }
+
+    /// The same fields laid out like a C struct, as numpy's `align=True` does:
+    /// each field at the next multiple of its alignment, nested records too,
+    /// and the itemsize rounded up to the largest alignment. Existing padding
+    /// is dropped first (offsets are recomputed from field order).
+    ///
+    /// ```
+    /// let dt: npy_serde::Dtype = "[('a', '|i1'), ('b', '<i4'), ('c', '|i1')]".parse().unwrap();
+    /// assert_eq!(
+    ///     dt.aligned().unwrap().to_string(),
+    ///     "[('a', '|i1'), ('', '|V3'), ('b', '<i4'), ('c', '|i1'), ('', '|V3')]"
+    /// );
+    /// ```
+    pub fn aligned(&self) -> Result<Dtype> {
+        Ok(match self {
+            Dtype::Scalar(_) => self.clone(),
+            Dtype::Subarray(base, shape) => Dtype::subarray(base.aligned()?, shape.clone())?,
+            Dtype::Record(r) => {
+                let mut b = Dtype::record().align(true);
+                for f in &r.fields {
+                    b.fields.push(Field {
+                        name: f.name.clone(),
+                        title: f.title.clone(),
+                        offset: 0,
+                        dtype: f.dtype.aligned()?,
+                    });
+                }
+                b.build()?
+            }
+        })
+    }
+}
+
+/// Builds a record dtype field by field, packed (numpy's default) or aligned.
+///
+/// ```
+/// use npy_serde::{Dtype, ScalarType};
+/// let dt = Dtype::record()
+///     .field("ival", Dtype::scalar(ScalarType::Int(4)))
+///     .padding(4)
+///     .field("dval", Dtype::scalar(ScalarType::Float(8)))
+///     .build()
+///     .unwrap();
+/// assert_eq!(dt.to_string(), "[('ival', '<i4'), ('', '|V4'), ('dval', '<f8')]");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct RecordBuilder {
+    fields: Vec<Field>,
+    /// Padding requested after the field of the same index (index = fields.len() at the time).
+    pads: Vec<(usize, usize)>,
+    align: bool,
+}
+
+impl RecordBuilder {
+    /// Adds a field after the previous one.
+    #[must_use]
+    pub fn field(mut self, name: impl Into<String>, dtype: Dtype) -> Self {
+        self.fields.push(Field::new(name, dtype, 0));
+        self
+    }
+
+    /// Adds a field with a title.
+    #[must_use]
+    pub fn titled_field(
+        mut self,
+        title: impl Into<String>,
+        name: impl Into<String>,
+        dtype: Dtype,
+    ) -> Self {
+        self.fields.push(Field::new(name, dtype, 0).with_title(title));
+        self
+    }
+
+    /// Adds `n` bytes of padding (`('', '|Vn')`) at this point.
+    #[must_use]
+    pub fn padding(mut self, n: usize) -> Self {
+        self.pads.push((self.fields.len(), n));
+        self
+    }
+
+    /// Lays fields out like numpy's `align=True` (recursively for nested records).
+    #[must_use]
+    pub fn align(mut self, align: bool) -> Self {
+        self.align = align;
+        self
+    }
+
+    /// Computes offsets and itemsize and checks the record.
+    pub fn build(self) -> Result<Dtype> {
+        let overflow = || Error::descr("record itemsize overflows");
+        let mut offset = 0usize;
+        let mut max_align = 1usize;
+        let mut fields = Vec::with_capacity(self.fields.len());
+        let pad_at = |i: usize| -> usize {
+            self.pads
+                .iter()
+                .filter(|(at, _)| *at == i)
+                .map(|(_, n)| n)
+                .sum()
+        };
+        for (i, mut field) in self.fields.into_iter().enumerate() {
+            offset = offset.checked_add(pad_at(i)).ok_or_else(overflow)?;
+            if self.align {
+                field.dtype = field.dtype.aligned()?;
+                let a = field.dtype.alignment();
+                max_align = max_align.max(a);
+                offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
+            }
+            field.offset = offset;
+            offset = offset
+                .checked_add(field.dtype.itemsize())
+                .ok_or_else(overflow)?;
+            fields.push(field);
+        }
+        offset = offset
+            .checked_add(pad_at(fields.len()))
+            .ok_or_else(overflow)?;
+        if self.align {
+            offset = offset
+                .checked_next_multiple_of(max_align)
+                .ok_or_else(overflow)?;
+        }
+        Ok(Dtype::Record(Record::new(fields, offset)?))
+    }
+}
+
+/// Python's repr of a shape tuple: `()`, `(3,)`, `(2, 3)`.
+pub(crate) struct ShapeRepr<'a>(pub &'a [u64]);
+
+impl fmt::Display for ShapeRepr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            [] => f.write_str("()"),
+            [d] => write!(f, "({d},)"),
+            [first, rest @ ..] => {
+                write!(f, "({first}")?;
+                for d in rest {
+                    write!(f, ", {d}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Writes `('', '|Vn')` for a gap of n bytes.
+fn write_gap(f: &mut fmt::Formatter<'_>, n: usize) -> fmt::Result {
+    write!(f, "('', '|V{n}')")
+}
+
+/// The `fmt` part of a descr entry: `'<f8'`, a nested list, or for a
+/// subarray nested in a subarray the tuple `('<f8', (5,))`.
+fn write_format(f: &mut fmt::Formatter<'_>, dt: &Dtype) -> fmt::Result {
+    match dt {
+        Dtype::Scalar(s) => write!(f, "'{s}'"),
+        Dtype::Record(r) => write_record(f, r),
+        Dtype::Subarray(base, shape) => {
+            f.write_str("(")?;
+            write_format(f, base)?;
+            write!(f, ", {})", ShapeRepr(shape))
+        }
+    }
+}
+
+fn write_record(f: &mut fmt::Formatter<'_>, r: &Record) -> fmt::Result {
+    f.write_str("[")?;
+    let mut pos = 0usize;
+    let mut first = true;
+    let mut sep = |f: &mut fmt::Formatter<'_>| {
+        if first {
+            first = false;
+            Ok(())
+        } else {
+            f.write_str(", ")
+        }
+    };
+    for field in &r.fields {
+        if field.offset > pos {
+            sep(f)?;
+            write_gap(f, field.offset - pos)?;
+        }
+        sep(f)?;
+        f.write_str("(")?;
+        match &field.title {
+            Some(t) => write!(f, "({}, {})", PyStr(t), PyStr(&field.name))?,
+            None => write!(f, "{}", PyStr(&field.name))?,
+        }
+        f.write_str(", ")?;
+        match &field.dtype {
+            Dtype::Subarray(base, shape) => {
+                write_format(f, base)?;
+                write!(f, ", {}", ShapeRepr(shape))?;
+            }
+            other => write_format(f, other)?,
+        }
+        f.write_str(")")?;
+        pos = field.offset + field.dtype.itemsize();
+    }
+    if r.itemsize > pos {
+        sep(f)?;
+        write_gap(f, r.itemsize - pos)?;
+    }
+    f.write_str("]")
+}
+
+impl fmt::Display for Dtype {
+    /// The descr as numpy writes it in a header: `'<f8'` (with quotes), or
+    /// `[('a', '<i4'), ('', '|V4'), ('b', '<f8', (3,))]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_format(f, self)
+    }
+}
+
+impl std::str::FromStr for Dtype {
+    type Err = Error;
+
+    /// Parses a descr as numpy writes it (`'<f8'`, `[('a', '<i4'), ...]`) or a
+    /// bare type string (`<f8`, `i4`, `=u2`; no prefix or `=` is native order).
+    fn from_str(s: &str) -> Result<Dtype> {
+        crate::descr::parse_descr(s, crate::descr::DEFAULT_MAX_DEPTH)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f8() -> Dtype {
+        Dtype::scalar(ScalarType::Float(8))
+    }
+
+    #[test]
+    fn display_matches_numpy() {
+        let inner = Dtype::record()
+            .field("sval", Dtype::scalar(ScalarType::UInt(2)))
+            .field("bval", Dtype::scalar(ScalarType::UInt(1)))
+            .build()
+            .unwrap();
+        let dt = Dtype::record()
+            .titled_field("title", "b", Dtype::subarray(f8(), vec![2, 3]).unwrap())
+            .padding(4)
+            .field("sub", inner)
+            .field(
+                "c",
+                Dtype::subarray(Dtype::subarray(f8(), vec![5]).unwrap(), vec![2]).unwrap(),
+            )
+            .build()
+            .unwrap();
+        assert_eq!(
+            dt.to_string(),
+            "[(('title', 'b'), '<f8', (2, 3)), ('', '|V4'), ('sub', [('sval', '<u2'), \
+             ('bval', '|u1')]), ('c', ('<f8', (5,)), (2,))]"
+        );
+    }
+
+    #[test]
+    fn aligned_nested() {
+        let inner = Dtype::record()
+            .field("a", Dtype::scalar(ScalarType::Int(1)))
+            .field("b", f8())
+            .build()
+            .unwrap();
+        let dt = Dtype::record()
+            .field("x", Dtype::scalar(ScalarType::Int(1)))
+            .field("s", inner)
+            .align(true)
+            .build()
+            .unwrap();
+        assert_eq!(
+            dt.to_string(),
+            "[('x', '|i1'), ('', '|V7'), ('s', [('a', '|i1'), ('', '|V7'), ('b', '<f8')])]"
+        );
+        assert_eq!(dt.itemsize(), 24);
+    }
+
+    #[test]
+    fn empty_record_and_gap_only() {
+        let dt = Dtype::Record(Record::new(vec![], 8).unwrap());
+        assert_eq!(dt.to_string(), "[('', '|V8')]");
+        let dt = Dtype::Record(Record::new(vec![], 0).unwrap());
+        assert_eq!(dt.to_string(), "[]");
+    }
+
+    #[test]
+    fn overlapping_fields_are_refused() {
+        let a = Field::new("a", f8(), 0);
+        let b = Field::new("b", f8(), 4);
+        assert!(Record::new(vec![a, b], 16).is_err());
+    }
+}

@@ -1,0 +1,306 @@
+//! The crate's one error type.
+//!
+//! Errors are created where the problem is found, without knowing where in the
+//! file that is; the position (npz member, record index, field path) is attached
+//! while the error travels back up through the serializer or deserializer, the
+//! way serde_json attaches line and column late. This keeps the hot path free of
+//! bookkeeping: a path costs something only once an error exists.
+
+use std::fmt;
+
+/// `Result<T, npy_serde::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong while writing or reading `.npy` and `.npz` data.
+///
+/// The message says where (npz member, record index, field path such as
+/// `record 3, field pos[1]`), what was expected and what was found, using
+/// numpy's vocabulary (`'<f8'`, `'|S5'`).
+///
+/// ```
+/// let err = npy_serde::from_slice::<Vec<f64>>(b"not an npy file").unwrap_err();
+/// assert!(err.to_string().contains("magic"));
+/// ```
+#[derive(thiserror::Error)]
+#[error("{}", DisplayError(.0))]
+pub struct Error(Box<ErrorImpl>);
+
+struct ErrorImpl {
+    kind: ErrorKind,
+    /// Innermost segment first: segments are pushed while the error unwinds.
+    path: Vec<Segment>,
+}
+
+/// What kind of error this is. The message of each variant is complete
+/// without the position; [`Error`]'s `Display` adds the position in front.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The underlying reader or writer failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The zip container of an `.npz` archive is damaged or unsupported.
+    #[error(transparent)]
+    Zip(#[from] zip::result::ZipError),
+    /// The magic string, version, header length or header dictionary is wrong.
+    #[error("invalid header: {0}")]
+    Header(String),
+    /// The `descr` (dtype description) cannot be understood.
+    #[error("invalid descr: {0}")]
+    Descr(String),
+    /// The file or value uses something this crate deliberately does not
+    /// support (pickled objects, long doubles, `i128`, ...).
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The data section is shorter or longer than the header promises.
+    #[error("{0}")]
+    Data(String),
+    /// A value does not fit the dtype, or the dtype does not fit the type.
+    #[error("{0}")]
+    Mismatch(String),
+    /// The values cannot be laid out as one numpy array (ragged lengths,
+    /// records of different layout, no dtype for an empty sequence).
+    #[error("{0}")]
+    Schema(String),
+    /// A configured safety limit was reached; the message names the option
+    /// that raises it.
+    #[error("limit exceeded: {0}")]
+    Limit(String),
+    /// A message from serde (a derived `Deserialize` or `Serialize`).
+    #[error("{0}")]
+    Message(String),
+}
+
+/// One step of the position attached to an error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Segment {
+    /// An `.npz` member, by key.
+    Member(String),
+    /// An element of the array's first axis.
+    Record(u64),
+    /// An index into a subarray or an inner axis.
+    Index(u64),
+    /// A record field, by name.
+    Field(String),
+}
+
+impl Error {
+    /// Creates an error of the given kind with no position yet.
+    pub fn new(kind: ErrorKind) -> Self {
+        Error(Box::new(ErrorImpl {
+            kind,
+            path: Vec::new(),
+        }))
+    }
+
+    /// The kind of error, for matching.
+    ///
+    /// ```
+    /// use npy_serde::ErrorKind;
+    /// let err = npy_serde::from_slice::<Vec<f64>>(b"\x93NUMPY\x09\x00").unwrap_err();
+    /// assert!(matches!(err.kind(), ErrorKind::Header(_)));
+    /// ```
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// The position, outermost first (member, record, fields and indices).
+    ///
+    /// ```
+    /// let err = npy_serde::Error::mismatch("expected '<f8', found string")
+    ///     .in_field("x")
+    ///     .at_record(3);
+    /// assert_eq!(err.to_string(), "record 3, field x: expected '<f8', found string");
+    /// assert_eq!(err.path().count(), 2);
+    /// ```
+    pub fn path(&self) -> impl Iterator<Item = &Segment> {
+        self.0.path.iter().rev()
+    }
+
+    pub(crate) fn header(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Header(msg.into()))
+    }
+    pub(crate) fn descr(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Descr(msg.into()))
+    }
+    pub(crate) fn unsupported(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Unsupported(msg.into()))
+    }
+    pub(crate) fn data(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Data(msg.into()))
+    }
+    /// A value that does not fit the dtype (or the other way round); used by
+    /// the serializer and deserializer, public for custom wrappers and tests.
+    pub fn mismatch(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Mismatch(msg.into()))
+    }
+    pub(crate) fn schema(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Schema(msg.into()))
+    }
+    pub(crate) fn limit(msg: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Limit(msg.into()))
+    }
+    pub(crate) fn io(err: std::io::Error) -> Self {
+        Self::new(ErrorKind::Io(err))
+    }
+
+    /// Attaches a field name (called while unwinding out of that field).
+    #[must_use]
+    pub fn in_field(mut self, name: &str) -> Self {
+        self.0.path.push(Segment::Field(name.to_owned()));
+        self
+    }
+    /// Attaches a subarray or inner-axis index.
+    #[must_use]
+    pub fn at_index(mut self, index: u64) -> Self {
+        self.0.path.push(Segment::Index(index));
+        self
+    }
+    /// Attaches the record (first-axis) index. Only the first call counts, so
+    /// nested helpers may call it without care.
+    #[must_use]
+    pub fn at_record(mut self, index: u64) -> Self {
+        if !self.0.path.iter().any(|s| matches!(s, Segment::Record(_))) {
+            self.0.path.push(Segment::Record(index));
+        }
+        self
+    }
+    /// Attaches an `.npz` member key.
+    #[must_use]
+    pub fn in_member(mut self, key: &str) -> Self {
+        if !self.0.path.iter().any(|s| matches!(s, Segment::Member(_))) {
+            self.0.path.push(Segment::Member(key.to_owned()));
+        }
+        self
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Self {
+        Error::io(err)
+    }
+}
+
+impl From<zip::result::ZipError> for Error {
+    fn from(err: zip::result::ZipError) -> Self {
+        Error::new(ErrorKind::Zip(err))
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({:?}: {})", self.0.kind, DisplayError(&self.0))
+    }
+}
+
+impl serde::ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::new(ErrorKind::Message(msg.to_string()))
+    }
+}
+
+impl serde::de::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::new(ErrorKind::Message(msg.to_string()))
+    }
+}
+
+struct DisplayError<'a>(&'a ErrorImpl);
+
+impl fmt::Display for DisplayError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = &self.0.path;
+        if !path.is_empty() {
+            write_path(f, path.iter().rev())?;
+            f.write_str(": ")?;
+        }
+        write!(f, "{}", self.0.kind)
+    }
+}
+
+/// Renders `member 'a', record 3[2], field pos[1].x`.
+fn write_path<'a>(
+    f: &mut fmt::Formatter<'_>,
+    segments: impl Iterator<Item = &'a Segment>,
+) -> fmt::Result {
+    // 0: nothing yet, 1: after member, 2: after record or its indices, 3: in fields
+    let mut state = 0;
+    for seg in segments {
+        match seg {
+            Segment::Member(key) => {
+                write!(f, "member {}", crate::pyrepr::PyStr(key))?;
+                state = 1;
+            }
+            Segment::Record(i) => {
+                if state != 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "record {i}")?;
+                state = 2;
+            }
+            Segment::Index(i) => {
+                if state == 0 || state == 1 {
+                    if state == 1 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str("element ")?;
+                    state = 2;
+                }
+                write!(f, "[{i}]")?;
+            }
+            Segment::Field(name) => {
+                if state == 3 {
+                    f.write_str(".")?;
+                } else {
+                    if state != 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str("field ")?;
+                    state = 3;
+                }
+                f.write_str(name)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_is_one_pointer() {
+        assert_eq!(
+            std::mem::size_of::<Error>(),
+            std::mem::size_of::<usize>()
+        );
+    }
+
+    #[test]
+    fn path_renders_outermost_first() {
+        let err = Error::mismatch("expected '<f8', found string")
+            .at_index(1)
+            .in_field("pos")
+            .in_field("body")
+            .at_record(3)
+            .in_member("particles");
+        assert_eq!(
+            err.to_string(),
+            "member 'particles', record 3, field body.pos[1]: expected '<f8', found string"
+        );
+    }
+
+    #[test]
+    fn record_is_attached_once() {
+        let err = Error::data("x").at_record(1).at_record(7);
+        assert_eq!(err.to_string(), "record 1: x");
+    }
+}

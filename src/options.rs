@@ -1,0 +1,138 @@
+//! Options for writing and reading, with their documented defaults.
+//!
+//! The terminal methods (`to_writer`, `to_vec`, `from_reader`, `from_slice`)
+//! are implemented next to the code they drive, in `writer.rs` and `reader.rs`.
+
+use crate::dtype::Dtype;
+
+/// Default [`ReadOptions::max_header_size`]: numpy's own default.
+pub const DEFAULT_MAX_HEADER_SIZE: usize = 10_000;
+/// Default [`ReadOptions::max_depth`] of nested records and subarrays.
+pub const DEFAULT_MAX_DEPTH: usize = 64;
+/// Default [`ReadOptions::max_elements`]: 2^32 elements.
+pub const DEFAULT_MAX_ELEMENTS: u64 = 1 << 32;
+
+/// How values are laid out when written.
+///
+/// ```
+/// let bytes = npy_serde::WriteOptions::new()
+///     .fortran_order(false)
+///     .to_vec(&vec![1.0f64, 2.0])
+///     .unwrap();
+/// assert_eq!(&bytes[..6], b"\x93NUMPY");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct WriteOptions {
+    pub(crate) align: bool,
+    pub(crate) dtype: Option<Dtype>,
+    pub(crate) fortran_order: bool,
+    pub(crate) version: Option<(u8, u8)>,
+}
+
+impl WriteOptions {
+    /// numpy's defaults: packed records, dtype from the values, C order,
+    /// format version chosen like `np.save`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Lay records out like a C struct, as numpy's `align=True` does
+    /// (recursively, with numpy's x86-64 alignments).
+    #[must_use]
+    pub fn align(mut self, align: bool) -> Self {
+        self.align = align;
+        self
+    }
+
+    /// Write with this dtype instead of the one derived from the values;
+    /// record fields are matched by name and values converted into the
+    /// dtype's types.
+    #[must_use]
+    pub fn dtype(mut self, dtype: Dtype) -> Self {
+        self.dtype = Some(dtype);
+        self
+    }
+
+    /// Store arrays of two or more dimensions column-major with
+    /// `fortran_order: True`. Values are still given in logical (row-major)
+    /// order.
+    #[must_use]
+    pub fn fortran_order(mut self, fortran_order: bool) -> Self {
+        self.fortran_order = fortran_order;
+        self
+    }
+
+    /// Force a format version (`(1, 0)`, `(2, 0)` or `(3, 0)`) instead of
+    /// numpy's automatic choice.
+    #[must_use]
+    pub fn version(mut self, major: u8, minor: u8) -> Self {
+        self.version = Some((major, minor));
+        self
+    }
+}
+
+/// Limits and policies for reading untrusted files.
+///
+/// ```
+/// let opts = npy_serde::ReadOptions::new().max_header_size(200_000).lossy(true);
+/// # let _ = opts;
+/// ```
+#[derive(Clone, Debug)]
+pub struct ReadOptions {
+    pub(crate) max_header_size: usize,
+    pub(crate) max_elements: u64,
+    pub(crate) lossy: bool,
+    pub(crate) max_depth: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            max_header_size: DEFAULT_MAX_HEADER_SIZE,
+            max_elements: DEFAULT_MAX_ELEMENTS,
+            lossy: false,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// The defaults: header up to 10000 characters (numpy's default), at most
+    /// 2^32 elements, depth 64, exact conversions only.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Largest header accepted, in characters as numpy counts them (the
+    /// decoded text, padding included).
+    #[must_use]
+    pub fn max_header_size(mut self, n: usize) -> Self {
+        self.max_header_size = n;
+        self
+    }
+
+    /// Largest number of elements (product of the shape, subarray dims
+    /// folded in) handed to serde. Zero-size records hold no bytes, so only
+    /// this bounds the work for them.
+    #[must_use]
+    pub fn max_elements(mut self, n: u64) -> Self {
+        self.max_elements = n;
+        self
+    }
+
+    /// Allow conversions that round (`<f8` 0.1 into `f32`, `<i8` above 2^53
+    /// into `f64`). Integer conversions that would change a value are
+    /// always errors.
+    #[must_use]
+    pub fn lossy(mut self, lossy: bool) -> Self {
+        self.lossy = lossy;
+        self
+    }
+
+    /// Deepest nesting of records and subarrays in a descr.
+    #[must_use]
+    pub fn max_depth(mut self, n: usize) -> Self {
+        self.max_depth = n;
+        self
+    }
+}
