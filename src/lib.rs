@@ -3,21 +3,30 @@
 #![warn(missing_docs)]
 
 mod descr;
+mod datetime;
 mod dtype;
 mod error;
 mod header;
 mod header_read;
 mod literal;
 mod options;
+mod padding;
 mod printable;
 mod pyrepr;
+mod ser;
 mod special;
+mod writer;
+
+pub mod complex;
 
 pub use crate::dtype::{
     ByteOrder, DatetimeUnit, Dtype, Field, Record, RecordBuilder, Scalar, ScalarType, TimeUnit,
 };
 pub use crate::error::{Error, ErrorKind, Result, Segment};
+pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::header::Header;
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
+pub use crate::padding::Padding;
+pub use crate::writer::{NpyWriter, to_vec, to_writer};
