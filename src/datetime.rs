@@ -252,7 +252,10 @@ mod tests {
         let t = Datetime64::<unit::D>::NAT;
         assert!(t.is_nat());
         assert_eq!(format!("{t:?}"), "Datetime64(NaT)");
-        assert_eq!(format!("{:?}", Datetime64::<unit::D>::new(3)), "Datetime64(3 D)");
+        assert_eq!(
+            format!("{:?}", Datetime64::<unit::D>::new(3)),
+            "Datetime64(3 D)"
+        );
         let back: Datetime64<unit::D> = serde_json::from_str("17").unwrap();
         assert_eq!(back.count(), 17);
         let back: Timedelta64<unit::D> = serde_json::from_str("-17").unwrap();

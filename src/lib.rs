@@ -2,8 +2,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod descr;
 mod datetime;
+mod descr;
 mod dtype;
 mod error;
 mod header;
@@ -19,11 +19,11 @@ mod writer;
 
 pub mod complex;
 
+pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::dtype::{
     ByteOrder, DatetimeUnit, Dtype, Field, Record, RecordBuilder, Scalar, ScalarType, TimeUnit,
 };
 pub use crate::error::{Error, ErrorKind, Result, Segment};
-pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::header::Header;
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,

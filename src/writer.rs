@@ -11,7 +11,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 
 use serde::Serialize;
 
-use crate::dtype::{Dtype, ShapeRepr};
+use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
@@ -95,7 +95,11 @@ fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
     if many {
         multi = vec![0; shape.len()];
     }
-    let slots: &mut [u64] = if many { &mut multi } else { &mut idx[..shape.len()] };
+    let slots: &mut [u64] = if many {
+        &mut multi
+    } else {
+        &mut idx[..shape.len()]
+    };
     for (slot, &d) in slots.iter_mut().zip(shape).rev() {
         if d == 0 {
             return 0;
@@ -204,7 +208,11 @@ impl WriteOptions {
     /// WriteOptions::new().dtype(dt).to_writer(&mut out, &vec![1i64, -2]).unwrap();
     /// assert_eq!(&out[128..], &[1, 0, 0xfe, 0xff]);
     /// ```
-    pub fn to_writer<W: Write, T: ?Sized + Serialize>(&self, mut writer: W, value: &T) -> Result<()> {
+    pub fn to_writer<W: Write, T: ?Sized + Serialize>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> Result<()> {
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
         if header.fortran_order {
@@ -241,7 +249,12 @@ impl WriteOptions {
         self.encode_vec(value, &plan, &header)
     }
 
-    fn encode_vec<T: ?Sized + Serialize>(&self, value: &T, plan: &Plan, header: &Header) -> Result<Vec<u8>> {
+    fn encode_vec<T: ?Sized + Serialize>(
+        &self,
+        value: &T,
+        plan: &Plan,
+        header: &Header,
+    ) -> Result<Vec<u8>> {
         let data_len = usize_len(header.data_len()?)?;
         let (head, _) = header.encode(self.version)?;
         let total = head
@@ -308,7 +321,7 @@ pub struct NpyWriter<W: Write> {
     /// The promised number of records (plain `Write`).
     promised: Option<u64>,
     /// Rewrites the header in place (seekable writers only).
-    patch: Option<fn(&mut W, u64, &[u8], u64) -> std::io::Result<()>>,
+    patch: Option<PatchFn<W>>,
     /// Stream position of the header.
     start: u64,
     /// Size of the written header, once written.
@@ -329,6 +342,9 @@ impl<W: Write> std::fmt::Debug for NpyWriter<W> {
             .finish_non_exhaustive()
     }
 }
+
+/// Rewrites `bytes` at `pos`, then seeks to `end`.
+type PatchFn<W> = fn(&mut W, u64, &[u8], u64) -> std::io::Result<()>;
 
 fn patch_at<W: Write + Seek>(w: &mut W, pos: u64, bytes: &[u8], end: u64) -> std::io::Result<()> {
     w.seek(SeekFrom::Start(pos))?;
@@ -644,15 +660,11 @@ fn same_layout(inferred: &Dtype, file: &Dtype) -> bool {
         (Dtype::Subarray(a, da), Dtype::Subarray(b, db)) => da == db && same_layout(a, b),
         (Dtype::Record(a), Dtype::Record(b)) => {
             a.fields().len() == b.fields().len()
-                && a.fields().iter().zip(b.fields()).all(|(x, y)| {
-                    x.name() == y.name() && same_layout(x.dtype(), y.dtype())
-                })
+                && a.fields()
+                    .iter()
+                    .zip(b.fields())
+                    .all(|(x, y)| x.name() == y.name() && same_layout(x.dtype(), y.dtype()))
         }
         _ => false,
     }
-}
-
-#[allow(dead_code)]
-fn _shape_repr(s: &[u64]) -> String {
-    ShapeRepr(s).to_string()
 }

@@ -19,9 +19,14 @@ fn header_text(bytes: &[u8]) -> String {
     let (start, len) = if bytes[6] == 1 {
         (10, u16::from_le_bytes([bytes[8], bytes[9]]) as usize)
     } else {
-        (12, u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize)
+        (
+            12,
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize,
+        )
     };
-    String::from_utf8_lossy(&bytes[start..start + len]).trim_end().to_owned()
+    String::from_utf8_lossy(&bytes[start..start + len])
+        .trim_end()
+        .to_owned()
 }
 
 #[track_caller]
@@ -243,7 +248,12 @@ struct Nested {
 
 #[test]
 fn nested() {
-    let m = |k: f64| [[k, k + 1.0, k + 2.0, k + 3.0], [k + 4.0, k + 5.0, k + 6.0, k + 7.0]];
+    let m = |k: f64| {
+        [
+            [k, k + 1.0, k + 2.0, k + 3.0],
+            [k + 4.0, k + 5.0, k + 6.0, k + 7.0],
+        ]
+    };
     let v = vec![
         Nested {
             id: 7,
@@ -296,10 +306,16 @@ fn aligned() {
             s: S { x: 8, y: 10.5 },
         },
     ];
-    same("aligned", WriteOptions::new().align(true).to_vec(&v).unwrap());
+    same(
+        "aligned",
+        WriteOptions::new().align(true).to_vec(&v).unwrap(),
+    );
     // the streaming writer zeroes the gaps too
     let mut out = Vec::new();
-    WriteOptions::new().align(true).to_writer(&mut out, &v).unwrap();
+    WriteOptions::new()
+        .align(true)
+        .to_writer(&mut out, &v)
+        .unwrap();
     same("aligned", out);
 }
 
@@ -317,9 +333,15 @@ fn titles_by_name_any_order() {
         .build()
         .unwrap();
     let v = vec![Ab { b: 0.5, a: 1 }, Ab { b: 0.25, a: 2 }];
-    same("titles", WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap());
+    same(
+        "titles",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
     let mut out = Vec::new();
-    WriteOptions::new().dtype(dt).to_writer(&mut out, &v).unwrap();
+    WriteOptions::new()
+        .dtype(dt)
+        .to_writer(&mut out, &v)
+        .unwrap();
     same("titles", out);
 }
 
@@ -367,22 +389,40 @@ fn mixed_endian() {
             big: -2,
         },
     ];
-    same("mixed_endian", WriteOptions::new().dtype(dt).to_vec(&v).unwrap());
+    same(
+        "mixed_endian",
+        WriteOptions::new().dtype(dt).to_vec(&v).unwrap(),
+    );
 }
 
 #[test]
 fn fortran() {
     let a: Vec<Vec<i64>> = vec![vec![0, 1, 2], vec![3, 4, 5]];
-    same("fortran_2d", WriteOptions::new().fortran_order(true).to_vec(&a).unwrap());
+    same(
+        "fortran_2d",
+        WriteOptions::new().fortran_order(true).to_vec(&a).unwrap(),
+    );
     let mut out = Vec::new();
-    WriteOptions::new().fortran_order(true).to_writer(&mut out, &a).unwrap();
+    WriteOptions::new()
+        .fortran_order(true)
+        .to_writer(&mut out, &a)
+        .unwrap();
     same("fortran_2d", out);
     let b: Vec<[[i32; 4]; 3]> = (0..2)
         .map(|i| std::array::from_fn(|j| std::array::from_fn(|k| (i * 12 + j * 4 + k) as i32)))
         .collect();
-    same("fortran_3d", WriteOptions::new().fortran_order(true).to_vec(&b).unwrap());
+    same(
+        "fortran_3d",
+        WriteOptions::new().fortran_order(true).to_vec(&b).unwrap(),
+    );
     // 1-d ignores fortran_order, like numpy
-    same("f64_1d", WriteOptions::new().fortran_order(true).to_vec(&[1.0, 2.5, -3.0]).unwrap());
+    same(
+        "f64_1d",
+        WriteOptions::new()
+            .fortran_order(true)
+            .to_vec(&[1.0, 2.5, -3.0])
+            .unwrap(),
+    );
 }
 
 #[derive(Serialize)]
@@ -402,7 +442,10 @@ fn zero_dim() {
 
 #[test]
 fn vec_of_arrays() {
-    same("vec_of_arrays", to_vec(&vec![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap());
+    same(
+        "vec_of_arrays",
+        to_vec(&vec![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap(),
+    );
     same(
         "vec_of_arrays",
         to_vec(&vec![vec![1.0f64, 2.0, 3.0], vec![4.0, 5.0, 6.0]]).unwrap(),
@@ -495,9 +538,15 @@ fn empty_with_dtype() {
         .build()
         .unwrap();
     let v: Vec<IdX> = Vec::new();
-    same("empty_with_dtype", WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap());
+    same(
+        "empty_with_dtype",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
     let mut out = Vec::new();
-    WriteOptions::new().dtype(dt).to_writer(&mut out, &v).unwrap();
+    WriteOptions::new()
+        .dtype(dt)
+        .to_writer(&mut out, &v)
+        .unwrap();
     same("empty_with_dtype", out);
 }
 
@@ -549,5 +598,8 @@ fn converted() {
             h: 2.0,
         },
     ];
-    same("converted", WriteOptions::new().dtype(conv_dtype()).to_vec(&v).unwrap());
+    same(
+        "converted",
+        WriteOptions::new().dtype(conv_dtype()).to_vec(&v).unwrap(),
+    );
 }

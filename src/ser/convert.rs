@@ -202,7 +202,10 @@ mod tests {
     #[test]
     fn int_to_float() {
         assert_eq!(i64_to_f64_exact(i64::MAX), None);
-        assert_eq!(i64_to_f64_exact(i64::MIN), Some(-9_223_372_036_854_775_808.0));
+        assert_eq!(
+            i64_to_f64_exact(i64::MIN),
+            Some(-9_223_372_036_854_775_808.0)
+        );
         assert_eq!(i64_to_f64_exact((1 << 53) + 1), None);
         assert_eq!(u64_to_f64_exact(u64::MAX), None);
         assert_eq!(u64_to_f64_exact(1 << 63), Some(9_223_372_036_854_775_808.0));

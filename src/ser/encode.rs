@@ -32,7 +32,7 @@ use crate::ser::convert::{
     convert_time, f16_bits_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact, i64_to_f64_exact,
     u64_to_f64_exact,
 };
-use crate::ser::infer::{time_unit, tuple_field_name};
+use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, probe};
 use crate::special;
 
@@ -309,13 +309,23 @@ fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
         8 => buf.first_chunk_mut::<8>().map(|d| *d = bytes),
         4 => buf
             .first_chunk_mut::<4>()
-            .zip(if big { bytes.last_chunk::<4>() } else { bytes.first_chunk::<4>() })
+            .zip(if big {
+                bytes.last_chunk::<4>()
+            } else {
+                bytes.first_chunk::<4>()
+            })
             .map(|(d, s)| *d = *s),
         2 => buf
             .first_chunk_mut::<2>()
-            .zip(if big { bytes.last_chunk::<2>() } else { bytes.first_chunk::<2>() })
+            .zip(if big {
+                bytes.last_chunk::<2>()
+            } else {
+                bytes.first_chunk::<2>()
+            })
             .map(|(d, s)| *d = *s),
-        1 => buf.first_mut().map(|d| *d = if big { bytes[7] } else { bytes[0] }),
+        1 => buf
+            .first_mut()
+            .map(|d| *d = if big { bytes[7] } else { bytes[0] }),
         _ => None,
     };
     ok.ok_or_else(|| Error::mismatch("internal: buffer does not match the itemsize"))
@@ -386,7 +396,12 @@ impl RecEnc<'_> {
     }
 
     #[inline]
-    fn field<T: ?Sized + Serialize>(&mut self, idx: Option<usize>, key: &str, value: &T) -> Result<()> {
+    fn field<T: ?Sized + Serialize>(
+        &mut self,
+        idx: Option<usize>,
+        key: &str,
+        value: &T,
+    ) -> Result<()> {
         let Some(idx) = idx else {
             if let Captured::Padding(_) = probe(value) {
                 return Ok(());
@@ -444,7 +459,11 @@ impl ser::SerializeStruct for RecEnc<'_> {
     type Ok = ();
     type Error = Error;
     #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         let idx = self.lookup(key);
         self.field(idx, key, value)
     }
@@ -555,7 +574,11 @@ impl ser::Serializer for KeyName {
     fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<String> {
         Ok(v.to_owned())
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, v: &T) -> Result<String> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        v: &T,
+    ) -> Result<String> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -573,7 +596,11 @@ impl ser::Serializer for KeyName {
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
         Err(bad_key())
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
         Err(bad_key())
     }
     fn serialize_tuple_variant(
@@ -650,7 +677,9 @@ impl SeqEnc<'_> {
                 let start = (idx as usize).wrapping_mul(*elsize);
                 let dst = buf
                     .get_mut(start..start.wrapping_add(*elsize))
-                    .ok_or_else(|| Error::mismatch("internal: subarray element outside the buffer"))?;
+                    .ok_or_else(|| {
+                        Error::mismatch("internal: subarray element outside the buffer")
+                    })?;
                 let enc = if rest.is_empty() {
                     Enc::new(dt, dst)
                 } else {
@@ -712,21 +741,19 @@ impl SeqEnc<'_> {
                 "expected a sequence of length {n}, found length {i}"
             ))),
             SeqEnc::Sub { .. } => Ok(()),
-            SeqEnc::Rec { rec, i, .. } if i != rec.fields().len() => {
-                Err(Error::mismatch(format!(
-                    "tuple of {i} elements for a record of {} fields",
-                    rec.fields().len()
-                )))
-            }
+            SeqEnc::Rec { rec, i, .. } if i != rec.fields().len() => Err(Error::mismatch(format!(
+                "tuple of {i} elements for a record of {} fields",
+                rec.fields().len()
+            ))),
             SeqEnc::Rec { .. } => Ok(()),
             SeqEnc::Complex {
                 enc,
                 parts: [Some(re), Some(im)],
                 n: 2,
             } => enc.put_complex(re, im),
-            SeqEnc::Complex { enc, n, .. } => {
-                Err(enc.mismatch(&format!("a sequence of length {n} (a complex number is [re, im])")))
-            }
+            SeqEnc::Complex { enc, n, .. } => Err(enc.mismatch(&format!(
+                "a sequence of length {n} (a complex number is [re, im])"
+            ))),
         }
     }
 }
@@ -904,7 +931,9 @@ impl<'a> ser::Serializer for Enc<'a> {
         if name == special::COMPLEX {
             return match probe(value) {
                 Captured::Pair(re, im, _) => self.put_complex(re, im),
-                _ => Err(Error::mismatch("malformed complex value (expected [re, im])")),
+                _ => Err(Error::mismatch(
+                    "malformed complex value (expected [re, im])",
+                )),
             };
         }
         if name == special::PADDING {
@@ -940,7 +969,9 @@ impl<'a> ser::Serializer for Enc<'a> {
         };
         match probe(value) {
             Captured::Int(c) => self.put_time(c, name, rest, delta),
-            _ => Err(Error::mismatch("malformed datetime value (expected an i64 count)")),
+            _ => Err(Error::mismatch(
+                "malformed datetime value (expected an i64 count)",
+            )),
         }
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -991,9 +1022,4 @@ impl<'a> ser::Serializer for Enc<'a> {
     fn is_human_readable(&self) -> bool {
         false
     }
-}
-
-#[allow(dead_code)]
-fn _unused() -> String {
-    tuple_field_name(0)
 }

@@ -238,7 +238,13 @@ impl SeqInfer<'_> {
                 slot: self.elem,
                 top: false,
             })
-            .map_err(|e| if self.top { e.at_record(i) } else { e.at_index(i) })?;
+            .map_err(|e| {
+                if self.top {
+                    e.at_record(i)
+                } else {
+                    e.at_index(i)
+                }
+            })?;
         self.count += 1;
         Ok(())
     }
@@ -310,10 +316,7 @@ impl RecInfer<'_> {
         match &mut self.target {
             RecTarget::New(_, fields) => {
                 if fields.iter().any(|f| f.name == key) {
-                    return Err(Error::schema(format!(
-                        "field {} appears twice",
-                        PyStr(key)
-                    )));
+                    return Err(Error::schema(format!("field {} appears twice", PyStr(key))));
                 }
                 let mut slot = None;
                 value
@@ -382,7 +385,11 @@ pub(crate) fn tuple_field_name(i: usize) -> String {
 impl ser::SerializeStruct for RecInfer<'_> {
     type Ok = ();
     type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.field(key, value)
     }
     fn end(self) -> Result<()> {
@@ -653,13 +660,17 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
         match probe(value) {
             Captured::Pair(_, _, true) => Node::Complex(8),
             Captured::Pair(_, _, false) => Node::Complex(16),
-            _ => return Err(Error::mismatch("malformed complex value (expected [re, im])")),
+            _ => {
+                return Err(Error::mismatch(
+                    "malformed complex value (expected [re, im])",
+                ));
+            }
         }
     } else if name == special::PADDING {
         match probe(value) {
-            Captured::UInt(n) => Node::Padding(
-                usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?,
-            ),
+            Captured::UInt(n) => {
+                Node::Padding(usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?)
+            }
             _ => return Err(Error::mismatch("malformed padding value")),
         }
     } else if name == special::F16 {
@@ -782,7 +793,11 @@ impl ser::Serializer for KeyCapture {
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
         Err(key_error("tuple"))
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
         Err(key_error("tuple struct"))
     }
     fn serialize_tuple_variant(

@@ -47,7 +47,11 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
             })
         }
         Some(given) => {
-            let given = if opts.align { given.aligned()? } else { given.clone() };
+            let given = if opts.align {
+                given.aligned()?
+            } else {
+                given.clone()
+            };
             let mut measured = walk::Shape::default();
             value.serialize(walk::Count {
                 shape: &mut measured,
@@ -81,7 +85,10 @@ fn fit_shape(given: Dtype, measured: walk::Shape) -> Result<(Dtype, Vec<u64>)> {
         sub.extend_from_slice(&d);
         base = *b;
     }
-    let is_complex = matches!(base.as_scalar().map(|s| s.ty()), Some(ScalarType::Complex(_)));
+    let is_complex = matches!(
+        base.as_scalar().map(|s| s.ty()),
+        Some(ScalarType::Complex(_))
+    );
     if is_complex && matches!(measured.leaf, Some((_, true))) {
         if dims.last() != Some(&2) {
             return Err(Error::schema(format!(

@@ -61,7 +61,9 @@ impl PairProbe {
     }
     fn finish(self) -> Captured {
         match (self.bad, self.parts) {
-            (false, [Some((re, a)), Some((im, b))]) if self.n == 2 => Captured::Pair(re, im, a && b),
+            (false, [Some((re, a)), Some((im, b))]) if self.n == 2 => {
+                Captured::Pair(re, im, a && b)
+            }
             _ => Captured::Other("a sequence"),
         }
     }

@@ -24,7 +24,11 @@ pub(crate) struct Walk<'a, S> {
 }
 
 /// Walks `value` of the given shape into `sink`.
-pub(crate) fn walk<S: Sink, T: ?Sized + Serialize>(value: &T, shape: &[u64], sink: &mut S) -> Result<()> {
+pub(crate) fn walk<S: Sink, T: ?Sized + Serialize>(
+    value: &T,
+    shape: &[u64],
+    sink: &mut S,
+) -> Result<()> {
     if shape.is_empty() {
         return sink.element(0, value);
     }
@@ -61,7 +65,13 @@ impl<S: Sink> WalkSeq<'_, S> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let n = self.shape.get(self.depth).copied().unwrap_or(0);
         let i = self.i;
-        let attach = |e: Error| if self.depth == 0 { e.at_record(i) } else { e.at_index(i) };
+        let attach = |e: Error| {
+            if self.depth == 0 {
+                e.at_record(i)
+            } else {
+                e.at_index(i)
+            }
+        };
         if i >= n {
             return Err(attach(Error::schema(format!(
                 "sequence longer than {n}, the length of the first one"
@@ -150,7 +160,11 @@ macro_rules! not_seq_compounds {
         ) -> Result<()> {
             Err(self.not_seq("an enum variant"))
         }
-        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct> {
             Err(self.not_seq("a tuple struct"))
         }
         fn serialize_tuple_variant(
@@ -212,7 +226,11 @@ impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, name: &'static str, value: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
         if name.starts_with('$') || name == special::F16 {
             return Err(self.not_seq("a scalar"));
         }
@@ -280,7 +298,13 @@ impl CountSeq<'_> {
                 shape: &mut *self.shape,
                 depth: self.depth + 1,
             })
-            .map_err(|e| if self.depth == 0 { e.at_record(i) } else { e.at_index(i) })?;
+            .map_err(|e| {
+                if self.depth == 0 {
+                    e.at_record(i)
+                } else {
+                    e.at_index(i)
+                }
+            })?;
         self.i += 1;
         Ok(())
     }
@@ -375,7 +399,11 @@ impl<'a> ser::Serializer for Count<'a> {
     fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
         self.leaf(false)
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, name: &'static str, value: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
         if name.starts_with('$') || name == special::F16 {
             return self.leaf(false);
         }
@@ -400,7 +428,11 @@ impl<'a> ser::Serializer for Count<'a> {
     fn serialize_tuple(self, len: usize) -> Result<CountSeq<'a>> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
         self.leaf(false)?;
         Ok(Skip)
     }
