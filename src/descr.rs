@@ -71,7 +71,7 @@ fn convert(value: &Value, depth: usize, max_depth: usize) -> Result<Dtype> {
             let depth = enter(depth, max_depth)?;
             let [fmt, shape] = items.as_slice() else {
                 return Err(Error::descr(format!(
-                    "a subarray descr is a tuple (format, shape), found a tuple of {} items",
+                    "a subarray descr is a tuple (format, shape), found a tuple of length {}",
                     items.len()
                 )));
             };
@@ -153,7 +153,7 @@ fn record(entries: &[Value], depth: usize, max_depth: usize) -> Result<Dtype> {
             _ => {
                 return Err(Error::descr(format!(
                     "a record field is a tuple (name, format) or (name, format, shape), found a \
-                     tuple of {} items",
+                     tuple of length {}",
                     parts.len()
                 )));
             }
@@ -272,12 +272,8 @@ fn letter_code(c: u8) -> Option<ScalarType> {
 /// The byte-order character is optional; none or `=` means native order,
 /// and numpy ignores `|` on multi-byte types (native order again).
 pub(crate) fn parse_type_str(text: &str) -> Result<Scalar> {
-    let not_understood = |why: &str| {
-        Error::descr(format!(
-            "data type {} not understood ({why})",
-            PyStr(text)
-        ))
-    };
+    let not_understood =
+        |why: &str| Error::descr(format!("data type {} not understood ({why})", PyStr(text)));
     let (ty, order) = if let Some(ty) = named_type(text)? {
         (ty, ByteOrder::NATIVE)
     } else {
@@ -298,7 +294,10 @@ fn named_type(text: &str) -> Result<Option<ScalarType>> {
     if let Some((_, ty)) = NAMES.iter().find(|(n, _)| *n == text) {
         return Ok(Some(*ty));
     }
-    if matches!(text, "str" | "str_" | "unicode" | "bytes" | "bytes_" | "void") {
+    if matches!(
+        text,
+        "str" | "str_" | "unicode" | "bytes" | "bytes_" | "void"
+    ) {
         return Err(zero_size(text));
     }
     for (name, datetime) in [("datetime64", true), ("timedelta64", false)] {
@@ -356,7 +355,11 @@ fn datetime_unit(text: &str, rest: &str) -> Result<DatetimeUnit> {
 }
 
 /// A kind letter with an optional size: `f8`, `S5`, `M8[ns]`, `d`.
-fn coded_type(text: &str, rest: &str, not_understood: &dyn Fn(&str) -> Error) -> Result<ScalarType> {
+fn coded_type(
+    text: &str,
+    rest: &str,
+    not_understood: &dyn Fn(&str) -> Error,
+) -> Result<ScalarType> {
     let Some(&code) = rest.as_bytes().first() else {
         return Err(not_understood("no type code"));
     };
@@ -437,7 +440,9 @@ mod tests {
         parse_descr(text, DEFAULT_MAX_DEPTH).unwrap()
     }
     fn e(text: &str) -> String {
-        parse_descr(text, DEFAULT_MAX_DEPTH).unwrap_err().to_string()
+        parse_descr(text, DEFAULT_MAX_DEPTH)
+            .unwrap_err()
+            .to_string()
     }
 
     /// `(input, np.dtype(input).str)`, from numpy 2.4.6 on x86-64 Linux.
@@ -631,7 +636,9 @@ mod tests {
     #[test]
     fn zero_sizes_and_flexible_names_are_refused() {
         // numpy makes S0/U0 placeholders that become S1/U1 in arrays
-        for t in ["S", "S0", "|S0", "U", "<U0", "V", "str", "bytes", "void", "a"] {
+        for t in [
+            "S", "S0", "|S0", "U", "<U0", "V", "str", "bytes", "void", "a",
+        ] {
             assert!(e(t).contains("has size 0"), "{t}: {}", e(t));
         }
         // a zero multiplier is accepted by numpy, but means nothing
@@ -649,7 +656,7 @@ mod tests {
         assert_eq!(p("('<i4', (0,))").itemsize(), 0);
         assert!(e("('<i4', (-1,))").contains("negative"));
         assert!(e("('<i4', (True,))").contains("found bool"));
-        assert!(e("('<i4', (2,), 1)").contains("3 items"));
+        assert!(e("('<i4', (2,), 1)").contains("length 3"));
         assert!(e("('<i4', (2147483648,))").contains("C int"));
         assert!(e("[('a', '<i4', (2147483647, 2147483647, 2147483647))]").contains("too large"));
 
@@ -667,8 +674,8 @@ mod tests {
             p("[(('t', 'a'), '<i4'), (('t2', 'b'), '<i4')]").to_string(),
             "[(('t', 'a'), '<i4'), (('t2', 'b'), '<i4')]"
         );
-        assert!(e("[('a',)]").contains("1 items"));
-        assert!(e("[('a', '<i4', (2,), 1)]").contains("4 items"));
+        assert!(e("[('a',)]").contains("length 1"));
+        assert!(e("[('a', '<i4', (2,), 1)]").contains("length 4"));
         assert!(e("[(1, '<i4')]").contains("field names must be strings"));
         assert!(e("[('a', '<i4', 'x')]").contains("invalid subarray shape"));
         assert!(e("['<i4']").contains("found str"));
@@ -689,10 +696,20 @@ mod tests {
         assert_eq!(dt.as_record().unwrap().fields().len(), 0);
         assert_eq!(dt.itemsize(), 2);
         // kept: an unnamed nested record, an unnamed non-void scalar
-        assert_eq!(p("[('', [('a', '|i1')])]").as_record().unwrap().fields().len(), 1);
+        assert_eq!(
+            p("[('', [('a', '|i1')])]")
+                .as_record()
+                .unwrap()
+                .fields()
+                .len(),
+            1
+        );
         assert_eq!(p("[('', '<i4')]").to_string(), "[('', '<i4')]");
         // a title makes the name a tuple: not padding
-        assert_eq!(p("[(('t', ''), '|V4')]").to_string(), "[(('t', ''), '|V4')]");
+        assert_eq!(
+            p("[(('t', ''), '|V4')]").to_string(),
+            "[(('t', ''), '|V4')]"
+        );
         // cumulative offsets with gaps
         let dt = p("[('', '|V1'), ('a', '<i4'), ('', '|V1'), ('b', '<i4')]");
         let r = dt.as_record().unwrap();

@@ -38,6 +38,44 @@ pub(crate) struct ParsedHeader {
     pub folded_dims: Vec<u64>,
 }
 
+impl Header {
+    /// Reads the header of an `.npy` stream (magic, version, length, dict),
+    /// leaving the reader at the first data byte. Returns the header and the
+    /// format version. Limits from `opts` (`max_header_size`, `max_depth`,
+    /// `max_elements`) are checked before anything large is allocated.
+    ///
+    /// A top-level subarray descr is folded into the shape, as numpy does
+    /// when it creates such an array.
+    ///
+    /// ```
+    /// use npy_serde::{Header, ReadOptions};
+    /// let mut file: &[u8] = b"\x93NUMPY\x01\x00\x3a\x00\
+    ///     {'descr': '<i4', 'fortran_order': False, 'shape': (3,), }\n\
+    ///     \x01\x00\x00\x00";
+    /// let (header, version) = Header::read_from(&mut file, &ReadOptions::new()).unwrap();
+    /// assert_eq!(header.shape, vec![3]);
+    /// assert_eq!(version, (1, 0));
+    /// assert_eq!(file.len(), 4); // positioned at the data
+    /// ```
+    pub fn read_from<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result<(Header, (u8, u8))> {
+        let parsed = read_header(reader, opts)?;
+        Ok((parsed.header, parsed.version))
+    }
+
+    /// Parses the header at the start of `bytes`; returns it with the offset
+    /// of the first data byte.
+    ///
+    /// ```
+    /// use npy_serde::{Header, ReadOptions};
+    /// let err = Header::from_bytes(b"\x93NUMPY\x07\x00", &ReadOptions::new()).unwrap_err();
+    /// assert!(err.to_string().contains("format version"));
+    /// ```
+    pub fn from_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<(Header, usize)> {
+        let parsed = parse_header(bytes, opts)?;
+        Ok((parsed.header, parsed.data_offset))
+    }
+}
+
 /// Reads the header from a stream, leaving it positioned at the first data byte.
 pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result<ParsedHeader> {
     let mut prefix = [0u8; 8];
@@ -50,8 +88,13 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
     }
     let magic_part = seen.get(..got.min(MAGIC.len())).unwrap_or(&[]);
     if !MAGIC.starts_with(magic_part) || (got >= MAGIC.len() && magic_part != MAGIC) {
+        let hint = if magic_part.starts_with(b"PK") {
+            " (this looks like a zip archive: read .npz files as archives)"
+        } else {
+            ""
+        };
         return Err(Error::header(format!(
-            "the magic string is not correct; expected b'\\x93NUMPY', found {}",
+            "the magic string is not correct; expected b'\\x93NUMPY', found {}{hint}",
             BytesRepr(magic_part)
         )));
     }
@@ -114,7 +157,11 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
             }
         }
     } else {
-        bytes.iter().map(|&b| char::from(b)).collect::<String>().into()
+        bytes
+            .iter()
+            .map(|&b| char::from(b))
+            .collect::<String>()
+            .into()
     };
     let chars = text.chars().count();
     if chars > max {
@@ -332,23 +379,38 @@ mod tests {
 
     #[test]
     fn reads_numpy_headers() {
-        let p = ok(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }");
+        let p = ok(
+            1,
+            "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }",
+        );
         assert_eq!(p.header.descr.to_string(), "'<i4'");
         assert_eq!(p.header.shape, vec![3]);
         assert!(!p.header.fortran_order);
         assert_eq!(p.version, (1, 0));
         assert_eq!(p.data_offset, 128);
-        let p = ok(2, "{'shape': (2, 3), 'fortran_order': True, 'descr': '>f8'}");
+        let p = ok(
+            2,
+            "{'shape': (2, 3), 'fortran_order': True, 'descr': '>f8'}",
+        );
         assert!(p.header.fortran_order);
         assert_eq!(p.data_offset % 64, 0);
-        let p = ok(3, "{'descr': [('整形', '<i4')], 'fortran_order': False, 'shape': ()}");
+        let p = ok(
+            3,
+            "{'descr': [('整形', '<i4')], 'fortran_order': False, 'shape': ()}",
+        );
         assert_eq!(p.header.shape, Vec::<u64>::new());
-        assert_eq!(p.header.descr.as_record().unwrap().fields()[0].name(), "整形");
+        assert_eq!(
+            p.header.descr.as_record().unwrap().fields()[0].name(),
+            "整形"
+        );
     }
 
     #[test]
     fn latin1_in_v1() {
-        let p = ok(1, "{'descr': [('é', '<i4')], 'fortran_order': False, 'shape': (1,)}");
+        let p = ok(
+            1,
+            "{'descr': [('é', '<i4')], 'fortran_order': False, 'shape': (1,)}",
+        );
         assert_eq!(p.header.descr.as_record().unwrap().fields()[0].name(), "é");
     }
 
@@ -363,11 +425,17 @@ mod tests {
 
     #[test]
     fn top_level_subarray_is_folded() {
-        let p = ok(1, "{'descr': ('<i4', (2, 3)), 'fortran_order': False, 'shape': (4,), }");
+        let p = ok(
+            1,
+            "{'descr': ('<i4', (2, 3)), 'fortran_order': False, 'shape': (4,), }",
+        );
         assert_eq!(p.header.shape, vec![4, 2, 3]);
         assert_eq!(p.header.descr.to_string(), "'<i4'");
         assert_eq!(p.folded_dims, vec![2, 3]);
-        let e = err(1, "{'descr': ('<i4', (2,)), 'fortran_order': True, 'shape': (4, 2), }");
+        let e = err(
+            1,
+            "{'descr': ('<i4', (2,)), 'fortran_order': True, 'shape': (4, 2), }",
+        );
         assert!(e.contains("fortran_order True"), "{e}");
     }
 
@@ -380,32 +448,59 @@ mod tests {
         assert_eq!(p.header.descr.to_string(), "'<f8'");
         assert!(err(1, "{'descr': '<i4', 'shape': (1,)}").contains("no 'fortran_order' key"));
         assert!(
-            err(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (1,), 'extrakey': 1}")
-                .contains("unexpected key 'extrakey'")
+            err(
+                1,
+                "{'descr': '<i4', 'fortran_order': False, 'shape': (1,), 'extrakey': 1}"
+            )
+            .contains("unexpected key 'extrakey'")
         );
-        assert!(err(1, "{'descr': '<i4', 'fortran_order': 0, 'shape': (1,)}")
-            .contains("'fortran_order' is not a bool: found int"));
-        assert!(err(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (True,)}")
-            .contains("found bool"));
-        assert!(err(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (3)}")
-            .contains("(n,)"));
-        assert!(err(1, "{'descr': '<i4', 'fortran_order': False, 'shape': [3]}")
-            .contains("found list"));
-        assert!(err(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (-1,)}")
-            .contains("negative"));
+        assert!(
+            err(1, "{'descr': '<i4', 'fortran_order': 0, 'shape': (1,)}")
+                .contains("'fortran_order' is not a bool: found int")
+        );
+        assert!(
+            err(
+                1,
+                "{'descr': '<i4', 'fortran_order': False, 'shape': (True,)}"
+            )
+            .contains("found bool")
+        );
+        assert!(err(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (3)}").contains("(n,)"));
+        assert!(
+            err(1, "{'descr': '<i4', 'fortran_order': False, 'shape': [3]}").contains("found list")
+        );
+        assert!(
+            err(
+                1,
+                "{'descr': '<i4', 'fortran_order': False, 'shape': (-1,)}"
+            )
+            .contains("negative")
+        );
         assert!(err(1, "['descr']").contains("not a dict"));
     }
 
     #[test]
     fn sizes_are_checked() {
-        let e = err(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 2)}");
+        let e = err(
+            1,
+            "{'descr': '<i4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 2)}",
+        );
         assert!(e.contains("too big"), "{e}");
-        let e = err(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904)}");
+        let e = err(
+            1,
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904)}",
+        );
         assert!(e.contains("too big"), "{e}");
-        let e = err(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (8589934592,)}");
+        let e = err(
+            1,
+            "{'descr': '|u1', 'fortran_order': False, 'shape': (8589934592,)}",
+        );
         assert!(e.contains("max_elements"), "{e}");
         let opts = ReadOptions::default().max_elements(1 << 40);
-        let f = file(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (8589934592,)}");
+        let f = file(
+            1,
+            "{'descr': '|u1', 'fortran_order': False, 'shape': (8589934592,)}",
+        );
         assert!(parse_header(&f, &opts).is_ok());
     }
 
@@ -429,29 +524,44 @@ mod tests {
         let mut f = b"\x93NUMPY\x02\x00".to_vec();
         f.extend_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
         let e = parse_header(&f, &opts).unwrap_err().to_string();
-        assert!(e.contains("header is 4294967280 characters, more than max_header_size 10000"), "{e}");
-        assert!(e.contains("ReadOptions::max_header_size(4294967280)"), "{e}");
+        assert!(
+            e.contains("header is 4294967280 characters, more than max_header_size 10000"),
+            "{e}"
+        );
+        assert!(
+            e.contains("ReadOptions::max_header_size(4294967280)"),
+            "{e}"
+        );
         let mut f = b"\x93NUMPY\x03\x00".to_vec();
         f.extend_from_slice(&40_001u32.to_le_bytes());
         let e = parse_header(&f, &opts).unwrap_err().to_string();
         assert!(e.contains("40001 bytes"), "{e}");
         // v3: 10 000 bytes of 2-byte chars are fine, counted as characters
         let name = "é".repeat(4990);
-        let text = format!("{{'descr': [('{name}', '<i4')], 'fortran_order': False, 'shape': (1,)}}");
+        let text =
+            format!("{{'descr': [('{name}', '<i4')], 'fortran_order': False, 'shape': (1,)}}");
         let f = file(3, &text);
         assert!(f.len() > 10_000);
         assert!(parse_header(&f, &opts).is_ok());
         let name = "é".repeat(10_000);
-        let text = format!("{{'descr': [('{name}', '<i4')], 'fortran_order': False, 'shape': (1,)}}");
-        let e = parse_header(&file(3, &text), &opts).unwrap_err().to_string();
-        assert!(e.contains("characters, more than max_header_size 10000"), "{e}");
+        let text =
+            format!("{{'descr': [('{name}', '<i4')], 'fortran_order': False, 'shape': (1,)}}");
+        let e = parse_header(&file(3, &text), &opts)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("characters, more than max_header_size 10000"),
+            "{e}"
+        );
     }
 
     #[test]
     fn bad_utf8_in_v3() {
         let mut f = file(3, "{'descr': '<i4', 'fortran_order': False, 'shape': (1,)}");
         f[20] = 0xff;
-        let e = parse_header(&f, &ReadOptions::default()).unwrap_err().to_string();
+        let e = parse_header(&f, &ReadOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not valid UTF-8"), "{e}");
     }
 

@@ -96,7 +96,10 @@ pub(crate) fn parse(text: &str, config: Config) -> Result<Value, LiteralError> {
 /// An open bracket waiting for its items.
 enum Frame {
     /// `(`; `comma` records whether a comma was seen (`(3)` is just 3).
-    Tuple { items: Vec<Value>, comma: bool },
+    Tuple {
+        items: Vec<Value>,
+        comma: bool,
+    },
     List(Vec<Value>),
     /// `{`; `key` holds a parsed key waiting for its value.
     Dict {
@@ -234,7 +237,12 @@ impl<'a> Parser<'a> {
             _ => return Err(self.unexpected("a value")),
         };
         let depth = stack.len().saturating_add(1);
-        if depth > self.config.max_depth.saturating_add(self.config.free_levels) {
+        if depth
+            > self
+                .config
+                .max_depth
+                .saturating_add(self.config.free_levels)
+        {
             return Err(LiteralError::Depth(format!(
                 "brackets nested deeper than max_depth {} at character {}; raise the limit with \
                  ReadOptions::max_depth",
@@ -301,7 +309,9 @@ impl<'a> Parser<'a> {
                 [b'\'' | b'"', ..] => true,
                 [p, b'\'' | b'"', ..] => b"uUrRbB".contains(p),
                 [p, q, b'\'' | b'"', ..] => {
-                    b"rRbB".contains(p) && b"rRbB".contains(q) && p.to_ascii_lowercase() != q.to_ascii_lowercase()
+                    b"rRbB".contains(p)
+                        && b"rRbB".contains(q)
+                        && !p.eq_ignore_ascii_case(q)
                 }
                 _ => false,
             };
@@ -532,8 +542,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 Some(b'_')
-                    if count > 0
-                        && matches!(self.bytes.get(self.pos + 1), Some(b'0'..=b'9')) =>
+                    if count > 0 && matches!(self.bytes.get(self.pos + 1), Some(b'0'..=b'9')) =>
                 {
                     self.pos += 1;
                 }
@@ -565,6 +574,13 @@ impl<'a> Parser<'a> {
                 )));
             }
             _ => {}
+        }
+        if !self.config.allow_long_suffix && self.peek() == Some(b'L') {
+            return Err(LiteralError::Syntax(format!(
+                "the Python-2 long suffix 'L' at character {} is only accepted in format \
+                 versions 1.0 and 2.0",
+                self.char_offset(self.pos)
+            )));
         }
         if self.config.allow_long_suffix {
             // numpy's _filter_header drops a NAME token `L` right after a number.
@@ -728,8 +744,14 @@ mod tests {
 
     #[test]
     fn errors_name_the_position() {
-        assert_eq!(e("(1, 2 x)"), "expected ',' or ')' at character 6, found 'x'");
-        assert_eq!(e("[1"), "expected ',' or ']' at character 2, found end of input");
+        assert_eq!(
+            e("(1, 2 x)"),
+            "expected ',' or ')' at character 6, found 'x'"
+        );
+        assert_eq!(
+            e("[1"),
+            "expected ',' or ']' at character 2, found end of input"
+        );
         assert_eq!(e("{'a' 1}"), "expected ':' at character 5, found '1'");
         assert_eq!(e("1 2"), "expected end of input at character 2, found '2'");
         assert!(e("b'x'").contains("bytes literals are not supported"));
@@ -749,7 +771,10 @@ mod tests {
         );
         assert_eq!(e(""), "expected a value at character 0, found end of input");
         // offsets count characters, not bytes
-        assert_eq!(e("('é' x)"), "expected ',' or ')' at character 5, found 'x'");
+        assert_eq!(
+            e("('é' x)"),
+            "expected ',' or ')' at character 5, found 'x'"
+        );
     }
 
     #[test]
