@@ -230,7 +230,9 @@ impl SeqInfer<'_> {
         let i = self.count;
         if let Some(len) = *self.len {
             if i >= len {
-                return Err(ragged(i + 1, len).at_index(i));
+                return Err(Error::schema(format!(
+                    "sequence longer than {len}, the length in the first record (ragged sequences cannot form an array)"
+                )));
             }
         }
         value
