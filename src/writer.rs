@@ -668,3 +668,33 @@ fn same_layout(inferred: &Dtype, file: &Dtype) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fortran_positions() {
+        // (2, 3): C index i*3+j -> F position i + 2*j
+        let got: Vec<u64> = (0..6).map(|i| fortran_position(i, &[2, 3])).collect();
+        assert_eq!(got, [0, 2, 4, 1, 3, 5]);
+        let shape = [2u64, 3, 4];
+        let got: Vec<u64> = (0..24).map(|i| fortran_position(i, &shape)).collect();
+        let mut sorted = got.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..24).collect::<Vec<_>>());
+        assert_eq!(fortran_position(1, &shape), 6); // (0,0,1)
+    }
+
+    #[test]
+    fn gaps() {
+        let packed: Dtype = "[('a', '<i4'), ('b', '<f8')]".parse().unwrap();
+        assert!(!has_gaps(&packed));
+        assert!(
+            has_gaps(&packed.aligned().unwrap().clone())
+                || packed.aligned().unwrap().itemsize() == 12
+        );
+        let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
+        assert!(has_gaps(&padded));
+    }
+}

@@ -115,7 +115,10 @@ fn failed_record_is_rolled_back() {
     let mut w = NpyWriter::with_dtype(Cursor::new(Vec::new()), dt.clone()).unwrap();
     w.serialize(&R { a: 1.0, b: "x" }).unwrap();
     // fails in the second field after the first was encoded
-    let e1 = w.serialize(&R { a: 2.0, b: "xyz" }).unwrap_err().to_string();
+    let e1 = w
+        .serialize(&R { a: 2.0, b: "xyz" })
+        .unwrap_err()
+        .to_string();
     let e2 = w.serialize(&R { a: 0.1, b: "x" }).unwrap_err().to_string();
     w.serialize(&R { a: 3.0, b: "yy" }).unwrap();
     assert_eq!(w.len(), 2);
@@ -231,15 +234,26 @@ fn append_to_file() {
     assert_eq!(std::fs::read(&path).unwrap(), to_vec(&v).unwrap());
 
     // numpy's own file (big-endian 2-d) appended with converted values
-    let fx = format!("{}/tests/data/write/fortran_2d.npy", env!("CARGO_MANIFEST_DIR"));
+    let fx = format!(
+        "{}/tests/data/write/fortran_2d.npy",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let f2 = dir.join("f.npy");
     std::fs::copy(&fx, &f2).unwrap();
-    let file = std::fs::OpenOptions::new().read(true).write(true).open(&f2).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&f2)
+        .unwrap();
     let fortran = NpyWriter::append(file).unwrap_err().to_string();
 
     let c = dir.join("c.npy");
     std::fs::write(&c, to_vec(&vec![[1i64, 2, 3]]).unwrap()).unwrap();
-    let file = std::fs::OpenOptions::new().read(true).write(true).open(&c).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&c)
+        .unwrap();
     let mut w = NpyWriter::append(file).unwrap();
     w.serialize(&[4i64, 5, 6]).unwrap();
     w.finish().unwrap();

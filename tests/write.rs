@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use npy_serde::{
-    ByteOrder, Datetime64, Dtype, NpyWriter, Padding, Scalar, ScalarType, Timedelta64,
-    WriteOptions, to_vec, unit,
+    ByteOrder, Datetime64, Dtype, Padding, Scalar, ScalarType, Timedelta64, WriteOptions, to_vec,
+    unit,
 };
 use num_complex::Complex;
 use serde::{Serialize, Serializer};

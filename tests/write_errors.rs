@@ -20,7 +20,11 @@ fn refuse_with<T: ?Sized + Serialize>(opts: &WriteOptions, value: &T) -> String 
     let mut out = Vec::new();
     let err2 = opts.to_writer(&mut out, value).unwrap_err().to_string();
     assert_eq!(err, err2);
-    assert!(out.is_empty(), "to_writer wrote {} bytes before failing: {err}", out.len());
+    assert!(
+        out.is_empty(),
+        "to_writer wrote {} bytes before failing: {err}",
+        out.len()
+    );
     err
 }
 
@@ -173,12 +177,13 @@ fn refusals() {
         "string ending in NUL",
         refuse(&vec![
             Named { name: "a".into() },
-            Named {
-                name: "b\0".into(),
-            },
+            Named { name: "b\0".into() },
         ]),
     );
-    case("bytes ending in NUL", refuse(&vec![Raw { raw: vec![1, 0] }]));
+    case(
+        "bytes ending in NUL",
+        refuse(&vec![Raw { raw: vec![1, 0] }]),
+    );
     case("char NUL", refuse(&vec!['a', '\0']));
     case(
         "record with other fields",
@@ -225,14 +230,20 @@ fn refusals() {
         refuse_with(&opts, &vec![Conv { i: 1 }, Conv { i: 300 }]),
     );
     let opts = WriteOptions::new().dtype(rec(&[("i", sc(ScalarType::UInt(2)))]));
-    case("negative into unsigned", refuse_with(&opts, &vec![Conv { i: -1 }]));
+    case(
+        "negative into unsigned",
+        refuse_with(&opts, &vec![Conv { i: -1 }]),
+    );
     let opts = WriteOptions::new().dtype(rec(&[("i", f8.clone())]));
     case(
         "integer not exact as float",
         refuse_with(&opts, &vec![Conv { i: (1 << 53) + 1 }]),
     );
     let opts = WriteOptions::new().dtype(sc(ScalarType::Float(4)));
-    case("f64 not exact as f4", refuse_with(&opts, &vec![0.5f64, 0.1]));
+    case(
+        "f64 not exact as f4",
+        refuse_with(&opts, &vec![0.5f64, 0.1]),
+    );
     let opts = WriteOptions::new().dtype(sc(ScalarType::Float(2)));
     case("f64 not exact as f2", refuse_with(&opts, &vec![1e6f64]));
     let opts = WriteOptions::new().dtype(sc(ScalarType::Int(8)));
@@ -242,7 +253,10 @@ fn refusals() {
     let opts = WriteOptions::new().dtype(sc(ScalarType::Bool));
     case("integer into bool", refuse_with(&opts, &vec![1u8]));
     let opts = WriteOptions::new().dtype(sc(ScalarType::Unicode(2)));
-    case("string too long for U", refuse_with(&opts, &vec!["ab", "abc"]));
+    case(
+        "string too long for U",
+        refuse_with(&opts, &vec!["ab", "abc"]),
+    );
     let opts = WriteOptions::new().dtype(sc(ScalarType::Bytes(2)));
     case(
         "bytes too long for S",
@@ -270,8 +284,14 @@ fn refusals() {
         "complex part not exact in c8",
         refuse_with(&opts, &vec![[1.0f64, 0.1]]),
     );
-    case("complex needs pairs", refuse_with(&opts, &vec![[1.0f64, 2.0, 3.0]]));
-    let opts = WriteOptions::new().dtype(rec(&[("pos", Dtype::subarray(f8.clone(), vec![3]).unwrap())]));
+    case(
+        "complex needs pairs",
+        refuse_with(&opts, &vec![[1.0f64, 2.0, 3.0]]),
+    );
+    let opts = WriteOptions::new().dtype(rec(&[(
+        "pos",
+        Dtype::subarray(f8.clone(), vec![3]).unwrap(),
+    )]));
     case(
         "subarray of another length",
         refuse_with(&opts, &vec![Pos { pos: [1.0, 2.0] }]),

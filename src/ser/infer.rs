@@ -117,6 +117,8 @@ fn merge(old: &mut Node, new: Node) -> bool {
 }
 
 /// Puts `new` into the slot (first time) or merges it with what is there.
+/// The common case (the same scalar again) is one comparison.
+#[inline]
 fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
     match slot {
         None => {
@@ -124,20 +126,22 @@ fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
             Ok(())
         }
         Some(old) => {
-            let desc_new = matches!(
-                (&*old, &new),
-                (Node::Str(_), Node::Str(_)) | (Node::Bytes(_), Node::Bytes(_))
-            );
-            if desc_new {
-                merge(old, new);
+            if *old == new {
                 return Ok(());
             }
-            let (old_d, new_d) = (old.describe(), new.describe());
+            if let (Node::Str(a), Node::Str(b)) | (Node::Bytes(a), Node::Bytes(b)) =
+                (&mut *old, &new)
+            {
+                *a = (*a).max(*b);
+                return Ok(());
+            }
+            let new_d = new.describe();
             if merge(old, new) {
                 Ok(())
             } else {
                 Err(Error::schema(format!(
-                    "found {new_d} where the first record has {old_d}"
+                    "found {new_d} where the first record has {}",
+                    old.describe()
                 )))
             }
         }
@@ -883,4 +887,59 @@ pub(crate) fn split_shape(node: &Node) -> Result<(Vec<u64>, &Node)> {
         }
     }
     Ok((shape, cur))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn infer<T: Serialize + ?Sized>(v: &T) -> Result<Node> {
+        let mut slot = None;
+        v.serialize(Infer {
+            slot: &mut slot,
+            top: true,
+        })?;
+        Ok(slot.unwrap())
+    }
+
+    fn descr<T: Serialize + ?Sized>(v: &T) -> String {
+        let node = infer(v).unwrap();
+        let (shape, elem) = split_shape(&node).unwrap();
+        format!("{} {:?}", node_to_dtype(elem, false).unwrap(), shape)
+    }
+
+    #[test]
+    fn string_widths_grow() {
+        assert_eq!(descr(&["a", "abc", "ab"]), "'<U3' [3]");
+        assert_eq!(descr(&[""]), "'<U1' [1]");
+    }
+
+    #[test]
+    fn tuples_homogeneous_or_not() {
+        assert_eq!(descr(&[(1.0f64, 2.0f64)]), "'<f8' [1, 2]");
+        assert_eq!(
+            descr(&[(1.0f64, 2i32)]),
+            "[('f0', '<f8'), ('f1', '<i4')] [1]"
+        );
+        assert_eq!(descr(&[("a", "bcd")]), "'<U3' [1, 2]");
+    }
+
+    #[test]
+    fn nested_arrays_merge_dims() {
+        assert_eq!(descr(&[[[1u8; 4]; 3]; 2]), "'|u1' [2, 3, 4]");
+        assert_eq!(descr(&1u16), "'<u2' []");
+    }
+
+    #[test]
+    fn mismatch_is_found() {
+        let err = infer(&vec![vec![1.0f64, 2.0], vec![1.0f64]]).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("record 1: sequence of length 1"),
+            "{err}"
+        );
+        // tuples of different layouts per record: the first record decides
+        let err = infer(&vec![(1.0f64, 2.0f64), (1.0f64, 2.0f64)]).map(|_| ());
+        assert!(err.is_ok());
+    }
 }
