@@ -603,3 +603,50 @@ fn converted() {
         WriteOptions::new().dtype(conv_dtype()).to_vec(&v).unwrap(),
     );
 }
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum AnyTime {
+    Y(Datetime64<unit::Y>),
+    M(Datetime64<unit::M>),
+}
+
+#[test]
+fn datetime_calendar_conversion() {
+    let dt = sc(ScalarType::Datetime(npy_serde::DatetimeUnit::new(
+        npy_serde::TimeUnit::Days,
+    )));
+    let v = vec![
+        AnyTime::Y(Datetime64::new(3)),
+        AnyTime::M(Datetime64::new(-1)),
+        AnyTime::M(Datetime64::NAT),
+    ];
+    same(
+        "datetime_calendar",
+        WriteOptions::new().dtype(dt).to_vec(&v).unwrap(),
+    );
+}
+
+#[cfg(feature = "half")]
+#[test]
+fn half_feature() {
+    #[derive(Serialize)]
+    struct H {
+        h: half::f16,
+    }
+    #[derive(Serialize)]
+    struct Hs {
+        b: bool,
+        h: half::f16,
+    }
+    let bytes = to_vec(&vec![H {
+        h: half::f16::from_f32(0.5),
+    }])
+    .unwrap();
+    assert!(header_text(&bytes).contains("[('h', '<f2')]"));
+    assert_eq!(&bytes[128..], &0x3800u16.to_le_bytes());
+    let _ = Hs {
+        b: true,
+        h: half::f16::ZERO,
+    };
+}

@@ -269,10 +269,16 @@ fn refusals() {
         refuse_with(&opts, &vec![Datetime64::<unit::ms>::new(1500)]),
     );
     let days = npy_serde::DatetimeUnit::new(npy_serde::TimeUnit::Days);
-    let opts = WriteOptions::new().dtype(sc(ScalarType::Datetime(days)));
+    let opts = WriteOptions::new().dtype(sc(ScalarType::Timedelta(days)));
     case(
-        "years into days",
-        refuse_with(&opts, &vec![Datetime64::<unit::Y>::new(3)]),
+        "timedelta years into days",
+        refuse_with(&opts, &vec![npy_serde::Timedelta64::<unit::Y>::new(3)]),
+    );
+    let years = npy_serde::DatetimeUnit::new(npy_serde::TimeUnit::Years);
+    let opts = WriteOptions::new().dtype(sc(ScalarType::Datetime(years)));
+    case(
+        "datetime day not on a year start",
+        refuse_with(&opts, &vec![Datetime64::<unit::D>::new(1097)]),
     );
     let opts = WriteOptions::new().dtype(sc(ScalarType::Timedelta(days)));
     case(

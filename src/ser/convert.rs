@@ -116,9 +116,88 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
 }
 
 /// Converts a count from one unit to another exactly. NaT stays NaT; the
-/// generic unit holds only NaT; years/months and the fixed-length units do
-/// not convert into each other (their ratio depends on the calendar).
-pub(crate) fn convert_time(count: i64, from: DatetimeUnit, to: DatetimeUnit) -> Result<i64> {
+/// generic unit holds only NaT. For datetimes (`datetime: true`), years and
+/// months convert to and from days and shorter units through the proleptic
+/// Gregorian calendar, as numpy does (exact only on the first of a month or
+/// year); timedeltas in years or months do not convert into fixed-length
+/// units (numpy refuses that too).
+pub(crate) fn convert_time(
+    count: i64,
+    from: DatetimeUnit,
+    to: DatetimeUnit,
+    datetime: bool,
+) -> Result<i64> {
+    let cal = |u: DatetimeUnit| matches!(u.unit, TimeUnit::Years | TimeUnit::Months);
+    let generic = |u: DatetimeUnit| u.unit == TimeUnit::Generic;
+    if !datetime
+        || count == NAT
+        || from == to
+        || generic(from)
+        || generic(to)
+        || cal(from) == cal(to)
+    {
+        return convert_linear(count, from, to);
+    }
+    let months = DatetimeUnit::new(TimeUnit::Months);
+    let days = DatetimeUnit::new(TimeUnit::Days);
+    let inexact = || {
+        Error::mismatch(format!(
+            "{count} in unit {from} is not a whole number of unit {to}"
+        ))
+    };
+    if cal(from) {
+        // months since 1970-01 -> days since 1970-01-01
+        let m = convert_linear(count, from, months)?;
+        let year = 1970 + m.div_euclid(12);
+        let month = m.rem_euclid(12) + 1;
+        let d = days_from_civil(year, month, 1).ok_or_else(inexact)?;
+        convert_linear(d, days, to)
+    } else {
+        let d = convert_linear(count, from, days).map_err(|_| inexact())?;
+        let (y, m, day) = civil_from_days(d);
+        if day != 1 {
+            return Err(inexact());
+        }
+        let months_since = (y - 1970)
+            .checked_mul(12)
+            .and_then(|v| v.checked_add(m - 1))
+            .ok_or_else(inexact)?;
+        convert_linear(months_since, months, to)
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(y: i64, m: i64, d: i64) -> Option<i64> {
+    let y = if m <= 2 { y.checked_sub(1)? } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era.checked_mul(146_097)?.checked_add(doe - 719_468)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01.
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = i128::from(z) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i128::from(m <= 2);
+    (i64::try_from(y).unwrap_or(i64::MAX), m as i64, d as i64)
+}
+
+/// Converts between units of the same kind (both fixed-length, or both
+/// years/months) by their ratio.
+fn convert_linear(count: i64, from: DatetimeUnit, to: DatetimeUnit) -> Result<i64> {
+    if count == NAT || from == to {
+        return Ok(count);
+    }
     if count == NAT || from == to {
         return Ok(count);
     }
@@ -131,7 +210,7 @@ pub(crate) fn convert_time(count: i64, from: DatetimeUnit, to: DatetimeUnit) -> 
     };
     if cal_from != cal_to {
         return Err(Error::unsupported(format!(
-            "conversion of {count} from unit {from} to unit {to} (years and months have no fixed length)"
+            "conversion of {count} from unit {from} to unit {to} (a timedelta in years or months has no fixed length)"
         )));
     }
     let num = size_from * i128::from(from.multiplier);
@@ -214,6 +293,7 @@ mod tests {
     #[test]
     fn time_units() {
         let u = |s: &str| parse_token_unit(s).unwrap();
+        let convert_time = |c, a, b| super::convert_time(c, a, b, false);
         assert_eq!(convert_time(3, u("[s]"), u("[ms]")).unwrap(), 3000);
         assert_eq!(convert_time(3000, u("[ms]"), u("[s]")).unwrap(), 3);
         assert!(convert_time(3001, u("[ms]"), u("[s]")).is_err());
@@ -225,5 +305,36 @@ mod tests {
         assert_eq!(convert_time(1, u("[W]"), u("[D]")).unwrap(), 7);
         assert!(convert_time(1, u(""), u("[D]")).is_err());
         assert_eq!(parse_token_unit("[x]"), None);
+    }
+}
+
+#[cfg(test)]
+mod calendar_tests {
+    use super::*;
+
+    fn u(s: &str) -> DatetimeUnit {
+        parse_token_unit(s).unwrap()
+    }
+
+    #[test]
+    fn datetime_years_and_months_use_the_calendar() {
+        // numpy: np.datetime64(1, 'Y').astype('M8[D]') == 365
+        assert_eq!(convert_time(1, u("[Y]"), u("[D]"), true).unwrap(), 365);
+        assert_eq!(convert_time(2, u("[Y]"), u("[D]"), true).unwrap(), 730);
+        assert_eq!(convert_time(3, u("[Y]"), u("[D]"), true).unwrap(), 1096);
+        assert_eq!(convert_time(-1, u("[M]"), u("[D]"), true).unwrap(), -31);
+        assert_eq!(convert_time(1096, u("[D]"), u("[Y]"), true).unwrap(), 3);
+        assert!(convert_time(1097, u("[D]"), u("[Y]"), true).is_err());
+        assert_eq!(convert_time(59, u("[D]"), u("[M]"), true).unwrap(), 2);
+        assert_eq!(
+            convert_time(59 * 86400, u("[s]"), u("[M]"), true).unwrap(),
+            2
+        );
+        assert!(convert_time(59 * 86400 + 1, u("[s]"), u("[M]"), true).is_err());
+        assert!(convert_time(1, u("[Y]"), u("[D]"), false).is_err());
+        for d in [-800_000i64, -1, 0, 1, 365, 11_000, 2_932_896] {
+            let (y, m, day) = civil_from_days(d);
+            assert_eq!(days_from_civil(y, m, day), Some(d));
+        }
     }
 }

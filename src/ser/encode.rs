@@ -227,7 +227,7 @@ impl<'a> Enc<'a> {
             (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
             _ => return Err(self.mismatch(&found())),
         };
-        let c = convert_time(count, from, to)?;
+        let c = convert_time(count, from, to, !delta)?;
         write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
     }
 

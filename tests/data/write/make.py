@@ -143,5 +143,8 @@ cv[0] = (-300, 0.5, 7, b"ab", np.datetime64(3, "s"), 0.25)
 cv[1] = (12, -1.0, -(2**53), b"abcd", np.datetime64(-2, "s"), 2.0)
 save("converted", cv)
 
+# datetimes converted through the calendar (years/months into days)
+save("datetime_calendar", np.array([np.datetime64(3, "Y"), np.datetime64(-1, "M"), "NaT"], "M8[D]"))
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
