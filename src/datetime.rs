@@ -105,9 +105,22 @@ macro_rules! time_type {
 
         impl<U: TimeUnitMarker> $name<U> {
             /// NaT, "not a time" (count `i64::MIN`).
+            ///
+            /// ```
+            /// use npy_serde::{Datetime64, unit};
+            /// assert!(Datetime64::<unit::s>::NAT.is_nat());
+            /// assert_eq!(Datetime64::<unit::s>::NAT.count(), i64::MIN);
+            /// ```
             pub const NAT: Self = Self::new(NAT);
 
             /// A value of `count` units.
+            ///
+            /// ```
+            /// use npy_serde::{Timedelta64, unit};
+            /// let d = Timedelta64::<unit::us>::new(-7);
+            /// assert_eq!((d.count(), d.is_nat()), (-7, false));
+            /// assert_eq!(d.unit().to_string(), "[us]");
+            /// ```
             pub const fn new(count: i64) -> Self {
                 $name { count, unit: PhantomData }
             }

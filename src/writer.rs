@@ -356,6 +356,12 @@ fn patch_at<W: Write + Seek>(w: &mut W, pos: u64, bytes: &[u8], end: u64) -> std
 impl<W: Write + Seek> NpyWriter<W> {
     /// A writer whose dtype comes from the first record; the length is
     /// patched into the header by [`finish`](NpyWriter::finish).
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+    /// w.serialize(&(1u8, 2.0f32)).unwrap();
+    /// assert_eq!(w.dtype().unwrap().to_string(), "[('f0', '|u1'), ('f1', '<f4')]");
+    /// ```
     pub fn new(writer: W) -> Result<Self> {
         WriteOptions::new().npy_writer(writer)
     }
@@ -381,6 +387,18 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
     /// first-axis length in place. Records are written with the file's
     /// dtype; the first record's own layout must match it (same fields and
     /// types; strings no wider than the file's).
+    ///
+    /// ```
+    /// use std::fs::OpenOptions;
+    /// let path = std::env::temp_dir().join(format!("npy_serde_doc_append_{}.npy", std::process::id()));
+    /// std::fs::write(&path, npy_serde::to_vec(&[1u32, 2]).unwrap()).unwrap();
+    /// let file = OpenOptions::new().read(true).write(true).open(&path).unwrap();
+    /// let mut w = npy_serde::NpyWriter::append(file).unwrap();
+    /// w.serialize(&3u32).unwrap();
+    /// w.finish().unwrap();
+    /// assert_eq!(std::fs::read(&path).unwrap(), npy_serde::to_vec(&[1u32, 2, 3]).unwrap());
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
     pub fn append(mut file: W) -> Result<Self> {
         file.seek(SeekFrom::Start(0))?;
         let opts = ReadOptions::new().max_header_size(usize::MAX);
@@ -439,6 +457,14 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
 impl WriteOptions {
     /// A streaming [`NpyWriter`] on a seekable writer with these options
     /// (`dtype`, `align`, `version`; `fortran_order` does not apply).
+    ///
+    /// ```
+    /// let opts = npy_serde::WriteOptions::new().version(3, 0);
+    /// let mut w = opts.npy_writer(std::io::Cursor::new(Vec::new())).unwrap();
+    /// w.serialize(&1.0f64).unwrap();
+    /// let bytes = w.finish().unwrap().into_inner();
+    /// assert_eq!(&bytes[6..8], &[3, 0]);
+    /// ```
     pub fn npy_writer<W: Write + Seek>(&self, mut writer: W) -> Result<NpyWriter<W>> {
         let start = writer.stream_position()?;
         let mut w = NpyWriter::build(writer, self.dtype.clone(), self, None);
@@ -512,16 +538,24 @@ impl<W: Write> NpyWriter<W> {
 
     /// The number of records written so far (for `append`, including those
     /// already in the file).
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 1);
+    /// assert!(w.is_empty());
+    /// w.serialize(&1i64).unwrap();
+    /// assert_eq!(w.len(), 1);
+    /// ```
     pub fn len(&self) -> u64 {
         self.count
     }
 
-    /// Whether no record has been written.
+    /// Whether no record has been written (see [`len`](NpyWriter::len)).
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 
-    /// The record dtype, once known.
+    /// The record dtype, once known (given, or taken from the first record;
+    /// see [`new`](NpyWriter::new)).
     pub fn dtype(&self) -> Option<&Dtype> {
         self.dtype.as_ref()
     }
@@ -555,6 +589,15 @@ impl<W: Write> NpyWriter<W> {
 
     /// Encodes one record and writes it. On an encoding error nothing is
     /// written and the record is not counted; the error names the record.
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 2);
+    /// w.serialize("ab").unwrap();
+    /// let err = w.serialize("abc").unwrap_err(); // wider than the first record's '<U2'
+    /// assert_eq!(err.to_string(), "record 1: value of 3 characters does not fit '<U2'");
+    /// w.serialize("c").unwrap();
+    /// assert_eq!(w.finish().unwrap(), npy_serde::to_vec(&["ab", "c"]).unwrap());
+    /// ```
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let index = self.count;
         if self.dtype.is_none() || self.check_layout {
@@ -612,6 +655,13 @@ impl<W: Write> NpyWriter<W> {
     /// Completes the file: writes the header if no record came, patches
     /// the length (seekable writers) or checks it (promised length), flushes,
     /// and returns the writer (positioned at the end of the array).
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 2);
+    /// w.serialize(&1u8).unwrap();
+    /// let err = w.finish().unwrap_err();
+    /// assert_eq!(err.to_string(), "wrote 1 records but the header promised 2");
+    /// ```
     pub fn finish(mut self) -> Result<W> {
         if self.header_len.is_none() {
             self.write_header()?;
