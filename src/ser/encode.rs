@@ -477,23 +477,18 @@ impl ser::SerializeMap for RecEnc<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        let name = key.serialize(KeyName)?;
-        self.pending = Some(match self.lookup(&name) {
-            Some(i) => Ok(i),
-            None => Err(name),
-        });
+        self.pending = Some(key.serialize(KeyLookup {
+            rec: self.rec,
+            next: self.next,
+        })?);
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let rec = self.rec;
         match self.pending.take() {
             Some(Ok(i)) => {
-                let name = self
-                    .rec
-                    .fields()
-                    .get(i)
-                    .map(|f| f.name().to_owned())
-                    .unwrap_or_default();
-                self.field(Some(i), &name, value)
+                let name = rec.fields().get(i).map(|f| f.name()).unwrap_or_default();
+                self.field(Some(i), name, value)
             }
             Some(Err(name)) => self.field(None, &name, value),
             None => Err(Error::mismatch("map value without a key")),
@@ -504,81 +499,100 @@ impl ser::SerializeMap for RecEnc<'_> {
     }
 }
 
-/// Map keys as strings (the key serializer of pass 1 does the refusing).
-struct KeyName;
+/// Finds a map key among the record's fields without allocating; only an
+/// unknown key is copied (for the error message).
+struct KeyLookup<'a> {
+    rec: &'a Record,
+    next: usize,
+}
 
-impl ser::Serializer for KeyName {
-    type Ok = String;
+impl KeyLookup<'_> {
+    fn find(&self, key: &str) -> std::result::Result<usize, String> {
+        let fields = self.rec.fields();
+        match fields.get(self.next) {
+            Some(f) if f.name() == key => Ok(self.next),
+            _ => fields
+                .iter()
+                .position(|f| f.name() == key)
+                .ok_or_else(|| key.to_owned()),
+        }
+    }
+}
+
+type Looked = std::result::Result<usize, String>;
+
+impl ser::Serializer for KeyLookup<'_> {
+    type Ok = Looked;
     type Error = Error;
-    type SerializeSeq = Impossible<String, Error>;
-    type SerializeTuple = Impossible<String, Error>;
-    type SerializeTupleStruct = Impossible<String, Error>;
-    type SerializeTupleVariant = Impossible<String, Error>;
-    type SerializeMap = Impossible<String, Error>;
-    type SerializeStruct = Impossible<String, Error>;
-    type SerializeStructVariant = Impossible<String, Error>;
-    fn serialize_bool(self, _: bool) -> Result<String> {
+    type SerializeSeq = Impossible<Looked, Error>;
+    type SerializeTuple = Impossible<Looked, Error>;
+    type SerializeTupleStruct = Impossible<Looked, Error>;
+    type SerializeTupleVariant = Impossible<Looked, Error>;
+    type SerializeMap = Impossible<Looked, Error>;
+    type SerializeStruct = Impossible<Looked, Error>;
+    type SerializeStructVariant = Impossible<Looked, Error>;
+    fn serialize_bool(self, _: bool) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_i8(self, _: i8) -> Result<String> {
+    fn serialize_i8(self, _: i8) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_i16(self, _: i16) -> Result<String> {
+    fn serialize_i16(self, _: i16) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_i32(self, _: i32) -> Result<String> {
+    fn serialize_i32(self, _: i32) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_i64(self, _: i64) -> Result<String> {
+    fn serialize_i64(self, _: i64) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_u8(self, _: u8) -> Result<String> {
+    fn serialize_u8(self, _: u8) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_u16(self, _: u16) -> Result<String> {
+    fn serialize_u16(self, _: u16) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_u32(self, _: u32) -> Result<String> {
+    fn serialize_u32(self, _: u32) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_u64(self, _: u64) -> Result<String> {
+    fn serialize_u64(self, _: u64) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_f32(self, _: f32) -> Result<String> {
+    fn serialize_f32(self, _: f32) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_f64(self, _: f64) -> Result<String> {
+    fn serialize_f64(self, _: f64) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_char(self, v: char) -> Result<String> {
-        Ok(v.to_string())
+    fn serialize_char(self, v: char) -> Result<Looked> {
+        Ok(self.find(v.encode_utf8(&mut [0; 4])))
     }
-    fn serialize_str(self, v: &str) -> Result<String> {
-        Ok(v.to_owned())
+    fn serialize_str(self, v: &str) -> Result<Looked> {
+        Ok(self.find(v))
     }
-    fn serialize_bytes(self, _: &[u8]) -> Result<String> {
+    fn serialize_bytes(self, _: &[u8]) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_none(self) -> Result<String> {
+    fn serialize_none(self) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<String> {
+    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<Looked> {
         v.serialize(self)
     }
-    fn serialize_unit(self) -> Result<String> {
+    fn serialize_unit(self) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<String> {
+    fn serialize_unit_struct(self, _: &'static str) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<String> {
-        Ok(v.to_owned())
+    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<Looked> {
+        Ok(self.find(v))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
         v: &T,
-    ) -> Result<String> {
+    ) -> Result<Looked> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -587,7 +601,7 @@ impl ser::Serializer for KeyName {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> Result<String> {
+    ) -> Result<Looked> {
         Err(bad_key())
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
