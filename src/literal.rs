@@ -764,12 +764,20 @@ impl<'a> Parser<'a> {
 
     /// `expected X at character N, found 'c'`.
     fn unexpected(&self, expected: &str) -> LiteralError {
-        let found = match self.text.get(self.pos..).and_then(|s| s.chars().next()) {
+        let next = self.text.get(self.pos..).and_then(|s| s.chars().next());
+        let found = match next {
             None => "end of input".to_owned(),
             Some(ch) => crate::pyrepr::PyStr(ch.encode_utf8(&mut [0; 4])).to_string(),
         };
+        let hint = match next {
+            Some(
+                '+' | '-' | '*' | '/' | '%' | '@' | '&' | '|' | '^' | '~' | '<' | '>' | '=' | '!'
+                | '.',
+            ) => " (operators and attribute access are not Python literals)",
+            _ => "",
+        };
         LiteralError::Syntax(format!(
-            "expected {expected} at character {}, found {found}",
+            "expected {expected} at character {}, found {found}{hint}",
             self.char_offset(self.pos)
         ))
     }
@@ -897,7 +905,12 @@ mod tests {
         assert!(e("'a\nb'").contains("unterminated"));
         assert!(e("'\\ud800'").contains("surrogates"));
         assert!(e("'\\x4'").contains("hex digits"));
-        assert!(e("1+2").contains("expected end of input"));
+        assert_eq!(
+            e("1+2"),
+            "expected end of input at character 1, found '+' (operators and attribute access \
+             are not Python literals)"
+        );
+        assert!(e("np.int32").contains("a name ('np')"));
         assert_eq!(
             e("99999999999999999999999999999999999999999"),
             "integer too large at character 0"
