@@ -87,7 +87,8 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         ));
     }
     let magic_part = seen.get(..got.min(MAGIC.len())).unwrap_or(&[]);
-    if !MAGIC.starts_with(magic_part) || (got >= MAGIC.len() && magic_part != MAGIC) {
+    // A correct but truncated magic is an EOF error (as numpy reports it).
+    if !MAGIC.starts_with(magic_part) {
         let hint = if magic_part.starts_with(b"PK") {
             " (this looks like a zip archive: read .npz files as archives)"
         } else {
