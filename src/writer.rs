@@ -1,11 +1,19 @@
 //! Writing `.npy`: [`to_writer`], [`to_vec`], the same through
 //! [`WriteOptions`], and the streaming [`NpyWriter`].
 //!
-//! `to_vec` sizes the output once (header + count × itemsize) and encodes
-//! each element straight into its place. `to_writer` encodes into a reusable
-//! buffer of whole records (about 64 KiB) and writes it out; with
-//! `fortran_order(true)` and two or more dimensions it builds the whole
-//! array in memory first, because elements arrive in C order.
+//! With the dtype inferred, both first try a single pass (`ser/spec.rs`):
+//! the dtype is taken from the first element and every element is encoded
+//! at once, falling back to the two exact passes when the values are not
+//! uniform. `to_writer` does this only for data up to 64 MiB, which it holds
+//! in memory.
+//!
+//! In the two-pass path, `to_vec` sizes the output once (header + count ×
+//! itemsize) and encodes each element straight into its place. `to_writer`
+//! encodes into a reusable buffer of whole records (about 64 KiB) and writes
+//! it out; with `fortran_order(true)` and two or more dimensions, or with a
+//! given dtype and at most 64 MiB of data, it builds the whole array in
+//! memory first (elements arrive in C order; conversion errors must surface
+//! before anything is written).
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -21,6 +29,72 @@ use crate::ser::{Plan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing.
 const CHUNK: usize = 64 * 1024;
+
+/// Largest data section `to_writer` builds in memory to write it after a
+/// single pass (see `ser/spec.rs`); bigger arrays are walked twice and
+/// streamed through a [`CHUNK`] buffer.
+const ONE_PASS_CAP: usize = 64 * 1024 * 1024;
+
+/// Bytes of a one-pass result: the header (empty when it is already in
+/// front of the data) and the data.
+type OnePass = (Vec<u8>, Vec<u8>);
+
+/// The speculative single pass (inferred dtype, C order): the whole file as
+/// bytes, or `None` when the values are not uniform (then the caller runs
+/// the exact two passes). With `with_header` the header is written in front
+/// of the data (room for it is reserved once the dtype is known).
+fn one_pass<T: ?Sized + Serialize>(
+    value: &T,
+    opts: &WriteOptions,
+    cap: usize,
+    with_header: bool,
+) -> Option<OnePass> {
+    if opts.dtype.is_some() || opts.fortran_order {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut prefix = 0usize;
+    let mut on_dtype = |dt: &Dtype, hinted: &[u64], out: &mut Vec<u8>| {
+        if !with_header {
+            return;
+        }
+        let (base, shape) = fold_subarray(dt, hinted);
+        if let Ok((h, _)) = Header::new(base, false, shape).encode(opts.version) {
+            prefix = h.len();
+            out.resize(prefix, 0);
+        }
+    };
+    let spec = crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype)?;
+    let header = Header::new(spec.dtype, false, spec.shape);
+    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
+    if out.len().checked_sub(prefix)? != data_len {
+        return None;
+    }
+    let (head, _) = header.encode(opts.version).ok()?;
+    if !with_header {
+        return Some((head, out));
+    }
+    if head.len() == prefix {
+        out.get_mut(..prefix)?.copy_from_slice(&head);
+        Some((Vec::new(), out))
+    } else {
+        let mut whole = head;
+        whole.extend_from_slice(out.get(prefix..)?);
+        Some((Vec::new(), whole))
+    }
+}
+
+/// A top-level subarray dtype as numpy stores it: base descr, dims
+/// appended to the shape.
+fn fold_subarray(dt: &Dtype, outer: &[u64]) -> (Dtype, Vec<u64>) {
+    let mut shape = outer.to_vec();
+    let mut cur = dt;
+    while let Dtype::Subarray(base, dims) = cur {
+        shape.extend_from_slice(dims);
+        cur = base;
+    }
+    (cur.clone(), shape)
+}
 
 /// Writes `value` as an `.npy` file: a sequence of records gives a record
 /// array of shape `(N,)`, nested equal-length sequences give more axes, a
@@ -213,14 +287,20 @@ impl WriteOptions {
         mut writer: W,
         value: &T,
     ) -> Result<()> {
+        if let Some((head, data)) = one_pass(value, self, ONE_PASS_CAP, false) {
+            writer.write_all(&head)?;
+            writer.write_all(&data)?;
+            return Ok(());
+        }
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
-        if header.fortran_order {
+        let data_len = header.data_len()?;
+        if header.fortran_order || (!plan.checked && data_len <= ONE_PASS_CAP as u64) {
+            // built in memory: errors surface before anything is written
             let bytes = self.encode_vec(value, &plan, &header)?;
             writer.write_all(&bytes)?;
             return Ok(());
         }
-        header.data_len()?;
         let (head, _) = header.encode(self.version)?;
         if !plan.checked {
             let mut check = chunk_sink(&plan.dtype, std::io::sink(), false);
@@ -244,6 +324,9 @@ impl WriteOptions {
     /// assert_eq!(&bytes[128..], &[1, 4, 2, 5, 3, 6]);
     /// ```
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
+        if let Some((_, bytes)) = one_pass(value, self, usize::MAX, true) {
+            return Ok(bytes);
+        }
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
         self.encode_vec(value, &plan, &header)
@@ -746,5 +829,114 @@ mod tests {
         );
         let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
         assert!(has_gaps(&padded));
+    }
+}
+
+#[cfg(test)]
+mod one_pass_tests {
+    use super::*;
+    use serde::Serialize;
+
+    fn two_pass<T: ?Sized + Serialize>(v: &T, opts: &WriteOptions) -> Vec<u8> {
+        let plan = plan(v, opts).unwrap();
+        let header = header_for(&plan, opts);
+        opts.encode_vec(v, &plan, &header).unwrap()
+    }
+
+    #[track_caller]
+    fn check<T: ?Sized + Serialize>(v: &T, uniform: bool) {
+        for opts in [WriteOptions::new(), WriteOptions::new().align(true)] {
+            let one = one_pass(v, &opts, usize::MAX, true);
+            assert_eq!(one.is_some(), uniform);
+            let two = two_pass(v, &opts);
+            if let Some((_, bytes)) = one {
+                assert_eq!(bytes, two);
+            }
+            let (head, data) = one_pass(v, &opts, usize::MAX, false).unwrap_or_default();
+            if uniform {
+                assert_eq!([head, data].concat(), two);
+            }
+        }
+    }
+
+    #[derive(Serialize)]
+    struct P {
+        id: u64,
+        pos: [f64; 3],
+        vel: [f32; 3],
+        mass: f32,
+        charge: i8,
+    }
+
+    #[test]
+    fn uniform_values_take_one_pass() {
+        let ps: Vec<P> = (0..5)
+            .map(|i| P {
+                id: i,
+                pos: [1.0; 3],
+                vel: [2.0; 3],
+                mass: 0.5,
+                charge: -1,
+            })
+            .collect();
+        check(&ps, true);
+        check(&vec![[1.0f64, 2.0], [3.0, 4.0]], true);
+        check(&vec![vec![1u8, 2], vec![3, 4]], true);
+        check(&vec!["abc", "a"], true);
+        check(&3.5f64, true);
+        check(&(1u8, 2.0f32), true);
+        check(&vec![(1u8, "x"), (2, "y")], true);
+    }
+
+    #[test]
+    fn other_values_take_two_passes() {
+        check(&vec!["a", "abc"], false); // wider later
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum E {
+            I(i32),
+            L(i64),
+        }
+        // the dtype is '<i8' only with all values seen; strict mode refuses i32
+        assert!(
+            one_pass(
+                &vec![E::I(1), E::L(2)],
+                &WriteOptions::new(),
+                usize::MAX,
+                true
+            )
+            .is_none()
+        );
+        #[derive(Serialize)]
+        struct Ab {
+            a: u8,
+            b: u8,
+        }
+        #[derive(Serialize)]
+        struct Ba {
+            b: u8,
+            a: u8,
+        }
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum O {
+            Ab(Ab),
+            Ba(Ba),
+        }
+        // fields in another order: two passes, which refuse it
+        let v = vec![O::Ab(Ab { a: 1, b: 2 }), O::Ba(Ba { b: 3, a: 4 })];
+        assert!(one_pass(&v, &WriteOptions::new(), usize::MAX, true).is_none());
+        assert!(WriteOptions::new().to_vec(&v).is_err());
+    }
+
+    #[test]
+    fn fallback_gives_errors_and_widths() {
+        let opts = WriteOptions::new();
+        assert!(one_pass(&vec![vec![1u8], vec![2, 3]], &opts, usize::MAX, true).is_none());
+        assert!(opts.to_vec(&vec![vec![1u8], vec![2, 3]]).is_err());
+        assert!(one_pass(&Vec::<f64>::new(), &opts, usize::MAX, true).is_none());
+        // the cap
+        assert!(one_pass(&vec![1u64; 100], &opts, 799, false).is_none());
+        assert!(one_pass(&vec![1u64; 100], &opts, 800, false).is_some());
     }
 }
