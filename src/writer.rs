@@ -271,9 +271,33 @@ fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'
 
 impl WriteOptions {
     /// Writes `value` as `.npy` with these options. On an error in the
-    /// values nothing is written, except for an error found while converting
-    /// into a given [`dtype`](WriteOptions::dtype), which is checked in a
-    /// first pass over the values too.
+    /// values nothing is written: errors are found before the header goes
+    /// out (for a given dtype and more than 64 MiB of data by a checking
+    /// pass over the values).
+    ///
+    /// # Conversion into a given dtype
+    ///
+    /// With [`dtype`](WriteOptions::dtype), record fields are matched by
+    /// name (any order; a value field the dtype lacks, or a dtype field the
+    /// value lacks, is an error; gaps are zero) and every value is converted
+    /// exactly into the dtype's type, or the write fails naming record and
+    /// field:
+    ///
+    /// | value | into |
+    /// |---|---|
+    /// | bool | `b1` only |
+    /// | integer | `i1`..`i8`, `u1`..`u8` when it fits; `f2`/`f4`/`f8` when exact; `M8`/`m8` as a count of the dtype's unit |
+    /// | `f32`, `f64` | `f8`, `f4`, `f2` when exactly representable (NaN and infinities pass) |
+    /// | complex (`npy_serde::complex`), or `[re, im]` of numbers | `c8`, `c16`, each part exactly |
+    /// | `half::f16` | `f2` bit-exact; `f4`/`f8` widened |
+    /// | string, char, unit enum variant | `Un` (at most n characters), `Sn` (UTF-8, at most n bytes) |
+    /// | bytes | `Sn`, `Vn` (at most n bytes, zero padded) |
+    /// | `Datetime64<U>` / `Timedelta64<U>` | `M8[unit]` / `m8[unit]`, unit converted exactly (NaT stays NaT; datetimes in years or months convert to days and shorter units through the calendar, timedeltas do not) |
+    /// | sequence | a subarray of the same length, or positionally a record |
+    /// | struct, map | a record, fields by name |
+    ///
+    /// Byte order is the dtype's. Strings or bytes ending in NUL are refused
+    /// (numpy strips trailing NULs); `Padding<N>` values are skipped.
     ///
     /// ```
     /// use npy_serde::{Dtype, WriteOptions};
