@@ -767,7 +767,7 @@ impl<W: Write> NpyWriter<W> {
     /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 2);
     /// w.serialize(&1u8).unwrap();
     /// let err = w.finish().unwrap_err();
-    /// assert_eq!(err.to_string(), "wrote 1 records but the header promised 2");
+    /// assert_eq!(err.to_string(), "the header promised 2 records, 1 were written");
     /// ```
     pub fn finish(mut self) -> Result<W> {
         if self.header_len.is_none() {
@@ -776,7 +776,7 @@ impl<W: Write> NpyWriter<W> {
         if let Some(len) = self.promised {
             if len != self.count {
                 return Err(Error::data(format!(
-                    "wrote {} records but the header promised {len}",
+                    "the header promised {len} records, {} were written",
                     self.count
                 )));
             }
