@@ -129,7 +129,7 @@ impl<'a> Enc<'a> {
         };
         let big = s.order() == ByteOrder::Big;
         match s.ty() {
-            ScalarType::Int(n) => {
+            ScalarType::Int(n @ (1 | 2 | 4 | 8)) => {
                 let bits = u32::from(n) * 8 - 1;
                 let (min, max) = (-(1i128 << bits), (1i128 << bits) - 1);
                 if v < min || v > max {
@@ -137,7 +137,7 @@ impl<'a> Enc<'a> {
                 }
                 write_uint(self.buf, v as u64, n, big)
             }
-            ScalarType::UInt(n) => {
+            ScalarType::UInt(n @ (1 | 2 | 4 | 8)) => {
                 let max = (1i128 << (u32::from(n) * 8)) - 1;
                 if v < 0 || v > max {
                     return Err(not_fit(v, &s));
