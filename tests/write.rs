@@ -650,3 +650,28 @@ fn half_feature() {
         h: half::f16::ZERO,
     };
 }
+
+#[test]
+fn explicit_complex_pairs_and_subarray_dtype() {
+    let c16 = sc(ScalarType::Complex(16));
+    let v = vec![[1.0f64, 2.0], [3.0, -4.0]];
+    same(
+        "complex_pairs",
+        WriteOptions::new().dtype(c16.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(c16)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("complex_pairs", out);
+    // a subarray dtype is folded into the shape, as numpy does
+    let sub = Dtype::subarray(sc(ScalarType::Float(8)), vec![3]).unwrap();
+    same(
+        "vec_of_arrays",
+        WriteOptions::new()
+            .dtype(sub)
+            .to_vec(&vec![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]])
+            .unwrap(),
+    );
+}
