@@ -886,18 +886,34 @@ pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
             Dtype::subarray(node_to_dtype(base, align)?, dims)
         }
         Node::Record(fields) => {
-            let mut b = Dtype::record().align(align);
+            // Laid out here rather than by `RecordBuilder::align`, which
+            // re-aligns nested records and would drop their `Padding` gaps.
+            let overflow = || Error::limit("record itemsize overflows");
+            let mut out = Vec::with_capacity(fields.len());
+            let mut offset = 0usize;
+            let mut max_align = 1usize;
             for f in fields {
                 let node = f.node.as_ref().ok_or_else(empty_elem)?;
-                b = match node {
-                    Node::Padding(n) => b.padding(*n),
-                    other => {
-                        let dt = node_to_dtype(other, align).map_err(|e| e.in_field(&f.name))?;
-                        b.field(f.name.clone(), dt)
-                    }
-                };
+                if let Node::Padding(n) = node {
+                    offset = offset.checked_add(*n).ok_or_else(overflow)?;
+                    continue;
+                }
+                let dt = node_to_dtype(node, align).map_err(|e| e.in_field(&f.name))?;
+                if align {
+                    let a = dt.alignment();
+                    max_align = max_align.max(a);
+                    offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
+                }
+                let size = dt.itemsize();
+                out.push(crate::dtype::Field::new(f.name.clone(), dt, offset));
+                offset = offset.checked_add(size).ok_or_else(overflow)?;
             }
-            b.build()
+            if align {
+                offset = offset
+                    .checked_next_multiple_of(max_align)
+                    .ok_or_else(overflow)?;
+            }
+            Ok(Dtype::Record(crate::dtype::Record::new(out, offset)?))
         }
         other => other
             .scalar()
@@ -945,6 +961,38 @@ mod tests {
         let node = infer(v).unwrap();
         let (shape, elem) = split_shape(&node).unwrap();
         format!("{} {:?}", node_to_dtype(elem, false).unwrap(), shape)
+    }
+
+    #[test]
+    fn aligned_nested_padding_is_kept() {
+        #[derive(serde::Serialize)]
+        struct In {
+            a: u8,
+            _p: crate::Padding<2>,
+            b: u16,
+        }
+        #[derive(serde::Serialize)]
+        struct Out {
+            x: u8,
+            i: In,
+        }
+        let node = infer(&Out {
+            x: 1,
+            i: In {
+                a: 1,
+                _p: crate::Padding,
+                b: 2,
+            },
+        })
+        .unwrap();
+        assert_eq!(
+            node_to_dtype(&node, true).unwrap().to_string(),
+            "[('x', '|u1'), ('', '|V1'), ('i', [('a', '|u1'), ('', '|V3'), ('b', '<u2')])]"
+        );
+        assert_eq!(
+            node_to_dtype(&node, false).unwrap().to_string(),
+            "[('x', '|u1'), ('i', [('a', '|u1'), ('', '|V2'), ('b', '<u2')])]"
+        );
     }
 
     #[test]
