@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod de;
 mod descr;
 mod dtype;
 mod error;
@@ -11,6 +12,7 @@ mod literal;
 mod options;
 mod printable;
 mod pyrepr;
+mod reader;
 mod special;
 
 pub use crate::dtype::{
@@ -21,3 +23,4 @@ pub use crate::header::Header;
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
+pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
