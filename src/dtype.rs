@@ -244,10 +244,9 @@ impl ScalarType {
     /// Whether the byte order matters for this type (numpy writes `|` otherwise).
     fn has_byte_order(self) -> bool {
         match self {
-            ScalarType::Bool
-            | ScalarType::Bytes(_)
-            | ScalarType::Void(_)
-            | ScalarType::Object => false,
+            ScalarType::Bool | ScalarType::Bytes(_) | ScalarType::Void(_) | ScalarType::Object => {
+                false
+            }
             ScalarType::Int(n) | ScalarType::UInt(n) | ScalarType::Float(n) => n > 1,
             ScalarType::Complex(_)
             | ScalarType::Unicode(_)
@@ -650,7 +649,8 @@ impl RecordBuilder {
         name: impl Into<String>,
         dtype: Dtype,
     ) -> Self {
-        self.fields.push(Field::new(name, dtype, 0).with_title(title));
+        self.fields
+            .push(Field::new(name, dtype, 0).with_title(title));
         self
     }
 

@@ -58,7 +58,9 @@ impl Header {
     /// assert_eq!(h.element_count(), Some(6));
     /// ```
     pub fn element_count(&self) -> Option<u64> {
-        self.shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d))
+        self.shape
+            .iter()
+            .try_fold(1u64, |acc, &d| acc.checked_mul(d))
     }
 
     /// The size of the data section in bytes, checked for overflow of both

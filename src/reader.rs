@@ -262,7 +262,11 @@ impl<R: Read> NpyReader<R> {
 
     /// A reader positioned at the first data byte of an array whose header
     /// was already read (the npz reader's entry point).
-    pub(crate) fn from_parsed(reader: R, parsed: ParsedHeader, options: &ReadOptions) -> Result<Self> {
+    pub(crate) fn from_parsed(
+        reader: R,
+        parsed: ParsedHeader,
+        options: &ReadOptions,
+    ) -> Result<Self> {
         check_readable(&parsed.header.descr)?;
         let total = parsed.header.data_len()?;
         let row = row_size(&parsed.header)?;

@@ -49,7 +49,11 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        let stride = if n == 0 { 0 } else { self.bytes.len() / n_usize };
+        let stride = if n == 0 {
+            0
+        } else {
+            self.bytes.len() / n_usize
+        };
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
@@ -294,7 +298,10 @@ mod tests {
     fn fortran_2d() {
         // logical [[0,1,2],[3,4,5]] stored column-major: 0 3 1 4 2 5
         let data = [0u8, 3, 1, 4, 2, 5];
-        assert_eq!(fortran_to_c(&data, &[2, 3], 1).unwrap(), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            fortran_to_c(&data, &[2, 3], 1).unwrap(),
+            vec![0, 1, 2, 3, 4, 5]
+        );
     }
 
     #[test]

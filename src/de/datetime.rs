@@ -143,7 +143,11 @@ pub(crate) fn convert(
 
 fn unit_name(u: DatetimeUnit) -> String {
     let s = u.to_string();
-    if s.is_empty() { "the generic unit".into() } else { s }
+    if s.is_empty() {
+        "the generic unit".into()
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]
@@ -170,7 +174,10 @@ mod tests {
                 }
             ))
         );
-        assert_eq!(parse_token("$npy_serde::M8"), Some((true, u(TimeUnit::Generic))));
+        assert_eq!(
+            parse_token("$npy_serde::M8"),
+            Some((true, u(TimeUnit::Generic)))
+        );
         assert_eq!(parse_token("$npy_serde::M8[x]"), None);
         assert_eq!(parse_token("$npy_serde::complex"), None);
     }

@@ -55,7 +55,12 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         Ok(v)
     }
 
-    fn subarray<V: Visitor<'de>>(self, base: &'a Dtype, dims: &'a [u64], visitor: V) -> Result<V::Value> {
+    fn subarray<V: Visitor<'de>>(
+        self,
+        base: &'a Dtype,
+        dims: &'a [u64],
+        visitor: V,
+    ) -> Result<V::Value> {
         ArrayDe::new(base, dims, self.bytes, self.cfg, false).visit_seq(visitor)
     }
 }
@@ -185,7 +190,11 @@ struct RecordMap<'de, 'a> {
 
 #[inline]
 fn field_de<'de, 'a>(f: &'a Field, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'de, 'a>> {
-    Ok(ElementDe::new(f.dtype(), bytes.sub(f.offset(), f.dtype().itemsize())?, cfg))
+    Ok(ElementDe::new(
+        f.dtype(),
+        bytes.sub(f.offset(), f.dtype().itemsize())?,
+        cfg,
+    ))
 }
 
 impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {

@@ -125,7 +125,7 @@ pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
         (0, 0) => sign,
         (0, _) => {
             // subnormal: value = man * 2^-24; normalise
-            let lead = man.leading_zeros() - 22; // shifts until bit 10 is set
+            let lead = man.leading_zeros() - 21; // shifts until bit 10 is set
             let m = (man << lead) & 0x3ff;
             let e = 127 - 15 + 1 - lead;
             sign | (e << 23) | (m << 13)
@@ -250,7 +250,10 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
                         }
                         None => {
                             let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));
-                            s.push_str(std::str::from_utf8(stack.get(..len).ok_or_else(internal)?).map_err(|_| internal())?);
+                            s.push_str(
+                                std::str::from_utf8(stack.get(..len).ok_or_else(internal)?)
+                                    .map_err(|_| internal())?,
+                            );
                             s.push(c);
                             heap = Some(s);
                         }
@@ -383,7 +386,11 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
             if file_dt != datetime {
                 return Err(Error::mismatch(format!(
                     "expected {}, found '{}'",
-                    if datetime { "datetime64" } else { "timedelta64" },
+                    if datetime {
+                        "datetime64"
+                    } else {
+                        "timedelta64"
+                    },
                     self.scalar
                 )));
             }
@@ -416,7 +423,8 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let found = self.scalar;
-        self.any(visitor).map_err(|e| fix_error(e, &format_args!("'{found}'")))
+        self.any(visitor)
+            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
     }
 
     exact_visit!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
@@ -426,13 +434,15 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
     #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let found = self.scalar;
-        self.float(visitor, true).map_err(|e| fix_error(e, &format_args!("'{found}'")))
+        self.float(visitor, true)
+            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
     }
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let found = self.scalar;
-        self.float(visitor, false).map_err(|e| fix_error(e, &format_args!("'{found}'")))
+        self.float(visitor, false)
+            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -468,7 +478,10 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.scalar.ty() {
-            ScalarType::Bytes(_) => self.stripped_bytes()?.visit(visitor).map_err(|e| self.fix(e)),
+            ScalarType::Bytes(_) => self
+                .stripped_bytes()?
+                .visit(visitor)
+                .map_err(|e| self.fix(e)),
             ScalarType::Void(_) => self.bytes.visit(visitor).map_err(|e| self.fix(e)),
             _ => self.deserialize_any(visitor),
         }
@@ -640,7 +653,10 @@ mod tests {
         for h in 0..=u16::MAX {
             let ours = f16_bits_to_f32(h);
             let theirs = half::f16::from_bits(h).to_f32();
-            assert!(ours == theirs || (ours.is_nan() && theirs.is_nan()), "{h:#06x}");
+            assert!(
+                ours == theirs || (ours.is_nan() && theirs.is_nan()),
+                "{h:#06x}"
+            );
         }
     }
 

@@ -93,13 +93,19 @@ impl<R: Read> Chunked<R> {
         self.pos = 0;
         let left_in_stream = self.total - self.read;
         // read ahead up to CHUNK, never past the data
-        let target = n.max(CHUNK.min(
-            usize::try_from(left_in_stream).unwrap_or(usize::MAX).saturating_add(self.end),
-        ));
+        let target = n.max(
+            CHUNK.min(
+                usize::try_from(left_in_stream)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(self.end),
+            ),
+        );
         while self.end < n {
             if self.end == self.buf.len() {
                 // grow as bytes arrive, a chunk at a time
-                let new_len = target.min(self.buf.len().saturating_add(CHUNK)).max(self.end + 1);
+                let new_len = target
+                    .min(self.buf.len().saturating_add(CHUNK))
+                    .max(self.end + 1);
                 self.buf.resize(new_len, 0);
             }
             let room = (self.buf.len() - self.end)
@@ -193,9 +199,21 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let bytes = self.data.take(total)?;
         if fortran {
             let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
-            f(ArrayDe::new(&header.descr, &header.shape, Bytes::Copied(&c), cfg, true), visitor)
+            f(
+                ArrayDe::new(&header.descr, &header.shape, Bytes::Copied(&c), cfg, true),
+                visitor,
+            )
         } else {
-            f(ArrayDe::new(&header.descr, &header.shape, Bytes::Copied(bytes), cfg, true), visitor)
+            f(
+                ArrayDe::new(
+                    &header.descr,
+                    &header.shape,
+                    Bytes::Copied(bytes),
+                    cfg,
+                    true,
+                ),
+                visitor,
+            )
         }
     }
 
@@ -218,7 +236,9 @@ impl<'h, R: Read> StreamDe<'h, R> {
             cfg: self.cfg,
         };
         let found = Top(header);
-        let v = visitor.visit_seq(&mut seq).map_err(|e| fix_error(e, &found))?;
+        let v = visitor
+            .visit_seq(&mut seq)
+            .map_err(|e| fix_error(e, &found))?;
         if seq.next < seq.len {
             return Err(Error::mismatch(format!(
                 "expected {} elements, found {found}",
@@ -353,7 +373,9 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         if self.header.shape.is_empty() || self.fortran() {
-            return self.whole(visitor, |de, v| de::Deserializer::deserialize_tuple(de, len, v));
+            return self.whole(visitor, |de, v| {
+                de::Deserializer::deserialize_tuple(de, len, v)
+            });
         }
         self.stream_seq(visitor)
     }
