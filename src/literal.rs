@@ -309,9 +309,7 @@ impl<'a> Parser<'a> {
                 [b'\'' | b'"', ..] => true,
                 [p, b'\'' | b'"', ..] => b"uUrRbB".contains(p),
                 [p, q, b'\'' | b'"', ..] => {
-                    b"rRbB".contains(p)
-                        && b"rRbB".contains(q)
-                        && !p.eq_ignore_ascii_case(q)
+                    b"rRbB".contains(p) && b"rRbB".contains(q) && !p.eq_ignore_ascii_case(q)
                 }
                 _ => false,
             };

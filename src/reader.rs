@@ -382,8 +382,9 @@ impl<R: Read> NpyReader<R> {
                     false,
                 )),
                 Err(e) => {
+                    // the message already names the incomplete record
                     self.failed = true;
-                    Err(e)
+                    return Some(Err(e));
                 }
             }
         };

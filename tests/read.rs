@@ -14,7 +14,10 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn expected() -> serde_json::Map<String, Value> {
-    let path = format!("{}/tests/data/read/expected.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/data/read/expected.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -51,8 +54,12 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Complex<T> {
                 mut a: A,
             ) -> Result<Self::Value, A::Error> {
                 use serde::de::Error;
-                let re = a.next_element()?.ok_or_else(|| A::Error::invalid_length(0, &self))?;
-                let im = a.next_element()?.ok_or_else(|| A::Error::invalid_length(1, &self))?;
+                let re = a
+                    .next_element()?
+                    .ok_or_else(|| A::Error::invalid_length(0, &self))?;
+                let im = a
+                    .next_element()?
+                    .ok_or_else(|| A::Error::invalid_length(1, &self))?;
                 Ok(Complex(re, im))
             }
         }
@@ -436,7 +443,9 @@ fn reordered_and_extra_fields() {
 fn shapes() {
     let x: f64 = from_slice(&fixture("zero_d")).unwrap();
     assert_eq!(x, 10.5);
-    let x: Vec<f64> = from_slice(&fixture("zero_d")).map(|x: f64| vec![x]).unwrap();
+    let x: Vec<f64> = from_slice(&fixture("zero_d"))
+        .map(|x: f64| vec![x])
+        .unwrap();
     assert_eq!(x, [10.5]);
     #[derive(Deserialize, Debug, PartialEq)]
     struct Ab {
