@@ -116,11 +116,7 @@ impl ReadOptions {
     /// ```
     pub fn from_reader<T: DeserializeOwned>(&self, mut reader: impl Read) -> Result<T> {
         let parsed = read_header(&mut reader, self)?;
-        check_readable(&parsed.header.descr)?;
-        let mut de = StreamDe::new(&parsed.header, &mut reader, self.cfg())?;
-        let value = T::deserialize(&mut de)?;
-        de.finish()?;
-        Ok(value)
+        deserialize_stream(&parsed.header, &mut reader, self).map(|(value, _)| value)
     }
 
     /// [`from_slice`] with these options.
@@ -146,6 +142,21 @@ impl ReadOptions {
             .ok_or_else(|| Error::header("the header runs past the end of the input"))?;
         deserialize_data(&parsed.header, data, self.cfg())
     }
+}
+
+/// Deserializes the data of an array from a stream positioned at its first
+/// data byte, its header already read (the npz reader's entry point).
+/// Returns the value and the reader, positioned after the data.
+pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
+    header: &Header,
+    reader: R,
+    options: &ReadOptions,
+) -> Result<(T, R)> {
+    check_readable(&header.descr)?;
+    let mut de = StreamDe::new(header, reader, options.cfg())?;
+    let value = T::deserialize(&mut de)?;
+    let reader = de.finish()?;
+    Ok((value, reader))
 }
 
 /// Deserializes the data section of an array (exactly `header.data_len()`

@@ -739,3 +739,93 @@ fn refusal_f8_into_f32_not_exact() {
         .unwrap();
     assert_eq!(ok[2].mass, 0.1f32);
 }
+
+// ---- Untrusted input ----
+
+/// A v1.0 file with this header dict text and data.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+    let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    v.extend(format!("{dict:<117}\n").bytes());
+    v.extend_from_slice(data);
+    v
+}
+
+#[test]
+fn lying_shapes_fail_without_allocating() {
+    let file = npy("'|u1'", "(4000000000,)", &[1, 2, 3]);
+    let err = from_reader::<Vec<u8>>(&file[..]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "data ends after 3 bytes, the header promises 4000000000 bytes (record 3 is incomplete)"
+    );
+    assert!(from_slice::<Vec<u8>>(&file).is_err());
+    let err = from_reader::<Value>(&file[..]).unwrap_err();
+    assert!(err.to_string().starts_with("data ends after 3 bytes"));
+    let mut reader = NpyReader::new(&file[..]).unwrap();
+    let got: Vec<_> = reader.deserialize::<u8>().take(10).collect();
+    assert_eq!(got.len(), 4);
+    assert!(got[3].is_err());
+    // a huge 0-d record
+    let file = npy("[('x', '|V1000000000')]", "()", &[0; 10]);
+    assert!(from_reader::<Value>(&file[..]).is_err());
+    // zero-size records: bounded by max_elements
+    let file = npy("[]", "(1099511627776,)", &[]);
+    assert!(from_reader::<Vec<()>>(&file[..]).is_err());
+    let file = npy("[]", "(3,)", &[]);
+    let v: Vec<()> = from_reader(&file[..]).unwrap();
+    assert_eq!(v.len(), 3);
+    let err = ReadOptions::new()
+        .max_elements(2)
+        .from_slice::<Vec<()>>(&file)
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), npy_serde::ErrorKind::Limit(_)),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    for name in ["scalars_be", "nested", "fortran_3d", "strings"] {
+        let file = fixture(name);
+        for n in 0..file.len() {
+            assert!(
+                from_slice::<Value>(&file[..n]).is_err(),
+                "{name} cut at {n}"
+            );
+            assert!(
+                from_reader::<Value>(&file[..n]).is_err(),
+                "{name} cut at {n}"
+            );
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Changing bytes of the data never panics.
+    #[test]
+    fn corrupted_data_never_panics(
+        which in 0usize..4,
+        flips in proptest::collection::vec((0usize..4096, proptest::prelude::any::<u8>()), 1..8),
+    ) {
+        let name = ["scalars_le", "nested", "strings", "datetimes"][which];
+        let mut file = fixture(name);
+        let start = 128;
+        let len = file.len() - start;
+        for (at, byte) in flips {
+            file[start + at % len] = byte;
+        }
+        let _ = from_slice::<Value>(&file);
+        let _ = from_reader::<Value>(&file[..]);
+        if let Ok(mut r) = NpyReader::new(&file[..]) {
+            for x in r.deserialize::<Value>() {
+                let _ = x;
+            }
+        }
+        if name == "scalars_le" {
+            let _ = from_slice::<Vec<Scalars>>(&file);
+        }
+    }
+}

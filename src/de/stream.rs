@@ -179,10 +179,11 @@ impl<'h, R: Read> StreamDe<'h, R> {
         self.header.fortran_order && self.header.shape.len() >= 2
     }
 
-    /// The reader back, after checking all data was consumed.
-    pub(crate) fn finish(self) -> Result<R> {
-        if self.data.read != self.data.total || self.data.pos != self.data.end {
-            return Err(internal());
+    /// The reader back, positioned after the data (what the type did not
+    /// look at is read and dropped).
+    pub(crate) fn finish(mut self) -> Result<R> {
+        if self.data.read != self.data.total {
+            self.data.skip_rest()?;
         }
         Ok(self.data.reader)
     }
