@@ -195,6 +195,14 @@ def main():
     a["count"] = [1, 2, 3, 300, 5]
     save("particles", a)
 
+    # every f2 bit pattern widened by numpy to float32: FNV-1a 64 of the
+    # little-endian f32 bits (the test builds the 128 KiB file itself)
+    bits = np.arange(65536, dtype="<u2").view("<f2").astype("<f4").view("<u4")
+    h = 0xCBF29CE484222325
+    for b in bits.astype("<u4").tobytes():
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    OUT["f2_all_patterns_as_f4_bits_fnv1a64"] = str(h)
+
     with open(os.path.join(HERE, "expected.json"), "w") as f:
         json.dump(OUT, f, indent=1, ensure_ascii=False)
         f.write("\n")
