@@ -221,7 +221,7 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
         let b = self.bytes.slice();
         let big = self.big();
         let units = b.chunks_exact(4).map(|c| {
-            let a = [c[0], c[1], c[2], c[3]];
+            let a = c.first_chunk::<4>().copied().unwrap_or_default();
             if big {
                 u32::from_be_bytes(a)
             } else {
