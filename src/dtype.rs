@@ -403,7 +403,9 @@ impl Record {
     /// `itemsize`, or share a name or title.
     pub fn new(fields: Vec<Field>, itemsize: usize) -> Result<Self> {
         let mut end = 0usize;
-        let mut seen: Vec<&str> = Vec::with_capacity(fields.len() * 2);
+        // A set, not a Vec: records with tens of thousands of fields exist
+        // (numpy's own test uses 10001) and parsing must stay linear.
+        let mut seen = std::collections::HashSet::with_capacity(fields.len() * 2);
         for field in &fields {
             if field.offset < end {
                 return Err(Error::descr(format!(
@@ -417,13 +419,12 @@ impl Record {
                 .checked_add(field.dtype.itemsize())
                 .ok_or_else(|| Error::descr("record itemsize overflows"))?;
             for key in std::iter::once(field.name.as_str()).chain(field.title.as_deref()) {
-                if seen.contains(&key) {
+                if !seen.insert(key) {
                     return Err(Error::descr(format!(
                         "name {} is used twice as a field name or title",
                         PyStr(key)
                     )));
                 }
-                seen.push(key);
             }
         }
         if end > itemsize {

@@ -41,6 +41,52 @@ impl Value {
     }
 }
 
+impl fmt::Display for Value {
+    /// Python's `repr` of the value (`(3,)`, `{'a': [True]}`), for messages
+    /// and for comparing with `ast.literal_eval` in tests.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn seq(f: &mut fmt::Formatter<'_>, items: &[Value]) -> fmt::Result {
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{v}")?;
+            }
+            Ok(())
+        }
+        match self {
+            Value::Str(s) => write!(f, "{}", crate::pyrepr::PyStr(s)),
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Bool(true) => f.write_str("True"),
+            Value::Bool(false) => f.write_str("False"),
+            Value::None => f.write_str("None"),
+            Value::Tuple(items) => {
+                f.write_str("(")?;
+                seq(f, items)?;
+                if items.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(")")
+            }
+            Value::List(items) => {
+                f.write_str("[")?;
+                seq(f, items)?;
+                f.write_str("]")
+            }
+            Value::Dict(items) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
+
 /// Why a literal could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum LiteralError {
@@ -84,11 +130,20 @@ impl Config {
 
 /// Parses one literal (the whole input; surrounding whitespace allowed).
 pub(crate) fn parse(text: &str, config: Config) -> Result<Value, LiteralError> {
+    if let Some(i) = text.find('\0') {
+        // CPython refuses source text with NUL characters, even inside strings.
+        let at = text.get(..i).map_or(i, |s| s.chars().count());
+        return Err(LiteralError::Syntax(format!(
+            "null character at character {at}: Python literals cannot contain NUL"
+        )));
+    }
     Parser {
         text,
         bytes: text.as_bytes(),
         pos: 0,
         config,
+        in_brackets: false,
+        seen_token: false,
     }
     .run()
 }
@@ -106,14 +161,19 @@ enum Frame {
         items: Vec<(Value, Value)>,
         key: Option<Value>,
     },
+    /// A top-level tuple without parentheses (`1, 2`), closed by the end of
+    /// the input; it is not a bracket, so it does not count as a level.
+    Bare(Vec<Value>),
 }
 
 impl Frame {
-    fn close_char(&self) -> u8 {
+    /// The closing character; `None` for the end of the input.
+    fn close_char(&self) -> Option<u8> {
         match self {
-            Frame::Tuple { .. } => b')',
-            Frame::List(_) => b']',
-            Frame::Dict { .. } => b'}',
+            Frame::Tuple { .. } => Some(b')'),
+            Frame::List(_) => Some(b']'),
+            Frame::Dict { .. } => Some(b'}'),
+            Frame::Bare(_) => None,
         }
     }
 }
@@ -124,6 +184,10 @@ struct Parser<'a> {
     /// Byte position; always on a char boundary.
     pos: usize,
     config: Config,
+    /// Whether a bracket is open (outside brackets a newline ends the literal).
+    in_brackets: bool,
+    /// Whether the first token has been seen (blank lines before it are fine).
+    seen_token: bool,
 }
 
 /// What the main loop does next.
@@ -141,13 +205,16 @@ impl<'a> Parser<'a> {
         let mut stack: Vec<Frame> = Vec::new();
         let mut step = Step::Value;
         loop {
+            self.in_brackets = stack.last().is_some_and(|f| !matches!(f, Frame::Bare(_)));
             step = match step {
                 Step::Value => self.value_or_open(&mut stack)?,
                 Step::AfterComma => {
                     self.skip_ws()?;
                     match (self.peek(), stack.last()) {
-                        (Some(c), Some(frame)) if c == frame.close_char() => {
-                            self.pos += 1;
+                        (c, Some(frame)) if c == frame.close_char() => {
+                            if c.is_some() {
+                                self.pos += 1;
+                            }
                             Step::Done(close(&mut stack)?)
                         }
                         _ => self.value_or_open(&mut stack)?,
@@ -156,10 +223,17 @@ impl<'a> Parser<'a> {
                 Step::Done(value) => {
                     let Some(frame) = stack.last_mut() else {
                         self.skip_ws()?;
-                        if self.pos < self.bytes.len() {
-                            return Err(self.unexpected("end of input"));
+                        match self.peek() {
+                            None => return Ok(value),
+                            Some(b',') => {
+                                // `1, 2` at the top level is a tuple in Python
+                                self.pos += 1;
+                                stack.push(Frame::Bare(vec![value]));
+                                step = Step::AfterComma;
+                                continue;
+                            }
+                            Some(_) => return Err(self.unexpected("end of input")),
                         }
-                        return Ok(value);
                     };
                     self.skip_ws()?;
                     let c = self.peek();
@@ -175,7 +249,7 @@ impl<'a> Parser<'a> {
                             }
                             Some(k) => {
                                 items.push((k, value));
-                                self.after_item(c, b'}', &mut stack)?
+                                self.after_item(c, Some(b'}'), &mut stack)?
                             }
                         },
                         Frame::Tuple { items, comma } => {
@@ -183,11 +257,15 @@ impl<'a> Parser<'a> {
                             if c == Some(b',') {
                                 *comma = true;
                             }
-                            self.after_item(c, b')', &mut stack)?
+                            self.after_item(c, Some(b')'), &mut stack)?
                         }
                         Frame::List(items) => {
                             items.push(value);
-                            self.after_item(c, b']', &mut stack)?
+                            self.after_item(c, Some(b']'), &mut stack)?
+                        }
+                        Frame::Bare(items) => {
+                            items.push(value);
+                            self.after_item(c, None, &mut stack)?
                         }
                     }
                 }
@@ -199,23 +277,29 @@ impl<'a> Parser<'a> {
     fn after_item(
         &mut self,
         c: Option<u8>,
-        close_char: u8,
+        close_char: Option<u8>,
         stack: &mut Vec<Frame>,
     ) -> Result<Step, LiteralError> {
         if c == Some(b',') {
             self.pos += 1;
             Ok(Step::AfterComma)
-        } else if c == Some(close_char) {
-            self.pos += 1;
+        } else if c == close_char {
+            if c.is_some() {
+                self.pos += 1;
+            }
             Ok(Step::Done(close(stack)?))
         } else {
-            Err(self.unexpected(&format!("',' or '{}'", char::from(close_char))))
+            Err(self.unexpected(&match close_char {
+                Some(b) => format!("',' or '{}'", char::from(b)),
+                None => "',' or end of input".to_owned(),
+            }))
         }
     }
 
     /// Parses a scalar value, or opens a container (pushing a frame).
     fn value_or_open(&mut self, stack: &mut Vec<Frame>) -> Result<Step, LiteralError> {
         self.skip_ws()?;
+        self.seen_token = true;
         let Some(c) = self.peek() else {
             return Err(self.unexpected("a value"));
         };
@@ -236,7 +320,8 @@ impl<'a> Parser<'a> {
             }
             _ => return Err(self.unexpected("a value")),
         };
-        let depth = stack.len().saturating_add(1);
+        let bare = usize::from(matches!(stack.first(), Some(Frame::Bare(_))));
+        let depth = stack.len().saturating_sub(bare).saturating_add(1);
         if depth
             > self
                 .config
@@ -277,6 +362,9 @@ impl<'a> Parser<'a> {
             if matches!(lower.as_str(), "u" | "r") {
                 return self.strings();
             }
+        }
+        if len == 0 {
+            return Err(self.unexpected("a value"));
         }
         self.pos += len;
         match word {
@@ -372,13 +460,8 @@ impl<'a> Parser<'a> {
                         // the following quote or backslash.
                         out.push('\\');
                         self.pos += 1;
+                        // (a backslash-newline is kept as both characters)
                         if let Some(ch) = self.next_char() {
-                            if ch == '\n' || ch == '\r' {
-                                return Err(LiteralError::Syntax(format!(
-                                    "unterminated string literal starting at character {}",
-                                    self.char_offset(start)
-                                )));
-                            }
                             out.push(ch);
                         }
                     } else {
@@ -499,8 +582,30 @@ impl<'a> Parser<'a> {
             }
             _ => false,
         };
+        // Python allows parentheses around the number after a sign: `-(3)`.
+        let outer_brackets = self.in_brackets;
+        let mut parens = 0usize;
         if self.pos != start {
             self.skip_ws()?;
+            while self.peek() == Some(b'(') {
+                parens += 1;
+                if parens
+                    > self
+                        .config
+                        .max_depth
+                        .saturating_add(self.config.free_levels)
+                {
+                    return Err(LiteralError::Depth(format!(
+                        "brackets nested deeper than max_depth {} at character {}; raise the \
+                         limit with ReadOptions::max_depth",
+                        self.config.max_depth,
+                        self.char_offset(self.pos)
+                    )));
+                }
+                self.pos += 1;
+                self.in_brackets = true;
+                self.skip_ws()?;
+            }
         }
         let digits_start = self.pos;
         let mut value: i128 = 0;
@@ -593,14 +698,28 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        for i in 0..parens {
+            self.skip_ws()?;
+            if self.peek() != Some(b')') {
+                return Err(self.unexpected("')'"));
+            }
+            self.pos += 1;
+            self.in_brackets = outer_brackets || i + 1 < parens;
+        }
         Ok(Value::Int(value))
     }
 
-    /// Skips whitespace, comments and line continuations.
+    /// Skips whitespace, comments and line continuations. Outside brackets
+    /// a line break after the first token ends the literal, as in Python.
     fn skip_ws(&mut self) -> Result<(), LiteralError> {
+        let mut ended = false;
         loop {
             match self.peek() {
-                Some(b' ' | b'\t' | b'\n' | b'\r' | b'\x0c') => self.pos += 1,
+                Some(b' ' | b'\t' | b'\x0c') => self.pos += 1,
+                Some(b'\n' | b'\r') => {
+                    ended |= self.seen_token && !self.in_brackets;
+                    self.pos += 1;
+                }
                 Some(b'#') => {
                     while !matches!(self.peek(), None | Some(b'\n' | b'\r')) {
                         self.pos += 1;
@@ -608,6 +727,13 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'\\') if matches!(self.bytes.get(self.pos + 1), Some(b'\n' | b'\r')) => {
                     self.pos += 2;
+                }
+                Some(_) if ended => {
+                    return Err(LiteralError::Syntax(format!(
+                        "unexpected text after a line break at character {} (outside brackets a \
+                         line break ends the literal)",
+                        self.char_offset(self.pos)
+                    )));
                 }
                 _ => return Ok(()),
             }
@@ -638,12 +764,20 @@ impl<'a> Parser<'a> {
 
     /// `expected X at character N, found 'c'`.
     fn unexpected(&self, expected: &str) -> LiteralError {
-        let found = match self.text.get(self.pos..).and_then(|s| s.chars().next()) {
+        let next = self.text.get(self.pos..).and_then(|s| s.chars().next());
+        let found = match next {
             None => "end of input".to_owned(),
             Some(ch) => crate::pyrepr::PyStr(ch.encode_utf8(&mut [0; 4])).to_string(),
         };
+        let hint = match next {
+            Some(
+                '+' | '-' | '*' | '/' | '%' | '@' | '&' | '|' | '^' | '~' | '<' | '>' | '=' | '!'
+                | '.',
+            ) => " (operators and attribute access are not Python literals)",
+            _ => "",
+        };
         LiteralError::Syntax(format!(
-            "expected {expected} at character {}, found {found}",
+            "expected {expected} at character {}, found {found}{hint}",
             self.char_offset(self.pos)
         ))
     }
@@ -662,6 +796,7 @@ fn close(stack: &mut Vec<Frame>) -> Result<Value, LiteralError> {
         }
         Some(Frame::List(items)) => Ok(Value::List(items)),
         Some(Frame::Dict { items, key: _ }) => Ok(Value::Dict(items)),
+        Some(Frame::Bare(items)) => Ok(Value::Tuple(items)),
         None => Err(LiteralError::Syntax("unbalanced brackets".to_owned())),
     }
 }
@@ -690,6 +825,8 @@ mod tests {
         assert_eq!(p(" 42 "), Int(42));
         assert_eq!(p("-7"), Int(-7));
         assert_eq!(p("- 7"), Int(-7));
+        assert_eq!(p("-((7\n))"), Int(-7));
+        assert!(e("-((7,))").contains("expected ')'"));
         assert_eq!(p("+1_000"), Int(1000));
         assert_eq!(p("00"), Int(0));
         assert_eq!(p("True"), Bool(true));
@@ -714,6 +851,8 @@ mod tests {
         assert_eq!(p("(3)"), Int(3));
         assert_eq!(p("(1, 2)"), Tuple(vec![Int(1), Int(2)]));
         assert_eq!(p("(1, 2,)"), Tuple(vec![Int(1), Int(2)]));
+        assert_eq!(p("1, 2"), Tuple(vec![Int(1), Int(2)]));
+        assert_eq!(p("[1],"), Tuple(vec![List(vec![Int(1)])]));
         assert_eq!(p("[]"), List(vec![]));
         assert_eq!(p("[1,\n 2,\n]"), List(vec![Int(1), Int(2)]));
         assert_eq!(p("{}"), Dict(vec![]));
@@ -752,6 +891,10 @@ mod tests {
         );
         assert_eq!(e("{'a' 1}"), "expected ':' at character 5, found '1'");
         assert_eq!(e("1 2"), "expected end of input at character 2, found '2'");
+        assert_eq!(
+            e("1, 2 3"),
+            "expected ',' or end of input at character 5, found '3'"
+        );
         assert!(e("b'x'").contains("bytes literals are not supported"));
         assert!(e("__import__('os')").contains("a function call"));
         assert!(e("foo").contains("not a Python literal"));
@@ -762,7 +905,12 @@ mod tests {
         assert!(e("'a\nb'").contains("unterminated"));
         assert!(e("'\\ud800'").contains("surrogates"));
         assert!(e("'\\x4'").contains("hex digits"));
-        assert!(e("1+2").contains("expected end of input"));
+        assert_eq!(
+            e("1+2"),
+            "expected end of input at character 1, found '+' (operators and attribute access \
+             are not Python literals)"
+        );
+        assert!(e("np.int32").contains("a name ('np')"));
         assert_eq!(
             e("99999999999999999999999999999999999999999"),
             "integer too large at character 0"
@@ -789,6 +937,25 @@ mod tests {
             ..Config::new(64)
         };
         assert!(parse(&deep, free).is_ok());
+    }
+
+    /// Differential test against CPython 3.11's `ast.literal_eval`
+    /// (tests/fixtures/literals.txt, generated by tools/gen_literal_fixtures.py).
+    #[test]
+    fn agrees_with_python_literal_eval() {
+        let cases = include_str!("../tests/fixtures/literals.txt");
+        let mut n = 0;
+        for line in cases.lines() {
+            let (text, expected): (String, Option<String>) = serde_json::from_str(line).unwrap();
+            let got = parse(&text, Config::new(64));
+            match (&got, &expected) {
+                (Ok(v), Some(repr)) => assert_eq!(&v.to_string(), repr, "{text:?}"),
+                (Err(_), Option::None) => {}
+                _ => panic!("{text:?}: python {expected:?}, we {got:?}"),
+            }
+            n += 1;
+        }
+        assert!(n >= 1000);
     }
 
     #[test]
