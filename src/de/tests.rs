@@ -666,3 +666,54 @@ fn void_fields_are_bytes() {
     let v: serde_json::Value = de(dt, &[], &data).unwrap();
     assert_eq!(v, json!({"v": [1, 0, 0]}));
 }
+
+#[test]
+fn deep_nesting_at_the_default_depth_limit() {
+    let mut dt = sc(ScalarType::UInt(1));
+    for i in 0..crate::options::DEFAULT_MAX_DEPTH / 2 {
+        dt = Dtype::record().field(format!("f{i}"), dt).build().unwrap();
+        dt = Dtype::subarray(dt, vec![1]).unwrap();
+    }
+    let v: serde_json::Value = de(dt.clone(), &[1], &[7]).unwrap();
+    let mut inner = &v[0];
+    while let Some(x) = inner.get(0).or_else(|| inner.as_object().and_then(|o| o.values().next())) {
+        inner = x;
+    }
+    assert_eq!(inner, &json!(7));
+    let err = de::<Vec<Vec<u8>>>(dt, &[1], &[7]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 0[0]: expected u8, found record of 1 field"
+    );
+}
+
+#[test]
+fn flatten_and_maps() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Inner {
+        label: String,
+        ok: bool,
+    }
+    #[derive(Deserialize, Debug)]
+    struct Outer {
+        id: u32,
+        #[serde(flatten)]
+        inner: Inner,
+        #[serde(flatten)]
+        rest: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    let data = hex(PARTICLES);
+    let v: Vec<Outer> = de(particle_dtype(), &[2], &data).unwrap();
+    assert_eq!(v[1].id, 2);
+    assert_eq!(
+        v[1].inner,
+        Inner {
+            label: "é中!".into(),
+            ok: false
+        }
+    );
+    assert_eq!(v[1].rest["pos"], json!([4.0, 5.0, 6.0]));
+    let v: Vec<std::collections::HashMap<String, serde_json::Value>> =
+        de(particle_dtype(), &[2], &data).unwrap();
+    assert_eq!(v[0]["name"], json!([97, 98]));
+}
