@@ -1,27 +1,7 @@
 //! Reading `.npy` data: [`from_reader`], [`from_slice`], the same with
 //! [`ReadOptions`], and [`NpyReader`] for one record at a time.
 //!
-//! How a file is presented to serde (the file is self-describing, so
-//! `deserialize_any` works everywhere, e.g. into `serde_json::Value`):
-//!
-//! | numpy | serde |
-//! |---|---|
-//! | shape `(N, ...)` | nested sequences in logical (C) order; Fortran-order data is reordered |
-//! | shape `()` | the bare element |
-//! | record | map keyed by field name in file order, padding skipped; structs match by name; tuples take the fields in file order |
-//! | subarray field `('x', '<f8', (2, 3))` | nested sequences |
-//! | `b1` | `bool` (any nonzero byte is true) |
-//! | `i1`..`i8`, `u1`..`u8` | the integer of that size (serde checks the range of the target) |
-//! | `f2`, `f4` / `f8` | `f32` (`f2` widened exactly) / `f64` |
-//! | `c8`, `c16` | `[re, im]` |
-//! | `M8[unit]`, `m8[unit]` | the `i64` count (NaT = `i64::MIN`) |
-//! | `S` | bytes without trailing NULs (a string where the type asks for one and they are UTF-8; a sequence of `u8` to `deserialize_any`) |
-//! | `U` | string without trailing NULs; unit enum variants by name |
-//! | `V` | bytes (a sequence of `u8` to `deserialize_any`) |
-//!
-//! Conversions into `f32`/`f64` must be exact unless
-//! [`ReadOptions::lossy`]; `O` (pickled objects) and the long doubles
-//! `f16`/`c32` are refused, naming the field.
+//! The presentation rules are documented on [`from_slice`].
 
 use std::io::{Read, Seek, SeekFrom};
 use std::marker::PhantomData;
@@ -69,6 +49,41 @@ pub fn from_reader<T: DeserializeOwned>(reader: impl Read) -> Result<T> {
 /// Reads one array from bytes holding exactly one `.npy` file, borrowing
 /// where it can (`&[u8]` for `S` and `V` fields). Trailing bytes after the
 /// data are an error.
+///
+/// # How a file is presented to serde
+///
+/// The file is self-describing, so `deserialize_any` works everywhere
+/// (e.g. into `serde_json::Value`):
+///
+/// | numpy | serde |
+/// |---|---|
+/// | shape `(N, ...)` | nested sequences in logical (C) order; Fortran-order data is reordered |
+/// | shape `()` | the bare element |
+/// | record | map keyed by field name in file order, padding skipped; structs match by name; tuples take the fields in file order |
+/// | subarray field `('x', '<f8', (2, 3))` | nested sequences |
+/// | `b1` | `bool` (any nonzero byte is true) |
+/// | `i1`..`i8`, `u1`..`u8` | the integer of that size (serde checks the range of the target) |
+/// | `f2`, `f4` / `f8` | `f32` (`f2` widened exactly) / `f64` |
+/// | `c8`, `c16` | `[re, im]` |
+/// | `M8[unit]`, `m8[unit]` | the `i64` count (NaT = `i64::MIN`) |
+/// | `S` | bytes without trailing NULs (a string where the type asks for one and they are UTF-8; a sequence of `u8` to `deserialize_any`) |
+/// | `U` | string without trailing NULs; unit enum variants by name |
+/// | `V` | bytes (a sequence of `u8` to `deserialize_any`) |
+///
+/// `Option<T>` always reads `Some`. The crate's special types read their
+/// numpy types: `Datetime64<U>` / `Timedelta64<U>` get the count converted
+/// exactly into their unit (an error when it is not a whole number of that
+/// unit; NaT stays NaT), `half::f16` gets the `f2` bits unchanged (NaN
+/// payloads included), `#[serde(with = "npy_serde::complex")]` reads `c8`
+/// and `c16` (and a `(2,)` subarray of floats), `Padding<N>` reads anything,
+/// or nothing when the field is absent.
+///
+/// Conversions into `f32`/`f64` must be exact unless
+/// [`ReadOptions::lossy`]; `O` (pickled objects) and the long doubles
+/// `f16`/`c32` are refused, naming the field. Errors name the record and
+/// field: `record 3, field pos[1]: expected a string, found '<f8'`.
+///
+/// # Example
 ///
 /// ```
 /// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {

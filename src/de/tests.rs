@@ -676,7 +676,10 @@ fn deep_nesting_at_the_default_depth_limit() {
     }
     let v: serde_json::Value = de(dt.clone(), &[1], &[7]).unwrap();
     let mut inner = &v[0];
-    while let Some(x) = inner.get(0).or_else(|| inner.as_object().and_then(|o| o.values().next())) {
+    while let Some(x) = inner
+        .get(0)
+        .or_else(|| inner.as_object().and_then(|o| o.values().next()))
+    {
         inner = x;
     }
     assert_eq!(inner, &json!(7));
