@@ -879,3 +879,41 @@ fn f2_all_bit_patterns_widen_like_numpy_and_keep_their_bits() {
     let v: Vec<Half> = from_slice(&npy("'>f2'", "(65536,)", &be)).unwrap();
     assert!(v.iter().enumerate().all(|(i, h)| usize::from(h.0) == i));
 }
+
+#[test]
+fn refusal_bad_strings() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Text {
+        name: String,
+    }
+    let mut data = Vec::new();
+    for u in [0x41u32, 0x11_0000] {
+        data.extend_from_slice(&u.to_le_bytes());
+    }
+    let file = npy("[('name', '<U2')]", "(1,)", &data);
+    let err = from_slice::<Vec<Text>>(&file).unwrap_err();
+    snapshot!("read_invalid_ucs4", err.to_string());
+    let err = from_slice::<Value>(&file).unwrap_err();
+    snapshot!("read_invalid_ucs4", err.to_string());
+    let file = npy("[('name', '|S3')]", "(2,)", b"ok\0\xff\xfe\0");
+    let err = from_slice::<Vec<Text>>(&file).unwrap_err();
+    snapshot!("read_bytes_not_utf8", err.to_string());
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    enum Color {
+        Red,
+    }
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct C {
+        name: Color,
+    }
+    let file = npy(
+        "[('name', '<U4')]",
+        "(1,)",
+        &[b'B', 0, 0, 0, b'l', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    );
+    let err = from_slice::<Vec<C>>(&file).unwrap_err();
+    snapshot!("read_unknown_variant", err.to_string());
+}

@@ -154,6 +154,21 @@ pub(crate) fn fix_error(err: Error, found: &dyn fmt::Display) -> Error {
     err
 }
 
+/// What a visitor expected, from serde's fresh `invalid type` / `invalid
+/// value` message (no position attached yet).
+pub(crate) fn expected_of(err: &Error) -> Option<&str> {
+    if err.path().next().is_some() {
+        return None;
+    }
+    let ErrorKind::Message(msg) = err.kind() else {
+        return None;
+    };
+    msg.strip_prefix("invalid type: ")
+        .or_else(|| msg.strip_prefix("invalid value: "))
+        .and_then(|rest| rest.rsplit_once(", expected "))
+        .map(|(_, exp)| exp)
+}
+
 /// Refuses dtypes whose data cannot be read at all (`O`: the data section is
 /// a pickle, so not even its size is known), naming the field.
 pub(crate) fn check_readable(dtype: &Dtype) -> Result<()> {

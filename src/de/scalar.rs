@@ -461,10 +461,18 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.scalar.ty() {
-            ScalarType::Bytes(_) => self
-                .stripped_bytes()?
-                .visit_str(visitor)
-                .map_err(|e| self.fix(e)),
+            ScalarType::Bytes(_) => {
+                let b = self.stripped_bytes()?;
+                let utf8 = std::str::from_utf8(b.slice()).is_ok();
+                b.visit_str(visitor)
+                    .map_err(|e| match super::expected_of(&e) {
+                        Some(exp) if !utf8 => Error::mismatch(format!(
+                            "expected {exp}, found '{}' bytes that are not UTF-8",
+                            self.scalar
+                        )),
+                        _ => self.fix(e),
+                    })
+            }
             ScalarType::Unicode(_) => self
                 .with_unicode(|s| visitor.visit_str(s))
                 .map_err(|e| self.fix(e)),
