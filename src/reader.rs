@@ -109,7 +109,8 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 }
 
 impl ReadOptions {
-    fn cfg(&self) -> Cfg {
+    /// The options the deserializers consult.
+    pub(crate) fn cfg(&self) -> Cfg {
         Cfg { lossy: self.lossy }
     }
 

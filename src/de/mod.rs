@@ -10,6 +10,13 @@
 //! `V` fields are handed out as `&'de [u8]`) and copied input (`from_reader`,
 //! a buffer reused per record), like serde_json's `Reference`.
 //!
+//! Entry points for other readers (npz): `crate::reader::deserialize_data`
+//! (a whole array's data in memory), `crate::reader::deserialize_stream`
+//! (an array's data from a stream positioned after its header),
+//! `crate::reader::NpyReader::from_parsed` (record by record from a
+//! non-seekable stream) and [`element_from_slice`] (one element's bytes);
+//! `ReadOptions::cfg()` gives the [`Cfg`] they take.
+//!
 //! Positions are attached while errors unwind (`.in_field`, `.at_index`,
 //! `.at_record`); serde's own "invalid type" messages are rewritten to name
 //! the numpy type that was found (see [`fix_error`]).
