@@ -917,3 +917,57 @@ fn refusal_bad_strings() {
     let err = from_slice::<Vec<C>>(&file).unwrap_err();
     snapshot!("read_unknown_variant", err.to_string());
 }
+
+/// A reader that returns at most a few bytes per call, like numpy's
+/// `test_roundtrip_randsize`.
+struct ShortReads<'a> {
+    data: &'a [u8],
+    sizes: Vec<usize>,
+    call: usize,
+}
+
+impl std::io::Read for ShortReads<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let max = self.sizes[self.call % self.sizes.len()];
+        self.call += 1;
+        let n = max.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+    /// from_slice, from_reader (with short reads) and NpyReader agree on
+    /// any data bytes.
+    #[test]
+    fn all_read_paths_agree(
+        which in 0usize..5,
+        seed in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..64),
+        sizes in proptest::collection::vec(1usize..50, 1..5),
+    ) {
+        let name = ["particles", "aligned", "fortran_3d", "subarray_records", "n3"][which];
+        let mut file = fixture(name);
+        let data_start = 128;
+        for (i, b) in file[data_start..].iter_mut().enumerate() {
+            *b = seed[i % seed.len()].wrapping_add(i as u8);
+        }
+        let a: Result<Value, _> = from_slice(&file);
+        let reader = ShortReads { data: &file, sizes, call: 0 };
+        let b: Result<Value, _> = from_reader(reader);
+        let c: Result<Vec<Value>, _> =
+            NpyReader::new(&file[..]).and_then(|mut r| r.deserialize().collect());
+        match (a, b, c) {
+            (Ok(a), Ok(b), Ok(c)) => {
+                proptest::prop_assert_eq!(&a, &b);
+                proptest::prop_assert_eq!(a, Value::Array(c));
+            }
+            (Err(a), Err(b), Err(c)) => {
+                proptest::prop_assert_eq!(a.to_string(), b.to_string());
+                proptest::prop_assert_eq!(a.to_string(), c.to_string());
+            }
+            (a, b, c) => proptest::prop_assert!(false, "{:?} {:?} {:?}", a, b, c),
+        }
+    }
+}
