@@ -262,6 +262,16 @@ pub struct NpyReader<R> {
     failed: bool,
 }
 
+impl<R> std::fmt::Debug for NpyReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpyReader")
+            .field("header", &self.header)
+            .field("version", &self.version)
+            .field("next", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<R: Read> NpyReader<R> {
     /// Reads the header with the default [`ReadOptions`].
     pub fn new(reader: R) -> Result<Self> {
