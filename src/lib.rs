@@ -12,6 +12,7 @@ mod options;
 mod printable;
 mod pyrepr;
 mod special;
+mod trace;
 
 pub use crate::dtype::{
     ByteOrder, DatetimeUnit, Dtype, Field, Record, RecordBuilder, Scalar, ScalarType, TimeUnit,
