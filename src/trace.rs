@@ -703,10 +703,19 @@ impl<'de> de::Deserializer<'de> for OptionProbe<'_> {
         }
     }
 
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
+        // Nobody writes `Option<IgnoredAny>`; this is a padding type that
+        // skips its value instead of following the protocol in the module docs.
+        Err(TraceError::Npy(Error::unsupported(
+            "an `Option<IgnoredAny>` or a padding type whose size cannot be traced: \
+             its `visit_some` must ask for the `$npy_serde::padding` newtype",
+        )))
+    }
+
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
+        tuple_struct map struct enum identifier
     }
 }
 
@@ -1122,6 +1131,34 @@ mod tests {
             "[('tag', '|u1'), ('', '|V3'), ('len', '<u4'), ('', '|V8')]"
         );
         assert_eq!(Dtype::of::<Header>().unwrap().itemsize(), 16);
+    }
+
+    #[test]
+    fn padding_without_the_size_protocol_is_refused() {
+        /// A padding type whose `visit_some` just skips the value.
+        struct OldPad;
+        impl<'de> Deserialize<'de> for OldPad {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = OldPad;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("padding")
+                    }
+                    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<OldPad, D::Error> {
+                        IgnoredAny::deserialize(d).map(|_| OldPad)
+                    }
+                }
+                d.deserialize_option(V)
+            }
+        }
+        #[derive(Deserialize)]
+        #[allow(dead_code)]
+        struct Rec {
+            a: u8,
+            pad: OldPad,
+        }
+        snapshot!("padding_without_protocol", refusal::<Rec>());
     }
 
     #[test]
