@@ -336,6 +336,13 @@ macro_rules! trace_scalar {
 impl<'de> de::Deserializer<'de> for Tracer<'_> {
     type Error = TraceError;
 
+    /// numpy is a binary format: like the serializer, ask types for their
+    /// compact form (`IpAddr` as octets, not text), so the trace predicts
+    /// what is written.
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
     trace_scalar! {
         deserialize_bool => ScalarType::Bool, visit_bool(false);
         deserialize_i8 => ScalarType::Int(1), visit_i8(1);
@@ -1036,6 +1043,8 @@ mod tests {
         assert_eq!(descr::<char>(), "'<U1'");
         // NonZero validates the dummy value: the tracer answers 1, not 0.
         assert_eq!(descr::<std::num::NonZeroU32>(), "'<u4'");
+        // Compact form, as the serializer writes it: four octets.
+        assert_eq!(descr::<std::net::Ipv4Addr>(), "('|u1', (4,))");
     }
 
     #[cfg(feature = "half")]
