@@ -244,10 +244,9 @@ impl ScalarType {
     /// Whether the byte order matters for this type (numpy writes `|` otherwise).
     fn has_byte_order(self) -> bool {
         match self {
-            ScalarType::Bool
-            | ScalarType::Bytes(_)
-            | ScalarType::Void(_)
-            | ScalarType::Object => false,
+            ScalarType::Bool | ScalarType::Bytes(_) | ScalarType::Void(_) | ScalarType::Object => {
+                false
+            }
             ScalarType::Int(n) | ScalarType::UInt(n) | ScalarType::Float(n) => n > 1,
             ScalarType::Complex(_)
             | ScalarType::Unicode(_)
@@ -404,7 +403,9 @@ impl Record {
     /// `itemsize`, or share a name or title.
     pub fn new(fields: Vec<Field>, itemsize: usize) -> Result<Self> {
         let mut end = 0usize;
-        let mut seen: Vec<&str> = Vec::with_capacity(fields.len() * 2);
+        // A set, not a Vec: records with tens of thousands of fields exist
+        // (numpy's own test uses 10001) and parsing must stay linear.
+        let mut seen = std::collections::HashSet::with_capacity(fields.len() * 2);
         for field in &fields {
             if field.offset < end {
                 return Err(Error::descr(format!(
@@ -418,13 +419,12 @@ impl Record {
                 .checked_add(field.dtype.itemsize())
                 .ok_or_else(|| Error::descr("record itemsize overflows"))?;
             for key in std::iter::once(field.name.as_str()).chain(field.title.as_deref()) {
-                if seen.contains(&key) {
+                if !seen.insert(key) {
                     return Err(Error::descr(format!(
                         "name {} is used twice as a field name or title",
                         PyStr(key)
                     )));
                 }
-                seen.push(key);
             }
         }
         if end > itemsize {
@@ -650,7 +650,8 @@ impl RecordBuilder {
         name: impl Into<String>,
         dtype: Dtype,
     ) -> Self {
-        self.fields.push(Field::new(name, dtype, 0).with_title(title));
+        self.fields
+            .push(Field::new(name, dtype, 0).with_title(title));
         self
     }
 

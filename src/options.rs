@@ -129,7 +129,12 @@ impl ReadOptions {
         self
     }
 
-    /// Deepest nesting of records and subarrays in a descr.
+    /// Deepest nesting of records and subarrays in a descr, counted in
+    /// bracket levels while the text is parsed: each `[` and `(` is one
+    /// level, so a nested record (`[('a', [...])]`) uses two and a subarray
+    /// shape one; the header dict's own `{` is not counted. The default 64
+    /// allows 32 nested records (numpy itself stops at 99, CPython's limit
+    /// of 200 brackets).
     #[must_use]
     pub fn max_depth(mut self, n: usize) -> Self {
         self.max_depth = n;
