@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 mod datetime;
+mod de;
 mod descr;
 mod dtype;
 mod error;
@@ -13,6 +14,7 @@ mod options;
 mod padding;
 mod printable;
 mod pyrepr;
+mod reader;
 mod ser;
 mod special;
 mod trace;
@@ -30,4 +32,5 @@ pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
 pub use crate::padding::Padding;
+pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
 pub use crate::writer::{NpyWriter, to_vec, to_writer};
