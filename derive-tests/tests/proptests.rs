@@ -109,7 +109,7 @@ proptest! {
     }
 
     #[test]
-    fn equal_length_vecs(len in 0usize..4, n in 1usize..5, seed in any::<u32>()) {
+    fn equal_length_vecs(len in 1usize..4, n in 1usize..5, seed in any::<u32>()) {
         let v: Vec<VecField> = (0..n)
             .map(|i| VecField { samples: (0..len).map(|j| (seed as f32) + (i * 10 + j) as f32).collect() })
             .collect();
