@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod datetime;
 mod de;
 mod descr;
 mod dtype;
@@ -10,11 +11,18 @@ mod header;
 mod header_read;
 mod literal;
 mod options;
+mod padding;
 mod printable;
 mod pyrepr;
 mod reader;
+mod ser;
 mod special;
+mod trace;
+mod writer;
 
+pub mod complex;
+
+pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::dtype::{
     ByteOrder, DatetimeUnit, Dtype, Field, Record, RecordBuilder, Scalar, ScalarType, TimeUnit,
 };
@@ -23,4 +31,6 @@ pub use crate::header::Header;
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
+pub use crate::padding::Padding;
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
+pub use crate::writer::{NpyWriter, to_vec, to_writer};

@@ -1,0 +1,1085 @@
+//! Pass 2: writes ONE element into a byte slice of exactly its dtype's
+//! itemsize, walking the dtype alongside the value.
+//!
+//! Record fields are matched by name: the next field in dtype order is tried
+//! first (the common case, a derived struct written with its own dtype), then
+//! the record is searched. Scalars are written in the dtype's byte order,
+//! converting the value exactly or failing:
+//!
+//! | value \ dtype | conversion |
+//! |---|---|
+//! | bool | only into `b1` |
+//! | integer | into `i*`/`u*` of any width when the value fits; into `f2`/`f4`/`f8` only when exact; into `M8`/`m8` as a count of the dtype's unit |
+//! | `f32`/`f64` | into `f8`, `f4` and `f2` only when exactly representable (NaN and infinities pass) |
+//! | complex newtype, or a 2-sequence `[re, im]` of numbers | into `c8`/`c16`, each part exactly |
+//! | `half::f16` | into `f2` bit-exact, into `f4`/`f8` widened |
+//! | string, char, unit enum variant | into `Un` (at most n characters) and `Sn` (its UTF-8 bytes, at most n) |
+//! | bytes | into `Sn` and `Vn` (at most n bytes, zero padded) |
+//! | `Datetime64`/`Timedelta64` | into `M8`/`m8` respectively, unit converted exactly (NaT stays NaT; years/months do not convert into days or shorter units) |
+//! | `Padding<N>` | a gap; into a `V` field it writes zeros |
+//! | sequence | into a subarray of the same length (nested sequences for several dims), or positionally into a record |
+//! | struct, map | into a record, fields by name; a field the dtype lacks and a dtype field the value lacks are errors |
+//!
+//! Strings and bytes ending in NUL are refused (numpy strips trailing NULs).
+//! Padding bytes are left as they are in the buffer, which callers zero.
+
+use serde::ser::{self, Impossible, Serialize};
+
+use crate::dtype::{ByteOrder, Dtype, Record, Scalar, ScalarType};
+use crate::error::{Error, Result};
+use crate::pyrepr::PyStr;
+use crate::ser::convert::{
+    convert_time, f16_bits_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact, i64_to_f64_exact,
+    u64_to_f64_exact,
+};
+use crate::ser::infer::time_unit;
+use crate::ser::probe::{Captured, probe};
+use crate::special;
+
+/// The pass-2 serializer for one element (or a part of one).
+pub(crate) struct Enc<'a> {
+    dt: &'a Dtype,
+    /// Subarray dims still to be peeled before `dt` applies.
+    dims: &'a [u64],
+    buf: &'a mut [u8],
+}
+
+impl<'a> Enc<'a> {
+    /// An encoder writing `dt` into `buf` (`buf.len() == dt.itemsize()`).
+    #[inline]
+    pub(crate) fn new(dt: &'a Dtype, buf: &'a mut [u8]) -> Self {
+        match dt {
+            Dtype::Subarray(base, dims) => Enc {
+                dt: base,
+                dims,
+                buf,
+            },
+            _ => Enc { dt, dims: &[], buf },
+        }
+    }
+
+    #[inline]
+    fn scalar(&self) -> Option<Scalar> {
+        match (self.dims.is_empty(), self.dt) {
+            (true, Dtype::Scalar(s)) => Some(*s),
+            _ => None,
+        }
+    }
+
+    fn expected(&self) -> String {
+        if let Some(n) = self.dims.first() {
+            return format!("a sequence of length {n}");
+        }
+        match self.dt {
+            Dtype::Scalar(s) => format!("'{s}'"),
+            Dtype::Record(r) if r.fields().is_empty() => "an empty record".to_owned(),
+            Dtype::Record(_) => "a record".to_owned(),
+            Dtype::Subarray(_, d) => format!("a sequence of length {}", d.first().unwrap_or(&0)),
+        }
+    }
+
+    #[cold]
+    fn mismatch(&self, found: &str) -> Error {
+        Error::mismatch(format!("expected {}, found {found}", self.expected()))
+    }
+
+    #[inline]
+    fn put_int(self, v: i128) -> Result<()> {
+        let Some(s) = self.scalar() else {
+            return Err(self.mismatch(&format!("integer {v}")));
+        };
+        let big = s.order() == ByteOrder::Big;
+        match s.ty() {
+            ScalarType::Int(n) => {
+                let bits = u32::from(n) * 8 - 1;
+                let (min, max) = (-(1i128 << bits), (1i128 << bits) - 1);
+                if v < min || v > max {
+                    return Err(not_fit(v, &s));
+                }
+                write_uint(self.buf, v as u64, n, big)
+            }
+            ScalarType::UInt(n) => {
+                let max = (1i128 << (u32::from(n) * 8)) - 1;
+                if v < 0 || v > max {
+                    return Err(not_fit(v, &s));
+                }
+                write_uint(self.buf, v as u64, n, big)
+            }
+            ScalarType::Float(_) => {
+                let f = if v < 0 {
+                    i64::try_from(v).ok().and_then(i64_to_f64_exact)
+                } else {
+                    u64::try_from(v).ok().and_then(u64_to_f64_exact)
+                };
+                match f {
+                    Some(f) => self.put_float(f, false, &|| v.to_string()),
+                    None => Err(inexact(&v.to_string(), &s)),
+                }
+            }
+            ScalarType::Datetime(_) | ScalarType::Timedelta(_) => {
+                let c = i64::try_from(v).map_err(|_| not_fit(v, &s))?;
+                write_uint(self.buf, c as u64, 8, big)
+            }
+            _ => Err(self.mismatch(&format!("integer {v}"))),
+        }
+    }
+
+    #[inline]
+    fn put_float(self, v: f64, from_f32: bool, show: &dyn Fn() -> String) -> Result<()> {
+        let Some(s) = self.scalar() else {
+            return Err(self.mismatch(&format!("float {}", show())));
+        };
+        let big = s.order() == ByteOrder::Big;
+        match s.ty() {
+            ScalarType::Float(8) => write_uint(self.buf, v.to_bits(), 8, big),
+            ScalarType::Float(4) => match f64_to_f32_exact(v) {
+                Some(f) => write_uint(self.buf, f.to_bits().into(), 4, big),
+                None => Err(inexact(&show(), &s)),
+            },
+            ScalarType::Float(2) => match f64_to_f16_bits_exact(v) {
+                Some(b) => write_uint(self.buf, b.into(), 2, big),
+                None => Err(inexact(&show(), &s)),
+            },
+            _ => {
+                let what = if from_f32 { "f32" } else { "float" };
+                Err(self.mismatch(&format!("{what} {}", show())))
+            }
+        }
+    }
+
+    fn put_complex(self, re: f64, im: f64) -> Result<()> {
+        let Some(s) = self.scalar() else {
+            return Err(self.mismatch("a complex number"));
+        };
+        let big = s.order() == ByteOrder::Big;
+        let show = || format!("({re}{im:+}j)");
+        match (s.ty(), self.buf.split_at_mut_checked(self.buf.len() / 2)) {
+            (ScalarType::Complex(16), Some((a, b))) => {
+                write_uint(a, re.to_bits(), 8, big)?;
+                write_uint(b, im.to_bits(), 8, big)
+            }
+            (ScalarType::Complex(8), Some((a, b))) => {
+                match (f64_to_f32_exact(re), f64_to_f32_exact(im)) {
+                    (Some(r), Some(i)) => {
+                        write_uint(a, r.to_bits().into(), 4, big)?;
+                        write_uint(b, i.to_bits().into(), 4, big)
+                    }
+                    _ => Err(inexact(&show(), &s)),
+                }
+            }
+            _ => Err(self.mismatch(&format!("complex {}", show()))),
+        }
+    }
+
+    fn put_str(self, v: &str) -> Result<()> {
+        let Some(s) = self.scalar() else {
+            return Err(self.mismatch("string"));
+        };
+        if v.ends_with('\0') {
+            return Err(nul_error());
+        }
+        match s.ty() {
+            ScalarType::Unicode(n) => {
+                let big = s.order() == ByteOrder::Big;
+                let mut chunks = self.buf.chunks_exact_mut(4);
+                for c in v.chars() {
+                    let Some(dst) = chunks.next() else {
+                        return Err(too_long(v.chars().count(), "characters", &s));
+                    };
+                    let b = if big {
+                        u32::from(c).to_be_bytes()
+                    } else {
+                        u32::from(c).to_le_bytes()
+                    };
+                    dst.copy_from_slice(&b);
+                }
+                for dst in chunks {
+                    dst.fill(0);
+                }
+                let _ = n;
+                Ok(())
+            }
+            ScalarType::Bytes(_) => self.put_raw(v.as_bytes(), &s),
+            _ => Err(self.mismatch("string")),
+        }
+    }
+
+    fn put_raw(self, v: &[u8], s: &Scalar) -> Result<()> {
+        let (head, tail) = self
+            .buf
+            .split_at_mut_checked(v.len())
+            .ok_or_else(|| too_long(v.len(), "bytes", s))?;
+        head.copy_from_slice(v);
+        tail.fill(0);
+        Ok(())
+    }
+
+    fn put_time(self, count: i64, unit_name: &str, rest: &str, delta: bool) -> Result<()> {
+        let from = time_unit(unit_name, rest)?;
+        let found = || {
+            let kind = if delta { "timedelta64" } else { "datetime64" };
+            format!("{kind}{from}")
+        };
+        let Some(s) = self.scalar() else {
+            return Err(self.mismatch(&found()));
+        };
+        let to = match (s.ty(), delta) {
+            (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
+            _ => return Err(self.mismatch(&found())),
+        };
+        let c = convert_time(count, from, to, !delta)?;
+        write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
+    }
+
+    fn record(self) -> Result<RecEnc<'a>> {
+        match (self.dims.is_empty(), self.dt) {
+            (true, Dtype::Record(rec)) => Ok(RecEnc {
+                seen: Seen::new(rec.fields().len()),
+                rec,
+                buf: self.buf,
+                next: 0,
+                pending: None,
+            }),
+            _ => Err(self.mismatch("a record")),
+        }
+    }
+
+    fn seq(self) -> Result<SeqEnc<'a>> {
+        if let Some((&n, rest)) = self.dims.split_first() {
+            let elsize = usize::try_from(n)
+                .ok()
+                .and_then(|n| self.buf.len().checked_div(n))
+                .unwrap_or(0);
+            return Ok(SeqEnc::Sub {
+                dt: self.dt,
+                rest,
+                buf: self.buf,
+                elsize,
+                n,
+                i: 0,
+            });
+        }
+        match self.dt {
+            Dtype::Record(rec) => Ok(SeqEnc::Rec {
+                rec,
+                buf: self.buf,
+                i: 0,
+            }),
+            Dtype::Scalar(s) if matches!(s.ty(), ScalarType::Complex(_)) => Ok(SeqEnc::Complex {
+                enc: self,
+                parts: [None, None],
+                n: 0,
+            }),
+            _ => Err(self.mismatch("a sequence")),
+        }
+    }
+}
+
+#[cold]
+fn not_fit(v: i128, s: &Scalar) -> Error {
+    Error::mismatch(format!("{v} does not fit '{s}'"))
+}
+
+#[cold]
+fn inexact(v: &str, s: &Scalar) -> Error {
+    Error::mismatch(format!("{v} is not exactly representable as '{s}'"))
+}
+
+#[cold]
+fn too_long(n: usize, unit: &str, s: &Scalar) -> Error {
+    Error::mismatch(format!("value of {n} {unit} does not fit '{s}'"))
+}
+
+#[cold]
+fn nul_error() -> Error {
+    Error::unsupported(
+        "value ends in NUL, which numpy strips when reading; use a '|V' dtype to keep it",
+    )
+}
+
+/// Writes the low `n` bytes of `bits` in the given byte order.
+#[inline]
+fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
+    let bytes = if big {
+        bits.to_be_bytes()
+    } else {
+        bits.to_le_bytes()
+    };
+    let ok = match n {
+        8 => buf.first_chunk_mut::<8>().map(|d| *d = bytes),
+        4 => buf
+            .first_chunk_mut::<4>()
+            .zip(if big {
+                bytes.last_chunk::<4>()
+            } else {
+                bytes.first_chunk::<4>()
+            })
+            .map(|(d, s)| *d = *s),
+        2 => buf
+            .first_chunk_mut::<2>()
+            .zip(if big {
+                bytes.last_chunk::<2>()
+            } else {
+                bytes.first_chunk::<2>()
+            })
+            .map(|(d, s)| *d = *s),
+        1 => buf
+            .first_mut()
+            .map(|d| *d = if big { bytes[7] } else { bytes[0] }),
+        _ => None,
+    };
+    ok.ok_or_else(|| Error::mismatch("internal: buffer does not match the itemsize"))
+}
+
+/// Which record fields a value has given (a bit per field; records of more
+/// than 128 fields use a vector).
+struct Seen {
+    small: u128,
+    big: Vec<bool>,
+    count: usize,
+}
+
+impl Seen {
+    #[inline]
+    fn new(n: usize) -> Self {
+        Seen {
+            small: 0,
+            big: if n > 128 { vec![false; n] } else { Vec::new() },
+            count: 0,
+        }
+    }
+    /// Marks field `i`; false when it was marked before.
+    #[inline]
+    fn mark(&mut self, i: usize) -> bool {
+        let fresh = if self.big.is_empty() {
+            let bit = 1u128 << (i & 127);
+            let fresh = self.small & bit == 0;
+            self.small |= bit;
+            fresh
+        } else {
+            match self.big.get_mut(i) {
+                Some(b) => !std::mem::replace(b, true),
+                None => false,
+            }
+        };
+        self.count += usize::from(fresh);
+        fresh
+    }
+    fn has(&self, i: usize) -> bool {
+        if self.big.is_empty() {
+            self.small & (1u128 << (i & 127)) != 0
+        } else {
+            self.big.get(i).copied().unwrap_or(false)
+        }
+    }
+}
+
+/// A struct or map written into a record.
+pub(crate) struct RecEnc<'a> {
+    rec: &'a Record,
+    buf: &'a mut [u8],
+    /// The field expected next (the one after the last written).
+    next: usize,
+    seen: Seen,
+    /// For maps: the field index of the pending key, or the unknown name.
+    pending: Option<std::result::Result<usize, String>>,
+}
+
+impl RecEnc<'_> {
+    #[inline]
+    fn lookup(&self, key: &str) -> Option<usize> {
+        let fields = self.rec.fields();
+        match fields.get(self.next) {
+            Some(f) if f.name() == key => Some(self.next),
+            _ => fields.iter().position(|f| f.name() == key),
+        }
+    }
+
+    #[inline]
+    fn field<T: ?Sized + Serialize>(
+        &mut self,
+        idx: Option<usize>,
+        key: &str,
+        value: &T,
+    ) -> Result<()> {
+        let Some(idx) = idx else {
+            if let Captured::Padding(_) = probe(value) {
+                return Ok(());
+            }
+            return Err(Error::mismatch(format!(
+                "the dtype has no such field (it has {})",
+                field_names(self.rec)
+            ))
+            .in_field(key));
+        };
+        let Some(f) = self.rec.fields().get(idx) else {
+            return Err(Error::mismatch("internal: field index"));
+        };
+        let start = f.offset();
+        let dst = start
+            .checked_add(f.dtype().itemsize())
+            .and_then(|end| self.buf.get_mut(start..end))
+            .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
+        value
+            .serialize(Enc::new(f.dtype(), dst))
+            .map_err(|e| e.in_field(key))?;
+        if !self.seen.mark(idx) {
+            return Err(Error::mismatch("field given twice").in_field(key));
+        }
+        self.next = idx + 1;
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        if self.seen.count == self.rec.fields().len() {
+            return Ok(());
+        }
+        let missing = (0..self.rec.fields().len())
+            .find(|&i| !self.seen.has(i))
+            .and_then(|i| self.rec.fields().get(i))
+            .map(|f| f.name())
+            .unwrap_or("?");
+        Err(Error::mismatch("missing from the value (the dtype has this field)").in_field(missing))
+    }
+}
+
+fn field_names(rec: &Record) -> String {
+    let mut s = String::from("[");
+    for (i, f) in rec.fields().iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&PyStr(f.name()).to_string());
+    }
+    s.push(']');
+    s
+}
+
+impl ser::SerializeStruct for RecEnc<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let idx = self.lookup(key);
+        self.field(idx, key, value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeMap for RecEnc<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        let name = key.serialize(KeyName)?;
+        self.pending = Some(match self.lookup(&name) {
+            Some(i) => Ok(i),
+            None => Err(name),
+        });
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self.pending.take() {
+            Some(Ok(i)) => {
+                let name = self
+                    .rec
+                    .fields()
+                    .get(i)
+                    .map(|f| f.name().to_owned())
+                    .unwrap_or_default();
+                self.field(Some(i), &name, value)
+            }
+            Some(Err(name)) => self.field(None, &name, value),
+            None => Err(Error::mismatch("map value without a key")),
+        }
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+/// Map keys as strings (the key serializer of pass 1 does the refusing).
+struct KeyName;
+
+impl ser::Serializer for KeyName {
+    type Ok = String;
+    type Error = Error;
+    type SerializeSeq = Impossible<String, Error>;
+    type SerializeTuple = Impossible<String, Error>;
+    type SerializeTupleStruct = Impossible<String, Error>;
+    type SerializeTupleVariant = Impossible<String, Error>;
+    type SerializeMap = Impossible<String, Error>;
+    type SerializeStruct = Impossible<String, Error>;
+    type SerializeStructVariant = Impossible<String, Error>;
+    fn serialize_bool(self, _: bool) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_i8(self, _: i8) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_i16(self, _: i16) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_i32(self, _: i32) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_i64(self, _: i64) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_u8(self, _: u8) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_u16(self, _: u16) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_u32(self, _: u32) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_u64(self, _: u64) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_f32(self, _: f32) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_f64(self, _: f64) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_char(self, v: char) -> Result<String> {
+        Ok(v.to_string())
+    }
+    fn serialize_str(self, v: &str) -> Result<String> {
+        Ok(v.to_owned())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_none(self) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<String> {
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<String> {
+        Ok(v.to_owned())
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        v: &T,
+    ) -> Result<String> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<String> {
+        Err(bad_key())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(bad_key())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(bad_key())
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(bad_key())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(bad_key())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(bad_key())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(bad_key())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(bad_key())
+    }
+}
+
+fn bad_key() -> Error {
+    Error::unsupported("map key that is not a string; record field names must be strings")
+}
+
+/// A sequence or tuple: a subarray axis, a record filled by position, or
+/// the `[re, im]` of a complex number.
+pub(crate) enum SeqEnc<'a> {
+    Sub {
+        dt: &'a Dtype,
+        rest: &'a [u64],
+        buf: &'a mut [u8],
+        elsize: usize,
+        n: u64,
+        i: u64,
+    },
+    Rec {
+        rec: &'a Record,
+        buf: &'a mut [u8],
+        i: usize,
+    },
+    Complex {
+        enc: Enc<'a>,
+        parts: [Option<f64>; 2],
+        n: usize,
+    },
+}
+
+impl SeqEnc<'_> {
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self {
+            SeqEnc::Sub {
+                dt,
+                rest,
+                buf,
+                elsize,
+                n,
+                i,
+            } => {
+                let idx = *i;
+                if idx >= *n {
+                    return Err(Error::mismatch(format!(
+                        "sequence longer than the subarray length {n}"
+                    )));
+                }
+                let start = (idx as usize).wrapping_mul(*elsize);
+                let dst = buf
+                    .get_mut(start..start.wrapping_add(*elsize))
+                    .ok_or_else(|| {
+                        Error::mismatch("internal: subarray element outside the buffer")
+                    })?;
+                let enc = if rest.is_empty() {
+                    Enc::new(dt, dst)
+                } else {
+                    Enc {
+                        dt,
+                        dims: rest,
+                        buf: dst,
+                    }
+                };
+                value.serialize(enc).map_err(|e| e.at_index(idx))?;
+                *i += 1;
+                Ok(())
+            }
+            SeqEnc::Rec { rec, buf, i } => {
+                let idx = *i;
+                let Some(f) = rec.fields().get(idx) else {
+                    return Err(Error::mismatch(format!(
+                        "tuple longer than the record's {} fields",
+                        rec.fields().len()
+                    )));
+                };
+                let start = f.offset();
+                let dst = start
+                    .checked_add(f.dtype().itemsize())
+                    .and_then(|end| buf.get_mut(start..end))
+                    .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
+                value
+                    .serialize(Enc::new(f.dtype(), dst))
+                    .map_err(|e| e.in_field(f.name()))?;
+                *i += 1;
+                Ok(())
+            }
+            SeqEnc::Complex { parts, n, .. } => {
+                let part = match probe(value) {
+                    Captured::F64(v) => Some(v),
+                    Captured::F32(v) => Some(f64::from(v)),
+                    Captured::Int(v) => i64_to_f64_exact(v),
+                    Captured::UInt(v) => u64_to_f64_exact(v),
+                    _ => None,
+                };
+                let Some(part) = part else {
+                    return Err(Error::mismatch(
+                        "complex parts must be numbers exactly representable as floats",
+                    )
+                    .at_index(*n as u64));
+                };
+                if let Some(slot) = parts.get_mut(*n) {
+                    *slot = Some(part);
+                }
+                *n += 1;
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            SeqEnc::Sub { n, i, .. } if i != n => Err(Error::mismatch(format!(
+                "expected a sequence of length {n}, found length {i}"
+            ))),
+            SeqEnc::Sub { .. } => Ok(()),
+            SeqEnc::Rec { rec, i, .. } if i != rec.fields().len() => Err(Error::mismatch(format!(
+                "tuple of {i} elements for a record of {} fields",
+                rec.fields().len()
+            ))),
+            SeqEnc::Rec { .. } => Ok(()),
+            SeqEnc::Complex {
+                enc,
+                parts: [Some(re), Some(im)],
+                n: 2,
+            } => enc.put_complex(re, im),
+            SeqEnc::Complex { enc, n, .. } => Err(enc.mismatch(&format!(
+                "a sequence of length {n} (a complex number is [re, im])"
+            ))),
+        }
+    }
+}
+
+impl ser::SerializeSeq for SeqEnc<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for SeqEnc<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqEnc<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+fn refused_variant(name: &str, variant: &str) -> Error {
+    Error::unsupported(format!(
+        "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
+    ))
+}
+
+impl<'a> ser::Serializer for Enc<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = SeqEnc<'a>;
+    type SerializeTuple = SeqEnc<'a>;
+    type SerializeTupleStruct = SeqEnc<'a>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = RecEnc<'a>;
+    type SerializeStruct = RecEnc<'a>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        match self.scalar() {
+            Some(s) if s.ty() == ScalarType::Bool => match self.buf.first_mut() {
+                Some(b) => {
+                    *b = u8::from(v);
+                    Ok(())
+                }
+                None => Err(Error::mismatch("internal: empty bool")),
+            },
+            _ => Err(self.mismatch("bool")),
+        }
+    }
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.put_int(v.into())
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.put_int(v.into())
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.put_int(v.into())
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.put_int(v.into())
+    }
+    fn serialize_i128(self, _: i128) -> Result<()> {
+        Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.put_int(v.into())
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.put_int(v.into())
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.put_int(v.into())
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.put_int(v.into())
+    }
+    fn serialize_u128(self, _: u128) -> Result<()> {
+        Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
+    }
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        match self.scalar() {
+            Some(s) if s.ty() == ScalarType::Float(4) => {
+                write_uint(self.buf, v.to_bits().into(), 4, s.order() == ByteOrder::Big)
+            }
+            _ => self.put_float(f64::from(v), true, &|| v.to_string()),
+        }
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.put_float(v, false, &|| v.to_string())
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        let mut b = [0u8; 4];
+        self.put_str(v.encode_utf8(&mut b))
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.put_str(v)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        match self.scalar() {
+            Some(s) if matches!(s.ty(), ScalarType::Bytes(_)) => {
+                if v.last() == Some(&0) {
+                    return Err(nul_error());
+                }
+                self.put_raw(v, &s)
+            }
+            Some(s) if matches!(s.ty(), ScalarType::Void(_)) => self.put_raw(v, &s),
+            _ => Err(self.mismatch("bytes")),
+        }
+    }
+    fn serialize_none(self) -> Result<()> {
+        Err(Error::unsupported(
+            "None (numpy has no missing value; an Option is written only as Some)",
+        ))
+    }
+    #[inline]
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        match (self.dims.is_empty(), self.dt) {
+            (true, Dtype::Record(r)) if r.fields().is_empty() => {
+                self.buf.fill(0);
+                Ok(())
+            }
+            _ => Err(self.mismatch("unit")),
+        }
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
+        self.put_str(variant)
+    }
+    #[inline]
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if !name.starts_with('$') && name != special::F16 {
+            return value.serialize(self);
+        }
+        if name == special::COMPLEX {
+            return match probe(value) {
+                Captured::Pair(re, im, _) => self.put_complex(re, im),
+                _ => Err(Error::mismatch(
+                    "malformed complex value (expected [re, im])",
+                )),
+            };
+        }
+        if name == special::PADDING {
+            return match self.scalar() {
+                Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
+                    self.buf.fill(0);
+                    Ok(())
+                }
+                _ => Err(self.mismatch("padding")),
+            };
+        }
+        if name == special::F16 {
+            let Captured::UInt(bits) = probe(value) else {
+                return Err(Error::mismatch("malformed half float (expected u16 bits)"));
+            };
+            let bits = u16::try_from(bits).map_err(|_| Error::mismatch("malformed half float"))?;
+            return match self.scalar() {
+                Some(s) if s.ty() == ScalarType::Float(2) => {
+                    write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
+                }
+                _ => {
+                    let v = f16_bits_to_f64(bits);
+                    self.put_float(v, true, &|| v.to_string())
+                }
+            };
+        }
+        let (rest, delta) = if let Some(rest) = name.strip_prefix(special::DATETIME_PREFIX) {
+            (rest, false)
+        } else if let Some(rest) = name.strip_prefix(special::TIMEDELTA_PREFIX) {
+            (rest, true)
+        } else {
+            return value.serialize(self);
+        };
+        match probe(value) {
+            Captured::Int(c) => self.put_time(c, name, rest, delta),
+            _ => Err(Error::mismatch(
+                "malformed datetime value (expected an i64 count)",
+            )),
+        }
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(refused_variant(name, variant))
+    }
+    #[inline]
+    fn serialize_seq(self, _: Option<usize>) -> Result<SeqEnc<'a>> {
+        self.seq()
+    }
+    #[inline]
+    fn serialize_tuple(self, _: usize) -> Result<SeqEnc<'a>> {
+        self.seq()
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<SeqEnc<'a>> {
+        self.seq()
+    }
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(refused_variant(name, variant))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<RecEnc<'a>> {
+        self.record()
+    }
+    #[inline]
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecEnc<'a>> {
+        self.record()
+    }
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(refused_variant(name, variant))
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::Scalar;
+
+    fn enc<T: Serialize>(dt: &Dtype, v: &T) -> Result<Vec<u8>> {
+        let mut buf = vec![0xAA; dt.itemsize()];
+        v.serialize(Enc::new(dt, &mut buf))?;
+        Ok(buf)
+    }
+
+    #[test]
+    fn byte_orders() {
+        let be = Dtype::Scalar(Scalar::new(ScalarType::UInt(4), ByteOrder::Big));
+        assert_eq!(enc(&be, &0x01020304u32).unwrap(), [1, 2, 3, 4]);
+        let le = Dtype::scalar(ScalarType::Int(2));
+        assert_eq!(enc(&le, &-2i64).unwrap(), [0xfe, 0xff]);
+        let u = Dtype::Scalar(Scalar::new(ScalarType::Unicode(2), ByteOrder::Big));
+        assert_eq!(enc(&u, &"é").unwrap(), [0, 0, 0, 0xe9, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn record_fields_by_name_in_any_order() {
+        #[derive(serde::Serialize)]
+        struct R {
+            b: u8,
+            a: u8,
+        }
+        let dt = Dtype::record()
+            .field("a", Dtype::scalar(ScalarType::UInt(1)))
+            .padding(1)
+            .field("b", Dtype::scalar(ScalarType::UInt(1)))
+            .build()
+            .unwrap();
+        let mut buf = vec![0; 3];
+        R { b: 2, a: 1 }.serialize(Enc::new(&dt, &mut buf)).unwrap();
+        assert_eq!(buf, [1, 0, 2]);
+    }
+
+    #[test]
+    fn many_fields_use_the_big_bitset() {
+        let mut b = Dtype::record();
+        for i in 0..200 {
+            b = b.field(format!("f{i}"), Dtype::scalar(ScalarType::UInt(1)));
+        }
+        let dt = b.build().unwrap();
+        let mut m = std::collections::BTreeMap::new();
+        for i in 0..199 {
+            m.insert(format!("f{i}"), 1u8);
+        }
+        let err = enc(&dt, &m).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "field f199: missing from the value (the dtype has this field)"
+        );
+        m.insert("f199".into(), 1u8);
+        assert_eq!(enc(&dt, &m).unwrap(), vec![1u8; 200]);
+    }
+}

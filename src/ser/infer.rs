@@ -1,0 +1,945 @@
+//! Pass 1 without a given dtype: walk the whole value once and derive the
+//! array's shape and dtype from it.
+//!
+//! The value is described by a [`Node`] tree that is created by the first
+//! record and then *checked and widened* by every later one (string widths
+//! grow to the maximum; everything else must agree), so inference allocates
+//! only while the first record is seen. Every refusal (None, i128, enum
+//! variants with data, ragged lengths, records of another layout, strings
+//! ending in NUL...) happens here, before anything is written.
+
+use serde::ser::{self, Impossible, Serialize};
+
+use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
+use crate::error::{Error, Result};
+use crate::pyrepr::PyStr;
+use crate::ser::convert::parse_token_unit;
+use crate::ser::probe::{Captured, probe};
+use crate::special;
+
+/// The inferred layout of a value.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Node {
+    Bool,
+    Int(u8),
+    UInt(u8),
+    Float(u8),
+    Complex(u8),
+    /// Width in characters (a `U` string).
+    Str(usize),
+    /// Width in bytes (an `S` string).
+    Bytes(usize),
+    Datetime(DatetimeUnit),
+    Timedelta(DatetimeUnit),
+    /// `Padding<N>`: a gap in a record.
+    Padding(usize),
+    /// A sequence: its length once the first one has ended, and the merged
+    /// layout of its elements (`None` while none was seen).
+    Array {
+        len: Option<u64>,
+        elem: Box<Option<Node>>,
+    },
+    /// A record (struct, map, tuple struct, heterogeneous tuple).
+    Record(Vec<RecField>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RecField {
+    pub name: String,
+    /// Always `Some` once the field was serialized.
+    pub node: Option<Node>,
+}
+
+impl Node {
+    /// Short numpy-style description for messages.
+    fn describe(&self) -> String {
+        match self {
+            Node::Array { .. } => "a sequence".to_owned(),
+            Node::Record(_) => "a record".to_owned(),
+            Node::Padding(n) => format!("padding of {n} bytes"),
+            other => match other.scalar() {
+                Some(ty) => format!("'{}'", crate::dtype::Scalar::le(ty)),
+                None => "a value".to_owned(),
+            },
+        }
+    }
+
+    fn scalar(&self) -> Option<ScalarType> {
+        Some(match *self {
+            Node::Bool => ScalarType::Bool,
+            Node::Int(n) => ScalarType::Int(n),
+            Node::UInt(n) => ScalarType::UInt(n),
+            Node::Float(n) => ScalarType::Float(n),
+            Node::Complex(n) => ScalarType::Complex(n),
+            Node::Str(n) => ScalarType::Unicode(n.max(1)),
+            Node::Bytes(n) => ScalarType::Bytes(n.max(1)),
+            Node::Datetime(u) => ScalarType::Datetime(u),
+            Node::Timedelta(u) => ScalarType::Timedelta(u),
+            Node::Padding(n) => ScalarType::Void(n),
+            Node::Array { .. } | Node::Record(_) => return None,
+        })
+    }
+}
+
+/// Merges `new` into `old`: equal layouts, string widths widened. Returns
+/// false when the layouts differ.
+fn merge(old: &mut Node, new: Node) -> bool {
+    match (old, new) {
+        (Node::Str(a), Node::Str(b)) | (Node::Bytes(a), Node::Bytes(b)) => {
+            *a = (*a).max(b);
+            true
+        }
+        (Node::Array { len: la, elem: ea }, Node::Array { len: lb, elem: eb }) => {
+            if *la != lb {
+                return false;
+            }
+            match (ea.as_mut(), *eb) {
+                (_, None) => true,
+                (None, Some(b)) => {
+                    **ea = Some(b);
+                    true
+                }
+                (Some(a), Some(b)) => merge(a, b),
+            }
+        }
+        (Node::Record(fa), Node::Record(fb)) => {
+            fa.len() == fb.len()
+                && fa.iter_mut().zip(fb).all(|(a, b)| {
+                    a.name == b.name
+                        && match (a.node.as_mut(), b.node) {
+                            (Some(x), Some(y)) => merge(x, y),
+                            _ => false,
+                        }
+                })
+        }
+        (a, b) => *a == b,
+    }
+}
+
+/// Puts `new` into the slot (first time) or merges it with what is there.
+/// The common case (the same scalar again) is one comparison.
+#[inline]
+fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
+    match slot {
+        None => {
+            *slot = Some(new);
+            Ok(())
+        }
+        Some(old) => {
+            if *old == new {
+                return Ok(());
+            }
+            if let (Node::Str(a), Node::Str(b)) | (Node::Bytes(a), Node::Bytes(b)) =
+                (&mut *old, &new)
+            {
+                *a = (*a).max(*b);
+                return Ok(());
+            }
+            let new_d = new.describe();
+            if merge(old, new) {
+                Ok(())
+            } else {
+                Err(Error::schema(format!(
+                    "found {new_d} where the first record has {}",
+                    old.describe()
+                )))
+            }
+        }
+    }
+}
+
+/// The pass-1 serializer: lays the value into `slot`.
+pub(crate) struct Infer<'a> {
+    pub slot: &'a mut Option<Node>,
+    /// Whether sequences here are the array's first axis (errors name the
+    /// record rather than an index).
+    pub top: bool,
+}
+
+fn refuse_nul() -> Error {
+    Error::unsupported(
+        "value ends in NUL, which numpy strips when reading; use a '|V' dtype to keep it",
+    )
+}
+
+impl<'a> Infer<'a> {
+    fn leaf(self, node: Node) -> Result<()> {
+        put(self.slot, node)
+    }
+
+    fn array_slot(self) -> Result<(&'a mut Option<u64>, &'a mut Option<Node>)> {
+        if self.slot.is_none() {
+            *self.slot = Some(Node::Array {
+                len: None,
+                elem: Box::new(None),
+            });
+        }
+        match self.slot {
+            Some(Node::Array { len, elem }) => Ok((len, &mut **elem)),
+            Some(other) => Err(Error::schema(format!(
+                "found a sequence where the first record has {}",
+                other.describe()
+            ))),
+            None => Err(Error::schema("internal: empty slot")),
+        }
+    }
+
+    fn seq(self) -> Result<SeqInfer<'a>> {
+        let top = self.top;
+        let (len, elem) = self.array_slot()?;
+        Ok(SeqInfer {
+            len,
+            elem,
+            count: 0,
+            top,
+        })
+    }
+
+    fn record(self, tuple_names: bool) -> Result<RecInfer<'a>> {
+        let _ = tuple_names;
+        match self.slot {
+            None => Ok(RecInfer {
+                target: RecTarget::New(self.slot, Vec::new()),
+                index: 0,
+                pending_key: None,
+                mismatch: None,
+            }),
+            Some(Node::Record(_)) => match self.slot {
+                Some(Node::Record(fields)) => Ok(RecInfer {
+                    target: RecTarget::Check(fields),
+                    index: 0,
+                    pending_key: None,
+                    mismatch: None,
+                }),
+                _ => Err(Error::schema("internal: record slot")),
+            },
+            Some(other) => Err(Error::schema(format!(
+                "found a record where the first record has {}",
+                other.describe()
+            ))),
+        }
+    }
+}
+
+/// Sequence in pass 1.
+pub(crate) struct SeqInfer<'a> {
+    len: &'a mut Option<u64>,
+    elem: &'a mut Option<Node>,
+    count: u64,
+    top: bool,
+}
+
+impl SeqInfer<'_> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let i = self.count;
+        if let Some(len) = *self.len {
+            if i >= len {
+                return Err(Error::schema(format!(
+                    "sequence longer than {len}, the length in the first record (ragged sequences cannot form an array)"
+                )));
+            }
+        }
+        value
+            .serialize(Infer {
+                slot: self.elem,
+                top: false,
+            })
+            .map_err(|e| {
+                if self.top {
+                    e.at_record(i)
+                } else {
+                    e.at_index(i)
+                }
+            })?;
+        self.count += 1;
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        match *self.len {
+            None => {
+                *self.len = Some(self.count);
+                Ok(())
+            }
+            Some(len) if len == self.count => Ok(()),
+            Some(len) => Err(ragged(self.count, len)),
+        }
+    }
+}
+
+fn ragged(found: u64, first: u64) -> Error {
+    Error::schema(format!(
+        "sequence of length {found} where the first record has length {first} (ragged sequences cannot form an array)"
+    ))
+}
+
+impl ser::SerializeSeq for SeqInfer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+enum RecTarget<'a> {
+    /// First time: build the fields, then store them into the slot.
+    New(&'a mut Option<Node>, Vec<RecField>),
+    /// Later records: check names in order, merge values.
+    Check(&'a mut Vec<RecField>),
+}
+
+/// Struct, map or tuple record in pass 1.
+pub(crate) struct RecInfer<'a> {
+    target: RecTarget<'a>,
+    index: usize,
+    pending_key: Option<String>,
+    /// Field names of this record once it diverged from the first record's.
+    mismatch: Option<Vec<String>>,
+}
+
+fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
+    let mut s = String::from("[");
+    for (i, n) in names.enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&PyStr(n).to_string());
+    }
+    s.push(']');
+    s
+}
+
+impl RecInfer<'_> {
+    fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
+        if let Some(names) = &mut self.mismatch {
+            names.push(key.to_owned());
+            return Ok(());
+        }
+        let i = self.index;
+        match &mut self.target {
+            RecTarget::New(_, fields) => {
+                if fields.iter().any(|f| f.name == key) {
+                    return Err(Error::schema(format!("field {} appears twice", PyStr(key))));
+                }
+                let mut slot = None;
+                value
+                    .serialize(Infer {
+                        slot: &mut slot,
+                        top: false,
+                    })
+                    .map_err(|e| e.in_field(key))?;
+                fields.push(RecField {
+                    name: key.to_owned(),
+                    node: slot,
+                });
+            }
+            RecTarget::Check(fields) => match fields.get_mut(i) {
+                Some(f) if f.name == key => {
+                    value
+                        .serialize(Infer {
+                            slot: &mut f.node,
+                            top: false,
+                        })
+                        .map_err(|e| e.in_field(key))?;
+                }
+                _ => {
+                    let mut names: Vec<String> =
+                        fields.iter().take(i).map(|f| f.name.clone()).collect();
+                    names.push(key.to_owned());
+                    self.mismatch = Some(names);
+                }
+            },
+        }
+        self.index += 1;
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        match self.target {
+            RecTarget::New(slot, fields) => {
+                *slot = Some(Node::Record(fields));
+                Ok(())
+            }
+            RecTarget::Check(fields) => {
+                let names = match self.mismatch {
+                    Some(n) => n,
+                    None if self.index == fields.len() => return Ok(()),
+                    None => fields
+                        .iter()
+                        .take(self.index)
+                        .map(|f| f.name.clone())
+                        .collect(),
+                };
+                Err(Error::schema(format!(
+                    "fields {} differ from the first record's {}",
+                    names_repr(names.iter().map(String::as_str)),
+                    names_repr(fields.iter().map(|f| f.name.as_str()))
+                )))
+            }
+        }
+    }
+}
+
+/// Field name of the n-th element of a tuple struct or heterogeneous tuple.
+pub(crate) fn tuple_field_name(i: usize) -> String {
+    format!("f{i}")
+}
+
+impl ser::SerializeStruct for RecInfer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for RecInfer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let name = tuple_field_name(self.index);
+        self.field(&name, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeMap for RecInfer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.pending_key = Some(key.serialize(KeyCapture)?);
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let key = self
+            .pending_key
+            .take()
+            .ok_or_else(|| Error::schema("map value without a key"))?;
+        self.field(&key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+/// A tuple: a subarray when its elements agree, a record `f0, f1, ...`
+/// otherwise. The first time, the elements are collected and compared.
+pub(crate) enum TupleInfer<'a> {
+    Seq(SeqInfer<'a>),
+    Rec(RecInfer<'a>),
+    New(&'a mut Option<Node>, Vec<Node>),
+}
+
+impl ser::SerializeTuple for TupleInfer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self {
+            TupleInfer::Seq(s) => s.element(value),
+            TupleInfer::Rec(r) => {
+                let name = tuple_field_name(r.index);
+                r.field(&name, value)
+            }
+            TupleInfer::New(_, nodes) => {
+                let i = nodes.len();
+                let mut slot = None;
+                value
+                    .serialize(Infer {
+                        slot: &mut slot,
+                        top: false,
+                    })
+                    .map_err(|e| e.at_index(i as u64))?;
+                nodes.push(slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?);
+                Ok(())
+            }
+        }
+    }
+    fn end(self) -> Result<()> {
+        match self {
+            TupleInfer::Seq(s) => s.finish(),
+            TupleInfer::Rec(r) => r.finish(),
+            TupleInfer::New(slot, nodes) => {
+                let mut iter = nodes.iter();
+                let homogeneous = match iter.next() {
+                    None => true,
+                    Some(first) => {
+                        let mut acc = first.clone();
+                        iter.all(|n| merge(&mut acc, n.clone()))
+                    }
+                };
+                let len = nodes.len() as u64;
+                *slot = Some(if homogeneous {
+                    let mut elem = None;
+                    for n in nodes {
+                        put(&mut elem, n)?;
+                    }
+                    Node::Array {
+                        len: Some(len),
+                        elem: Box::new(elem),
+                    }
+                } else {
+                    Node::Record(
+                        nodes
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, n)| RecField {
+                                name: tuple_field_name(i),
+                                node: Some(n),
+                            })
+                            .collect(),
+                    )
+                });
+                Ok(())
+            }
+        }
+    }
+}
+
+fn refused_variant(name: &str, variant: &str) -> Error {
+    Error::unsupported(format!(
+        "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
+    ))
+}
+
+impl<'a> ser::Serializer for Infer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = SeqInfer<'a>;
+    type SerializeTuple = TupleInfer<'a>;
+    type SerializeTupleStruct = RecInfer<'a>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = RecInfer<'a>;
+    type SerializeStruct = RecInfer<'a>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_bool(self, _: bool) -> Result<()> {
+        self.leaf(Node::Bool)
+    }
+    fn serialize_i8(self, _: i8) -> Result<()> {
+        self.leaf(Node::Int(1))
+    }
+    fn serialize_i16(self, _: i16) -> Result<()> {
+        self.leaf(Node::Int(2))
+    }
+    fn serialize_i32(self, _: i32) -> Result<()> {
+        self.leaf(Node::Int(4))
+    }
+    fn serialize_i64(self, _: i64) -> Result<()> {
+        self.leaf(Node::Int(8))
+    }
+    fn serialize_i128(self, _: i128) -> Result<()> {
+        Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
+    }
+    fn serialize_u8(self, _: u8) -> Result<()> {
+        self.leaf(Node::UInt(1))
+    }
+    fn serialize_u16(self, _: u16) -> Result<()> {
+        self.leaf(Node::UInt(2))
+    }
+    fn serialize_u32(self, _: u32) -> Result<()> {
+        self.leaf(Node::UInt(4))
+    }
+    fn serialize_u64(self, _: u64) -> Result<()> {
+        self.leaf(Node::UInt(8))
+    }
+    fn serialize_u128(self, _: u128) -> Result<()> {
+        Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
+    }
+    fn serialize_f32(self, _: f32) -> Result<()> {
+        self.leaf(Node::Float(4))
+    }
+    fn serialize_f64(self, _: f64) -> Result<()> {
+        self.leaf(Node::Float(8))
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        if v == '\0' {
+            return Err(refuse_nul());
+        }
+        self.leaf(Node::Str(1))
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        if v.ends_with('\0') {
+            return Err(refuse_nul());
+        }
+        self.leaf(Node::Str(v.chars().count()))
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        if v.last() == Some(&0) {
+            return Err(refuse_nul());
+        }
+        self.leaf(Node::Bytes(v.len()))
+    }
+    fn serialize_none(self) -> Result<()> {
+        Err(Error::unsupported(
+            "None (numpy has no missing value; an Option is written only as Some)",
+        ))
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.leaf(Node::Record(Vec::new()))
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        self.leaf(Node::Record(Vec::new()))
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
+        self.leaf(Node::Str(variant.chars().count()))
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if let Some(node) = special_node(name, value)? {
+            return self.leaf(node);
+        }
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(refused_variant(name, variant))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<SeqInfer<'a>> {
+        self.seq()
+    }
+    fn serialize_tuple(self, _: usize) -> Result<TupleInfer<'a>> {
+        match self.slot {
+            None => Ok(TupleInfer::New(self.slot, Vec::new())),
+            Some(Node::Record(_)) => Ok(TupleInfer::Rec(self.record(true)?)),
+            Some(_) => Ok(TupleInfer::Seq(self.seq()?)),
+        }
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
+        self.record(true)
+    }
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(refused_variant(name, variant))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<RecInfer<'a>> {
+        self.record(false)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
+        self.record(false)
+    }
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(refused_variant(name, variant))
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// The node of one of the crate's special newtypes, `None` for an ordinary
+/// newtype struct.
+fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<Option<Node>> {
+    let node = if name == special::COMPLEX {
+        match probe(value) {
+            Captured::Pair(_, _, true) => Node::Complex(8),
+            Captured::Pair(_, _, false) => Node::Complex(16),
+            _ => {
+                return Err(Error::mismatch(
+                    "malformed complex value (expected [re, im])",
+                ));
+            }
+        }
+    } else if name == special::PADDING {
+        match probe(value) {
+            Captured::UInt(n) => {
+                Node::Padding(usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?)
+            }
+            _ => return Err(Error::mismatch("malformed padding value")),
+        }
+    } else if name == special::F16 {
+        Node::Float(2)
+    } else if let Some(rest) = name.strip_prefix(special::DATETIME_PREFIX) {
+        Node::Datetime(time_unit(name, rest)?)
+    } else if let Some(rest) = name.strip_prefix(special::TIMEDELTA_PREFIX) {
+        Node::Timedelta(time_unit(name, rest)?)
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(node))
+}
+
+pub(crate) fn time_unit(name: &str, rest: &str) -> Result<DatetimeUnit> {
+    parse_token_unit(rest)
+        .ok_or_else(|| Error::mismatch(format!("unknown datetime unit in {}", PyStr(name))))
+}
+
+/// Turns a map key into the field name; only strings (and chars) are keys.
+struct KeyCapture;
+
+fn key_error(what: &str) -> Error {
+    Error::unsupported(format!(
+        "map key of type {what}; record field names must be strings"
+    ))
+}
+
+fn bad_key(what: &str) -> Result<String> {
+    Err(key_error(what))
+}
+
+impl ser::Serializer for KeyCapture {
+    type Ok = String;
+    type Error = Error;
+    type SerializeSeq = Impossible<String, Error>;
+    type SerializeTuple = Impossible<String, Error>;
+    type SerializeTupleStruct = Impossible<String, Error>;
+    type SerializeTupleVariant = Impossible<String, Error>;
+    type SerializeMap = Impossible<String, Error>;
+    type SerializeStruct = Impossible<String, Error>;
+    type SerializeStructVariant = Impossible<String, Error>;
+
+    fn serialize_bool(self, _: bool) -> Result<String> {
+        bad_key("bool")
+    }
+    fn serialize_i8(self, _: i8) -> Result<String> {
+        bad_key("integer")
+    }
+    fn serialize_i16(self, _: i16) -> Result<String> {
+        bad_key("integer")
+    }
+    fn serialize_i32(self, _: i32) -> Result<String> {
+        bad_key("integer")
+    }
+    fn serialize_i64(self, _: i64) -> Result<String> {
+        bad_key("integer")
+    }
+    fn serialize_u8(self, _: u8) -> Result<String> {
+        bad_key("integer")
+    }
+    fn serialize_u16(self, _: u16) -> Result<String> {
+        bad_key("integer")
+    }
+    fn serialize_u32(self, _: u32) -> Result<String> {
+        bad_key("integer")
+    }
+    fn serialize_u64(self, _: u64) -> Result<String> {
+        bad_key("integer")
+    }
+    fn serialize_f32(self, _: f32) -> Result<String> {
+        bad_key("float")
+    }
+    fn serialize_f64(self, _: f64) -> Result<String> {
+        bad_key("float")
+    }
+    fn serialize_char(self, v: char) -> Result<String> {
+        Ok(v.to_string())
+    }
+    fn serialize_str(self, v: &str) -> Result<String> {
+        Ok(v.to_owned())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<String> {
+        bad_key("bytes")
+    }
+    fn serialize_none(self) -> Result<String> {
+        bad_key("None")
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<String> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<String> {
+        bad_key("unit")
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<String> {
+        bad_key("unit")
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<String> {
+        Ok(v.to_owned())
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<String> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<String> {
+        bad_key("enum variant")
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(key_error("sequence"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(key_error("tuple"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(key_error("tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(key_error("enum variant"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(key_error("map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(key_error("struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(key_error("enum variant"))
+    }
+}
+
+/// Converts the inferred element layout into a dtype (packed, or aligned
+/// like numpy's `align=True`).
+pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
+    match node {
+        Node::Array { len, elem } => {
+            let mut dims = vec![len.unwrap_or(0)];
+            let mut base: &Option<Node> = elem;
+            while let Some(Node::Array { len, elem }) = base {
+                dims.push(len.unwrap_or(0));
+                base = elem;
+            }
+            let base = base.as_ref().ok_or_else(empty_elem)?;
+            Dtype::subarray(node_to_dtype(base, align)?, dims)
+        }
+        Node::Record(fields) => {
+            let mut b = Dtype::record().align(align);
+            for f in fields {
+                let node = f.node.as_ref().ok_or_else(empty_elem)?;
+                b = match node {
+                    Node::Padding(n) => b.padding(*n),
+                    other => {
+                        let dt = node_to_dtype(other, align).map_err(|e| e.in_field(&f.name))?;
+                        b.field(f.name.clone(), dt)
+                    }
+                };
+            }
+            b.build()
+        }
+        other => other
+            .scalar()
+            .map(Dtype::scalar)
+            .ok_or_else(|| Error::schema("internal: not a scalar")),
+    }
+}
+
+pub(crate) fn empty_elem() -> Error {
+    Error::schema(
+        "cannot tell the element type from empty sequences; give the dtype with \
+         WriteOptions::dtype(Dtype::of::<T>()?) or WriteOptions::dtype(\"<f8\".parse()?)",
+    )
+}
+
+/// Splits the inferred top-level layout into the array shape (outer
+/// sequences) and the element layout.
+pub(crate) fn split_shape(node: &Node) -> Result<(Vec<u64>, &Node)> {
+    let mut shape = Vec::new();
+    let mut cur = node;
+    while let Node::Array { len, elem } = cur {
+        shape.push(len.unwrap_or(0));
+        match &**elem {
+            Some(e) => cur = e,
+            None => return Err(empty_elem()),
+        }
+    }
+    Ok((shape, cur))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn infer<T: Serialize + ?Sized>(v: &T) -> Result<Node> {
+        let mut slot = None;
+        v.serialize(Infer {
+            slot: &mut slot,
+            top: true,
+        })?;
+        Ok(slot.unwrap())
+    }
+
+    fn descr<T: Serialize + ?Sized>(v: &T) -> String {
+        let node = infer(v).unwrap();
+        let (shape, elem) = split_shape(&node).unwrap();
+        format!("{} {:?}", node_to_dtype(elem, false).unwrap(), shape)
+    }
+
+    #[test]
+    fn string_widths_grow() {
+        assert_eq!(descr(&["a", "abc", "ab"]), "'<U3' [3]");
+        assert_eq!(descr(&[""]), "'<U1' [1]");
+    }
+
+    #[test]
+    fn tuples_homogeneous_or_not() {
+        assert_eq!(descr(&[(1.0f64, 2.0f64)]), "'<f8' [1, 2]");
+        assert_eq!(
+            descr(&[(1.0f64, 2i32)]),
+            "[('f0', '<f8'), ('f1', '<i4')] [1]"
+        );
+        assert_eq!(descr(&[("a", "bcd")]), "'<U3' [1, 2]");
+    }
+
+    #[test]
+    fn nested_arrays_merge_dims() {
+        assert_eq!(descr(&[[[1u8; 4]; 3]; 2]), "'|u1' [2, 3, 4]");
+        assert_eq!(descr(&1u16), "'<u2' []");
+    }
+
+    #[test]
+    fn mismatch_is_found() {
+        let err = infer(&vec![vec![1.0f64, 2.0], vec![1.0f64]]).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("record 1: sequence of length 1"),
+            "{err}"
+        );
+        // tuples of different layouts per record: the first record decides
+        let err = infer(&vec![(1.0f64, 2.0f64), (1.0f64, 2.0f64)]).map(|_| ());
+        assert!(err.is_ok());
+    }
+}

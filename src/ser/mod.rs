@@ -1,0 +1,109 @@
+//! The write path: values -> array shape, dtype and data bytes.
+//!
+//! Pass 1 ([`plan`]) decides the header: without a given dtype the value is
+//! inferred (`infer.rs`); with one, only the shape is measured (`walk.rs`,
+//! [`walk::Count`]). Pass 2 walks the outer sequences again (`walk.rs`) and
+//! encodes each element into its bytes (`encode.rs`).
+
+pub(crate) mod convert;
+pub(crate) mod encode;
+pub(crate) mod infer;
+pub(crate) mod probe;
+pub(crate) mod walk;
+
+use serde::Serialize;
+
+use crate::dtype::{Dtype, ScalarType, ShapeRepr};
+use crate::error::{Error, Result};
+use crate::options::WriteOptions;
+
+/// Shape and element dtype of the array a value is written as.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    /// The header's descr (never a subarray: numpy folds those into the shape).
+    pub dtype: Dtype,
+    pub shape: Vec<u64>,
+    /// Whether pass 1 already checked that every element encodes (inferred
+    /// dtypes always fit; a given dtype is checked only by pass 2).
+    pub checked: bool,
+}
+
+/// Pass 1: shape and dtype.
+pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<Plan> {
+    match &opts.dtype {
+        None => {
+            let mut root = None;
+            value.serialize(infer::Infer {
+                slot: &mut root,
+                top: true,
+            })?;
+            let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
+            let (shape, elem) = infer::split_shape(&root)?;
+            let dtype = infer::node_to_dtype(elem, opts.align)?;
+            Ok(Plan {
+                dtype,
+                shape,
+                checked: true,
+            })
+        }
+        Some(given) => {
+            let given = if opts.align {
+                given.aligned()?
+            } else {
+                given.clone()
+            };
+            let mut measured = walk::Shape::default();
+            value.serialize(walk::Count {
+                shape: &mut measured,
+                depth: 0,
+            })?;
+            let (dtype, shape) = fit_shape(given, measured)?;
+            Ok(Plan {
+                dtype,
+                shape,
+                checked: false,
+            })
+        }
+    }
+}
+
+/// Folds a given dtype's subarray dims into the measured shape and drops the
+/// `[re, im]` axis of complex values given as pairs.
+fn fit_shape(given: Dtype, measured: walk::Shape) -> Result<(Dtype, Vec<u64>)> {
+    let mut dims: Vec<u64> = measured.dims.iter().map(|d| d.unwrap_or(0)).collect();
+    if let Some((depth, _)) = measured.leaf {
+        if depth != dims.len() {
+            return Err(Error::schema(format!(
+                "values nested {depth} sequences deep where others are nested {} deep",
+                dims.len()
+            )));
+        }
+    }
+    let mut sub = Vec::new();
+    let mut base = given;
+    while let Dtype::Subarray(b, d) = base {
+        sub.extend_from_slice(&d);
+        base = *b;
+    }
+    let is_complex = matches!(
+        base.as_scalar().map(|s| s.ty()),
+        Some(ScalarType::Complex(_))
+    );
+    if is_complex && matches!(measured.leaf, Some((_, true))) {
+        if dims.last() != Some(&2) {
+            return Err(Error::schema(format!(
+                "complex values must be given as [re, im] pairs, found shape {}",
+                ShapeRepr(&dims)
+            )));
+        }
+        dims.pop();
+    }
+    if !dims.ends_with(&sub) {
+        return Err(Error::schema(format!(
+            "values of shape {} do not end with the dtype's subarray shape {}",
+            ShapeRepr(&dims),
+            ShapeRepr(&sub)
+        )));
+    }
+    Ok((base, dims))
+}

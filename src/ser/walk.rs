@@ -1,0 +1,511 @@
+//! The outer axes of the array: sequences whose lengths form the shape.
+//!
+//! [`Walk`] descends those sequences and hands each element (in C order) to
+//! a [`Sink`], which encodes it where it belongs. [`Count`] is pass 1 when
+//! the dtype is given: it measures the shape without inferring a dtype.
+
+use serde::ser::{self, Impossible, Serialize};
+
+use crate::error::{Error, Result};
+use crate::special;
+
+/// Receives the elements of the array, in C order.
+pub(crate) trait Sink {
+    /// Encodes element number `index` (C order).
+    fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()>;
+}
+
+/// Walks the outer `shape.len()` sequence levels of a value.
+pub(crate) struct Walk<'a, S> {
+    pub shape: &'a [u64],
+    pub depth: usize,
+    pub sink: &'a mut S,
+    pub flat: &'a mut u64,
+}
+
+/// Walks `value` of the given shape into `sink`.
+pub(crate) fn walk<S: Sink, T: ?Sized + Serialize>(
+    value: &T,
+    shape: &[u64],
+    sink: &mut S,
+) -> Result<()> {
+    if shape.is_empty() {
+        return sink.element(0, value);
+    }
+    let mut flat = 0;
+    value.serialize(Walk {
+        shape,
+        depth: 0,
+        sink,
+        flat: &mut flat,
+    })
+}
+
+impl<S> Walk<'_, S> {
+    fn not_seq(&self, found: &str) -> Error {
+        let n = self.shape.get(self.depth).copied().unwrap_or(0);
+        Error::schema(format!(
+            "expected a sequence of length {n} (axis {} of shape {}), found {found}",
+            self.depth,
+            crate::dtype::ShapeRepr(self.shape)
+        ))
+    }
+}
+
+pub(crate) struct WalkSeq<'a, S> {
+    shape: &'a [u64],
+    depth: usize,
+    sink: &'a mut S,
+    flat: &'a mut u64,
+    i: u64,
+}
+
+impl<S: Sink> WalkSeq<'_, S> {
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let n = self.shape.get(self.depth).copied().unwrap_or(0);
+        let i = self.i;
+        let attach = |e: Error| {
+            if self.depth == 0 {
+                e.at_record(i)
+            } else {
+                e.at_index(i)
+            }
+        };
+        if i >= n {
+            return Err(attach(Error::schema(format!(
+                "sequence longer than {n}, the length of the first one"
+            ))));
+        }
+        let r = if self.depth + 1 == self.shape.len() {
+            let idx = *self.flat;
+            *self.flat += 1;
+            self.sink.element(idx, value)
+        } else {
+            value.serialize(Walk {
+                shape: self.shape,
+                depth: self.depth + 1,
+                sink: &mut *self.sink,
+                flat: &mut *self.flat,
+            })
+        };
+        r.map_err(attach)?;
+        self.i += 1;
+        Ok(())
+    }
+    fn finish(self) -> Result<()> {
+        let n = self.shape.get(self.depth).copied().unwrap_or(0);
+        if self.i != n {
+            return Err(Error::schema(format!(
+                "sequence of length {} where the first one has length {n} (ragged sequences cannot form an array)",
+                self.i
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl<S: Sink> ser::SerializeSeq for WalkSeq<'_, S> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<S: Sink> ser::SerializeTuple for WalkSeq<'_, S> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+macro_rules! not_seq_scalars {
+    ($($method:ident($ty:ty) => $what:literal;)*) => {$(
+        fn $method(self, _: $ty) -> Result<()> {
+            Err(self.not_seq($what))
+        }
+    )*};
+}
+
+macro_rules! not_seq_compounds {
+    () => {
+        fn serialize_none(self) -> Result<()> {
+            Err(self.not_seq("None"))
+        }
+        fn serialize_unit(self) -> Result<()> {
+            Err(self.not_seq("unit"))
+        }
+        fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+            Err(self.not_seq("unit"))
+        }
+        fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
+            Err(self.not_seq("an enum variant"))
+        }
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<()> {
+            Err(self.not_seq("an enum variant"))
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct> {
+            Err(self.not_seq("a tuple struct"))
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant> {
+            Err(self.not_seq("an enum variant"))
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+            Err(self.not_seq("a map"))
+        }
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+            Err(self.not_seq("a record"))
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant> {
+            Err(self.not_seq("an enum variant"))
+        }
+    };
+}
+
+impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = WalkSeq<'a, S>;
+    type SerializeTuple = WalkSeq<'a, S>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    not_seq_scalars! {
+        serialize_bool(bool) => "bool";
+        serialize_i8(i8) => "an integer";
+        serialize_i16(i16) => "an integer";
+        serialize_i32(i32) => "an integer";
+        serialize_i64(i64) => "an integer";
+        serialize_u8(u8) => "an integer";
+        serialize_u16(u16) => "an integer";
+        serialize_u32(u32) => "an integer";
+        serialize_u64(u64) => "an integer";
+        serialize_f32(f32) => "a float";
+        serialize_f64(f64) => "a float";
+        serialize_char(char) => "a string";
+        serialize_str(&str) => "a string";
+        serialize_bytes(&[u8]) => "bytes";
+    }
+    not_seq_compounds!();
+
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if name.starts_with('$') || name == special::F16 {
+            return Err(self.not_seq("a scalar"));
+        }
+        value.serialize(self)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<WalkSeq<'a, S>> {
+        Ok(WalkSeq {
+            shape: self.shape,
+            depth: self.depth,
+            sink: self.sink,
+            flat: self.flat,
+            i: 0,
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<WalkSeq<'a, S>> {
+        self.serialize_seq(Some(len))
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// Pass 1 with a given dtype: the lengths of the outer sequences, down to
+/// the first value that is not a sequence (a "leaf").
+#[derive(Default, Debug)]
+pub(crate) struct Shape {
+    /// Length of the sequences at each depth (all must agree).
+    pub dims: Vec<Option<u64>>,
+    /// Depth of the leaves and whether they were plain numbers.
+    pub leaf: Option<(usize, bool)>,
+}
+
+pub(crate) struct Count<'a> {
+    pub shape: &'a mut Shape,
+    pub depth: usize,
+}
+
+impl Count<'_> {
+    fn leaf(self, numeric: bool) -> Result<()> {
+        match self.shape.leaf {
+            None => {
+                self.shape.leaf = Some((self.depth, numeric));
+                Ok(())
+            }
+            Some((d, _)) if d == self.depth => Ok(()),
+            Some((d, _)) => Err(Error::schema(format!(
+                "values nested {} sequences deep where the first one is nested {d} deep",
+                self.depth
+            ))),
+        }
+    }
+}
+
+pub(crate) struct CountSeq<'a> {
+    shape: &'a mut Shape,
+    depth: usize,
+    i: u64,
+}
+
+impl CountSeq<'_> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let i = self.i;
+        value
+            .serialize(Count {
+                shape: &mut *self.shape,
+                depth: self.depth + 1,
+            })
+            .map_err(|e| {
+                if self.depth == 0 {
+                    e.at_record(i)
+                } else {
+                    e.at_index(i)
+                }
+            })?;
+        self.i += 1;
+        Ok(())
+    }
+    fn finish(self) -> Result<()> {
+        if self.shape.dims.len() <= self.depth {
+            self.shape.dims.resize(self.depth + 1, None);
+        }
+        match self.shape.dims.get_mut(self.depth) {
+            Some(slot @ None) => {
+                *slot = Some(self.i);
+                Ok(())
+            }
+            Some(Some(n)) if *n == self.i => Ok(()),
+            Some(Some(n)) => Err(Error::schema(format!(
+                "sequence of length {} where the first one has length {n} (ragged sequences cannot form an array)",
+                self.i
+            ))),
+            None => Err(Error::schema("internal: shape depth")),
+        }
+    }
+}
+
+impl ser::SerializeSeq for CountSeq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for CountSeq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+macro_rules! leaf_scalars {
+    ($($method:ident($ty:ty) => $numeric:literal;)*) => {$(
+        fn $method(self, _: $ty) -> Result<()> {
+            self.leaf($numeric)
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for Count<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = CountSeq<'a>;
+    type SerializeTuple = CountSeq<'a>;
+    type SerializeTupleStruct = Skip;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = Skip;
+    type SerializeStruct = Skip;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    leaf_scalars! {
+        serialize_bool(bool) => false;
+        serialize_i8(i8) => true;
+        serialize_i16(i16) => true;
+        serialize_i32(i32) => true;
+        serialize_i64(i64) => true;
+        serialize_u8(u8) => true;
+        serialize_u16(u16) => true;
+        serialize_u32(u32) => true;
+        serialize_u64(u64) => true;
+        serialize_f32(f32) => true;
+        serialize_f64(f64) => true;
+        serialize_char(char) => false;
+        serialize_str(&str) => false;
+        serialize_bytes(&[u8]) => false;
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.leaf(false)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.leaf(false)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        self.leaf(false)
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
+        self.leaf(false)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if name.starts_with('$') || name == special::F16 {
+            return self.leaf(false);
+        }
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        self.leaf(false)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<CountSeq<'a>> {
+        Ok(CountSeq {
+            shape: self.shape,
+            depth: self.depth,
+            i: 0,
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<CountSeq<'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        self.leaf(false)?;
+        Ok(Skip)
+    }
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(Error::unsupported(format!(
+            "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
+        )))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        self.leaf(false)?;
+        Ok(Skip)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        self.leaf(false)?;
+        Ok(Skip)
+    }
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(Error::unsupported(format!(
+            "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
+        )))
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// Accepts the fields of a record leaf without looking at them.
+pub(crate) struct Skip;
+
+impl ser::SerializeStruct for Skip {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, _: &T) -> Result<()> {
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for Skip {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &T) -> Result<()> {
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Skip {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, _: &T) -> Result<()> {
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, _: &T) -> Result<()> {
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}

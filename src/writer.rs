@@ -1,0 +1,700 @@
+//! Writing `.npy`: [`to_writer`], [`to_vec`], the same through
+//! [`WriteOptions`], and the streaming [`NpyWriter`].
+//!
+//! `to_vec` sizes the output once (header + count × itemsize) and encodes
+//! each element straight into its place. `to_writer` encodes into a reusable
+//! buffer of whole records (about 64 KiB) and writes it out; with
+//! `fortran_order(true)` and two or more dimensions it builds the whole
+//! array in memory first, because elements arrive in C order.
+
+use std::io::{Read, Seek, SeekFrom, Write};
+
+use serde::Serialize;
+
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
+use crate::header::Header;
+use crate::options::{ReadOptions, WriteOptions};
+use crate::ser::encode::Enc;
+use crate::ser::walk::{Sink, walk};
+use crate::ser::{Plan, plan};
+
+/// Size of the chunk of whole records `to_writer` fills before writing.
+const CHUNK: usize = 64 * 1024;
+
+/// Writes `value` as an `.npy` file: a sequence of records gives a record
+/// array of shape `(N,)`, nested equal-length sequences give more axes, a
+/// single value gives shape `()`. The dtype is derived from the values (see
+/// the crate docs for the type mapping). Nothing is written if the value
+/// cannot be laid out as an array.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct P { id: u32, x: f64 }
+/// let mut out = Vec::new();
+/// npy_serde::to_writer(&mut out, &vec![P { id: 1, x: 0.5 }, P { id: 2, x: 1.5 }]).unwrap();
+/// assert!(String::from_utf8_lossy(&out[..128])
+///     .starts_with("\u{FFFD}NUMPY\u{1}\u{0}v\u{0}{'descr': [('id', '<u4'), ('x', '<f8')], 'fortran_order': False, 'shape': (2,), }"));
+/// assert_eq!(out.len(), 128 + 2 * 12);
+/// ```
+pub fn to_writer<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    WriteOptions::new().to_writer(writer, value)
+}
+
+/// Like [`to_writer`], into a new `Vec<u8>`.
+///
+/// ```
+/// let bytes = npy_serde::to_vec(&vec![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap();
+/// assert!(String::from_utf8_lossy(&bytes).contains("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }"));
+/// assert_eq!(bytes.len(), 128 + 48);
+/// ```
+pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    WriteOptions::new().to_vec(value)
+}
+
+fn header_for(plan: &Plan, opts: &WriteOptions) -> Header {
+    let fortran = opts.fortran_order && plan.shape.len() >= 2;
+    Header::new(plan.dtype.clone(), fortran, plan.shape.clone())
+}
+
+fn usize_len(n: u64) -> Result<usize> {
+    usize::try_from(n).map_err(|_| Error::limit("array is too large for this machine"))
+}
+
+/// Puts element `index` (C order) at its place in a whole data section.
+struct SliceSink<'a> {
+    dtype: &'a Dtype,
+    data: &'a mut [u8],
+    itemsize: usize,
+    /// The shape when the data is column-major.
+    fortran: Option<&'a [u64]>,
+}
+
+impl Sink for SliceSink<'_> {
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
+        let pos = match self.fortran {
+            None => index,
+            Some(shape) => fortran_position(index, shape),
+        };
+        let start = usize::try_from(pos)
+            .ok()
+            .and_then(|p| p.checked_mul(self.itemsize));
+        let dst = start
+            .and_then(|s| self.data.get_mut(s..s.checked_add(self.itemsize)?))
+            .ok_or_else(|| Error::schema("internal: element outside the data"))?;
+        value.serialize(Enc::new(self.dtype, dst))
+    }
+}
+
+/// Column-major position of the element with C-order index `index`.
+fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
+    let mut idx = [0u64; 32];
+    let mut multi: Vec<u64> = Vec::new();
+    let many = shape.len() > idx.len();
+    if many {
+        multi = vec![0; shape.len()];
+    }
+    let slots: &mut [u64] = if many {
+        &mut multi
+    } else {
+        &mut idx[..shape.len()]
+    };
+    for (slot, &d) in slots.iter_mut().zip(shape).rev() {
+        if d == 0 {
+            return 0;
+        }
+        *slot = index % d;
+        index /= d;
+    }
+    let mut pos = 0u64;
+    let mut stride = 1u64;
+    for (&i, &d) in slots.iter().zip(shape) {
+        pos = pos.wrapping_add(i.wrapping_mul(stride));
+        stride = stride.wrapping_mul(d);
+    }
+    pos
+}
+
+/// Encodes elements into a chunk of whole records and writes full chunks.
+struct ChunkSink<'a, W> {
+    dtype: &'a Dtype,
+    itemsize: usize,
+    buf: Vec<u8>,
+    fill: usize,
+    /// Zero each element first (the dtype has gaps the encoder skips).
+    zero: bool,
+    out: W,
+    /// Whether to write at all (false: only check that elements encode).
+    emit: bool,
+}
+
+impl<W: Write> ChunkSink<'_, W> {
+    fn flush(&mut self) -> Result<()> {
+        if self.emit {
+            let data = self.buf.get(..self.fill).unwrap_or(&[]);
+            self.out.write_all(data)?;
+        }
+        self.fill = 0;
+        Ok(())
+    }
+}
+
+impl<W: Write> Sink for ChunkSink<'_, W> {
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, _: u64, value: &T) -> Result<()> {
+        if self.fill + self.itemsize > self.buf.len() {
+            self.flush()?;
+        }
+        let start = self.fill;
+        let dst = self
+            .buf
+            .get_mut(start..start + self.itemsize)
+            .ok_or_else(|| Error::schema("internal: chunk too small"))?;
+        if self.zero {
+            dst.fill(0);
+        }
+        value.serialize(Enc::new(self.dtype, dst))?;
+        if self.emit {
+            self.fill += self.itemsize;
+        }
+        Ok(())
+    }
+}
+
+/// Whether encoding a value of this dtype leaves bytes untouched (gaps in
+/// records), so buffers must be zeroed before reuse.
+pub(crate) fn has_gaps(dt: &Dtype) -> bool {
+    match dt {
+        Dtype::Scalar(_) => false,
+        Dtype::Subarray(base, _) => has_gaps(base),
+        Dtype::Record(r) => {
+            let mut pos = 0;
+            for f in r.fields() {
+                if f.offset() != pos || has_gaps(f.dtype()) {
+                    return true;
+                }
+                pos = f.offset() + f.dtype().itemsize();
+            }
+            pos != r.itemsize()
+        }
+    }
+}
+
+fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'a, W> {
+    let itemsize = dtype.itemsize();
+    let records = (CHUNK / itemsize.max(1)).max(1);
+    ChunkSink {
+        dtype,
+        itemsize,
+        buf: vec![0; records.saturating_mul(itemsize)],
+        fill: 0,
+        zero: has_gaps(dtype),
+        out,
+        emit,
+    }
+}
+
+impl WriteOptions {
+    /// Writes `value` as `.npy` with these options. On an error in the
+    /// values nothing is written, except for an error found while converting
+    /// into a given [`dtype`](WriteOptions::dtype), which is checked in a
+    /// first pass over the values too.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, WriteOptions};
+    /// let dt: Dtype = Dtype::scalar(npy_serde::ScalarType::Int(2));
+    /// let mut out = Vec::new();
+    /// WriteOptions::new().dtype(dt).to_writer(&mut out, &vec![1i64, -2]).unwrap();
+    /// assert_eq!(&out[128..], &[1, 0, 0xfe, 0xff]);
+    /// ```
+    pub fn to_writer<W: Write, T: ?Sized + Serialize>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> Result<()> {
+        let plan = plan(value, self)?;
+        let header = header_for(&plan, self);
+        if header.fortran_order {
+            let bytes = self.encode_vec(value, &plan, &header)?;
+            writer.write_all(&bytes)?;
+            return Ok(());
+        }
+        header.data_len()?;
+        let (head, _) = header.encode(self.version)?;
+        if !plan.checked {
+            let mut check = chunk_sink(&plan.dtype, std::io::sink(), false);
+            walk(value, &plan.shape, &mut check)?;
+        }
+        writer.write_all(&head)?;
+        let mut sink = chunk_sink(&plan.dtype, &mut writer, true);
+        walk(value, &plan.shape, &mut sink)?;
+        sink.flush()?;
+        Ok(())
+    }
+
+    /// Writes `value` as `.npy` into a new `Vec<u8>`.
+    ///
+    /// ```
+    /// let bytes = npy_serde::WriteOptions::new()
+    ///     .fortran_order(true)
+    ///     .to_vec(&vec![vec![1u8, 2, 3], vec![4, 5, 6]])
+    ///     .unwrap();
+    /// assert!(String::from_utf8_lossy(&bytes).contains("'fortran_order': True, 'shape': (2, 3)"));
+    /// assert_eq!(&bytes[128..], &[1, 4, 2, 5, 3, 6]);
+    /// ```
+    pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
+        let plan = plan(value, self)?;
+        let header = header_for(&plan, self);
+        self.encode_vec(value, &plan, &header)
+    }
+
+    fn encode_vec<T: ?Sized + Serialize>(
+        &self,
+        value: &T,
+        plan: &Plan,
+        header: &Header,
+    ) -> Result<Vec<u8>> {
+        let data_len = usize_len(header.data_len()?)?;
+        let (head, _) = header.encode(self.version)?;
+        let total = head
+            .len()
+            .checked_add(data_len)
+            .ok_or_else(|| Error::limit("array is too large for this machine"))?;
+        let mut out = Vec::with_capacity(total);
+        out.extend_from_slice(&head);
+        out.resize(total, 0);
+        let data = out
+            .get_mut(head.len()..)
+            .ok_or_else(|| Error::schema("internal: output size"))?;
+        let mut sink = SliceSink {
+            dtype: &plan.dtype,
+            data,
+            itemsize: plan.dtype.itemsize(),
+            fortran: header.fortran_order.then_some(&plan.shape[..]),
+        };
+        walk(value, &plan.shape, &mut sink)?;
+        Ok(out)
+    }
+}
+
+/// Writes a record (or any element) at a time, holding only one encoded
+/// record in memory.
+///
+/// The dtype is given up front or taken from the first record (string
+/// widths included: give the dtype when strings vary in length). The first
+/// axis is the number of records; a record that is itself an array adds
+/// axes (`[f64; 3]` records give shape `(N, 3)`).
+///
+/// * On a `Write + Seek` writer ([`NpyWriter::new`], [`NpyWriter::with_dtype`])
+///   the header is written with length 0 and patched in place by
+///   [`finish`](NpyWriter::finish); numpy's growth spaces keep the header
+///   size fixed.
+/// * On a plain `Write` ([`NpyWriter::with_len`]) the length is promised up
+///   front; a record beyond it is refused and `finish` fails if fewer came.
+/// * [`NpyWriter::append`] adds records to an existing C-order file.
+///
+/// A record that fails to encode is not written and not counted; the writer
+/// stays usable. Records are encoded with the writer's dtype, converting
+/// values exactly like [`WriteOptions::dtype`]. `fortran_order` does not
+/// apply (records are always C order).
+///
+/// ```
+/// use std::io::Cursor;
+/// #[derive(serde::Serialize)]
+/// struct P { id: u32, x: f64 }
+/// let mut w = npy_serde::NpyWriter::new(Cursor::new(Vec::new())).unwrap();
+/// for i in 0..3 {
+///     w.serialize(&P { id: i, x: 0.5 }).unwrap();
+/// }
+/// assert_eq!(w.len(), 3);
+/// let bytes = w.finish().unwrap().into_inner();
+/// assert!(String::from_utf8_lossy(&bytes).contains("'shape': (3,), }"));
+/// assert_eq!(bytes.len(), 128 + 3 * 12);
+/// ```
+pub struct NpyWriter<W: Write> {
+    out: W,
+    /// Dtype of one record (may be a subarray, folded into the shape).
+    dtype: Option<Dtype>,
+    align: bool,
+    version: Option<(u8, u8)>,
+    /// The promised number of records (plain `Write`).
+    promised: Option<u64>,
+    /// Rewrites the header in place (seekable writers only).
+    patch: Option<PatchFn<W>>,
+    /// Stream position of the header.
+    start: u64,
+    /// Size of the written header, once written.
+    header_len: Option<usize>,
+    count: u64,
+    scratch: Vec<u8>,
+    zero: bool,
+    /// For `append`: the first record's inferred layout must match this.
+    check_layout: bool,
+}
+
+impl<W: Write> std::fmt::Debug for NpyWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpyWriter")
+            .field("dtype", &self.dtype)
+            .field("count", &self.count)
+            .field("promised", &self.promised)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Rewrites `bytes` at `pos`, then seeks to `end`.
+type PatchFn<W> = fn(&mut W, u64, &[u8], u64) -> std::io::Result<()>;
+
+fn patch_at<W: Write + Seek>(w: &mut W, pos: u64, bytes: &[u8], end: u64) -> std::io::Result<()> {
+    w.seek(SeekFrom::Start(pos))?;
+    w.write_all(bytes)?;
+    w.seek(SeekFrom::Start(end))?;
+    Ok(())
+}
+
+impl<W: Write + Seek> NpyWriter<W> {
+    /// A writer whose dtype comes from the first record; the length is
+    /// patched into the header by [`finish`](NpyWriter::finish).
+    pub fn new(writer: W) -> Result<Self> {
+        WriteOptions::new().npy_writer(writer)
+    }
+
+    /// A writer with a given record dtype.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, NpyWriter, ScalarType};
+    /// let dt = Dtype::scalar(ScalarType::Float(4));
+    /// let mut w = NpyWriter::with_dtype(std::io::Cursor::new(Vec::new()), dt).unwrap();
+    /// w.serialize(&1.5f64).unwrap();
+    /// assert!(w.serialize(&0.1f64).is_err()); // not exact in f4; not counted
+    /// assert_eq!(w.finish().unwrap().into_inner().len(), 128 + 4);
+    /// ```
+    pub fn with_dtype(writer: W, dtype: Dtype) -> Result<Self> {
+        WriteOptions::new().dtype(dtype).npy_writer(writer)
+    }
+}
+
+impl<W: Read + Write + Seek> NpyWriter<W> {
+    /// Opens an existing C-order `.npy` file (at least one dimension) to
+    /// add records at its end; [`finish`](NpyWriter::finish) patches the
+    /// first-axis length in place. Records are written with the file's
+    /// dtype; the first record's own layout must match it (same fields and
+    /// types; strings no wider than the file's).
+    pub fn append(mut file: W) -> Result<Self> {
+        file.seek(SeekFrom::Start(0))?;
+        let opts = ReadOptions::new().max_header_size(usize::MAX);
+        let parsed = crate::header_read::read_header(&mut file, &opts)?;
+        let header = parsed.header;
+        let Some((&count, rest)) = header.shape.split_first() else {
+            return Err(Error::schema("cannot append to a 0-d array (shape ())"));
+        };
+        if header.fortran_order && rest.iter().any(|&d| d != 1) && header.shape.len() >= 2 {
+            return Err(Error::schema(
+                "cannot append to a Fortran-order array (records are appended along the first axis of C order)",
+            ));
+        }
+        let end = u64::try_from(parsed.data_offset)
+            .ok()
+            .and_then(|o| o.checked_add(header.data_len().ok()?))
+            .ok_or_else(|| Error::data("array size overflows"))?;
+        let file_len = file.seek(SeekFrom::End(0))?;
+        if file_len != end {
+            return Err(Error::data(format!(
+                "cannot append: the file has {file_len} bytes but its header describes {end}"
+            )));
+        }
+        // The header must be rewritable in place for any length.
+        for n in [count, u64::MAX] {
+            let mut shape = header.shape.clone();
+            if let Some(first) = shape.first_mut() {
+                *first = n;
+            }
+            let h = Header::new(header.descr.clone(), false, shape);
+            let (bytes, _) = h.encode(Some(parsed.version))?;
+            if bytes.len() != parsed.data_offset {
+                return Err(Error::header(format!(
+                    "cannot append: the header ({} bytes) would be rewritten as {} bytes (it was not written with numpy's growth spaces or in numpy's exact text)",
+                    parsed.data_offset,
+                    bytes.len()
+                )));
+            }
+        }
+        let dtype = if rest.is_empty() {
+            header.descr.clone()
+        } else {
+            Dtype::subarray(header.descr.clone(), rest.to_vec())?
+        };
+        let mut w = NpyWriter::build(file, Some(dtype), &WriteOptions::new(), None);
+        w.patch = Some(patch_at::<W>);
+        w.start = 0;
+        w.header_len = Some(parsed.data_offset);
+        w.version = Some(parsed.version);
+        w.count = count;
+        w.check_layout = true;
+        Ok(w)
+    }
+}
+
+impl WriteOptions {
+    /// A streaming [`NpyWriter`] on a seekable writer with these options
+    /// (`dtype`, `align`, `version`; `fortran_order` does not apply).
+    pub fn npy_writer<W: Write + Seek>(&self, mut writer: W) -> Result<NpyWriter<W>> {
+        let start = writer.stream_position()?;
+        let mut w = NpyWriter::build(writer, self.dtype.clone(), self, None);
+        w.patch = Some(patch_at::<W>);
+        w.start = start;
+        Ok(w)
+    }
+
+    /// A streaming [`NpyWriter`] on any writer, for exactly `len` records.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, ScalarType, WriteOptions};
+    /// let opts = WriteOptions::new().dtype(Dtype::scalar(ScalarType::UInt(1)));
+    /// let mut w = opts.npy_writer_with_len(Vec::new(), 2);
+    /// w.serialize(&7u8).unwrap();
+    /// assert!(w.finish().is_err()); // one record short
+    /// ```
+    pub fn npy_writer_with_len<W: Write>(&self, writer: W, len: u64) -> NpyWriter<W> {
+        NpyWriter::build(writer, self.dtype.clone(), self, Some(len))
+    }
+}
+
+impl<W: Write> NpyWriter<W> {
+    fn build(out: W, dtype: Option<Dtype>, opts: &WriteOptions, promised: Option<u64>) -> Self {
+        let dtype = match (dtype, opts.align) {
+            (Some(d), true) => d.aligned().ok().or(Some(d)),
+            (d, _) => d,
+        };
+        let mut w = NpyWriter {
+            out,
+            dtype: None,
+            align: opts.align,
+            version: opts.version,
+            promised,
+            patch: None,
+            start: 0,
+            header_len: None,
+            count: 0,
+            scratch: Vec::new(),
+            zero: false,
+            check_layout: false,
+        };
+        if let Some(d) = dtype {
+            w.set_dtype(d);
+        }
+        w
+    }
+
+    fn set_dtype(&mut self, dtype: Dtype) {
+        self.scratch = vec![0; dtype.itemsize()];
+        self.zero = has_gaps(&dtype);
+        self.dtype = Some(dtype);
+    }
+
+    /// A writer for exactly `len` records on a writer that cannot seek (a
+    /// pipe, a compressed stream, an `.npz` member). With `dtype: None` the
+    /// dtype comes from the first record.
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 2);
+    /// w.serialize(&[1u16, 2]).unwrap();
+    /// w.serialize(&[3u16, 4]).unwrap();
+    /// let bytes = w.finish().unwrap();
+    /// assert!(String::from_utf8_lossy(&bytes).contains("{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), }"));
+    /// ```
+    pub fn with_len(writer: W, dtype: Option<Dtype>, len: u64) -> Self {
+        let mut opts = WriteOptions::new();
+        opts.dtype = dtype;
+        opts.npy_writer_with_len(writer, len)
+    }
+
+    /// The number of records written so far (for `append`, including those
+    /// already in the file).
+    pub fn len(&self) -> u64 {
+        self.count
+    }
+
+    /// Whether no record has been written.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The record dtype, once known.
+    pub fn dtype(&self) -> Option<&Dtype> {
+        self.dtype.as_ref()
+    }
+
+    /// The header for `count` records.
+    fn header(&self, dtype: &Dtype, count: u64) -> Header {
+        let (descr, sub) = match dtype {
+            Dtype::Subarray(base, dims) => ((**base).clone(), dims.as_slice()),
+            other => (other.clone(), &[][..]),
+        };
+        let mut shape = Vec::with_capacity(1 + sub.len());
+        shape.push(count);
+        shape.extend_from_slice(sub);
+        Header::new(descr, false, shape)
+    }
+
+    fn write_header(&mut self) -> Result<()> {
+        let dtype = self.dtype.as_ref().ok_or_else(|| {
+            Error::schema(
+                "no records and no dtype; give the dtype with NpyWriter::with_dtype(w, Dtype::of::<T>()?)",
+            )
+        })?;
+        let header = self.header(dtype, self.promised.unwrap_or(0));
+        header.data_len()?;
+        let (bytes, version) = header.encode(self.version)?;
+        self.out.write_all(&bytes)?;
+        self.header_len = Some(bytes.len());
+        self.version = Some(version);
+        Ok(())
+    }
+
+    /// Encodes one record and writes it. On an encoding error nothing is
+    /// written and the record is not counted; the error names the record.
+    pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
+        let index = self.count;
+        if self.dtype.is_none() || self.check_layout {
+            let mut slot = None;
+            record
+                .serialize(crate::ser::infer::Infer {
+                    slot: &mut slot,
+                    top: false,
+                })
+                .map_err(|e| e.at_record(index))?;
+            let node = slot.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
+            let inferred = crate::ser::infer::node_to_dtype(&node, self.align)
+                .map_err(|e| e.at_record(index))?;
+            match &self.dtype {
+                None => self.set_dtype(inferred),
+                Some(d) => {
+                    if !same_layout(&inferred, d) {
+                        return Err(Error::schema(format!(
+                            "appended records have dtype {inferred} but the file has {d}"
+                        ))
+                        .at_record(index));
+                    }
+                    self.check_layout = false;
+                }
+            }
+        }
+        if let Some(len) = self.promised {
+            if self.count >= len {
+                return Err(Error::schema(format!(
+                    "more records than the {len} promised in the header"
+                ))
+                .at_record(index));
+            }
+        }
+        if self.header_len.is_none() {
+            self.write_header()?;
+        }
+        let dtype = self
+            .dtype
+            .as_ref()
+            .ok_or_else(|| Error::schema("internal: no dtype"))?;
+        if self.zero {
+            self.scratch.fill(0);
+        }
+        record
+            .serialize(Enc::new(dtype, &mut self.scratch))
+            .map_err(|e| e.at_record(index))?;
+        self.out
+            .write_all(&self.scratch)
+            .map_err(|e| Error::from(e).at_record(index))?;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Completes the file: writes the header if no record came, patches
+    /// the length (seekable writers) or checks it (promised length), flushes,
+    /// and returns the writer (positioned at the end of the array).
+    pub fn finish(mut self) -> Result<W> {
+        if self.header_len.is_none() {
+            self.write_header()?;
+        }
+        if let Some(len) = self.promised {
+            if len != self.count {
+                return Err(Error::data(format!(
+                    "wrote {} records but the header promised {len}",
+                    self.count
+                )));
+            }
+        }
+        if let (Some(patch), Some(dtype), Some(old_len)) =
+            (self.patch, self.dtype.as_ref(), self.header_len)
+        {
+            let header = self.header(dtype, self.count);
+            let (bytes, _) = header.encode(self.version)?;
+            if bytes.len() != old_len {
+                return Err(Error::header(format!(
+                    "the header for {} records needs {} bytes but {old_len} were reserved; it cannot be patched in place",
+                    self.count,
+                    bytes.len()
+                )));
+            }
+            let data = header.data_len()?;
+            let end = u64::try_from(old_len)
+                .ok()
+                .and_then(|h| self.start.checked_add(h)?.checked_add(data))
+                .ok_or_else(|| Error::data("array size overflows"))?;
+            patch(&mut self.out, self.start, &bytes, end)?;
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Whether an appended record's inferred dtype fits the file's: the same
+/// fields, types and sizes, strings no wider, byte order ignored.
+fn same_layout(inferred: &Dtype, file: &Dtype) -> bool {
+    use crate::dtype::ScalarType as T;
+    match (inferred, file) {
+        (Dtype::Scalar(a), Dtype::Scalar(b)) => match (a.ty(), b.ty()) {
+            (T::Unicode(x), T::Unicode(y)) | (T::Bytes(x), T::Bytes(y)) => x <= y,
+            (x, y) => x == y,
+        },
+        (Dtype::Subarray(a, da), Dtype::Subarray(b, db)) => da == db && same_layout(a, b),
+        (Dtype::Record(a), Dtype::Record(b)) => {
+            a.fields().len() == b.fields().len()
+                && a.fields()
+                    .iter()
+                    .zip(b.fields())
+                    .all(|(x, y)| x.name() == y.name() && same_layout(x.dtype(), y.dtype()))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fortran_positions() {
+        // (2, 3): C index i*3+j -> F position i + 2*j
+        let got: Vec<u64> = (0..6).map(|i| fortran_position(i, &[2, 3])).collect();
+        assert_eq!(got, [0, 2, 4, 1, 3, 5]);
+        let shape = [2u64, 3, 4];
+        let got: Vec<u64> = (0..24).map(|i| fortran_position(i, &shape)).collect();
+        let mut sorted = got.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..24).collect::<Vec<_>>());
+        assert_eq!(fortran_position(1, &shape), 6); // (0,0,1)
+    }
+
+    #[test]
+    fn gaps() {
+        let packed: Dtype = "[('a', '<i4'), ('b', '<f8')]".parse().unwrap();
+        assert!(!has_gaps(&packed));
+        assert!(
+            has_gaps(&packed.aligned().unwrap().clone())
+                || packed.aligned().unwrap().itemsize() == 12
+        );
+        let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
+        assert!(has_gaps(&padded));
+    }
+}
