@@ -24,8 +24,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use num_complex::Complex;
-use serde::de::{DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_bytes::ByteBuf;
 use serde_json::{Map, Value, json};
 
@@ -89,7 +89,9 @@ impl Check for ByteBuf {
 
 impl<T: Check> Check for Complex<T> {
     fn check(&self, expected: &Value, path: &str) {
-        let parts = expected.as_array().unwrap_or_else(|| panic!("{path}: sidecar has {expected}"));
+        let parts = expected
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: sidecar has {expected}"));
         assert_eq!(parts.len(), 2, "{path}");
         self.re.check(&parts[0], &format!("{path}.re"));
         self.im.check(&parts[1], &format!("{path}.im"));
@@ -97,7 +99,9 @@ impl<T: Check> Check for Complex<T> {
 }
 
 fn check_items<T: Check>(items: &[T], expected: &Value, path: &str) {
-    let exp = expected.as_array().unwrap_or_else(|| panic!("{path}: sidecar has {expected}"));
+    let exp = expected
+        .as_array()
+        .unwrap_or_else(|| panic!("{path}: sidecar has {expected}"));
     assert_eq!(items.len(), exp.len(), "{path}: length");
     for (i, (item, e)) in items.iter().zip(exp).enumerate() {
         item.check(e, &format!("{path}[{i}]"));
@@ -275,8 +279,8 @@ record! {
 }
 
 fn typed<T: DeserializeOwned + Check>(bytes: &[u8], expected: &Value, what: &str) {
-    let value: T = npy_serde::from_slice(bytes)
-        .unwrap_or_else(|e| panic!("{what}: typed read failed: {e}"));
+    let value: T =
+        npy_serde::from_slice(bytes).unwrap_or_else(|e| panic!("{what}: typed read failed: {e}"));
     value.check(expected, what);
 }
 
@@ -413,12 +417,12 @@ fn first_diff(got: &Value, want: &Value, path: &str) -> Option<String> {
             .zip(b)
             .enumerate()
             .find_map(|(i, (x, y))| first_diff(x, y, &format!("{path}[{i}]"))),
-        (Value::Object(a), Value::Object(b)) if a.len() == b.len() => a
-            .iter()
-            .find_map(|(k, x)| match b.get(k) {
+        (Value::Object(a), Value::Object(b)) if a.len() == b.len() => {
+            a.iter().find_map(|(k, x)| match b.get(k) {
                 Some(y) => first_diff(x, y, &format!("{path}.{k}")),
                 None => Some(format!("{path}: unexpected key {k:?}")),
-            }),
+            })
+        }
         _ if got == want => None,
         _ => Some(format!("{path}: got {got}, numpy has {want}")),
     }
@@ -466,7 +470,10 @@ fn numpy_written_files_read_back() {
         .filter(|p| p.extension().is_some_and(|e| e == "npy"))
         .collect();
     files.sort();
-    assert!(!files.is_empty(), "no .npy files in {dir:?}: run tests/interop/numpy_writes.py first");
+    assert!(
+        !files.is_empty(),
+        "no .npy files in {dir:?}: run tests/interop/numpy_writes.py first"
+    );
 
     let mut failed = Vec::new();
     for npy in &files {
@@ -484,7 +491,11 @@ fn numpy_written_files_read_back() {
         .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
         .map(|v| v["seed"].to_string())
         .unwrap_or_default();
-    println!("{} passed, {} failed (seed {seed})", files.len() - failed.len(), failed.len());
+    println!(
+        "{} passed, {} failed (seed {seed})",
+        files.len() - failed.len(),
+        failed.len()
+    );
     assert!(
         failed.is_empty(),
         "failed: {failed:?}; reproduce with NPY_SERDE_INTEROP_SEED={seed} python tests/interop/numpy_writes.py DIR"

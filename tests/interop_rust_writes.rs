@@ -335,7 +335,14 @@ fn case(
     values: Value,
 ) -> Case {
     let bytes = bytes.unwrap_or_else(|e| panic!("{name}: write failed: {e}"));
-    Case { name, bytes, descr, shape: shape.to_vec(), fortran_order: false, values }
+    Case {
+        name,
+        bytes,
+        descr,
+        shape: shape.to_vec(),
+        fortran_order: false,
+        values,
+    }
 }
 
 fn fortran(mut c: Case) -> Case {
@@ -442,14 +449,23 @@ fn outers() -> Vec<Outer> {
     vec![
         Outer {
             id: 7,
-            inner: Inner { label: "ab".into(), deep: Pair { p: 1.5, q: 9 } },
+            inner: Inner {
+                label: "ab".into(),
+                deep: Pair { p: 1.5, q: 9 },
+            },
             pairs: [Pair { p: -1.0, q: 1 }, Pair { p: 2.0, q: 2 }],
             grid: grid(1.0),
             ragged_free: vec![1, 2],
         },
         Outer {
             id: 8,
-            inner: Inner { label: "abcdef".into(), deep: Pair { p: f64::MAX, q: 255 } },
+            inner: Inner {
+                label: "abcdef".into(),
+                deep: Pair {
+                    p: f64::MAX,
+                    q: 255,
+                },
+            },
             pairs: [Pair { p: 0.1, q: 3 }, Pair { p: 0.2, q: 4 }],
             grid: grid(2.0),
             ragged_free: vec![-3, 4],
@@ -477,14 +493,31 @@ fn complexes() -> Vec<Complexes> {
 fn padded() -> Vec<Padded> {
     [(1u8, -1i32), (255, i32::MAX)]
         .into_iter()
-        .map(|(a, b)| Padded { a, gap: npy_serde::Padding, b, tail: npy_serde::Padding })
+        .map(|(a, b)| Padded {
+            a,
+            gap: npy_serde::Padding,
+            b,
+            tail: npy_serde::Padding,
+        })
         .collect()
 }
 
 fn aligned() -> Vec<AlignMe> {
     vec![
-        AlignMe { a: -1, b: 0.5, c: -2, sub: AlignSub { x: 3, y: -4 }, d: 5 },
-        AlignMe { a: 1, b: -0.5, c: 2, sub: AlignSub { x: 30, y: 40 }, d: 50 },
+        AlignMe {
+            a: -1,
+            b: 0.5,
+            c: -2,
+            sub: AlignSub { x: 3, y: -4 },
+            d: 5,
+        },
+        AlignMe {
+            a: 1,
+            b: -0.5,
+            c: 2,
+            sub: AlignSub { x: 30, y: 40 },
+            d: 50,
+        },
     ]
 }
 
@@ -521,21 +554,50 @@ fn cases() -> Vec<Case> {
     let aligned = aligned();
     let tuples = tuples();
     let names = vec![
-        Names { temp: 21.5, cafe: 3, plain: 1 },
-        Names { temp: -40.0, cafe: -3, plain: 2 },
+        Names {
+            temp: 21.5,
+            cafe: 3,
+            plain: 1,
+        },
+        Names {
+            temp: -40.0,
+            cafe: -3,
+            plain: 2,
+        },
     ];
-    let latin1 = vec![Latin1 { cafe: 1, naive: 0.5 }];
+    let latin1 = vec![Latin1 {
+        cafe: 1,
+        naive: 0.5,
+    }];
     let rows: Vec<[f64; 3]> = vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.5], [-0.0, f64::MAX, 1e-300]];
-    let matrix: Vec<Vec<i32>> = (0..3).map(|i| (0..4).map(|j| i * 10 + j).collect()).collect();
+    let matrix: Vec<Vec<i32>> = (0..3)
+        .map(|i| (0..4).map(|j| i * 10 + j).collect())
+        .collect();
     let flat: Vec<f64> = vec![0.5, 1.5, -2.0, 1e10];
     let maps: Vec<BTreeMap<String, f64>> = (0..3)
-        .map(|i| [("alpha".to_string(), f64::from(i)), ("beta".to_string(), -f64::from(i))].into())
+        .map(|i| {
+            [
+                ("alpha".to_string(), f64::from(i)),
+                ("beta".to_string(), -f64::from(i)),
+            ]
+            .into()
+        })
         .collect();
     let be = vec![
-        Be { x: 1.0, y: -2, s: "hi".into() },
-        Be { x: -0.5, y: 1 << 20, s: "".into() },
+        Be {
+            x: 1.0,
+            y: -2,
+            s: "hi".into(),
+        },
+        Be {
+            x: -0.5,
+            y: 1 << 20,
+            s: "".into(),
+        },
     ];
-    let be_dtype: npy_serde::Dtype = "[('x', '>f8'), ('y', '>i4'), ('s', '>U3')]".parse().unwrap();
+    let be_dtype: npy_serde::Dtype = "[('x', '>f8'), ('y', '>i4'), ('s', '>U3')]"
+        .parse()
+        .unwrap();
 
     let mut out = vec![
         case(
@@ -646,13 +708,21 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "dtype_f4",
-            WriteOptions::new().dtype("<f4".parse().unwrap()).to_vec(&flat),
+            WriteOptions::new()
+                .dtype("<f4".parse().unwrap())
+                .to_vec(&flat),
             "'<f4'",
             &[4],
             Value::Array(flat.iter().map(|x| (*x as f32).tag()).collect()),
         ),
         // No samples: the dtype is traced from the type (string widths would be 1).
-        case("empty", to_vec(&Vec::<Numbers>::new()), NUMBERS_DESCR, &[0], json!([])),
+        case(
+            "empty",
+            to_vec(&Vec::<Numbers>::new()),
+            NUMBERS_DESCR,
+            &[0],
+            json!([]),
+        ),
     ];
 
     // to_writer must give the same bytes as to_vec.
@@ -675,7 +745,13 @@ fn extra_cases() -> Vec<Case> {
             .map(half::f16::from_f32)
             .collect();
         let expected = Value::Array(halves.iter().map(|h| h.to_f32().tag()).collect());
-        out.push(case("half", npy_serde::to_vec(&halves), "'<f2'", &[5], expected));
+        out.push(case(
+            "half",
+            npy_serde::to_vec(&halves),
+            "'<f2'",
+            &[5],
+            expected,
+        ));
     }
     out.extend(datetime_cases());
     out
