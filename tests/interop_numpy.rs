@@ -24,6 +24,7 @@ use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
+use npy_serde::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 use num_complex::Complex;
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -171,8 +172,17 @@ impl Check for C64 {
     }
 }
 
-/// Datetime counts. Read as plain i64 (the de gives the count).
-type Count = i64;
+impl<U: TimeUnitMarker> Check for Datetime64<U> {
+    fn check(&self, expected: &Value, path: &str) {
+        self.count().check(expected, path);
+    }
+}
+
+impl<U: TimeUnitMarker> Check for Timedelta64<U> {
+    fn check(&self, expected: &Value, path: &str) {
+        self.count().check(expected, path);
+    }
+}
 
 // Fields are declared in the order the script lists them; the script shuffles
 // the file's order, so every typed read below matches by name.
@@ -196,15 +206,17 @@ record! {
         c16: Complex<f64>,
         s: ByteBuf,
         u: String,
-        t: Count,
-        d: Count,
+        t: Datetime64<unit::ns>,
+        d: Timedelta64<unit::s>,
     }
 
-    // A subset: the other fields of the file are ignored.
+    // A subset: the other fields of the file are ignored. A datetime read
+    // as a plain i64 gives its count.
     struct ScalarsSubset {
         u: String,
         f8: f64,
         i2: i16,
+        t: i64,
     }
 
     struct Subarrays {
@@ -214,7 +226,7 @@ record! {
         tags: [String; 2],
         one: [u16; 1],
         z: Vec<C64>,
-        when: [Count; 2],
+        when: [Datetime64<unit::ns>; 2],
     }
 
     struct Nested {

@@ -20,6 +20,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use npy_serde::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 use num_complex::Complex;
 use serde::Serialize;
 use serde_bytes::ByteBuf;
@@ -289,10 +290,29 @@ record! {
         unit: (),
     }
 
+    struct Times {
+        t: Datetime64<unit::ns>,
+        d: Timedelta64<unit::s>,
+        day: Datetime64<unit::D>,
+        nat: Datetime64<unit::ms>,
+    }
+
     struct Be {
         x: f64,
         y: i32,
         s: String,
+    }
+}
+
+impl<U: TimeUnitMarker> Tag for Datetime64<U> {
+    fn tag(&self) -> Value {
+        json!(self.count())
+    }
+}
+
+impl<U: TimeUnitMarker> Tag for Timedelta64<U> {
+    fn tag(&self) -> Value {
+        json!(self.count())
     }
 }
 
@@ -757,12 +777,30 @@ fn extra_cases() -> Vec<Case> {
     out
 }
 
-/// `Datetime64<U>` / `Timedelta64<U>`: `<M8[unit]>` / `<m8[unit]>` with the
+/// `Datetime64<U>` / `Timedelta64<U>`: `<M8[unit]` / `<m8[unit]` with the
 /// i64 count, NaT = i64::MIN.
 fn datetime_cases() -> Vec<Case> {
-    // TODO(fixtures): enable once the ser branch's datetime types land; see
-    // the unit type names in src/datetime.rs.
-    Vec::new()
+    let times = vec![
+        Times {
+            t: Datetime64::new(1_700_000_000_123_456_789),
+            d: Timedelta64::new(-90),
+            day: Datetime64::new(19_000),
+            nat: Datetime64::NAT,
+        },
+        Times {
+            t: Datetime64::NAT,
+            d: Timedelta64::NAT,
+            day: Datetime64::new(-1),
+            nat: Datetime64::new(0),
+        },
+    ];
+    vec![case(
+        "datetime",
+        npy_serde::to_vec(&times),
+        "[('t', '<M8[ns]'), ('d', '<m8[s]'), ('day', '<M8[D]'), ('nat', '<M8[ms]')]",
+        &[2],
+        tags(&times),
+    )]
 }
 
 #[test]
