@@ -297,6 +297,23 @@ fn typed<T: DeserializeOwned + Check>(bytes: &[u8], expected: &Value, what: &str
     value.check(expected, what);
 }
 
+/// `f2` into `half::f16` (raw bits through the crate's newtype protocol).
+#[cfg(feature = "half")]
+#[derive(Debug, Deserialize)]
+struct Halves {
+    f2: half::f16,
+}
+
+#[cfg(feature = "half")]
+impl Check for Halves {
+    fn check(&self, expected: &Value, path: &str) {
+        self.f2.to_f32().check(
+            field(expected, "f2", path),
+            &format!("{path}.f2 (half::f16)"),
+        );
+    }
+}
+
 /// The typed reads for one case; the names are the contract with numpy_writes.py.
 fn check_typed(case: &str, bytes: &[u8], expected: &Value) {
     let what = format!("{case} (typed)");
@@ -305,6 +322,8 @@ fn check_typed(case: &str, bytes: &[u8], expected: &Value) {
         "scalars_le" | "scalars_be" => {
             typed::<Vec<Scalars>>(bytes, expected, what);
             typed::<Vec<ScalarsSubset>>(bytes, expected, what);
+            #[cfg(feature = "half")]
+            typed::<Vec<Halves>>(bytes, expected, what);
         }
         "subarrays" => typed::<Vec<Subarrays>>(bytes, expected, what),
         "nested" => typed::<Vec<Nested>>(bytes, expected, what),
