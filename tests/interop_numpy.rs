@@ -6,7 +6,8 @@
 //! reads every file three ways and compares with the sidecar:
 //!
 //! 1. into a self-describing tree (`deserialize_any` all the way down, bytes
-//!    and float bits kept exactly) and compares with the sidecar tagged values;
+//!    and float bits kept exactly) and compares with the sidecar tagged values,
+//!    with `from_slice` and with `from_reader` over the file;
 //! 2. into `serde_json::Value` (`S` values arrive as arrays of u8 when the
 //!    deserializer presents them as a sequence; when it presents them as
 //!    bytes, which serde_json::Value cannot hold, a clean error is required);
@@ -496,6 +497,11 @@ fn check_file(npy: &Path) {
     if let Some(diff) = first_diff(&bytes_as_seq(&got), &bytes_as_seq(expected), case) {
         panic!("self-describing read differs: {diff}");
     }
+    // The streaming reader must agree with the slice reader.
+    let file = std::fs::File::open(npy).unwrap();
+    let Tagged(streamed) = npy_serde::from_reader(std::io::BufReader::new(file))
+        .unwrap_or_else(|e| panic!("{case}: from_reader failed: {e}"));
+    assert_eq!(streamed, got, "{case}: from_reader and from_slice differ");
 
     // 2. serde_json::Value.
     match npy_serde::from_slice::<Value>(&bytes) {

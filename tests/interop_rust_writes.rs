@@ -341,7 +341,7 @@ impl Tag for () {
 struct Case {
     name: &'static str,
     bytes: Result<Vec<u8>, String>,
-    descr: &'static str,
+    descr: String,
     shape: Vec<u64>,
     fortran_order: bool,
     values: Value,
@@ -350,14 +350,14 @@ struct Case {
 fn case(
     name: &'static str,
     bytes: npy_serde::Result<Vec<u8>>,
-    descr: &'static str,
+    descr: impl Into<String>,
     shape: &[u64],
     values: Value,
 ) -> Case {
     Case {
         name,
         bytes: bytes.map_err(|e| format!("write failed: {e}")),
-        descr,
+        descr: descr.into(),
         shape: shape.to_vec(),
         fortran_order: false,
         values,
@@ -784,7 +784,101 @@ fn extra_cases() -> Vec<Case> {
         ));
     }
     out.extend(datetime_cases());
+    out.push(random_case());
     out
+}
+
+/// xorshift64*: enough randomness for test values, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// Any bit pattern except NaN (NaN payloads are not what this checks).
+    fn f64(&mut self) -> f64 {
+        let x = f64::from_bits(self.next());
+        if x.is_nan() { f64::NAN } else { x }
+    }
+    fn f32(&mut self) -> f32 {
+        let x = f32::from_bits(self.next() as u32);
+        if x.is_nan() { f32::NAN } else { x }
+    }
+}
+
+record! {
+    struct Random {
+        flag: bool,
+        x: f64,
+        y: f32,
+        n: i64,
+        k: u16,
+        #[serde(with = "npy_serde::complex")]
+        z: Complex<f64>,
+        text: String,
+        raw: ByteBuf,
+        v: [i32; 3],
+    }
+}
+
+/// Random values, a fresh seed each run (NPY_SERDE_INTEROP_SEED to repeat):
+/// bit patterns a hand-written case would not think of, and string widths
+/// that change from run to run.
+fn random_case() -> Case {
+    let seed = std::env::var("NPY_SERDE_INTEROP_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            now.map_or(1, |d| d.as_nanos() as u64)
+        });
+    println!("random: seed {seed} (reproduce with NPY_SERDE_INTEROP_SEED={seed})");
+    let mut rng = Rng(seed | 1);
+    const CHARS: &[char] = &[
+        'a', 'Z', '0', ' ', '\'', '"', '\\', '\n', 'é', 'ß', 'Ω', '漢', '😀', '\u{200b}',
+    ];
+    let records: Vec<Random> = (0..1 + rng.below(8))
+        .map(|_| Random {
+            flag: rng.below(2) == 1,
+            x: rng.f64(),
+            y: rng.f32(),
+            n: rng.next() as i64,
+            k: rng.next() as u16,
+            z: Complex::new(rng.f64(), rng.f64()),
+            text: (0..rng.below(7))
+                .map(|_| CHARS[rng.below(CHARS.len() as u64) as usize])
+                .collect(),
+            // S values may not end in NUL (numpy would strip it).
+            raw: ByteBuf::from(
+                (0..rng.below(6))
+                    .map(|_| rng.next() as u8)
+                    .map(|b| b.max(1))
+                    .collect::<Vec<u8>>(),
+            ),
+            v: [rng.next() as i32, rng.next() as i32, rng.next() as i32],
+        })
+        .collect();
+    let width = |f: fn(&Random) -> usize| records.iter().map(f).max().unwrap_or(0).max(1);
+    let text_width = width(|r| r.text.chars().count());
+    let raw_width = width(|r| r.raw.len());
+    let descr = format!(
+        "[('flag', '|b1'), ('x', '<f8'), ('y', '<f4'), ('n', '<i8'), ('k', '<u2'), ('z', '<c16'), \
+         ('text', '<U{text_width}'), ('raw', '|S{raw_width}'), ('v', '<i4', (3,))]"
+    );
+    let shape = [records.len() as u64];
+    case(
+        "random",
+        npy_serde::to_vec(&records),
+        descr,
+        &shape,
+        tags(&records),
+    )
 }
 
 /// `Datetime64<U>` / `Timedelta64<U>`: `<M8[unit]` / `<m8[unit]` with the
