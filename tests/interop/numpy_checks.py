@@ -25,6 +25,7 @@ import warnings
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from numpy_writes import export_array  # noqa: E402  (same tagged format both ways)
 
