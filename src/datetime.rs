@@ -1,6 +1,6 @@
 //! numpy's `datetime64` / `timedelta64` as Rust types: [`Datetime64<U>`] and
 //! [`Timedelta64<U>`], an `i64` count of the unit `U` (a marker type from
-//! [`unit`]). `i64::MIN` is NaT ("not a time"), as in numpy.
+//! [`unit`](mod@unit)). `i64::MIN` is NaT ("not a time"), as in numpy.
 //!
 //! They serialize as a newtype struct whose name carries the unit
 //! (`"$npy_serde::M8[ns]"`), so this crate writes `'<M8[ns]'`; other formats
@@ -21,7 +21,7 @@ mod sealed {
 }
 
 /// A datetime unit known at compile time; implemented by the marker types in
-/// [`unit`] only.
+/// [`unit`](mod@unit) only.
 pub trait TimeUnitMarker: sealed::Sealed {
     /// The unit.
     const UNIT: DatetimeUnit;
