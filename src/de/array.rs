@@ -1,0 +1,332 @@
+//! An array of elements as nested sequences: the header's shape (first axis
+//! = records) or a subarray field's dims. Also the reordering of
+//! Fortran-order data into C order.
+
+use serde::de::{self, Visitor};
+
+use super::element::ElementDe;
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
+use crate::dtype::{Dtype, ShapeRepr};
+use crate::error::{Error, Result};
+
+/// Elements of `dtype` laid out in C order with shape `dims` over exactly
+/// `product(dims) * itemsize` bytes. With no dims it is the bare element.
+pub(crate) struct ArrayDe<'de, 'a> {
+    dtype: &'a Dtype,
+    dims: &'a [u64],
+    bytes: Bytes<'de, 'a>,
+    cfg: Cfg,
+    /// The first axis of the file's shape: errors get `record i`, not `[i]`.
+    top: bool,
+}
+
+impl<'de, 'a> ArrayDe<'de, 'a> {
+    #[inline]
+    pub(crate) fn new(
+        dtype: &'a Dtype,
+        dims: &'a [u64],
+        bytes: Bytes<'de, 'a>,
+        cfg: Cfg,
+        top: bool,
+    ) -> Self {
+        ArrayDe {
+            dtype,
+            dims,
+            bytes,
+            cfg,
+            top,
+        }
+    }
+
+    #[inline]
+    fn element(&self) -> ElementDe<'de, 'a> {
+        ElementDe::new(self.dtype, self.bytes, self.cfg)
+    }
+
+    /// Visits the first axis as a sequence (dims must not be empty).
+    pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let Some((&n, rest)) = self.dims.split_first() else {
+            return Err(internal());
+        };
+        let n_usize = usize::try_from(n).map_err(|_| internal())?;
+        let stride = if n == 0 {
+            0
+        } else {
+            self.bytes.len() / n_usize
+        };
+        if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
+            return Err(internal());
+        }
+        let mut seq = ArraySeq {
+            dtype: self.dtype,
+            rest,
+            bytes: self.bytes,
+            stride,
+            next: 0,
+            len: n_usize,
+            cfg: self.cfg,
+            top: self.top,
+        };
+        let found = Shape(self.dtype, self.dims, self.top);
+        let v = visitor
+            .visit_seq(&mut seq)
+            .map_err(|e| fix_error(e, &found))?;
+        if seq.next < seq.len {
+            return Err(Error::mismatch(format!(
+                "expected {} elements, found {found}",
+                seq.next
+            )));
+        }
+        Ok(v)
+    }
+}
+
+/// "array of shape (3, 2) of '<f8'" for messages.
+struct Shape<'a>(&'a Dtype, &'a [u64], bool);
+
+impl std::fmt::Display for Shape<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = if self.2 { "array" } else { "subarray" };
+        write!(f, "{what} of shape {}", ShapeRepr(self.1))?;
+        if let Dtype::Scalar(s) = self.0 {
+            write!(f, " of '{s}'")?;
+        }
+        Ok(())
+    }
+}
+
+/// The elements of one axis.
+struct ArraySeq<'de, 'a> {
+    dtype: &'a Dtype,
+    rest: &'a [u64],
+    bytes: Bytes<'de, 'a>,
+    stride: usize,
+    next: usize,
+    len: usize,
+    cfg: Cfg,
+    top: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        if self.next >= self.len {
+            return Ok(None);
+        }
+        let i = self.next;
+        self.next += 1;
+        let offset = i.checked_mul(self.stride).ok_or_else(internal)?;
+        let bytes = self.bytes.sub(offset, self.stride)?;
+        let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
+        seed.deserialize(de).map(Some).map_err(|e| {
+            if self.top {
+                e.at_record(i as u64)
+            } else {
+                e.at_index(i as u64)
+            }
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        let left = self.len - self.next;
+        Some(left.min(SIZE_HINT_BYTES / self.stride.max(1)))
+    }
+}
+
+macro_rules! elem_or_seq {
+    ($($m:ident)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.dims.is_empty() {
+                self.element().$m(visitor)
+            } else {
+                self.visit_seq(visitor)
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
+    type Error = Error;
+
+    elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
+        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
+        deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+        deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier);
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            return self.element().deserialize_unit_struct(name, visitor);
+        }
+        self.visit_seq(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            return self.element().deserialize_newtype_struct(name, visitor);
+        }
+        if name.starts_with("$npy_serde::") || name == crate::special::F16 {
+            return self.visit_seq(visitor);
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            return self.element().deserialize_tuple(len, visitor);
+        }
+        self.visit_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            return self.element().deserialize_tuple_struct(name, len, visitor);
+        }
+        self.visit_seq(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            return self.element().deserialize_struct(name, fields, visitor);
+        }
+        self.visit_seq(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            return self.element().deserialize_enum(name, variants, visitor);
+        }
+        self.visit_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+}
+
+/// Reorders the data of a Fortran-order array (first index fastest) into C
+/// order (last index fastest). `data` holds exactly `product(shape) *
+/// itemsize` bytes (checked by the caller against the header).
+pub(crate) fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Result<Vec<u8>> {
+    let dims: Vec<usize> = shape
+        .iter()
+        .map(|&d| usize::try_from(d).map_err(|_| internal()))
+        .collect::<Result<_>>()?;
+    let count = dims
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .ok_or_else(internal)?;
+    if count.checked_mul(itemsize) != Some(data.len()) {
+        return Err(internal());
+    }
+    let mut out = Vec::with_capacity(data.len());
+    if count == 0 || itemsize == 0 {
+        out.extend_from_slice(data);
+        return Ok(out);
+    }
+    // Fortran strides in bytes: axis 0 is contiguous.
+    let mut fstride = Vec::with_capacity(dims.len());
+    let mut s = itemsize;
+    for &d in &dims {
+        fstride.push(s);
+        s = s.checked_mul(d).ok_or_else(internal)?;
+    }
+    let mut index = vec![0usize; dims.len()];
+    let mut offset = 0usize;
+    for _ in 0..count {
+        let item = data.get(offset..offset + itemsize).ok_or_else(internal)?;
+        out.extend_from_slice(item);
+        // advance the C-order odometer: last axis fastest
+        for ax in (0..dims.len()).rev() {
+            let (Some(i), Some(&d), Some(&st)) = (index.get_mut(ax), dims.get(ax), fstride.get(ax))
+            else {
+                return Err(internal());
+            };
+            *i += 1;
+            offset += st;
+            if *i < d {
+                break;
+            }
+            offset -= st * d;
+            *i = 0;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fortran_2d() {
+        // logical [[0,1,2],[3,4,5]] stored column-major: 0 3 1 4 2 5
+        let data = [0u8, 3, 1, 4, 2, 5];
+        assert_eq!(
+            fortran_to_c(&data, &[2, 3], 1).unwrap(),
+            vec![0, 1, 2, 3, 4, 5]
+        );
+    }
+
+    #[test]
+    fn fortran_3d_wide_items() {
+        // shape (2, 2, 2), items of 2 bytes; F index = i + 2j + 4k
+        let logical = |i: usize, j: usize, k: usize| (i * 4 + j * 2 + k) as u8;
+        let mut data = vec![0u8; 16];
+        for i in 0..2 {
+            for j in 0..2 {
+                for k in 0..2 {
+                    let f = i + 2 * j + 4 * k;
+                    data[2 * f] = logical(i, j, k);
+                    data[2 * f + 1] = 100 + logical(i, j, k);
+                }
+            }
+        }
+        let c = fortran_to_c(&data, &[2, 2, 2], 2).unwrap();
+        for n in 0..8u8 {
+            assert_eq!(c[2 * n as usize], n);
+            assert_eq!(c[2 * n as usize + 1], 100 + n);
+        }
+    }
+
+    #[test]
+    fn fortran_empty() {
+        assert!(fortran_to_c(&[], &[0, 3], 8).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,251 @@
+//! One array element over exactly its bytes: a record (a map keyed by field
+//! name, padding skipped), a subarray (nested sequences) or a scalar.
+
+use serde::de::{self, Visitor};
+
+use super::array::ArrayDe;
+use super::scalar::ScalarDe;
+use super::{Bytes, Cfg, Found, fix_error, internal};
+use crate::dtype::{Dtype, Field, Record};
+use crate::error::{Error, Result};
+
+/// One element of `dtype` over exactly `dtype.itemsize()` bytes.
+pub(crate) struct ElementDe<'de, 'a> {
+    dtype: &'a Dtype,
+    bytes: Bytes<'de, 'a>,
+    cfg: Cfg,
+}
+
+impl<'de, 'a> ElementDe<'de, 'a> {
+    #[inline]
+    pub(crate) fn new(dtype: &'a Dtype, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
+        ElementDe { dtype, bytes, cfg }
+    }
+
+    #[cold]
+    fn fix(&self, e: Error) -> Error {
+        fix_error(e, &Found(self.dtype))
+    }
+
+    fn record_map<V: Visitor<'de>>(self, r: &'a Record, visitor: V) -> Result<V::Value> {
+        let mut map = RecordMap {
+            fields: r.fields().iter(),
+            value: None,
+            bytes: self.bytes,
+            cfg: self.cfg,
+        };
+        visitor.visit_map(&mut map).map_err(|e| self.fix(e))
+    }
+
+    fn record_seq<V: Visitor<'de>>(self, r: &'a Record, visitor: V) -> Result<V::Value> {
+        let mut seq = RecordSeq {
+            fields: r.fields().iter(),
+            bytes: self.bytes,
+            cfg: self.cfg,
+        };
+        let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
+        let left = seq.fields.len();
+        if left > 0 {
+            return Err(Error::mismatch(format!(
+                "the type takes only {} of the {} fields of the record",
+                r.fields().len() - left,
+                r.fields().len()
+            )));
+        }
+        Ok(v)
+    }
+
+    fn subarray<V: Visitor<'de>>(
+        self,
+        base: &'a Dtype,
+        dims: &'a [u64],
+        visitor: V,
+    ) -> Result<V::Value> {
+        ArrayDe::new(base, dims, self.bytes, self.cfg, false).visit_seq(visitor)
+    }
+}
+
+macro_rules! to_scalar {
+    ($($m:ident)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.dtype {
+                Dtype::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).$m(visitor),
+                _ => self.deserialize_any(visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.dtype {
+            Dtype::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).deserialize_any(visitor),
+            Dtype::Subarray(base, dims) => self.subarray(base, dims, visitor),
+            Dtype::Record(r) => self.record_map(r, visitor),
+        }
+    }
+
+    to_scalar!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf);
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.dtype {
+            Dtype::Record(r) if r.fields().is_empty() => visitor.visit_unit(),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.dtype {
+            Dtype::Scalar(s) => {
+                ScalarDe::new(*s, self.bytes, self.cfg).deserialize_newtype_struct(name, visitor)
+            }
+            _ if name == crate::special::PADDING => visitor.visit_unit(),
+            _ if name.starts_with("$npy_serde::") => self.deserialize_any(visitor),
+            _ => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.dtype {
+            Dtype::Record(r) => self.record_seq(r, visitor),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.dtype {
+            Dtype::Scalar(s) => {
+                ScalarDe::new(*s, self.bytes, self.cfg).deserialize_enum(name, variants, visitor)
+            }
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! { map identifier }
+}
+
+/// A record as a map: keys are the field names from the dtype (file order),
+/// values the fields' elements at their fixed offsets.
+struct RecordMap<'de, 'a> {
+    fields: std::slice::Iter<'a, Field>,
+    value: Option<&'a Field>,
+    bytes: Bytes<'de, 'a>,
+    cfg: Cfg,
+}
+
+#[inline]
+fn field_de<'de, 'a>(f: &'a Field, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'de, 'a>> {
+    Ok(ElementDe::new(
+        f.dtype(),
+        bytes.sub(f.offset(), f.dtype().itemsize())?,
+        cfg,
+    ))
+}
+
+impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let Some(field) = self.fields.next() else {
+            return Ok(None);
+        };
+        self.value = Some(field);
+        seed.deserialize(de::value::StrDeserializer::<Error>::new(field.name()))
+            .map(Some)
+            .map_err(|e| e.in_field(field.name()))
+    }
+
+    #[inline]
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let field = self.value.take().ok_or_else(internal)?;
+        seed.deserialize(field_de(field, self.bytes, self.cfg)?)
+            .map_err(|e| e.in_field(field.name()))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.fields.len())
+    }
+}
+
+/// A record as a sequence of its fields in file order (tuples, tuple structs).
+struct RecordSeq<'de, 'a> {
+    fields: std::slice::Iter<'a, Field>,
+    bytes: Bytes<'de, 'a>,
+    cfg: Cfg,
+}
+
+impl<'de> de::SeqAccess<'de> for RecordSeq<'de, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        let Some(field) = self.fields.next() else {
+            return Ok(None);
+        };
+        seed.deserialize(field_de(field, self.bytes, self.cfg)?)
+            .map(Some)
+            .map_err(|e| e.in_field(field.name()))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.fields.len())
+    }
+}

@@ -1,0 +1,218 @@
+//! The read path: the bytes of an array (or of one element) -> any serde type.
+//!
+//! The header has been parsed by `header_read`; what is left is a dtype, a
+//! shape and exactly the data bytes. The deserializers here walk the dtype
+//! over those bytes: [`array::ArrayDe`] presents the shape as nested
+//! sequences, [`element::ElementDe`] one element (record, subarray, scalar),
+//! [`scalar::ScalarDe`] one scalar in the file's byte order.
+//!
+//! One deserializer serves both borrowed input (`from_slice`, where `S` and
+//! `V` fields are handed out as `&'de [u8]`) and copied input (`from_reader`,
+//! a buffer reused per record), like serde_json's `Reference`.
+//!
+//! Entry points for other readers (npz): `crate::reader::deserialize_data`
+//! (a whole array's data in memory), `crate::reader::deserialize_stream`
+//! (an array's data from a stream positioned after its header),
+//! `crate::reader::NpyReader::from_parsed` (record by record from a
+//! non-seekable stream) and [`element_from_slice`] (one element's bytes);
+//! `ReadOptions::cfg()` gives the [`Cfg`] they take.
+//!
+//! Positions are attached while errors unwind (`.in_field`, `.at_index`,
+//! `.at_record`); serde's own "invalid type" messages are rewritten to name
+//! the numpy type that was found (see [`fix_error`]).
+
+pub(crate) mod array;
+pub(crate) mod datetime;
+pub(crate) mod element;
+pub(crate) mod scalar;
+pub(crate) mod stream;
+
+use std::fmt;
+
+use crate::dtype::{Dtype, ScalarType};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Caps serde size hints: never more elements than this many bytes of
+/// Rust values would take, whatever the header claims.
+pub(crate) const SIZE_HINT_BYTES: usize = 4 << 20;
+
+/// The bytes of one element or of a run of elements, borrowed from the
+/// caller's input (`'de`) or from a scratch buffer (`'a`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Bytes<'de, 'a> {
+    /// From `from_slice`: may be handed to the visitor as `&'de [u8]`.
+    Borrowed(&'de [u8]),
+    /// From a buffer that is reused: handed out as a transient `&[u8]`.
+    Copied(&'a [u8]),
+}
+
+impl<'de, 'a> Bytes<'de, 'a> {
+    /// The bytes.
+    #[inline]
+    pub(crate) fn slice(&self) -> &[u8] {
+        match *self {
+            Bytes::Borrowed(b) => b,
+            Bytes::Copied(b) => b,
+        }
+    }
+
+    /// Length in bytes.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.slice().len()
+    }
+
+    /// `len` bytes starting at `offset`, of the same kind.
+    #[inline]
+    pub(crate) fn sub(self, offset: usize, len: usize) -> Result<Self> {
+        let range = offset..offset.checked_add(len).ok_or_else(internal)?;
+        match self {
+            Bytes::Borrowed(b) => b.get(range).map(Bytes::Borrowed),
+            Bytes::Copied(b) => b.get(range).map(Bytes::Copied),
+        }
+        .ok_or_else(internal)
+    }
+
+    /// Hands the bytes to the visitor, borrowed when possible.
+    pub(crate) fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Bytes::Borrowed(b) => visitor.visit_borrowed_bytes(b),
+            Bytes::Copied(b) => visitor.visit_bytes(b),
+        }
+    }
+
+    /// Hands the bytes to the visitor as a string when they are UTF-8, as
+    /// bytes otherwise (the visitor then says what it expected).
+    pub(crate) fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Bytes::Borrowed(b) => match std::str::from_utf8(b) {
+                Ok(s) => visitor.visit_borrowed_str(s),
+                Err(_) => visitor.visit_borrowed_bytes(b),
+            },
+            Bytes::Copied(b) => match std::str::from_utf8(b) {
+                Ok(s) => visitor.visit_str(s),
+                Err(_) => visitor.visit_bytes(b),
+            },
+        }
+    }
+}
+
+/// Sizes are checked before a deserializer is built; reaching this means a
+/// bug in this crate, reported as an error rather than a panic.
+#[cold]
+pub(crate) fn internal() -> Error {
+    Error::data("internal error: element bytes do not match the dtype")
+}
+
+/// Options the deserializers consult.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Cfg {
+    /// Allow rounding conversions into `f32`/`f64`.
+    pub(crate) lossy: bool,
+}
+
+/// How a value was found in the file, for "expected X, found Y" messages.
+pub(crate) struct Found<'a>(pub(crate) &'a Dtype);
+
+impl fmt::Display for Found<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Dtype::Scalar(s) => write!(f, "'{s}'"),
+            Dtype::Subarray(base, shape) => {
+                write!(f, "subarray {}", crate::dtype::ShapeRepr(shape))?;
+                if let Dtype::Scalar(s) = &**base {
+                    write!(f, " of '{s}'")?;
+                }
+                Ok(())
+            }
+            Dtype::Record(r) => match r.fields().len() {
+                0 => f.write_str("record without fields"),
+                1 => f.write_str("record of 1 field"),
+                n => write!(f, "record of {n} fields"),
+            },
+        }
+    }
+}
+
+/// Rewrites serde's own `invalid type: X, expected Y` into
+/// `expected Y, found '<f8'` and `invalid value: X, expected Y` into
+/// `expected Y, found X in '<i8'`, for errors fresh from a visitor (no
+/// position yet). Other errors pass unchanged.
+#[cold]
+pub(crate) fn fix_error(err: Error, found: &dyn fmt::Display) -> Error {
+    if err.path().next().is_some() {
+        return err;
+    }
+    let ErrorKind::Message(msg) = err.kind() else {
+        return err;
+    };
+    if let Some((_, exp)) = msg
+        .strip_prefix("invalid type: ")
+        .and_then(|rest| rest.rsplit_once(", expected "))
+    {
+        return Error::mismatch(format!("expected {exp}, found {found}"));
+    }
+    if let Some((unexp, exp)) = msg
+        .strip_prefix("invalid value: ")
+        .and_then(|rest| rest.rsplit_once(", expected "))
+    {
+        return Error::mismatch(format!("expected {exp}, found {unexp} in {found}"));
+    }
+    err
+}
+
+/// What a visitor expected, from serde's fresh `invalid type` / `invalid
+/// value` message (no position attached yet).
+pub(crate) fn expected_of(err: &Error) -> Option<&str> {
+    if err.path().next().is_some() {
+        return None;
+    }
+    let ErrorKind::Message(msg) = err.kind() else {
+        return None;
+    };
+    msg.strip_prefix("invalid type: ")
+        .or_else(|| msg.strip_prefix("invalid value: "))
+        .and_then(|rest| rest.rsplit_once(", expected "))
+        .map(|(_, exp)| exp)
+}
+
+/// Refuses dtypes whose data cannot be read at all (`O`: the data section is
+/// a pickle, so not even its size is known), naming the field.
+pub(crate) fn check_readable(dtype: &Dtype) -> Result<()> {
+    match dtype {
+        Dtype::Scalar(s) if s.ty() == ScalarType::Object => Err(Error::unsupported(
+            "'|O' (pickled Python objects) cannot be read without pickle; \
+             save the array with a fixed-size dtype",
+        )),
+        Dtype::Scalar(_) => Ok(()),
+        Dtype::Subarray(base, _) => check_readable(base),
+        Dtype::Record(r) => {
+            for field in r.fields() {
+                check_readable(field.dtype()).map_err(|e| e.in_field(field.name()))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Deserializes one element (shape `()`) from exactly `dtype.itemsize()`
+/// bytes; the entry point for columnar reads (npz).
+#[allow(dead_code)] // used by the npz reader
+pub(crate) fn element_from_slice<'de, T: serde::Deserialize<'de>>(
+    dtype: &Dtype,
+    bytes: &'de [u8],
+    cfg: Cfg,
+) -> Result<T> {
+    if bytes.len() != dtype.itemsize() {
+        return Err(Error::data(format!(
+            "an element of this dtype takes {} bytes, got {}",
+            dtype.itemsize(),
+            bytes.len()
+        )));
+    }
+    check_readable(dtype)?;
+    T::deserialize(element::ElementDe::new(dtype, Bytes::Borrowed(bytes), cfg))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,685 @@
+//! One scalar in the file's byte order -> the visitor.
+//!
+//! Every numeric type is handed over with the visit method of the file's own
+//! type (`<i2` -> `visit_i16`), so serde's range checks decide whether it
+//! fits the Rust type (`300` into `u8` fails). Only conversions into floats
+//! are checked here, because serde's float visitors accept any integer with
+//! `as` and would round silently.
+
+use serde::de::{self, IntoDeserializer, Visitor};
+
+use super::{Bytes, Cfg, fix_error, internal};
+use crate::dtype::{ByteOrder, Scalar, ScalarType};
+use crate::error::{Error, Result};
+use crate::special;
+
+/// A decoded number, tagged with the file's type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Num {
+    Bool(bool),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    /// `f2` (widened bit-exactly) or `f4`.
+    F32(f32),
+    F64(f64),
+}
+
+impl Num {
+    /// Calls the visit method of the file's type.
+    #[inline]
+    fn visit<'de, V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self {
+            Num::Bool(x) => v.visit_bool(x),
+            Num::I8(x) => v.visit_i8(x),
+            Num::I16(x) => v.visit_i16(x),
+            Num::I32(x) => v.visit_i32(x),
+            Num::I64(x) => v.visit_i64(x),
+            Num::U8(x) => v.visit_u8(x),
+            Num::U16(x) => v.visit_u16(x),
+            Num::U32(x) => v.visit_u32(x),
+            Num::U64(x) => v.visit_u64(x),
+            Num::F32(x) => v.visit_f32(x),
+            Num::F64(x) => v.visit_f64(x),
+        }
+    }
+
+    /// The value as `f64` if that is exact (NaN counts as exact).
+    fn exact_f64(self) -> Option<f64> {
+        match self {
+            Num::Bool(_) => None,
+            Num::I8(x) => Some(x.into()),
+            Num::I16(x) => Some(x.into()),
+            Num::I32(x) => Some(x.into()),
+            Num::U8(x) => Some(x.into()),
+            Num::U16(x) => Some(x.into()),
+            Num::U32(x) => Some(x.into()),
+            Num::I64(x) => {
+                let f = x as f64;
+                (f as i128 == i128::from(x)).then_some(f)
+            }
+            Num::U64(x) => {
+                let f = x as f64;
+                (f as i128 == i128::from(x)).then_some(f)
+            }
+            Num::F32(x) => Some(x.into()),
+            Num::F64(x) => Some(x),
+        }
+    }
+
+    /// The value as `f32` if that is exact (NaN counts as exact).
+    fn exact_f32(self) -> Option<f32> {
+        match self {
+            Num::F32(x) => Some(x),
+            Num::F64(x) => {
+                let f = x as f32;
+                (f64::from(f) == x || x.is_nan()).then_some(f)
+            }
+            other => {
+                let wide = other.exact_f64()?;
+                let f = wide as f32;
+                (f64::from(f) == wide).then_some(f)
+            }
+        }
+    }
+
+    /// The value rounded to `f64` (for `lossy`).
+    fn lossy_f64(self) -> Option<f64> {
+        Some(match self {
+            Num::I64(x) => x as f64,
+            Num::U64(x) => x as f64,
+            other => other.exact_f64()?,
+        })
+    }
+}
+
+#[inline]
+fn arr<const N: usize>(b: &[u8]) -> Result<[u8; N]> {
+    b.first_chunk::<N>().copied().ok_or_else(internal)
+}
+
+macro_rules! rd {
+    ($t:ty, $b:expr, $big:expr) => {{
+        let a = arr($b)?;
+        if $big {
+            <$t>::from_be_bytes(a)
+        } else {
+            <$t>::from_le_bytes(a)
+        }
+    }};
+}
+
+/// Widens the bits of an IEEE half to the `f32` of the same value, keeping
+/// NaN payloads (shifted into the top of the `f32` mantissa) so narrowing
+/// back gives the same 16 bits.
+pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let man = u32::from(h & 0x3ff);
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        (0, _) => {
+            // subnormal: value = man * 2^-24; normalise
+            let lead = man.leading_zeros() - 21; // shifts until bit 10 is set
+            let m = (man << lead) & 0x3ff;
+            let e = 127 - 15 + 1 - lead;
+            sign | (e << 23) | (m << 13)
+        }
+        (0x1f, _) => sign | 0x7f80_0000 | (man << 13),
+        _ => sign | ((exp + 127 - 15) << 23) | (man << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// One scalar of the file.
+pub(crate) struct ScalarDe<'de, 'a> {
+    pub(crate) scalar: Scalar,
+    pub(crate) bytes: Bytes<'de, 'a>,
+    pub(crate) cfg: Cfg,
+}
+
+impl<'de, 'a> ScalarDe<'de, 'a> {
+    #[inline]
+    pub(crate) fn new(scalar: Scalar, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
+        ScalarDe { scalar, bytes, cfg }
+    }
+
+    #[inline]
+    fn big(&self) -> bool {
+        self.scalar.order() == ByteOrder::Big
+    }
+
+    /// The number, for numeric kinds (datetimes give their i64 count).
+    #[inline]
+    fn number(&self) -> Result<Option<Num>> {
+        let b = self.bytes.slice();
+        let big = self.big();
+        Ok(Some(match self.scalar.ty() {
+            ScalarType::Bool => Num::Bool(arr::<1>(b)?[0] != 0),
+            ScalarType::Int(1) => Num::I8(i8::from_le_bytes(arr(b)?)),
+            ScalarType::Int(2) => Num::I16(rd!(i16, b, big)),
+            ScalarType::Int(4) => Num::I32(rd!(i32, b, big)),
+            ScalarType::Int(8) => Num::I64(rd!(i64, b, big)),
+            ScalarType::UInt(1) => Num::U8(arr::<1>(b)?[0]),
+            ScalarType::UInt(2) => Num::U16(rd!(u16, b, big)),
+            ScalarType::UInt(4) => Num::U32(rd!(u32, b, big)),
+            ScalarType::UInt(8) => Num::U64(rd!(u64, b, big)),
+            ScalarType::Float(2) => Num::F32(f16_bits_to_f32(rd!(u16, b, big))),
+            ScalarType::Float(4) => Num::F32(rd!(f32, b, big)),
+            ScalarType::Float(8) => Num::F64(rd!(f64, b, big)),
+            ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Num::I64(rd!(i64, b, big)),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn found(&self) -> String {
+        format!("'{}'", self.scalar)
+    }
+
+    #[cold]
+    fn fix(&self, e: Error) -> Error {
+        fix_error(e, &self.found())
+    }
+
+    /// Refusal for types this crate never decodes.
+    fn unsupported(&self) -> Option<Error> {
+        match self.scalar.ty() {
+            ScalarType::Object => Some(Error::unsupported(
+                "'|O' (pickled Python objects) cannot be read without pickle",
+            )),
+            ScalarType::Float(16) | ScalarType::Complex(32) => Some(Error::unsupported(format!(
+                "'{}' is an x87 long double, which is not portable; convert it to \
+                 float64/complex128 with numpy before saving",
+                self.scalar
+            ))),
+            ScalarType::Int(_) | ScalarType::UInt(_) | ScalarType::Float(_) => Some(
+                Error::unsupported(format!("'{}' is not a numpy type", self.scalar)),
+            ),
+            ScalarType::Complex(n) if n != 8 && n != 16 => Some(Error::unsupported(format!(
+                "'{}' is not a numpy type",
+                self.scalar
+            ))),
+            _ => None,
+        }
+    }
+
+    /// `S`: the bytes up to the last non-NUL byte.
+    fn stripped_bytes(&self) -> Result<Bytes<'de, 'a>> {
+        let b = self.bytes.slice();
+        let n = b.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
+        self.bytes.sub(0, n)
+    }
+
+    /// `U`: decodes UCS-4 up to the last non-NUL code point and hands the
+    /// text to `f`, without allocating for short strings.
+    fn with_unicode<T>(&self, f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
+        let b = self.bytes.slice();
+        let big = self.big();
+        let units = b.chunks_exact(4).map(|c| {
+            let a = c.first_chunk::<4>().copied().unwrap_or_default();
+            if big {
+                u32::from_be_bytes(a)
+            } else {
+                u32::from_le_bytes(a)
+            }
+        });
+        let n = units.clone().rposition(|u| u != 0).map_or(0, |i| i + 1);
+        let mut stack = [0u8; 256];
+        let mut len = 0usize;
+        let mut heap: Option<String> = None;
+        for u in units.take(n) {
+            let c = char::from_u32(u).ok_or_else(|| {
+                Error::data(format!(
+                    "invalid UCS-4 code point 0x{u:x} in '{}' string",
+                    self.scalar
+                ))
+            })?;
+            match &mut heap {
+                Some(s) => s.push(c),
+                None => {
+                    let w = c.len_utf8();
+                    match stack.get_mut(len..len + w) {
+                        Some(dst) => {
+                            c.encode_utf8(dst);
+                            len += w;
+                        }
+                        None => {
+                            let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));
+                            s.push_str(
+                                std::str::from_utf8(stack.get(..len).ok_or_else(internal)?)
+                                    .map_err(|_| internal())?,
+                            );
+                            s.push(c);
+                            heap = Some(s);
+                        }
+                    }
+                }
+            }
+        }
+        match heap {
+            Some(s) => f(&s),
+            None => f(std::str::from_utf8(stack.get(..len).ok_or_else(internal)?)
+                .map_err(|_| internal())?),
+        }
+    }
+
+    /// `c8`/`c16`: the real and imaginary parts as scalars.
+    fn complex_parts(&self) -> Result<PairSeq<'de, 'a>> {
+        let ScalarType::Complex(n) = self.scalar.ty() else {
+            return Err(internal());
+        };
+        let half = usize::from(n / 2);
+        let part = Scalar::new(ScalarType::Float(n / 2), self.scalar.order());
+        Ok(PairSeq {
+            parts: [
+                Some(ScalarDe::new(part, self.bytes.sub(0, half)?, self.cfg)),
+                Some(ScalarDe::new(part, self.bytes.sub(half, half)?, self.cfg)),
+            ],
+        })
+    }
+
+    /// The self-describing presentation.
+    fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Some(num) = self.number()? {
+            return num.visit(visitor);
+        }
+        if let Some(e) = self.unsupported() {
+            return Err(e);
+        }
+        match self.scalar.ty() {
+            ScalarType::Complex(_) => {
+                let mut seq = self.complex_parts()?;
+                let v = visitor.visit_seq(&mut seq)?;
+                seq.finish()?;
+                Ok(v)
+            }
+            ScalarType::Bytes(_) | ScalarType::Void(_) => {
+                // Presented as a sequence of u8 (as serde_json does with bytes),
+                // so that self-describing consumers (`serde_json::Value`)
+                // accept them; `deserialize_bytes` gets the bytes directly.
+                let b = if matches!(self.scalar.ty(), ScalarType::Bytes(_)) {
+                    self.stripped_bytes()?
+                } else {
+                    self.bytes
+                };
+                visitor.visit_seq(de::value::SeqDeserializer::new(b.slice().iter().copied()))
+            }
+            ScalarType::Unicode(_) => self.with_unicode(|s| visitor.visit_str(s)),
+            _ => Err(internal()),
+        }
+    }
+
+    fn float<V: Visitor<'de>>(self, visitor: V, want32: bool) -> Result<V::Value> {
+        let Some(num) = self.number()? else {
+            return self.any(visitor);
+        };
+        if matches!(num, Num::Bool(_)) {
+            return num.visit(visitor);
+        }
+        if want32 {
+            let x = match num.exact_f32() {
+                Some(x) => x,
+                None if self.cfg.lossy => num.lossy_f64().map_or(0.0, |x| x as f32),
+                None => return Err(self.not_exact("f32", num)),
+            };
+            visitor.visit_f32(x)
+        } else {
+            match num {
+                Num::F32(x) => visitor.visit_f32(x),
+                _ => {
+                    let x = match num.exact_f64() {
+                        Some(x) => x,
+                        None if self.cfg.lossy => num.lossy_f64().unwrap_or(0.0),
+                        None => return Err(self.not_exact("f64", num)),
+                    };
+                    visitor.visit_f64(x)
+                }
+            }
+        }
+    }
+
+    #[cold]
+    fn not_exact(&self, ty: &str, num: Num) -> Error {
+        let v = match num {
+            Num::I64(x) => x.to_string(),
+            Num::U64(x) => x.to_string(),
+            Num::I32(x) => x.to_string(),
+            Num::U32(x) => x.to_string(),
+            Num::F64(x) => format!("{x:?}"),
+            Num::F32(x) => format!("{x:?}"),
+            other => format!("{other:?}"),
+        };
+        Error::mismatch(format!(
+            "'{}' value {v} is not exactly representable as {ty} \
+             (ReadOptions::lossy(true) allows rounding)",
+            self.scalar
+        ))
+    }
+
+    /// `deserialize_newtype_struct` with one of the crate's tokens.
+    fn special<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+        let ty = self.scalar.ty();
+        if name == special::F16 {
+            if ty == ScalarType::Float(2) {
+                let bits = rd!(u16, self.bytes.slice(), self.big());
+                return visitor.visit_newtype_struct(bits.into_deserializer());
+            }
+            return self.any(visitor);
+        }
+        if name == special::COMPLEX {
+            if let ScalarType::Complex(8 | 16) = ty {
+                return visitor.visit_newtype_struct(ComplexDe(self));
+            }
+            return self.any(visitor);
+        }
+        if let Some((datetime, unit)) = super::datetime::parse_token(name) {
+            let (file_dt, file_unit) = match ty {
+                ScalarType::Datetime(u) => (true, u),
+                ScalarType::Timedelta(u) => (false, u),
+                _ => return self.any(visitor),
+            };
+            if file_dt != datetime {
+                return Err(Error::mismatch(format!(
+                    "expected {}, found '{}'",
+                    if datetime {
+                        "datetime64"
+                    } else {
+                        "timedelta64"
+                    },
+                    self.scalar
+                )));
+            }
+            let count = rd!(i64, self.bytes.slice(), self.big());
+            let converted = super::datetime::convert(count, file_unit, unit, datetime)
+                .map_err(|msg| Error::mismatch(format!("'{}' {msg}", self.scalar)))?;
+            return visitor.visit_newtype_struct(converted.into_deserializer());
+        }
+        if name == special::PADDING {
+            return visitor.visit_unit();
+        }
+        visitor.visit_newtype_struct(self)
+    }
+}
+
+macro_rules! exact_visit {
+    ($($m:ident)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.number()? {
+                Some(num) => num.visit(visitor).map_err(|e| self.fix(e)),
+                None => self.deserialize_any(visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let found = self.scalar;
+        self.any(visitor)
+            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+    }
+
+    exact_visit!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128);
+
+    #[inline]
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let found = self.scalar;
+        self.float(visitor, true)
+            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+    }
+
+    #[inline]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let found = self.scalar;
+        self.float(visitor, false)
+            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let ScalarType::Unicode(_) = self.scalar.ty() {
+            let r = self.with_unicode(|s| {
+                let mut it = s.chars();
+                match (it.next(), it.next()) {
+                    (Some(c), None) => visitor.visit_char(c),
+                    _ => visitor.visit_str(s),
+                }
+            });
+            return r.map_err(|e| self.fix(e));
+        }
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.scalar.ty() {
+            ScalarType::Bytes(_) => {
+                let b = self.stripped_bytes()?;
+                let utf8 = std::str::from_utf8(b.slice()).is_ok();
+                b.visit_str(visitor)
+                    .map_err(|e| match super::expected_of(&e) {
+                        Some(exp) if !utf8 => Error::mismatch(format!(
+                            "expected {exp}, found '{}' bytes that are not UTF-8",
+                            self.scalar
+                        )),
+                        _ => self.fix(e),
+                    })
+            }
+            ScalarType::Unicode(_) => self
+                .with_unicode(|s| visitor.visit_str(s))
+                .map_err(|e| self.fix(e)),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.scalar.ty() {
+            ScalarType::Bytes(_) => self
+                .stripped_bytes()?
+                .visit(visitor)
+                .map_err(|e| self.fix(e)),
+            ScalarType::Void(_) => self.bytes.visit(visitor).map_err(|e| self.fix(e)),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let found = self.scalar;
+        if name.starts_with("$npy_serde::") || name == special::F16 {
+            return self
+                .special(name, visitor)
+                .map_err(|e| fix_error(e, &format_args!("'{found}'")));
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let r = match self.scalar.ty() {
+            ScalarType::Unicode(_) => {
+                self.with_unicode(|s| visitor.visit_enum(s.into_deserializer()))
+            }
+            ScalarType::Bytes(_) => {
+                let b = self.stripped_bytes()?;
+                match std::str::from_utf8(b.slice()) {
+                    Ok(s) => visitor.visit_enum(s.into_deserializer()),
+                    Err(_) => return self.deserialize_any(visitor),
+                }
+            }
+            _ => return self.deserialize_any(visitor),
+        };
+        r.map_err(|e| self.fix(e))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// The deserializer handed to a complex visitor's `visit_newtype_struct`:
+/// a two-element sequence `[re, im]`.
+struct ComplexDe<'de, 'a>(ScalarDe<'de, 'a>);
+
+impl<'de> de::Deserializer<'de> for ComplexDe<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let mut seq = self.0.complex_parts()?;
+        let v = visitor.visit_seq(&mut seq)?;
+        seq.finish()?;
+        Ok(v)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// `[re, im]` of a complex number.
+pub(crate) struct PairSeq<'de, 'a> {
+    parts: [Option<ScalarDe<'de, 'a>>; 2],
+}
+
+impl PairSeq<'_, '_> {
+    fn finish(&self) -> Result<()> {
+        if self.parts.iter().any(Option::is_some) {
+            return Err(Error::mismatch(
+                "expected a complex number as [re, im], the type took only the real part",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for PairSeq<'de, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        for (i, slot) in self.parts.iter_mut().enumerate() {
+            if let Some(part) = slot.take() {
+                return seed
+                    .deserialize(part)
+                    .map(Some)
+                    .map_err(|e| e.at_index(i as u64));
+            }
+        }
+        Ok(None)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.parts.iter().filter(|p| p.is_some()).count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Narrows an f32 that came from a half back to its bits (test helper).
+    fn f32_to_f16_bits(x: f32) -> u16 {
+        let b = x.to_bits();
+        let sign = ((b >> 16) & 0x8000) as u16;
+        let exp = ((b >> 23) & 0xff) as i32;
+        let man = b & 0x7f_ffff;
+        if exp == 0xff {
+            return sign | 0x7c00 | (man >> 13) as u16;
+        }
+        if exp == 0 {
+            return sign;
+        }
+        let e = exp - 127 + 15;
+        if e >= 1 {
+            return sign | ((e as u16) << 10) | (man >> 13) as u16;
+        }
+        // subnormal half
+        let full = man | 0x80_0000;
+        sign | (full >> (14 - e)) as u16
+    }
+
+    #[test]
+    fn f16_widening_round_trips_all_bit_patterns() {
+        for h in 0..=u16::MAX {
+            let f = f16_bits_to_f32(h);
+            assert_eq!(f32_to_f16_bits(f), h, "bits {h:#06x}");
+        }
+    }
+
+    #[test]
+    fn f16_values() {
+        assert_eq!(f16_bits_to_f32(0x3c00), 1.0);
+        assert_eq!(f16_bits_to_f32(0xc000), -2.0);
+        assert_eq!(f16_bits_to_f32(0x7bff), 65504.0);
+        assert_eq!(f16_bits_to_f32(0x0001), 2f32.powi(-24));
+        assert_eq!(f16_bits_to_f32(0x03ff), 1023.0 * 2f32.powi(-24));
+        assert_eq!(f16_bits_to_f32(0x0400), 2f32.powi(-14));
+        assert_eq!(f16_bits_to_f32(0x7c00), f32::INFINITY);
+        assert!(f16_bits_to_f32(0x7e00).is_nan());
+        assert_eq!(f16_bits_to_f32(0x8000).to_bits(), 0x8000_0000);
+    }
+
+    #[cfg(feature = "half")]
+    #[test]
+    fn f16_matches_half_crate() {
+        for h in 0..=u16::MAX {
+            let ours = f16_bits_to_f32(h);
+            let theirs = half::f16::from_bits(h).to_f32();
+            assert!(
+                ours == theirs || (ours.is_nan() && theirs.is_nan()),
+                "{h:#06x}"
+            );
+        }
+    }
+
+    #[test]
+    fn exactness() {
+        assert_eq!(Num::I64(1 << 53).exact_f64(), Some(9007199254740992.0));
+        assert_eq!(Num::I64((1 << 53) + 1).exact_f64(), None);
+        assert_eq!(Num::I64(i64::MAX).exact_f64(), None);
+        assert_eq!(Num::I64(i64::MIN).exact_f64(), Some(-9223372036854775808.0));
+        assert_eq!(Num::U64(u64::MAX).exact_f64(), None);
+        assert_eq!(Num::I32(1 << 24).exact_f32(), Some(16777216.0));
+        assert_eq!(Num::I32((1 << 24) + 1).exact_f32(), None);
+        assert_eq!(Num::F64(0.1).exact_f32(), None);
+        assert_eq!(Num::F64(0.5).exact_f32(), Some(0.5));
+        assert!(Num::F64(f64::NAN).exact_f32().unwrap().is_nan());
+        assert_eq!(Num::F64(1e300).exact_f32(), None);
+    }
+}

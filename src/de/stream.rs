@@ -1,0 +1,410 @@
+//! Data read from a stream a bounded chunk at a time.
+//!
+//! [`Chunked`] hands out the data of one outer element (a "row": one record
+//! of a `(N,)` array, one `(3,)` row of a `(N, 3)` array) at a time from a
+//! reused buffer. It reads ahead at most [`CHUNK`] bytes and never past the
+//! end of the data the header promises, so several arrays saved one after
+//! another into a stream are read in turn. Memory grows only as bytes
+//! actually arrive: a header that lies about the size costs nothing.
+//!
+//! [`StreamDe`] is the top-level deserializer of `from_reader`.
+
+use std::io::Read;
+
+use serde::de::{self, Visitor};
+
+use super::array::{ArrayDe, fortran_to_c};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
+use crate::dtype::{Dtype, ShapeRepr};
+use crate::error::{Error, Result};
+use crate::header::Header;
+
+/// How far ahead the buffer reads.
+pub(crate) const CHUNK: usize = 64 * 1024;
+
+/// The data section of one array, read row by row.
+pub(crate) struct Chunked<R> {
+    pub(crate) reader: R,
+    /// Bytes of data the header promises.
+    pub(crate) total: u64,
+    /// Bytes of data read from the stream so far.
+    pub(crate) read: u64,
+    /// Bytes of one row.
+    pub(crate) row: usize,
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+}
+
+impl<R: Read> Chunked<R> {
+    pub(crate) fn new(reader: R, total: u64, row: usize) -> Self {
+        Chunked {
+            reader,
+            total,
+            read: 0,
+            row,
+            buf: Vec::new(),
+            pos: 0,
+            end: 0,
+        }
+    }
+
+    /// Forgets what was read ahead; the caller has moved the stream to
+    /// `at` bytes into the data.
+    pub(crate) fn reset_to(&mut self, at: u64) {
+        self.read = at;
+        self.pos = 0;
+        self.end = 0;
+    }
+
+    /// The error for data that ends early.
+    pub(crate) fn truncated(&self, got: u64) -> Error {
+        let what = if self.row == 0 {
+            String::new()
+        } else {
+            format!(" (record {} is incomplete)", got / self.row as u64)
+        };
+        Error::data(format!(
+            "data ends after {got} bytes, the header promises {} bytes{what}",
+            self.total
+        ))
+    }
+
+    /// The next `n` bytes of data (`n` ≤ what is left of `total`).
+    pub(crate) fn take(&mut self, n: usize) -> Result<&[u8]> {
+        if self.end - self.pos < n {
+            self.fill(n)?;
+        }
+        let start = self.pos;
+        self.pos += n;
+        self.buf.get(start..start + n).ok_or_else(internal)
+    }
+
+    /// The next row.
+    pub(crate) fn next_row(&mut self) -> Result<&[u8]> {
+        self.take(self.row)
+    }
+
+    /// Makes at least `n` bytes available from `pos`.
+    fn fill(&mut self, n: usize) -> Result<()> {
+        // move what is left to the front
+        self.buf.copy_within(self.pos..self.end, 0);
+        self.end -= self.pos;
+        self.pos = 0;
+        let left_in_stream = self.total - self.read;
+        // read ahead up to CHUNK, never past the data
+        let target = n.max(
+            CHUNK.min(
+                usize::try_from(left_in_stream)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(self.end),
+            ),
+        );
+        while self.end < n {
+            if self.end == self.buf.len() {
+                // grow as bytes arrive, a chunk at a time
+                let new_len = target
+                    .min(self.buf.len().saturating_add(CHUNK))
+                    .max(self.end + 1);
+                self.buf.resize(new_len, 0);
+            }
+            let room = (self.buf.len() - self.end)
+                .min(usize::try_from(self.total - self.read).unwrap_or(usize::MAX));
+            if room == 0 {
+                return Err(self.truncated(self.read));
+            }
+            let dst = self
+                .buf
+                .get_mut(self.end..self.end + room)
+                .ok_or_else(internal)?;
+            match self.reader.read(dst) {
+                Ok(0) => return Err(self.truncated(self.read)),
+                Ok(k) => {
+                    self.end += k;
+                    self.read += k as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads (and drops) the rest of the data.
+    pub(crate) fn skip_rest(&mut self) -> Result<()> {
+        self.pos = 0;
+        self.end = 0;
+        let left = self.total - self.read;
+        let copied = std::io::copy(&mut (&mut self.reader).take(left), &mut std::io::sink())?;
+        self.read += copied;
+        if copied < left {
+            return Err(self.truncated(self.read));
+        }
+        Ok(())
+    }
+}
+
+/// Bytes of one row (outer element) of an array of this header: the
+/// itemsize times the inner dims; the whole element for shape `()`.
+pub(crate) fn row_size(header: &Header) -> Result<usize> {
+    let inner = header.shape.get(1..).unwrap_or(&[]);
+    inner
+        .iter()
+        .try_fold(header.descr.itemsize(), |acc, &d| {
+            usize::try_from(d).ok().and_then(|d| acc.checked_mul(d))
+        })
+        .ok_or_else(|| Error::header("the array is too big"))
+}
+
+/// The top-level deserializer of `from_reader`.
+pub(crate) struct StreamDe<'h, R> {
+    header: &'h Header,
+    data: Chunked<R>,
+    cfg: Cfg,
+}
+
+impl<'h, R: Read> StreamDe<'h, R> {
+    pub(crate) fn new(header: &'h Header, reader: R, cfg: Cfg) -> Result<Self> {
+        let total = header.data_len()?;
+        let row = row_size(header)?;
+        Ok(StreamDe {
+            header,
+            data: Chunked::new(reader, total, row),
+            cfg,
+        })
+    }
+
+    /// Whether the whole data must be read and reordered first.
+    fn fortran(&self) -> bool {
+        self.header.fortran_order && self.header.shape.len() >= 2
+    }
+
+    /// The reader back, positioned after the data (what the type did not
+    /// look at is read and dropped).
+    pub(crate) fn finish(mut self) -> Result<R> {
+        if self.data.read != self.data.total {
+            self.data.skip_rest()?;
+        }
+        Ok(self.data.reader)
+    }
+
+    fn whole<'de, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        f: impl FnOnce(ArrayDe<'de, '_>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        let total = usize::try_from(self.data.total).map_err(|_| internal())?;
+        let cfg = self.cfg;
+        let header = self.header;
+        let fortran = self.fortran();
+        let bytes = self.data.take(total)?;
+        if fortran {
+            let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
+            f(
+                ArrayDe::new(&header.descr, &header.shape, Bytes::Copied(&c), cfg, true),
+                visitor,
+            )
+        } else {
+            f(
+                ArrayDe::new(
+                    &header.descr,
+                    &header.shape,
+                    Bytes::Copied(bytes),
+                    cfg,
+                    true,
+                ),
+                visitor,
+            )
+        }
+    }
+
+    fn visit<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        if self.header.shape.is_empty() || self.fortran() {
+            return self.whole(visitor, |de, v| de::Deserializer::deserialize_any(de, v));
+        }
+        self.stream_seq(visitor)
+    }
+
+    fn stream_seq<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let header = self.header;
+        let n = header.shape.first().copied().ok_or_else(internal)?;
+        let mut seq = StreamSeq {
+            descr: &header.descr,
+            rest: header.shape.get(1..).unwrap_or(&[]),
+            data: &mut self.data,
+            next: 0,
+            len: n,
+            cfg: self.cfg,
+        };
+        let found = Top(header);
+        let v = visitor
+            .visit_seq(&mut seq)
+            .map_err(|e| fix_error(e, &found))?;
+        if seq.next < seq.len {
+            return Err(Error::mismatch(format!(
+                "expected {} elements, found {found}",
+                seq.next
+            )));
+        }
+        Ok(v)
+    }
+}
+
+/// "array of shape (3,) of '<f8'" for messages.
+struct Top<'a>(&'a Header);
+
+impl std::fmt::Display for Top<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "array of shape {}", ShapeRepr(&self.0.shape))?;
+        if let Dtype::Scalar(s) = &self.0.descr {
+            write!(f, " of '{s}'")?;
+        }
+        Ok(())
+    }
+}
+
+struct StreamSeq<'h, 's, R> {
+    descr: &'h Dtype,
+    rest: &'h [u64],
+    data: &'s mut Chunked<R>,
+    next: u64,
+    len: u64,
+    cfg: Cfg,
+}
+
+impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        if self.next >= self.len {
+            return Ok(None);
+        }
+        let i = self.next;
+        self.next += 1;
+        let row = self.data.next_row()?;
+        let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
+        seed.deserialize(de).map(Some).map_err(|e| e.at_record(i))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        let left = usize::try_from(self.len - self.next).unwrap_or(usize::MAX);
+        Some(left.min(SIZE_HINT_BYTES / self.data.row.max(1)))
+    }
+}
+
+macro_rules! top {
+    ($($m:ident)*) => {$(
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.header.shape.is_empty() || self.fortran() {
+                return self.whole(visitor, |de, v| de::Deserializer::$m(de, v));
+            }
+            self.stream_seq(visitor)
+        }
+    )*};
+}
+
+impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.visit(visitor)
+    }
+
+    top!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
+        deserialize_seq deserialize_map deserialize_identifier);
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.header.shape.is_empty() || self.fortran() {
+            return self.whole(visitor, |de, v| {
+                de::Deserializer::deserialize_newtype_struct(de, name, v)
+            });
+        }
+        if name.starts_with("$npy_serde::") || name == crate::special::F16 {
+            return self.stream_seq(visitor);
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.data.skip_rest()?;
+        visitor.visit_unit()
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.header.shape.is_empty() || self.fortran() {
+            return self.whole(visitor, |de, v| {
+                de::Deserializer::deserialize_struct(de, name, fields, v)
+            });
+        }
+        self.stream_seq(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.header.shape.is_empty() || self.fortran() {
+            return self.whole(visitor, |de, v| {
+                de::Deserializer::deserialize_enum(de, name, variants, v)
+            });
+        }
+        self.stream_seq(visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        if self.header.shape.is_empty() || self.fortran() {
+            return self.whole(visitor, |de, v| {
+                de::Deserializer::deserialize_tuple(de, len, v)
+            });
+        }
+        self.stream_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.header.shape.is_empty() || self.fortran() {
+            return self.whole(visitor, |de, v| {
+                de::Deserializer::deserialize_tuple_struct(de, name, len, v)
+            });
+        }
+        self.stream_seq(visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.header.shape.is_empty() || self.fortran() {
+            return self.whole(visitor, |de, v| {
+                de::Deserializer::deserialize_unit_struct(de, name, v)
+            });
+        }
+        self.stream_seq(visitor)
+    }
+}

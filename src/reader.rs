@@ -1,0 +1,507 @@
+//! Reading `.npy` data: [`from_reader`], [`from_slice`], the same with
+//! [`ReadOptions`], and [`NpyReader`] for one record at a time.
+//!
+//! The presentation rules are documented on [`from_slice`].
+
+use std::io::{Read, Seek, SeekFrom};
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::stream::{Chunked, StreamDe, row_size};
+use crate::de::{Bytes, Cfg, check_readable};
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
+use crate::header::Header;
+use crate::header_read::{ParsedHeader, parse_header, read_header};
+use crate::options::ReadOptions;
+
+/// Reads one array from a stream: exactly its header and its data, no
+/// further, so arrays saved one after another are read in turn.
+///
+/// Reading is buffered internally (at most 64 KiB ahead, never past the
+/// array's data); memory grows only as data actually arrives, so a header
+/// that promises more than the stream holds fails without a large
+/// allocation.
+///
+/// ```
+/// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+/// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+/// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+/// #     v.extend(format!("{dict:<117}\n").bytes());
+/// #     v.extend_from_slice(data);
+/// #     v
+/// # }
+/// let mut stream = npy("'<i4'", "(2,)", &[1, 0, 0, 0, 2, 0, 0, 0]);
+/// stream.extend(npy("'<f8'", "()", &1.5f64.to_le_bytes()));
+/// let mut r = &stream[..];
+/// let a: Vec<i64> = npy_serde::from_reader(&mut r)?;
+/// let b: f64 = npy_serde::from_reader(&mut r)?;
+/// assert_eq!((a, b), (vec![1, 2], 1.5));
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn from_reader<T: DeserializeOwned>(reader: impl Read) -> Result<T> {
+    ReadOptions::new().from_reader(reader)
+}
+
+/// Reads one array from bytes holding exactly one `.npy` file, borrowing
+/// where it can (`&[u8]` for `S` and `V` fields). Trailing bytes after the
+/// data are an error.
+///
+/// # How a file is presented to serde
+///
+/// The file is self-describing, so `deserialize_any` works everywhere
+/// (e.g. into `serde_json::Value`):
+///
+/// | numpy | serde |
+/// |---|---|
+/// | shape `(N, ...)` | nested sequences in logical (C) order; Fortran-order data is reordered |
+/// | shape `()` | the bare element |
+/// | record | map keyed by field name in file order, padding skipped; structs match by name; tuples take the fields in file order |
+/// | subarray field `('x', '<f8', (2, 3))` | nested sequences |
+/// | `b1` | `bool` (any nonzero byte is true) |
+/// | `i1`..`i8`, `u1`..`u8` | the integer of that size (serde checks the range of the target) |
+/// | `f2`, `f4` / `f8` | `f32` (`f2` widened exactly) / `f64` |
+/// | `c8`, `c16` | `[re, im]` |
+/// | `M8[unit]`, `m8[unit]` | the `i64` count (NaT = `i64::MIN`) |
+/// | `S` | bytes without trailing NULs (a string where the type asks for one and they are UTF-8; a sequence of `u8` to `deserialize_any`) |
+/// | `U` | string without trailing NULs; unit enum variants by name |
+/// | `V` | bytes (a sequence of `u8` to `deserialize_any`) |
+///
+/// `Option<T>` always reads `Some`. The crate's special types read their
+/// numpy types: `Datetime64<U>` / `Timedelta64<U>` get the count converted
+/// exactly into their unit (an error when it is not a whole number of that
+/// unit; NaT stays NaT), `half::f16` gets the `f2` bits unchanged (NaN
+/// payloads included), `#[serde(with = "npy_serde::complex")]` reads `c8`
+/// and `c16` (and a `(2,)` subarray of floats), `Padding<N>` reads anything,
+/// or nothing when the field is absent.
+///
+/// Conversions into `f32`/`f64` must be exact unless
+/// [`ReadOptions::lossy`]; `O` (pickled objects) and the long doubles
+/// `f16`/`c32` are refused, naming the field. Errors name the record and
+/// field: `record 3, field pos[1]: expected a string, found '<f8'`.
+///
+/// # Example
+///
+/// ```
+/// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+/// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+/// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+/// #     v.extend(format!("{dict:<117}\n").bytes());
+/// #     v.extend_from_slice(data);
+/// #     v
+/// # }
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Point<'a> {
+///     y: i16,
+///     #[serde(borrow)]
+///     tag: &'a [u8],
+/// }
+/// let file = npy("[('tag', '|S3'), ('y', '<i2')]", "(1,)", b"ab\0\x07\x00");
+/// let points: Vec<Point> = npy_serde::from_slice(&file)?;
+/// assert_eq!(points, [Point { y: 7, tag: b"ab" }]);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    ReadOptions::new().from_slice(bytes)
+}
+
+impl ReadOptions {
+    /// The options the deserializers consult.
+    pub(crate) fn cfg(&self) -> Cfg {
+        Cfg { lossy: self.lossy }
+    }
+
+    /// [`from_reader`] with these options.
+    ///
+    /// ```
+    /// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    /// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+    /// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    /// #     v.extend(format!("{dict:<117}\n").bytes());
+    /// #     v.extend_from_slice(data);
+    /// #     v
+    /// # }
+    /// let file = npy("'<f8'", "()", &0.1f64.to_le_bytes());
+    /// assert!(npy_serde::from_reader::<f32>(&file[..]).is_err());
+    /// let x: f32 = npy_serde::ReadOptions::new().lossy(true).from_reader(&file[..])?;
+    /// assert_eq!(x, 0.1f32);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn from_reader<T: DeserializeOwned>(&self, mut reader: impl Read) -> Result<T> {
+        let parsed = read_header(&mut reader, self)?;
+        deserialize_stream(&parsed.header, &mut reader, self).map(|(value, _)| value)
+    }
+
+    /// [`from_slice`] with these options.
+    ///
+    /// ```
+    /// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    /// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+    /// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    /// #     v.extend(format!("{dict:<117}\n").bytes());
+    /// #     v.extend_from_slice(data);
+    /// #     v
+    /// # }
+    /// let file = npy("'<i8'", "(1,)", &(1i64 << 60 | 1).to_le_bytes());
+    /// let x: Vec<f64> = npy_serde::ReadOptions::new().lossy(true).from_slice(&file)?;
+    /// assert_eq!(x, [(1u64 << 60) as f64]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        let parsed = parse_header(bytes, self)?;
+        check_readable(&parsed.header.descr)?;
+        let data = bytes
+            .get(parsed.data_offset..)
+            .ok_or_else(|| Error::header("the header runs past the end of the input"))?;
+        deserialize_data(&parsed.header, data, self.cfg())
+    }
+}
+
+/// Deserializes the data of an array from a stream positioned at its first
+/// data byte, its header already read (the npz reader's entry point).
+/// Returns the value and the reader, positioned after the data.
+pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
+    header: &Header,
+    reader: R,
+    options: &ReadOptions,
+) -> Result<(T, R)> {
+    check_readable(&header.descr)?;
+    let mut de = StreamDe::new(header, reader, options.cfg())?;
+    let value = T::deserialize(&mut de)?;
+    let reader = de.finish()?;
+    Ok((value, reader))
+}
+
+/// Deserializes the data section of an array (exactly `header.data_len()`
+/// bytes; shorter or longer is an error). Shared with the npz reader.
+pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
+    header: &Header,
+    data: &'de [u8],
+    cfg: Cfg,
+) -> Result<T> {
+    let total = header.data_len()?;
+    let have = data.len() as u64;
+    if have < total {
+        return Err(Chunked::new(std::io::empty(), total, row_size(header)?).truncated(have));
+    }
+    if have > total {
+        return Err(Error::data(format!(
+            "{} bytes follow the {total} bytes of data the header promises \
+             (from_slice reads exactly one array; use from_reader or NpyReader for a stream \
+             of arrays)",
+            have - total
+        )));
+    }
+    if header.fortran_order && header.shape.len() >= 2 {
+        let c = fortran_to_c(data, &header.shape, header.descr.itemsize())?;
+        return T::deserialize(ArrayDe::new(
+            &header.descr,
+            &header.shape,
+            Bytes::Copied(&c),
+            cfg,
+            true,
+        ));
+    }
+    T::deserialize(ArrayDe::new(
+        &header.descr,
+        &header.shape,
+        Bytes::Borrowed(data),
+        cfg,
+        true,
+    ))
+}
+
+/// Reads an `.npy` array one outer element (record) at a time.
+///
+/// [`NpyReader::new`] reads only the header; [`NpyReader::deserialize`]
+/// then yields the elements of the first axis (a record of a `(N,)` array,
+/// a row of a `(N, 3)` array) holding at most one element plus 64 KiB of
+/// read-ahead in memory. A 0-d array (shape `()`) has one element, the
+/// array's only value. Fortran-order arrays of two or more dimensions store
+/// rows scattered over the whole data, so for them the whole data is read
+/// and reordered when the first element is asked for.
+///
+/// ```
+/// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+/// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+/// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+/// #     v.extend(format!("{dict:<117}\n").bytes());
+/// #     v.extend_from_slice(data);
+/// #     v
+/// # }
+/// #[derive(serde::Deserialize)]
+/// struct P {
+///     x: u8,
+///     y: u8,
+/// }
+/// let file = npy("[('x', '|u1'), ('y', '|u1')]", "(2,)", &[1, 2, 3, 4]);
+/// let mut reader = npy_serde::NpyReader::new(&file[..])?;
+/// assert_eq!(reader.len(), 2);
+/// assert_eq!(reader.shape(), &[2]);
+/// let mut sum = 0;
+/// for p in reader.deserialize::<P>() {
+///     let p = p?;
+///     sum += p.x + p.y;
+/// }
+/// assert_eq!(sum, 10);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub struct NpyReader<R> {
+    header: Header,
+    version: (u8, u8),
+    cfg: Cfg,
+    data: Chunked<R>,
+    len: u64,
+    next: u64,
+    /// The data reordered into C order, for Fortran-order arrays.
+    reordered: Option<Vec<u8>>,
+    /// The data ended early or the reader failed: nothing more to yield.
+    failed: bool,
+}
+
+impl<R> std::fmt::Debug for NpyReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpyReader")
+            .field("header", &self.header)
+            .field("version", &self.version)
+            .field("next", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Read> NpyReader<R> {
+    /// Reads the header with the default [`ReadOptions`].
+    pub fn new(reader: R) -> Result<Self> {
+        Self::with_options(reader, ReadOptions::new())
+    }
+
+    /// Reads the header with these options (limits, `lossy`).
+    ///
+    /// ```
+    /// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    /// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+    /// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    /// #     v.extend(format!("{dict:<117}\n").bytes());
+    /// #     v.extend_from_slice(data);
+    /// #     v
+    /// # }
+    /// let file = npy("'<u1'", "(5,)", &[0; 5]);
+    /// let opts = npy_serde::ReadOptions::new().max_elements(4);
+    /// assert!(npy_serde::NpyReader::with_options(&file[..], opts).is_err());
+    /// ```
+    pub fn with_options(mut reader: R, options: ReadOptions) -> Result<Self> {
+        let parsed = read_header(&mut reader, &options)?;
+        Self::from_parsed(reader, parsed, &options)
+    }
+
+    /// A reader positioned at the first data byte of an array whose header
+    /// was already read (the npz reader's entry point).
+    pub(crate) fn from_parsed(
+        reader: R,
+        parsed: ParsedHeader,
+        options: &ReadOptions,
+    ) -> Result<Self> {
+        check_readable(&parsed.header.descr)?;
+        let total = parsed.header.data_len()?;
+        let row = row_size(&parsed.header)?;
+        let len = parsed.header.shape.first().copied().unwrap_or(1);
+        Ok(NpyReader {
+            version: parsed.version,
+            cfg: Cfg {
+                lossy: options.lossy,
+            },
+            data: Chunked::new(reader, total, row),
+            len,
+            next: 0,
+            reordered: None,
+            failed: false,
+            header: parsed.header,
+        })
+    }
+
+    /// The header: dtype, memory order, shape.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The element type (the header's `descr`).
+    pub fn dtype(&self) -> &Dtype {
+        &self.header.descr
+    }
+
+    /// The array's shape; empty for a 0-d array.
+    pub fn shape(&self) -> &[u64] {
+        &self.header.shape
+    }
+
+    /// Whether the data is stored column-major.
+    pub fn fortran_order(&self) -> bool {
+        self.header.fortran_order
+    }
+
+    /// The file format version, `(1, 0)`, `(2, 0)` or `(3, 0)`.
+    pub fn version(&self) -> (u8, u8) {
+        self.version
+    }
+
+    /// The number of elements [`NpyReader::deserialize`] yields in all: the
+    /// first dimension, or 1 for a 0-d array.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the first dimension is 0.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// An iterator over the remaining outer elements, each deserialized into
+    /// `T`. An element that does not fit `T` gives an `Err` and iteration
+    /// continues with the next one; data that ends early or an I/O error
+    /// ends it.
+    pub fn deserialize<T: DeserializeOwned>(&mut self) -> DeserializeRecords<'_, R, T> {
+        DeserializeRecords {
+            reader: self,
+            _marker: PhantomData,
+        }
+    }
+
+    /// The underlying reader, positioned after the bytes read so far: after
+    /// the array's data once every element was read (possibly up to 64 KiB
+    /// further into the data otherwise, never past its end).
+    pub fn into_inner(self) -> R {
+        self.data.reader
+    }
+
+    fn next_element<T: DeserializeOwned>(&mut self) -> Option<Result<T>> {
+        if self.failed || self.next >= self.len {
+            return None;
+        }
+        let i = self.next;
+        self.next += 1;
+        let fortran = self.header.fortran_order && self.header.shape.len() >= 2;
+        let rest = self.header.shape.get(1..).unwrap_or(&[]);
+        let result = if fortran {
+            if self.reordered.is_none() {
+                match load_reordered(&mut self.data, &self.header) {
+                    Ok(c) => self.reordered = Some(c),
+                    Err(e) => {
+                        self.failed = true;
+                        return Some(Err(e));
+                    }
+                }
+            }
+            let row = self.data.row;
+            let bytes = self.reordered.as_deref().and_then(|c| {
+                let start = usize::try_from(i).ok()?.checked_mul(row)?;
+                c.get(start..start.checked_add(row)?)
+            });
+            match bytes {
+                Some(b) => T::deserialize(ArrayDe::new(
+                    &self.header.descr,
+                    rest,
+                    Bytes::Copied(b),
+                    self.cfg,
+                    false,
+                )),
+                None => Err(crate::de::internal()),
+            }
+        } else {
+            match self.data.next_row() {
+                Ok(b) => T::deserialize(ArrayDe::new(
+                    &self.header.descr,
+                    rest,
+                    Bytes::Copied(b),
+                    self.cfg,
+                    false,
+                )),
+                Err(e) => {
+                    // the message already names the incomplete record
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+            }
+        };
+        Some(result.map_err(|e| {
+            if self.header.shape.is_empty() {
+                e
+            } else {
+                e.at_record(i)
+            }
+        }))
+    }
+}
+
+impl<R: Read + Seek> NpyReader<R> {
+    /// Moves to outer element `index` (`len()` moves to the end), so the
+    /// next element [`NpyReader::deserialize`] yields is that one.
+    ///
+    /// ```
+    /// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    /// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+    /// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    /// #     v.extend(format!("{dict:<117}\n").bytes());
+    /// #     v.extend_from_slice(data);
+    /// #     v
+    /// # }
+    /// let file = npy("'<u2'", "(4,)", &[1, 0, 2, 0, 3, 0, 4, 0]);
+    /// let mut reader = npy_serde::NpyReader::new(std::io::Cursor::new(file))?;
+    /// reader.seek_record(2)?;
+    /// let rest: Vec<u16> = reader.deserialize().collect::<Result<_, _>>()?;
+    /// assert_eq!(rest, [3, 4]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn seek_record(&mut self, index: u64) -> Result<()> {
+        if index > self.len {
+            return Err(Error::data(format!(
+                "cannot seek to record {index}, the array has {}",
+                self.len
+            )));
+        }
+        let fortran = self.header.fortran_order && self.header.shape.len() >= 2;
+        if !fortran {
+            let target = index
+                .checked_mul(self.data.row as u64)
+                .ok_or_else(crate::de::internal)?;
+            let delta = i128::from(target) - i128::from(self.data.read);
+            let delta = i64::try_from(delta).map_err(|_| crate::de::internal())?;
+            self.data.reader.seek(SeekFrom::Current(delta))?;
+            self.data.reset_to(target);
+        }
+        self.next = index;
+        self.failed = false;
+        Ok(())
+    }
+}
+
+/// Reads the rest of the data and reorders it into C order.
+fn load_reordered<R: Read>(data: &mut Chunked<R>, header: &Header) -> Result<Vec<u8>> {
+    let total = usize::try_from(data.total).map_err(|_| crate::de::internal())?;
+    let bytes = data.take(total)?;
+    fortran_to_c(bytes, &header.shape, header.descr.itemsize())
+}
+
+/// The iterator of [`NpyReader::deserialize`].
+pub struct DeserializeRecords<'r, R, T> {
+    reader: &'r mut NpyReader<R>,
+    _marker: PhantomData<fn() -> T>,
+}
+
+impl<R: Read, T: DeserializeOwned> Iterator for DeserializeRecords<'_, R, T> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        self.reader.next_element()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        if self.reader.failed {
+            return (0, Some(0));
+        }
+        let left = usize::try_from(self.reader.len - self.reader.next).unwrap_or(usize::MAX);
+        (0, Some(left))
+    }
+}

@@ -1,0 +1,214 @@
+"""Makes the .npy fixtures of tests/read.rs and expected.json, the values
+each fixture must read as (the read side's presentation: records as objects
+in field order, subarrays and shapes as nested lists, S and V as lists of
+byte values, U as strings, complex as [re, im], datetimes as int64 counts).
+
+Run with the numpy named in VERSION:  python make.py
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = {}
+
+
+def conv(a):
+    """The expected JSON value of an ndarray (any ndim, any dtype)."""
+    a = np.asarray(a)
+    if a.ndim > 0:
+        return [conv(a[i, ...]) for i in range(a.shape[0])]
+    dt = a.dtype
+    if dt.names is not None:
+        return {n: conv(a[n]) for n in dt.names}
+    k = dt.kind
+    if k in "Mm":
+        return int(a.astype(a.dtype.newbyteorder("=")).view("i8"))
+    if k == "S":
+        return list(a.item())
+    if k == "U":
+        return a.item()
+    if k == "V":
+        return list(a.tobytes())
+    if k == "c":
+        return [float(a.real), float(a.imag)]
+    if k == "f":
+        return float(a)
+    if k == "b":
+        return bool(a)
+    if k in "iu":
+        return int(a)
+    raise TypeError(dt)
+
+
+def save(name, a, expected=True, **kw):
+    np.save(os.path.join(HERE, name + ".npy"), a, **kw)
+    if expected:
+        OUT[name] = conv(np.load(os.path.join(HERE, name + ".npy"), allow_pickle=True))
+
+
+def every_scalar(order):
+    o = order
+    fields = [
+        ("b1", "?"), ("i1", "i1"), ("i2", o + "i2"), ("i4", o + "i4"), ("i8", o + "i8"),
+        ("u1", "u1"), ("u2", o + "u2"), ("u4", o + "u4"), ("u8", o + "u8"),
+        ("f2", o + "f2"), ("f4", o + "f4"), ("f8", o + "f8"),
+        ("c8", o + "c8"), ("c16", o + "c16"),
+        ("S5", "S5"), ("U4", o + "U4"), ("V3", "V3"),
+        ("M8", o + "M8[s]"), ("m8", o + "m8[ms]"),
+    ]
+    a = np.zeros(3, fields)
+    a["b1"] = [True, False, True]
+    a["i1"] = [-128, 0, 127]
+    a["i2"] = [-32768, 1, 32767]
+    a["i4"] = [-2**31, 2, 2**31 - 1]
+    a["i8"] = [-2**63, 3, 2**63 - 1]
+    a["u1"] = [0, 1, 255]
+    a["u2"] = [0, 2, 65535]
+    a["u4"] = [0, 3, 2**32 - 1]
+    a["u8"] = [0, 4, 2**64 - 1]
+    a["f2"] = [1.5, -0.25, 65504.0]
+    a["f4"] = [0.5, -2.75, 1048576.0]
+    a["f8"] = [0.125, -1e300, 3.0]
+    a["c8"] = [1 + 2j, -0.5j, 3]
+    a["c16"] = [1.25 - 2j, 0, -1e200 + 1e-200j]
+    a["S5"] = [b"abc", b"", b"hello"]
+    a["U4"] = ["xyz", "", "\u00e9\u4e2d\U0001f600!"]
+    a["V3"] = [b"\x01\x02\x03", b"\x00\x00\x00", b"\xff\x00\x01"]
+    a["M8"] = np.array(["2000-01-01T00:00:00", "NaT", "1969-12-31T23:59:59"], "M8[s]")
+    a["m8"] = np.array([1500, -1, "NaT"], "m8[ms]")
+    return a
+
+
+def main():
+    for order, tag in (("<", "le"), (">", "be")):
+        save("scalars_" + tag, every_scalar(order))
+        for ty in ("i2", "u4", "i8", "f4", "f8", "c16"):
+            save("plain_%s_%s" % (ty, tag), np.arange(5).astype(order + ty))
+    save("plain_bool", np.array([True, False, True]))
+
+    # align=True, padding inside nested aligned structs
+    inner = np.dtype([("a", "i1"), ("b", "f8")], align=True)
+    aligned = np.dtype([("x", "i1"), ("s", inner), ("y", "i4"), ("z", "i1")], align=True)
+    a = np.zeros(2, aligned)
+    a["x"] = [1, -1]
+    a["s"]["a"] = [2, -2]
+    a["s"]["b"] = [2.5, -2.5]
+    a["y"] = [3, -3]
+    a["z"] = [4, -4]
+    save("aligned", a)
+
+    # explicit offsets with gaps
+    gaps = np.dtype({"names": ["a", "b"], "formats": ["i4", "i4"], "offsets": [1, 6], "itemsize": 12})
+    a = np.zeros(2, gaps)
+    a["a"] = [10, 20]
+    a["b"] = [11, 21]
+    save("offsets", a)
+
+    # titles
+    titled = np.dtype([(("Title of a", "a"), "i4"), (("b title", "b"), "f8")])
+    a = np.array([(1, 1.5), (2, 2.5)], titled)
+    save("titles", a)
+
+    # nested records with subarrays (numpy's test_format Ndescr)
+    ndescr = [
+        ("x", "i4", (2,)),
+        ("Info", [
+            ("value", "c16"),
+            ("y2", "f8"),
+            ("Info2", [("name", "U2"), ("value", "c16", (2,)), ("y3", "f8", (2,)), ("z3", "u4", (2,))]),
+            ("name", "U2"),
+            ("z2", "b1"),
+        ]),
+        ("color", "S2"),
+        ("info", [("Name", "U8"), ("Value", "c16")]),
+        ("y", "f8", (2, 2)),
+        ("z", "u1"),
+    ]
+    nbuffer = [
+        ([3, 2], (6j, 6.0, ("nn", [6j, 4j], [6.0, 4.0], [1, 2]), "NN", True), "cc", ("NN", 6j), [[6.0, 4.0], [6.0, 4.0]], 8),
+        ([4, 3], (7j, 7.0, ("oo", [7j, 5j], [7.0, 5.0], [2, 1]), "OO", False), "dd", ("OO", 7j), [[7.0, 5.0], [7.0, 5.0]], 9),
+    ]
+    save("nested", np.array(nbuffer, ndescr))
+
+    # subarray of records (aligned, so with padding inside)
+    rec = np.dtype([("x", "i1"), ("y", "<f4")], align=True)
+    a = np.zeros(2, [("id", "u2"), ("s", rec, (2,))])
+    a["id"] = [7, 8]
+    a["s"]["x"] = [[1, 2], [3, 4]]
+    a["s"]["y"] = [[0.5, 1.5], [2.5, 3.5]]
+    save("subarray_records", a)
+
+    # reordered and extra fields (read into a struct declaring fewer, in another order)
+    a = np.array([(1.0, 2, b"q", 3.5), (4.0, 5, b"r", 6.5)], [("w", "f8"), ("id", "u2"), ("tag", "S1"), ("v", "f4")])
+    save("extra_fields", a)
+
+    # shapes
+    save("zero_d", np.array(10.5))
+    save("zero_d_record", np.array((1, 2.5), [("a", "i2"), ("b", "f4")]))
+    save("empty", np.zeros(0, [("id", "u4"), ("x", "f8")]))
+    save("empty_2d", np.zeros((0, 3)))
+    save("n3", np.arange(12, dtype="f8").reshape(4, 3) / 4)
+    f2 = np.asfortranarray(np.arange(6, dtype="i4").reshape(2, 3))
+    assert f2.flags.f_contiguous and not f2.flags.c_contiguous
+    save("fortran_2d", f2)
+    f3 = np.asfortranarray(np.arange(24, dtype=">u2").reshape(2, 3, 4))
+    save("fortran_3d", f3)
+    fr = np.asfortranarray(np.zeros((2, 2), [("a", "i1"), ("b", "<f8")]))
+    fr["a"] = [[1, 2], [3, 4]]
+    fr["b"] = [[0.5, 1.5], [2.5, 3.5]]
+    save("fortran_records", fr)
+
+    # strings with embedded and trailing NULs
+    a = np.zeros(4, [("s", "S6"), ("u", "<U5"), ("ub", ">U3")])
+    a["s"] = [b"a\x00b", b"\x00\x00x", b"", b"abcdef"]
+    a["u"] = ["a\x00b", "\x00x", "", "\u00e9\u00e8\u4e2d\U0001f600z"]
+    a["ub"] = ["x\x00y", "", "zz", "\U0001f600"]
+    save("strings", a)
+
+    # every datetime unit, datetime and timedelta
+    units = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"]
+    fields = [("M8_" + u, "<M8[%s]" % u) for u in units] + [("m8_" + u, "<m8[%s]" % u) for u in units]
+    fields += [("M8_25s", "<M8[25s]"), ("M8_generic", "<M8"), ("m8_generic", "<m8"), ("M8_be", ">M8[D]")]
+    a = np.zeros(2, fields)
+    for u in units:
+        a["M8_" + u] = [np.datetime64("2000-03-01", u), np.datetime64("NaT")]
+        a["m8_" + u] = [np.timedelta64(3, u), np.timedelta64(-2, u)]
+    a["M8_25s"] = np.array(["1970-01-01T00:00:50", "NaT"], "M8[25s]")
+    a["M8_generic"] = np.datetime64("NaT")
+    a["m8_generic"] = np.array([5, -5], "m8")
+    a["M8_be"] = np.array(["2000-03-01", "1969-12-31"], "M8[D]")
+    save("datetimes", a)
+
+    # refused types
+    save("object", np.array([1, "a", None], dtype=object), expected=False, allow_pickle=True)
+    save("longdouble", np.zeros(2, [("x", "f8"), ("ld", np.longdouble)]), expected=False)
+
+    # a particle table for the error snapshots
+    pdt = np.dtype([("id", "<u4"), ("pos", "<f8", (3,)), ("mass", "<f8"), ("count", "<i8")])
+    a = np.zeros(5, pdt)
+    a["id"] = np.arange(5)
+    a["pos"] = np.arange(15).reshape(5, 3) * 0.5
+    a["mass"] = [1.0, 2.0, 0.1, 4.0, 5.0]
+    a["count"] = [1, 2, 3, 300, 5]
+    save("particles", a)
+
+    # every f2 bit pattern widened by numpy to float32: FNV-1a 64 of the
+    # little-endian f32 bits (the test builds the 128 KiB file itself)
+    bits = np.arange(65536, dtype="<u2").view("<f2").astype("<f4").view("<u4")
+    h = 0xCBF29CE484222325
+    for b in bits.astype("<u4").tobytes():
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    OUT["f2_all_patterns_as_f4_bits_fnv1a64"] = str(h)
+
+    with open(os.path.join(HERE, "expected.json"), "w") as f:
+        json.dump(OUT, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    with open(os.path.join(HERE, "VERSION"), "w") as f:
+        f.write("numpy %s\npython %s\n" % (np.__version__, sys.version.split()[0]))
+
+
+if __name__ == "__main__":
+    main()

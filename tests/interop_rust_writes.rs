@@ -1,0 +1,969 @@
+//! Live interop, Rust -> numpy.
+//!
+//! Writes one `.npy` per row of the type-mapping table with the crate, plus a
+//! JSON sidecar holding what numpy must see: the descr (Python literal text,
+//! compared with `np.lib.format.dtype_to_descr`), the shape, the order and the
+//! values (tagged like `tests/interop/numpy_writes.py` exports them: records
+//! `{"$record": [[name, value], ...]}`, floats `{"f32"|"f64": bits}`, bytes
+//! `{"bytes": hex}`, datetimes as the i64 count). `tests/interop/numpy_checks.py`
+//! then loads every file with numpy, checks dtype, shape and values, and checks
+//! that `np.save` of the loaded array gives the very same bytes.
+//!
+//! Without `NPY_SERDE_OUT_DIR` the files are built in memory only (every
+//! write must still succeed and the header must carry the expected descr text).
+//! By hand:
+//! ```text
+//! NPY_SERDE_OUT_DIR=/tmp/rust-out cargo test --all-features --test interop_rust_writes
+//! python tests/interop/numpy_checks.py /tmp/rust-out
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use npy_serde::{Datetime64, TimeUnitMarker, Timedelta64, unit};
+use num_complex::Complex;
+use serde::Serialize;
+use serde_bytes::ByteBuf;
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------------------
+// What numpy must read back, in the sidecar's tagged JSON.
+
+/// The value as numpy's side of the interop exports it.
+trait Tag {
+    fn tag(&self) -> Value;
+    /// Padding is a gap, not a field: numpy does not show it.
+    fn is_padding(&self) -> bool {
+        false
+    }
+}
+
+impl Tag for f32 {
+    fn tag(&self) -> Value {
+        json!({ "f32": format!("0x{:08x}", self.to_bits()) })
+    }
+}
+
+impl Tag for f64 {
+    fn tag(&self) -> Value {
+        json!({ "f64": format!("0x{:016x}", self.to_bits()) })
+    }
+}
+
+macro_rules! tag_as_json {
+    ($($t:ty),*) => {$(
+        impl Tag for $t {
+            fn tag(&self) -> Value {
+                json!(self)
+            }
+        }
+    )*};
+}
+tag_as_json!(bool, i8, i16, i32, i64, u8, u16, u32, u64, char, String);
+
+impl Tag for ByteBuf {
+    fn tag(&self) -> Value {
+        json!({ "bytes": self.iter().map(|b| format!("{b:02x}")).collect::<String>() })
+    }
+}
+
+/// Complex numbers: `c8`/`c16` with `npy_serde::complex`, a `(2,)` subarray
+/// without; numpy shows both as `[re, im]` in the sidecar.
+impl<T: Tag> Tag for Complex<T> {
+    fn tag(&self) -> Value {
+        json!([self.re.tag(), self.im.tag()])
+    }
+}
+
+impl<T: Tag, const N: usize> Tag for [T; N] {
+    fn tag(&self) -> Value {
+        Value::Array(self.iter().map(Tag::tag).collect())
+    }
+}
+
+impl<T: Tag> Tag for Vec<T> {
+    fn tag(&self) -> Value {
+        Value::Array(self.iter().map(Tag::tag).collect())
+    }
+}
+
+impl<T: Tag> Tag for BTreeMap<String, T> {
+    fn tag(&self) -> Value {
+        json!({ "$record": self.iter().map(|(k, v)| json!([k, v.tag()])).collect::<Vec<_>>() })
+    }
+}
+
+impl<const N: usize> Tag for npy_serde::Padding<N> {
+    fn tag(&self) -> Value {
+        Value::Null
+    }
+    fn is_padding(&self) -> bool {
+        true
+    }
+}
+
+fn record_tag(fields: Vec<(&str, &dyn Tag)>) -> Value {
+    let pairs: Vec<Value> = fields
+        .into_iter()
+        .filter(|(_, v)| !v.is_padding())
+        .map(|(k, v)| json!([k, v.tag()]))
+        .collect();
+    json!({ "$record": pairs })
+}
+
+/// Declares a `Serialize` struct and its [`Tag`]. `field as "numpy name": Type`
+/// renames.
+macro_rules! record {
+    ($(
+        struct $name:ident {
+            $( $(#[$attr:meta])* $f:ident $(as $rename:literal)? : $t:ty ),* $(,)?
+        }
+    )*) => {$(
+        #[derive(Debug, Clone, Serialize)]
+        struct $name {
+            $( $(#[$attr])* $(#[serde(rename = $rename)])? $f: $t, )*
+        }
+
+        impl Tag for $name {
+            fn tag(&self) -> Value {
+                record_tag(vec![$( (record!(@name $f $($rename)?), &self.$f as &dyn Tag) ),*])
+            }
+        }
+    )*};
+    (@name $f:ident) => { stringify!($f) };
+    (@name $f:ident $rename:literal) => { $rename };
+}
+
+// ---------------------------------------------------------------------------
+// One type per row of the mapping table.
+
+/// Unit-only enum: `<Un` holding the variant name.
+#[derive(Debug, Clone, Copy, Serialize)]
+enum Kind {
+    Star,
+    Planet,
+    #[serde(rename = "black hole")]
+    BlackHole,
+}
+
+impl Tag for Kind {
+    fn tag(&self) -> Value {
+        json!(match self {
+            Kind::Star => "Star",
+            Kind::Planet => "Planet",
+            Kind::BlackHole => "black hole",
+        })
+    }
+}
+
+/// `Complex<f64>` inside an array: `with` cannot reach into `[_; N]`, a
+/// transparent newtype can.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct C64(#[serde(with = "npy_serde::complex")] Complex<f64>);
+
+impl Tag for C64 {
+    fn tag(&self) -> Value {
+        self.0.tag()
+    }
+}
+
+/// Tuple struct: a record with fields `f0`, `f1`.
+#[derive(Debug, Clone, Serialize)]
+struct Pt(f32, i16);
+
+impl Tag for Pt {
+    fn tag(&self) -> Value {
+        record_tag(vec![("f0", &self.0), ("f1", &self.1)])
+    }
+}
+
+/// Unit struct: a zero-field record.
+#[derive(Debug, Clone, Serialize)]
+struct Marker;
+
+impl Tag for Marker {
+    fn tag(&self) -> Value {
+        json!({ "$record": [] })
+    }
+}
+
+/// A newtype struct is transparent.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Meters(f64);
+
+impl Tag for Meters {
+    fn tag(&self) -> Value {
+        self.0.tag()
+    }
+}
+
+record! {
+    struct Particle {
+        id: u32,
+        pos: [f64; 3],
+        vel: [f32; 3],
+        mass: Meters,
+        alive: bool,
+        name: String,
+        raw: ByteBuf,
+        kind: Kind,
+        initial: char,
+    }
+
+    struct Numbers {
+        b: bool,
+        i1: i8,
+        i2: i16,
+        i4: i32,
+        i8: i64,
+        u1: u8,
+        u2: u16,
+        u4: u32,
+        u8: u64,
+        f4: f32,
+        f8: f64,
+    }
+
+    struct Outer {
+        id: u16,
+        inner: Inner,
+        pairs: [Pair; 2],
+        grid: [[f64; 4]; 3],
+        ragged_free: Vec<i32>,
+    }
+
+    struct Inner {
+        label: String,
+        deep: Pair,
+    }
+
+    struct Pair {
+        p: f64,
+        q: u8,
+    }
+
+    struct Complexes {
+        #[serde(with = "npy_serde::complex")]
+        z8: Complex<f32>,
+        #[serde(with = "npy_serde::complex")]
+        z16: Complex<f64>,
+        zs: [C64; 2],
+        tuple_form: Complex<f64>,
+    }
+
+    struct Padded {
+        a: u8,
+        gap: npy_serde::Padding<3>,
+        b: i32,
+        tail: npy_serde::Padding<8>,
+    }
+
+    struct AlignMe {
+        a: i8,
+        b: f64,
+        c: i16,
+        sub: AlignSub,
+        d: u8,
+    }
+
+    struct AlignSub {
+        x: u8,
+        y: i32,
+    }
+
+    struct Names {
+        temp as "温度": f64,
+        cafe as "café": i32,
+        plain: u8,
+    }
+
+    struct Latin1 {
+        cafe as "café": i32,
+        naive as "naïve": f32,
+    }
+
+    struct Tuples {
+        pt: Pt,
+        mixed: (u8, f64, String),
+        same: (i32, i32, i32),
+        marker: Marker,
+        unit: (),
+    }
+
+    struct Times {
+        t: Datetime64<unit::ns>,
+        d: Timedelta64<unit::s>,
+        day: Datetime64<unit::D>,
+        nat: Datetime64<unit::ms>,
+    }
+
+    struct Be {
+        x: f64,
+        y: i32,
+        s: String,
+    }
+}
+
+impl<U: TimeUnitMarker> Tag for Datetime64<U> {
+    fn tag(&self) -> Value {
+        json!(self.count())
+    }
+}
+
+impl<U: TimeUnitMarker> Tag for Timedelta64<U> {
+    fn tag(&self) -> Value {
+        json!(self.count())
+    }
+}
+
+impl Tag for (u8, f64, String) {
+    fn tag(&self) -> Value {
+        record_tag(vec![("f0", &self.0), ("f1", &self.1), ("f2", &self.2)])
+    }
+}
+
+impl Tag for (i32, i32, i32) {
+    fn tag(&self) -> Value {
+        json!([self.0, self.1, self.2])
+    }
+}
+
+impl Tag for () {
+    fn tag(&self) -> Value {
+        json!({ "$record": [] })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Writing the cases.
+
+/// One file to write: the bytes (or the write error) and what numpy must see.
+struct Case {
+    name: &'static str,
+    bytes: Result<Vec<u8>, String>,
+    descr: String,
+    shape: Vec<u64>,
+    fortran_order: bool,
+    values: Value,
+}
+
+fn case(
+    name: &'static str,
+    bytes: npy_serde::Result<Vec<u8>>,
+    descr: impl Into<String>,
+    shape: &[u64],
+    values: Value,
+) -> Case {
+    Case {
+        name,
+        bytes: bytes.map_err(|e| format!("write failed: {e}")),
+        descr: descr.into(),
+        shape: shape.to_vec(),
+        fortran_order: false,
+        values,
+    }
+}
+
+fn fortran(mut c: Case) -> Case {
+    c.fortran_order = true;
+    c
+}
+
+fn tags<T: Tag>(items: &[T]) -> Value {
+    Value::Array(items.iter().map(Tag::tag).collect())
+}
+
+fn particles() -> Vec<Particle> {
+    vec![
+        Particle {
+            id: 1,
+            pos: [0.1, -2.5, 1e300],
+            vel: [f32::MIN_POSITIVE, -0.0, 3.25],
+            mass: Meters(1.989e30),
+            alive: true,
+            name: "Sol".into(),
+            raw: ByteBuf::from(b"\x00\x01ab".to_vec()),
+            kind: Kind::Star,
+            initial: 'S',
+        },
+        Particle {
+            id: u32::MAX,
+            pos: [f64::INFINITY, f64::NEG_INFINITY, f64::MIN_POSITIVE / 4.0],
+            vel: [1.0, 2.0, f32::MAX],
+            mass: Meters(5.97e24),
+            alive: false,
+            name: "Terra, ünïcødé 漢字 😀".into(),
+            raw: ByteBuf::from(b"x".to_vec()),
+            kind: Kind::Planet,
+            initial: 'é',
+        },
+        Particle {
+            id: 0,
+            pos: [0.0, 0.0, 0.0],
+            vel: [0.0, 0.0, 0.0],
+            mass: Meters(8.2e36),
+            alive: true,
+            name: "Sgr A*".into(),
+            raw: ByteBuf::from(b"\xff\xfe\x00\x7f\x80".to_vec()),
+            kind: Kind::BlackHole,
+            initial: '😀',
+        },
+    ]
+}
+
+fn numbers() -> Vec<Numbers> {
+    vec![
+        Numbers {
+            b: false,
+            i1: i8::MIN,
+            i2: i16::MIN,
+            i4: i32::MIN,
+            i8: i64::MIN,
+            u1: 0,
+            u2: 0,
+            u4: 0,
+            u8: 0,
+            f4: f32::NAN,
+            f8: f64::NAN,
+        },
+        Numbers {
+            b: true,
+            i1: i8::MAX,
+            i2: i16::MAX,
+            i4: i32::MAX,
+            i8: i64::MAX,
+            u1: u8::MAX,
+            u2: u16::MAX,
+            u4: u32::MAX,
+            u8: u64::MAX,
+            f4: -0.0,
+            f8: -0.0,
+        },
+        Numbers {
+            b: true,
+            i1: -1,
+            i2: -300,
+            i4: 70_000,
+            i8: -(1 << 53) - 1,
+            u1: 200,
+            u2: 40_000,
+            u4: 3_000_000_000,
+            u8: (1 << 63) + 12345,
+            f4: f32::from_bits(1),
+            f8: f64::from_bits(1),
+        },
+    ]
+}
+
+fn outers() -> Vec<Outer> {
+    let grid = |k: f64| {
+        let mut g = [[0.0; 4]; 3];
+        for (i, row) in g.iter_mut().enumerate() {
+            for (j, x) in row.iter_mut().enumerate() {
+                *x = k * 100.0 + (i * 4 + j) as f64 + 0.5;
+            }
+        }
+        g
+    };
+    vec![
+        Outer {
+            id: 7,
+            inner: Inner {
+                label: "ab".into(),
+                deep: Pair { p: 1.5, q: 9 },
+            },
+            pairs: [Pair { p: -1.0, q: 1 }, Pair { p: 2.0, q: 2 }],
+            grid: grid(1.0),
+            ragged_free: vec![1, 2],
+        },
+        Outer {
+            id: 8,
+            inner: Inner {
+                label: "abcdef".into(),
+                deep: Pair {
+                    p: f64::MAX,
+                    q: 255,
+                },
+            },
+            pairs: [Pair { p: 0.1, q: 3 }, Pair { p: 0.2, q: 4 }],
+            grid: grid(2.0),
+            ragged_free: vec![-3, 4],
+        },
+    ]
+}
+
+fn complexes() -> Vec<Complexes> {
+    vec![
+        Complexes {
+            z8: Complex::new(1.5, -2.25),
+            z16: Complex::new(0.1, f64::INFINITY),
+            zs: [C64(Complex::new(1.0, 2.0)), C64(Complex::new(-0.0, 1e-310))],
+            tuple_form: Complex::new(3.0, 4.0),
+        },
+        Complexes {
+            z8: Complex::new(f32::MAX, f32::MIN_POSITIVE),
+            z16: Complex::new(-1e300, 7.0),
+            zs: [C64(Complex::new(5.0, 6.0)), C64(Complex::new(7.0, 8.0))],
+            tuple_form: Complex::new(-3.0, -4.0),
+        },
+    ]
+}
+
+fn padded() -> Vec<Padded> {
+    [(1u8, -1i32), (255, i32::MAX)]
+        .into_iter()
+        .map(|(a, b)| Padded {
+            a,
+            gap: npy_serde::Padding,
+            b,
+            tail: npy_serde::Padding,
+        })
+        .collect()
+}
+
+fn aligned() -> Vec<AlignMe> {
+    vec![
+        AlignMe {
+            a: -1,
+            b: 0.5,
+            c: -2,
+            sub: AlignSub { x: 3, y: -4 },
+            d: 5,
+        },
+        AlignMe {
+            a: 1,
+            b: -0.5,
+            c: 2,
+            sub: AlignSub { x: 30, y: 40 },
+            d: 50,
+        },
+    ]
+}
+
+fn tuples() -> Vec<Tuples> {
+    vec![
+        Tuples {
+            pt: Pt(1.5, -2),
+            mixed: (1, 2.5, "x".into()),
+            same: (1, 2, 3),
+            marker: Marker,
+            unit: (),
+        },
+        Tuples {
+            pt: Pt(-1.5, 2),
+            mixed: (255, -2.5, "xyz".into()),
+            same: (-1, -2, -3),
+            marker: Marker,
+            unit: (),
+        },
+    ]
+}
+
+const PARTICLES_DESCR: &str = "[('id', '<u4'), ('pos', '<f8', (3,)), ('vel', '<f4', (3,)), ('mass', '<f8'), \
+             ('alive', '|b1'), ('name', '<U19'), ('raw', '|S5'), ('kind', '<U10'), ('initial', '<U1')]";
+
+const NUMBERS_DESCR: &str = "[('b', '|b1'), ('i1', '|i1'), ('i2', '<i2'), ('i4', '<i4'), ('i8', '<i8'), \
+     ('u1', '|u1'), ('u2', '<u2'), ('u4', '<u4'), ('u8', '<u8'), ('f4', '<f4'), ('f8', '<f8')]";
+
+fn cases() -> Vec<Case> {
+    use npy_serde::{WriteOptions, to_vec};
+
+    let particles = particles();
+    let numbers = numbers();
+    let outers = outers();
+    let complexes = complexes();
+    let padded = padded();
+    let aligned = aligned();
+    let tuples = tuples();
+    let names = vec![
+        Names {
+            temp: 21.5,
+            cafe: 3,
+            plain: 1,
+        },
+        Names {
+            temp: -40.0,
+            cafe: -3,
+            plain: 2,
+        },
+    ];
+    let latin1 = vec![Latin1 {
+        cafe: 1,
+        naive: 0.5,
+    }];
+    let rows: Vec<[f64; 3]> = vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.5], [-0.0, f64::MAX, 1e-300]];
+    let matrix: Vec<Vec<i32>> = (0..3)
+        .map(|i| (0..4).map(|j| i * 10 + j).collect())
+        .collect();
+    let flat: Vec<f64> = vec![0.5, 1.5, -2.0, 1e10];
+    let maps: Vec<BTreeMap<String, f64>> = (0..3)
+        .map(|i| {
+            [
+                ("alpha".to_string(), f64::from(i)),
+                ("beta".to_string(), -f64::from(i)),
+            ]
+            .into()
+        })
+        .collect();
+    let be = vec![
+        Be {
+            x: 1.0,
+            y: -2,
+            s: "hi".into(),
+        },
+        Be {
+            x: -0.5,
+            y: 1 << 20,
+            s: "".into(),
+        },
+    ];
+    let be_dtype: npy_serde::Dtype = "[('x', '>f8'), ('y', '>i4'), ('s', '>U3')]"
+        .parse()
+        .unwrap();
+
+    let mut out = vec![
+        case(
+            "particles",
+            to_vec(&particles),
+            PARTICLES_DESCR,
+            &[3],
+            tags(&particles),
+        ),
+        case(
+            "numbers",
+            to_vec(&numbers),
+            NUMBERS_DESCR,
+            &[3],
+            tags(&numbers),
+        ),
+        case(
+            "nested",
+            to_vec(&outers),
+            "[('id', '<u2'), ('inner', [('label', '<U6'), ('deep', [('p', '<f8'), ('q', '|u1')])]), \
+             ('pairs', [('p', '<f8'), ('q', '|u1')], (2,)), ('grid', '<f8', (3, 4)), ('ragged_free', '<i4', (2,))]",
+            &[2],
+            tags(&outers),
+        ),
+        case(
+            "complex",
+            to_vec(&complexes),
+            "[('z8', '<c8'), ('z16', '<c16'), ('zs', '<c16', (2,)), ('tuple_form', '<f8', (2,))]",
+            &[2],
+            tags(&complexes),
+        ),
+        case(
+            "padding",
+            to_vec(&padded),
+            "[('a', '|u1'), ('', '|V3'), ('b', '<i4'), ('', '|V8')]",
+            &[2],
+            tags(&padded),
+        ),
+        case(
+            "aligned",
+            WriteOptions::new().align(true).to_vec(&aligned),
+            "[('a', '|i1'), ('', '|V7'), ('b', '<f8'), ('c', '<i2'), ('', '|V2'), \
+             ('sub', [('x', '|u1'), ('', '|V3'), ('y', '<i4')]), ('d', '|u1'), ('', '|V3')]",
+            &[2],
+            tags(&aligned),
+        ),
+        case(
+            "unicode_names",
+            to_vec(&names),
+            "[('温度', '<f8'), ('café', '<i4'), ('plain', '|u1')]",
+            &[2],
+            tags(&names),
+        ),
+        case(
+            "latin1_names",
+            to_vec(&latin1),
+            "[('café', '<i4'), ('naïve', '<f4')]",
+            &[1],
+            tags(&latin1),
+        ),
+        case("plain_n3", to_vec(&rows), "'<f8'", &[3, 3], tags(&rows)),
+        case("plain_1d", to_vec(&flat), "'<f8'", &[4], tags(&flat)),
+        fortran(case(
+            "fortran_n3",
+            WriteOptions::new().fortran_order(true).to_vec(&rows),
+            "'<f8'",
+            &[3, 3],
+            tags(&rows),
+        )),
+        fortran(case(
+            "fortran_vecvec",
+            WriteOptions::new().fortran_order(true).to_vec(&matrix),
+            "'<i4'",
+            &[3, 4],
+            tags(&matrix),
+        )),
+        case("scalar_0d", to_vec(&2.5f64), "'<f8'", &[], 2.5f64.tag()),
+        case(
+            "record_0d",
+            to_vec(&outers[0]),
+            "[('id', '<u2'), ('inner', [('label', '<U2'), ('deep', [('p', '<f8'), ('q', '|u1')])]), \
+             ('pairs', [('p', '<f8'), ('q', '|u1')], (2,)), ('grid', '<f8', (3, 4)), ('ragged_free', '<i4', (2,))]",
+            &[],
+            outers[0].tag(),
+        ),
+        case(
+            "tuples",
+            to_vec(&tuples),
+            "[('pt', [('f0', '<f4'), ('f1', '<i2')]), ('mixed', [('f0', '|u1'), ('f1', '<f8'), ('f2', '<U3')]), \
+             ('same', '<i4', (3,)), ('marker', []), ('unit', [])]",
+            &[2],
+            tags(&tuples),
+        ),
+        case(
+            "maps",
+            to_vec(&maps),
+            "[('alpha', '<f8'), ('beta', '<f8')]",
+            &[3],
+            tags(&maps),
+        ),
+        case(
+            "dtype_big_endian",
+            WriteOptions::new().dtype(be_dtype).to_vec(&be),
+            "[('x', '>f8'), ('y', '>i4'), ('s', '>U3')]",
+            &[2],
+            tags(&be),
+        ),
+        case(
+            "dtype_f4",
+            WriteOptions::new()
+                .dtype("<f4".parse().unwrap())
+                .to_vec(&flat),
+            "'<f4'",
+            &[4],
+            Value::Array(flat.iter().map(|x| (*x as f32).tag()).collect()),
+        ),
+        // No samples: the dtype is traced from the type (string widths would be 1).
+        case(
+            "empty",
+            // No samples to learn the dtype from: it is given.
+            WriteOptions::new()
+                .dtype(NUMBERS_DESCR.parse().unwrap())
+                .to_vec(&Vec::<Numbers>::new()),
+            NUMBERS_DESCR,
+            &[0],
+            json!([]),
+        ),
+    ];
+
+    // to_writer must give the same bytes as to_vec.
+    let mut written = Vec::new();
+    let via_writer = npy_serde::to_writer(&mut written, &particles).map(|()| written);
+    out.push(case(
+        "particles_to_writer",
+        via_writer,
+        PARTICLES_DESCR,
+        &[3],
+        tags(&particles),
+    ));
+
+    out.extend(extra_cases());
+    out
+}
+
+/// Rows whose Rust types need an optional feature.
+fn extra_cases() -> Vec<Case> {
+    #[allow(unused_mut)]
+    let mut out = Vec::new();
+    #[cfg(feature = "half")]
+    {
+        let halves: Vec<half::f16> = [1.0f32, -0.5, 65504.0, 6.0e-8, f32::INFINITY]
+            .into_iter()
+            .map(half::f16::from_f32)
+            .collect();
+        let expected = Value::Array(halves.iter().map(|h| h.to_f32().tag()).collect());
+        out.push(case(
+            "half",
+            npy_serde::to_vec(&halves),
+            "'<f2'",
+            &[5],
+            expected,
+        ));
+    }
+    out.extend(datetime_cases());
+    out.push(random_case());
+    out
+}
+
+/// xorshift64*: enough randomness for test values, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// Any bit pattern except NaN (NaN payloads are not what this checks).
+    fn f64(&mut self) -> f64 {
+        let x = f64::from_bits(self.next());
+        if x.is_nan() { f64::NAN } else { x }
+    }
+    fn f32(&mut self) -> f32 {
+        let x = f32::from_bits(self.next() as u32);
+        if x.is_nan() { f32::NAN } else { x }
+    }
+}
+
+record! {
+    struct Random {
+        flag: bool,
+        x: f64,
+        y: f32,
+        n: i64,
+        k: u16,
+        #[serde(with = "npy_serde::complex")]
+        z: Complex<f64>,
+        text: String,
+        raw: ByteBuf,
+        v: [i32; 3],
+    }
+}
+
+/// Random values, a fresh seed each run (NPY_SERDE_INTEROP_SEED to repeat):
+/// bit patterns a hand-written case would not think of, and string widths
+/// that change from run to run.
+fn random_case() -> Case {
+    let seed = std::env::var("NPY_SERDE_INTEROP_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            now.map_or(1, |d| d.as_nanos() as u64)
+        });
+    println!("random: seed {seed} (reproduce with NPY_SERDE_INTEROP_SEED={seed})");
+    let mut rng = Rng(seed | 1);
+    const CHARS: &[char] = &[
+        'a', 'Z', '0', ' ', '\'', '"', '\\', '\n', 'é', 'ß', 'Ω', '漢', '😀', '\u{200b}',
+    ];
+    let records: Vec<Random> = (0..1 + rng.below(8))
+        .map(|_| Random {
+            flag: rng.below(2) == 1,
+            x: rng.f64(),
+            y: rng.f32(),
+            n: rng.next() as i64,
+            k: rng.next() as u16,
+            z: Complex::new(rng.f64(), rng.f64()),
+            text: (0..rng.below(7))
+                .map(|_| CHARS[rng.below(CHARS.len() as u64) as usize])
+                .collect(),
+            // S values may not end in NUL (numpy would strip it).
+            raw: ByteBuf::from(
+                (0..rng.below(6))
+                    .map(|_| rng.next() as u8)
+                    .map(|b| b.max(1))
+                    .collect::<Vec<u8>>(),
+            ),
+            v: [rng.next() as i32, rng.next() as i32, rng.next() as i32],
+        })
+        .collect();
+    let width = |f: fn(&Random) -> usize| records.iter().map(f).max().unwrap_or(0).max(1);
+    let text_width = width(|r| r.text.chars().count());
+    let raw_width = width(|r| r.raw.len());
+    let descr = format!(
+        "[('flag', '|b1'), ('x', '<f8'), ('y', '<f4'), ('n', '<i8'), ('k', '<u2'), ('z', '<c16'), \
+         ('text', '<U{text_width}'), ('raw', '|S{raw_width}'), ('v', '<i4', (3,))]"
+    );
+    let shape = [records.len() as u64];
+    case(
+        "random",
+        npy_serde::to_vec(&records),
+        descr,
+        &shape,
+        tags(&records),
+    )
+}
+
+/// `Datetime64<U>` / `Timedelta64<U>`: `<M8[unit]` / `<m8[unit]` with the
+/// i64 count, NaT = i64::MIN.
+fn datetime_cases() -> Vec<Case> {
+    let times = vec![
+        Times {
+            t: Datetime64::new(1_700_000_000_123_456_789),
+            d: Timedelta64::new(-90),
+            day: Datetime64::new(19_000),
+            nat: Datetime64::NAT,
+        },
+        Times {
+            t: Datetime64::NAT,
+            d: Timedelta64::NAT,
+            day: Datetime64::new(-1),
+            nat: Datetime64::new(0),
+        },
+    ];
+    vec![case(
+        "datetime",
+        npy_serde::to_vec(&times),
+        "[('t', '<M8[ns]'), ('d', '<m8[s]'), ('day', '<M8[D]'), ('nat', '<M8[ms]')]",
+        &[2],
+        tags(&times),
+    )]
+}
+
+/// Checks what can be checked without numpy; the reason when a case fails.
+fn check_case(c: &Case) -> Result<&[u8], String> {
+    let bytes = c.bytes.as_deref().map_err(Clone::clone)?;
+    // The header carries the descr numpy must see (latin1 in v1/v2, UTF-8 in v3).
+    let head = &bytes[..bytes.len().min(4096)];
+    let utf8 = String::from_utf8_lossy(head);
+    let latin1: String = head.iter().map(|&b| char::from(b)).collect();
+    let descr = format!("'descr': {}, ", c.descr);
+    if utf8.contains(&descr) || latin1.contains(&descr) {
+        Ok(bytes)
+    } else {
+        Err(format!("header does not contain {descr}: {utf8:?}"))
+    }
+}
+
+#[test]
+fn rust_written_files_for_numpy() {
+    let cases = cases();
+    let dir = std::env::var_os("NPY_SERDE_OUT_DIR").map(PathBuf::from);
+    if let Some(dir) = &dir {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let mut failed = Vec::new();
+    for c in &cases {
+        let bytes = match check_case(c) {
+            Ok(bytes) => bytes,
+            Err(reason) => {
+                println!("FAIL  {}: {reason}", c.name);
+                failed.push(c.name);
+                continue;
+            }
+        };
+        println!("ok    {}", c.name);
+        let Some(dir) = &dir else { continue };
+        std::fs::write(dir.join(format!("{}.npy", c.name)), bytes).unwrap();
+        let sidecar = json!({
+            "case": c.name,
+            "descr": c.descr,
+            "shape": c.shape,
+            "fortran_order": c.fortran_order,
+            "values": c.values,
+        });
+        std::fs::write(
+            dir.join(format!("{}.json", c.name)),
+            serde_json::to_vec(&sidecar).unwrap(),
+        )
+        .unwrap();
+    }
+    match &dir {
+        Some(dir) => println!(
+            "wrote {} files to {} for tests/interop/numpy_checks.py",
+            cases.len() - failed.len(),
+            dir.display()
+        ),
+        None => {
+            println!("NPY_SERDE_OUT_DIR not set: files built in memory only, numpy checks skipped")
+        }
+    }
+    assert!(failed.is_empty(), "failed: {failed:?}");
+}
