@@ -501,7 +501,8 @@ impl RecEnc<'_> {
         value
             .serialize(Enc::with_mode(f.dtype(), dst, self.strict))
             .map_err(|e| e.in_field(key))?;
-        if !self.seen.mark(idx) {
+        // strict mode takes fields only in order, so none can repeat
+        if !self.strict && !self.seen.mark(idx) {
             return Err(Error::mismatch("field given twice").in_field(key));
         }
         self.next = idx + 1;
@@ -509,6 +510,13 @@ impl RecEnc<'_> {
     }
 
     fn finish(self) -> Result<()> {
+        if self.strict {
+            return if self.next == self.rec.fields().len() {
+                Ok(())
+            } else {
+                Err(not_strict())
+            };
+        }
         if self.seen.count == self.rec.fields().len() {
             return Ok(());
         }
