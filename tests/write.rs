@@ -675,3 +675,24 @@ fn explicit_complex_pairs_and_subarray_dtype() {
             .unwrap(),
     );
 }
+
+/// A sequence whose length hint lies: output is still right, no huge
+/// reservation or panic.
+#[test]
+fn lying_length_hint() {
+    use serde::ser::SerializeSeq;
+    struct Liar;
+    impl Serialize for Liar {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut seq = s.serialize_seq(Some(usize::MAX))?;
+            for x in [1.0f64, 2.5, -3.0] {
+                seq.serialize_element(&x)?;
+            }
+            seq.end()
+        }
+    }
+    same("f64_1d", to_vec(&Liar).unwrap());
+    let mut out = Vec::new();
+    npy_serde::to_writer(&mut out, &Liar).unwrap();
+    same("f64_1d", out);
+}

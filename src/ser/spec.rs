@@ -21,6 +21,9 @@ use crate::ser::encode::Enc;
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::special;
 
+/// Most bytes reserved up front from serde's length hints.
+const RESERVE_MAX: usize = 1 << 30;
+
 /// What the speculation produced.
 pub(crate) struct Speculated {
     /// The header descr (subarray dims folded into `shape`).
@@ -121,8 +124,13 @@ impl SpecState<'_> {
                 .iter()
                 .try_fold(1usize, |acc, h| acc.checked_mul(h.unwrap_or(0)))
                 .unwrap_or(0);
-            let want = count.saturating_mul(self.itemsize).min(self.cap);
-            self.out.reserve(want);
+            // serde's hints come from the value's own Serialize impl and may
+            // be wrong: reserve at most RESERVE_MAX and never fail on it
+            let want = count
+                .saturating_mul(self.itemsize)
+                .min(self.cap)
+                .min(RESERVE_MAX);
+            let _ = self.out.try_reserve(want);
             self.dtype = Some(dtype);
         }
         let dtype = self
