@@ -696,3 +696,18 @@ fn lying_length_hint() {
     npy_serde::to_writer(&mut out, &Liar).unwrap();
     same("f64_1d", out);
 }
+
+#[derive(Serialize)]
+struct Meters(f64);
+
+#[test]
+fn newtype_is_transparent() {
+    same(
+        "f64_1d",
+        to_vec(&vec![Meters(1.0), Meters(2.5), Meters(-3.0)]).unwrap(),
+    );
+    same(
+        "f64_1d",
+        to_vec(&vec![Some(1.0f64), Some(2.5), Some(-3.0)]).unwrap(),
+    );
+}
