@@ -73,10 +73,13 @@
 //! | `deny_unknown_fields` | reading a file with more fields than the struct fails |
 //!
 //! The special types ([`complex`], [`Datetime64`], `half::f16`, [`Padding`])
-//! are recognised by the name of the newtype they serialize as. Inside
-//! `flatten` or an untagged enum, serde buffers values and that name is lost
-//! (as with serde_json's `RawValue`): they are then written as their plain
-//! content (`(re, im)` pairs, `i64` counts, `u16` bits).
+//! are recognised by the name of the newtype they serialize as. Writing
+//! keeps them inside `flatten` and untagged enums. Reading them there goes
+//! through serde's buffering (`deserialize_any`), which loses the request,
+//! as with serde_json's `RawValue`: complex numbers still read (as
+//! `[re, im]`), datetimes read their raw count *without unit conversion*, and
+//! `half::f16` fails with an error. Keep such fields out of `flatten` when the
+//! units differ.
 //!
 //! # Limits for untrusted input
 //!
