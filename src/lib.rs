@@ -21,6 +21,7 @@ mod trace;
 mod writer;
 
 pub mod complex;
+pub mod npz;
 
 pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::dtype::{
