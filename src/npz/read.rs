@@ -95,8 +95,12 @@ impl<R: Read> Read for MemberReader<'_, R> {
 
 const BAD_CRC: &str = "bad CRC-32: the member's data is damaged";
 
+/// The zip crate's CRC error, or the same already rewritten by [`MemberReader`].
 fn is_bad_crc(e: &std::io::Error) -> bool {
-    e.kind() == std::io::ErrorKind::InvalidData && e.to_string() == "Invalid checksum"
+    e.kind() == std::io::ErrorKind::InvalidData && {
+        let msg = e.to_string();
+        msg == "Invalid checksum" || msg.ends_with(BAD_CRC)
+    }
 }
 
 /// Rewrites errors met while reading a member: a CRC failure says so, and
@@ -355,7 +359,7 @@ fn check_end<R: Read>(r: &mut R, data_len: u64) -> Result<()> {
             Ok(0) => return Ok(()),
             Ok(_) => {
                 return Err(Error::data(format!(
-                    "the member holds more bytes than the {data_len} bytes of data its npy header describes"
+                    "the data goes on after the {data_len} bytes its npy header describes (a damaged or crafted member)"
                 )));
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}

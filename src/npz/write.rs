@@ -194,7 +194,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// let f4 = WriteOptions::new().dtype(Dtype::scalar(ScalarType::Float(4)));
     /// w.add_with_options("x", &f4, &[0.5f64, 1.0])?;
     /// let mut z = npy_serde::npz::NpzReader::new(w.finish()?)?;
-    /// assert_eq!(z.reader("x")?.dtype().to_string(), "<f4");
+    /// assert_eq!(z.reader("x")?.dtype().to_string(), "'<f4'");
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     pub fn add_with_options<T: ?Sized + Serialize>(
