@@ -165,7 +165,10 @@ fn reads_non_seekable_stream_archives() {
 #[test]
 fn reads_zip64_central_directory() {
     let bytes = fixture("zip64.npz").into_inner();
-    assert!(bytes.windows(4).any(|w| w == b"PK\x06\x06"), "zip64 end record");
+    assert!(
+        bytes.windows(4).any(|w| w == b"PK\x06\x06"),
+        "zip64 end record"
+    );
     let mut z = open("zip64.npz");
     assert_eq!(z.by_name::<Vec<i64>>("a").unwrap(), [1, 2, 3]);
 }
@@ -360,7 +363,11 @@ fn columnar_members_match_numpy() {
     let ours = out.into_inner();
     let mut want = members(&numpy);
     // numpy's fixture names the columns id, pos, mass, tag: the same order
-    want.sort_by_key(|(n, _)| ["id.npy", "pos.npy", "mass.npy", "tag.npy"].iter().position(|m| m == n));
+    want.sort_by_key(|(n, _)| {
+        ["id.npy", "pos.npy", "mass.npy", "tag.npy"]
+            .iter()
+            .position(|m| m == n)
+    });
     assert_eq!(members(&ours), want);
     assert_eq!(local_headers(&ours), local_headers(&numpy));
     let back: Vec<Particle> = npz::from_reader(Cursor::new(ours)).unwrap();
@@ -482,10 +489,19 @@ fn streaming_writer_never_holds_a_member() {
         id: u64,
         pos: [f64; 3],
     }
-    let ps: Vec<P> = (0..N).map(|i| P { id: i, pos: [0.0; 3] }).collect();
+    let ps: Vec<P> = (0..N)
+        .map(|i| P {
+            id: i,
+            pos: [0.0; 3],
+        })
+        .collect();
     let mut out = Largest::default();
     npz::to_writer(&mut out, &ps).unwrap();
-    assert!(out.largest <= 64 * 1024, "largest write {} bytes", out.largest);
+    assert!(
+        out.largest <= 64 * 1024,
+        "largest write {} bytes",
+        out.largest
+    );
     let mut z = NpzReader::new(out.inner).unwrap();
     assert_eq!(z.reader("pos").unwrap().shape(), &[N, 3]);
 }

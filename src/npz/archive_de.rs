@@ -322,8 +322,12 @@ impl<'de> MapAccess<'de> for RecordFields<'_> {
             .and_then(|i| i.checked_mul(col.row))
             .and_then(|start| col.data.get(start..start.checked_add(col.row)?))
             .ok_or_else(crate::de::internal)?;
-        seed.deserialize(ElementDe::new(&col.dtype, Bytes::Copied(bytes), self.record.cfg))
-            .map_err(|e| e.in_field(&col.key))
+        seed.deserialize(ElementDe::new(
+            &col.dtype,
+            Bytes::Copied(bytes),
+            self.record.cfg,
+        ))
+        .map_err(|e| e.in_field(&col.key))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -54,9 +54,7 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
         shape.extend_from_slice(sub);
         let header = Header::new(descr, false, shape);
         header.data_len().map_err(|e| e.in_member(field.name()))?;
-        let (head, _) = header
-            .encode(None)
-            .map_err(|e| e.in_member(field.name()))?;
+        let (head, _) = header.encode(None).map_err(|e| e.in_member(field.name()))?;
         let offset = field.offset();
         let size = field.dtype().itemsize();
         npz.add_raw(field.name(), |zip| {

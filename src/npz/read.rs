@@ -82,10 +82,7 @@ impl<R: Read> Read for MemberReader<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         self.file.read(buf).map_err(|e| {
             if is_bad_crc(&e) {
-                std::io::Error::new(
-                    e.kind(),
-                    format!("member {}: {BAD_CRC}", PyStr(&self.key)),
-                )
+                std::io::Error::new(e.kind(), format!("member {}: {BAD_CRC}", PyStr(&self.key)))
             } else {
                 e
             }
@@ -119,9 +116,9 @@ pub(crate) fn member_error(err: Error, key: &str) -> Error {
 
 fn zip_error(err: ZipError, key: &str) -> Error {
     let err = match err {
-        ZipError::UnsupportedArchive(ZipError::PASSWORD_REQUIRED) => Error::unsupported(
-            "the member is encrypted (encrypted archives are not supported)",
-        ),
+        ZipError::UnsupportedArchive(ZipError::PASSWORD_REQUIRED) => {
+            Error::unsupported("the member is encrypted (encrypted archives are not supported)")
+        }
         ZipError::UnsupportedArchive(msg) => Error::unsupported(msg.to_lowercase()),
         ZipError::Io(e) => Error::io(e),
         other => Error::from(other),

@@ -135,7 +135,11 @@ impl<W: Write + Seek> ser::SerializeStruct for Split<'_, W> {
     type Ok = ();
     type Error = Error;
 
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         member(self.npz, key, value)
     }
     fn end(self) -> Result<()> {
@@ -205,7 +209,12 @@ impl ser::Serializer for KeySer {
     fn serialize_str(self, v: &str) -> Result<String> {
         Ok(v.to_owned())
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<String> {
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<String> {
         Ok(variant.to_owned())
     }
     fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<String> {

@@ -117,7 +117,7 @@ finally:
 data = savez("with_readme.npz", x=np.array([1.0]))
 buf = io.BytesIO(data)
 with zipfile.ZipFile(buf, "a") as zf:
-    zf.writestr("readme.txt", b"hello npz\n")
+    zf.writestr(zipfile.ZipInfo("readme.txt"), b"hello npz\n")  # 1980-01-01: reproducible
 write("with_readme.npz", buf.getvalue())
 
 # an empty archive (22 bytes)
@@ -163,14 +163,14 @@ write("bad_encrypted.npz", bytes(data))
 # bzip2 member (numpy reads it, savez never writes it): x = [1, 2] int64
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, "w", zipfile.ZIP_BZIP2) as zf:
-    zf.writestr("x.npy", npy(np.array([1, 2], "<i8")))
+    zf.writestr(zipfile.ZipInfo("x.npy"), npy(np.array([1, 2], "<i8")), zipfile.ZIP_BZIP2)
 write("bad_bzip2.npz", buf.getvalue())
 
 # an npy header promising more data than the member holds: '<i8' (100,), 16 bytes
 trunc = npy(np.arange(2, dtype="<i8")).replace(b"(2,)", b"(100,)")
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-    zf.writestr("x.npy", trunc)
+    zf.writestr(zipfile.ZipInfo("x.npy"), trunc, zipfile.ZIP_DEFLATED)
 write("bad_short.npz", buf.getvalue())
 
 with open(path("VERSION"), "w") as f:
