@@ -481,7 +481,7 @@ fn streaming_writer_never_holds_a_member() {
     m.finish().unwrap();
     let out = w.finish().unwrap();
     assert!(out.largest <= 128, "largest write {} bytes", out.largest);
-    assert_eq!(out.inner.get_ref().len() as u64 > N * 24, true);
+    assert!(out.inner.get_ref().len() as u64 > N * 24);
 
     // columnar: one record encoded at a time, written in chunks of 64 KiB
     #[derive(Serialize)]
