@@ -235,6 +235,10 @@ fn refusals() {
     case("encrypted", read_err::<Vec<i64>>("bad_encrypted.npz", "x"));
     case("bzip2", read_err::<Vec<i64>>("bad_bzip2.npz", "x"));
     case("short member", read_err::<Vec<i64>>("bad_short.npz", "x"));
+    case(
+        "zip size claim too small",
+        read_err::<Vec<i64>>("bad_size_claim_small.npz", "x"),
+    );
     let mut w = NpzWriter::new(Cursor::new(Vec::new()));
     w.add("a", &[1u8]).unwrap();
     case("duplicate key", w.add("a", &[2u8]).unwrap_err().to_string());
@@ -255,6 +259,13 @@ fn refusals() {
             .to_string(),
     );
     snap("npz_refusals", lines.join("\n"));
+}
+
+#[test]
+fn zip_size_claims_are_not_trusted() {
+    // the central directory claims ~4 GiB for a 168-byte member
+    let mut z = open("size_claim_big.npz");
+    assert_eq!(z.by_name::<Vec<i64>>("x").unwrap(), [0, 1, 2, 3, 4]);
 }
 
 #[test]

@@ -65,9 +65,17 @@ impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
 }
 
 /// One member's decompressed bytes, as streamed by [`NpzReader::reader`].
+///
+/// A member that inflates past the uncompressed size the zip directory
+/// declares for it is refused (as numpy's `zipfile` does), so the zip's
+/// size claim bounds what is read as well as the npy header does.
 pub struct MemberReader<'a, R: Read> {
     file: ZipFile<'a, R>,
     key: String,
+    /// Uncompressed size the central directory declares.
+    declared: u64,
+    /// Bytes read so far.
+    read: u64,
 }
 
 impl<R: Read> std::fmt::Debug for MemberReader<'_, R> {
@@ -80,17 +88,30 @@ impl<R: Read> std::fmt::Debug for MemberReader<'_, R> {
 
 impl<R: Read> Read for MemberReader<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.file.read(buf).map_err(|e| {
+        let n = self.file.read(buf).map_err(|e| {
             if is_bad_crc(&e) {
                 std::io::Error::new(e.kind(), format!("member {}: {BAD_CRC}", PyStr(&self.key)))
             } else {
                 e
             }
-        })
+        })?;
+        self.read = self.read.saturating_add(n as u64);
+        if self.read > self.declared {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "member {}: {OVER_SIZE} ({} bytes)",
+                    PyStr(&self.key),
+                    self.declared
+                ),
+            ));
+        }
+        Ok(n)
     }
 }
 
 const BAD_CRC: &str = "bad CRC-32: the member's data is damaged";
+const OVER_SIZE: &str = "the member inflates past the uncompressed size the zip directory declares";
 
 /// The zip crate's CRC error, or the same already rewritten by [`MemberReader`].
 fn is_bad_crc(e: &std::io::Error) -> bool {
@@ -105,6 +126,11 @@ fn is_bad_crc(e: &std::io::Error) -> bool {
 pub(crate) fn member_error(err: Error, key: &str) -> Error {
     let err = match err.kind() {
         ErrorKind::Io(e) if is_bad_crc(e) => Error::data(BAD_CRC),
+        ErrorKind::Io(e) if e.to_string().contains(OVER_SIZE) => {
+            let msg = e.to_string();
+            let at = msg.find(OVER_SIZE).unwrap_or(0);
+            Error::data(msg.get(at..).unwrap_or(OVER_SIZE))
+        }
         ErrorKind::Io(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
             // flate2 reports a corrupt deflate stream as InvalidInput
             Error::data(format!("the compressed data is damaged ({e})"))
@@ -236,7 +262,13 @@ impl<R: Read + Seek> NpzReader<R> {
             }
         }
         let file = self.zip.by_index(i).map_err(|e| zip_error(e, &key))?;
-        Ok(MemberReader { file, key })
+        let declared = file.size();
+        Ok(MemberReader {
+            file,
+            key,
+            declared,
+            read: 0,
+        })
     }
 
     /// Reads member `name` (key or full name) into `T`. A member that is

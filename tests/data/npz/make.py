@@ -173,5 +173,16 @@ with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
     zf.writestr(zipfile.ZipInfo("x.npy"), trunc, zipfile.ZIP_DEFLATED)
 write("bad_short.npz", buf.getvalue())
 
+# size claims in the central directory: x = arange(5) int64, deflated;
+# "big" claims ~4 GiB uncompressed (harmless: numpy reads what the npy
+# header needs), "small" claims 100 bytes (the stream ends early)
+for name, claim in (("size_claim_big.npz", 0xFFFFFFFE), ("bad_size_claim_small.npz", 100)):
+    buf = io.BytesIO()
+    np.savez_compressed(buf, x=np.arange(5, dtype="<i8"))
+    data = bytearray(buf.getvalue())
+    cd = bytes(data).rfind(b"PK\x01\x02")
+    data[cd + 24 : cd + 28] = struct.pack("<I", claim)
+    write(name, bytes(data))
+
 with open(path("VERSION"), "w") as f:
     f.write(f"numpy {np.__version__}, python {sys.version.split()[0]}\n")
