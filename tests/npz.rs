@@ -253,6 +253,27 @@ fn refusals() {
             .to_string(),
     );
     case(
+        "not a zip",
+        NpzReader::new(Cursor::new(npy_serde::to_vec(&[1u8]).unwrap()))
+            .unwrap_err()
+            .to_string(),
+    );
+    let mut cut = fixture("savez.npz").into_inner();
+    cut.truncate(cut.len() - 30);
+    case(
+        "truncated archive",
+        NpzReader::new(Cursor::new(cut)).unwrap_err().to_string(),
+    );
+    let mut zero_d = Cursor::new(Vec::new());
+    npz::to_writer(&mut zero_d, &BTreeMap::from([("s", 2.5f64)])).unwrap();
+    zero_d.set_position(0);
+    case(
+        "0-d member as a column",
+        npz::from_reader::<Vec<BTreeMap<String, f64>>>(zero_d)
+            .unwrap_err()
+            .to_string(),
+    );
+    case(
         "not a struct",
         npz::to_writer(Cursor::new(Vec::new()), &1.5f64)
             .unwrap_err()

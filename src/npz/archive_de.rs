@@ -190,7 +190,7 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
         };
         let Some((&n, rest)) = header.shape.split_first() else {
             return Err(Error::schema(
-                "is 0-d (shape ()), not a column: a sequence of records needs members of shape (N, ...)",
+                "a 0-d array (shape ()) is not a column; reading a sequence of records needs members of shape (N, ...)",
             )
             .in_member(&key));
         };

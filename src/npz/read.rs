@@ -145,11 +145,20 @@ fn zip_error(err: ZipError, key: &str) -> Error {
         ZipError::UnsupportedArchive(ZipError::PASSWORD_REQUIRED) => {
             Error::unsupported("the member is encrypted (encrypted archives are not supported)")
         }
-        ZipError::UnsupportedArchive(msg) => Error::unsupported(msg.to_lowercase()),
+        ZipError::UnsupportedArchive(msg) => Error::unsupported(lower_first(msg)),
         ZipError::Io(e) => Error::io(e),
         other => Error::from(other),
     };
     member_error(err, key)
+}
+
+/// The zip crate's messages start with a capital; ours do not.
+fn lower_first(msg: &str) -> String {
+    let mut chars = msg.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// numpy's name for a zip compression method.
@@ -186,8 +195,30 @@ impl<R: Read + Seek> NpzReader<R> {
     /// assert_eq!(z.by_name::<Vec<f32>>("x")?, [0.1f32]);
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
-    pub fn with_options(reader: R, options: ReadOptions) -> Result<Self> {
-        let zip = ZipArchive::new(reader)?;
+    pub fn with_options(mut reader: R, options: ReadOptions) -> Result<Self> {
+        let start = reader.stream_position()?;
+        let head = peek_magic(&mut reader)?;
+        reader.seek(std::io::SeekFrom::Start(start))?;
+        if head.as_slice() == MAGIC.as_slice() {
+            return Err(Error::header(
+                "this is an .npy file, not an .npz archive; read it with npy_serde::from_reader",
+            ));
+        }
+        let zip = ZipArchive::new(reader).map_err(|e| match e {
+            ZipError::Io(e) => Error::io(e),
+            ZipError::InvalidArchive(msg) if msg.contains("EOCD") => Error::data(
+                "not a readable .npz (zip) archive: no end of central directory record \
+                 (the file is truncated or not a zip)",
+            ),
+            ZipError::InvalidArchive(msg) => Error::data(format!(
+                "not a readable .npz (zip) archive: {}",
+                lower_first(&msg)
+            )),
+            ZipError::UnsupportedArchive(msg) => {
+                Error::unsupported(format!("this .npz (zip) archive: {}", lower_first(msg)))
+            }
+            other => Error::from(other),
+        })?;
         let keys = zip.file_names().map(|n| key_of(n).to_owned()).collect();
         Ok(NpzReader { zip, options, keys })
     }
