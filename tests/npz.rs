@@ -234,6 +234,7 @@ fn refusals() {
     );
     case("encrypted", read_err::<Vec<i64>>("bad_encrypted.npz", "x"));
     case("bzip2", read_err::<Vec<i64>>("bad_bzip2.npz", "x"));
+    case("lzma", read_err::<Vec<i64>>("bad_lzma.npz", "x"));
     case("short member", read_err::<Vec<i64>>("bad_short.npz", "x"));
     case(
         "zip size claim too small",

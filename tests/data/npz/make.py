@@ -160,11 +160,12 @@ cd = bytes(data).rfind(b"PK\x01\x02")
 data[cd + 8] |= 1
 write("bad_encrypted.npz", bytes(data))
 
-# bzip2 member (numpy reads it, savez never writes it): x = [1, 2] int64
-buf = io.BytesIO()
-with zipfile.ZipFile(buf, "w", zipfile.ZIP_BZIP2) as zf:
-    zf.writestr(zipfile.ZipInfo("x.npy"), npy(np.array([1, 2], "<i8")), zipfile.ZIP_BZIP2)
-write("bad_bzip2.npz", buf.getvalue())
+# bzip2 and lzma members (numpy reads them, savez never writes them): x = [1, 2] int64
+for name, method in (("bad_bzip2.npz", zipfile.ZIP_BZIP2), ("bad_lzma.npz", zipfile.ZIP_LZMA)):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as zf:
+        zf.writestr(zipfile.ZipInfo("x.npy"), npy(np.array([1, 2], "<i8")), method)
+    write(name, buf.getvalue())
 
 # an npy header promising more data than the member holds: '<i8' (100,), 16 bytes
 trunc = npy(np.arange(2, dtype="<i8")).replace(b"(2,)", b"(100,)")
