@@ -114,6 +114,7 @@ pub mod tutorial;
 mod writer;
 
 pub mod complex;
+pub mod npz;
 
 pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::dtype::{
