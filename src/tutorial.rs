@@ -99,7 +99,46 @@
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
 //!
-//! # 4. Explicit dtypes and byte order
+//! # 4. Archives: struct of arrays, and columns
+//!
+//! An `.npz` is a zip of `.npy` members. [`npz::to_writer`](crate::npz::to_writer)
+//! writes one member per field of a struct (`np.load(f)["positions"]`), and a
+//! `Vec` of records as one member per column, the way pandas-minded code
+//! stores tables. [`npz::from_reader`](crate::npz::from_reader) is the mirror.
+//!
+//! ```
+//! use std::io::Cursor;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Snapshot { time: f64, ids: Vec<u32>, positions: Vec<[f64; 3]> }
+//!
+//! let snap = Snapshot { time: 0.5, ids: vec![1, 2], positions: vec![[0.0; 3], [1.0; 3]] };
+//! let mut file = Cursor::new(Vec::new());
+//! npy_serde::npz::to_writer(&mut file, &snap)?;
+//! file.set_position(0);
+//! let back: Snapshot = npy_serde::npz::from_reader(&mut file)?;
+//! assert_eq!(back, snap);
+//!
+//! // Columns: one member per field, each of shape (N,) plus the field's shape.
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Row { id: u32, pos: [f64; 3] }
+//! let rows = vec![Row { id: 1, pos: [0.0; 3] }, Row { id: 2, pos: [1.0; 3] }];
+//! let mut file = Cursor::new(Vec::new());
+//! npy_serde::npz::to_writer(&mut file, &rows)?;
+//! let mut archive = npy_serde::npz::NpzReader::new(Cursor::new(file.into_inner()))?;
+//! assert_eq!(archive.names(), ["id", "pos"]);
+//! assert_eq!(archive.reader("pos")?.shape(), &[2, 3]);
+//! let ids: Vec<u32> = archive.by_name("id")?;
+//! assert_eq!(ids, [1, 2]);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! [`NpzWriter`](crate::npz::NpzWriter) adds members one by one (also
+//! compressed like `np.savez_compressed`, or streamed record by record), and
+//! [`NpzReader`](crate::npz::NpzReader) opens members by name.
+//!
+//! # 5. Explicit dtypes and byte order
 //!
 //! [`WriteOptions::dtype`](crate::WriteOptions::dtype) fixes the layout:
 //! fields are matched by name, padding is filled with zeros, and each value is
@@ -128,7 +167,7 @@
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
 //!
-//! # 5. C layout: `align`
+//! # 6. C layout: `align`
 //!
 //! [`WriteOptions::align`](crate::WriteOptions::align) lays records out like
 //! numpy's `align=True` (and a C compiler on x86-64): each field at a multiple
@@ -143,7 +182,7 @@
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
 //!
-//! # 6. Complex numbers, datetimes, half floats, strings, bytes, padding
+//! # 7. Complex numbers, datetimes, half floats, strings, bytes, padding
 //!
 //! serde has no complex, datetime or padding types; this crate provides them
 //! (they serialize as plain values in other formats):
@@ -186,7 +225,7 @@
 //! trailing NULs from `S` and `U` values when it reads them, so a value
 //! ending in NUL is refused on write (use a `V` dtype for raw bytes).
 //!
-//! # 7. Errors
+//! # 8. Errors
 //!
 //! Every error says where (npz member, record, field path), what was
 //! expected and what was found, in numpy's vocabulary:
