@@ -711,3 +711,303 @@ fn newtype_is_transparent() {
         to_vec(&vec![Some(1.0f64), Some(2.5), Some(-3.0)]).unwrap(),
     );
 }
+
+// ---- The examples of numpy's array interface spec (array-interface.txt) ----
+
+#[derive(Serialize, serde::Deserialize)]
+struct Rgb {
+    r: u8,
+    g: u8,
+    b: u8,
+}
+
+#[test]
+fn array_interface_rgb_pixel() {
+    let v = vec![
+        Rgb { r: 255, g: 0, b: 0 },
+        Rgb { r: 0, g: 128, b: 0 },
+        Rgb { r: 1, g: 2, b: 255 },
+    ];
+    let bytes = to_vec(&v).unwrap();
+    assert!(header_text(&bytes).contains("[('r', '|u1'), ('g', '|u1'), ('b', '|u1')]"));
+    same("ai_rgb", bytes);
+    assert_eq!(
+        Dtype::of::<Rgb>().unwrap().to_string(),
+        "[('r', '|u1'), ('g', '|u1'), ('b', '|u1')]"
+    );
+}
+
+#[derive(Serialize)]
+struct Sub {
+    sval: u16,
+    bval: u8,
+    cval: u8,
+}
+
+#[derive(Serialize)]
+struct NestedStruct {
+    ival: i32,
+    sub: Sub,
+}
+
+#[test]
+fn array_interface_nested_structure() {
+    let v = vec![
+        NestedStruct {
+            ival: -7,
+            sub: Sub {
+                sval: 65535,
+                bval: 1,
+                cval: 2,
+            },
+        },
+        NestedStruct {
+            ival: 123456,
+            sub: Sub {
+                sval: 300,
+                bval: 254,
+                cval: 0,
+            },
+        },
+    ];
+    let bytes = to_vec(&v).unwrap();
+    assert!(header_text(&bytes).contains(
+        "[('ival', '<i4'), ('sub', [('sval', '<u2'), ('bval', '|u1'), ('cval', '|u1')])]"
+    ));
+    same("ai_nested", bytes);
+}
+
+#[derive(Serialize)]
+struct NestedArray {
+    ival: i32,
+    data: [[f64; 4]; 16],
+}
+
+fn nested_array_values() -> Vec<NestedArray> {
+    (0..2)
+        .map(|r| NestedArray {
+            ival: if r == 0 { 1 } else { -1 },
+            data: std::array::from_fn(|i| {
+                std::array::from_fn(|j| (r * 64 + i * 4 + j) as f64 / 8.0 - 3.0)
+            }),
+        })
+        .collect()
+}
+
+#[test]
+fn array_interface_nested_array() {
+    let v = nested_array_values();
+    // little-endian: derived from [[f64; 4]; 16] alone
+    let bytes = to_vec(&v).unwrap();
+    assert!(header_text(&bytes).contains("[('ival', '<i4'), ('data', '<f8', (16, 4))]"));
+    same("ai_nested_array_le", bytes);
+    // big-endian as in the spec, via an explicit dtype (parsed and built)
+    let dt: Dtype = "[('ival', '>i4'), ('data', '>f8', (16, 4))]"
+        .parse()
+        .unwrap();
+    let built = Dtype::record()
+        .field("ival", be(ScalarType::Int(4)))
+        .field(
+            "data",
+            Dtype::subarray(be(ScalarType::Float(8)), vec![16, 4]).unwrap(),
+        )
+        .build()
+        .unwrap();
+    assert_eq!(dt, built);
+    assert_eq!(dt.itemsize(), 516);
+    same(
+        "ai_nested_array_be",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(dt)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("ai_nested_array_be", out);
+}
+
+#[derive(Serialize)]
+struct PaddedStruct {
+    ival: i32,
+    _pad: Padding<4>,
+    dval: f64,
+}
+
+#[derive(Serialize)]
+struct Unpadded {
+    dval: f64,
+    ival: i32,
+}
+
+#[test]
+fn array_interface_padded_structure() {
+    let v = vec![
+        PaddedStruct {
+            ival: 5,
+            _pad: Padding,
+            dval: 0.5,
+        },
+        PaddedStruct {
+            ival: -6,
+            _pad: Padding,
+            dval: -1e10,
+        },
+    ];
+    let bytes = to_vec(&v).unwrap();
+    assert!(header_text(&bytes).contains("[('ival', '<i4'), ('', '|V4'), ('dval', '<f8')]"));
+    same("ai_padded_le", bytes);
+    // the same gap from align(true) on the plain C struct of the spec
+    #[derive(Serialize)]
+    struct CStruct {
+        ival: i32,
+        dval: f64,
+    }
+    let c = vec![
+        CStruct { ival: 5, dval: 0.5 },
+        CStruct {
+            ival: -6,
+            dval: -1e10,
+        },
+    ];
+    same(
+        "ai_padded_le",
+        WriteOptions::new().align(true).to_vec(&c).unwrap(),
+    );
+    // a struct in another order, without Padding
+    let plain = vec![
+        Unpadded { dval: 0.5, ival: 5 },
+        Unpadded {
+            dval: -1e10,
+            ival: -6,
+        },
+    ];
+    let dt: Dtype = "[('ival', '>i4'), ('', '|V4'), ('dval', '>f8')]"
+        .parse()
+        .unwrap();
+    assert_eq!(dt.itemsize(), 16);
+    // big-endian via the dtype: padding filled, fields matched by name
+    same(
+        "ai_padded_be",
+        WriteOptions::new()
+            .dtype(dt.clone())
+            .to_vec(&plain)
+            .unwrap(),
+    );
+    same(
+        "ai_padded_be",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(dt)
+        .to_writer(&mut out, &plain)
+        .unwrap();
+    same("ai_padded_be", out);
+}
+
+#[derive(Serialize)]
+struct LittleBig {
+    little: i32,
+    big: i32,
+}
+
+#[test]
+fn array_interface_mixed_endian() {
+    let dt = Dtype::record()
+        .field("big", be(ScalarType::Int(4)))
+        .field("little", sc(ScalarType::Int(4)))
+        .build()
+        .unwrap();
+    assert_eq!(dt.to_string(), "[('big', '>i4'), ('little', '<i4')]");
+    let v = vec![
+        LittleBig {
+            little: 0x0102_0304,
+            big: 1,
+        },
+        LittleBig {
+            little: -3,
+            big: -2,
+        },
+    ];
+    same(
+        "ai_mixed_endian",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(dt)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("ai_mixed_endian", out);
+}
+
+#[derive(Serialize, serde::Deserialize)]
+struct AlS {
+    a: i32,
+    b: i8,
+}
+#[derive(Serialize, serde::Deserialize)]
+struct AlU {
+    h: i16,
+    k: i8,
+}
+#[derive(Serialize, serde::Deserialize)]
+struct AlT {
+    c: i8,
+    u: AlU,
+}
+#[derive(Serialize, serde::Deserialize)]
+struct AlNested {
+    x: i8,
+    s: AlS,
+    y: i16,
+    arr: [i16; 3],
+    t: AlT,
+    z: f64,
+}
+
+#[test]
+fn aligned_nested_with_inner_and_trailing_padding() {
+    let v: Vec<AlNested> = [1i8, -1]
+        .into_iter()
+        .map(|g| AlNested {
+            x: g,
+            s: AlS {
+                a: 2 * g as i32,
+                b: 3 * g,
+            },
+            y: 4 * g as i16,
+            arr: [5 * g as i16, 6 * g as i16, 7 * g as i16],
+            t: AlT {
+                c: 8 * g,
+                u: AlU {
+                    h: 9 * g as i16,
+                    k: 10 * g,
+                },
+            },
+            z: 11.5 * g as f64,
+        })
+        .collect();
+    let bytes = WriteOptions::new().align(true).to_vec(&v).unwrap();
+    snap!("write_aligned_nested_header", header_text(&bytes));
+    same("aligned_nested", bytes);
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .align(true)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("aligned_nested", out);
+    // the same layout from the dtype builder's align and from Dtype::aligned
+    let numpy: Dtype = header_text(&fixture("aligned_nested"))
+        .split("'descr': ")
+        .nth(1)
+        .unwrap()
+        .split(", 'fortran_order'")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let packed = Dtype::of::<AlNested>().unwrap();
+    assert_eq!(packed.aligned().unwrap(), numpy);
+}

@@ -149,5 +149,61 @@ save("datetime_calendar", np.array([np.datetime64(3, "Y"), np.datetime64(-1, "M"
 # complex values given as [re, im] pairs with an explicit complex dtype
 save("complex_pairs", np.array([1 + 2j, 3 - 4j], "<c16"))
 
+# ---- the examples of numpy's array interface spec (array-interface.txt) ----
+
+# RGB pixel: three u1 fields
+rgb = np.zeros(3, [("r", "|u1"), ("g", "|u1"), ("b", "|u1")])
+rgb[0] = (255, 0, 0)
+rgb[1] = (0, 128, 0)
+rgb[2] = (1, 2, 255)
+save("ai_rgb", rgb)
+
+# nested structure {ival <i4, sub {sval <u2, bval u1, cval u1}}
+ns = np.zeros(2, [("ival", "<i4"), ("sub", [("sval", "<u2"), ("bval", "|u1"), ("cval", "|u1")])])
+ns[0] = (-7, (65535, 1, 2))
+ns[1] = (123456, (300, 254, 0))
+save("ai_nested", ns)
+
+# nested array {ival, data f8 (16, 4)}: big-endian as in the spec, and little-endian
+for tag, o in (("be", ">"), ("le", "<")):
+    na = np.zeros(2, [("ival", o + "i4"), ("data", o + "f8", (16, 4))])
+    na["ival"] = [1, -1]
+    na["data"] = np.arange(128, dtype="f8").reshape(2, 16, 4) / 8 - 3
+    save("ai_nested_array_" + tag, na)
+
+# padded structure {ival, ('', V4), dval f8}, both byte orders
+for tag, o in (("be", ">"), ("le", "<")):
+    # (a list entry ('', 'V4') would become a field 'f1': the gap comes from offsets)
+    pd = np.zeros(2, np.dtype({"names": ["ival", "dval"], "formats": [o + "i4", o + "f8"],
+                               "offsets": [0, 8], "itemsize": 16}))
+    assert pd.dtype.descr == [("ival", o + "i4"), ("", "|V4"), ("dval", o + "f8")]
+    pd["ival"] = [5, -6]
+    pd["dval"] = [0.5, -1e10]
+    save("ai_padded_" + tag, pd)
+
+# mixed endian {big >i4, little <i4}
+mx = np.zeros(2, [("big", ">i4"), ("little", "<i4")])
+mx["big"] = [1, -2]
+mx["little"] = [0x01020304, -3]
+save("ai_mixed_endian", mx)
+
+# align=True with nested records that need inner and trailing padding,
+# two levels deep, and a subarray
+al2 = np.zeros(2, np.dtype([("x", "i1"), ("s", [("a", "<i4"), ("b", "i1")]), ("y", "<i2"),
+                            ("arr", "<i2", (3,)),
+                            ("t", [("c", "i1"), ("u", [("h", "<i2"), ("k", "i1")])]),
+                            ("z", "<f8")], align=True))
+assert al2.dtype.itemsize == 40 and al2.dtype["s"].itemsize == 8
+al2["x"] = [1, -1]
+al2["s"]["a"] = [2, -2]
+al2["s"]["b"] = [3, -3]
+al2["y"] = [4, -4]
+al2["arr"] = [[5, 6, 7], [-5, -6, -7]]
+al2["t"]["c"] = [8, -8]
+al2["t"]["u"]["h"] = [9, -9]
+al2["t"]["u"]["k"] = [10, -10]
+al2["z"] = [11.5, -11.5]
+save("aligned_nested", al2)
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
