@@ -790,7 +790,17 @@ fn lying_shapes_fail_without_allocating() {
 
 #[test]
 fn every_truncation_is_an_error() {
-    for name in ["scalars_be", "nested", "fortran_3d", "strings"] {
+    for name in [
+        "scalars_be",
+        "nested",
+        "fortran_3d",
+        "strings",
+        "np1_pprint_nested",
+        "np1_py2_long_2d",
+        "latin1_names",
+        "version_3_0_cjk",
+        "version_2_0",
+    ] {
         let file = fixture(name);
         for n in 0..file.len() {
             assert!(
@@ -970,4 +980,397 @@ proptest::proptest! {
             (a, b, c) => proptest::prop_assert!(false, "{:?} {:?} {:?}", a, b, c),
         }
     }
+}
+
+// ---- Format versions 1.0, 2.0 and 3.0 (whole files, header and data) ----
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct VRow {
+    name: String,
+    x: i32,
+    y: f64,
+}
+
+fn vrows() -> Vec<VRow> {
+    vec![
+        VRow {
+            name: "ab".into(),
+            x: 1,
+            y: 0.5,
+        },
+        VRow {
+            name: "xyz".into(),
+            x: -2,
+            y: 1e100,
+        },
+        VRow {
+            name: String::new(),
+            x: 3,
+            y: -0.0,
+        },
+    ]
+}
+
+#[test]
+fn format_versions_1_2_3() {
+    for (name, version) in [
+        ("version_1_0", (1, 0)),
+        ("version_2_0", (2, 0)),
+        ("version_3_0_ascii", (3, 0)),
+    ] {
+        let file = fixture(name);
+        assert_eq!((file[6], file[7]), version, "{name}");
+        let v: Vec<VRow> = from_slice(&file).unwrap();
+        assert_eq!(v, vrows(), "{name}");
+        assert!(v[2].y.is_sign_negative());
+        let v: Vec<VRow> = from_reader(&file[..]).unwrap();
+        assert_eq!(v, vrows(), "{name}");
+        let mut reader = NpyReader::new(&file[..]).unwrap();
+        assert_eq!(reader.version(), version, "{name}");
+        assert_eq!(reader.shape(), [3]);
+        let v: Vec<VRow> = reader.deserialize().collect::<Result<_, _>>().unwrap();
+        assert_eq!(v, vrows(), "{name}");
+        let v: Value = from_slice(&file).unwrap();
+        assert_eq!(
+            v[1],
+            serde_json::json!({"x": -2, "y": 1e100, "name": "xyz"})
+        );
+    }
+}
+
+#[test]
+fn format_3_0_cjk_names() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Cjk {
+        #[serde(rename = "浮動小数")]
+        float: f64,
+        #[serde(rename = "整形")]
+        int: i32,
+        #[serde(rename = "é", with = "serde_bytes")]
+        e: Vec<u8>,
+    }
+    let file = fixture("version_3_0_cjk");
+    assert_eq!((file[6], file[7]), (3, 0));
+    let want = [
+        Cjk {
+            float: 2.5,
+            int: 7,
+            e: b"ab".to_vec(),
+        },
+        Cjk {
+            float: -0.25,
+            int: -8,
+            e: vec![],
+        },
+    ];
+    let v: Vec<Cjk> = from_slice(&file).unwrap();
+    assert_eq!(v, want);
+    let v: Vec<Cjk> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, want);
+    let reader = NpyReader::new(&file[..]).unwrap();
+    assert_eq!(reader.version(), (3, 0));
+    let names: Vec<&str> = reader
+        .dtype()
+        .as_record()
+        .unwrap()
+        .fields()
+        .iter()
+        .map(|f| f.name())
+        .collect();
+    assert_eq!(names, ["整形", "浮動小数", "é"]);
+    let v: Value = from_slice(&file).unwrap();
+    assert_eq!(v[0]["整形"], 7);
+}
+
+#[test]
+fn format_2_0_long_header() {
+    let file = fixture("version_2_0_long");
+    assert_eq!((file[6], file[7]), (2, 0));
+    // over the default max_header_size, like np.load's
+    let err = from_slice::<Value>(&file).unwrap_err();
+    snapshot!("read_long_header_needs_option", err.to_string());
+    let opts = ReadOptions::new().max_header_size(80_000);
+    // tuples take the fields in file order
+    let v: Vec<(u16, f32)> = opts.clone().from_slice(&file).unwrap();
+    assert_eq!(v, [(1, 2.0), (3, 4.0)]);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct B {
+        b: f32,
+    }
+    let v: Vec<B> = opts.clone().from_reader(&file[..]).unwrap();
+    assert_eq!(v, [B { b: 2.0 }, B { b: 4.0 }]);
+    let reader = NpyReader::with_options(&file[..], opts).unwrap();
+    assert_eq!(reader.version(), (2, 0));
+    let long = &reader.dtype().as_record().unwrap().fields()[0];
+    assert_eq!(long.name().len(), 70_005);
+}
+
+// ---- Headers as numpy 1.x wrote them (hand-built in make.py) ----
+
+#[test]
+fn numpy_1x_pprint_headers() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Small {
+        z: u8,
+        y: [[f64; 2]; 2],
+        x: [i32; 2],
+    }
+    let file = fixture("np1_pprint");
+    // 16-byte alignment, multi-line dict without trailing comma
+    assert_eq!(&file[8..10], b"v\x00");
+    assert!(file[10..128].starts_with(b"{'descr': [('x', '<i4', (2,)), ('y', '<f8', (2, 2)), ('z', '|u1')],\n 'fortran_order': False,\n 'shape': (2,)}"));
+    let want = [
+        Small {
+            x: [1, -2],
+            y: [[0.0, 0.5], [1.0, 1.5]],
+            z: 5,
+        },
+        Small {
+            x: [3, -4],
+            y: [[2.0, 2.5], [3.0, 3.5]],
+            z: 255,
+        },
+    ];
+    let v: Vec<Small> = from_slice(&file).unwrap();
+    assert_eq!(v, want);
+    let v: Vec<Small> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, want);
+    let reader = NpyReader::new(&file[..]).unwrap();
+    assert_eq!(reader.version(), (1, 0));
+    // Display gives today's layout
+    assert_eq!(
+        reader.header().to_string(),
+        "{'descr': [('x', '<i4', (2,)), ('y', '<f8', (2, 2)), ('z', '|u1')], 'fortran_order': False, 'shape': (2,), }"
+    );
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Xy {
+        x: i32,
+        y: f64,
+    }
+    let file = fixture("np1_pprint_xy");
+    let hlen = u16::from_le_bytes([file[8], file[9]]) as usize;
+    assert_eq!((10 + hlen) % 16, 0);
+    assert_eq!(file[9 + hlen], b'\n');
+    assert!(file[10..].starts_with(
+        b"{'descr': [('x', '<i4'), ('y', '<f8')],\n 'fortran_order': False,\n 'shape': (2,)}"
+    ));
+    let v: Vec<Xy> = from_slice(&file).unwrap();
+    assert_eq!(v, [Xy { x: 1, y: 0.5 }, Xy { x: -1, y: 2.5 }]);
+
+    // pprint line breaks inside the descr, big-endian, nested records
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Info2 {
+        #[serde(with = "serde_bytes")]
+        name: Vec<u8>,
+        value: [Complex<f64>; 2],
+        y3: [f64; 2],
+        z3: [u32; 2],
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Info {
+        #[serde(rename = "Info2")]
+        info2: Info2,
+        name: String,
+        z2: bool,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(rename_all = "PascalCase")]
+    struct InfoUpper {
+        name: String,
+        value: Complex<f64>,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Old {
+        x: [i32; 2],
+        #[serde(rename = "Info")]
+        info_big: Info,
+        color: String,
+        info: InfoUpper,
+        z: u8,
+    }
+    let file = fixture("np1_pprint_nested");
+    assert_eq!(&file[8..10], b"\x16\x02");
+    let v: Vec<Old> = from_slice(&file).unwrap();
+    assert_eq!(v[0].x, [3, 2]);
+    assert_eq!(
+        v[0].info_big.info2,
+        Info2 {
+            name: b"nn".to_vec(),
+            value: [Complex(0.0, 6.0), Complex(0.0, 4.0)],
+            y3: [6.0, 4.0],
+            z3: [1, 2]
+        }
+    );
+    assert_eq!(
+        (v[1].info_big.name.as_str(), v[1].info_big.z2),
+        ("OO", false)
+    );
+    assert_eq!(v[1].color, "dd");
+    assert_eq!(
+        v[1].info,
+        InfoUpper {
+            name: "OO".into(),
+            value: Complex(0.0, 7.0)
+        }
+    );
+    assert_eq!(v[1].z, 9);
+    let w: Vec<Old> = from_reader(&file[..]).unwrap();
+    assert_eq!(w, v);
+
+    // numpy 1.0-1.13: today's `, }` layout with 16-byte alignment, Fortran order
+    let file = fixture("np1_align16");
+    assert_eq!(file.len(), 80 + 12);
+    let v: Vec<Vec<u16>> = from_slice(&file).unwrap();
+    assert_eq!(v, [[0, 1, 2], [3, 4, 5]]);
+    let v: Vec<[u16; 3]> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, [[0, 1, 2], [3, 4, 5]]);
+}
+
+#[test]
+fn numpy_1x_python2_long_suffix() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Xy {
+        y: f64,
+        x: i32,
+    }
+    let file = fixture("np1_py2_long");
+    assert!(file[10..].starts_with(
+        b"{'descr': [('x', '<i4'), ('y', '<f8')], 'fortran_order': False, 'shape': (3L,), }"
+    ));
+    let want = [
+        Xy { x: 1, y: 1.5 },
+        Xy { x: 2, y: -2.5 },
+        Xy { x: 3, y: 1e-300 },
+    ];
+    let v: Vec<Xy> = from_slice(&file).unwrap();
+    assert_eq!(v, want);
+    let v: Vec<Xy> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, want);
+    let reader = NpyReader::new(&file[..]).unwrap();
+    assert_eq!((reader.len(), reader.shape()), (3, &[3u64][..]));
+    // 2-d, Fortran order
+    let file = fixture("np1_py2_long_2d");
+    assert!(
+        file[10..].starts_with(b"{'descr': '<i8', 'fortran_order': True, 'shape': (2L, 3L), }")
+    );
+    let v: Vec<Vec<i64>> = from_slice(&file).unwrap();
+    assert_eq!(v, [[0, 1, 2], [3, 4, 5]]);
+    let reader = NpyReader::new(&file[..]).unwrap();
+    assert_eq!(reader.shape(), [2, 3]);
+    assert!(reader.fortran_order());
+}
+
+#[test]
+fn latin1_names_in_version_1_headers() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Latin {
+        #[serde(rename = "ñ")]
+        n: f32,
+        #[serde(rename = "été")]
+        ete: i16,
+    }
+    for name in ["latin1_names", "np1_latin1_align16"] {
+        let file = fixture(name);
+        assert_eq!((file[6], file[7]), (1, 0));
+        // the raw latin-1 byte, not UTF-8
+        assert!(file.windows(5).any(|w| w == b"'\xe9t\xe9'"), "{name}");
+        let want = [Latin { n: 2.0, ete: 1 }, Latin { n: 4.0, ete: 3 }];
+        let v: Vec<Latin> = from_slice(&file).unwrap();
+        assert_eq!(v, want, "{name}");
+        let v: Vec<Latin> = from_reader(&file[..]).unwrap();
+        assert_eq!(v, want, "{name}");
+        let reader = NpyReader::new(&file[..]).unwrap();
+        assert_eq!(
+            reader.dtype().to_string(),
+            "[('été', '<i2'), ('ñ', '<f4')]",
+            "{name}"
+        );
+        let v: Value = from_slice(&file).unwrap();
+        assert_eq!(v[1]["été"], 3);
+    }
+}
+
+// ---- S/U with NULs inside and at the end of the values; datetime extras ----
+
+#[test]
+fn strings_with_trailing_nuls_in_the_values() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Str {
+        #[serde(with = "serde_bytes")]
+        s: Vec<u8>,
+        u: String,
+        ub: String,
+        #[serde(with = "serde_bytes")]
+        v: Vec<u8>,
+    }
+    let file = fixture("strings_nuls");
+    let v: Vec<Str> = from_slice(&file).unwrap();
+    let w: Vec<Str> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, w);
+    let s: Vec<&[u8]> = v.iter().map(|r| &r.s[..]).collect();
+    assert_eq!(s, [&b"a\0b"[..], b"\0a", b"abcde", b""]);
+    let u: Vec<&str> = v.iter().map(|r| r.u.as_str()).collect();
+    assert_eq!(u, ["a\0b", "\0\0x", "héllo", ""]);
+    let ub: Vec<&str> = v.iter().map(|r| r.ub.as_str()).collect();
+    assert_eq!(ub, ["中", "\0z", "abcd", ""]);
+    // V is raw: its NULs stay
+    let raw: Vec<&[u8]> = v.iter().map(|r| &r.v[..]).collect();
+    assert_eq!(raw, [&b"a\0\0\0"[..], b"\0\0\0\0", b"\0\0\0b", b"abcd"]);
+    // borrowed from the slice, NULs stripped the same way
+    #[derive(Deserialize)]
+    struct Borrowed<'a> {
+        #[serde(borrow)]
+        s: &'a [u8],
+        #[serde(borrow)]
+        v: &'a [u8],
+    }
+    let b: Vec<Borrowed> = from_slice(&file).unwrap();
+    assert_eq!((b[1].s, b[2].v), (&b"\0a"[..], &b"\0\0\0b"[..]));
+}
+
+unit!(DtWeeks7, "$npy_serde::M8[7D]");
+unit!(TdSeconds, "$npy_serde::m8[s]");
+
+#[test]
+fn datetime_multipliers_and_big_endian_timedeltas() {
+    #[derive(Deserialize, Debug)]
+    struct A {
+        m8_25s: Time<TdSeconds>,
+        #[serde(rename = "M8_7D")]
+        days: Time<DtDays>,
+        m8_be_us: Time<TdUs>,
+        m8_generic_nat: Time<TdMs>,
+        #[serde(rename = "M8_be_ns")]
+        ns: Time<DtNanos>,
+    }
+    #[derive(Deserialize, Debug)]
+    struct B {
+        #[serde(rename = "M8_7D")]
+        same_unit: Time<DtWeeks7>,
+        m8_25s: i64,
+    }
+    let file = fixture("datetimes_more");
+    let v: Vec<A> = from_slice(&file).unwrap();
+    assert_eq!(v[0].m8_25s, t(50));
+    assert_eq!(v[0].days, t(14));
+    assert_eq!(v[0].m8_be_us, t(-1_500_000));
+    assert_eq!(v[0].m8_generic_nat, t(NAT));
+    assert_eq!(v[0].ns, t(981_173_106_000_000_007));
+    assert_eq!(
+        (v[1].m8_25s.0, v[1].days.0, v[1].m8_generic_nat.0, v[1].ns.0),
+        (NAT, NAT, NAT, NAT)
+    );
+    assert_eq!(v[1].m8_be_us, t(7));
+    let v: Vec<B> = from_reader(&file[..]).unwrap();
+    assert_eq!((v[0].same_unit.0, v[0].m8_25s), (2, 2));
+    assert_eq!(v[1].same_unit.0, NAT);
+    // 7 us is not a whole number of milliseconds
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Ms {
+        m8_be_us: Time<TdMs>,
+    }
+    let err = from_slice::<Vec<Ms>>(&file).unwrap_err();
+    snapshot!("read_timedelta_us_to_ms_inexact", err.to_string());
 }
