@@ -1374,3 +1374,52 @@ fn datetime_multipliers_and_big_endian_timedeltas() {
     let err = from_slice::<Vec<Ms>>(&file).unwrap_err();
     snapshot!("read_timedelta_us_to_ms_inexact", err.to_string());
 }
+
+#[test]
+fn latin1_in_version_2_and_escaped_names() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct L {
+        #[serde(rename = "ÿ")]
+        y: u8,
+        #[serde(rename = "é")]
+        e: i16,
+    }
+    let file = fixture("version_2_0_latin1");
+    assert_eq!((file[6], file[7]), (2, 0));
+    let v: Vec<L> = from_slice(&file).unwrap();
+    assert_eq!(v, [L { y: 2, e: 1 }]);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct E {
+        #[serde(rename = "tab\there")]
+        tab: i16,
+        #[serde(rename = "it's")]
+        its: i16,
+        #[serde(rename = "back\\slash")]
+        back: i16,
+        #[serde(rename = "\u{200b}")]
+        zwsp: i16,
+        #[serde(rename = "q\"d")]
+        q: i16,
+        #[serde(rename = "\u{7f}\u{a0}\u{ad}")]
+        nonprint: i16,
+    }
+    let file = fixture("escaped_names");
+    assert_eq!((file[6], file[7]), (1, 0));
+    let want = [E {
+        tab: 1,
+        its: 2,
+        back: 3,
+        zwsp: 4,
+        q: 5,
+        nonprint: 6,
+    }];
+    let v: Vec<E> = from_slice(&file).unwrap();
+    assert_eq!(v, want);
+    let v: Vec<E> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, want);
+    // and the header prints back exactly as numpy wrote it
+    let reader = NpyReader::new(&file[..]).unwrap();
+    let hlen = usize::from(u16::from_le_bytes([file[8], file[9]]));
+    let text: String = file[10..10 + hlen].iter().map(|&b| char::from(b)).collect();
+    assert_eq!(reader.header().to_string(), text.trim_end());
+}

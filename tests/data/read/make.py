@@ -266,6 +266,18 @@ def main():
     with open(os.path.join(HERE, "version_2_0_long.npy"), "rb") as f:
         assert f.read(8)[6:8] == b"\x02\x00"
 
+    # latin-1 names in an explicit 2.0 header: still latin-1, not UTF-8
+    write_version("version_2_0_latin1", np.array([(1, 2)], [("\u00e9", "<i2"), ("\u00ff", "u1")]), (2, 0))
+    with open(os.path.join(HERE, "version_2_0_latin1.npy"), "rb") as f:
+        assert b"'\xe9'" in f.read()
+    # names Python's repr escapes (tab, backslash, quotes, non-printables): still 1.0
+    esc = np.array([(1, 2, 3, 4, 5, 6)], [("tab\there", "<i2"), ("it's", "<i2"), ("back\\slash", "<i2"),
+                                          ("\u200b", "<i2"), ('q"d', "<i2"), ("\x7f\xa0\xad", "<i2")])
+    save("escaped_names", esc)
+    with open(os.path.join(HERE, "escaped_names.npy"), "rb") as f:
+        raw = f.read()
+    assert raw[6] == 1 and b"\"it's\"" in raw and b"'\\u200b'" in raw and b"'\\x7f\\xa0\\xad'" in raw
+
     # ---- headers as numpy 1.x wrote them (hand-built, checked with np.load) ----
     # (a) before numpy 1.14: 16-byte alignment and pprint.pformat(d), a
     # multi-line dict without trailing comma. The texts are those of the
