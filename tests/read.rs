@@ -1423,3 +1423,125 @@ fn latin1_in_version_2_and_escaped_names() {
     let text: String = file[10..10 + hlen].iter().map(|&b| char::from(b)).collect();
     assert_eq!(reader.header().to_string(), text.trim_end());
 }
+
+/// Every unit into the crate's own datetime types, each in its own unit,
+/// against the counts numpy exported.
+#[test]
+fn every_datetime_unit_into_crate_types() {
+    use npy_serde::{Datetime64 as Dt, Timedelta64 as Td, unit};
+    #[derive(Deserialize, Debug)]
+    struct Units {
+        #[serde(rename = "M8_Y")]
+        y: Dt<unit::Y>,
+        #[serde(rename = "M8_M")]
+        mo: Dt<unit::M>,
+        #[serde(rename = "M8_W")]
+        w: Dt<unit::W>,
+        #[serde(rename = "M8_D")]
+        d: Dt<unit::D>,
+        #[serde(rename = "M8_h")]
+        h: Dt<unit::h>,
+        #[serde(rename = "M8_m")]
+        mi: Dt<unit::m>,
+        #[serde(rename = "M8_s")]
+        s: Dt<unit::s>,
+        #[serde(rename = "M8_ms")]
+        ms: Dt<unit::ms>,
+        #[serde(rename = "M8_us")]
+        us: Dt<unit::us>,
+        #[serde(rename = "M8_ns")]
+        ns: Dt<unit::ns>,
+        #[serde(rename = "M8_ps")]
+        ps: Dt<unit::ps>,
+        #[serde(rename = "M8_fs")]
+        fs: Dt<unit::fs>,
+        #[serde(rename = "M8_as")]
+        at: Dt<unit::as_>,
+        #[serde(rename = "M8_generic")]
+        generic: Dt<unit::Generic>,
+        #[serde(rename = "m8_Y")]
+        td_y: Td<unit::Y>,
+        #[serde(rename = "m8_M")]
+        td_mo: Td<unit::M>,
+        #[serde(rename = "m8_W")]
+        td_w: Td<unit::W>,
+        #[serde(rename = "m8_D")]
+        td_d: Td<unit::D>,
+        #[serde(rename = "m8_h")]
+        td_h: Td<unit::h>,
+        #[serde(rename = "m8_m")]
+        td_mi: Td<unit::m>,
+        #[serde(rename = "m8_s")]
+        td_s: Td<unit::s>,
+        #[serde(rename = "m8_ms")]
+        td_ms: Td<unit::ms>,
+        #[serde(rename = "m8_us")]
+        td_us: Td<unit::us>,
+        #[serde(rename = "m8_ns")]
+        td_ns: Td<unit::ns>,
+        #[serde(rename = "m8_ps")]
+        td_ps: Td<unit::ps>,
+        #[serde(rename = "m8_fs")]
+        td_fs: Td<unit::fs>,
+        #[serde(rename = "m8_as")]
+        td_at: Td<unit::as_>,
+        #[serde(rename = "m8_generic")]
+        td_generic: Td<unit::Generic>,
+        #[serde(rename = "M8_25s")]
+        s25_as_s: Dt<unit::s>,
+        #[serde(rename = "M8_be")]
+        be: Dt<unit::D>,
+    }
+    let exp = expected()["datetimes"].clone();
+    let file = fixture("datetimes");
+    let v: Vec<Units> = from_slice(&file).unwrap();
+    let w: Vec<Units> = from_reader(&file[..]).unwrap();
+    for (i, (r, r2)) in v.iter().zip(&w).enumerate() {
+        let e = |k: &str| exp[i][k].as_i64().unwrap();
+        let got = [
+            ("M8_Y", r.y.count()),
+            ("M8_M", r.mo.count()),
+            ("M8_W", r.w.count()),
+            ("M8_D", r.d.count()),
+            ("M8_h", r.h.count()),
+            ("M8_m", r.mi.count()),
+            ("M8_s", r.s.count()),
+            ("M8_ms", r.ms.count()),
+            ("M8_us", r.us.count()),
+            ("M8_ns", r.ns.count()),
+            ("M8_ps", r.ps.count()),
+            ("M8_fs", r.fs.count()),
+            ("M8_as", r.at.count()),
+            ("M8_generic", r.generic.count()),
+            ("m8_Y", r.td_y.count()),
+            ("m8_M", r.td_mo.count()),
+            ("m8_W", r.td_w.count()),
+            ("m8_D", r.td_d.count()),
+            ("m8_h", r.td_h.count()),
+            ("m8_m", r.td_mi.count()),
+            ("m8_s", r.td_s.count()),
+            ("m8_ms", r.td_ms.count()),
+            ("m8_us", r.td_us.count()),
+            ("m8_ns", r.td_ns.count()),
+            ("m8_ps", r.td_ps.count()),
+            ("m8_fs", r.td_fs.count()),
+            ("m8_as", r.td_at.count()),
+            ("m8_generic", r.td_generic.count()),
+            ("M8_be", r.be.count()),
+        ];
+        for (k, count) in got {
+            assert_eq!(count, e(k), "record {i}, {k}");
+        }
+        // 25-second ticks in seconds
+        let s25 = e("M8_25s");
+        let want = if s25 == NAT { NAT } else { s25 * 25 };
+        assert_eq!(r.s25_as_s.count(), want);
+        assert_eq!(
+            (r2.at.count(), r2.td_at.count(), r2.s25_as_s.count()),
+            (r.at.count(), r.td_at.count(), r.s25_as_s.count())
+        );
+    }
+    assert!(v[0].generic.is_nat() && v[1].y.is_nat() && v[1].at.is_nat());
+    assert_eq!(v[0].td_at.count(), 3);
+    assert_eq!(v[1].td_y.count(), -2);
+}
