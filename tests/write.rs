@@ -1011,3 +1011,75 @@ fn aligned_nested_with_inner_and_trailing_padding() {
     let packed = Dtype::of::<AlNested>().unwrap();
     assert_eq!(packed.aligned().unwrap(), numpy);
 }
+
+#[test]
+fn every_datetime_unit() {
+    macro_rules! units_struct {
+        ($($dt:ident $td:ident: $u:ident = $rename_dt:literal $rename_td:literal;)*) => {
+            #[derive(Serialize)]
+            struct Units {
+                $(#[serde(rename = $rename_dt)] $dt: Datetime64<unit::$u>,)*
+                $(#[serde(rename = $rename_td)] $td: Timedelta64<unit::$u>,)*
+            }
+            fn row(i: Option<i64>) -> Units {
+                let mut k = 0;
+                $(k += 1; let $dt = k;)*
+                Units {
+                    $($dt: i.map_or(Datetime64::NAT, |_| Datetime64::new($dt)),)*
+                    $($td: i.map_or(Timedelta64::NAT, |_| Timedelta64::new(-$dt)),)*
+                }
+            }
+        };
+    }
+    units_struct! {
+        y td_y: Y = "M8_Y" "m8_Y";
+        mo td_mo: M = "M8_M" "m8_M";
+        w td_w: W = "M8_W" "m8_W";
+        d td_d: D = "M8_D" "m8_D";
+        h td_h: h = "M8_h" "m8_h";
+        mi td_mi: m = "M8_m" "m8_m";
+        s td_s: s = "M8_s" "m8_s";
+        ms td_ms: ms = "M8_ms" "m8_ms";
+        us td_us: us = "M8_us" "m8_us";
+        ns td_ns: ns = "M8_ns" "m8_ns";
+        ps td_ps: ps = "M8_ps" "m8_ps";
+        fs td_fs: fs = "M8_fs" "m8_fs";
+        at td_at: as_ = "M8_as" "m8_as";
+    }
+    let v = vec![row(Some(0)), row(None)];
+    same("datetime_units", to_vec(&v).unwrap());
+    let mut out = Vec::new();
+    npy_serde::to_writer(&mut out, &v).unwrap();
+    same("datetime_units", out);
+}
+
+#[test]
+fn datetime_multiplier_units_via_dtype() {
+    #[derive(Serialize)]
+    struct T {
+        d: Timedelta64<unit::D>,
+        t: Datetime64<unit::s>,
+    }
+    let dt: Dtype = "[('t', '<M8[25s]'), ('d', '<m8[7D]')]".parse().unwrap();
+    let v = vec![
+        T {
+            t: Datetime64::new(50),
+            d: Timedelta64::new(14),
+        },
+        T {
+            t: Datetime64::NAT,
+            d: Timedelta64::new(-7),
+        },
+    ];
+    same(
+        "datetime_multiplier",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
+    // 10 s is not a whole number of 25-second ticks
+    let bad = vec![T {
+        t: Datetime64::new(10),
+        d: Timedelta64::new(14),
+    }];
+    let err = WriteOptions::new().dtype(dt).to_vec(&bad).unwrap_err();
+    snap!("write_datetime_multiplier_inexact", err.to_string());
+}

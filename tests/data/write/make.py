@@ -205,5 +205,19 @@ al2["t"]["u"]["k"] = [10, -10]
 al2["z"] = [11.5, -11.5]
 save("aligned_nested", al2)
 
+# every datetime unit, datetime64 and timedelta64 (second record all NaT)
+units = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"]
+du = np.zeros(2, [("M8_" + u, "<M8[%s]" % u) for u in units] + [("m8_" + u, "<m8[%s]" % u) for u in units])
+for i, u in enumerate(units):
+    du["M8_" + u] = np.array([i + 1, "NaT"], "M8[%s]" % u)
+    du["m8_" + u] = np.array([-(i + 1), "NaT"], "m8[%s]" % u)
+save("datetime_units", du)
+
+# multiplier units through an explicit dtype: 50 s -> 2 x [25s], 14 D -> 2 x [7D]
+mu = np.zeros(2, [("t", "<M8[25s]"), ("d", "<m8[7D]")])
+mu["t"] = np.array([2, "NaT"], "M8[25s]")
+mu["d"] = np.array([2, -1], "m8[7D]")
+save("datetime_multiplier", mu)
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
