@@ -1249,6 +1249,13 @@ fn numpy_1x_python2_long_suffix() {
     assert_eq!(v, want);
     let reader = NpyReader::new(&file[..]).unwrap();
     assert_eq!((reader.len(), reader.shape()), (3, &[3u64][..]));
+    // the same in a 2.0 header (numpy <= 1.13 on Python 2, long headers)
+    let file = fixture("np1_py2_long_v2");
+    assert_eq!((file[6], file[7]), (2, 0));
+    let v: Vec<Xy> = from_slice(&file).unwrap();
+    assert_eq!(v, want);
+    let v: Vec<Xy> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, want);
     // 2-d, Fortran order
     let file = fixture("np1_py2_long_2d");
     assert!(
@@ -1544,4 +1551,20 @@ fn every_datetime_unit_into_crate_types() {
     assert!(v[0].generic.is_nat() && v[1].y.is_nat() && v[1].at.is_nat());
     assert_eq!(v[0].td_at.count(), 3);
     assert_eq!(v[1].td_y.count(), -2);
+}
+
+/// numpy 1.x wrote object arrays with the bare descr `'O'` (test_format.py's
+/// doctest): still the object refusal, not a descr error.
+#[test]
+fn numpy_1x_bare_object_descr() {
+    let text = b"{'descr': 'O', 'fortran_order': False, 'shape': (3,)}";
+    let mut file = b"\x93NUMPY\x01\x00F\x00".to_vec();
+    file.extend_from_slice(text);
+    file.resize(79, b' ');
+    file.push(b'\n');
+    file.extend_from_slice(b"\x80\x02");
+    let err = from_slice::<Value>(&file).unwrap_err();
+    snapshot!("read_object_bare_descr", err.to_string());
+    let err = from_reader::<Value>(&file[..]).unwrap_err();
+    snapshot!("read_object_bare_descr", err.to_string());
 }

@@ -327,6 +327,9 @@ def main():
     d2 = np.arange(6, dtype="<i8").reshape(2, 3)
     text = "{'descr': '<i8', 'fortran_order': True, 'shape': (2L, 3L), }"
     write_raw("np1_py2_long_2d", old_file(text, d2.T.tobytes()), np.asfortranarray(d2))
+    # numpy 1.9-1.13 on Python 2 wrote 2.0 files (long headers) with L too
+    text = "{'descr': [('x', '<i4'), ('y', '<f8')], 'fortran_order': False, 'shape': (3L,), }"
+    write_raw("np1_py2_long_v2", old_file(text, c.tobytes(), version=2), c)
     # (c) latin-1 field names in a 1.0 header: numpy writes 'é' as the raw
     # byte 0xE9 (np.save today; and numpy 1.9-1.13 under Python 3, 16-aligned)
     lat = np.array([(1, 2.0), (3, 4.0)], [("\u00e9t\u00e9", "<i2"), ("\u00f1", "<f4")])
