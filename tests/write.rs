@@ -1083,3 +1083,102 @@ fn datetime_multiplier_units_via_dtype() {
     let err = WriteOptions::new().dtype(dt).to_vec(&bad).unwrap_err();
     snap!("write_datetime_multiplier_inexact", err.to_string());
 }
+
+#[derive(Serialize)]
+struct SubRec {
+    a: i32,
+    b: i8,
+}
+
+#[derive(Serialize)]
+struct WithSubRecs {
+    a: i8,
+    s: [SubRec; 2],
+    c: i8,
+}
+
+#[test]
+fn subarray_of_records_aligned_and_packed() {
+    let v: Vec<WithSubRecs> = (0..2)
+        .map(|i| WithSubRecs {
+            a: 1 + i,
+            s: [
+                SubRec {
+                    a: 3 + 2 * i32::from(i),
+                    b: 7 + 2 * i,
+                },
+                SubRec {
+                    a: 4 + 2 * i32::from(i),
+                    b: 8 + 2 * i,
+                },
+            ],
+            c: 11 + i,
+        })
+        .collect();
+    same("packed_subarray_records", to_vec(&v).unwrap());
+    same(
+        "aligned_subarray_records",
+        WriteOptions::new().align(true).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .align(true)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("aligned_subarray_records", out);
+}
+
+#[test]
+fn nested_big_endian_records_via_dtype() {
+    let v = vec![
+        NestedStructs {
+            ival: -7,
+            sub: [
+                Sub {
+                    sval: 1,
+                    bval: 3,
+                    cval: 7,
+                },
+                Sub {
+                    sval: 2,
+                    bval: 4,
+                    cval: 8,
+                },
+            ],
+        },
+        NestedStructs {
+            ival: 8,
+            sub: [
+                Sub {
+                    sval: 65535,
+                    bval: 5,
+                    cval: 9,
+                },
+                Sub {
+                    sval: 256,
+                    bval: 6,
+                    cval: 10,
+                },
+            ],
+        },
+    ];
+    #[derive(Serialize)]
+    struct NestedStructs {
+        ival: i32,
+        sub: [Sub; 2],
+    }
+    let dt: Dtype =
+        "[('ival', '>i4'), ('sub', [('sval', '>u2'), ('bval', '|u1'), ('cval', '|u1')], (2,))]"
+            .parse()
+            .unwrap();
+    same(
+        "nested_be_dtype",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(dt)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("nested_be_dtype", out);
+}

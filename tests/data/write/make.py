@@ -219,5 +219,24 @@ mu["t"] = np.array([2, "NaT"], "M8[25s]")
 mu["d"] = np.array([2, -1], "m8[7D]")
 save("datetime_multiplier", mu)
 
+# align=True with a subarray of records (each element padded) and trailing padding
+asr = np.zeros(2, np.dtype([("a", "i1"), ("s", [("a", "<i4"), ("b", "i1")], (2,)), ("c", "i1")], align=True))
+asr["a"] = [1, 2]
+asr["s"]["a"] = [[3, 4], [5, 6]]
+asr["s"]["b"] = [[7, 8], [9, 10]]
+asr["c"] = [11, 12]
+save("aligned_subarray_records", asr)
+# the same without align: packed
+save("packed_subarray_records", asr.astype([("a", "i1"), ("s", [("a", "<i4"), ("b", "i1")], (2,)), ("c", "i1")]))
+
+# the nested-structure example in big-endian through an explicit dtype, with a
+# subarray of big-endian records
+nbe = np.zeros(2, [("ival", ">i4"), ("sub", [("sval", ">u2"), ("bval", "|u1"), ("cval", "|u1")], (2,))])
+nbe["ival"] = [-7, 8]
+nbe["sub"]["sval"] = [[1, 2], [65535, 256]]
+nbe["sub"]["bval"] = [[3, 4], [5, 6]]
+nbe["sub"]["cval"] = [[7, 8], [9, 10]]
+save("nested_be_dtype", nbe)
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
