@@ -1182,3 +1182,40 @@ fn nested_big_endian_records_via_dtype() {
         .unwrap();
     same("nested_be_dtype", out);
 }
+
+#[derive(Serialize, Clone, Copy)]
+struct AB {
+    a: i8,
+    b: f64,
+}
+
+#[test]
+fn records_2d_c_and_fortran() {
+    let rows: Vec<[AB; 3]> = (0..2)
+        .map(|i| {
+            std::array::from_fn(|j| {
+                let k = (i * 3 + j) as i8;
+                AB {
+                    a: k,
+                    b: f64::from(k) * 0.5,
+                }
+            })
+        })
+        .collect();
+    same("records_2d", to_vec(&rows).unwrap());
+    let nested: Vec<Vec<AB>> = rows.iter().map(|r| r.to_vec()).collect();
+    same("records_2d", to_vec(&nested).unwrap());
+    same(
+        "records_2d_fortran",
+        WriteOptions::new()
+            .fortran_order(true)
+            .to_vec(&rows)
+            .unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .fortran_order(true)
+        .to_writer(&mut out, &nested)
+        .unwrap();
+    same("records_2d_fortran", out);
+}

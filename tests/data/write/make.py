@@ -238,5 +238,12 @@ nbe["sub"]["bval"] = [[3, 4], [5, 6]]
 nbe["sub"]["cval"] = [[7, 8], [9, 10]]
 save("nested_be_dtype", nbe)
 
+# 2-d arrays of records, C and Fortran order
+rc = np.zeros((2, 3), [("a", "i1"), ("b", "<f8")])
+rc["a"] = np.arange(6).reshape(2, 3)
+rc["b"] = np.arange(6).reshape(2, 3) * 0.5
+save("records_2d", rc)
+save("records_2d_fortran", np.asfortranarray(rc))
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
