@@ -1660,3 +1660,39 @@ fn array_interface_examples_read_back() {
     let v: Vec<(u8, u8, u8)> = from_slice(&write_fixture("ai_rgb")).unwrap();
     assert_eq!(v, [(255, 0, 0), (0, 128, 0), (1, 2, 255)]);
 }
+
+#[test]
+fn zero_size_parts() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Empty {}
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Z {
+        a: i32,
+        #[serde(with = "serde_bytes")]
+        e: Vec<u8>,
+        x: [f64; 0],
+        y: Vec<Vec<u16>>,
+        r: Empty,
+    }
+    let file = fixture("zero_size_fields");
+    let v: Vec<Z> = from_slice(&file).unwrap();
+    assert_eq!(v.len(), 2);
+    assert_eq!(
+        v[1],
+        Z {
+            a: -1,
+            e: vec![],
+            x: [],
+            y: vec![vec![], vec![]],
+            r: Empty {}
+        }
+    );
+    let w: Vec<Z> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, w);
+    let v: Vec<Vec<f64>> = from_slice(&fixture("empty_inner_axis")).unwrap();
+    assert_eq!(v, [Vec::<f64>::new(), vec![], vec![]]);
+    let v: Vec<[f64; 0]> = from_reader(&fixture("empty_inner_axis")[..]).unwrap();
+    assert_eq!(v.len(), 3);
+    let e: Empty = from_slice(&fixture("empty_record_0d")).unwrap();
+    assert_eq!(e, Empty {});
+}

@@ -340,6 +340,14 @@ def main():
     text = "{'descr': [('\u00e9t\u00e9', '<i2'), ('\u00f1', '<f4')], 'fortran_order': False, 'shape': (2,), }"
     write_raw("np1_latin1_align16", old_file(text, lat.tobytes()), lat)
 
+    # zero-size parts numpy writes: V0 fields, (0,) and (2, 0) subarrays,
+    # empty records, empty inner axes
+    a = np.zeros(2, [("a", "<i4"), ("e", "V0"), ("x", "<f8", (0,)), ("y", "<u2", (2, 0)), ("r", [])])
+    a["a"] = [1, -1]
+    save("zero_size_fields", a)
+    save("empty_inner_axis", np.zeros((3, 0), "<f8"))
+    save("empty_record_0d", np.zeros((), []))
+
     # refused types
     save("object", np.array([1, "a", None], dtype=object), expected=False, allow_pickle=True)
     save("longdouble", np.zeros(2, [("x", "f8"), ("ld", np.longdouble)]), expected=False)
