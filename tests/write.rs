@@ -1219,3 +1219,55 @@ fn records_2d_c_and_fortran() {
         .unwrap();
     same("records_2d_fortran", out);
 }
+
+#[test]
+fn zero_size_parts_via_dtype() {
+    let v: Vec<Vec<f64>> = vec![vec![], vec![], vec![]];
+    let f8 = sc(ScalarType::Float(8));
+    same(
+        "empty_inner_axis",
+        WriteOptions::new().dtype(f8.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(f8)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("empty_inner_axis", out);
+
+    #[derive(Serialize)]
+    struct Empty {}
+    #[derive(Serialize)]
+    struct Z {
+        a: i32,
+        #[serde(with = "serde_bytes")]
+        e: Vec<u8>,
+        x: [f64; 0],
+        y: [[u16; 0]; 2],
+        r: Empty,
+    }
+    let dt: Dtype =
+        "[('a', '<i4'), ('e', '|V0'), ('x', '<f8', (0,)), ('y', '<u2', (2, 0)), ('r', [])]"
+            .parse()
+            .unwrap();
+    let v: Vec<Z> = [1, -1]
+        .into_iter()
+        .map(|a| Z {
+            a,
+            e: vec![],
+            x: [],
+            y: [[], []],
+            r: Empty {},
+        })
+        .collect();
+    same(
+        "zero_size_fields",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(dt)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("zero_size_fields", out);
+}

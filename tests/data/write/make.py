@@ -245,5 +245,11 @@ rc["b"] = np.arange(6).reshape(2, 3) * 0.5
 save("records_2d", rc)
 save("records_2d_fortran", np.asfortranarray(rc))
 
+# zero-size parts: an empty inner axis, V0 / (0,) / (2, 0) / [] fields
+save("empty_inner_axis", np.zeros((3, 0), "<f8"))
+zs = np.zeros(2, [("a", "<i4"), ("e", "V0"), ("x", "<f8", (0,)), ("y", "<u2", (2, 0)), ("r", [])])
+zs["a"] = [1, -1]
+save("zero_size_fields", zs)
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
