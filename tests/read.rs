@@ -1696,3 +1696,39 @@ fn zero_size_parts() {
     let e: Empty = from_slice(&fixture("empty_record_0d")).unwrap();
     assert_eq!(e, Empty {});
 }
+
+/// Names numpy's repr escapes, from the write fixtures (v1.0 and v3.0).
+#[test]
+fn escaped_and_astral_names_from_write_fixtures() {
+    let file = |name: &str| {
+        let path = format!("{}/tests/data/write/{name}.npy", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(path).unwrap()
+    };
+    let escaped = file("escaped_names");
+    let reader = NpyReader::new(&escaped[..]).unwrap();
+    let keys: Vec<&str> = reader
+        .dtype()
+        .as_record()
+        .unwrap()
+        .fields()
+        .iter()
+        .map(|f| f.name())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "tab\there",
+            "it's",
+            "a'b\"c",
+            "back\\slash",
+            "\u{200b}",
+            "q\"d",
+            "\u{7f}\u{a0}\u{ad}é"
+        ]
+    );
+    let v: Value = from_slice(&escaped).unwrap();
+    assert_eq!(v[0]["a'b\"c"], 3);
+    assert_eq!(v[0]["\u{7f}\u{a0}\u{ad}é"], 7);
+    let v: Value = from_slice(&file("astral_names")).unwrap();
+    assert_eq!(v, serde_json::json!([{"😀": 1, "\u{e0001}x": 2}]));
+}

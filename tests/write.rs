@@ -1271,3 +1271,46 @@ fn zero_size_parts_via_dtype() {
         .unwrap();
     same("zero_size_fields", out);
 }
+
+#[test]
+fn names_repr_escapes() {
+    #[derive(Serialize)]
+    struct E {
+        #[serde(rename = "tab\there")]
+        tab: i16,
+        #[serde(rename = "it's")]
+        its: i16,
+        #[serde(rename = "a'b\"c")]
+        both: i16,
+        #[serde(rename = "back\\slash")]
+        back: i16,
+        #[serde(rename = "\u{200b}")]
+        zwsp: i16,
+        #[serde(rename = "q\"d")]
+        q: i16,
+        #[serde(rename = "\u{7f}\u{a0}\u{ad}é")]
+        nonprint: i16,
+    }
+    let v = [E {
+        tab: 1,
+        its: 2,
+        both: 3,
+        back: 4,
+        zwsp: 5,
+        q: 6,
+        nonprint: 7,
+    }];
+    let bytes = to_vec(&v).unwrap();
+    assert_eq!(bytes[6], 1);
+    same("escaped_names", bytes);
+    #[derive(Serialize)]
+    struct A {
+        #[serde(rename = "😀")]
+        smile: i16,
+        #[serde(rename = "\u{e0001}x")]
+        tag: i16,
+    }
+    let bytes = to_vec(&[A { smile: 1, tag: 2 }]).unwrap();
+    assert_eq!(bytes[6], 3);
+    same("astral_names", bytes);
+}

@@ -251,5 +251,15 @@ zs = np.zeros(2, [("a", "<i4"), ("e", "V0"), ("x", "<f8", (0,)), ("y", "<u2", (2
 zs["a"] = [1, -1]
 save("zero_size_fields", zs)
 
+# field names Python's repr quotes or escapes (Python 3.11 tables)
+en = np.zeros(1, [("tab\there", "<i2"), ("it's", "<i2"), ("a'b\"c", "<i2"), ("back\\slash", "<i2"),
+                  ("\u200b", "<i2"), ('q"d', "<i2"), ("\x7f\xa0\xad\xe9", "<i2")])
+en[0] = (1, 2, 3, 4, 5, 6, 7)
+save("escaped_names", en)
+# printable astral and non-printable astral characters: version 3.0
+ea = np.zeros(1, [("\U0001f600", "<i2"), ("\U000e0001x", "<i2")])
+ea[0] = (1, 2)
+save("astral_names", ea)
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
