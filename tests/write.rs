@@ -1314,3 +1314,65 @@ fn names_repr_escapes() {
     assert_eq!(bytes[6], 3);
     same("astral_names", bytes);
 }
+
+#[derive(Serialize, serde::Deserialize)]
+enum Level {
+    Low,
+    Mid,
+    Higher,
+}
+
+#[derive(Serialize)]
+struct TableRows {
+    v: Vec<f32>,
+    t: (i64, i64),
+    z: Complex<f64>,
+    e: Level,
+}
+
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct TableRowsTyped {
+    v: [f32; 3],
+    t: (i64, i64),
+    z: (f64, f64),
+    e: Level,
+}
+
+#[test]
+fn table_rows_vec_tuple_complex_without_with_enum_width() {
+    let v = vec![
+        TableRows {
+            v: vec![1.0, 2.0, 3.0],
+            t: (7, -8),
+            z: Complex::new(0.5, -1.5),
+            e: Level::Low,
+        },
+        TableRows {
+            v: vec![4.0, 5.0, 6.0],
+            t: (9, 10),
+            z: Complex::new(2.0, 0.0),
+            e: Level::Mid,
+        },
+    ];
+    let _ = Level::Higher;
+    // inferred: the enum is as wide as the longest variant seen ('<U3')
+    let inferred = to_vec(&v).unwrap();
+    assert!(header_text(&inferred).contains("('e', '<U3')"));
+    // from the type: every variant known, '<U6'
+    let dt = Dtype::of::<TableRowsTyped>().unwrap();
+    assert_eq!(
+        dt.to_string(),
+        "[('v', '<f4', (3,)), ('t', '<i8', (2,)), ('z', '<f8', (2,)), ('e', '<U6')]"
+    );
+    same(
+        "table_rows",
+        WriteOptions::new().dtype(dt.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(dt)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("table_rows", out);
+}

@@ -261,5 +261,15 @@ ea = np.zeros(1, [("\U0001f600", "<i2"), ("\U000e0001x", "<i2")])
 ea[0] = (1, 2)
 save("astral_names", ea)
 
+# table rows without a fixture so far: Vec<T> of one length and homogeneous
+# tuples as subarrays, num_complex without `with` as a (2,) float subarray,
+# a unit enum whose width comes from its type (longest variant) via Dtype::of
+tr = np.zeros(2, [("v", "<f4", (3,)), ("t", "<i8", (2,)), ("z", "<f8", (2,)), ("e", "<U6")])
+tr["v"] = [[1, 2, 3], [4, 5, 6]]
+tr["t"] = [[7, -8], [9, 10]]
+tr["z"] = [[0.5, -1.5], [2.0, 0.0]]
+tr["e"] = ["Low", "Mid"]
+save("table_rows", tr)
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
