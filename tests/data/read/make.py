@@ -44,18 +44,27 @@ def conv(a):
 
 
 def save(name, a, expected=True, **kw):
-    np.save(os.path.join(HERE, name + ".npy"), a, **kw)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Stored array in format 2.0/3.0"
+        np.save(os.path.join(HERE, name + ".npy"), a, **kw)
     if expected:
         OUT[name] = conv(np.load(os.path.join(HERE, name + ".npy"), allow_pickle=True))
 
 
-def write_raw(name, raw, want):
+def write_raw(name, raw, want, python2=False):
     """Writes hand-built bytes, checks that np.load reads them as `want`
-    (same dtype and values), and exports the expected values."""
+    (same dtype and values), and exports the expected values. With
+    `python2`, also checks that np.load needed its Python 2 header filter."""
+    import warnings
     path = os.path.join(HERE, name + ".npy")
     with open(path, "wb") as f:
         f.write(raw)
-    got = np.load(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = np.load(path)
+    py2 = any("created on Python 2" in str(w.message) for w in caught)
+    assert py2 == python2, (name, [str(w.message) for w in caught])
     assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
     assert got.shape == want.shape, (name, got.shape, want.shape)
     assert got.tobytes() == want.tobytes(), name
@@ -323,13 +332,13 @@ def main():
     # (numpy's own lib/tests/data/win64python2.npy has 'shape': (2L,))
     c = np.array([(1, 1.5), (2, -2.5), (3, 1e-300)], [("x", "<i4"), ("y", "<f8")])
     text = "{'descr': [('x', '<i4'), ('y', '<f8')], 'fortran_order': False, 'shape': (3L,), }"
-    write_raw("np1_py2_long", old_file(text, c.tobytes()), c)
+    write_raw("np1_py2_long", old_file(text, c.tobytes()), c, python2=True)
     d2 = np.arange(6, dtype="<i8").reshape(2, 3)
     text = "{'descr': '<i8', 'fortran_order': True, 'shape': (2L, 3L), }"
-    write_raw("np1_py2_long_2d", old_file(text, d2.T.tobytes()), np.asfortranarray(d2))
+    write_raw("np1_py2_long_2d", old_file(text, d2.T.tobytes()), np.asfortranarray(d2), python2=True)
     # numpy 1.9-1.13 on Python 2 wrote 2.0 files (long headers) with L too
     text = "{'descr': [('x', '<i4'), ('y', '<f8')], 'fortran_order': False, 'shape': (3L,), }"
-    write_raw("np1_py2_long_v2", old_file(text, c.tobytes(), version=2), c)
+    write_raw("np1_py2_long_v2", old_file(text, c.tobytes(), version=2), c, python2=True)
     # (c) latin-1 field names in a 1.0 header: numpy writes 'é' as the raw
     # byte 0xE9 (np.save today; and numpy 1.9-1.13 under Python 3, 16-aligned)
     lat = np.array([(1, 2.0), (3, 4.0)], [("\u00e9t\u00e9", "<i2"), ("\u00f1", "<f4")])
