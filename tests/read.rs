@@ -1761,3 +1761,100 @@ fn seek_record_in_old_and_new_layouts() {
         assert_eq!(got, want, "{name}");
     }
 }
+
+/// Appending to numpy-written files of every version, and refusing the
+/// numpy 1.x layouts whose header cannot be rewritten in place.
+#[test]
+fn append_to_numpy_files_of_each_version() {
+    use npy_serde::NpyWriter;
+    #[derive(serde::Serialize, Deserialize, Debug, PartialEq)]
+    struct Row {
+        x: i32,
+        y: f64,
+        name: String,
+    }
+    for (name, version) in [
+        ("version_1_0", (1, 0)),
+        ("version_2_0", (2, 0)),
+        ("version_3_0_ascii", (3, 0)),
+    ] {
+        let file = fixture(name);
+        let mut w = NpyWriter::append(Cursor::new(file.clone())).unwrap();
+        w.serialize(&Row {
+            x: 9,
+            y: 9.5,
+            name: "new".into(),
+        })
+        .unwrap();
+        let out = w.finish().unwrap().into_inner();
+        let reader = NpyReader::new(&out[..]).unwrap();
+        assert_eq!(reader.version(), version, "{name}");
+        let v: Vec<Row> = from_slice(&out).unwrap();
+        assert_eq!(v.len(), 4);
+        assert_eq!(
+            v[3],
+            Row {
+                x: 9,
+                y: 9.5,
+                name: "new".into()
+            }
+        );
+        assert_eq!(out[..reader_offset(&out)].len(), reader_offset(&file));
+        // byte for byte what numpy writes for the four records
+        assert_eq!(out, fixture(&format!("{name}_appended")), "{name}");
+    }
+    // CJK names (3.0)
+    #[derive(serde::Serialize)]
+    struct Cjk<'a> {
+        #[serde(rename = "整形")]
+        a: i32,
+        #[serde(rename = "浮動小数")]
+        b: f64,
+        #[serde(rename = "é", with = "serde_bytes")]
+        e: &'a [u8],
+    }
+    let mut w = NpyWriter::append(Cursor::new(fixture("version_3_0_cjk"))).unwrap();
+    w.serialize(&Cjk {
+        a: 1,
+        b: 2.0,
+        e: b"z",
+    })
+    .unwrap();
+    let out = w.finish().unwrap().into_inner();
+    let v: Value = from_slice(&out).unwrap();
+    assert_eq!(v[2]["整形"], 1);
+    assert_eq!(v.as_array().unwrap().len(), 3);
+    // latin-1 names stay latin-1 in the rewritten 1.0 header
+    #[derive(serde::Serialize)]
+    struct Latin {
+        #[serde(rename = "été")]
+        ete: i16,
+        #[serde(rename = "ñ")]
+        n: f32,
+    }
+    let file = fixture("latin1_names");
+    let mut w = NpyWriter::append(Cursor::new(file.clone())).unwrap();
+    w.serialize(&Latin { ete: 5, n: 6.0 }).unwrap();
+    let out = w.finish().unwrap().into_inner();
+    assert_eq!(out[..reader_offset(&out)].len(), reader_offset(&file));
+    assert_eq!((out[6], out[7]), (1, 0));
+    assert!(out.windows(5).any(|w| w == b"'\xe9t\xe9'"));
+    let v: Value = from_slice(&out).unwrap();
+    assert_eq!(v[2], serde_json::json!({"été": 5, "ñ": 6.0}));
+    // numpy 1.x headers: no growth spaces, 16-byte alignment, L suffixes
+    let mut msgs = String::new();
+    for name in ["np1_pprint_xy", "np1_py2_long", "np1_py2_long_v2"] {
+        let err = NpyWriter::append(Cursor::new(fixture(name))).unwrap_err();
+        msgs.push_str(&format!("{name}: {err}\n"));
+    }
+    snapshot!("append_numpy_1x_headers", msgs);
+}
+
+/// Where the data starts: 10 or 12 bytes of prefix plus HEADER_LEN.
+fn reader_offset(file: &[u8]) -> usize {
+    if file[6] == 1 {
+        10 + usize::from(u16::from_le_bytes([file[8], file[9]]))
+    } else {
+        12 + u32::from_le_bytes([file[8], file[9], file[10], file[11]]) as usize
+    }
+}

@@ -262,6 +262,11 @@ def main():
         assert f.read(8)[6:8] == b"\x01\x00"
     write_version("version_2_0", va, (2, 0))
     write_version("version_3_0_ascii", va, (3, 0))
+    # what appending one record to each must give (tests/read.rs appends with NpyWriter)
+    vb = np.concatenate([va, np.array([(9, 9.5, "new")], vdt)])
+    save("version_1_0_appended", vb)
+    write_version("version_2_0_appended", vb, (2, 0))
+    write_version("version_3_0_ascii_appended", vb, (3, 0))
     # a CJK field name: np.save itself chooses 3.0 (UTF-8 header)
     cjk = np.array([(7, 2.5, b"ab"), (-8, -0.25, b"")], [("整形", "<i4"), ("浮動小数", "<f8"), ("é", "S2")])
     save("version_3_0_cjk", cjk)
