@@ -1376,3 +1376,49 @@ fn table_rows_vec_tuple_complex_without_with_enum_width() {
         .unwrap();
     same("table_rows", out);
 }
+
+/// numpy writes `fortran_order: True` only for arrays that are not also
+/// C-contiguous: with at most one axis longer than 1, or no elements, the
+/// two layouts are the same bytes and the header says False.
+#[test]
+fn fortran_order_of_arrays_that_are_also_c_contiguous() {
+    let f = || WriteOptions::new().fortran_order(true);
+    same(
+        "fortran_2x1",
+        f().to_vec(&vec![vec![0i32], vec![1]]).unwrap(),
+    );
+    same("fortran_1x3", f().to_vec(&vec![[0i32, 1, 2]]).unwrap());
+    let empty: Vec<[i32; 3]> = Vec::new();
+    let i4x3 = Dtype::subarray(sc(ScalarType::Int(4)), vec![3]).unwrap();
+    same(
+        "fortran_0x3",
+        f().dtype(i4x3.clone()).to_vec(&empty).unwrap(),
+    );
+    let mut out = Vec::new();
+    f().dtype(i4x3).to_writer(&mut out, &empty).unwrap();
+    same("fortran_0x3", out);
+    let v: Vec<[[i32; 3]; 1]> = vec![[[0, 1, 2]], [[3, 4, 5]]];
+    same("fortran_2x1x3", f().to_vec(&v).unwrap());
+    let mut out = Vec::new();
+    f().to_writer(&mut out, &vec![vec![0i32], vec![1]]).unwrap();
+    same("fortran_2x1", out);
+}
+
+/// Zero records of a fixed-size array type, with the dtype from
+/// `Dtype::of` as the "cannot tell the element type" message advises.
+#[test]
+fn empty_sequences_with_a_subarray_dtype() {
+    let dt = Dtype::of::<[i32; 3]>().unwrap();
+    assert_eq!(dt.to_string(), "('<i4', (3,))");
+    let empty: Vec<[i32; 3]> = Vec::new();
+    let opts = WriteOptions::new().dtype(dt);
+    same("empty_0x3", opts.to_vec(&empty).unwrap());
+    let mut out = Vec::new();
+    opts.to_writer(&mut out, &empty).unwrap();
+    same("empty_0x3", out);
+    let two: Vec<Vec<[i32; 3]>> = vec![vec![], vec![]];
+    same("empty_2x0x3", opts.to_vec(&two).unwrap());
+    // with elements the subarray shape is still checked
+    let err = opts.to_vec(&vec![[1i32, 2]]).unwrap_err();
+    assert!(err.to_string().contains("subarray shape (3,)"), "{err}");
+}

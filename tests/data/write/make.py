@@ -271,5 +271,14 @@ tr["z"] = [[0.5, -1.5], [2.0, 0.0]]
 tr["e"] = ["Low", "Mid"]
 save("table_rows", tr)
 
+# Fortran-ordered arrays that are also C-contiguous (at most one axis longer
+# than 1, or empty): numpy writes 'fortran_order': False for them
+for tag, shape in (("2x1", (2, 1)), ("1x3", (1, 3)), ("0x3", (0, 3)), ("2x1x3", (2, 1, 3))):
+    fa = np.asfortranarray(np.arange(int(np.prod(shape)), dtype="<i4").reshape(shape))
+    save("fortran_" + tag, fa)
+# empty sequences with a subarray dtype: the subarray dims become the inner axes
+save("empty_0x3", np.zeros(0, ("<i4", (3,))))
+save("empty_2x0x3", np.zeros((2, 0), ("<i4", (3,))))
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
