@@ -1422,3 +1422,60 @@ fn empty_sequences_with_a_subarray_dtype() {
     let err = opts.to_vec(&vec![[1i32, 2]]).unwrap_err();
     assert!(err.to_string().contains("subarray shape (3,)"), "{err}");
 }
+
+#[derive(Serialize)]
+struct Kinds {
+    a: i8,
+    #[serde(with = "npy_serde::complex")]
+    c: Complex<f64>,
+    m: Datetime64<unit::s>,
+    h: F16,
+    #[serde(with = "serde_bytes")]
+    s: Vec<u8>,
+    #[serde(with = "serde_bytes")]
+    v: Vec<u8>,
+    z: bool,
+    u: &'static str,
+    b: f64,
+}
+
+/// A packed dtype (title, big-endian field, every alignment class) made
+/// C-aligned by `align(true)`, as numpy's `align=True`.
+#[test]
+fn aligned_every_kind_with_title_via_dtype() {
+    let packed: Dtype =
+        "[(('Title A', 'a'), '|i1'), ('c', '<c16'), ('m', '<M8[s]'), ('h', '<f2'), \
+         ('s', '|S3'), ('v', '|V5'), ('z', '|b1'), ('u', '<U2'), ('b', '>f8')]"
+            .parse()
+            .unwrap();
+    let v = vec![
+        Kinds {
+            a: 1,
+            c: Complex::new(1.0, 2.0),
+            m: Datetime64::new(10),
+            h: F16(0x3800),
+            s: b"ab".to_vec(),
+            v: vec![1, 2, 3, 4, 5],
+            z: true,
+            u: "q",
+            b: 1.5,
+        },
+        Kinds {
+            a: -1,
+            c: Complex::new(-0.0, -3.0), // Python's -3j
+            m: Datetime64::NAT,
+            h: F16(0xc000),
+            s: b"xyz".to_vec(),
+            v: vec![0, 0, 0, 0, 9],
+            z: false,
+            u: "rs",
+            b: -2.5,
+        },
+    ];
+    let opts = WriteOptions::new().dtype(packed.clone()).align(true);
+    same("aligned_kinds", opts.to_vec(&v).unwrap());
+    let mut out = Vec::new();
+    opts.to_writer(&mut out, &v).unwrap();
+    same("aligned_kinds", out);
+    assert_eq!(packed.aligned().unwrap().itemsize(), 64);
+}

@@ -280,5 +280,21 @@ for tag, shape in (("2x1", (2, 1)), ("1x3", (1, 3)), ("0x3", (0, 3)), ("2x1x3", 
 save("empty_0x3", np.zeros(0, ("<i4", (3,))))
 save("empty_2x0x3", np.zeros((2, 0), ("<i4", (3,))))
 
+# align=True over every kind's alignment (c16 aligns to 8, U to 4, S/V/b1 to 1),
+# with a title and a big-endian field: given as a dtype plus align(true)
+ak = np.zeros(2, np.dtype({"names": ["a", "c", "m", "h", "s", "v", "z", "u", "b"],
+                           "formats": ["i1", "<c16", "<M8[s]", "<f2", "S3", "V5", "?", "<U2", ">f8"],
+                           "titles": ["Title A", None, None, None, None, None, None, None, None]}, align=True))
+ak["a"] = [1, -1]
+ak["c"] = [1 + 2j, -3j]
+ak["m"] = np.array([10, "NaT"], "M8[s]")
+ak["h"] = [0.5, -2.0]
+ak["s"] = [b"ab", b"xyz"]
+ak["v"] = [b"\x01\x02\x03\x04\x05", b"\x00\x00\x00\x00\x09"]
+ak["z"] = [True, False]
+ak["u"] = ["q", "rs"]
+ak["b"] = [1.5, -2.5]
+save("aligned_kinds", ak)
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")
