@@ -1249,6 +1249,21 @@ fn numpy_1x_python2_long_suffix() {
     assert_eq!(v, want);
     let reader = NpyReader::new(&file[..]).unwrap();
     assert_eq!((reader.len(), reader.shape()), (3, &[3u64][..]));
+    // L inside the descr's subarray shapes too
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Sub {
+        y: i32,
+        x: [[f64; 3]; 2],
+    }
+    let file = fixture("np1_py2_long_subarray");
+    let v: Vec<Sub> = from_slice(&file).unwrap();
+    assert_eq!(
+        v[1],
+        Sub {
+            y: 8,
+            x: [[6.0, 7.0, 8.0], [9.0, 10.0, 11.0]]
+        }
+    );
     // the same in a 2.0 header (numpy <= 1.13 on Python 2, long headers)
     let file = fixture("np1_py2_long_v2");
     assert_eq!((file[6], file[7]), (2, 0));

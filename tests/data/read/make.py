@@ -341,6 +341,12 @@ def main():
     d2 = np.arange(6, dtype="<i8").reshape(2, 3)
     text = "{'descr': '<i8', 'fortran_order': True, 'shape': (2L, 3L), }"
     write_raw("np1_py2_long_2d", old_file(text, d2.T.tobytes()), np.asfortranarray(d2), python2=True)
+    # on win64 Python 2 the subarray shapes inside the descr were longs too
+    sl = np.zeros(2, [("x", "<f8", (2, 3)), ("y", "<i4")])
+    sl["x"] = np.arange(12).reshape(2, 2, 3)
+    sl["y"] = [7, 8]
+    text = "{'descr': [('x', '<f8', (2L, 3L)), ('y', '<i4')], 'fortran_order': False, 'shape': (2L,), }"
+    write_raw("np1_py2_long_subarray", old_file(text, sl.tobytes()), sl, python2=True)
     # numpy 1.9-1.13 on Python 2 wrote 2.0 files (long headers) with L too
     text = "{'descr': [('x', '<i4'), ('y', '<f8')], 'fortran_order': False, 'shape': (3L,), }"
     write_raw("np1_py2_long_v2", old_file(text, c.tobytes(), version=2), c, python2=True)
