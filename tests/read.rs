@@ -1264,6 +1264,17 @@ fn numpy_1x_python2_long_suffix() {
             x: [[6.0, 7.0, 8.0], [9.0, 10.0, 11.0]]
         }
     );
+    // Python 2 unicode names: u'...' with escapes
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Uni {
+        #[serde(rename = "é中")]
+        e: f64,
+        a: i32,
+    }
+    let file = fixture("np1_py2_unicode_names");
+    assert!(file[10..].starts_with(b"{'descr': [(u'a', '<i4'), (u'\\xe9\\u4e2d', '<f8')]"));
+    let v: Vec<Uni> = from_slice(&file).unwrap();
+    assert_eq!(v, [Uni { e: 0.5, a: 1 }, Uni { e: 1.5, a: 2 }]);
     // the same in a 2.0 header (numpy <= 1.13 on Python 2, long headers)
     let file = fixture("np1_py2_long_v2");
     assert_eq!((file[6], file[7]), (2, 0));

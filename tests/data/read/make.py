@@ -347,6 +347,10 @@ def main():
     sl["y"] = [7, 8]
     text = "{'descr': [('x', '<f8', (2L, 3L)), ('y', '<i4')], 'fortran_order': False, 'shape': (2L,), }"
     write_raw("np1_py2_long_subarray", old_file(text, sl.tobytes()), sl, python2=True)
+    # Python 2 unicode field names: repr gives u'...' with \x escapes
+    un = np.array([(1, 0.5), (2, 1.5)], [("a", "<i4"), ("\u00e9\u4e2d", "<f8")])
+    text = "{'descr': [(u'a', '<i4'), (u'\\xe9\\u4e2d', '<f8')], 'fortran_order': False, 'shape': (2L,), }"
+    write_raw("np1_py2_unicode_names", old_file(text, un.tobytes()), un, python2=True)
     # numpy 1.9-1.13 on Python 2 wrote 2.0 files (long headers) with L too
     text = "{'descr': [('x', '<i4'), ('y', '<f8')], 'fortran_order': False, 'shape': (3L,), }"
     write_raw("np1_py2_long_v2", old_file(text, c.tobytes(), version=2), c, python2=True)
