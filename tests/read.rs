@@ -1884,3 +1884,20 @@ fn reader_offset(file: &[u8]) -> usize {
         12 + u32::from_le_bytes([file[8], file[9], file[10], file[11]]) as usize
     }
 }
+
+#[test]
+fn strings_with_nuls_in_subarrays() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct S {
+        s: [serde_bytes::ByteBuf; 2],
+        u: [[String; 2]; 2],
+    }
+    let file = fixture("strings_nuls_subarray");
+    let v: Vec<S> = from_slice(&file).unwrap();
+    assert_eq!(&v[0].s[1][..], b"\0b");
+    assert_eq!(&v[1].s[0][..], b"");
+    assert_eq!(v[0].u, [["x", ""], ["", "yz"]]);
+    assert_eq!(v[1].u, [["\0q", "é"], ["ab", ""]]);
+    let w: Vec<S> = from_reader(&file[..]).unwrap();
+    assert_eq!(v, w);
+}

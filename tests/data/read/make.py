@@ -244,6 +244,12 @@ def main():
     assert a["s"][0] == b"a\x00b" and a["u"][1] == "\x00\x00x" and a["ub"][1] == "\x00z"
     save("strings_nuls", a)
 
+    # the same inside subarrays: every element stripped on its own
+    a = np.zeros(2, [("s", "S3", (2,)), ("u", ">U2", (2, 2))])
+    a["s"] = [[b"a\x00", b"\x00b\x00"], [b"", b"abc"]]
+    a["u"] = [[["x\x00", "\x00"], ["", "yz"]], [["\x00q", "\u00e9\x00"], ["ab", "\x00\x00"]]]
+    save("strings_nuls_subarray", a)
+
     # datetime extras: multipliers for m8 and M8, big-endian m8, generic NaT m8
     a = np.zeros(2, [("m8_25s", "<m8[25s]"), ("M8_7D", "<M8[7D]"), ("m8_be_us", ">m8[us]"),
                      ("m8_generic_nat", "<m8"), ("M8_be_ns", ">M8[ns]")])
