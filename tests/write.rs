@@ -1479,3 +1479,64 @@ fn aligned_every_kind_with_title_via_dtype() {
     same("aligned_kinds", out);
     assert_eq!(packed.aligned().unwrap().itemsize(), 64);
 }
+
+/// `WriteOptions::version` gives what numpy's `write_array(version=...)`
+/// wrote for tests/data/read/version_*.npy.
+#[test]
+fn forced_versions_match_numpy_write_array() {
+    let read_fixture = |name: &str| {
+        let path = format!("{}/tests/data/read/{name}.npy", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(&path).unwrap()
+    };
+    #[derive(Serialize)]
+    struct VRow {
+        x: i32,
+        y: f64,
+        name: &'static str,
+    }
+    let v = [
+        VRow {
+            x: 1,
+            y: 0.5,
+            name: "ab",
+        },
+        VRow {
+            x: -2,
+            y: 1e100,
+            name: "xyz",
+        },
+        VRow {
+            x: 3,
+            y: -0.0,
+            name: "",
+        },
+    ];
+    for (name, major) in [
+        ("version_1_0", 1),
+        ("version_2_0", 2),
+        ("version_3_0_ascii", 3),
+    ] {
+        let opts = WriteOptions::new().version(major, 0);
+        assert_eq!(opts.to_vec(&v).unwrap(), read_fixture(name), "{name}");
+        let mut out = Vec::new();
+        opts.to_writer(&mut out, &v).unwrap();
+        assert_eq!(out, read_fixture(name), "{name}");
+    }
+    // automatic choice: 1.0
+    assert_eq!(to_vec(&v).unwrap(), read_fixture("version_1_0"));
+    // a name outside latin-1 cannot be written in 1.0 or 2.0
+    #[derive(Serialize)]
+    struct Cjk {
+        #[serde(rename = "整形")]
+        a: i32,
+    }
+    let mut msgs = String::new();
+    for major in [1, 2] {
+        let err = WriteOptions::new()
+            .version(major, 0)
+            .to_vec(&[Cjk { a: 1 }])
+            .unwrap_err();
+        msgs.push_str(&format!("version ({major}, 0): {err}\n"));
+    }
+    snap!("write_forced_version_not_latin1", msgs);
+}
