@@ -127,7 +127,11 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 }
 
 fn header_for(plan: &Plan, opts: &WriteOptions) -> Header {
-    let fortran = opts.fortran_order && plan.shape.len() >= 2;
+    // numpy says `fortran_order: True` only for an array that is not also
+    // C-contiguous: at least two axes longer than 1 and no empty axis.
+    // Otherwise both layouts are the same bytes and numpy writes False.
+    let long_axes = plan.shape.iter().filter(|&&d| d > 1).count();
+    let fortran = opts.fortran_order && long_axes >= 2 && !plan.shape.contains(&0);
     Header::new(plan.dtype.clone(), fortran, plan.shape.clone())
 }
 
