@@ -341,6 +341,32 @@ impl WriteOptions {
         Ok(())
     }
 
+    /// Like [`to_writer`](WriteOptions::to_writer), but never holds the
+    /// data in memory (except for Fortran order, which needs the whole
+    /// array): the values are walked once to plan the layout and once more to
+    /// encode them through a chunk of whole records. An error in the second
+    /// walk leaves a partly written array behind, so the caller must be able
+    /// to drop what was written (an npz member is abandoned).
+    pub(crate) fn to_writer_streamed<W: Write, T: ?Sized + Serialize>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> Result<()> {
+        let plan = plan(value, self)?;
+        let header = header_for(&plan, self);
+        if header.fortran_order {
+            let bytes = self.encode_vec(value, &plan, &header)?;
+            writer.write_all(&bytes)?;
+            return Ok(());
+        }
+        let (head, _) = header.encode(self.version)?;
+        writer.write_all(&head)?;
+        let mut sink = chunk_sink(&plan.dtype, &mut writer, true);
+        walk(value, &plan.shape, &mut sink)?;
+        sink.flush()?;
+        Ok(())
+    }
+
     /// Writes `value` as `.npy` into a new `Vec<u8>`.
     ///
     /// ```

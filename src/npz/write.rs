@@ -204,7 +204,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         value: &T,
     ) -> Result<()> {
         self.begin(key)?;
-        match options.to_writer(&mut self.zip, value) {
+        match options.to_writer_streamed(&mut self.zip, value) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.abandon(key, e)),
         }
