@@ -303,7 +303,10 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
     // Values that hold no bytes (empty records, alone or in subarrays) are
     // not bounded by the data present: a 128-byte file can declare billions
     // of them. Each counts as EMPTY_VALUE_COST elements.
-    let empty = count.saturating_mul(empty_values(&header.descr));
+    let empty = match empty_axes(&header.shape) {
+        Some(n) => n,
+        None => count.saturating_mul(empty_values(&header.descr)),
+    };
     if empty.saturating_mul(EMPTY_VALUE_COST) > opts.max_elements {
         return Err(Error::limit(format!(
             "shape {} of {} declares {empty} values that hold no bytes (each counts as \
@@ -315,6 +318,17 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
         )));
     }
     Ok((header, folded))
+}
+
+/// For dims with a 0 (no elements at all), the number of empty sequences
+/// still presented: `(1, 2**32, 0)` is one sequence of 2^32 empty ones.
+/// `None` when no dim is 0.
+fn empty_axes(dims: &[u64]) -> Option<u64> {
+    let zero = dims.iter().position(|&d| d == 0)?;
+    let before = dims.get(..zero).unwrap_or(&[]);
+    let n = before.iter().fold(1u64, |acc, &d| acc.saturating_mul(d));
+    // one empty sequence is fixed overhead, like any field
+    Some(if n <= 1 { 0 } else { n })
 }
 
 /// Nesting of one element as presented to serde: a level per subarray
@@ -350,10 +364,13 @@ fn empty_values(dt: &Dtype) -> u64 {
 fn inner_empty_values(dt: &Dtype) -> u64 {
     match dt {
         Dtype::Scalar(_) => 0,
-        Dtype::Subarray(base, dims) => dims
-            .iter()
-            .fold(1u64, |acc, &d| acc.saturating_mul(d))
-            .saturating_mul(empty_values(base)),
+        Dtype::Subarray(base, dims) => match empty_axes(dims) {
+            Some(n) => n,
+            None => dims
+                .iter()
+                .fold(1u64, |acc, &d| acc.saturating_mul(d))
+                .saturating_mul(empty_values(base)),
+        },
         Dtype::Record(r) => r.fields().iter().fold(0u64, |acc, f| {
             acc.saturating_add(inner_empty_values(f.dtype()))
         }),
@@ -593,6 +610,17 @@ mod tests {
              'shape': (1,)}",
         );
         assert!(e.contains("values that hold no bytes"), "{e}");
+        // regression: (1, 2**32, 0) is a sequence of 2^32 empty sequences
+        let e = err(
+            1,
+            "{'descr': '|S3', 'fortran_order': False, 'shape': (1, 4294967296, 0)}",
+        );
+        assert!(e.contains("4294967296 values that hold no bytes"), "{e}");
+        let e = err(
+            1,
+            "{'descr': [('a', '<i4', (2147483647, 0))], 'fortran_order': False, 'shape': (9,)}",
+        );
+        assert!(e.contains("values that hold no bytes"), "{e}");
         // 4096 empty records are fine by default, a (0,) field costs nothing
         ok(1, "{'descr': [], 'fortran_order': False, 'shape': (4096,)}");
         ok(
@@ -703,7 +731,9 @@ mod tests {
                 .step_by(2)
                 .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
                 .collect();
-            let parsed = parse_header(&bytes, &ReadOptions::default()).unwrap();
+            // numpy writes shapes like (10**15, 0): 10^15 empty sequences
+            let opts = ReadOptions::default().max_elements(u64::MAX);
+            let parsed = parse_header(&bytes, &opts).unwrap();
             let (out, v) = parsed
                 .header
                 .encode(Some((version[0], version[1])))
