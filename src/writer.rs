@@ -127,26 +127,57 @@ struct ChunkSink<'a, W> {
     out: W,
     /// Whether to write at all (false: only check that elements encode).
     emit: bool,
+    /// Index of the first element in `buf`, and elements per record (the
+    /// product of the inner dims; 0 for a 0-d array): an I/O error names
+    /// the record whose bytes were being written.
+    first: u64,
+    per_record: u64,
 }
 
 impl<W: Write> ChunkSink<'_, W> {
     fn flush(&mut self) -> Result<()> {
         if self.emit {
             let data = self.buf.get(..self.fill).unwrap_or(&[]);
-            self.out.write_all(data)?;
+            let mut done = 0;
+            while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
+                match self.out.write(rest) {
+                    Ok(0) => {
+                        let e = std::io::Error::from(std::io::ErrorKind::WriteZero);
+                        return Err(self.write_failed(done, e));
+                    }
+                    Ok(k) => done += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(self.write_failed(done, e)),
+                }
+            }
         }
         self.fill = 0;
         Ok(())
+    }
+
+    /// The error for a write that failed after `done` bytes of the chunk.
+    fn write_failed(&self, done: usize, e: std::io::Error) -> Error {
+        let err = Error::from(e);
+        if self.per_record == 0 {
+            return err;
+        }
+        let element = self
+            .first
+            .saturating_add((done / self.itemsize.max(1)) as u64);
+        err.at_record(element / self.per_record)
     }
 }
 
 impl<W: Write> Sink for ChunkSink<'_, W> {
     #[inline]
-    fn element<T: ?Sized + Serialize>(&mut self, _: u64, value: &T) -> Result<()> {
+    fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
         if self.fill + self.itemsize > self.buf.len() {
             self.flush()?;
         }
         let start = self.fill;
+        if start == 0 {
+            self.first = index;
+        }
         let dst = self
             .buf
             .get_mut(start..start + self.itemsize)
@@ -192,6 +223,8 @@ fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'
         zero: has_gaps(dtype),
         out,
         emit,
+        first: 0,
+        per_record: 1,
     }
 }
 
@@ -228,6 +261,10 @@ impl WriteOptions {
         }
         writer.write_all(&head)?;
         let mut sink = chunk_sink(&plan.dtype, &mut writer, true);
+        sink.per_record = match plan.shape.split_first() {
+            None => 0,
+            Some((_, inner)) => inner.iter().fold(1u64, |a, &d| a.saturating_mul(d)),
+        };
         walk(value, &plan.shape, &mut sink)?;
         sink.flush()?;
         Ok(())
@@ -602,11 +639,29 @@ impl<W: Write> NpyWriter<W> {
         record
             .serialize(Enc::new(dtype, &mut self.scratch))
             .map_err(|e| e.at_record(index))?;
-        self.out
-            .write_all(&self.scratch)
-            .map_err(|e| Error::from(e).at_record(index))?;
+        if let Err(e) = self.out.write_all(&self.scratch) {
+            self.take_back();
+            return Err(Error::from(e).at_record(index));
+        }
         self.count += 1;
         Ok(())
+    }
+
+    /// After a record was partly written: on a seekable writer, moves back
+    /// to where the record started, so the next record overwrites its
+    /// bytes (best effort: if even the seek fails, the next write fails too).
+    fn take_back(&mut self) {
+        let (Some(patch), Some(head), Some(dtype)) = (self.patch, self.header_len, &self.dtype)
+        else {
+            return;
+        };
+        let pos = u64::try_from(head).ok().and_then(|h| {
+            let data = self.count.checked_mul(dtype.itemsize() as u64)?;
+            self.start.checked_add(h)?.checked_add(data)
+        });
+        if let Some(pos) = pos {
+            let _ = patch(&mut self.out, pos, &[], pos);
+        }
     }
 
     /// Completes the file: writes the header if no record came, patches
