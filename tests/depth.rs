@@ -60,15 +60,18 @@ fn read_everywhere(file: Vec<u8>, opts: ReadOptions) -> Result<serde_json::Value
 #[test]
 fn nested_records_at_and_past_the_limit() {
     // 32 records deep = 64 brackets: the default limit
-    let v = read_everywhere(npy(&nested_record(32), "(1,)", &7i32.to_le_bytes()), ReadOptions::new())
-        .unwrap();
+    let v = read_everywhere(
+        npy(&nested_record(32), "(1,)", &7i32.to_le_bytes()),
+        ReadOptions::new(),
+    )
+    .unwrap();
     let mut inner = &v[0];
     for _ in 0..32 {
         inner = &inner["a"];
     }
     assert_eq!(inner, 7);
-    let e = read_everywhere(npy(&nested_record(33), "(1,)", &[0; 4]), ReadOptions::new())
-        .unwrap_err();
+    let e =
+        read_everywhere(npy(&nested_record(33), "(1,)", &[0; 4]), ReadOptions::new()).unwrap_err();
     assert!(e.contains("nested deeper than max_depth 64"), "{e}");
 }
 
@@ -76,8 +79,11 @@ fn nested_records_at_and_past_the_limit() {
 fn dimensions_at_and_past_the_limit() {
     let shape = |n: usize| format!("({})", "1, ".repeat(n));
     // 64 dims of a scalar: 64 levels of sequences
-    let v = read_everywhere(npy("'<i4'", &shape(64), &5i32.to_le_bytes()), ReadOptions::new())
-        .unwrap();
+    let v = read_everywhere(
+        npy("'<i4'", &shape(64), &5i32.to_le_bytes()),
+        ReadOptions::new(),
+    )
+    .unwrap();
     let mut inner = &v;
     for _ in 0..64 {
         inner = &inner[0];
@@ -99,8 +105,11 @@ fn dimensions_at_and_past_the_limit() {
 #[test]
 fn numpy_maximum_with_a_raised_limit() {
     let opts = ReadOptions::new().max_depth(200);
-    let v = read_everywhere(npy(&nested_record(99), "(1,)", &3i32.to_le_bytes()), opts.clone())
-        .unwrap();
+    let v = read_everywhere(
+        npy(&nested_record(99), "(1,)", &3i32.to_le_bytes()),
+        opts.clone(),
+    )
+    .unwrap();
     let mut inner = &v[0];
     for _ in 0..99 {
         inner = &inner["a"];
@@ -151,7 +160,10 @@ fn deep_values_are_refused_when_written() {
                 a
             });
             let e = result.unwrap_err();
-            assert!(e.contains("deep") || e.contains("depth"), "maps {maps}, depth {depth}: {e}");
+            assert!(
+                e.contains("deep") || e.contains("depth"),
+                "maps {maps}, depth {depth}: {e}"
+            );
         }
     }
 }
@@ -169,7 +181,11 @@ fn deep_json_value_is_refused_when_written() {
             }
             let v = std::sync::Arc::new(v);
             let v2 = v.clone();
-            let e = on_small_stack(move || npy_serde::to_vec(&*v2).map(|_| ()).map_err(|e| e.to_string()));
+            let e = on_small_stack(move || {
+                npy_serde::to_vec(&*v2)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            });
             drop(v);
             e
         })
