@@ -68,7 +68,7 @@ const TYPES: &[&str] = &[
 /// Refused by the descr parser or by the reader.
 const BAD_TYPES: &[&str] = &["'|O'", "'<f16'", "'<i3'", "'<q9'", "'|S0'", "'S'", "'<U-1'"];
 
-const NAMES: &[&str] = &["a", "x", "id", "", "é", "b"];
+const NAMES: &[&str] = &["a", "x", "id", "", "é", "b", "t", "s"];
 
 fn descr() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
@@ -86,12 +86,17 @@ fn descr() -> impl Strategy<Value = String> {
         prop_oneof![
             3 => (proptest::collection::vec(field, 0..4), proptest::bool::weighted(0.1))
                 .prop_map(|(fields, dup)| {
+                    let mut seen = std::collections::HashSet::new();
                     let fields: Vec<String> = fields
                         .into_iter()
                         .enumerate()
                         .map(|(i, (name, dt, dims))| {
                             // unique names unless a duplicate is wanted
-                            let name = if dup { name.to_owned() } else { format!("{name}{i}") };
+                            let name = if dup || !seen.insert(name) {
+                                if dup { name.to_owned() } else { format!("{name}{i}") }
+                            } else {
+                                name.to_owned()
+                            };
                             match dims {
                                 Some(d) => format!("('{name}', {dt}, {})", tuple(&d)),
                                 None => format!("('{name}', {dt})"),

@@ -266,6 +266,8 @@ hostile!(
     shape_bytes_overflow,
     shape_zero_times_huge,
     shape_1gib_declared,
+    shape_1gib_declared_fortran,
+    shape_1gib_declared_0d,
     shape_8pib_declared,
     shape_billions_zero_size,
     shape_4e9_zero_size,
@@ -287,6 +289,26 @@ hostile!(
     data_bool_field_7,
     data_s_not_utf8,
 );
+
+/// Appending to a hostile file: a clean error (or a writer), never a panic.
+#[test]
+fn append_to_every_hostile_file() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "npy") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let r = std::panic::catch_unwind(|| {
+            if let Ok(mut w) = npy_serde::NpyWriter::append(std::io::Cursor::new(bytes.clone())) {
+                let _ = w.serialize(&1u8);
+                let _ = w.finish();
+            }
+        });
+        assert!(r.is_ok(), "append panicked on {}", path.display());
+    }
+}
 
 /// Files refused by a default limit, read again with the limit raised: the
 /// next guard (depth, size, truncation) must still hold.

@@ -21,6 +21,12 @@ pub struct Rec {
     pub x: Option<f64>,
     #[serde(default)]
     pub id: Vec<u8>,
+    #[serde(default)]
+    pub t: Option<npy_serde::Datetime64<npy_serde::unit::ns>>,
+    #[serde(default)]
+    pub b: Option<bool>,
+    #[serde(default)]
+    pub s: Option<String>,
 }
 
 /// Reads `bytes` into an untyped value and into `Vec<Rec>` through every

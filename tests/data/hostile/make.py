@@ -187,6 +187,8 @@ add("shape_wrap_to_5", npy(descr="'|u1'", shape="(3, 6148914691236517207)", data
 add("shape_bytes_overflow", npy(descr="'<f8'", shape="(4611686018427387904,)"))
 add("shape_zero_times_huge", npy(descr="'<f8'", shape="(0, 4611686018427387904)"))
 add("shape_1gib_declared", npy(descr="'|u1'", shape="(1073741824,)", data=b"\x01" * 900))
+add("shape_1gib_declared_fortran", npy(descr="'|u1'", shape="(32768, 32768)", fortran="True", data=b"\x01" * 900))
+add("shape_1gib_declared_0d", npy(descr="'|V1073741824'", shape="()", data=b"\x01" * 900))
 add("shape_8pib_declared", npy(descr="'<f8'", shape="(1125899906842624,)", data=b"\x00" * 16))
 add("shape_billions_zero_size", npy(descr="[]", shape="(10000000000,)"))
 add("shape_4e9_zero_size", npy(descr="[]", shape="(4000000000,)"))
