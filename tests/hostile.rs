@@ -6,6 +6,11 @@
 //!
 //! Tests run on the test harness's threads (2 MiB stacks), so a stack
 //! overflow would abort the binary.
+//!
+//! `.npz` archives (truncated, bad CRC, encrypted, bzip2/lzma members,
+//! deflate bombs, lying sizes, duplicate names) belong in the same corpus:
+//! add them to `make.py` as `npz_*.npz` with a test here reading them
+//! through the npz API (and to `tests/alloc_bound.rs`, `tests/mutate.rs`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
