@@ -238,6 +238,8 @@ hostile!(
     descr_not_str_or_list,
     descr_dict_form,
     descr_duplicate_names,
+    descr_overlapping_offsets,
+    descr_title_clash,
     descr_field_not_tuple,
     descr_field_name_int,
     descr_field_too_many_items,

@@ -148,6 +148,10 @@ add("descr_huge_unicode", npy(descr="'<U1000000000'", shape="(1,)", data=b"abcd"
 add("descr_void_2gib", npy(descr="'|V2147483647'", shape="(1,)", data=b"\x00" * 16))
 add("descr_not_str_or_list", npy(descr="42"))
 add("descr_dict_form", npy(descr="{'names': ['a', 'b'], 'formats': ['<i4', '<i4'], 'offsets': [0, 2]}"))
+add("descr_overlapping_offsets",
+    npy(descr="{'names': ['a', 'b'], 'formats': ['<i8', '<i8'], 'offsets': [0, 4], 'itemsize': 8}",
+        shape="(1,)", data=b"\x00" * 8))
+add("descr_title_clash", npy(descr="[(('b', 'a'), '<i4'), ('b', '<f8')]", shape="(1,)", data=b"\x00" * 12))
 add("descr_duplicate_names", npy(descr="[('a', '<i4'), ('a', '<f8')]", shape="(1,)", data=b"\x00" * 12))
 add("descr_field_not_tuple", npy(descr="['a', '<i4']"))
 add("descr_field_name_int", npy(descr="[(1, '<i4')]"))
