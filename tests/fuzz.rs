@@ -17,7 +17,13 @@ mod check;
 use npy_serde::{Header, ReadOptions};
 use proptest::prelude::*;
 
-const CASES: u32 = 8000;
+/// Cases per property; `FUZZ_CASES=200000 cargo test --test fuzz` runs longer.
+fn cases() -> u32 {
+    std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8000)
+}
 
 /// A header section exactly as numpy pads it.
 fn file(version: u8, text: &str) -> Vec<u8> {
@@ -188,7 +194,7 @@ const JUNK: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(CASES))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn random_descr_trees(
