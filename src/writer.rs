@@ -332,7 +332,11 @@ impl WriteOptions {
 /// * [`NpyWriter::append`] adds records to an existing C-order file.
 ///
 /// A record that fails to encode is not written and not counted; the writer
-/// stays usable. Records are encoded with the writer's dtype, converting
+/// stays usable. When the writer itself fails (an I/O error) while a record
+/// is written, a seekable writer moves back over its partly written bytes
+/// and stays usable (the next record overwrites them); any other writer
+/// then refuses further records and `finish`, since they would land at the
+/// wrong offsets. Records are encoded with the writer's dtype, converting
 /// values exactly like [`WriteOptions::dtype`]. `fortran_order` does not
 /// apply (records are always C order).
 ///
@@ -368,6 +372,9 @@ pub struct NpyWriter<W: Write> {
     zero: bool,
     /// For `append`: the first record's inferred layout must match this.
     check_layout: bool,
+    /// What only partly reached a writer that cannot take it back ("record
+    /// 3", "the header"): the stream is broken, nothing more may be written.
+    broken: Option<String>,
 }
 
 impl<W: Write> std::fmt::Debug for NpyWriter<W> {
@@ -517,6 +524,7 @@ impl<W: Write> NpyWriter<W> {
             scratch: Vec::new(),
             zero: false,
             check_layout: false,
+            broken: None,
         };
         if let Some(d) = dtype {
             w.set_dtype(d);
@@ -584,7 +592,16 @@ impl<W: Write> NpyWriter<W> {
         let header = self.header(dtype, self.promised.unwrap_or(0));
         header.data_len()?;
         let (bytes, version) = header.encode(self.version)?;
-        self.out.write_all(&bytes)?;
+        if let Err(e) = self.out.write_all(&bytes) {
+            // a partial header cannot be completed by writing it again
+            let taken_back = self
+                .patch
+                .is_some_and(|patch| patch(&mut self.out, self.start, &[], self.start).is_ok());
+            if !taken_back {
+                self.broken = Some("the header".to_owned());
+            }
+            return Err(e.into());
+        }
         self.header_len = Some(bytes.len());
         self.version = Some(version);
         Ok(())
@@ -594,6 +611,7 @@ impl<W: Write> NpyWriter<W> {
     /// written and the record is not counted; the error names the record.
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let index = self.count;
+        self.check_broken()?;
         if self.dtype.is_none() || self.check_layout {
             let mut slot = None;
             record
@@ -650,17 +668,32 @@ impl<W: Write> NpyWriter<W> {
     /// After a record was partly written: on a seekable writer, moves back
     /// to where the record started, so the next record overwrites its
     /// bytes (best effort: if even the seek fails, the next write fails too).
+    /// On any other writer the stream is marked broken: later records
+    /// would land at the wrong offsets.
     fn take_back(&mut self) {
-        let (Some(patch), Some(head), Some(dtype)) = (self.patch, self.header_len, &self.dtype)
-        else {
-            return;
+        let taken_back = match (self.patch, self.header_len, &self.dtype) {
+            (Some(patch), Some(head), Some(dtype)) => {
+                let pos = u64::try_from(head).ok().and_then(|h| {
+                    let data = self.count.checked_mul(dtype.itemsize() as u64)?;
+                    self.start.checked_add(h)?.checked_add(data)
+                });
+                pos.is_some_and(|pos| patch(&mut self.out, pos, &[], pos).is_ok())
+            }
+            _ => false,
         };
-        let pos = u64::try_from(head).ok().and_then(|h| {
-            let data = self.count.checked_mul(dtype.itemsize() as u64)?;
-            self.start.checked_add(h)?.checked_add(data)
-        });
-        if let Some(pos) = pos {
-            let _ = patch(&mut self.out, pos, &[], pos);
+        if !taken_back {
+            self.broken = Some(format!("record {}", self.count));
+        }
+    }
+
+    /// The error once a record was partly written and could not be taken back.
+    fn check_broken(&self) -> Result<()> {
+        match &self.broken {
+            None => Ok(()),
+            Some(what) => Err(Error::data(format!(
+                "{what} was partly written when the writer failed and the writer cannot \
+                 seek back over it; nothing more can be written to this stream"
+            ))),
         }
     }
 
@@ -668,6 +701,7 @@ impl<W: Write> NpyWriter<W> {
     /// the length (seekable writers) or checks it (promised length), flushes,
     /// and returns the writer (positioned at the end of the array).
     pub fn finish(mut self) -> Result<W> {
+        self.check_broken()?;
         if self.header_len.is_none() {
             self.write_header()?;
         }

@@ -222,6 +222,65 @@ fn seekable_writer_takes_back_a_partly_written_record() {
     }
 }
 
+/// A partly written header on a seekable writer is written again in place.
+#[test]
+fn seekable_writer_rewrites_a_partly_written_header() {
+    let recs = records(3);
+    let out = FailOnce {
+        inner: Cursor::new(Vec::new()),
+        calls: 0,
+        fail_on: 0,
+        partial: 7,
+    };
+    let mut w = NpyWriter::new(out).unwrap();
+    let e = w.serialize(&recs[0]).unwrap_err().to_string();
+    assert_eq!(e, "disk full");
+    w.serialize(&recs[1]).unwrap();
+    w.serialize(&recs[2]).unwrap();
+    let bytes = w.finish().unwrap().inner.into_inner();
+    assert_eq!(bytes, npy_serde::to_vec(&recs[1..]).unwrap());
+}
+
+/// On a writer that cannot seek, a partly written record (or header)
+/// breaks the stream: later records and `finish` are refused instead of
+/// writing them at shifted offsets.
+#[test]
+fn plain_writer_refuses_records_after_a_partial_write() {
+    struct NoSeek(FailOnce);
+    impl Write for NoSeek {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let recs = records(4);
+    for (fail_on, what) in [(0, "the header"), (2, "record 1")] {
+        let out = NoSeek(FailOnce {
+            inner: Cursor::new(Vec::new()),
+            calls: 0,
+            fail_on,
+            partial: 7,
+        });
+        let mut w = NpyWriter::with_len(out, None, 4);
+        let mut errors = Vec::new();
+        for r in &recs {
+            if let Err(e) = w.serialize(r) {
+                errors.push(e.to_string());
+            }
+        }
+        let first = if fail_on == 0 { 0 } else { 1 };
+        assert_eq!(errors.len(), 4 - first, "{errors:?}");
+        assert!(errors[0].contains("disk full"), "{errors:?}");
+        for e in &errors[1..] {
+            assert!(e.contains(&format!("{what} was partly written")), "{e}");
+        }
+        let e = w.finish().err().unwrap().to_string();
+        assert!(e.contains("partly written"), "{e}");
+    }
+}
+
 // ---- to_path ---------------------------------------------------------------
 
 /// A fresh, empty directory under the system temp dir.
