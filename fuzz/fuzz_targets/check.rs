@@ -45,6 +45,13 @@ pub fn check(bytes: &[u8]) -> bool {
         ),
         (Err(_), Err(_)) => {}
     }
+    // a reader that hands out one or a few bytes per call reads the same
+    let trickle = npy_serde::from_reader::<Value>(Trickle(bytes, 0));
+    assert_eq!(
+        trickle.as_ref().map_err(ToString::to_string),
+        reader.as_ref().map_err(ToString::to_string),
+        "short reads change the outcome"
+    );
     let typed_slice = npy_serde::from_slice::<Vec<Rec>>(bytes);
     let typed_reader = npy_serde::from_reader::<Vec<Rec>>(bytes);
     if let (Ok(a), Ok(b)) = (&typed_slice, &typed_reader) {
@@ -92,6 +99,20 @@ pub fn check(bytes: &[u8]) -> bool {
         let _ = item;
     }
     read
+}
+
+/// Reads 1, 2 or 3 bytes per call, in turn.
+struct Trickle<'a>(&'a [u8], usize);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.1 += 1;
+        let n = (self.1 % 3 + 1).min(buf.len()).min(self.0.len());
+        let (head, rest) = self.0.split_at(n);
+        buf.get_mut(..n).unwrap_or_default().copy_from_slice(head);
+        self.0 = rest;
+        Ok(n)
+    }
 }
 
 /// Wraps `text` as a version 1 header (padded like numpy) followed by
