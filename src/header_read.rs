@@ -307,11 +307,12 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
         Some(n) => n,
         None => count.saturating_mul(empty_values(&header.descr)),
     };
-    if empty.saturating_mul(EMPTY_VALUE_COST) > opts.max_elements {
+    let needed = empty.saturating_mul(EMPTY_VALUE_COST);
+    if needed > opts.max_elements {
         return Err(Error::limit(format!(
             "shape {} of {} declares {empty} values that hold no bytes (each counts as \
              {EMPTY_VALUE_COST} elements against max_elements {}); raise it with \
-             ReadOptions::max_elements",
+             ReadOptions::max_elements({needed})",
             ShapeRepr(&header.shape),
             header.descr,
             opts.max_elements
@@ -348,8 +349,9 @@ fn value_depth(dt: &Dtype) -> usize {
 }
 
 /// How many elements a value that holds no bytes (an empty record) counts
-/// as against `max_elements`: the default limit allows 4096 of them.
-pub(crate) const EMPTY_VALUE_COST: u64 = 1 << 20;
+/// as against `max_elements`: the default limit allows 65536 of them
+/// (a `(65536, 0)` array: at most a few MiB of empty Rust values).
+pub(crate) const EMPTY_VALUE_COST: u64 = 1 << 16;
 
 /// The values in one element of `dt` that are not backed by data bytes and
 /// that the deserializer would still visit: the element itself when its
@@ -621,8 +623,20 @@ mod tests {
             "{'descr': [('a', '<i4', (2147483647, 0))], 'fortran_order': False, 'shape': (9,)}",
         );
         assert!(e.contains("values that hold no bytes"), "{e}");
-        // 4096 empty records are fine by default, a (0,) field costs nothing
-        ok(1, "{'descr': [], 'fortran_order': False, 'shape': (4096,)}");
+        // 65536 empty records are fine by default, a (0,) field costs nothing
+        ok(
+            1,
+            "{'descr': [], 'fortran_order': False, 'shape': (65536,)}",
+        );
+        ok(
+            1,
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (65536, 0)}",
+        );
+        let e = err(
+            1,
+            "{'descr': [], 'fortran_order': False, 'shape': (65537,)}",
+        );
+        assert!(e.contains("65537 values that hold no bytes"), "{e}");
         ok(
             1,
             "{'descr': [('a', '<i4'), ('b', '<i4', (0,))], 'fortran_order': False, \

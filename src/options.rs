@@ -88,7 +88,7 @@ impl WriteOptions {
 /// |---|---|---|---|
 /// | header size | 10 000 characters (numpy's) | the header text, padding included; checked on the declared length before it is read (a v2 file claiming 4 GiB is refused at once) | [`max_header_size`](Self::max_header_size) |
 /// | nesting depth | 64 | brackets nested in the header (a record level uses two) **and** levels of the value presented to serde (shape dims + subarray dims + record levels) | [`max_depth`](Self::max_depth) |
-/// | elements | 2^32 | the product of the shape; each value holding no bytes (an empty record `[]`, also inside subarrays, or the empty sequences of a shape like `(1, 2**32, 0)`) counts as 2^20 elements, so 4096 of them by default | [`max_elements`](Self::max_elements) |
+/// | elements | 2^32 | the product of the shape; each value holding no bytes (an empty record `[]`, also inside subarrays, or the empty sequences of a shape like `(1, 2**32, 0)`) counts as 2^16 elements, so 65536 of them by default | [`max_elements`](Self::max_elements) |
 ///
 /// Shapes and sizes whose byte count overflows `u64` or this machine's
 /// `usize` are always errors. Parsing is linear in the header's length.
@@ -139,8 +139,9 @@ impl ReadOptions {
     /// Largest number of elements (product of the shape, subarray dims
     /// folded in) handed to serde. Values that hold no bytes (empty
     /// records, and the empty sequences of shapes and subarrays with a 0
-    /// dim) are not bounded by the file's size, so each counts as 2^20
-    /// elements: 4096 of them pass the default limit.
+    /// dim) are not bounded by the file's size, so each counts as 2^16
+    /// elements: 65536 of them pass the default limit (an array of shape
+    /// `(65536, 0)` reads; `(10**6, 0)` needs a higher limit).
     ///
     /// ```
     /// # fn npy(descr: &str, shape: &str) -> Vec<u8> {
@@ -149,12 +150,12 @@ impl ReadOptions {
     /// #     v.extend(format!("{dict:<117}\n").bytes());
     /// #     v
     /// # }
-    /// // ten thousand empty records in a 128-byte file
-    /// let file = npy("[]", "(10000,)");
+    /// // a hundred thousand empty records in a 128-byte file
+    /// let file = npy("[]", "(100000,)");
     /// let err = npy_serde::from_slice::<Vec<()>>(&file).unwrap_err();
     /// assert!(err.to_string().contains("values that hold no bytes"));
     /// let opts = npy_serde::ReadOptions::new().max_elements(1 << 40);
-    /// assert_eq!(opts.from_slice::<Vec<()>>(&file)?.len(), 10_000);
+    /// assert_eq!(opts.from_slice::<Vec<()>>(&file)?.len(), 100_000);
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     #[must_use]

@@ -16,6 +16,11 @@
 //! parsed header literal; the slack covers the stream reader's read-ahead
 //! buffer (at most 64 KiB, and only as bytes arrive) and error messages.
 //!
+//! Values that hold no bytes are the one thing bytes cannot bound: up to
+//! 65536 of them pass the default `max_elements` (an array of shape
+//! `(65536, 0)` is a few MiB of empty `Vec`s from a 128-byte file); the
+//! corpus holds files just past that cap, which must be refused cheaply.
+//!
 //! Everything runs in one `#[test]`, so no other test thread disturbs the
 //! counters.
 

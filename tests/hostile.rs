@@ -278,6 +278,8 @@ hostile!(
     shape_8pib_declared,
     shape_billions_zero_size,
     shape_4e9_zero_size,
+    shape_zero_size_past_cap,
+    shape_empty_rows_past_cap,
     shape_many_dims,
     shape_3000_dims_with_data,
     shape_65_dims,

@@ -195,6 +195,8 @@ add("shape_1gib_declared_fortran", npy(descr="'|u1'", shape="(32768, 32768)", fo
 add("shape_1gib_declared_0d", npy(descr="'|V1073741824'", shape="()", data=b"\x01" * 900))
 add("shape_8pib_declared", npy(descr="'<f8'", shape="(1125899906842624,)", data=b"\x00" * 16))
 add("shape_billions_zero_size", npy(descr="[]", shape="(10000000000,)"))
+add("shape_zero_size_past_cap", npy(descr="[]", shape="(65537,)"))
+add("shape_empty_rows_past_cap", npy(descr="'<f8'", shape="(65537, 0)"))
 add("shape_4e9_zero_size", npy(descr="[]", shape="(4000000000,)"))
 add("shape_many_dims", npy(shape="(" + "1, " * 3000 + ")", version=1))
 add("shape_3000_dims_with_data", npy(shape="(" + "1, " * 3000 + ")", data=b"\x01\x00\x00\x00"))
