@@ -55,7 +55,9 @@ impl WriteOptions {
 
     /// Store arrays of two or more dimensions column-major with
     /// `fortran_order: True`. Values are still given in logical (row-major)
-    /// order.
+    /// order. As in numpy, an array with at most one axis longer than 1, or
+    /// with no elements, is the same bytes in both orders and is written
+    /// with `fortran_order: False`.
     #[must_use]
     pub fn fortran_order(mut self, fortran_order: bool) -> Self {
         self.fortran_order = fortran_order;

@@ -54,9 +54,25 @@ impl Write for FailAfter {
     }
 }
 
+/// Names "r0".."r4", then "r55": not uniform, so `to_writer` cannot take
+/// its single in-memory pass and streams through its chunk buffer instead.
+fn uneven_records() -> Vec<Rec> {
+    let mut recs = records(6);
+    recs[5].name = "r5".to_owned();
+    recs[0].name = "r".to_owned();
+    recs
+}
+
 #[test]
 fn to_writer_fails_cleanly_at_every_byte() {
-    let recs = records(6);
+    // uniform values (one pass, then written whole) and uneven ones
+    // (two passes, written in chunks): both name the record
+    for recs in [records(6), uneven_records()] {
+        to_writer_fails_at_every_byte(&recs);
+    }
+}
+
+fn to_writer_fails_at_every_byte(recs: &[Rec]) {
     let full = npy_serde::to_vec(&recs).unwrap();
     assert_eq!(full.len(), HEADER + 6 * ITEMSIZE);
     for k in 0..full.len() {
@@ -64,7 +80,7 @@ fn to_writer_fails_cleanly_at_every_byte() {
             limit: k,
             out: Vec::new(),
         };
-        let err = npy_serde::to_writer(&mut w, &recs).unwrap_err().to_string();
+        let err = npy_serde::to_writer(&mut w, recs).unwrap_err().to_string();
         assert!(err.contains("disk full"), "k={k}: {err}");
         if k >= HEADER {
             let record = (k - HEADER) / ITEMSIZE;
@@ -79,7 +95,7 @@ fn to_writer_fails_cleanly_at_every_byte() {
         limit: full.len(),
         out: Vec::new(),
     };
-    npy_serde::to_writer(&mut w, &recs).unwrap();
+    npy_serde::to_writer(&mut w, recs).unwrap();
     assert_eq!(w.out, full);
 }
 
@@ -300,17 +316,21 @@ fn dir_entries(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Serializes as an f64 but fails (or panics) once `budget` values have
-/// been serialized, counting every pass the writer makes over the values:
-/// a failure in the middle of writing the data, after earlier chunks
+/// A record `{x, s}` that fails (or panics) once `budget` records have
+/// been serialized, counting every pass the writer makes over the values.
+/// Its strings widen after the first record, so the writer cannot take its
+/// single in-memory pass: it infers the dtype in one pass and streams the
+/// data in 64-KiB chunks in a second, and the failure comes after chunks
 /// reached the file (what a full disk looks like to the caller).
 struct Flaky<'a> {
     budget: &'a Cell<u64>,
     panic: bool,
+    wide: bool,
 }
 
 impl Serialize for Flaky<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
         let left = self.budget.get();
         if left == 0 {
             if self.panic {
@@ -319,7 +339,10 @@ impl Serialize for Flaky<'_> {
             return Err(serde::ser::Error::custom("no space left on device"));
         }
         self.budget.set(left - 1);
-        s.serialize_f64(1.5)
+        let mut st = s.serialize_struct("Flaky", 2)?;
+        st.serialize_field("x", &1.5f64)?;
+        st.serialize_field("s", if self.wide { "bb" } else { "a" })?;
+        st.end()
     }
 }
 
@@ -338,15 +361,17 @@ fn to_path_failure_keeps_the_old_file() {
     assert_eq!(dir_entries(&dir), ["data.npy"]);
 
     // fails in the middle of the data, after 64-KiB chunks were written:
-    // 20000 f64 = 160 KB; the plan pass takes 20000 values, the write pass
-    // fails after 15000 (the temporary file then holds over 100 KB)
+    // 20000 records of 16 bytes = 320 KB; the speculative pass stops at the
+    // second record, the inference pass takes 20000, the write pass fails
+    // after about 15000 (the temporary file then holds over 200 KB)
     let n = 20_000u64;
     for panic in [false, true] {
         let budget = Cell::new(n + 15_000);
         let values: Vec<Flaky> = (0..n)
-            .map(|_| Flaky {
+            .map(|i| Flaky {
                 budget: &budget,
                 panic,
+                wide: i > 0,
             })
             .collect();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -357,6 +382,8 @@ fn to_path_failure_keeps_the_old_file() {
                 assert!(!panic);
                 let err = r.unwrap_err().to_string();
                 assert!(err.contains("no space left on device"), "{err}");
+                // the record being serialized when it failed
+                assert!(err.starts_with("record 14"), "{err}");
             }
             Err(_) => assert!(panic),
         }

@@ -967,3 +967,158 @@ fn rust_written_files_for_numpy() {
     }
     assert!(failed.is_empty(), "failed: {failed:?}");
 }
+
+// ---------------------------------------------------------------------------
+// .npz archives: the sidecar lists the members numpy must see, in order,
+// each with its descr, shape and values; numpy_checks.py `check_npz` checks
+// each member like an .npy and compares the member bytes and local headers
+// with np.savez of the loaded arrays.
+
+/// One archive and its sidecar.
+struct NpzCase {
+    name: &'static str,
+    bytes: Vec<u8>,
+    compressed: bool,
+    members: Vec<Value>,
+}
+
+/// The sidecar entry of member `key` of `bytes`, with `values`.
+fn npz_member(bytes: &[u8], key: &str, values: Value) -> Value {
+    let mut z = npy_serde::npz::NpzReader::new(std::io::Cursor::new(bytes)).unwrap();
+    let r = z.reader(key).unwrap();
+    json!({
+        "key": key,
+        "descr": r.dtype().to_string(),
+        "shape": r.shape(),
+        "fortran_order": r.fortran_order(),
+        "values": values,
+    })
+}
+
+/// Column `key` of records tagged `{"$record": [[name, value], ...]}`.
+fn column_tags(records: &Value, key: &str) -> Value {
+    let rows = records.as_array().unwrap();
+    Value::Array(
+        rows.iter()
+            .map(|r| {
+                r["$record"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|pair| pair[0] == key)
+                    .map(|pair| pair[1].clone())
+                    .unwrap()
+            })
+            .collect(),
+    )
+}
+
+fn npz_cases() -> Vec<NpzCase> {
+    use npy_serde::npz::{self, NpzWriter};
+    use std::io::Cursor;
+    let mut out = Vec::new();
+
+    // struct of arrays through npz::to_writer (stored)
+    #[derive(Serialize)]
+    struct Snapshot {
+        particles: Vec<Particle>,
+        numbers: Vec<Numbers>,
+        step: u64,
+        pos: Vec<[f64; 3]>,
+        empty: Option<Vec<u8>>,
+    }
+    let snap = Snapshot {
+        particles: particles(),
+        numbers: numbers(),
+        step: 7,
+        pos: particles().iter().map(|p| p.pos).collect(),
+        empty: None,
+    };
+    let mut file = Cursor::new(Vec::new());
+    npz::to_writer(&mut file, &snap).unwrap();
+    let bytes = file.into_inner();
+    let members = vec![
+        npz_member(&bytes, "particles", tags(&snap.particles)),
+        npz_member(&bytes, "numbers", tags(&snap.numbers)),
+        npz_member(&bytes, "step", snap.step.tag()),
+        npz_member(
+            &bytes,
+            "pos",
+            Value::Array(snap.pos.iter().map(Tag::tag).collect()),
+        ),
+    ];
+    out.push(NpzCase {
+        name: "npz_struct",
+        bytes,
+        compressed: false,
+        members,
+    });
+
+    // members added one by one and streamed, deflated
+    let mut file = Cursor::new(Vec::new());
+    let mut w = NpzWriter::new(&mut file).compressed(true);
+    w.add("outers", &outers()).unwrap();
+    w.add("complexes", &complexes()).unwrap();
+    let one = npy_serde::to_vec(&tuples()).unwrap();
+    let dtype = npy_serde::NpyReader::new(&one[..]).unwrap().dtype().clone();
+    let mut m = w.start("tuples", dtype, tuples().len() as u64).unwrap();
+    for t in tuples() {
+        m.serialize(&t).unwrap();
+    }
+    m.finish().unwrap();
+    w.finish().unwrap();
+    let bytes = file.into_inner();
+    let members = vec![
+        npz_member(&bytes, "outers", tags(&outers())),
+        npz_member(&bytes, "complexes", tags(&complexes())),
+        npz_member(&bytes, "tuples", tags(&tuples())),
+    ];
+    out.push(NpzCase {
+        name: "npz_compressed",
+        bytes,
+        compressed: true,
+        members,
+    });
+
+    // columnar: one member per Particle field
+    let ps = particles();
+    let mut file = Cursor::new(Vec::new());
+    npz::to_writer(&mut file, &ps).unwrap();
+    let bytes = file.into_inner();
+    let records = tags(&ps);
+    let keys = [
+        "id", "pos", "vel", "mass", "alive", "name", "raw", "kind", "initial",
+    ];
+    let members = keys
+        .iter()
+        .map(|k| npz_member(&bytes, k, column_tags(&records, k)))
+        .collect();
+    out.push(NpzCase {
+        name: "npz_columnar",
+        bytes,
+        compressed: false,
+        members,
+    });
+    out
+}
+
+#[test]
+fn rust_written_npz_for_numpy() {
+    let dir = std::env::var_os("NPY_SERDE_OUT_DIR").map(PathBuf::from);
+    for c in npz_cases() {
+        println!("ok    {} ({} members)", c.name, c.members.len());
+        let Some(dir) = &dir else { continue };
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join(format!("{}.npz", c.name)), &c.bytes).unwrap();
+        let sidecar = json!({
+            "case": c.name,
+            "compressed": c.compressed,
+            "members": c.members,
+        });
+        std::fs::write(
+            dir.join(format!("{}.json", c.name)),
+            serde_json::to_vec(&sidecar).unwrap(),
+        )
+        .unwrap();
+    }
+}

@@ -9,6 +9,7 @@ pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod infer;
 pub(crate) mod probe;
+pub(crate) mod spec;
 pub(crate) mod walk;
 
 use serde::Serialize;
@@ -137,6 +138,12 @@ fn fit_shape(given: Dtype, measured: walk::Shape) -> Result<(Dtype, Vec<u64>)> {
             )));
         }
         dims.pop();
+    }
+    if measured.leaf.is_none() && !dims.ends_with(&sub) {
+        // No element at all (empty sequences): the subarray dims are the
+        // inner axes, as numpy's `np.zeros(0, dtype=('<f8', (3,)))` has
+        // shape (0, 3).
+        dims.extend_from_slice(&sub);
     }
     if !dims.ends_with(&sub) {
         return Err(Error::schema(format!(

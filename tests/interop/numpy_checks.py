@@ -12,6 +12,10 @@ For every `<case>.npy` in DIR, with its sidecar `<case>.json`
   4. the values, exported like numpy_writes.py does (records as
      {"$record": pairs}, floats as bits, bytes as hex), must equal the sidecar;
   5. np.save of the loaded array must give byte-for-byte the file.
+For every `<case>.npz` (sidecar {"case", "compressed", "members": [...]},
+one entry per member like an .npy sidecar plus its "key") see `check_npz`:
+the member list, each member checked as above, and the local headers
+compared with np.savez of the loaded arrays.
 Prints one line per file and "N passed, M failed"; exits non-zero on any
 failure or when DIR holds no files.
 """
@@ -20,8 +24,10 @@ import ast
 import io
 import json
 import os
+import struct
 import sys
 import warnings
+import zipfile
 
 import numpy as np
 
@@ -68,7 +74,12 @@ def check_npy(path):
         arr = np.load(io.BytesIO(data), allow_pickle=False)
     except Exception as e:  # noqa: BLE001 - any failure to load is the finding
         return f"np.load failed: {type(e).__name__}: {e}"
+    return check_array(arr, data, sidecar)
 
+
+def check_array(arr, data, sidecar):
+    """Checks a loaded array against its sidecar (descr, shape, order,
+    values) and its file bytes against np.save; None when it passes."""
     want_descr = ast.literal_eval(sidecar["descr"])
     got_descr = np.lib.format.dtype_to_descr(arr.dtype)
     if got_descr != want_descr:
@@ -147,15 +158,70 @@ def compare_with_np_save(arr, data):
     )
 
 
+def local_header(data, info):
+    """The local header fields np.savez fixes: version needed, flags, method,
+    time, date, and the id and size of the first extra field (zip64, id 1)."""
+    off = info.header_offset
+    if data[off : off + 4] != b"PK\x03\x04":
+        raise ValueError(f"no local header at {off}")
+    version, flags, method, time, date = struct.unpack("<HHHHH", data[off + 4 : off + 14])
+    name_len, extra_len = struct.unpack("<HH", data[off + 26 : off + 30])
+    extra = data[off + 30 + name_len : off + 30 + name_len + extra_len]
+    extra_id, extra_size = struct.unpack("<HH", extra[:4]) if len(extra) >= 4 else (None, None)
+    return dict(version_needed=version, flags=flags, method=method, time=time, date=date,
+                extra_id=extra_id, extra_size=extra_size)
+
+
 def check_npz(path):
-    # ---- npz hook -----------------------------------------------------------
-    # TODO(npz): when the crate writes .npz, check here: np.load(path) gives
-    # the members in the sidecar's order (keywords first, then arr_N), each
-    # member checked like check_npy, and each member's uncompressed bytes equal
-    # to what np.savez writes (compare members, not the zip: deflate output
-    # depends on the zlib build). Until then an .npz is a failure, so no
-    # archive passes unchecked.
-    return "npz checks are not implemented yet (see the npz hook in numpy_checks.py)"
+    """An .npz the crate wrote, with its sidecar `<case>.json`
+    ({"case", "compressed", "members": [{"key", "descr", "shape",
+    "fortran_order", "values"}]}):
+      1. np.load gives the members in the sidecar's order;
+      2. each member is checked like an .npy (descr, shape, order, values) and
+         its uncompressed bytes must equal np.save of the loaded array
+         (padding masked as for .npy);
+      3. np.savez / np.savez_compressed of the loaded arrays gives the same
+         member names and the same local header fields (version needed,
+         flags, method, time and date, zip64 extra). The compressed bytes
+         are not compared: deflate output depends on the zlib build.
+    """
+    with open(path, "rb") as f:
+        data = f.read()
+    with open(path[: -len(".npz")] + ".json", encoding="utf-8") as f:
+        sidecar = json.load(f)
+    try:
+        z = np.load(io.BytesIO(data), allow_pickle=False)
+        keys = list(z.files)
+    except Exception as e:  # noqa: BLE001 - any failure to load is the finding
+        return f"np.load failed: {type(e).__name__}: {e}"
+    want_keys = [m["key"] for m in sidecar["members"]]
+    if keys != want_keys:
+        return f"members: numpy reads {keys}, Rust meant {want_keys}"
+    ours = zipfile.ZipFile(io.BytesIO(data))
+    arrays = {}
+    for m in sidecar["members"]:
+        key = m["key"]
+        try:
+            arr = z[key]
+        except Exception as e:  # noqa: BLE001
+            return f"member {key!r}: np.load failed: {type(e).__name__}: {e}"
+        arrays[key] = arr
+        reason = check_array(arr, ours.read(key + ".npy"), m)
+        if reason:
+            return f"member {key!r}: {reason}"
+
+    buf = io.BytesIO()
+    (np.savez_compressed if sidecar["compressed"] else np.savez)(buf, **arrays)
+    ref_data = buf.getvalue()
+    ref = zipfile.ZipFile(io.BytesIO(ref_data))
+    if ours.namelist() != ref.namelist():
+        return f"member names: {ours.namelist()} where np.savez writes {ref.namelist()}"
+    for name in ref.namelist():
+        got = local_header(data, ours.getinfo(name))
+        want = local_header(ref_data, ref.getinfo(name))
+        if got != want:
+            return f"local header of {name!r}: {got} where np.savez writes {want}"
+    return None
 
 
 def main():

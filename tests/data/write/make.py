@@ -146,5 +146,155 @@ save("converted", cv)
 # datetimes converted through the calendar (years/months into days)
 save("datetime_calendar", np.array([np.datetime64(3, "Y"), np.datetime64(-1, "M"), "NaT"], "M8[D]"))
 
+# complex values given as [re, im] pairs with an explicit complex dtype
+save("complex_pairs", np.array([1 + 2j, 3 - 4j], "<c16"))
+
+# ---- the examples of numpy's array interface spec (array-interface.txt) ----
+
+# RGB pixel: three u1 fields
+rgb = np.zeros(3, [("r", "|u1"), ("g", "|u1"), ("b", "|u1")])
+rgb[0] = (255, 0, 0)
+rgb[1] = (0, 128, 0)
+rgb[2] = (1, 2, 255)
+save("ai_rgb", rgb)
+
+# nested structure {ival <i4, sub {sval <u2, bval u1, cval u1}}
+ns = np.zeros(2, [("ival", "<i4"), ("sub", [("sval", "<u2"), ("bval", "|u1"), ("cval", "|u1")])])
+ns[0] = (-7, (65535, 1, 2))
+ns[1] = (123456, (300, 254, 0))
+save("ai_nested", ns)
+
+# nested array {ival, data f8 (16, 4)}: big-endian as in the spec, and little-endian
+for tag, o in (("be", ">"), ("le", "<")):
+    na = np.zeros(2, [("ival", o + "i4"), ("data", o + "f8", (16, 4))])
+    na["ival"] = [1, -1]
+    na["data"] = np.arange(128, dtype="f8").reshape(2, 16, 4) / 8 - 3
+    save("ai_nested_array_" + tag, na)
+
+# padded structure {ival, ('', V4), dval f8}, both byte orders
+for tag, o in (("be", ">"), ("le", "<")):
+    # (a list entry ('', 'V4') would become a field 'f1': the gap comes from offsets)
+    pd = np.zeros(2, np.dtype({"names": ["ival", "dval"], "formats": [o + "i4", o + "f8"],
+                               "offsets": [0, 8], "itemsize": 16}))
+    assert pd.dtype.descr == [("ival", o + "i4"), ("", "|V4"), ("dval", o + "f8")]
+    pd["ival"] = [5, -6]
+    pd["dval"] = [0.5, -1e10]
+    save("ai_padded_" + tag, pd)
+
+# mixed endian {big >i4, little <i4}
+mx = np.zeros(2, [("big", ">i4"), ("little", "<i4")])
+mx["big"] = [1, -2]
+mx["little"] = [0x01020304, -3]
+save("ai_mixed_endian", mx)
+
+# align=True with nested records that need inner and trailing padding,
+# two levels deep, and a subarray
+al2 = np.zeros(2, np.dtype([("x", "i1"), ("s", [("a", "<i4"), ("b", "i1")]), ("y", "<i2"),
+                            ("arr", "<i2", (3,)),
+                            ("t", [("c", "i1"), ("u", [("h", "<i2"), ("k", "i1")])]),
+                            ("z", "<f8")], align=True))
+assert al2.dtype.itemsize == 40 and al2.dtype["s"].itemsize == 8
+al2["x"] = [1, -1]
+al2["s"]["a"] = [2, -2]
+al2["s"]["b"] = [3, -3]
+al2["y"] = [4, -4]
+al2["arr"] = [[5, 6, 7], [-5, -6, -7]]
+al2["t"]["c"] = [8, -8]
+al2["t"]["u"]["h"] = [9, -9]
+al2["t"]["u"]["k"] = [10, -10]
+al2["z"] = [11.5, -11.5]
+save("aligned_nested", al2)
+
+# every datetime unit, datetime64 and timedelta64 (second record all NaT)
+units = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"]
+du = np.zeros(2, [("M8_" + u, "<M8[%s]" % u) for u in units] + [("m8_" + u, "<m8[%s]" % u) for u in units])
+for i, u in enumerate(units):
+    du["M8_" + u] = np.array([i + 1, "NaT"], "M8[%s]" % u)
+    du["m8_" + u] = np.array([-(i + 1), "NaT"], "m8[%s]" % u)
+save("datetime_units", du)
+
+# multiplier units through an explicit dtype: 50 s -> 2 x [25s], 14 D -> 2 x [7D]
+mu = np.zeros(2, [("t", "<M8[25s]"), ("d", "<m8[7D]")])
+mu["t"] = np.array([2, "NaT"], "M8[25s]")
+mu["d"] = np.array([2, -1], "m8[7D]")
+save("datetime_multiplier", mu)
+
+# align=True with a subarray of records (each element padded) and trailing padding
+asr = np.zeros(2, np.dtype([("a", "i1"), ("s", [("a", "<i4"), ("b", "i1")], (2,)), ("c", "i1")], align=True))
+asr["a"] = [1, 2]
+asr["s"]["a"] = [[3, 4], [5, 6]]
+asr["s"]["b"] = [[7, 8], [9, 10]]
+asr["c"] = [11, 12]
+save("aligned_subarray_records", asr)
+# the same without align: packed
+save("packed_subarray_records", asr.astype([("a", "i1"), ("s", [("a", "<i4"), ("b", "i1")], (2,)), ("c", "i1")]))
+
+# the nested-structure example in big-endian through an explicit dtype, with a
+# subarray of big-endian records
+nbe = np.zeros(2, [("ival", ">i4"), ("sub", [("sval", ">u2"), ("bval", "|u1"), ("cval", "|u1")], (2,))])
+nbe["ival"] = [-7, 8]
+nbe["sub"]["sval"] = [[1, 2], [65535, 256]]
+nbe["sub"]["bval"] = [[3, 4], [5, 6]]
+nbe["sub"]["cval"] = [[7, 8], [9, 10]]
+save("nested_be_dtype", nbe)
+
+# 2-d arrays of records, C and Fortran order
+rc = np.zeros((2, 3), [("a", "i1"), ("b", "<f8")])
+rc["a"] = np.arange(6).reshape(2, 3)
+rc["b"] = np.arange(6).reshape(2, 3) * 0.5
+save("records_2d", rc)
+save("records_2d_fortran", np.asfortranarray(rc))
+
+# zero-size parts: an empty inner axis, V0 / (0,) / (2, 0) / [] fields
+save("empty_inner_axis", np.zeros((3, 0), "<f8"))
+zs = np.zeros(2, [("a", "<i4"), ("e", "V0"), ("x", "<f8", (0,)), ("y", "<u2", (2, 0)), ("r", [])])
+zs["a"] = [1, -1]
+save("zero_size_fields", zs)
+
+# field names Python's repr quotes or escapes (Python 3.11 tables)
+en = np.zeros(1, [("tab\there", "<i2"), ("it's", "<i2"), ("a'b\"c", "<i2"), ("back\\slash", "<i2"),
+                  ("\u200b", "<i2"), ('q"d', "<i2"), ("\x7f\xa0\xad\xe9", "<i2")])
+en[0] = (1, 2, 3, 4, 5, 6, 7)
+save("escaped_names", en)
+# printable astral and non-printable astral characters: version 3.0
+ea = np.zeros(1, [("\U0001f600", "<i2"), ("\U000e0001x", "<i2")])
+ea[0] = (1, 2)
+save("astral_names", ea)
+
+# table rows without a fixture so far: Vec<T> of one length and homogeneous
+# tuples as subarrays, num_complex without `with` as a (2,) float subarray,
+# a unit enum whose width comes from its type (longest variant) via Dtype::of
+tr = np.zeros(2, [("v", "<f4", (3,)), ("t", "<i8", (2,)), ("z", "<f8", (2,)), ("e", "<U6")])
+tr["v"] = [[1, 2, 3], [4, 5, 6]]
+tr["t"] = [[7, -8], [9, 10]]
+tr["z"] = [[0.5, -1.5], [2.0, 0.0]]
+tr["e"] = ["Low", "Mid"]
+save("table_rows", tr)
+
+# Fortran-ordered arrays that are also C-contiguous (at most one axis longer
+# than 1, or empty): numpy writes 'fortran_order': False for them
+for tag, shape in (("2x1", (2, 1)), ("1x3", (1, 3)), ("0x3", (0, 3)), ("2x1x3", (2, 1, 3))):
+    fa = np.asfortranarray(np.arange(int(np.prod(shape)), dtype="<i4").reshape(shape))
+    save("fortran_" + tag, fa)
+# empty sequences with a subarray dtype: the subarray dims become the inner axes
+save("empty_0x3", np.zeros(0, ("<i4", (3,))))
+save("empty_2x0x3", np.zeros((2, 0), ("<i4", (3,))))
+
+# align=True over every kind's alignment (c16 aligns to 8, U to 4, S/V/b1 to 1),
+# with a title and a big-endian field: given as a dtype plus align(true)
+ak = np.zeros(2, np.dtype({"names": ["a", "c", "m", "h", "s", "v", "z", "u", "b"],
+                           "formats": ["i1", "<c16", "<M8[s]", "<f2", "S3", "V5", "?", "<U2", ">f8"],
+                           "titles": ["Title A", None, None, None, None, None, None, None, None]}, align=True))
+ak["a"] = [1, -1]
+ak["c"] = [1 + 2j, -3j]
+ak["m"] = np.array([10, "NaT"], "M8[s]")
+ak["h"] = [0.5, -2.0]
+ak["s"] = [b"ab", b"xyz"]
+ak["v"] = [b"\x01\x02\x03\x04\x05", b"\x00\x00\x00\x00\x09"]
+ak["z"] = [True, False]
+ak["u"] = ["q", "rs"]
+ak["b"] = [1.5, -2.5]
+save("aligned_kinds", ak)
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")

@@ -1,0 +1,336 @@
+//! The archive as a serde value: a map of members (struct of arrays), or a
+//! sequence of records zipped together from the columns.
+
+use std::io::{Read, Seek};
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+
+use crate::de::element::ElementDe;
+use crate::de::{Bytes, Cfg};
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
+use crate::pyrepr::PyStr;
+
+use super::read::NpzReader;
+
+pub(crate) struct ArchiveDe<'a, R: Read + Seek> {
+    pub(crate) npz: &'a mut NpzReader<R>,
+}
+
+fn refuse<T>(what: &str) -> Result<T> {
+    Err(Error::schema(format!(
+        "an npz archive reads as a struct, a map or a sequence of records, not as {what}"
+    )))
+}
+
+macro_rules! refuse_all {
+    ($($m:ident $what:literal;)*) => {$(
+        fn $m<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+            refuse($what)
+        }
+    )*};
+}
+
+impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let order = (0..self.npz.len()).collect();
+        visitor.visit_map(Members {
+            npz: self.npz,
+            order,
+            next: 0,
+            current: None,
+        })
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        // Only the members the struct names are read; a key found twice
+        // (`a` and `a.npy.npy`) is taken once, by numpy's lookup order.
+        let mut order = Vec::new();
+        for field in fields {
+            if let Some(i) = self.npz.names().iter().position(|k| k == field) {
+                order.push(i);
+            }
+        }
+        visitor.visit_map(Members {
+            npz: self.npz,
+            order,
+            next: 0,
+            current: None,
+        })
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let columns = load_columns(self.npz)?;
+        visitor.visit_seq(Records {
+            columns: &columns,
+            cfg: self.npz_cfg(),
+            next: 0,
+        })
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    refuse_all! {
+        deserialize_bool "bool"; deserialize_i8 "an integer"; deserialize_i16 "an integer";
+        deserialize_i32 "an integer"; deserialize_i64 "an integer"; deserialize_u8 "an integer";
+        deserialize_u16 "an integer"; deserialize_u32 "an integer"; deserialize_u64 "an integer";
+        deserialize_f32 "a float"; deserialize_f64 "a float"; deserialize_char "a char";
+        deserialize_str "a string"; deserialize_string "a string"; deserialize_bytes "bytes";
+        deserialize_byte_buf "bytes"; deserialize_unit "unit"; deserialize_identifier "an identifier";
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, _: V) -> Result<V::Value> {
+        refuse("a unit struct")
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        _: V,
+    ) -> Result<V::Value> {
+        refuse("a tuple struct")
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value> {
+        refuse("an enum")
+    }
+}
+
+impl<R: Read + Seek> ArchiveDe<'_, R> {
+    fn npz_cfg(&self) -> Cfg {
+        self.npz.cfg()
+    }
+}
+
+/// Members as map entries: key, then the member decoded from its stream.
+struct Members<'a, R: Read + Seek> {
+    npz: &'a mut NpzReader<R>,
+    order: Vec<usize>,
+    next: usize,
+    current: Option<usize>,
+}
+
+impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let Some(&i) = self.order.get(self.next) else {
+            return Ok(None);
+        };
+        self.next += 1;
+        self.current = Some(i);
+        let key = self.npz.key(i).to_owned();
+        seed.deserialize(key.into_deserializer()).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let i = self
+            .current
+            .take()
+            .ok_or_else(|| Error::schema("internal: member value without key"))?;
+        self.npz.read_index(i, seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.order.len().saturating_sub(self.next))
+    }
+}
+
+/// One `.npy` member loaded as a column: element `i` is row `i`.
+struct Column {
+    key: String,
+    /// The dtype of one row (the descr with the header's inner axes).
+    dtype: Dtype,
+    row: usize,
+    /// C-order data.
+    data: Vec<u8>,
+}
+
+/// Loads every `.npy` member as a column, checking they share the first axis.
+fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, u64)> {
+    let mut columns: Vec<Column> = Vec::new();
+    let mut len: Option<(u64, String)> = None;
+    for i in 0..npz.len() {
+        let key = npz.key(i).to_owned();
+        let Some((header, data)) = npz.load_index(i)? else {
+            continue;
+        };
+        let Some((&n, rest)) = header.shape.split_first() else {
+            return Err(Error::schema(
+                "a 0-d array (shape ()) is not a column; reading a sequence of records needs members of shape (N, ...)",
+            )
+            .in_member(&key));
+        };
+        match &len {
+            None => len = Some((n, key.clone())),
+            Some((m, first)) if *m != n => {
+                return Err(Error::schema(format!(
+                    "column lengths differ: this member has {n} records but member {} has {m}",
+                    PyStr(first)
+                ))
+                .in_member(&key));
+            }
+            Some(_) => {}
+        }
+        let data = if header.fortran_order && header.shape.len() >= 2 {
+            crate::de::array::fortran_to_c(&data, &header.shape, header.descr.itemsize())
+                .map_err(|e| e.in_member(&key))?
+        } else {
+            data
+        };
+        let dtype = if rest.is_empty() {
+            header.descr.clone()
+        } else {
+            Dtype::subarray(header.descr.clone(), rest.to_vec()).map_err(|e| e.in_member(&key))?
+        };
+        let row = dtype.itemsize();
+        columns.push(Column {
+            key,
+            dtype,
+            row,
+            data,
+        });
+    }
+    Ok((columns, len.map_or(0, |(n, _)| n)))
+}
+
+struct Records<'a> {
+    columns: &'a (Vec<Column>, u64),
+    cfg: Cfg,
+    next: u64,
+}
+
+impl<'de> SeqAccess<'de> for Records<'_> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let (columns, len) = self.columns;
+        if self.next >= *len {
+            return Ok(None);
+        }
+        let index = self.next;
+        self.next += 1;
+        let record = RecordDe {
+            columns,
+            index,
+            cfg: self.cfg,
+        };
+        seed.deserialize(record)
+            .map(Some)
+            .map_err(|e| e.at_record(index))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        usize::try_from(self.columns.1.saturating_sub(self.next)).ok()
+    }
+}
+
+/// Record `index` of the columns: a map from column key to its element.
+struct RecordDe<'a> {
+    columns: &'a [Column],
+    index: u64,
+    cfg: Cfg,
+}
+
+impl<'de> de::Deserializer<'de> for RecordDe<'_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(RecordFields {
+            record: self,
+            next: 0,
+        })
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+struct RecordFields<'a> {
+    record: RecordDe<'a>,
+    next: usize,
+}
+
+impl<'de> MapAccess<'de> for RecordFields<'_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let Some(col) = self.record.columns.get(self.next) else {
+            return Ok(None);
+        };
+        seed.deserialize(col.key.as_str().into_deserializer())
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let col = self
+            .record
+            .columns
+            .get(self.next)
+            .ok_or_else(crate::de::internal)?;
+        self.next += 1;
+        let bytes = usize::try_from(self.record.index)
+            .ok()
+            .and_then(|i| i.checked_mul(col.row))
+            .and_then(|start| col.data.get(start..start.checked_add(col.row)?))
+            .ok_or_else(crate::de::internal)?;
+        seed.deserialize(ElementDe::new(
+            &col.dtype,
+            Bytes::Copied(bytes),
+            self.record.cfg,
+        ))
+        .map_err(|e| e.in_field(&col.key))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.record.columns.len().saturating_sub(self.next))
+    }
+}

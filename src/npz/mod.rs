@@ -1,0 +1,140 @@
+//! `.npz` archives: a zip of `.npy` members, one per key, as numpy's
+//! `np.savez`, `np.savez_compressed` and `np.load` use them.
+//!
+//! Two everyday shapes map onto an archive:
+//!
+//! * **Struct of arrays.** A struct (or a string-keyed map) becomes one member
+//!   `<field>.npy` per field, holding exactly what [`crate::to_writer`]
+//!   writes for that field. Reading takes the members back by name.
+//! * **Columnar records.** A sequence of records (`Vec<Particle>`) becomes
+//!   one member per record field, each of shape `(N,)` plus the field's
+//!   subarray shape, the way pandas-minded code stores a table.
+//!
+//! [`to_writer`] and [`from_reader`] pick the shape from the value; the
+//! [`NpzWriter`] and [`NpzReader`] give member-by-member control, including
+//! streaming one member record by record.
+//!
+//! Member bytes are numpy's: every member's uncompressed bytes equal what
+//! `np.save` writes for that array, members carry the zip64 local extra
+//! numpy's `force_zip64` writes, the timestamp is numpy's fixed 1980-01-01,
+//! and compressed archives use deflate level 6 like `np.savez_compressed`.
+//!
+//! Archives are untrusted input: sizes in the zip directory and member
+//! headers are only claims, so nothing is allocated from them; each member
+//! is read up to the size its npy header describes and then checked to end
+//! there (which also makes the zip crate verify the CRC-32). Errors name the
+//! member (`member 'pos': ...`).
+
+mod archive_de;
+mod columns;
+mod probe;
+mod read;
+mod split;
+mod write;
+
+use std::io::{Read, Seek, Write};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::Result;
+
+pub use read::{MemberReader, NpzReader};
+pub use write::{MemberWriter, NpzWriter};
+
+/// The zip member name numpy uses for a key: `key + ".npy"`.
+fn member_name(key: &str) -> String {
+    format!("{key}.npy")
+}
+
+/// The key of a member, numpy's `removesuffix('.npy')`.
+fn key_of(member: &str) -> &str {
+    member.strip_suffix(".npy").unwrap_or(member)
+}
+
+/// Writes `value` as an `.npz` archive (stored, like `np.savez`).
+///
+/// * A **struct** or **string-keyed map**: one member `<name>.npy` per field
+///   or entry, holding exactly what [`crate::to_writer`] writes for it (an
+///   array, a record array, a 0-d scalar or record). A `None` field writes
+///   no member (and reads back as `None`).
+/// * A **sequence of records**: columnar, one member per top-level record
+///   field, of shape `(N,)` plus the field's subarray shape (a
+///   `pos: [f64; 3]` field gives a `(N, 3)` `'<f8'` member). The record
+///   dtype is inferred once; then, because zip members are written one after
+///   another, the records are walked once per column, each record encoded
+///   into a one-record scratch buffer and the column's bytes copied out.
+///   Memory is bounded by one record, time is one pass per column.
+///
+/// Use [`NpzWriter`] for compression, write options or streaming.
+///
+/// ```
+/// use std::io::Cursor;
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Snapshot { ids: Vec<u32>, mass: Vec<f64>, note: Option<String> }
+/// let snap = Snapshot { ids: vec![1, 2], mass: vec![0.5, 1.5], note: None };
+/// let mut file = Cursor::new(Vec::new());
+/// npy_serde::npz::to_writer(&mut file, &snap)?;
+/// let mut z = npy_serde::npz::NpzReader::new(&mut file)?;
+/// assert_eq!(z.names(), ["ids", "mass"]);
+/// file.set_position(0);
+/// assert_eq!(npy_serde::npz::from_reader::<Snapshot>(&mut file)?, snap);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+///
+/// Columnar:
+///
+/// ```
+/// # use std::io::Cursor;
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Particle { id: u32, pos: [f64; 3] }
+/// let ps = vec![Particle { id: 1, pos: [0.0; 3] }, Particle { id: 2, pos: [1.0; 3] }];
+/// let mut file = Cursor::new(Vec::new());
+/// npy_serde::npz::to_writer(&mut file, &ps)?;
+/// let mut z = npy_serde::npz::NpzReader::new(&mut file)?;
+/// assert_eq!(z.reader("pos")?.shape(), &[2, 3]);
+/// drop(z);
+/// file.set_position(0);
+/// assert_eq!(npy_serde::npz::from_reader::<Vec<Particle>>(&mut file)?, ps);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    let mut npz = NpzWriter::new(writer);
+    npz.add_value(value)?;
+    npz.finish()?;
+    Ok(())
+}
+
+/// Reads an `.npz` archive into `T`, the mirror of [`to_writer`].
+///
+/// * A **struct** or **map** takes the members by key (member name without
+///   one `.npy` suffix). Extra members are ignored; a missing one is serde's
+///   `missing field` unless the field is an `Option` (then `None`) or has a
+///   default. Members that are not `.npy` (a `readme.txt`) are presented as
+///   bytes, as numpy returns them. Each member is decoded straight from the
+///   zip stream.
+/// * A **sequence of records** zips the columns back together by field
+///   name: record `i` is a map from each `.npy` member's key to element `i`
+///   of that member. All members must have the same first axis. Memory: the
+///   raw bytes of all columns are held while the records are decoded (so
+///   about the decoded records plus the archive's uncompressed data).
+///   Members that are not `.npy` are skipped.
+///
+/// ```
+/// # use std::io::Cursor;
+/// use std::collections::BTreeMap;
+/// let mut file = Cursor::new(Vec::new());
+/// let mut w = npy_serde::npz::NpzWriter::new(&mut file).compressed(true);
+/// w.add("a", &[1i64, 2])?;
+/// w.add("b", &2.5f64)?;
+/// w.finish()?;
+/// file.set_position(0);
+/// let m: BTreeMap<String, serde_json::Value> = npy_serde::npz::from_reader(&mut file)?;
+/// assert_eq!(m["a"], serde_json::json!([1, 2]));
+/// assert_eq!(m["b"], serde_json::json!(2.5));
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn from_reader<T: DeserializeOwned>(reader: impl Read + Seek) -> Result<T> {
+    let mut npz = NpzReader::new(reader)?;
+    npz.deserialize()
+}

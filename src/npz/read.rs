@@ -1,0 +1,475 @@
+//! [`NpzReader`]: members by key, read straight from the zip stream with
+//! the checks an untrusted archive needs.
+
+use std::io::{Read, Seek};
+
+use serde::de::{DeserializeOwned, DeserializeSeed};
+use zip::read::ZipFile;
+use zip::result::ZipError;
+use zip::{CompressionMethod, ZipArchive};
+
+use crate::de::stream::StreamDe;
+use crate::error::{Error, ErrorKind, Result};
+use crate::header::{Header, MAGIC};
+use crate::header_read::read_header;
+use crate::options::ReadOptions;
+use crate::pyrepr::PyStr;
+use crate::reader::NpyReader;
+
+use super::key_of;
+
+/// Bytes read after a member's data to reach its end: enough to see the
+/// end of the stream (so the zip crate checks the CRC-32), and too few to
+/// let a deflate bomb inflate.
+const TAIL_PROBE: usize = 64;
+
+/// Reads an `.npz` archive member by member.
+///
+/// Keys are member names with one `.npy` suffix removed, in archive order;
+/// a member is found by its key or by its full name (`"a"` and `"a.npy"`
+/// both find `a.npy`), like numpy's `NpzFile`. The [`ReadOptions`] given to
+/// [`with_options`](NpzReader::with_options) apply to every member.
+///
+/// The archive is untrusted: members are decoded from the zip stream
+/// without allocating from any size the zip claims; each member is read up
+/// to the size its npy header describes and must end there, which is also
+/// when the CRC-32 is checked. Errors name the member.
+///
+/// ```
+/// use std::io::Cursor;
+/// let mut file = Cursor::new(Vec::new());
+/// let mut w = npy_serde::npz::NpzWriter::new(&mut file);
+/// w.add("x", &[1.0f64, 2.0])?;
+/// w.add("n", &7u8)?;
+/// w.finish()?;
+/// let mut z = npy_serde::npz::NpzReader::new(file)?;
+/// assert_eq!(z.len(), 2);
+/// assert_eq!(z.by_name::<Vec<f64>>("x.npy")?, [1.0, 2.0]);
+/// assert_eq!(z.by_name::<u8>("n")?, 7);
+/// let err = z.by_name::<u8>("m").unwrap_err();
+/// assert_eq!(err.to_string(), "member 'm': not in the archive; it has 'x', 'n'");
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub struct NpzReader<R: Read + Seek> {
+    zip: ZipArchive<R>,
+    options: ReadOptions,
+    keys: Vec<String>,
+}
+
+impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzReader")
+            .field("keys", &self.keys)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One member's decompressed bytes, as streamed by [`NpzReader::reader`].
+///
+/// A member that inflates past the uncompressed size the zip directory
+/// declares for it is refused (as numpy's `zipfile` does), so the zip's
+/// size claim bounds what is read as well as the npy header does.
+pub struct MemberReader<'a, R: Read> {
+    file: ZipFile<'a, R>,
+    key: String,
+    /// Uncompressed size the central directory declares.
+    declared: u64,
+    /// Bytes read so far.
+    read: u64,
+}
+
+impl<R: Read> std::fmt::Debug for MemberReader<'_, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemberReader")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Read> Read for MemberReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(buf).map_err(|e| {
+            if is_bad_crc(&e) {
+                std::io::Error::new(e.kind(), format!("member {}: {BAD_CRC}", PyStr(&self.key)))
+            } else {
+                e
+            }
+        })?;
+        self.read = self.read.saturating_add(n as u64);
+        if self.read > self.declared {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "member {}: {OVER_SIZE} ({} bytes)",
+                    PyStr(&self.key),
+                    self.declared
+                ),
+            ));
+        }
+        Ok(n)
+    }
+}
+
+const BAD_CRC: &str = "bad CRC-32: the member's data is damaged";
+const OVER_SIZE: &str = "the member inflates past the uncompressed size the zip directory declares";
+
+/// The zip crate's CRC error, or the same already rewritten by [`MemberReader`].
+fn is_bad_crc(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::InvalidData && {
+        let msg = e.to_string();
+        msg == "Invalid checksum" || msg.ends_with(BAD_CRC)
+    }
+}
+
+/// Rewrites errors met while reading a member: a CRC failure says so, and
+/// the member is named.
+pub(crate) fn member_error(err: Error, key: &str) -> Error {
+    let err = match err.kind() {
+        ErrorKind::Io(e) if is_bad_crc(e) => Error::data(BAD_CRC),
+        ErrorKind::Io(e) if e.to_string().contains(OVER_SIZE) => {
+            let msg = e.to_string();
+            let at = msg.find(OVER_SIZE).unwrap_or(0);
+            Error::data(msg.get(at..).unwrap_or(OVER_SIZE))
+        }
+        ErrorKind::Io(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            // flate2 reports a corrupt deflate stream as InvalidInput
+            Error::data(format!("the compressed data is damaged ({e})"))
+        }
+        _ => err,
+    };
+    err.in_member(key)
+}
+
+fn zip_error(err: ZipError, key: &str) -> Error {
+    let err = match err {
+        ZipError::UnsupportedArchive(ZipError::PASSWORD_REQUIRED) => {
+            Error::unsupported("the member is encrypted (encrypted archives are not supported)")
+        }
+        ZipError::UnsupportedArchive(msg) => Error::unsupported(lower_first(msg)),
+        ZipError::Io(e) => Error::io(e),
+        other => Error::from(other),
+    };
+    member_error(err, key)
+}
+
+/// The zip crate's messages start with a capital; ours do not.
+fn lower_first(msg: &str) -> String {
+    let mut chars = msg.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// numpy's name for a zip compression method.
+#[allow(deprecated)]
+fn method_name(m: CompressionMethod) -> String {
+    match m {
+        CompressionMethod::Unsupported(12) => "bzip2".into(),
+        CompressionMethod::Unsupported(14) => "lzma".into(),
+        CompressionMethod::Unsupported(93) => "zstd".into(),
+        CompressionMethod::Unsupported(95) => "xz".into(),
+        CompressionMethod::Unsupported(99) => "aes".into(),
+        CompressionMethod::Unsupported(n) => format!("method {n}"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+impl<R: Read + Seek> NpzReader<R> {
+    /// Opens an archive (reads its central directory).
+    pub fn new(reader: R) -> Result<Self> {
+        Self::with_options(reader, ReadOptions::new())
+    }
+
+    /// Opens an archive whose members are read with these options (limits,
+    /// `lossy`).
+    ///
+    /// ```
+    /// # use std::io::Cursor;
+    /// # let mut file = Cursor::new(Vec::new());
+    /// # let mut w = npy_serde::npz::NpzWriter::new(&mut file);
+    /// # w.add("x", &[0.1f64])?;
+    /// # w.finish()?;
+    /// let opts = npy_serde::ReadOptions::new().lossy(true);
+    /// let mut z = npy_serde::npz::NpzReader::with_options(file, opts)?;
+    /// assert_eq!(z.by_name::<Vec<f32>>("x")?, [0.1f32]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn with_options(mut reader: R, options: ReadOptions) -> Result<Self> {
+        let start = reader.stream_position()?;
+        let head = peek_magic(&mut reader)?;
+        reader.seek(std::io::SeekFrom::Start(start))?;
+        if head.as_slice() == MAGIC.as_slice() {
+            return Err(Error::header(
+                "this is an .npy file, not an .npz archive; read it with npy_serde::from_reader",
+            ));
+        }
+        let zip = ZipArchive::new(reader).map_err(|e| match e {
+            ZipError::Io(e) => Error::io(e),
+            ZipError::InvalidArchive(msg) if msg.contains("EOCD") => Error::data(
+                "not a readable .npz (zip) archive: no end of central directory record \
+                 (the file is truncated or not a zip)",
+            ),
+            ZipError::InvalidArchive(msg) => Error::data(format!(
+                "not a readable .npz (zip) archive: {}",
+                lower_first(&msg)
+            )),
+            ZipError::UnsupportedArchive(msg) => {
+                Error::unsupported(format!("this .npz (zip) archive: {}", lower_first(msg)))
+            }
+            other => Error::from(other),
+        })?;
+        let keys = zip.file_names().map(|n| key_of(n).to_owned()).collect();
+        Ok(NpzReader { zip, options, keys })
+    }
+
+    /// The keys (member names without one `.npy` suffix), in archive order,
+    /// like numpy's `NpzFile.files`.
+    pub fn names(&self) -> &[String] {
+        &self.keys
+    }
+
+    /// The number of members.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the archive has no members.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The member index for a key or a full member name (numpy's order:
+    /// the exact member name first, then `key + ".npy"`).
+    fn index(&self, name: &str) -> Result<usize> {
+        if let Some(i) = self.zip.index_for_name(name) {
+            return Ok(i);
+        }
+        if let Some(i) = self.zip.index_for_name(&super::member_name(name)) {
+            return Ok(i);
+        }
+        const SHOWN: usize = 5;
+        let mut list: Vec<String> = self
+            .keys
+            .iter()
+            .take(SHOWN)
+            .map(|k| PyStr(k).to_string())
+            .collect();
+        if self.keys.len() > SHOWN {
+            list.push(format!("... ({} in all)", self.keys.len()));
+        }
+        let msg = if list.is_empty() {
+            "not in the archive; the archive is empty".to_owned()
+        } else {
+            format!("not in the archive; it has {}", list.join(", "))
+        };
+        Err(Error::schema(msg).in_member(name))
+    }
+
+    /// The key of member `i`.
+    pub(crate) fn key(&self, i: usize) -> &str {
+        self.keys.get(i).map(String::as_str).unwrap_or("")
+    }
+
+    /// Opens member `i` for reading, refusing encryption and compression
+    /// methods other than stored and deflate with a clear message.
+    fn open(&mut self, i: usize) -> Result<MemberReader<'_, R>> {
+        let key = self.key(i).to_owned();
+        {
+            let raw = self.zip.by_index_raw(i).map_err(|e| zip_error(e, &key))?;
+            if raw.encrypted() {
+                return Err(zip_error(
+                    ZipError::UnsupportedArchive(ZipError::PASSWORD_REQUIRED),
+                    &key,
+                ));
+            }
+            let m = raw.compression();
+            if m != CompressionMethod::Stored && m != CompressionMethod::Deflated {
+                return Err(Error::unsupported(format!(
+                    "compression {} (only stored and deflated members are supported, as np.savez writes them)",
+                    method_name(m)
+                ))
+                .in_member(&key));
+            }
+        }
+        let file = self.zip.by_index(i).map_err(|e| zip_error(e, &key))?;
+        let declared = file.size();
+        Ok(MemberReader {
+            file,
+            key,
+            declared,
+            read: 0,
+        })
+    }
+
+    /// Reads member `name` (key or full name) into `T`. A member that is
+    /// not `.npy` is presented as its bytes, as numpy returns it (read it
+    /// into `serde_bytes::ByteBuf`, or use [`raw`](NpzReader::raw)).
+    pub fn by_name<T: DeserializeOwned>(&mut self, name: &str) -> Result<T> {
+        let i = self.index(name)?;
+        self.read_index(i, std::marker::PhantomData::<T>)
+    }
+
+    /// Deserializes member `i` with `seed`.
+    pub(crate) fn read_index<'de, S: DeserializeSeed<'de>>(
+        &mut self,
+        i: usize,
+        seed: S,
+    ) -> Result<S::Value> {
+        let options = self.options.clone();
+        let mut member = self.open(i)?;
+        let key = member.key.clone();
+        read_member(&mut member, &options, seed).map_err(|e| member_error(e, &key))
+    }
+
+    /// Reads member `i`'s npy header, then its data into memory (exactly
+    /// the size the header describes, growing as data arrives), checking
+    /// that the member ends there. `None` for a member that is not `.npy`.
+    pub(crate) fn load_index(&mut self, i: usize) -> Result<Option<(Header, Vec<u8>)>> {
+        let options = self.options.clone();
+        let mut member = self.open(i)?;
+        let key = member.key.clone();
+        load_member(&mut member, &options).map_err(|e| member_error(e, &key))
+    }
+
+    /// Streams member `name` record by record (see [`NpyReader`]). The
+    /// reader stops at the data's end; the CRC-32 is checked only if the
+    /// member is read to its end.
+    ///
+    /// ```
+    /// # use std::io::Cursor;
+    /// # let mut file = Cursor::new(Vec::new());
+    /// # let mut w = npy_serde::npz::NpzWriter::new(&mut file).compressed(true);
+    /// # w.add("x", &[1u8, 2, 3])?;
+    /// # w.finish()?;
+    /// let mut z = npy_serde::npz::NpzReader::new(file)?;
+    /// let mut r = z.reader("x")?;
+    /// let sum: u8 = r.deserialize::<u8>().map(|v| v.unwrap()).sum();
+    /// assert_eq!(sum, 6);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn reader(&mut self, name: &str) -> Result<NpyReader<MemberReader<'_, R>>> {
+        let i = self.index(name)?;
+        let options = self.options.clone();
+        let mut member = self.open(i)?;
+        let key = member.key.clone();
+        let parsed = read_header(&mut member, &options).map_err(|e| member_error(e, &key))?;
+        NpyReader::from_parsed(member, parsed, &options).map_err(|e| member_error(e, &key))
+    }
+
+    /// The decompressed bytes of member `name`, for members that are not
+    /// `.npy` (a `readme.txt`), as numpy returns them. At most
+    /// `ReadOptions::max_elements` bytes are read.
+    ///
+    /// ```
+    /// # use std::io::Cursor;
+    /// # let mut file = Cursor::new(Vec::new());
+    /// # let mut w = npy_serde::npz::NpzWriter::new(&mut file);
+    /// # w.add("x", &[1u8])?;
+    /// # w.finish()?;
+    /// let mut z = npy_serde::npz::NpzReader::new(file)?;
+    /// assert!(z.raw("x")?.starts_with(b"\x93NUMPY"));
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn raw(&mut self, name: &str) -> Result<Vec<u8>> {
+        let i = self.index(name)?;
+        let limit = self.options.max_elements;
+        let mut member = self.open(i)?;
+        let key = member.key.clone();
+        read_raw(&mut member, Vec::new(), limit).map_err(|e| member_error(e, &key))
+    }
+
+    /// The options' deserializer settings.
+    pub(crate) fn cfg(&self) -> crate::de::Cfg {
+        self.options.cfg()
+    }
+
+    /// The whole archive into `T` (see [`super::from_reader`]).
+    pub(crate) fn deserialize<T: DeserializeOwned>(&mut self) -> Result<T> {
+        T::deserialize(super::archive_de::ArchiveDe { npz: self })
+    }
+}
+
+/// Reads up to 6 bytes: the magic of an npy member, or the start of
+/// something else.
+fn peek_magic<R: Read>(r: &mut R) -> Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(MAGIC.len());
+    r.take(MAGIC.len() as u64).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// All remaining bytes after `start`, refusing more than `limit` in all.
+fn read_raw<R: Read>(r: &mut R, mut start: Vec<u8>, limit: u64) -> Result<Vec<u8>> {
+    let room = limit.saturating_sub(start.len() as u64);
+    r.take(room.saturating_add(1)).read_to_end(&mut start)?;
+    if start.len() as u64 > limit {
+        return Err(Error::limit(format!(
+            "the member holds more than {limit} bytes (ReadOptions::max_elements)"
+        )));
+    }
+    Ok(start)
+}
+
+/// After the data: the member must end here. Reading to its end also has
+/// the zip crate check the CRC-32.
+fn check_end<R: Read>(r: &mut R, data_len: u64) -> Result<()> {
+    let mut probe = [0u8; TAIL_PROBE];
+    loop {
+        match r.read(&mut probe) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {
+                return Err(Error::data(format!(
+                    "the data goes on after the {data_len} bytes its npy header describes (a damaged or crafted member)"
+                )));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
+    member: &mut R,
+    options: &ReadOptions,
+    seed: S,
+) -> Result<S::Value> {
+    let head = peek_magic(member)?;
+    if head.as_slice() != MAGIC.as_slice() {
+        let bytes = read_raw(member, head, options.max_elements)?;
+        return seed.deserialize(serde::de::value::BytesDeserializer::<Error>::new(&bytes));
+    }
+    let mut r = head.as_slice().chain(member);
+    let parsed = read_header(&mut r, options)?;
+    let header = parsed.header;
+    crate::de::check_readable(&header.descr)?;
+    let mut de = StreamDe::new(&header, &mut r, options.cfg())?;
+    let value = seed.deserialize(&mut de)?;
+    let mut r = de.finish()?;
+    check_end(&mut r, header.data_len()?)?;
+    Ok(value)
+}
+
+fn load_member<R: Read>(
+    member: &mut R,
+    options: &ReadOptions,
+) -> Result<Option<(Header, Vec<u8>)>> {
+    let head = peek_magic(member)?;
+    if head.as_slice() != MAGIC.as_slice() {
+        return Ok(None);
+    }
+    let mut r = head.as_slice().chain(member);
+    let parsed = read_header(&mut r, options)?;
+    let header = parsed.header;
+    crate::de::check_readable(&header.descr)?;
+    let total = header.data_len()?;
+    let mut data = Vec::new();
+    (&mut r).take(total).read_to_end(&mut data)?;
+    if (data.len() as u64) < total {
+        return Err(Error::data(format!(
+            "the member ends after {} of the {total} bytes of data its npy header describes",
+            data.len()
+        )));
+    }
+    check_end(&mut r, total)?;
+    Ok(Some((header, data)))
+}

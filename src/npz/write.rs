@@ -1,0 +1,296 @@
+//! [`NpzWriter`]: members written one after another straight into the zip
+//! entry, with numpy's member options.
+
+use std::collections::HashSet;
+use std::io::{Seek, Write};
+
+use serde::Serialize;
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipWriter};
+
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
+use crate::header::Header;
+use crate::options::WriteOptions;
+use crate::pyrepr::PyStr;
+use crate::writer::NpyWriter;
+
+use super::probe::{Kind, kind_of};
+use super::{columns, member_name, split};
+
+/// Writes an `.npz` archive member by member.
+///
+/// Every member goes straight into its zip entry as it is encoded; neither
+/// a whole member nor the archive is held in memory (except a Fortran-order
+/// member written with [`add_with_options`](NpzWriter::add_with_options),
+/// which [`crate::to_writer`] builds in memory too). Members are written
+/// like numpy's: zip64 local extra on every member (numpy's `force_zip64`),
+/// timestamp 1980-01-01 00:00, permissions `0o600`, stored or deflated at
+/// level 6 ([`compressed`](NpzWriter::compressed)). A key may be given only
+/// once; the member name is `key + ".npy"`.
+///
+/// ```
+/// use std::io::Cursor;
+/// use npy_serde::{Dtype, ScalarType};
+/// use npy_serde::npz::{NpzReader, NpzWriter};
+/// let mut w = NpzWriter::new(Cursor::new(Vec::new())).compressed(true);
+/// w.add("ids", &[1u32, 2, 3])?;
+/// let mut col = w.start("mass", Dtype::scalar(ScalarType::Float(8)), 2)?;
+/// col.serialize(&0.5f64)?;
+/// col.serialize(&1.5f64)?;
+/// col.finish()?;
+/// assert!(w.add("ids", &[4u8]).is_err()); // duplicate key
+/// let file = w.finish()?;
+/// let mut z = NpzReader::new(file)?;
+/// assert_eq!(z.names(), ["ids", "mass"]);
+/// assert_eq!(z.by_name::<Vec<f64>>("mass")?, [0.5, 1.5]);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub struct NpzWriter<W: Write + Seek> {
+    zip: ZipWriter<W>,
+    compressed: bool,
+    keys: HashSet<String>,
+    /// A member handed out by [`NpzWriter::start`]: its key, the bytes it
+    /// must have, and the bytes written so far.
+    pending: Option<Pending>,
+}
+
+struct Pending {
+    key: String,
+    expected: u64,
+    written: u64,
+}
+
+impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzWriter")
+            .field("compressed", &self.compressed)
+            .field("members", &self.keys.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The zip entry of a member being streamed by [`NpzWriter::start`]: an
+/// [`std::io::Write`] into the archive that counts what passes.
+pub struct MemberWriter<'a, W: Write + Seek> {
+    zip: &'a mut ZipWriter<W>,
+    written: &'a mut u64,
+}
+
+impl<W: Write + Seek> std::fmt::Debug for MemberWriter<'_, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemberWriter")
+            .field("written", &self.written)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Seek> Write for MemberWriter<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.zip.write(buf)?;
+        *self.written = self.written.saturating_add(n as u64);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.zip.flush()
+    }
+}
+
+impl<W: Write + Seek> NpzWriter<W> {
+    /// A new archive on `writer` (stored members, like `np.savez`).
+    pub fn new(writer: W) -> Self {
+        NpzWriter {
+            zip: ZipWriter::new(writer),
+            compressed: false,
+            keys: HashSet::new(),
+            pending: None,
+        }
+    }
+
+    /// Deflate the members that follow (level 6, like
+    /// `np.savez_compressed`), or store them (`false`, like `np.savez`).
+    ///
+    /// ```
+    /// let w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new())).compressed(true);
+    /// # drop(w);
+    /// ```
+    #[must_use]
+    pub fn compressed(mut self, compressed: bool) -> Self {
+        self.compressed = compressed;
+        self
+    }
+
+    fn file_options(&self) -> SimpleFileOptions {
+        let base = SimpleFileOptions::default()
+            .last_modified_time(DateTime::default())
+            .unix_permissions(0o600)
+            .large_file(true);
+        if self.compressed {
+            base.compression_method(CompressionMethod::Deflated)
+                .compression_level(Some(6))
+        } else {
+            base.compression_method(CompressionMethod::Stored)
+        }
+    }
+
+    /// Checks that a member handed out by `start` got all its bytes; if
+    /// not, drops it from the archive and reports it.
+    fn settle(&mut self) -> Result<()> {
+        let Some(p) = self.pending.take() else {
+            return Ok(());
+        };
+        if p.written == p.expected {
+            return Ok(());
+        }
+        self.zip.abort_file()?;
+        self.keys.remove(&p.key);
+        Err(Error::data(format!(
+            "the streamed member was not finished: {} of its {} bytes were written, so it was left out of the archive",
+            p.written, p.expected
+        ))
+        .in_member(&p.key))
+    }
+
+    /// Refuses a key that was already given; opens its zip entry.
+    fn begin(&mut self, key: &str) -> Result<()> {
+        self.settle()?;
+        if self.keys.contains(key) {
+            return Err(Error::schema(format!(
+                "duplicate key {}: the archive already has a member {}",
+                PyStr(key),
+                PyStr(&member_name(key))
+            ))
+            .in_member(key));
+        }
+        let options = self.file_options();
+        self.zip
+            .start_file(member_name(key), options)
+            .map_err(|e| Error::from(e).in_member(key))?;
+        self.keys.insert(key.to_owned());
+        Ok(())
+    }
+
+    /// Drops the entry being written after an error.
+    fn abandon(&mut self, key: &str, err: Error) -> Error {
+        self.keys.remove(key);
+        match self.zip.abort_file() {
+            Ok(()) => err.in_member(key),
+            Err(e) => Error::from(e).in_member(key),
+        }
+    }
+
+    /// Adds member `key.npy` holding what [`crate::to_writer`] writes for
+    /// `value`. On an error the member is left out and the writer stays usable.
+    pub fn add<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
+        self.add_with_options(key, &WriteOptions::new(), value)
+    }
+
+    /// Adds member `key.npy` holding what [`WriteOptions::to_writer`] writes
+    /// for `value` with these options.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, ScalarType, WriteOptions};
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// let f4 = WriteOptions::new().dtype(Dtype::scalar(ScalarType::Float(4)));
+    /// w.add_with_options("x", &f4, &[0.5f64, 1.0])?;
+    /// let mut z = npy_serde::npz::NpzReader::new(w.finish()?)?;
+    /// assert_eq!(z.reader("x")?.dtype().to_string(), "'<f4'");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn add_with_options<T: ?Sized + Serialize>(
+        &mut self,
+        key: &str,
+        options: &WriteOptions,
+        value: &T,
+    ) -> Result<()> {
+        self.begin(key)?;
+        match options.to_writer(&mut self.zip, value) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.abandon(key, e)),
+        }
+    }
+
+    /// Starts member `key.npy` of `len` records of `dtype` (a subarray
+    /// dtype adds axes: `[f64; 3]` records give shape `(len, 3)`), to be
+    /// written record by record through the returned [`NpyWriter`].
+    ///
+    /// The length is in the member's header and cannot be patched inside a
+    /// zip entry, so [`NpyWriter::finish`] with another count is an error;
+    /// a member left short is dropped from the archive by the next call on
+    /// this writer, which reports it.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, ScalarType};
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// let mut col = w.start("x", Dtype::scalar(ScalarType::UInt(2)), 3)?;
+    /// col.serialize(&1u16)?;
+    /// assert!(col.finish().is_err()); // 1 record, 3 promised
+    /// assert!(w.finish().is_err()); // the short member is reported
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn start(
+        &mut self,
+        key: &str,
+        dtype: Dtype,
+        len: u64,
+    ) -> Result<NpyWriter<MemberWriter<'_, W>>> {
+        let (descr, sub) = match &dtype {
+            Dtype::Subarray(base, dims) => ((**base).clone(), dims.clone()),
+            other => (other.clone(), Vec::new()),
+        };
+        let mut shape = vec![len];
+        shape.extend(sub);
+        let header = Header::new(descr, false, shape);
+        let data = header.data_len().map_err(|e| e.in_member(key))?;
+        let (head, _) = header.encode(None).map_err(|e| e.in_member(key))?;
+        let expected = (head.len() as u64)
+            .checked_add(data)
+            .ok_or_else(|| Error::limit("array size overflows").in_member(key))?;
+        self.begin(key)?;
+        let pending = self.pending.insert(Pending {
+            key: key.to_owned(),
+            expected,
+            written: 0,
+        });
+        let out = MemberWriter {
+            zip: &mut self.zip,
+            written: &mut pending.written,
+        };
+        Ok(NpyWriter::with_len(out, Some(dtype), len))
+    }
+
+    /// Writes a struct/map as one member per field, a sequence of records
+    /// as one member per column (what [`super::to_writer`] does).
+    pub(crate) fn add_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match kind_of(value) {
+            Kind::Struct | Kind::Map => value.serialize(split::Split { npz: self }),
+            Kind::Seq => columns::write_columns(self, value),
+            Kind::None => Err(Error::schema(
+                "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found None",
+            )),
+            Kind::Other(what) => Err(Error::schema(format!(
+                "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found {what}"
+            ))),
+        }
+    }
+
+    /// Starts member `key.npy` for raw bytes written by `f` (the columnar
+    /// writer's entry point); the header and data come from `f`.
+    pub(crate) fn add_raw(
+        &mut self,
+        key: &str,
+        f: impl FnOnce(&mut ZipWriter<W>) -> Result<()>,
+    ) -> Result<()> {
+        self.begin(key)?;
+        match f(&mut self.zip) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.abandon(key, e)),
+        }
+    }
+
+    /// Completes the archive (central directory) and returns the writer.
+    pub fn finish(mut self) -> Result<W> {
+        self.settle()?;
+        Ok(self.zip.finish()?)
+    }
+}
