@@ -136,6 +136,65 @@ fn large_hostile_fixtures_never_panic() {
     run_dir("hostile", Some(true));
 }
 
+/// Reads an `.npz` every way that must not panic: each member by name and
+/// through its record iterator, and the whole archive as a map.
+fn read_npz(bytes: &[u8]) {
+    use std::io::Cursor;
+    let _ = npy_serde::npz::from_reader::<std::collections::BTreeMap<String, serde_json::Value>>(
+        Cursor::new(bytes),
+    );
+    let Ok(mut z) = npy_serde::npz::NpzReader::new(Cursor::new(bytes)) else {
+        return;
+    };
+    let names: Vec<String> = z.names().to_vec();
+    for name in &names {
+        let _ = z.by_name::<serde_json::Value>(name);
+        if let Ok(mut r) = z.reader(name) {
+            for (n, item) in r.deserialize::<serde_json::Value>().enumerate() {
+                let _ = item;
+                assert!(n <= 1 << 24, "the iterator does not end");
+            }
+        }
+    }
+}
+
+/// Every-prefix truncation and single-byte mutation of the `.npz`
+/// fixtures (the npz work's damaged archives included).
+#[test]
+fn npz_fixtures_never_panic() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/npz");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "npz"))
+        .collect();
+    files.sort();
+    for path in files {
+        let orig = std::fs::read(&path).unwrap();
+        let name = path.display();
+        let len = orig.len();
+        for cut in positions(len).into_iter().chain([len]) {
+            let r = std::panic::catch_unwind(|| read_npz(&orig[..cut]));
+            assert!(r.is_ok(), "{name}: panic on the first {cut} bytes");
+        }
+        let mut buf = orig.clone();
+        for pos in positions(len) {
+            let b = orig[pos];
+            for m in [!b, b.wrapping_add(1)] {
+                buf[pos] = m;
+                let r = std::panic::catch_unwind(|| read_npz(&buf));
+                assert!(
+                    r.is_ok(),
+                    "{name}: panic with byte {pos} changed from {b:#04x} to {m:#04x}"
+                );
+            }
+            buf[pos] = b;
+        }
+    }
+}
+
 /// No fixture folder is left out.
 #[test]
 fn every_folder_is_covered() {
