@@ -209,4 +209,35 @@ fn allocation_is_bounded_by_the_bytes_present() {
             "1-GiB-declared file via {what}: peak {peak} > {limit}"
         );
     }
+
+    // The same array as the member of a ~1-KiB archive: refused having
+    // allocated at most 16 KiB when stored (the zip reader's own buffers
+    // included), 64 KiB when deflated (inflate's 32-KiB window and state,
+    // a constant of the decompressor).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
+    for name in ["npz_1gib_member_stored", "npz_1gib_member_deflated"] {
+        let bytes = std::fs::read(dir.join(format!("{name}.npz"))).unwrap();
+        assert!(bytes.len() <= 1200);
+        let by_name = peak_of(|| {
+            let mut z = npy_serde::npz::NpzReader::new(std::io::Cursor::new(&bytes[..])).unwrap();
+            assert!(z.by_name::<Vec<u8>>("x").is_err());
+        });
+        let whole = peak_of(|| {
+            let r = npy_serde::npz::from_reader::<std::collections::BTreeMap<String, Vec<u8>>>(
+                std::io::Cursor::new(&bytes[..]),
+            );
+            assert!(r.is_err());
+        });
+        if std::env::var("ALLOC_TRACE").is_ok() {
+            eprintln!("{name}: by_name {by_name}, from_reader {whole}");
+        }
+        let limit = if name.ends_with("stored") {
+            16 << 10
+        } else {
+            64 << 10
+        };
+        for (what, peak) in [("by_name", by_name), ("npz::from_reader", whole)] {
+            assert!(peak <= limit, "{name} via {what}: peak {peak} > {limit}");
+        }
+    }
 }

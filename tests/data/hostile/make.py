@@ -233,7 +233,31 @@ add("data_bool_field_7", bytes(b))
 add("data_s_not_utf8", np_bytes(np.array([b"\xff\xfe", b"ok"], dtype="S2")))
 
 
+# ---- npz (the npz work owns archive hardening; these feed alloc_bound) --------
+NPZ = {}
+
+
+def npz_with(member_bytes, compress):
+    import zipfile
+    b = io.BytesIO()
+    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with zipfile.ZipFile(b, "w", method) as z:
+        info = zipfile.ZipInfo("x.npy", date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = method
+        z.writestr(info, member_bytes)
+    return b.getvalue()
+
+
+NPZ["npz_1gib_member_stored"] = npz_with(FILES["shape_1gib_declared"], False)
+NPZ["npz_1gib_member_deflated"] = npz_with(FILES["shape_1gib_declared"], True)
+
+
 def main():
+    for old in glob.glob(os.path.join(HERE, "*.npz")):
+        os.remove(old)
+    for name, data in sorted(NPZ.items()):
+        with open(os.path.join(HERE, name + ".npz"), "wb") as f:
+            f.write(data)
     for old in glob.glob(os.path.join(HERE, "*.npy")):
         os.remove(old)
     for name, data in sorted(FILES.items()):
