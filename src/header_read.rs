@@ -276,6 +276,21 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
     }
     let header = Header::new(descr, fortran_order, shape);
     header.data_len()?;
+    // The deserializer recurses once per axis and record level, so the
+    // depth of the value it presents is limited too, not only the brackets
+    // (a shape or subarray tuple of 3000 ones is one bracket level).
+    let depth = header
+        .shape
+        .len()
+        .saturating_add(value_depth(&header.descr));
+    if depth > opts.max_depth {
+        return Err(Error::limit(format!(
+            "the array's values are nested {depth} deep (dimensions of the shape and of \
+             subarrays, and record levels), more than max_depth {}; raise the limit with \
+             ReadOptions::max_depth",
+            opts.max_depth
+        )));
+    }
     let count = header.element_count().unwrap_or(u64::MAX);
     if count > opts.max_elements {
         return Err(Error::limit(format!(
@@ -285,7 +300,83 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
             opts.max_elements
         )));
     }
+    // Values that hold no bytes (empty records, alone or in subarrays) are
+    // not bounded by the data present: a 128-byte file can declare billions
+    // of them. Each counts as EMPTY_VALUE_COST elements.
+    let empty = match empty_axes(&header.shape) {
+        Some(n) => n,
+        None => count.saturating_mul(empty_values(&header.descr)),
+    };
+    let needed = empty.saturating_mul(EMPTY_VALUE_COST);
+    if needed > opts.max_elements {
+        return Err(Error::limit(format!(
+            "shape {} of {} declares {empty} values that hold no bytes (each counts as \
+             {EMPTY_VALUE_COST} elements against max_elements {}); raise it with \
+             ReadOptions::max_elements({needed})",
+            ShapeRepr(&header.shape),
+            header.descr,
+            opts.max_elements
+        )));
+    }
     Ok((header, folded))
+}
+
+/// For dims with a 0 (no elements at all), the number of empty sequences
+/// still presented: `(1, 2**32, 0)` is one sequence of 2^32 empty ones.
+/// `None` when no dim is 0.
+fn empty_axes(dims: &[u64]) -> Option<u64> {
+    let zero = dims.iter().position(|&d| d == 0)?;
+    let before = dims.get(..zero).unwrap_or(&[]);
+    let n = before.iter().fold(1u64, |acc, &d| acc.saturating_mul(d));
+    // one empty sequence is fixed overhead, like any field
+    Some(if n <= 1 { 0 } else { n })
+}
+
+/// Nesting of one element as presented to serde: a level per subarray
+/// dimension and per record.
+fn value_depth(dt: &Dtype) -> usize {
+    match dt {
+        Dtype::Scalar(_) => 0,
+        Dtype::Subarray(base, dims) => dims.len().saturating_add(value_depth(base)),
+        Dtype::Record(r) => r
+            .fields()
+            .iter()
+            .map(|f| value_depth(f.dtype()))
+            .max()
+            .unwrap_or(0)
+            .saturating_add(1),
+    }
+}
+
+/// How many elements a value that holds no bytes (an empty record) counts
+/// as against `max_elements`: the default limit allows 65536 of them
+/// (a `(65536, 0)` array: at most a few MiB of empty Rust values).
+pub(crate) const EMPTY_VALUE_COST: u64 = 1 << 16;
+
+/// The values in one element of `dt` that are not backed by data bytes and
+/// that the deserializer would still visit: the element itself when its
+/// itemsize is 0, and the elements of subarrays of zero-size bases,
+/// multiplied out (fixed per-field overhead is bounded by the header size).
+/// Saturates.
+fn empty_values(dt: &Dtype) -> u64 {
+    let own = u64::from(dt.itemsize() == 0);
+    own.saturating_add(inner_empty_values(dt))
+}
+
+fn inner_empty_values(dt: &Dtype) -> u64 {
+    match dt {
+        Dtype::Scalar(_) => 0,
+        Dtype::Subarray(base, dims) => match empty_axes(dims) {
+            Some(n) => n,
+            None => dims
+                .iter()
+                .fold(1u64, |acc, &d| acc.saturating_mul(d))
+                .saturating_mul(empty_values(base)),
+        },
+        Dtype::Record(r) => r.fields().iter().fold(0u64, |acc, f| {
+            acc.saturating_add(inner_empty_values(f.dtype()))
+        }),
+    }
 }
 
 /// `shape`: a tuple of non-negative ints (`True` is not an int here).
@@ -505,6 +596,82 @@ mod tests {
         assert!(parse_header(&f, &opts).is_ok());
     }
 
+    /// Regression: billions of empty records in a 128-byte file, or a
+    /// subarray of 2^62 empty records inside one record, ran for minutes and
+    /// exhausted memory in the deserializer.
+    #[test]
+    fn empty_values_are_limited() {
+        let e = err(
+            1,
+            "{'descr': [], 'fortran_order': False, 'shape': (4000000000,)}",
+        );
+        assert!(e.contains("4000000000 values that hold no bytes"), "{e}");
+        let e = err(
+            1,
+            "{'descr': [('a', '<i4'), ('b', [], (2147483647, 2))], 'fortran_order': False, \
+             'shape': (1,)}",
+        );
+        assert!(e.contains("values that hold no bytes"), "{e}");
+        // regression: (1, 2**32, 0) is a sequence of 2^32 empty sequences
+        let e = err(
+            1,
+            "{'descr': '|S3', 'fortran_order': False, 'shape': (1, 4294967296, 0)}",
+        );
+        assert!(e.contains("4294967296 values that hold no bytes"), "{e}");
+        let e = err(
+            1,
+            "{'descr': [('a', '<i4', (2147483647, 0))], 'fortran_order': False, 'shape': (9,)}",
+        );
+        assert!(e.contains("values that hold no bytes"), "{e}");
+        // 65536 empty records are fine by default, a (0,) field costs nothing
+        ok(
+            1,
+            "{'descr': [], 'fortran_order': False, 'shape': (65536,)}",
+        );
+        ok(
+            1,
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (65536, 0)}",
+        );
+        let e = err(
+            1,
+            "{'descr': [], 'fortran_order': False, 'shape': (65537,)}",
+        );
+        assert!(e.contains("65537 values that hold no bytes"), "{e}");
+        ok(
+            1,
+            "{'descr': [('a', '<i4'), ('b', '<i4', (0,))], 'fortran_order': False, \
+             'shape': (1000000,)}",
+        );
+        let opts = ReadOptions::default().max_elements(u64::MAX);
+        let f = file(
+            1,
+            "{'descr': [], 'fortran_order': False, 'shape': (4000000000,)}",
+        );
+        assert!(parse_header(&f, &opts).is_ok());
+    }
+
+    /// Regression: a shape or subarray tuple of 3000 ones is one bracket
+    /// level but 3000 levels of nested sequences: it overflowed the stack.
+    #[test]
+    fn value_depth_is_limited() {
+        let ones = "1, ".repeat(65);
+        let e = err(
+            1,
+            &format!("{{'descr': '<i4', 'fortran_order': False, 'shape': ({ones})}}"),
+        );
+        assert!(e.contains("nested 65 deep"), "{e}");
+        let e = err(
+            1,
+            &format!("{{'descr': [('a', '<i4', ({ones}))], 'fortran_order': False, 'shape': ()}}"),
+        );
+        assert!(e.contains("nested 66 deep"), "{e}");
+        let ones = "1, ".repeat(64);
+        ok(
+            1,
+            &format!("{{'descr': '<i4', 'fortran_order': False, 'shape': ({ones})}}"),
+        );
+    }
+
     #[test]
     fn magic_and_version() {
         let opts = ReadOptions::default();
@@ -578,7 +745,9 @@ mod tests {
                 .step_by(2)
                 .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
                 .collect();
-            let parsed = parse_header(&bytes, &ReadOptions::default()).unwrap();
+            // numpy writes shapes like (10**15, 0): 10^15 empty sequences
+            let opts = ReadOptions::default().max_elements(u64::MAX);
+            let parsed = parse_header(&bytes, &opts).unwrap();
             let (out, v) = parsed
                 .header
                 .encode(Some((version[0], version[1])))

@@ -94,6 +94,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod atomic;
 mod datetime;
 mod de;
 mod descr;
@@ -116,6 +117,7 @@ mod writer;
 pub mod complex;
 pub mod npz;
 
+pub use crate::atomic::{from_path, to_path};
 pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::dtype::{
     ByteOrder, DatetimeUnit, Dtype, Field, Record, RecordBuilder, Scalar, ScalarType, TimeUnit,

@@ -75,6 +75,31 @@ impl WriteOptions {
 
 /// Limits and policies for reading untrusted files.
 ///
+/// # Limits
+///
+/// Reading never allocates by what a file declares, only by what it holds:
+/// `from_slice` checks the data length before decoding anything, and
+/// `from_reader`/[`NpyReader`](crate::NpyReader) read a bounded chunk at a
+/// time (at most 64 KiB ahead, growing only as bytes arrive), so a file
+/// that promises a terabyte fails after reading what is there. The limits
+/// below bound what bytes cannot: header parsing, nesting and values that
+/// hold no bytes. Each is checked while the header is read, before any
+/// data; the error names the option and the value that would pass.
+///
+/// | limit | default | bounds | raise with |
+/// |---|---|---|---|
+/// | header size | 10 000 characters (numpy's) | the header text, padding included; checked on the declared length before it is read (a v2 file claiming 4 GiB is refused at once) | [`max_header_size`](Self::max_header_size) |
+/// | nesting depth | 64 | brackets nested in the header (a record level uses two) **and** levels of the value presented to serde (shape dims + subarray dims + record levels) | [`max_depth`](Self::max_depth) |
+/// | elements | 2^32 | the product of the shape; each value holding no bytes (an empty record `[]`, also inside subarrays, or the empty sequences of a shape like `(1, 2**32, 0)`) counts as 2^16 elements, so 65536 of them by default | [`max_elements`](Self::max_elements) |
+///
+/// Shapes and sizes whose byte count overflows `u64` or this machine's
+/// `usize` are always errors. Parsing is linear in the header's length.
+///
+/// Every deserializer recurses once per nesting level: the default depth
+/// leaves a wide margin on a 2 MiB thread stack (a few hundred levels still
+/// fit there in a debug build); raise `max_depth` far beyond numpy's own 99
+/// record levels only with a larger stack.
+///
 /// ```
 /// let opts = npy_serde::ReadOptions::new().max_header_size(200_000).lossy(true);
 /// # let _ = opts;
@@ -114,8 +139,27 @@ impl ReadOptions {
     }
 
     /// Largest number of elements (product of the shape, subarray dims
-    /// folded in) handed to serde. Zero-size records hold no bytes, so only
-    /// this bounds the work for them.
+    /// folded in) handed to serde. Values that hold no bytes (empty
+    /// records, and the empty sequences of shapes and subarrays with a 0
+    /// dim) are not bounded by the file's size, so each counts as 2^16
+    /// elements: 65536 of them pass the default limit (an array of shape
+    /// `(65536, 0)` reads; `(10**6, 0)` needs a higher limit).
+    ///
+    /// ```
+    /// # fn npy(descr: &str, shape: &str) -> Vec<u8> {
+    /// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+    /// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    /// #     v.extend(format!("{dict:<117}\n").bytes());
+    /// #     v
+    /// # }
+    /// // a hundred thousand empty records in a 128-byte file
+    /// let file = npy("[]", "(100000,)");
+    /// let err = npy_serde::from_slice::<Vec<()>>(&file).unwrap_err();
+    /// assert!(err.to_string().contains("values that hold no bytes"));
+    /// let opts = npy_serde::ReadOptions::new().max_elements(1 << 40);
+    /// assert_eq!(opts.from_slice::<Vec<()>>(&file)?.len(), 100_000);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     #[must_use]
     pub fn max_elements(mut self, n: u64) -> Self {
         self.max_elements = n;
@@ -137,6 +181,10 @@ impl ReadOptions {
     /// shape one; the header dict's own `{` is not counted. The default 64
     /// allows 32 nested records (numpy itself stops at 99, CPython's limit
     /// of 200 brackets).
+    ///
+    /// The same limit applies to the value presented to serde: one level
+    /// per dimension of the shape and of subarrays and per record, so a
+    /// shape tuple of 65 ones (a single bracket level) is refused too.
     #[must_use]
     pub fn max_depth(mut self, n: usize) -> Self {
         self.max_depth = n;

@@ -84,6 +84,36 @@ fn one_pass<T: ?Sized + Serialize>(
     }
 }
 
+/// Writes the data section after `head`; an I/O error names the record
+/// whose bytes were being written.
+fn write_data<W: Write>(writer: &mut W, data: &[u8], head: &[u8]) -> Result<()> {
+    let mut done = 0usize;
+    while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
+        let e = match writer.write(rest) {
+            Ok(0) => std::io::Error::from(std::io::ErrorKind::WriteZero),
+            Ok(k) => {
+                done += k;
+                continue;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => e,
+        };
+        // only on failure: the record size, from the header just written
+        let opts = ReadOptions::new()
+            .max_elements(u64::MAX)
+            .max_header_size(usize::MAX);
+        let row = crate::header_read::parse_header(head, &opts)
+            .ok()
+            .filter(|p| !p.header.shape.is_empty())
+            .and_then(|p| crate::de::stream::row_size(&p.header).ok());
+        return Err(match row {
+            Some(row) if row > 0 => Error::from(e).at_record((done / row) as u64),
+            _ => Error::from(e),
+        });
+    }
+    Ok(())
+}
+
 /// A top-level subarray dtype as numpy stores it: base descr, dims
 /// appended to the shape.
 fn fold_subarray(dt: &Dtype, outer: &[u64]) -> (Dtype, Vec<u64>) {
@@ -205,26 +235,57 @@ struct ChunkSink<'a, W> {
     out: W,
     /// Whether to write at all (false: only check that elements encode).
     emit: bool,
+    /// Index of the first element in `buf`, and elements per record (the
+    /// product of the inner dims; 0 for a 0-d array): an I/O error names
+    /// the record whose bytes were being written.
+    first: u64,
+    per_record: u64,
 }
 
 impl<W: Write> ChunkSink<'_, W> {
     fn flush(&mut self) -> Result<()> {
         if self.emit {
             let data = self.buf.get(..self.fill).unwrap_or(&[]);
-            self.out.write_all(data)?;
+            let mut done = 0;
+            while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
+                match self.out.write(rest) {
+                    Ok(0) => {
+                        let e = std::io::Error::from(std::io::ErrorKind::WriteZero);
+                        return Err(self.write_failed(done, e));
+                    }
+                    Ok(k) => done += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(self.write_failed(done, e)),
+                }
+            }
         }
         self.fill = 0;
         Ok(())
+    }
+
+    /// The error for a write that failed after `done` bytes of the chunk.
+    fn write_failed(&self, done: usize, e: std::io::Error) -> Error {
+        let err = Error::from(e);
+        if self.per_record == 0 {
+            return err;
+        }
+        let element = self
+            .first
+            .saturating_add((done / self.itemsize.max(1)) as u64);
+        err.at_record(element / self.per_record)
     }
 }
 
 impl<W: Write> Sink for ChunkSink<'_, W> {
     #[inline]
-    fn element<T: ?Sized + Serialize>(&mut self, _: u64, value: &T) -> Result<()> {
+    fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
         if self.fill + self.itemsize > self.buf.len() {
             self.flush()?;
         }
         let start = self.fill;
+        if start == 0 {
+            self.first = index;
+        }
         let dst = self
             .buf
             .get_mut(start..start + self.itemsize)
@@ -270,6 +331,8 @@ fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'
         zero: has_gaps(dtype),
         out,
         emit,
+        first: 0,
+        per_record: 1,
     }
 }
 
@@ -317,8 +380,7 @@ impl WriteOptions {
     ) -> Result<()> {
         if let Some((head, data)) = one_pass(value, self, ONE_PASS_CAP, false) {
             writer.write_all(&head)?;
-            writer.write_all(&data)?;
-            return Ok(());
+            return write_data(&mut writer, &data, &head);
         }
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
@@ -336,6 +398,10 @@ impl WriteOptions {
         }
         writer.write_all(&head)?;
         let mut sink = chunk_sink(&plan.dtype, &mut writer, true);
+        sink.per_record = match plan.shape.split_first() {
+            None => 0,
+            Some((_, inner)) => inner.iter().fold(1u64, |a, &d| a.saturating_mul(d)),
+        };
         walk(value, &plan.shape, &mut sink)?;
         sink.flush()?;
         Ok(())
@@ -432,7 +498,11 @@ impl WriteOptions {
 /// * [`NpyWriter::append`] adds records to an existing C-order file.
 ///
 /// A record that fails to encode is not written and not counted; the writer
-/// stays usable. Records are encoded with the writer's dtype, converting
+/// stays usable. When the writer itself fails (an I/O error) while a record
+/// is written, a seekable writer moves back over its partly written bytes
+/// and stays usable (the next record overwrites them); any other writer
+/// then refuses further records and `finish`, since they would land at the
+/// wrong offsets. Records are encoded with the writer's dtype, converting
 /// values exactly like [`WriteOptions::dtype`]. `fortran_order` does not
 /// apply (records are always C order).
 ///
@@ -468,6 +538,9 @@ pub struct NpyWriter<W: Write> {
     zero: bool,
     /// For `append`: the first record's inferred layout must match this.
     check_layout: bool,
+    /// What only partly reached a writer that cannot take it back ("record
+    /// 3", "the header"): the stream is broken, nothing more may be written.
+    broken: Option<String>,
 }
 
 impl<W: Write> std::fmt::Debug for NpyWriter<W> {
@@ -643,6 +716,7 @@ impl<W: Write> NpyWriter<W> {
             scratch: Vec::new(),
             zero: false,
             check_layout: false,
+            broken: None,
         };
         if let Some(d) = dtype {
             w.set_dtype(d);
@@ -718,7 +792,16 @@ impl<W: Write> NpyWriter<W> {
         let header = self.header(dtype, self.promised.unwrap_or(0));
         header.data_len()?;
         let (bytes, version) = header.encode(self.version)?;
-        self.out.write_all(&bytes)?;
+        if let Err(e) = self.out.write_all(&bytes) {
+            // a partial header cannot be completed by writing it again
+            let taken_back = self
+                .patch
+                .is_some_and(|patch| patch(&mut self.out, self.start, &[], self.start).is_ok());
+            if !taken_back {
+                self.broken = Some("the header".to_owned());
+            }
+            return Err(e.into());
+        }
         self.header_len = Some(bytes.len());
         self.version = Some(version);
         Ok(())
@@ -737,6 +820,7 @@ impl<W: Write> NpyWriter<W> {
     /// ```
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let index = self.count;
+        self.check_broken()?;
         if self.dtype.is_none() || self.check_layout {
             let mut slot = None;
             record
@@ -782,11 +866,44 @@ impl<W: Write> NpyWriter<W> {
         record
             .serialize(Enc::new(dtype, &mut self.scratch))
             .map_err(|e| e.at_record(index))?;
-        self.out
-            .write_all(&self.scratch)
-            .map_err(|e| Error::from(e).at_record(index))?;
+        if let Err(e) = self.out.write_all(&self.scratch) {
+            self.take_back();
+            return Err(Error::from(e).at_record(index));
+        }
         self.count += 1;
         Ok(())
+    }
+
+    /// After a record was partly written: on a seekable writer, moves back
+    /// to where the record started, so the next record overwrites its
+    /// bytes (best effort: if even the seek fails, the next write fails too).
+    /// On any other writer the stream is marked broken: later records
+    /// would land at the wrong offsets.
+    fn take_back(&mut self) {
+        let taken_back = match (self.patch, self.header_len, &self.dtype) {
+            (Some(patch), Some(head), Some(dtype)) => {
+                let pos = u64::try_from(head).ok().and_then(|h| {
+                    let data = self.count.checked_mul(dtype.itemsize() as u64)?;
+                    self.start.checked_add(h)?.checked_add(data)
+                });
+                pos.is_some_and(|pos| patch(&mut self.out, pos, &[], pos).is_ok())
+            }
+            _ => false,
+        };
+        if !taken_back {
+            self.broken = Some(format!("record {}", self.count));
+        }
+    }
+
+    /// The error once a record was partly written and could not be taken back.
+    fn check_broken(&self) -> Result<()> {
+        match &self.broken {
+            None => Ok(()),
+            Some(what) => Err(Error::data(format!(
+                "{what} was partly written when the writer failed and the writer cannot \
+                 seek back over it; nothing more can be written to this stream"
+            ))),
+        }
     }
 
     /// Completes the file: writes the header if no record came, patches
@@ -800,6 +917,7 @@ impl<W: Write> NpyWriter<W> {
     /// assert_eq!(err.to_string(), "the header promised 2 records, 1 were written");
     /// ```
     pub fn finish(mut self) -> Result<W> {
+        self.check_broken()?;
         if self.header_len.is_none() {
             self.write_header()?;
         }

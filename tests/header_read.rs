@@ -472,14 +472,18 @@ fn numpy_written_headers() {
         let (hex, descr, fortran, shape, version): (String, String, bool, Vec<u64>, [u8; 2]) =
             serde_json::from_str(line).unwrap();
         let bytes = unhex(&hex);
-        let (h, offset) = parse(&bytes).unwrap_or_else(|e| panic!("{descr}: {e}"));
+        // numpy writes shapes like (10**15, 0): 10^15 empty sequences to
+        // present, refused by the default max_elements
+        let opts = ReadOptions::new().max_elements(u64::MAX);
+        let (h, offset) =
+            Header::from_bytes(&bytes, &opts).unwrap_or_else(|e| panic!("{descr}: {e}"));
         assert_eq!(offset, bytes.len());
         assert_eq!(offset % 64, 0);
         assert_eq!(h.descr.to_string(), descr);
         assert_eq!(h.fortran_order, fortran);
         assert_eq!(h.shape, shape);
         let mut r = &bytes[..];
-        let (_, v) = Header::read_from(&mut r, &ReadOptions::new()).unwrap();
+        let (_, v) = Header::read_from(&mut r, &opts).unwrap();
         assert_eq!([v.0, v.1], version);
         n += 1;
     }

@@ -22,6 +22,9 @@ use crate::header::Header;
 /// How far ahead the buffer reads.
 pub(crate) const CHUNK: usize = 64 * 1024;
 
+/// The buffer's first size; it doubles up to [`CHUNK`] as bytes arrive.
+const FIRST_BUF: usize = 4 * 1024;
+
 /// The data section of one array, read row by row.
 pub(crate) struct Chunked<R> {
     pub(crate) reader: R,
@@ -80,6 +83,12 @@ impl<R: Read> Chunked<R> {
         self.buf.get(start..start + n).ok_or_else(internal)
     }
 
+    /// Whole rows already read ahead into the buffer: bytes known to be
+    /// present, unlike the header's promise.
+    pub(crate) fn buffered_rows(&self) -> usize {
+        (self.end - self.pos) / self.row.max(1)
+    }
+
     /// The next row.
     pub(crate) fn next_row(&mut self) -> Result<&[u8]> {
         self.take(self.row)
@@ -102,9 +111,11 @@ impl<R: Read> Chunked<R> {
         );
         while self.end < n {
             if self.end == self.buf.len() {
-                // grow as bytes arrive, a chunk at a time
+                // grow as bytes arrive: double from FIRST_BUF, then a
+                // chunk at a time (a 100-byte stream costs 4 KiB, not 64)
+                let grow = self.buf.len().clamp(FIRST_BUF, CHUNK);
                 let new_len = target
-                    .min(self.buf.len().saturating_add(CHUNK))
+                    .min(self.buf.len().saturating_add(grow))
                     .max(self.end + 1);
                 self.buf.resize(new_len, 0);
             }
@@ -290,8 +301,11 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
+        // Only rows already read count: the header's length may be a lie,
+        // and serde preallocates up to 1 MiB from a hint.
         let left = usize::try_from(self.len - self.next).unwrap_or(usize::MAX);
-        Some(left.min(SIZE_HINT_BYTES / self.data.row.max(1)))
+        let cap = SIZE_HINT_BYTES / self.data.row.max(1);
+        Some(left.min(cap).min(self.data.buffered_rows()))
     }
 }
 

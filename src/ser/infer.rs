@@ -238,6 +238,7 @@ impl SeqInfer<'_> {
                 )));
             }
         }
+        let _level = super::Nesting::enter()?;
         value
             .serialize(Infer {
                 slot: self.elem,
@@ -325,6 +326,7 @@ impl RecInfer<'_> {
                     return Err(Error::schema(format!("field {} appears twice", PyStr(key))));
                 }
                 let mut slot = None;
+                let _level = super::Nesting::enter()?;
                 value
                     .serialize(Infer {
                         slot: &mut slot,
@@ -338,6 +340,7 @@ impl RecInfer<'_> {
             }
             RecTarget::Check(fields) => match fields.get_mut(i) {
                 Some(f) if f.name == key => {
+                    let _level = super::Nesting::enter()?;
                     value
                         .serialize(Infer {
                             slot: &mut f.node,
@@ -478,6 +481,7 @@ impl ser::SerializeTuple for TupleInfer<'_> {
             TupleInfer::New(_, nodes) => {
                 let i = nodes.len();
                 let mut slot = None;
+                let _level = super::Nesting::enter()?;
                 value
                     .serialize(Infer {
                         slot: &mut slot,

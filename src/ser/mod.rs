@@ -18,6 +18,46 @@ use crate::dtype::{Dtype, ScalarType, ShapeRepr};
 use crate::error::{Error, Result};
 use crate::options::WriteOptions;
 
+/// Deepest nesting of sequences and records accepted in written values.
+/// numpy arrays have at most 64 dimensions; records nest a little deeper.
+/// Checked while serializing, so a value nested thousands deep (a
+/// `serde_json::Value`, a recursive type) is an error, not a stack overflow.
+pub(crate) const MAX_WRITE_DEPTH: usize = 128;
+
+pub(crate) fn too_deep() -> Error {
+    Error::limit(format!(
+        "values nested more than {MAX_WRITE_DEPTH} deep (sequences and records) cannot be \
+         written as a numpy array"
+    ))
+}
+
+std::thread_local! {
+    static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts one level of nesting while inferring a dtype, for as long as it
+/// lives (the inference serializer has no room for a depth of its own).
+pub(crate) struct Nesting(());
+
+impl Nesting {
+    pub(crate) fn enter() -> Result<Nesting> {
+        NESTING.with(|n| {
+            let depth = n.get().saturating_add(1);
+            if depth > MAX_WRITE_DEPTH {
+                return Err(too_deep());
+            }
+            n.set(depth);
+            Ok(Nesting(()))
+        })
+    }
+}
+
+impl Drop for Nesting {
+    fn drop(&mut self) {
+        NESTING.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
+
 /// Shape and element dtype of the array a value is written as.
 #[derive(Debug)]
 pub(crate) struct Plan {

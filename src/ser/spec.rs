@@ -177,6 +177,9 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let depth = self.depth + 1;
+        if depth > super::MAX_WRITE_DEPTH {
+            return Err(super::too_deep());
+        }
         if self.st.leaf_depth == Some(depth) {
             self.st.leaf(depth, value)?;
         } else {

@@ -293,6 +293,9 @@ pub(crate) struct CountSeq<'a> {
 impl CountSeq<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.i;
+        if self.depth >= super::MAX_WRITE_DEPTH {
+            return Err(super::too_deep());
+        }
         value
             .serialize(Count {
                 shape: &mut *self.shape,

@@ -1,0 +1,182 @@
+//! Files written so that a failure loses nothing: [`to_path`] and
+//! [`from_path`], and [`write_atomically`] under them (shared with the
+//! `.npz` writer).
+//!
+//! The data goes to a new temporary file in the target's directory (same
+//! file system, so the final rename is atomic), is synced to disk, and only
+//! then renamed over the target. If anything fails — the values cannot be
+//! laid out, the disk fills, the process panics inside the writer — the
+//! temporary file is removed and the previous file at `path` is untouched.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+use crate::options::{ReadOptions, WriteOptions};
+
+/// Writes `value` as an `.npy` file at `path`, atomically: a failed write
+/// leaves the file that was there before untouched and no temporary file
+/// behind. See [`to_writer`](crate::to_writer) for the layout.
+///
+/// The temporary file is `.<name>.<pid>.<n>.tmp` in the same directory. A
+/// symlink at `path` is replaced by the new file, not followed; the
+/// permissions of a replaced file are kept.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("npy_serde_doc_to_path_{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("x.npy");
+/// npy_serde::to_path(&path, &vec![1.0f64, 2.0])?;
+/// assert_eq!(npy_serde::from_path::<Vec<f64>>(&path)?, [1.0, 2.0]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<Path>, value: &T) -> Result<()> {
+    WriteOptions::new().to_path(path, value)
+}
+
+/// Reads an `.npy` file (buffered). Like [`from_reader`](crate::from_reader),
+/// it reads exactly one array; bytes after its data are not looked at.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("npy_serde_doc_from_path_{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("x.npy");
+/// npy_serde::to_path(&path, &vec![[1u8, 2], [3, 4]])?;
+/// let x: Vec<Vec<u8>> = npy_serde::from_path(&path)?;
+/// assert_eq!(x, [[1, 2], [3, 4]]);
+/// assert!(npy_serde::from_path::<u8>(dir.join("missing.npy")).is_err());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn from_path<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<T> {
+    ReadOptions::new().from_path(path)
+}
+
+impl WriteOptions {
+    /// [`to_path`] with these options.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("npy_serde_doc_opts_to_path_{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("f.npy");
+    /// npy_serde::WriteOptions::new()
+    ///     .fortran_order(true)
+    ///     .to_path(&path, &vec![[1u8, 2], [3, 4]])?;
+    /// assert_eq!(std::fs::read(&path)?[128..], [1, 3, 2, 4]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_path<T: ?Sized + Serialize>(&self, path: impl AsRef<Path>, value: &T) -> Result<()> {
+        write_atomically(path.as_ref(), |file| self.to_writer(file, value))
+    }
+}
+
+impl ReadOptions {
+    /// [`from_path`] with these options.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("npy_serde_doc_opts_from_path_{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("x.npy");
+    /// npy_serde::to_path(&path, &0.1f64)?;
+    /// let x: f32 = npy_serde::ReadOptions::new().lossy(true).from_path(&path)?;
+    /// assert_eq!(x, 0.1f32);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_path<T: DeserializeOwned>(&self, path: impl AsRef<Path>) -> Result<T> {
+        let path = path.as_ref();
+        let file = File::open(path).map_err(|e| with_path(e, "cannot open", path))?;
+        self.from_reader(BufReader::new(file))
+    }
+}
+
+/// Creates a temporary file next to `path`, lets `write` fill it, syncs
+/// it and renames it over `path`. On any failure (or a panic in `write`)
+/// the temporary file is removed and `path` is left as it was.
+pub(crate) fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> Result<()>,
+) -> Result<()> {
+    let name = path.file_name().ok_or_else(|| {
+        Error::io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} does not name a file", path.display()),
+        ))
+    })?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let (tmp_path, mut file) = create_temp(dir, name)?;
+    let mut guard = RemoveOnDrop(Some(tmp_path));
+    // keep the permissions of the file being replaced
+    if let Ok(meta) = fs::metadata(path) {
+        let _ = file.set_permissions(meta.permissions());
+    }
+    write(&mut file)?;
+    file.flush()?;
+    file.sync_all()
+        .map_err(|e| with_path(e, "cannot sync", &guard.path()))?;
+    drop(file);
+    fs::rename(guard.path(), path).map_err(|e| with_path(e, "cannot replace", path))?;
+    guard.0 = None;
+    // make the rename itself durable; not every platform can open a directory
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Removes the temporary file unless disarmed (`.0 = None`).
+struct RemoveOnDrop(Option<PathBuf>);
+
+impl RemoveOnDrop {
+    fn path(&self) -> PathBuf {
+        self.0.clone().unwrap_or_default()
+    }
+}
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            let _ = fs::remove_file(p);
+        }
+    }
+}
+
+/// A new file `.<name>.<pid>.<n>.tmp` in `dir`, never an existing one.
+fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> Result<(PathBuf, File)> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut last = None;
+    for _ in 0..100 {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".{}.{n}.tmp", std::process::id()));
+        let tmp = dir.join(tmp_name);
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(with_path(e, "cannot create a temporary file in", dir)),
+        }
+    }
+    Err(last.map_or_else(
+        || Error::io(std::io::Error::other("cannot create a temporary file")),
+        |e| with_path(e, "cannot create a temporary file in", dir),
+    ))
+}
+
+/// An I/O error whose message names the file (io::Error's own does not).
+fn with_path(e: std::io::Error, what: &str, path: &Path) -> Error {
+    Error::io(std::io::Error::new(
+        e.kind(),
+        format!("{what} {}: {e}", path.display()),
+    ))
+}

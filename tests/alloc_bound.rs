@@ -1,0 +1,243 @@
+//! Memory is bounded by the bytes present, never by a declared size.
+//!
+//! A counting global allocator (test-only `unsafe`: the crate's
+//! `#![forbid(unsafe_code)]` covers `src/`) tracks the bytes currently
+//! allocated and their peak. Every file of the hostile corpus is read every
+//! way (`from_slice` and `from_reader` into `serde_json::Value` and into a
+//! derived struct, and the `NpyReader` iterator), and the peak above the
+//! starting level must stay within
+//!
+//! ```text
+//! PER_BYTE × file size + SLACK   (PER_BYTE = 64, SLACK = 96 KiB)
+//! ```
+//!
+//! 64 per byte leaves room for decoded values (a `|u1` byte becomes a
+//! 32-byte `serde_json::Value`, in a `Vec` that may double) and for the
+//! parsed header literal; the slack covers the stream reader's read-ahead
+//! buffer (at most 64 KiB, and only as bytes arrive) and error messages.
+//!
+//! Values that hold no bytes are the one thing bytes cannot bound: up to
+//! 65536 of them pass the default `max_elements` (an array of shape
+//! `(65536, 0)` is a few MiB of empty `Vec`s from a 128-byte file); the
+//! corpus holds files just past that cap, which must be refused cheaply.
+//!
+//! Everything runs in one `#[test]`, so no other test thread disturbs the
+//! counters.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use npy_serde::NpyReader;
+use serde::Deserialize;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every method forwards to `System` unchanged and only updates
+// counters; layouts and pointers are passed through as received.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded with the caller's layout.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            add(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded with the caller's layout.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            add(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::SeqCst);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: `ptr` was allocated by `System` with `layout`.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            // old and new block both exist during the move
+            add(new_size);
+            CURRENT.fetch_sub(layout.size(), Ordering::SeqCst);
+        }
+        p
+    }
+}
+
+fn add(n: usize) {
+    let now = CURRENT.fetch_add(n, Ordering::SeqCst) + n;
+    PEAK.fetch_max(now, Ordering::SeqCst);
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const PER_BYTE: usize = 64;
+const SLACK: usize = 96 * 1024;
+
+/// Peak bytes allocated above the level before `f`.
+fn peak_of(f: impl FnOnce()) -> usize {
+    let base = CURRENT.load(Ordering::SeqCst);
+    PEAK.store(base, Ordering::SeqCst);
+    f();
+    PEAK.load(Ordering::SeqCst) - base
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Rec {
+    #[serde(default)]
+    id: u32,
+    #[serde(default)]
+    x: f64,
+}
+
+/// The peaks of each read path, by name.
+fn peaks(bytes: &[u8]) -> Vec<(&'static str, usize)> {
+    vec![
+        (
+            "from_slice Value",
+            peak_of(|| drop(npy_serde::from_slice::<serde_json::Value>(bytes))),
+        ),
+        (
+            "from_reader Value",
+            peak_of(|| drop(npy_serde::from_reader::<serde_json::Value>(bytes))),
+        ),
+        (
+            "from_slice Vec<Rec>",
+            peak_of(|| drop(npy_serde::from_slice::<Vec<Rec>>(bytes))),
+        ),
+        (
+            "from_reader Vec<Rec>",
+            peak_of(|| drop(npy_serde::from_reader::<Vec<Rec>>(bytes))),
+        ),
+        (
+            "from_reader Vec<u8>",
+            peak_of(|| drop(npy_serde::from_reader::<Vec<u8>>(bytes))),
+        ),
+        (
+            "NpyReader Value",
+            peak_of(|| {
+                if let Ok(mut r) = NpyReader::new(bytes) {
+                    for item in r.deserialize::<serde_json::Value>() {
+                        drop(item);
+                    }
+                }
+            }),
+        ),
+    ]
+}
+
+fn hostile_files() -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "npy"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A 1-GiB-declared `|u1` array with 900 bytes of data (a 1028-byte file).
+fn one_gib_declared() -> Vec<u8> {
+    let dict = "{'descr': '|u1', 'fortran_order': False, 'shape': (1073741824,), }";
+    let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    v.extend(format!("{dict:<117}\n").bytes());
+    v.extend(std::iter::repeat_n(7u8, 900));
+    v
+}
+
+#[test]
+fn allocation_is_bounded_by_the_bytes_present() {
+    let mut failures = Vec::new();
+    for (name, bytes) in hostile_files() {
+        let bound = PER_BYTE * bytes.len() + SLACK;
+        for (path, peak) in peaks(&bytes) {
+            if std::env::var("ALLOC_TRACE").is_ok() {
+                eprintln!("{name:40} {path:22} {peak:>9} / {:>6} bytes", bytes.len());
+            }
+            if peak > bound {
+                failures.push(format!(
+                    "{name} ({} bytes) via {path}: peak {peak} > bound {bound}",
+                    bytes.len()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+
+    // A 1-GiB-declared array in a 1-KiB file: refused having allocated at
+    // most 8 KiB (from_slice sees the data is short before decoding anything;
+    // the stream paths decode the 900 bytes present, then fail).
+    let file = one_gib_declared();
+    assert_eq!(file.len(), 1028);
+    let limits: [(&str, usize); 4] = [
+        ("from_slice Vec<u8>", 8 << 10),
+        ("from_reader Vec<u8>", 8 << 10),
+        ("NpyReader u8", 8 << 10),
+        ("from_slice Value", 8 << 10),
+    ];
+    let got = [
+        peak_of(|| assert!(npy_serde::from_slice::<Vec<u8>>(&file).is_err())),
+        peak_of(|| assert!(npy_serde::from_reader::<Vec<u8>>(&file[..]).is_err())),
+        peak_of(|| {
+            let mut r = NpyReader::new(&file[..]).unwrap();
+            let n = r.deserialize::<u8>().filter(Result::is_ok).count();
+            assert_eq!(n, 900);
+        }),
+        peak_of(|| assert!(npy_serde::from_slice::<serde_json::Value>(&file).is_err())),
+    ];
+    for ((what, limit), peak) in limits.iter().zip(got) {
+        assert!(
+            peak <= *limit,
+            "1-GiB-declared file via {what}: peak {peak} > {limit}"
+        );
+    }
+
+    // The same array as the member of a ~1-KiB archive: refused having
+    // allocated at most 16 KiB when stored (the zip reader's own buffers
+    // included), 64 KiB when deflated (inflate's 32-KiB window and state,
+    // a constant of the decompressor).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
+    for name in ["npz_1gib_member_stored", "npz_1gib_member_deflated"] {
+        let bytes = std::fs::read(dir.join(format!("{name}.npz"))).unwrap();
+        assert!(bytes.len() <= 1200);
+        let by_name = peak_of(|| {
+            let mut z = npy_serde::npz::NpzReader::new(std::io::Cursor::new(&bytes[..])).unwrap();
+            assert!(z.by_name::<Vec<u8>>("x").is_err());
+        });
+        let whole = peak_of(|| {
+            let r = npy_serde::npz::from_reader::<std::collections::BTreeMap<String, Vec<u8>>>(
+                std::io::Cursor::new(&bytes[..]),
+            );
+            assert!(r.is_err());
+        });
+        if std::env::var("ALLOC_TRACE").is_ok() {
+            eprintln!("{name}: by_name {by_name}, from_reader {whole}");
+        }
+        let limit = if name.ends_with("stored") {
+            16 << 10
+        } else {
+            64 << 10
+        };
+        for (what, peak) in [("by_name", by_name), ("npz::from_reader", whole)] {
+            assert!(peak <= limit, "{name} via {what}: peak {peak} > {limit}");
+        }
+    }
+}
