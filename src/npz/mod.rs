@@ -138,3 +138,35 @@ pub fn from_reader<T: DeserializeOwned>(reader: impl Read + Seek) -> Result<T> {
     let mut npz = NpzReader::new(reader)?;
     npz.deserialize()
 }
+
+/// Writes an `.npz` archive to `path` atomically: into a temporary file in
+/// the same directory, synced, then renamed over `path`. A failure leaves
+/// any previous file untouched and no temporary behind.
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+/// struct Snapshot { time: f64, ids: Vec<u32> }
+/// let dir = std::env::temp_dir().join(format!("npz-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("snapshot.npz");
+/// let snap = Snapshot { time: 1.0, ids: vec![3, 4] };
+/// npy_serde::npz::to_path(&path, &snap)?;
+/// assert_eq!(npy_serde::npz::from_path::<Snapshot>(&path)?, snap);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<std::path::Path>, value: &T) -> Result<()> {
+    crate::atomic::write_atomically(path.as_ref(), |file| {
+        let mut npz = NpzWriter::new(std::io::BufWriter::new(file));
+        npz.add_value(value)?;
+        // flush explicitly: a BufWriter dropped unflushed would hide the error
+        std::io::Write::flush(&mut npz.finish()?)?;
+        Ok(())
+    })
+}
+
+/// Reads an `.npz` archive from `path` (buffered), the mirror of [`to_path`].
+pub fn from_path<T: DeserializeOwned>(path: impl AsRef<std::path::Path>) -> Result<T> {
+    let file = std::fs::File::open(path.as_ref())?;
+    from_reader(std::io::BufReader::new(file))
+}
