@@ -92,6 +92,17 @@
 //!
 //! - `half`: `half::f16` as `'<f2'`.
 #![forbid(unsafe_code)]
+// Input decides sizes and offsets everywhere: no indexing that can panic, no
+// unwrap, no explicit panic in library code (tests may).
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
 #![warn(missing_docs)]
 
 mod atomic;

@@ -196,30 +196,20 @@ impl Sink for SliceSink<'_> {
 }
 
 /// Column-major position of the element with C-order index `index`.
+///
+/// The shape's element count was checked against `u64` when the header was
+/// built, so the products below cannot overflow.
 fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
-    let mut idx = [0u64; 32];
-    let mut multi: Vec<u64> = Vec::new();
-    let many = shape.len() > idx.len();
-    if many {
-        multi = vec![0; shape.len()];
+    if shape.contains(&0) {
+        return 0;
     }
-    let slots: &mut [u64] = if many {
-        &mut multi
-    } else {
-        &mut idx[..shape.len()]
-    };
-    for (slot, &d) in slots.iter_mut().zip(shape).rev() {
-        if d == 0 {
-            return 0;
-        }
-        *slot = index % d;
-        index /= d;
-    }
+    // The column-major stride of an axis is the product of the axes before it.
+    let mut stride = shape.iter().fold(1u64, |acc, &d| acc.wrapping_mul(d));
     let mut pos = 0u64;
-    let mut stride = 1u64;
-    for (&i, &d) in slots.iter().zip(shape) {
-        pos = pos.wrapping_add(i.wrapping_mul(stride));
-        stride = stride.wrapping_mul(d);
+    for &d in shape.iter().rev() {
+        stride /= d;
+        pos = pos.wrapping_add((index % d).wrapping_mul(stride));
+        index /= d;
     }
     pos
 }
