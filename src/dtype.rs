@@ -7,6 +7,9 @@
 //! writes into a header; [`FromStr`](std::str::FromStr) parses it back (and the
 //! bare forms people type, `f8`, `=u2`).
 
+// Sizes here come from untrusted headers: every operation is checked.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 
 use crate::error::{Error, Result};
@@ -405,7 +408,7 @@ impl Record {
         let mut end = 0usize;
         // A set, not a Vec: records with tens of thousands of fields exist
         // (numpy's own test uses 10001) and parsing must stay linear.
-        let mut seen = std::collections::HashSet::with_capacity(fields.len() * 2);
+        let mut seen = std::collections::HashSet::with_capacity(fields.len().saturating_mul(2));
         for field in &fields {
             if field.offset < end {
                 return Err(Error::descr(format!(
@@ -761,7 +764,7 @@ fn write_record(f: &mut fmt::Formatter<'_>, r: &Record) -> fmt::Result {
     for field in &r.fields {
         if field.offset > pos {
             sep(f)?;
-            write_gap(f, field.offset - pos)?;
+            write_gap(f, field.offset.saturating_sub(pos))?;
         }
         sep(f)?;
         f.write_str("(")?;
@@ -778,11 +781,11 @@ fn write_record(f: &mut fmt::Formatter<'_>, r: &Record) -> fmt::Result {
             other => write_format(f, other)?,
         }
         f.write_str(")")?;
-        pos = field.offset + field.dtype.itemsize();
+        pos = field.offset.saturating_add(field.dtype.itemsize());
     }
     if r.itemsize > pos {
         sep(f)?;
-        write_gap(f, r.itemsize - pos)?;
+        write_gap(f, r.itemsize.saturating_sub(pos))?;
     }
     f.write_str("]")
 }

@@ -7,6 +7,9 @@
 //! (1.0, else 2.0 when the text is latin-1 but too long, else 3.0).
 //! Reading lives in `header_read.rs`.
 
+// Sizes here come from untrusted headers: every operation is checked.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 
 use crate::dtype::{Dtype, ShapeRepr};
@@ -130,11 +133,13 @@ impl Header {
             .map(|c| u8::try_from(u32::from(c)).ok())
             .collect();
         let wrap = |bytes: &[u8], major: u8| -> Option<Vec<u8>> {
-            let len_field = if major == 1 { 2 } else { 4 };
-            let hlen = bytes.len() + 1;
-            let padlen = ARRAY_ALIGN - ((MAGIC.len() + 2 + len_field + hlen) % ARRAY_ALIGN);
-            let total = hlen + padlen;
-            let mut out = Vec::with_capacity(MAGIC.len() + 2 + len_field + total);
+            // magic, two version bytes, then the length field
+            let prefix: usize = if major == 1 { 10 } else { 12 };
+            let hlen = bytes.len().checked_add(1)?;
+            // in 1..=64, never 0: numpy adds a full 64 when already aligned
+            let padlen = ARRAY_ALIGN.saturating_sub(prefix.checked_add(hlen)? % ARRAY_ALIGN);
+            let total = hlen.checked_add(padlen)?;
+            let mut out = Vec::with_capacity(prefix.checked_add(total)?);
             out.extend_from_slice(MAGIC);
             out.extend_from_slice(&[major, 0]);
             if major == 1 {

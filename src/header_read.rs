@@ -16,6 +16,9 @@
 //! `fortran_order: True` the layout is not a plain Fortran order of the
 //! folded shape, so that combination is refused.)
 
+// Sizes here come from untrusted headers: every operation is checked.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::io::Read;
 
 use crate::descr;
@@ -169,7 +172,11 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         return Err(too_long(chars, max, false));
     }
     let (header, folded_dims) = parse_text(&text, version, opts)?;
-    let data_offset = (MAGIC.len() + 2 + len_size).saturating_add(header_len);
+    let data_offset = MAGIC
+        .len()
+        .saturating_add(2)
+        .saturating_add(len_size)
+        .saturating_add(header_len);
     Ok(ParsedHeader {
         header,
         version,
@@ -201,7 +208,7 @@ fn read_full<R: Read>(reader: &mut R, buf: &mut [u8]) -> Result<usize> {
         }
         match reader.read(rest) {
             Ok(0) => break,
-            Ok(k) => n += k,
+            Ok(k) => n = n.saturating_add(k),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e.into()),
         }
