@@ -8,6 +8,8 @@
 //! laid out, the disk fills, the process panics inside the writer — the
 //! temporary file is removed and the previous file at `path` is untouched.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -17,6 +17,8 @@
 //! assert_eq!(serde_json::to_string(&Rec { z: Complex::new(1.0, -2.0) }).unwrap(), r#"{"z":[1.0,-2.0]}"#);
 //! ```
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 use std::marker::PhantomData;
 

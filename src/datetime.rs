@@ -6,6 +6,8 @@
 //! (`"$npy_serde::M8[ns]"`), so this crate writes `'<M8[ns]'`; other formats
 //! see the plain count.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};

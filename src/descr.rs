@@ -12,6 +12,8 @@
 //! Each bracket level counts against `max_depth`, both while the text is
 //! parsed and while the literal is converted.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use crate::dtype::{ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType, TimeUnit};
 use crate::error::{Error, Result};
 use crate::literal::{self, LiteralError, Value};

@@ -6,6 +6,8 @@
 //! way serde_json attaches line and column late. This keeps the hot path free of
 //! bookkeeping: a path costs something only once an error exists.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 
 /// `Result<T, npy_serde::Error>`.

@@ -11,6 +11,8 @@
 //! constant. Nesting is limited *while* parsing: each open bracket counts one
 //! level, and the error names the limit and `ReadOptions::max_depth`.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 
 /// A parsed Python literal.
@@ -213,7 +215,7 @@ impl<'a> Parser<'a> {
                     match (self.peek(), stack.last()) {
                         (c, Some(frame)) if c == frame.close_char() => {
                             if c.is_some() {
-                                self.pos += 1;
+                                self.advance(1);
                             }
                             Step::Done(close(&mut stack)?)
                         }
@@ -227,7 +229,7 @@ impl<'a> Parser<'a> {
                             None => return Ok(value),
                             Some(b',') => {
                                 // `1, 2` at the top level is a tuple in Python
-                                self.pos += 1;
+                                self.advance(1);
                                 stack.push(Frame::Bare(vec![value]));
                                 step = Step::AfterComma;
                                 continue;
@@ -243,7 +245,7 @@ impl<'a> Parser<'a> {
                                 if c != Some(b':') {
                                     return Err(self.unexpected("':'"));
                                 }
-                                self.pos += 1;
+                                self.advance(1);
                                 *key = Some(value);
                                 Step::Value
                             }
@@ -281,11 +283,11 @@ impl<'a> Parser<'a> {
         stack: &mut Vec<Frame>,
     ) -> Result<Step, LiteralError> {
         if c == Some(b',') {
-            self.pos += 1;
+            self.advance(1);
             Ok(Step::AfterComma)
         } else if c == close_char {
             if c.is_some() {
-                self.pos += 1;
+                self.advance(1);
             }
             Ok(Step::Done(close(stack)?))
         } else {
@@ -335,7 +337,7 @@ impl<'a> Parser<'a> {
                 self.char_offset(self.pos)
             )));
         }
-        self.pos += 1;
+        self.advance(1);
         stack.push(frame);
         Ok(Step::AfterComma)
     }
@@ -366,7 +368,7 @@ impl<'a> Parser<'a> {
         if len == 0 {
             return Err(self.unexpected("a value"));
         }
-        self.pos += len;
+        self.advance(len);
         match word {
             "True" => Ok(Value::Bool(true)),
             "False" => Ok(Value::Bool(false)),
@@ -413,10 +415,10 @@ impl<'a> Parser<'a> {
         let mut raw = false;
         while let Some(c) = self.peek() {
             match c {
-                b'u' | b'U' => self.pos += 1,
+                b'u' | b'U' => self.advance(1),
                 b'r' | b'R' => {
                     raw = true;
-                    self.pos += 1;
+                    self.advance(1);
                 }
                 b'b' | b'B' => {
                     return Err(LiteralError::Syntax(format!(
@@ -431,13 +433,17 @@ impl<'a> Parser<'a> {
         let Some(quote) = self.peek() else {
             return Err(self.unexpected("a quote"));
         };
-        if self.bytes.get(self.pos..self.pos + 3) == Some(&[quote, quote, quote][..]) {
+        if self
+            .bytes
+            .get(self.pos..)
+            .is_some_and(|r| r.starts_with(&[quote; 3]))
+        {
             return Err(LiteralError::Syntax(format!(
                 "triple-quoted strings are not supported at character {}",
                 self.char_offset(self.pos)
             )));
         }
-        self.pos += 1;
+        self.advance(1);
         loop {
             let rest = self.text.get(self.pos..).unwrap_or("");
             // Copy the run of ordinary characters in one go.
@@ -446,7 +452,7 @@ impl<'a> Parser<'a> {
                 .position(|b| b == quote || b == b'\\' || b == b'\n' || b == b'\r')
                 .unwrap_or(rest.len());
             out.push_str(rest.get(..run).unwrap_or(""));
-            self.pos += run;
+            self.advance(run);
             match self.peek() {
                 None | Some(b'\n' | b'\r') => {
                     return Err(LiteralError::Syntax(format!(
@@ -459,7 +465,7 @@ impl<'a> Parser<'a> {
                         // Raw strings keep the backslash; it still protects
                         // the following quote or backslash.
                         out.push('\\');
-                        self.pos += 1;
+                        self.advance(1);
                         // (a backslash-newline is kept as both characters)
                         if let Some(ch) = self.next_char() {
                             out.push(ch);
@@ -469,7 +475,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Some(_) => {
-                    self.pos += 1;
+                    self.advance(1);
                     return Ok(());
                 }
             }
@@ -479,7 +485,7 @@ impl<'a> Parser<'a> {
     /// One escape sequence after a backslash (at `self.pos`).
     fn escape(&mut self, out: &mut String) -> Result<(), LiteralError> {
         let start = self.pos;
-        self.pos += 1;
+        self.advance(1);
         let Some(c) = self.next_char() else {
             return Err(LiteralError::Syntax(format!(
                 "unterminated string literal at character {}",
@@ -490,7 +496,7 @@ impl<'a> Parser<'a> {
             '\n' => Some(None),
             '\r' => {
                 if self.peek() == Some(b'\n') {
-                    self.pos += 1;
+                    self.advance(1);
                 }
                 Some(None)
             }
@@ -512,15 +518,14 @@ impl<'a> Parser<'a> {
         }
         let code = match c {
             '0'..='7' => {
+                // At most three octal digits, so `v` stays below 0o1000.
                 let mut v = c.to_digit(8).unwrap_or(0);
                 for _ in 0..2 {
-                    match self.peek() {
-                        Some(d @ b'0'..=b'7') => {
-                            v = v * 8 + u32::from(d - b'0');
-                            self.pos += 1;
-                        }
-                        _ => break,
-                    }
+                    let Some(d) = self.peek().and_then(|b| char::from(b).to_digit(8)) else {
+                        break;
+                    };
+                    v = (v << 3) | d;
+                    self.advance(1);
                 }
                 v
             }
@@ -562,7 +567,7 @@ impl<'a> Parser<'a> {
                 )));
             };
             v = (v << 4) | d;
-            self.pos += 1;
+            self.advance(1);
         }
         Ok(v)
     }
@@ -573,11 +578,11 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let negative = match self.peek() {
             Some(b'-') => {
-                self.pos += 1;
+                self.advance(1);
                 true
             }
             Some(b'+') => {
-                self.pos += 1;
+                self.advance(1);
                 false
             }
             _ => false,
@@ -588,7 +593,7 @@ impl<'a> Parser<'a> {
         if self.pos != start {
             self.skip_ws()?;
             while self.peek() == Some(b'(') {
-                parens += 1;
+                parens = parens.saturating_add(1);
                 if parens
                     > self
                         .config
@@ -602,7 +607,7 @@ impl<'a> Parser<'a> {
                         self.char_offset(self.pos)
                     )));
                 }
-                self.pos += 1;
+                self.advance(1);
                 self.in_brackets = true;
                 self.skip_ws()?;
             }
@@ -630,7 +635,7 @@ impl<'a> Parser<'a> {
                             self.char_offset(digits_start)
                         )));
                     }
-                    let digit = i128::from(d - b'0');
+                    let digit = i128::from(d.saturating_sub(b'0'));
                     value = value
                         .checked_mul(10)
                         .and_then(|v| {
@@ -641,13 +646,11 @@ impl<'a> Parser<'a> {
                             }
                         })
                         .ok_or_else(|| too_large(self))?;
-                    count += 1;
-                    self.pos += 1;
+                    count = count.saturating_add(1);
+                    self.advance(1);
                 }
-                Some(b'_')
-                    if count > 0 && matches!(self.bytes.get(self.pos + 1), Some(b'0'..=b'9')) =>
-                {
-                    self.pos += 1;
+                Some(b'_') if count > 0 && matches!(self.peek_at(1), Some(b'0'..=b'9')) => {
+                    self.advance(1);
                 }
                 _ => break,
             }
@@ -689,22 +692,23 @@ impl<'a> Parser<'a> {
             // numpy's _filter_header drops a NAME token `L` right after a number.
             let mut p = self.pos;
             while matches!(self.bytes.get(p), Some(b' ' | b'\t' | b'\x0c')) {
-                p += 1;
+                p = p.saturating_add(1);
             }
             if self.bytes.get(p) == Some(&b'L') {
-                let after = self.text.get(p + 1..).and_then(|s| s.chars().next());
+                let past_l = p.saturating_add(1);
+                let after = self.text.get(past_l..).and_then(|s| s.chars().next());
                 if !after.is_some_and(|ch| ch == '_' || ch.is_alphanumeric()) {
-                    self.pos = p + 1;
+                    self.pos = past_l;
                 }
             }
         }
-        for i in 0..parens {
+        for still_open in (0..parens).rev() {
             self.skip_ws()?;
             if self.peek() != Some(b')') {
                 return Err(self.unexpected("')'"));
             }
-            self.pos += 1;
-            self.in_brackets = outer_brackets || i + 1 < parens;
+            self.advance(1);
+            self.in_brackets = outer_brackets || still_open > 0;
         }
         Ok(Value::Int(value))
     }
@@ -715,18 +719,18 @@ impl<'a> Parser<'a> {
         let mut ended = false;
         loop {
             match self.peek() {
-                Some(b' ' | b'\t' | b'\x0c') => self.pos += 1,
+                Some(b' ' | b'\t' | b'\x0c') => self.advance(1),
                 Some(b'\n' | b'\r') => {
                     ended |= self.seen_token && !self.in_brackets;
-                    self.pos += 1;
+                    self.advance(1);
                 }
                 Some(b'#') => {
                     while !matches!(self.peek(), None | Some(b'\n' | b'\r')) {
-                        self.pos += 1;
+                        self.advance(1);
                     }
                 }
-                Some(b'\\') if matches!(self.bytes.get(self.pos + 1), Some(b'\n' | b'\r')) => {
-                    self.pos += 2;
+                Some(b'\\') if matches!(self.peek_at(1), Some(b'\n' | b'\r')) => {
+                    self.advance(2);
                 }
                 Some(_) if ended => {
                     return Err(LiteralError::Syntax(format!(
@@ -751,9 +755,20 @@ impl<'a> Parser<'a> {
         self.bytes.get(self.pos).copied()
     }
 
+    /// The byte `k` places after the current one, without moving.
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        self.bytes.get(self.pos.checked_add(k)?).copied()
+    }
+
+    /// Moves `n` bytes on. Callers move only past bytes they have seen, so
+    /// `pos` stays within the text and the saturation never triggers.
+    fn advance(&mut self, n: usize) {
+        self.pos = self.pos.saturating_add(n);
+    }
+
     fn next_char(&mut self) -> Option<char> {
         let ch = self.text.get(self.pos..)?.chars().next()?;
-        self.pos += ch.len_utf8();
+        self.advance(ch.len_utf8());
         Some(ch)
     }
 
@@ -841,6 +856,8 @@ mod tests {
             s("\\ ' \" \n \r \t \u{7} \u{8} \u{c} \u{b} \0 A \u{1ff} A é 😀 \\q")
         );
         assert_eq!(p("'a\\\nb'"), s("ab"));
+        // octal escapes stop after three digits or at the first non-octal digit
+        assert_eq!(p(r"'\18 \0777 \8'"), s("\u{1}8 ?7 \\8"));
         assert_eq!(p("'整形'"), s("整形"));
     }
 

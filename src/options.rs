@@ -3,6 +3,8 @@
 //! The terminal methods (`to_writer`, `to_vec`, `from_reader`, `from_slice`)
 //! are implemented next to the code they drive, in `writer.rs` and `reader.rs`.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use crate::dtype::Dtype;
 
 /// Default [`ReadOptions::max_header_size`]: numpy's own default.

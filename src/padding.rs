@@ -5,6 +5,8 @@
 //! written, and reading skips the gap (or accepts that the field is missing).
 //! Other serde formats see a newtype over the number `N`.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};

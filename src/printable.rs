@@ -4,6 +4,8 @@
 //! Python's `repr` escapes the characters listed here; numpy writes field
 //! names with `repr`, so matching its headers byte for byte needs this table.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 /// Inclusive ranges of code points >= 0x80 that are NOT printable, sorted.
 const NON_PRINTABLE: &[(u32, u32)] = &[
     (0x0080, 0x00A0),

@@ -6,6 +6,8 @@
 //! version (`str.isprintable`); we pin Python 3.11, the version our fixtures
 //! were made with (see `printable.rs`).
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 
 /// Displays a string the way Python's `repr(str)` does.

@@ -36,6 +36,8 @@
 //! Other formats stay unaffected: JSON holds `N` and answers the newtype with
 //! `visit_newtype_struct`, a missing field answers `visit_none`.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -132,8 +134,9 @@ impl Dtype {
             if first.is_none() {
                 first = Some(ctx.result.take().unwrap_or(Traced::Ignored));
             }
-            if plan.variant_pass.saturating_add(1) < plan.max_variants {
-                plan.variant_pass += 1;
+            let next_pass = plan.variant_pass.saturating_add(1);
+            if next_pass < plan.max_variants {
+                plan.variant_pass = next_pass;
                 continue;
             }
             return match first {
@@ -191,7 +194,7 @@ struct Ctx {
 
 impl Ctx {
     fn enter(&mut self) -> Result<(), TraceError> {
-        self.depth += 1;
+        self.depth = self.depth.saturating_add(1);
         if self.depth > self.max_depth {
             return Err(TraceError::Npy(Error::limit(format!(
                 "the type nests deeper than {} levels (a recursive type?): raise it with \
@@ -602,7 +605,9 @@ fn datetime_unit(token: &str, rest: &str) -> Result<DatetimeUnit, TraceError> {
         .strip_prefix('[')
         .and_then(|r| r.strip_suffix(']'))
         .ok_or_else(bad)?;
-    let digits = inner.len() - inner.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let digits = inner
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(inner.len());
     let (count, code) = inner.split_at(digits);
     let multiplier = if count.is_empty() {
         1
@@ -680,7 +685,7 @@ impl<'de> SeqAccess<'de> for Counting {
                 "padding larger than {MAX_PADDING} bytes"
             ))));
         }
-        self.taken += 1;
+        self.taken = self.taken.saturating_add(1);
         seed.deserialize(U8Deserializer::<TraceError>::new(0))
             .map(Some)
     }
@@ -830,7 +835,7 @@ impl<'de> MapAccess<'de> for StructFields<'_> {
             return Ok(None);
         };
         self.given = Some(self.next);
-        self.next += 1;
+        self.next = self.next.saturating_add(1);
         seed.deserialize(BorrowedStrDeserializer::<TraceError>::new(key))
             .map(Some)
     }

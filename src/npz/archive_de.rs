@@ -1,6 +1,8 @@
 //! The archive as a serde value: a map of members (struct of arrays), or a
 //! sequence of records zipped together from the columns.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::io::{Read, Seek};
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
@@ -150,7 +152,7 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
         let Some(&i) = self.order.get(self.next) else {
             return Ok(None);
         };
-        self.next += 1;
+        self.next = self.next.saturating_add(1);
         self.current = Some(i);
         let key = self.npz.key(i).to_owned();
         seed.deserialize(key.into_deserializer()).map(Some)
@@ -242,7 +244,7 @@ impl<'de> SeqAccess<'de> for Records<'_> {
             return Ok(None);
         }
         let index = self.next;
-        self.next += 1;
+        self.next = self.next.saturating_add(1);
         let record = RecordDe {
             columns,
             index,
@@ -316,7 +318,7 @@ impl<'de> MapAccess<'de> for RecordFields<'_> {
             .columns
             .get(self.next)
             .ok_or_else(crate::de::internal)?;
-        self.next += 1;
+        self.next = self.next.saturating_add(1);
         let bytes = usize::try_from(self.record.index)
             .ok()
             .and_then(|i| i.checked_mul(col.row))

@@ -7,6 +7,8 @@
 //! buffer that goes to the zip entry when full. Memory: one record plus
 //! one chunk, whatever the number of records.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::io::{Seek, Write};
 
 use serde::Serialize;
@@ -49,7 +51,7 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
             Dtype::Subarray(base, dims) => ((**base).clone(), dims.as_slice()),
             other => (other.clone(), &[][..]),
         };
-        let mut shape = Vec::with_capacity(1 + sub.len());
+        let mut shape = Vec::with_capacity(sub.len().saturating_add(1));
         shape.push(n);
         shape.extend_from_slice(sub);
         let header = Header::new(descr, false, shape);

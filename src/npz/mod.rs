@@ -25,6 +25,8 @@
 //! there (which also makes the zip crate verify the CRC-32). Errors name the
 //! member (`member 'pos': ...`).
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 mod archive_de;
 mod columns;
 mod probe;

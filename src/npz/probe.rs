@@ -5,6 +5,8 @@
 //! The probe stops at the first serializer call by returning its answer as
 //! the "error", so no element is visited.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 
 use serde::Serialize;

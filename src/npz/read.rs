@@ -1,6 +1,8 @@
 //! [`NpzReader`]: members by key, read straight from the zip stream with
 //! the checks an untrusted archive needs.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::io::{Read, Seek};
 
 use serde::de::{DeserializeOwned, DeserializeSeed};

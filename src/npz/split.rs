@@ -5,6 +5,8 @@
 //! [`NpzWriter::add`], so each member is streamed into the archive while the
 //! value is being serialized.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::io::{Seek, Write};
 
 use serde::Serialize;

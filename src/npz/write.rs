@@ -1,6 +1,8 @@
 //! [`NpzWriter`]: members written one after another straight into the zip
 //! entry, with numpy's member options.
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::collections::HashSet;
 use std::io::{Seek, Write};
 
