@@ -5,14 +5,16 @@
 use serde::de::{self, Visitor};
 
 use super::element::ElementDe;
+use super::plan::{Kind, Plan};
+use super::scalar::ScalarDe;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
-use crate::dtype::{Dtype, ShapeRepr};
+use crate::dtype::{Scalar, ShapeRepr};
 use crate::error::{Error, Result};
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
 pub(crate) struct ArrayDe<'de, 'a> {
-    dtype: &'a Dtype,
+    dtype: &'a Plan,
     dims: &'a [u64],
     bytes: Bytes<'de, 'a>,
     cfg: Cfg,
@@ -23,7 +25,7 @@ pub(crate) struct ArrayDe<'de, 'a> {
 impl<'de, 'a> ArrayDe<'de, 'a> {
     #[inline]
     pub(crate) fn new(
-        dtype: &'a Dtype,
+        dtype: &'a Plan,
         dims: &'a [u64],
         bytes: Bytes<'de, 'a>,
         cfg: Cfg,
@@ -49,13 +51,39 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        let stride = if n == 0 {
+        let stride = if rest.is_empty() {
+            self.dtype.size
+        } else if n == 0 {
             0
         } else {
             self.bytes.len() / n_usize
         };
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
+        }
+        if let (true, Kind::Scalar(scalar)) = (rest.is_empty(), &self.dtype.kind) {
+            // the hot case (`Vec<f64>`, `[f32; 3]` fields): scalars straight
+            // to the visitor, no element layer in between
+            let mut seq = ScalarSeq {
+                scalar: *scalar,
+                bytes: self.bytes,
+                size: stride,
+                next: 0,
+                len: n_usize,
+                cfg: self.cfg,
+                top: self.top,
+            };
+            let v = visitor
+                .visit_seq(&mut seq)
+                .map_err(|e| fix_error(e, &Shape(self.dtype, self.dims, self.top)))?;
+            if seq.next < seq.len {
+                let found = Shape(self.dtype, self.dims, self.top);
+                return Err(Error::mismatch(format!(
+                    "expected {} elements, found {found}",
+                    seq.next
+                )));
+            }
+            return Ok(v);
         }
         let mut seq = ArraySeq {
             dtype: self.dtype,
@@ -82,13 +110,13 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
 }
 
 /// "array of shape (3, 2) of '<f8'" for messages.
-struct Shape<'a>(&'a Dtype, &'a [u64], bool);
+struct Shape<'a>(&'a Plan, &'a [u64], bool);
 
 impl std::fmt::Display for Shape<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let what = if self.2 { "array" } else { "subarray" };
         write!(f, "{what} of shape {}", ShapeRepr(self.1))?;
-        if let Dtype::Scalar(s) = self.0 {
+        if let Kind::Scalar(s) = &self.0.kind {
             write!(f, " of '{s}'")?;
         }
         Ok(())
@@ -97,7 +125,7 @@ impl std::fmt::Display for Shape<'_> {
 
 /// The elements of one axis.
 struct ArraySeq<'de, 'a> {
-    dtype: &'a Dtype,
+    dtype: &'a Plan,
     rest: &'a [u64],
     bytes: Bytes<'de, 'a>,
     stride: usize,
@@ -135,6 +163,49 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
     fn size_hint(&self) -> Option<usize> {
         let left = self.len - self.next;
         Some(left.min(SIZE_HINT_BYTES / self.stride.max(1)))
+    }
+}
+
+/// A run of scalars of one type (the last axis of an array of scalars).
+struct ScalarSeq<'de, 'a> {
+    scalar: Scalar,
+    bytes: Bytes<'de, 'a>,
+    size: usize,
+    next: usize,
+    len: usize,
+    cfg: Cfg,
+    top: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for ScalarSeq<'de, '_> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        if self.next >= self.len {
+            return Ok(None);
+        }
+        let i = self.next;
+        self.next += 1;
+        let offset = i.checked_mul(self.size).ok_or_else(internal)?;
+        let bytes = self.bytes.sub(offset, self.size)?;
+        seed.deserialize(ScalarDe::new(self.scalar, bytes, self.cfg))
+            .map(Some)
+            .map_err(|e| {
+                if self.top {
+                    e.at_record(i as u64)
+                } else {
+                    e.at_index(i as u64)
+                }
+            })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        let left = self.len - self.next;
+        Some(left.min(SIZE_HINT_BYTES / self.size.max(1)))
     }
 }
 

@@ -24,6 +24,7 @@
 pub(crate) mod array;
 pub(crate) mod datetime;
 pub(crate) mod element;
+pub(crate) mod plan;
 pub(crate) mod scalar;
 pub(crate) mod stream;
 
@@ -111,29 +112,6 @@ pub(crate) struct Cfg {
     pub(crate) lossy: bool,
 }
 
-/// How a value was found in the file, for "expected X, found Y" messages.
-pub(crate) struct Found<'a>(pub(crate) &'a Dtype);
-
-impl fmt::Display for Found<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Dtype::Scalar(s) => write!(f, "'{s}'"),
-            Dtype::Subarray(base, shape) => {
-                write!(f, "subarray {}", crate::dtype::ShapeRepr(shape))?;
-                if let Dtype::Scalar(s) = &**base {
-                    write!(f, " of '{s}'")?;
-                }
-                Ok(())
-            }
-            Dtype::Record(r) => match r.fields().len() {
-                0 => f.write_str("record without fields"),
-                1 => f.write_str("record of 1 field"),
-                n => write!(f, "record of {n} fields"),
-            },
-        }
-    }
-}
-
 /// Rewrites serde's own `invalid type: X, expected Y` into
 /// `expected Y, found '<f8'` and `invalid value: X, expected Y` into
 /// `expected Y, found X in '<i8'`, for errors fresh from a visitor (no
@@ -211,7 +189,8 @@ pub(crate) fn element_from_slice<'de, T: serde::Deserialize<'de>>(
         )));
     }
     check_readable(dtype)?;
-    T::deserialize(element::ElementDe::new(dtype, Bytes::Borrowed(bytes), cfg))
+    let plan = plan::Plan::new(dtype);
+    T::deserialize(element::ElementDe::new(&plan, Bytes::Borrowed(bytes), cfg))
 }
 
 #[cfg(test)]

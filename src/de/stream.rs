@@ -14,6 +14,7 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, fortran_to_c};
+use super::plan::Plan;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
@@ -159,6 +160,7 @@ pub(crate) fn row_size(header: &Header) -> Result<usize> {
 /// The top-level deserializer of `from_reader`.
 pub(crate) struct StreamDe<'h, R> {
     header: &'h Header,
+    plan: Plan,
     data: Chunked<R>,
     cfg: Cfg,
 }
@@ -169,6 +171,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let row = row_size(header)?;
         Ok(StreamDe {
             header,
+            plan: Plan::new(&header.descr),
             data: Chunked::new(reader, total, row),
             cfg,
         })
@@ -196,18 +199,19 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let total = usize::try_from(self.data.total).map_err(|_| internal())?;
         let cfg = self.cfg;
         let header = self.header;
+        let plan = &self.plan;
         let fortran = self.fortran();
         let bytes = self.data.take(total)?;
         if fortran {
             let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
             f(
-                ArrayDe::new(&header.descr, &header.shape, Bytes::Copied(&c), cfg, true),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true),
                 visitor,
             )
         } else {
             f(
                 ArrayDe::new(
-                    &header.descr,
+                    plan,
                     &header.shape,
                     Bytes::Copied(bytes),
                     cfg,
@@ -229,7 +233,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let header = self.header;
         let n = header.shape.first().copied().ok_or_else(internal)?;
         let mut seq = StreamSeq {
-            descr: &header.descr,
+            descr: &self.plan,
             rest: header.shape.get(1..).unwrap_or(&[]),
             data: &mut self.data,
             next: 0,
@@ -264,7 +268,7 @@ impl std::fmt::Display for Top<'_> {
 }
 
 struct StreamSeq<'h, 's, R> {
-    descr: &'h Dtype,
+    descr: &'h Plan,
     rest: &'h [u64],
     data: &'s mut Chunked<R>,
     next: u64,
