@@ -46,6 +46,7 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
     }
 
     /// Visits the first axis as a sequence (dims must not be empty).
+    #[inline]
     pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
@@ -248,6 +249,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
         self.visit_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -262,6 +264,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
         visitor.visit_newtype_struct(self)
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         if self.dims.is_empty() {
             return self.element().deserialize_tuple(len, visitor);
@@ -269,6 +272,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
         self.visit_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -281,6 +285,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
         self.visit_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,

@@ -27,6 +27,7 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         fix_error(e, &Found(self.dtype))
     }
 
+    #[inline]
     fn record_map<V: Visitor<'de>>(self, r: &'a [PField], visitor: V) -> Result<V::Value> {
         let mut map = RecordMap {
             fields: r.iter(),
@@ -37,6 +38,7 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         visitor.visit_map(&mut map).map_err(|e| self.fix(e))
     }
 
+    #[inline]
     fn record_seq<V: Visitor<'de>>(self, r: &'a [PField], visitor: V) -> Result<V::Value> {
         let mut seq = RecordSeq {
             fields: r.iter(),
@@ -55,6 +57,7 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         Ok(v)
     }
 
+    #[inline]
     fn subarray<V: Visitor<'de>>(
         self,
         base: &'a Plan,
@@ -113,6 +116,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         self.deserialize_unit(visitor)
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -128,6 +132,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         }
     }
 
+    #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Record(r) => self.record_seq(r, visitor),
@@ -135,10 +140,12 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         }
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         self.deserialize_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -148,12 +155,20 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         self.deserialize_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if let Kind::Record(r) = &self.dtype.kind {
+            if self.dtype.names_are(fields) {
+                // same names in the same order: the fields by position,
+                // no key matching per record (see `Plan::names_are`)
+                return self.record_seq(r, visitor);
+            }
+        }
         self.deserialize_any(visitor)
     }
 
@@ -229,6 +244,7 @@ struct RecordSeq<'de, 'a> {
 impl<'de> de::SeqAccess<'de> for RecordSeq<'de, '_> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
         seed: T,

@@ -7,6 +7,7 @@
 //! `flatten` would make silently wrong.
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::dtype::{Dtype, Scalar, ShapeRepr};
 
@@ -16,6 +17,11 @@ pub(crate) struct Plan {
     /// Bytes of one element of this node (`Dtype::itemsize`).
     pub(crate) size: usize,
     pub(crate) kind: Kind,
+    /// Address of the last `fields` list of a `deserialize_struct` found
+    /// equal to this record's field names (0: none yet), and of the last
+    /// found different: the comparison runs once per file and type.
+    names_equal: AtomicUsize,
+    names_differ: AtomicUsize,
 }
 
 /// What the node is.
@@ -53,7 +59,41 @@ impl Plan {
                     .collect(),
             ),
         };
-        Plan { size, kind }
+        Plan {
+            size,
+            kind,
+            names_equal: AtomicUsize::new(0),
+            names_differ: AtomicUsize::new(0),
+        }
+    }
+
+    /// Whether this record's field names are exactly `fields`, in order:
+    /// then the struct's visitor may take the fields as a sequence (what a
+    /// derived `Deserialize` does for a struct: each field in declaration
+    /// order), skipping the per-record key matching. The names are
+    /// compared, not assumed: field indices alone would be silently wrong
+    /// with `alias`, `rename` or reordered files. Decided once per list
+    /// (its address is cached; lists are `'static` and immutable).
+    pub(crate) fn names_are(&self, fields: &'static [&'static str]) -> bool {
+        let Kind::Record(own) = &self.kind else {
+            return false;
+        };
+        let addr = fields.as_ptr() as usize ^ fields.len().rotate_left(48);
+        if addr == self.names_equal.load(Ordering::Relaxed) {
+            return true;
+        }
+        if addr == self.names_differ.load(Ordering::Relaxed) {
+            return false;
+        }
+        let equal = own.len() == fields.len()
+            && own.iter().zip(fields).all(|(f, name)| &*f.name == *name);
+        let slot = if equal {
+            &self.names_equal
+        } else {
+            &self.names_differ
+        };
+        slot.store(addr, Ordering::Relaxed);
+        equal
     }
 }
 
