@@ -1,6 +1,6 @@
 //! numpy's `datetime64` / `timedelta64` as Rust types: [`Datetime64<U>`] and
 //! [`Timedelta64<U>`], an `i64` count of the unit `U` (a marker type from
-//! [`unit`]). `i64::MIN` is NaT ("not a time"), as in numpy.
+//! [`unit`](mod@unit)). `i64::MIN` is NaT ("not a time"), as in numpy.
 //!
 //! They serialize as a newtype struct whose name carries the unit
 //! (`"$npy_serde::M8[ns]"`), so this crate writes `'<M8[ns]'`; other formats
@@ -21,7 +21,7 @@ mod sealed {
 }
 
 /// A datetime unit known at compile time; implemented by the marker types in
-/// [`unit`] only.
+/// [`unit`](mod@unit) only.
 pub trait TimeUnitMarker: sealed::Sealed {
     /// The unit.
     const UNIT: DatetimeUnit;
@@ -105,9 +105,22 @@ macro_rules! time_type {
 
         impl<U: TimeUnitMarker> $name<U> {
             /// NaT, "not a time" (count `i64::MIN`).
+            ///
+            /// ```
+            /// use npy_serde::{Datetime64, unit};
+            /// assert!(Datetime64::<unit::s>::NAT.is_nat());
+            /// assert_eq!(Datetime64::<unit::s>::NAT.count(), i64::MIN);
+            /// ```
             pub const NAT: Self = Self::new(NAT);
 
             /// A value of `count` units.
+            ///
+            /// ```
+            /// use npy_serde::{Timedelta64, unit};
+            /// let d = Timedelta64::<unit::us>::new(-7);
+            /// assert_eq!((d.count(), d.is_nat()), (-7, false));
+            /// assert_eq!(d.unit().to_string(), "[us]");
+            /// ```
             pub const fn new(count: i64) -> Self {
                 $name { count, unit: PhantomData }
             }

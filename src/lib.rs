@@ -1,4 +1,96 @@
 //! NumPy's `.npy` and `.npz` files as a serde data format.
+//!
+//! Derive `Serialize`/`Deserialize` on your structs, write them with
+//! [`to_writer`], and `np.load` opens a structured (record) array with the
+//! right dtype. Read numpy's files with [`from_reader`]: record fields are
+//! matched by name, so field order, extra columns, padding, titles, byte order
+//! and integer width of the file do not need to match the struct. The bytes
+//! written are the bytes `np.save` writes for the same array, header
+//! included. Bad input gives an [`Error`] naming the record and field, never a
+//! panic, a hang or an allocation the input does not pay for.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Particle { id: u64, pos: [f64; 3], mass: f32 }
+//!
+//! let ps = vec![Particle { id: 7, pos: [1.0, 2.0, 3.0], mass: 0.5 }];
+//! let bytes = npy_serde::to_vec(&ps)?;            // np.load gives dtype
+//! // [('id', '<u8'), ('pos', '<f8', (3,)), ('mass', '<f4')], shape (1,)
+//! let back: Vec<Particle> = npy_serde::from_slice(&bytes)?;
+//! assert_eq!(back, ps);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! The [`tutorial`] walks through writing, reading numpy's files, streaming,
+//! explicit dtypes, alignment, the special types and errors.
+//!
+//! # Type mapping
+//!
+//! | Rust (serde) | numpy dtype |
+//! |---|---|
+//! | `bool` | `\|b1` |
+//! | `i8 i16 i32 i64`, `u8 u16 u32 u64` | `\|i1 <i2 <i4 <i8`, `\|u1 <u2 <u4 <u8` |
+//! | `f32`, `f64`; `half::f16` (feature `half`) | `<f4`, `<f8`; `<f2` (bit-exact both ways) |
+//! | `Complex<f32/f64>` with `#[serde(with = "npy_serde::complex")]` | `<c8`, `<c16` (without `with`: a `(2,)` subarray of floats) |
+//! | `char`; `String` / `&str` | `<U1`; `<Un`, n = longest value in characters (at least 1) |
+//! | bytes (`serde_bytes`) | `\|Sn`, n = longest value (at least 1) |
+//! | struct with named fields; string-keyed map with the same keys in every record | record, fields in declaration / key order |
+//! | newtype struct | transparent |
+//! | unit struct, `()` | zero-field record `[]` |
+//! | nested struct | nested record `('sub', [...])` |
+//! | `[T; N]`, homogeneous tuples, `Vec<T>` of one length in every record | subarray `('x', '<f8', (N,))`; nested arrays give `(16, 4)` |
+//! | tuple struct, mixed tuple | record with fields `f0`, `f1`, … |
+//! | [`Padding<N>`] | `('', '\|VN')` |
+//! | unit-only enum | `<Un` holding the variant name |
+//! | [`Datetime64<U>`] / [`Timedelta64<U>`] | `<M8[unit]` / `<m8[unit]`, the `i64` count; NaT is `i64::MIN` |
+//!
+//! A sequence of records gives shape `(N,)`; a sequence of fixed-size arrays
+//! of scalars (`Vec<[f64; 3]>`, equal-length `Vec<Vec<f64>>`) gives shape
+//! `(N, 3)` with a scalar dtype, as numpy folds subarrays into the shape; a
+//! single record or scalar gives shape `()`.
+//!
+//! Refused before anything is written, with the record and field: `None`,
+//! `i128`/`u128`, maps with non-string keys, enum variants with data, ragged
+//! `Vec` lengths, strings longer than a fixed width, `S`/`U` values ending in
+//! NUL (numpy would strip it), records whose layout differs from the first.
+//!
+//! # serde attributes
+//!
+//! | attribute | effect here |
+//! |---|---|
+//! | `rename`, `rename_all` | the field name in the dtype, and the name matched on read |
+//! | `skip` | neither written nor read (read gives `Default`) |
+//! | `default` | a field missing from the file reads as its default |
+//! | `alias` | also accepted as the field name on read; never written |
+//! | `with` | the serde type that `with` produces decides the dtype |
+//! | `transparent` | the struct is its field |
+//! | `flatten` | arrives as a map and is written flat; [`Dtype::of`] refuses it |
+//! | `untagged` enum | works when every record takes the same layout; otherwise "record N has fields … but record 0 has …" |
+//! | internally tagged enum (`tag = "..."`) | a record with the tag as a `<Un` field first; same-layout rule |
+//! | externally tagged enum with data | refused; unit-only enums are `<Un` strings |
+//! | `deny_unknown_fields` | reading a file with more fields than the struct fails |
+//!
+//! The special types ([`complex`], [`Datetime64`], `half::f16`, [`Padding`])
+//! are recognised by the name of the newtype they serialize as. Writing
+//! keeps them inside `flatten` and untagged enums. Reading them there goes
+//! through serde's buffering (`deserialize_any`), which loses the request,
+//! as with serde_json's `RawValue`: complex numbers still read (as
+//! `[re, im]`), datetimes read their raw count *without unit conversion*, and
+//! `half::f16` fails with an error. Keep such fields out of `flatten` when the
+//! units differ.
+//!
+//! # Limits for untrusted input
+//!
+//! Every size in a header is checked against the bytes actually present
+//! before anything is allocated. [`ReadOptions`] holds the limits:
+//! `max_header_size` (10000 characters, numpy's default), `max_depth` (64
+//! bracket levels of nested records and subarrays) and `max_elements` (2^32).
+//!
+//! # Features
+//!
+//! - `half`: `half::f16` as `'<f2'`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -18,6 +110,7 @@ mod reader;
 mod ser;
 mod special;
 mod trace;
+pub mod tutorial;
 mod writer;
 
 pub mod complex;

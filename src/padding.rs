@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use serde::de::{Deserialize, Deserializer, IgnoredAny, Visitor};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
 use crate::special::PADDING;
@@ -39,7 +39,10 @@ impl<const N: usize> Serialize for Padding<N> {
 
 impl<'de, const N: usize> Deserialize<'de> for Padding<N> {
     /// Accepts anything through `deserialize_option`: a missing field (serde
-    /// derive asks for an option), none, unit or any value.
+    /// derive asks for an option and gets none), none, unit or any value.
+    /// Inside `visit_some` it asks for the `$npy_serde::padding` newtype and
+    /// takes exactly `N` elements if answered with a sequence: that is how
+    /// `Dtype::of` measures `N` (see the tracer's padding protocol).
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_option(PaddingVisitor::<N>)
     }
@@ -60,14 +63,52 @@ impl<'de, const N: usize> Visitor<'de> for PaddingVisitor<N> {
         Ok(Padding)
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        IgnoredAny::deserialize(d)?;
-        Ok(Padding)
+        d.deserialize_newtype_struct(PADDING, PaddingInner::<N>)
     }
     fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
         Ok(Padding)
     }
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         IgnoredAny::deserialize(d)?;
+        Ok(Padding)
+    }
+}
+
+/// The value of a present padding field: whatever it holds is ignored; a
+/// sequence gives up exactly `N` elements (the tracer counts them).
+struct PaddingInner<const N: usize>;
+
+impl<'de, const N: usize> Visitor<'de> for PaddingInner<N> {
+    type Value = Padding<N>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{N} bytes of padding")
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        IgnoredAny::deserialize(d)?;
+        Ok(Padding)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        for _ in 0..N {
+            if seq.next_element::<IgnoredAny>()?.is_none() {
+                break;
+            }
+        }
+        Ok(Padding)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Padding)
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Padding)
+    }
+    fn visit_bytes<E: serde::de::Error>(self, _: &[u8]) -> Result<Self::Value, E> {
+        Ok(Padding)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Padding)
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
         Ok(Padding)
     }
 }
@@ -83,6 +124,8 @@ mod tests {
         let p: Padding<4> = serde_json::from_str("4").unwrap();
         assert_eq!(p, Padding);
         let p: Padding<4> = serde_json::from_str("null").unwrap();
+        assert_eq!(p, Padding);
+        let p: Padding<2> = serde_json::from_str("[0, 0]").unwrap();
         assert_eq!(p, Padding);
     }
 }

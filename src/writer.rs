@@ -1,11 +1,19 @@
 //! Writing `.npy`: [`to_writer`], [`to_vec`], the same through
 //! [`WriteOptions`], and the streaming [`NpyWriter`].
 //!
-//! `to_vec` sizes the output once (header + count × itemsize) and encodes
-//! each element straight into its place. `to_writer` encodes into a reusable
-//! buffer of whole records (about 64 KiB) and writes it out; with
-//! `fortran_order(true)` and two or more dimensions it builds the whole
-//! array in memory first, because elements arrive in C order.
+//! With the dtype inferred, both first try a single pass (`ser/spec.rs`):
+//! the dtype is taken from the first element and every element is encoded
+//! at once, falling back to the two exact passes when the values are not
+//! uniform. `to_writer` does this only for data up to 64 MiB, which it holds
+//! in memory.
+//!
+//! In the two-pass path, `to_vec` sizes the output once (header + count ×
+//! itemsize) and encodes each element straight into its place. `to_writer`
+//! encodes into a reusable buffer of whole records (about 64 KiB) and writes
+//! it out; with `fortran_order(true)` and two or more dimensions, or with a
+//! given dtype and at most 64 MiB of data, it builds the whole array in
+//! memory first (elements arrive in C order; conversion errors must surface
+//! before anything is written).
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -21,6 +29,72 @@ use crate::ser::{Plan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing.
 const CHUNK: usize = 64 * 1024;
+
+/// Largest data section `to_writer` builds in memory to write it after a
+/// single pass (see `ser/spec.rs`); bigger arrays are walked twice and
+/// streamed through a [`CHUNK`] buffer.
+const ONE_PASS_CAP: usize = 64 * 1024 * 1024;
+
+/// Bytes of a one-pass result: the header (empty when it is already in
+/// front of the data) and the data.
+type OnePass = (Vec<u8>, Vec<u8>);
+
+/// The speculative single pass (inferred dtype, C order): the whole file as
+/// bytes, or `None` when the values are not uniform (then the caller runs
+/// the exact two passes). With `with_header` the header is written in front
+/// of the data (room for it is reserved once the dtype is known).
+fn one_pass<T: ?Sized + Serialize>(
+    value: &T,
+    opts: &WriteOptions,
+    cap: usize,
+    with_header: bool,
+) -> Option<OnePass> {
+    if opts.dtype.is_some() || opts.fortran_order {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut prefix = 0usize;
+    let mut on_dtype = |dt: &Dtype, hinted: &[u64], out: &mut Vec<u8>| {
+        if !with_header {
+            return;
+        }
+        let (base, shape) = fold_subarray(dt, hinted);
+        if let Ok((h, _)) = Header::new(base, false, shape).encode(opts.version) {
+            prefix = h.len();
+            out.resize(prefix, 0);
+        }
+    };
+    let spec = crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype)?;
+    let header = Header::new(spec.dtype, false, spec.shape);
+    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
+    if out.len().checked_sub(prefix)? != data_len {
+        return None;
+    }
+    let (head, _) = header.encode(opts.version).ok()?;
+    if !with_header {
+        return Some((head, out));
+    }
+    if head.len() == prefix {
+        out.get_mut(..prefix)?.copy_from_slice(&head);
+        Some((Vec::new(), out))
+    } else {
+        let mut whole = head;
+        whole.extend_from_slice(out.get(prefix..)?);
+        Some((Vec::new(), whole))
+    }
+}
+
+/// A top-level subarray dtype as numpy stores it: base descr, dims
+/// appended to the shape.
+fn fold_subarray(dt: &Dtype, outer: &[u64]) -> (Dtype, Vec<u64>) {
+    let mut shape = outer.to_vec();
+    let mut cur = dt;
+    while let Dtype::Subarray(base, dims) = cur {
+        shape.extend_from_slice(dims);
+        cur = base;
+    }
+    (cur.clone(), shape)
+}
 
 /// Writes `value` as an `.npy` file: a sequence of records gives a record
 /// array of shape `(N,)`, nested equal-length sequences give more axes, a
@@ -197,9 +271,33 @@ fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'
 
 impl WriteOptions {
     /// Writes `value` as `.npy` with these options. On an error in the
-    /// values nothing is written, except for an error found while converting
-    /// into a given [`dtype`](WriteOptions::dtype), which is checked in a
-    /// first pass over the values too.
+    /// values nothing is written: errors are found before the header goes
+    /// out (for a given dtype and more than 64 MiB of data by a checking
+    /// pass over the values).
+    ///
+    /// # Conversion into a given dtype
+    ///
+    /// With [`dtype`](WriteOptions::dtype), record fields are matched by
+    /// name (any order; a value field the dtype lacks, or a dtype field the
+    /// value lacks, is an error; gaps are zero) and every value is converted
+    /// exactly into the dtype's type, or the write fails naming record and
+    /// field:
+    ///
+    /// | value | into |
+    /// |---|---|
+    /// | bool | `b1` only |
+    /// | integer | `i1`..`i8`, `u1`..`u8` when it fits; `f2`/`f4`/`f8` when exact; `M8`/`m8` as a count of the dtype's unit |
+    /// | `f32`, `f64` | `f8`, `f4`, `f2` when exactly representable (NaN and infinities pass) |
+    /// | complex (`npy_serde::complex`), or `[re, im]` of numbers | `c8`, `c16`, each part exactly |
+    /// | `half::f16` | `f2` bit-exact; `f4`/`f8` widened |
+    /// | string, char, unit enum variant | `Un` (at most n characters), `Sn` (UTF-8, at most n bytes) |
+    /// | bytes | `Sn`, `Vn` (at most n bytes, zero padded) |
+    /// | `Datetime64<U>` / `Timedelta64<U>` | `M8[unit]` / `m8[unit]`, unit converted exactly (NaT stays NaT; datetimes in years or months convert to days and shorter units through the calendar, timedeltas do not) |
+    /// | sequence | a subarray of the same length, or positionally a record |
+    /// | struct, map | a record, fields by name |
+    ///
+    /// Byte order is the dtype's. Strings or bytes ending in NUL are refused
+    /// (numpy strips trailing NULs); `Padding<N>` values are skipped.
     ///
     /// ```
     /// use npy_serde::{Dtype, WriteOptions};
@@ -213,14 +311,20 @@ impl WriteOptions {
         mut writer: W,
         value: &T,
     ) -> Result<()> {
+        if let Some((head, data)) = one_pass(value, self, ONE_PASS_CAP, false) {
+            writer.write_all(&head)?;
+            writer.write_all(&data)?;
+            return Ok(());
+        }
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
-        if header.fortran_order {
+        let data_len = header.data_len()?;
+        if header.fortran_order || (!plan.checked && data_len <= ONE_PASS_CAP as u64) {
+            // built in memory: errors surface before anything is written
             let bytes = self.encode_vec(value, &plan, &header)?;
             writer.write_all(&bytes)?;
             return Ok(());
         }
-        header.data_len()?;
         let (head, _) = header.encode(self.version)?;
         if !plan.checked {
             let mut check = chunk_sink(&plan.dtype, std::io::sink(), false);
@@ -244,6 +348,9 @@ impl WriteOptions {
     /// assert_eq!(&bytes[128..], &[1, 4, 2, 5, 3, 6]);
     /// ```
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
+        if let Some((_, bytes)) = one_pass(value, self, usize::MAX, true) {
+            return Ok(bytes);
+        }
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
         self.encode_vec(value, &plan, &header)
@@ -356,6 +463,12 @@ fn patch_at<W: Write + Seek>(w: &mut W, pos: u64, bytes: &[u8], end: u64) -> std
 impl<W: Write + Seek> NpyWriter<W> {
     /// A writer whose dtype comes from the first record; the length is
     /// patched into the header by [`finish`](NpyWriter::finish).
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+    /// w.serialize(&(1u8, 2.0f32)).unwrap();
+    /// assert_eq!(w.dtype().unwrap().to_string(), "[('f0', '|u1'), ('f1', '<f4')]");
+    /// ```
     pub fn new(writer: W) -> Result<Self> {
         WriteOptions::new().npy_writer(writer)
     }
@@ -381,6 +494,18 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
     /// first-axis length in place. Records are written with the file's
     /// dtype; the first record's own layout must match it (same fields and
     /// types; strings no wider than the file's).
+    ///
+    /// ```
+    /// use std::fs::OpenOptions;
+    /// let path = std::env::temp_dir().join(format!("npy_serde_doc_append_{}.npy", std::process::id()));
+    /// std::fs::write(&path, npy_serde::to_vec(&[1u32, 2]).unwrap()).unwrap();
+    /// let file = OpenOptions::new().read(true).write(true).open(&path).unwrap();
+    /// let mut w = npy_serde::NpyWriter::append(file).unwrap();
+    /// w.serialize(&3u32).unwrap();
+    /// w.finish().unwrap();
+    /// assert_eq!(std::fs::read(&path).unwrap(), npy_serde::to_vec(&[1u32, 2, 3]).unwrap());
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
     pub fn append(mut file: W) -> Result<Self> {
         file.seek(SeekFrom::Start(0))?;
         let opts = ReadOptions::new().max_header_size(usize::MAX);
@@ -439,6 +564,14 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
 impl WriteOptions {
     /// A streaming [`NpyWriter`] on a seekable writer with these options
     /// (`dtype`, `align`, `version`; `fortran_order` does not apply).
+    ///
+    /// ```
+    /// let opts = npy_serde::WriteOptions::new().version(3, 0);
+    /// let mut w = opts.npy_writer(std::io::Cursor::new(Vec::new())).unwrap();
+    /// w.serialize(&1.0f64).unwrap();
+    /// let bytes = w.finish().unwrap().into_inner();
+    /// assert_eq!(&bytes[6..8], &[3, 0]);
+    /// ```
     pub fn npy_writer<W: Write + Seek>(&self, mut writer: W) -> Result<NpyWriter<W>> {
         let start = writer.stream_position()?;
         let mut w = NpyWriter::build(writer, self.dtype.clone(), self, None);
@@ -512,16 +645,24 @@ impl<W: Write> NpyWriter<W> {
 
     /// The number of records written so far (for `append`, including those
     /// already in the file).
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 1);
+    /// assert!(w.is_empty());
+    /// w.serialize(&1i64).unwrap();
+    /// assert_eq!(w.len(), 1);
+    /// ```
     pub fn len(&self) -> u64 {
         self.count
     }
 
-    /// Whether no record has been written.
+    /// Whether no record has been written (see [`len`](NpyWriter::len)).
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 
-    /// The record dtype, once known.
+    /// The record dtype, once known (given, or taken from the first record;
+    /// see [`new`](NpyWriter::new)).
     pub fn dtype(&self) -> Option<&Dtype> {
         self.dtype.as_ref()
     }
@@ -555,6 +696,15 @@ impl<W: Write> NpyWriter<W> {
 
     /// Encodes one record and writes it. On an encoding error nothing is
     /// written and the record is not counted; the error names the record.
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 2);
+    /// w.serialize("ab").unwrap();
+    /// let err = w.serialize("abc").unwrap_err(); // wider than the first record's '<U2'
+    /// assert_eq!(err.to_string(), "record 1: value of 3 characters does not fit '<U2'");
+    /// w.serialize("c").unwrap();
+    /// assert_eq!(w.finish().unwrap(), npy_serde::to_vec(&["ab", "c"]).unwrap());
+    /// ```
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let index = self.count;
         if self.dtype.is_none() || self.check_layout {
@@ -612,6 +762,13 @@ impl<W: Write> NpyWriter<W> {
     /// Completes the file: writes the header if no record came, patches
     /// the length (seekable writers) or checks it (promised length), flushes,
     /// and returns the writer (positioned at the end of the array).
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 2);
+    /// w.serialize(&1u8).unwrap();
+    /// let err = w.finish().unwrap_err();
+    /// assert_eq!(err.to_string(), "the header promised 2 records, 1 were written");
+    /// ```
     pub fn finish(mut self) -> Result<W> {
         if self.header_len.is_none() {
             self.write_header()?;
@@ -619,7 +776,7 @@ impl<W: Write> NpyWriter<W> {
         if let Some(len) = self.promised {
             if len != self.count {
                 return Err(Error::data(format!(
-                    "wrote {} records but the header promised {len}",
+                    "the header promised {len} records, {} were written",
                     self.count
                 )));
             }
@@ -696,5 +853,114 @@ mod tests {
         );
         let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
         assert!(has_gaps(&padded));
+    }
+}
+
+#[cfg(test)]
+mod one_pass_tests {
+    use super::*;
+    use serde::Serialize;
+
+    fn two_pass<T: ?Sized + Serialize>(v: &T, opts: &WriteOptions) -> Vec<u8> {
+        let plan = plan(v, opts).unwrap();
+        let header = header_for(&plan, opts);
+        opts.encode_vec(v, &plan, &header).unwrap()
+    }
+
+    #[track_caller]
+    fn check<T: ?Sized + Serialize>(v: &T, uniform: bool) {
+        for opts in [WriteOptions::new(), WriteOptions::new().align(true)] {
+            let one = one_pass(v, &opts, usize::MAX, true);
+            assert_eq!(one.is_some(), uniform);
+            let two = two_pass(v, &opts);
+            if let Some((_, bytes)) = one {
+                assert_eq!(bytes, two);
+            }
+            let (head, data) = one_pass(v, &opts, usize::MAX, false).unwrap_or_default();
+            if uniform {
+                assert_eq!([head, data].concat(), two);
+            }
+        }
+    }
+
+    #[derive(Serialize)]
+    struct P {
+        id: u64,
+        pos: [f64; 3],
+        vel: [f32; 3],
+        mass: f32,
+        charge: i8,
+    }
+
+    #[test]
+    fn uniform_values_take_one_pass() {
+        let ps: Vec<P> = (0..5)
+            .map(|i| P {
+                id: i,
+                pos: [1.0; 3],
+                vel: [2.0; 3],
+                mass: 0.5,
+                charge: -1,
+            })
+            .collect();
+        check(&ps, true);
+        check(&vec![[1.0f64, 2.0], [3.0, 4.0]], true);
+        check(&vec![vec![1u8, 2], vec![3, 4]], true);
+        check(&vec!["abc", "a"], true);
+        check(&3.5f64, true);
+        check(&(1u8, 2.0f32), true);
+        check(&vec![(1u8, "x"), (2, "y")], true);
+    }
+
+    #[test]
+    fn other_values_take_two_passes() {
+        check(&vec!["a", "abc"], false); // wider later
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum E {
+            I(i32),
+            L(i64),
+        }
+        // the dtype is '<i8' only with all values seen; strict mode refuses i32
+        assert!(
+            one_pass(
+                &vec![E::I(1), E::L(2)],
+                &WriteOptions::new(),
+                usize::MAX,
+                true
+            )
+            .is_none()
+        );
+        #[derive(Serialize)]
+        struct Ab {
+            a: u8,
+            b: u8,
+        }
+        #[derive(Serialize)]
+        struct Ba {
+            b: u8,
+            a: u8,
+        }
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum O {
+            Ab(Ab),
+            Ba(Ba),
+        }
+        // fields in another order: two passes, which refuse it
+        let v = vec![O::Ab(Ab { a: 1, b: 2 }), O::Ba(Ba { b: 3, a: 4 })];
+        assert!(one_pass(&v, &WriteOptions::new(), usize::MAX, true).is_none());
+        assert!(WriteOptions::new().to_vec(&v).is_err());
+    }
+
+    #[test]
+    fn fallback_gives_errors_and_widths() {
+        let opts = WriteOptions::new();
+        assert!(one_pass(&vec![vec![1u8], vec![2, 3]], &opts, usize::MAX, true).is_none());
+        assert!(opts.to_vec(&vec![vec![1u8], vec![2, 3]]).is_err());
+        assert!(one_pass(&Vec::<f64>::new(), &opts, usize::MAX, true).is_none());
+        // the cap
+        assert!(one_pass(&vec![1u64; 100], &opts, 799, false).is_none());
+        assert!(one_pass(&vec![1u64; 100], &opts, 800, false).is_some());
     }
 }

@@ -650,3 +650,64 @@ fn half_feature() {
         h: half::f16::ZERO,
     };
 }
+
+#[test]
+fn explicit_complex_pairs_and_subarray_dtype() {
+    let c16 = sc(ScalarType::Complex(16));
+    let v = vec![[1.0f64, 2.0], [3.0, -4.0]];
+    same(
+        "complex_pairs",
+        WriteOptions::new().dtype(c16.clone()).to_vec(&v).unwrap(),
+    );
+    let mut out = Vec::new();
+    WriteOptions::new()
+        .dtype(c16)
+        .to_writer(&mut out, &v)
+        .unwrap();
+    same("complex_pairs", out);
+    // a subarray dtype is folded into the shape, as numpy does
+    let sub = Dtype::subarray(sc(ScalarType::Float(8)), vec![3]).unwrap();
+    same(
+        "vec_of_arrays",
+        WriteOptions::new()
+            .dtype(sub)
+            .to_vec(&vec![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]])
+            .unwrap(),
+    );
+}
+
+/// A sequence whose length hint lies: output is still right, no huge
+/// reservation or panic.
+#[test]
+fn lying_length_hint() {
+    use serde::ser::SerializeSeq;
+    struct Liar;
+    impl Serialize for Liar {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut seq = s.serialize_seq(Some(usize::MAX))?;
+            for x in [1.0f64, 2.5, -3.0] {
+                seq.serialize_element(&x)?;
+            }
+            seq.end()
+        }
+    }
+    same("f64_1d", to_vec(&Liar).unwrap());
+    let mut out = Vec::new();
+    npy_serde::to_writer(&mut out, &Liar).unwrap();
+    same("f64_1d", out);
+}
+
+#[derive(Serialize)]
+struct Meters(f64);
+
+#[test]
+fn newtype_is_transparent() {
+    same(
+        "f64_1d",
+        to_vec(&vec![Meters(1.0), Meters(2.5), Meters(-3.0)]).unwrap(),
+    );
+    same(
+        "f64_1d",
+        to_vec(&vec![Some(1.0f64), Some(2.5), Some(-3.0)]).unwrap(),
+    );
+}

@@ -2,7 +2,7 @@
 
 use std::io::Cursor;
 
-use npy_serde::{NpyWriter, WriteOptions, to_vec, to_writer};
+use npy_serde::{WriteOptions, to_vec, to_writer};
 use proptest::prelude::*;
 use serde::Serialize;
 

@@ -64,7 +64,6 @@ fn fixed_types_trace_to_the_written_descr() {
 /// newtype and its `visit_seq` to take N elements (the protocol in
 /// `src/trace.rs`); `src/padding.rs` does not do that yet.
 #[test]
-#[ignore = "Padding<N> does not yet report its size to Dtype::of (see src/trace.rs)"]
 fn padding_traces_to_a_gap() {
     same(padded());
 }

@@ -37,25 +37,63 @@ use crate::ser::probe::{Captured, probe};
 use crate::special;
 
 /// The pass-2 serializer for one element (or a part of one).
+///
+/// In *strict* mode (the speculative single pass, see `spec.rs`) it accepts
+/// only what pass 1 would have inferred as this very dtype: the same scalar
+/// types without conversion, fields in dtype order, no padding values; any
+/// other value fails so that the caller falls back to the two passes.
 pub(crate) struct Enc<'a> {
     dt: &'a Dtype,
     /// Subarray dims still to be peeled before `dt` applies.
     dims: &'a [u64],
     buf: &'a mut [u8],
+    strict: bool,
+}
+
+/// The error strict mode returns (never shown: the caller falls back).
+#[cold]
+fn not_strict() -> Error {
+    Error::schema("value differs from the first record (speculative pass)")
 }
 
 impl<'a> Enc<'a> {
     /// An encoder writing `dt` into `buf` (`buf.len() == dt.itemsize()`).
     #[inline]
     pub(crate) fn new(dt: &'a Dtype, buf: &'a mut [u8]) -> Self {
+        Enc::with_mode(dt, buf, false)
+    }
+
+    /// An encoder in strict mode (see the type docs).
+    #[inline]
+    pub(crate) fn strict(dt: &'a Dtype, buf: &'a mut [u8]) -> Self {
+        Enc::with_mode(dt, buf, true)
+    }
+
+    #[inline]
+    fn with_mode(dt: &'a Dtype, buf: &'a mut [u8], strict: bool) -> Self {
         match dt {
             Dtype::Subarray(base, dims) => Enc {
                 dt: base,
                 dims,
                 buf,
+                strict,
             },
-            _ => Enc { dt, dims: &[], buf },
+            _ => Enc {
+                dt,
+                dims: &[],
+                buf,
+                strict,
+            },
         }
+    }
+
+    /// In strict mode, whether the dtype is a scalar of exactly `ty`.
+    #[inline]
+    fn strict_ok(&self, ty: ScalarType) -> Result<()> {
+        if self.strict && self.scalar().map(|s| s.ty()) != Some(ty) {
+            return Err(not_strict());
+        }
+        Ok(())
     }
 
     #[inline]
@@ -84,13 +122,14 @@ impl<'a> Enc<'a> {
     }
 
     #[inline]
-    fn put_int(self, v: i128) -> Result<()> {
+    fn put_int(self, v: i128, src: ScalarType) -> Result<()> {
+        self.strict_ok(src)?;
         let Some(s) = self.scalar() else {
             return Err(self.mismatch(&format!("integer {v}")));
         };
         let big = s.order() == ByteOrder::Big;
         match s.ty() {
-            ScalarType::Int(n) => {
+            ScalarType::Int(n @ (1 | 2 | 4 | 8)) => {
                 let bits = u32::from(n) * 8 - 1;
                 let (min, max) = (-(1i128 << bits), (1i128 << bits) - 1);
                 if v < min || v > max {
@@ -98,7 +137,7 @@ impl<'a> Enc<'a> {
                 }
                 write_uint(self.buf, v as u64, n, big)
             }
-            ScalarType::UInt(n) => {
+            ScalarType::UInt(n @ (1 | 2 | 4 | 8)) => {
                 let max = (1i128 << (u32::from(n) * 8)) - 1;
                 if v < 0 || v > max {
                     return Err(not_fit(v, &s));
@@ -178,6 +217,9 @@ impl<'a> Enc<'a> {
         if v.ends_with('\0') {
             return Err(nul_error());
         }
+        if self.strict && !matches!(s.ty(), ScalarType::Unicode(_)) {
+            return Err(not_strict());
+        }
         match s.ty() {
             ScalarType::Unicode(n) => {
                 let big = s.order() == ByteOrder::Big;
@@ -227,6 +269,9 @@ impl<'a> Enc<'a> {
             (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
             _ => return Err(self.mismatch(&found())),
         };
+        if self.strict && to != from {
+            return Err(not_strict());
+        }
         let c = convert_time(count, from, to, !delta)?;
         write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
     }
@@ -239,12 +284,30 @@ impl<'a> Enc<'a> {
                 buf: self.buf,
                 next: 0,
                 pending: None,
+                strict: self.strict,
             }),
             _ => Err(self.mismatch("a record")),
         }
     }
 
-    fn seq(self) -> Result<SeqEnc<'a>> {
+    /// A sequence (`Seq`), tuple (`Tuple`) or tuple struct (`TupleStruct`).
+    fn seq(self, kind: SeqKind) -> Result<SeqEnc<'a>> {
+        if self.strict {
+            // what pass 1 infers: sequences and tuples as arrays, tuples
+            // and tuple structs as records
+            let ok = matches!(
+                (self.dims.is_empty(), self.dt, kind),
+                (false, _, SeqKind::Seq | SeqKind::Tuple)
+                    | (
+                        true,
+                        Dtype::Record(_),
+                        SeqKind::Tuple | SeqKind::TupleStruct
+                    )
+            );
+            if !ok {
+                return Err(not_strict());
+            }
+        }
         if let Some((&n, rest)) = self.dims.split_first() {
             let elsize = usize::try_from(n)
                 .ok()
@@ -257,6 +320,7 @@ impl<'a> Enc<'a> {
                 elsize,
                 n,
                 i: 0,
+                strict: self.strict,
             });
         }
         match self.dt {
@@ -264,6 +328,7 @@ impl<'a> Enc<'a> {
                 rec,
                 buf: self.buf,
                 i: 0,
+                strict: self.strict,
             }),
             Dtype::Scalar(s) if matches!(s.ty(), ScalarType::Complex(_)) => Ok(SeqEnc::Complex {
                 enc: self,
@@ -273,6 +338,14 @@ impl<'a> Enc<'a> {
             _ => Err(self.mismatch("a sequence")),
         }
     }
+}
+
+/// Which serde method opened a sequence.
+#[derive(Clone, Copy)]
+pub(crate) enum SeqKind {
+    Seq,
+    Tuple,
+    TupleStruct,
 }
 
 #[cold]
@@ -383,6 +456,8 @@ pub(crate) struct RecEnc<'a> {
     seen: Seen,
     /// For maps: the field index of the pending key, or the unknown name.
     pending: Option<std::result::Result<usize, String>>,
+    /// Strict mode: fields only in dtype order.
+    strict: bool,
 }
 
 impl RecEnc<'_> {
@@ -402,6 +477,9 @@ impl RecEnc<'_> {
         key: &str,
         value: &T,
     ) -> Result<()> {
+        if self.strict && idx != Some(self.next) {
+            return Err(not_strict());
+        }
         let Some(idx) = idx else {
             if let Captured::Padding(_) = probe(value) {
                 return Ok(());
@@ -421,9 +499,10 @@ impl RecEnc<'_> {
             .and_then(|end| self.buf.get_mut(start..end))
             .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
         value
-            .serialize(Enc::new(f.dtype(), dst))
+            .serialize(Enc::with_mode(f.dtype(), dst, self.strict))
             .map_err(|e| e.in_field(key))?;
-        if !self.seen.mark(idx) {
+        // strict mode takes fields only in order, so none can repeat
+        if !self.strict && !self.seen.mark(idx) {
             return Err(Error::mismatch("field given twice").in_field(key));
         }
         self.next = idx + 1;
@@ -431,6 +510,13 @@ impl RecEnc<'_> {
     }
 
     fn finish(self) -> Result<()> {
+        if self.strict {
+            return if self.next == self.rec.fields().len() {
+                Ok(())
+            } else {
+                Err(not_strict())
+            };
+        }
         if self.seen.count == self.rec.fields().len() {
             return Ok(());
         }
@@ -477,23 +563,18 @@ impl ser::SerializeMap for RecEnc<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        let name = key.serialize(KeyName)?;
-        self.pending = Some(match self.lookup(&name) {
-            Some(i) => Ok(i),
-            None => Err(name),
-        });
+        self.pending = Some(key.serialize(KeyLookup {
+            rec: self.rec,
+            next: self.next,
+        })?);
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let rec = self.rec;
         match self.pending.take() {
             Some(Ok(i)) => {
-                let name = self
-                    .rec
-                    .fields()
-                    .get(i)
-                    .map(|f| f.name().to_owned())
-                    .unwrap_or_default();
-                self.field(Some(i), &name, value)
+                let name = rec.fields().get(i).map(|f| f.name()).unwrap_or_default();
+                self.field(Some(i), name, value)
             }
             Some(Err(name)) => self.field(None, &name, value),
             None => Err(Error::mismatch("map value without a key")),
@@ -504,81 +585,100 @@ impl ser::SerializeMap for RecEnc<'_> {
     }
 }
 
-/// Map keys as strings (the key serializer of pass 1 does the refusing).
-struct KeyName;
+/// Finds a map key among the record's fields without allocating; only an
+/// unknown key is copied (for the error message).
+struct KeyLookup<'a> {
+    rec: &'a Record,
+    next: usize,
+}
 
-impl ser::Serializer for KeyName {
-    type Ok = String;
+impl KeyLookup<'_> {
+    fn find(&self, key: &str) -> std::result::Result<usize, String> {
+        let fields = self.rec.fields();
+        match fields.get(self.next) {
+            Some(f) if f.name() == key => Ok(self.next),
+            _ => fields
+                .iter()
+                .position(|f| f.name() == key)
+                .ok_or_else(|| key.to_owned()),
+        }
+    }
+}
+
+type Looked = std::result::Result<usize, String>;
+
+impl ser::Serializer for KeyLookup<'_> {
+    type Ok = Looked;
     type Error = Error;
-    type SerializeSeq = Impossible<String, Error>;
-    type SerializeTuple = Impossible<String, Error>;
-    type SerializeTupleStruct = Impossible<String, Error>;
-    type SerializeTupleVariant = Impossible<String, Error>;
-    type SerializeMap = Impossible<String, Error>;
-    type SerializeStruct = Impossible<String, Error>;
-    type SerializeStructVariant = Impossible<String, Error>;
-    fn serialize_bool(self, _: bool) -> Result<String> {
+    type SerializeSeq = Impossible<Looked, Error>;
+    type SerializeTuple = Impossible<Looked, Error>;
+    type SerializeTupleStruct = Impossible<Looked, Error>;
+    type SerializeTupleVariant = Impossible<Looked, Error>;
+    type SerializeMap = Impossible<Looked, Error>;
+    type SerializeStruct = Impossible<Looked, Error>;
+    type SerializeStructVariant = Impossible<Looked, Error>;
+    fn serialize_bool(self, _: bool) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_i8(self, _: i8) -> Result<String> {
+    fn serialize_i8(self, _: i8) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_i16(self, _: i16) -> Result<String> {
+    fn serialize_i16(self, _: i16) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_i32(self, _: i32) -> Result<String> {
+    fn serialize_i32(self, _: i32) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_i64(self, _: i64) -> Result<String> {
+    fn serialize_i64(self, _: i64) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_u8(self, _: u8) -> Result<String> {
+    fn serialize_u8(self, _: u8) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_u16(self, _: u16) -> Result<String> {
+    fn serialize_u16(self, _: u16) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_u32(self, _: u32) -> Result<String> {
+    fn serialize_u32(self, _: u32) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_u64(self, _: u64) -> Result<String> {
+    fn serialize_u64(self, _: u64) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_f32(self, _: f32) -> Result<String> {
+    fn serialize_f32(self, _: f32) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_f64(self, _: f64) -> Result<String> {
+    fn serialize_f64(self, _: f64) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_char(self, v: char) -> Result<String> {
-        Ok(v.to_string())
+    fn serialize_char(self, v: char) -> Result<Looked> {
+        Ok(self.find(v.encode_utf8(&mut [0; 4])))
     }
-    fn serialize_str(self, v: &str) -> Result<String> {
-        Ok(v.to_owned())
+    fn serialize_str(self, v: &str) -> Result<Looked> {
+        Ok(self.find(v))
     }
-    fn serialize_bytes(self, _: &[u8]) -> Result<String> {
+    fn serialize_bytes(self, _: &[u8]) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_none(self) -> Result<String> {
+    fn serialize_none(self) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<String> {
+    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<Looked> {
         v.serialize(self)
     }
-    fn serialize_unit(self) -> Result<String> {
+    fn serialize_unit(self) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<String> {
+    fn serialize_unit_struct(self, _: &'static str) -> Result<Looked> {
         Err(bad_key())
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<String> {
-        Ok(v.to_owned())
+    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<Looked> {
+        Ok(self.find(v))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
         v: &T,
-    ) -> Result<String> {
+    ) -> Result<Looked> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -587,7 +687,7 @@ impl ser::Serializer for KeyName {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> Result<String> {
+    ) -> Result<Looked> {
         Err(bad_key())
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
@@ -643,11 +743,13 @@ pub(crate) enum SeqEnc<'a> {
         elsize: usize,
         n: u64,
         i: u64,
+        strict: bool,
     },
     Rec {
         rec: &'a Record,
         buf: &'a mut [u8],
         i: usize,
+        strict: bool,
     },
     Complex {
         enc: Enc<'a>,
@@ -667,6 +769,7 @@ impl SeqEnc<'_> {
                 elsize,
                 n,
                 i,
+                strict,
             } => {
                 let idx = *i;
                 if idx >= *n {
@@ -681,19 +784,25 @@ impl SeqEnc<'_> {
                         Error::mismatch("internal: subarray element outside the buffer")
                     })?;
                 let enc = if rest.is_empty() {
-                    Enc::new(dt, dst)
+                    Enc::with_mode(dt, dst, *strict)
                 } else {
                     Enc {
                         dt,
                         dims: rest,
                         buf: dst,
+                        strict: *strict,
                     }
                 };
                 value.serialize(enc).map_err(|e| e.at_index(idx))?;
                 *i += 1;
                 Ok(())
             }
-            SeqEnc::Rec { rec, buf, i } => {
+            SeqEnc::Rec {
+                rec,
+                buf,
+                i,
+                strict,
+            } => {
                 let idx = *i;
                 let Some(f) = rec.fields().get(idx) else {
                     return Err(Error::mismatch(format!(
@@ -707,7 +816,7 @@ impl SeqEnc<'_> {
                     .and_then(|end| buf.get_mut(start..end))
                     .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
                 value
-                    .serialize(Enc::new(f.dtype(), dst))
+                    .serialize(Enc::with_mode(f.dtype(), dst, *strict))
                     .map_err(|e| e.in_field(f.name()))?;
                 *i += 1;
                 Ok(())
@@ -827,44 +936,45 @@ impl<'a> ser::Serializer for Enc<'a> {
     }
     #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
-        self.put_int(v.into())
+        self.put_int(v.into(), ScalarType::Int(1))
     }
     #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
-        self.put_int(v.into())
+        self.put_int(v.into(), ScalarType::Int(2))
     }
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.put_int(v.into())
+        self.put_int(v.into(), ScalarType::Int(4))
     }
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.put_int(v.into())
+        self.put_int(v.into(), ScalarType::Int(8))
     }
     fn serialize_i128(self, _: i128) -> Result<()> {
         Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
     }
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
-        self.put_int(v.into())
+        self.put_int(v.into(), ScalarType::UInt(1))
     }
     #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
-        self.put_int(v.into())
+        self.put_int(v.into(), ScalarType::UInt(2))
     }
     #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
-        self.put_int(v.into())
+        self.put_int(v.into(), ScalarType::UInt(4))
     }
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
-        self.put_int(v.into())
+        self.put_int(v.into(), ScalarType::UInt(8))
     }
     fn serialize_u128(self, _: u128) -> Result<()> {
         Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
+        self.strict_ok(ScalarType::Float(4))?;
         match self.scalar() {
             Some(s) if s.ty() == ScalarType::Float(4) => {
                 write_uint(self.buf, v.to_bits().into(), 4, s.order() == ByteOrder::Big)
@@ -874,6 +984,7 @@ impl<'a> ser::Serializer for Enc<'a> {
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
+        self.strict_ok(ScalarType::Float(8))?;
         self.put_float(v, false, &|| v.to_string())
     }
     fn serialize_char(self, v: char) -> Result<()> {
@@ -891,7 +1002,7 @@ impl<'a> ser::Serializer for Enc<'a> {
                 }
                 self.put_raw(v, &s)
             }
-            Some(s) if matches!(s.ty(), ScalarType::Void(_)) => self.put_raw(v, &s),
+            Some(s) if matches!(s.ty(), ScalarType::Void(_)) && !self.strict => self.put_raw(v, &s),
             _ => Err(self.mismatch("bytes")),
         }
     }
@@ -930,13 +1041,19 @@ impl<'a> ser::Serializer for Enc<'a> {
         }
         if name == special::COMPLEX {
             return match probe(value) {
-                Captured::Pair(re, im, _) => self.put_complex(re, im),
+                Captured::Pair(re, im, f32_parts) => {
+                    self.strict_ok(ScalarType::Complex(if f32_parts { 8 } else { 16 }))?;
+                    self.put_complex(re, im)
+                }
                 _ => Err(Error::mismatch(
                     "malformed complex value (expected [re, im])",
                 )),
             };
         }
         if name == special::PADDING {
+            if self.strict {
+                return Err(not_strict());
+            }
             return match self.scalar() {
                 Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
                     self.buf.fill(0);
@@ -950,6 +1067,7 @@ impl<'a> ser::Serializer for Enc<'a> {
                 return Err(Error::mismatch("malformed half float (expected u16 bits)"));
             };
             let bits = u16::try_from(bits).map_err(|_| Error::mismatch("malformed half float"))?;
+            self.strict_ok(ScalarType::Float(2))?;
             return match self.scalar() {
                 Some(s) if s.ty() == ScalarType::Float(2) => {
                     write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
@@ -985,14 +1103,14 @@ impl<'a> ser::Serializer for Enc<'a> {
     }
     #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqEnc<'a>> {
-        self.seq()
+        self.seq(SeqKind::Seq)
     }
     #[inline]
     fn serialize_tuple(self, _: usize) -> Result<SeqEnc<'a>> {
-        self.seq()
+        self.seq(SeqKind::Tuple)
     }
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<SeqEnc<'a>> {
-        self.seq()
+        self.seq(SeqKind::TupleStruct)
     }
     fn serialize_tuple_variant(
         self,
@@ -1081,5 +1199,30 @@ mod tests {
         );
         m.insert("f199".into(), 1u8);
         assert_eq!(enc(&dt, &m).unwrap(), vec![1u8; 200]);
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use super::*;
+    use crate::dtype::{DatetimeUnit, TimeUnit};
+
+    #[test]
+    fn integers_into_datetime_and_bytes_into_void() {
+        let dt = Dtype::scalar(ScalarType::Datetime(DatetimeUnit::new(TimeUnit::Seconds)));
+        let mut buf = [0u8; 8];
+        7i32.serialize(Enc::new(&dt, &mut buf)).unwrap();
+        assert_eq!(buf, 7i64.to_le_bytes());
+        let v = Dtype::scalar(ScalarType::Void(4));
+        let mut buf = [9u8; 4];
+        serde_bytes::Bytes::new(&[1, 0])
+            .serialize(Enc::new(&v, &mut buf))
+            .unwrap();
+        assert_eq!(buf, [1, 0, 0, 0]);
+        // strict mode takes no conversion
+        assert!(7i32.serialize(Enc::strict(&dt, &mut [0u8; 8])).is_err());
+        let f4 = Dtype::scalar(ScalarType::Float(4));
+        assert!(1.0f64.serialize(Enc::strict(&f4, &mut [0u8; 4])).is_err());
+        assert!(1.0f32.serialize(Enc::strict(&f4, &mut [0u8; 4])).is_ok());
     }
 }

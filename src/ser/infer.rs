@@ -195,8 +195,7 @@ impl<'a> Infer<'a> {
         })
     }
 
-    fn record(self, tuple_names: bool) -> Result<RecInfer<'a>> {
-        let _ = tuple_names;
+    fn record(self) -> Result<RecInfer<'a>> {
         match self.slot {
             None => Ok(RecInfer {
                 target: RecTarget::New(self.slot, Vec::new()),
@@ -295,7 +294,8 @@ enum RecTarget<'a> {
 pub(crate) struct RecInfer<'a> {
     target: RecTarget<'a>,
     index: usize,
-    pending_key: Option<String>,
+    /// The pending map key: `None` inside when it is the expected next field.
+    pending_key: Option<KeyOut>,
     /// Field names of this record once it diverged from the first record's.
     mismatch: Option<Vec<String>>,
 }
@@ -353,6 +353,25 @@ impl RecInfer<'_> {
                 }
             },
         }
+        self.index += 1;
+        Ok(())
+    }
+
+    /// The value of the field expected next (its key was already matched).
+    fn expected_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let i = self.index;
+        let RecTarget::Check(fields) = &mut self.target else {
+            return Err(Error::schema("internal: expected field outside a check"));
+        };
+        let f = fields
+            .get_mut(i)
+            .ok_or_else(|| Error::schema("internal: expected field index"))?;
+        value
+            .serialize(Infer {
+                slot: &mut f.node,
+                top: false,
+            })
+            .map_err(|e| e.in_field(&f.name))?;
         self.index += 1;
         Ok(())
     }
@@ -419,15 +438,19 @@ impl ser::SerializeMap for RecInfer<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        self.pending_key = Some(key.serialize(KeyCapture)?);
+        let expected = match (&self.target, &self.mismatch) {
+            (RecTarget::Check(fields), None) => fields.get(self.index).map(|f| f.name.as_str()),
+            _ => None,
+        };
+        self.pending_key = Some(key.serialize(KeyCapture { expected })?);
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let key = self
-            .pending_key
-            .take()
-            .ok_or_else(|| Error::schema("map value without a key"))?;
-        self.field(&key, value)
+        match self.pending_key.take() {
+            Some(Some(key)) => self.field(&key, value),
+            Some(None) => self.expected_field(value),
+            None => Err(Error::schema("map value without a key")),
+        }
     }
     fn end(self) -> Result<()> {
         self.finish()
@@ -623,12 +646,12 @@ impl<'a> ser::Serializer for Infer<'a> {
     fn serialize_tuple(self, _: usize) -> Result<TupleInfer<'a>> {
         match self.slot {
             None => Ok(TupleInfer::New(self.slot, Vec::new())),
-            Some(Node::Record(_)) => Ok(TupleInfer::Rec(self.record(true)?)),
+            Some(Node::Record(_)) => Ok(TupleInfer::Rec(self.record()?)),
             Some(_) => Ok(TupleInfer::Seq(self.seq()?)),
         }
     }
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
-        self.record(true)
+        self.record()
     }
     fn serialize_tuple_variant(
         self,
@@ -640,10 +663,10 @@ impl<'a> ser::Serializer for Infer<'a> {
         Err(refused_variant(name, variant))
     }
     fn serialize_map(self, _: Option<usize>) -> Result<RecInfer<'a>> {
-        self.record(false)
+        self.record()
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
-        self.record(false)
+        self.record()
     }
     fn serialize_struct_variant(
         self,
@@ -697,7 +720,23 @@ pub(crate) fn time_unit(name: &str, rest: &str) -> Result<DatetimeUnit> {
 }
 
 /// Turns a map key into the field name; only strings (and chars) are keys.
-struct KeyCapture;
+struct KeyCapture<'a> {
+    /// The name the key is expected to have (then nothing is allocated).
+    expected: Option<&'a str>,
+}
+
+impl KeyCapture<'_> {
+    fn name(&self, v: &str) -> Result<KeyOut> {
+        Ok(if self.expected == Some(v) {
+            None
+        } else {
+            Some(v.to_owned())
+        })
+    }
+}
+
+/// `None`: the key is the expected name; otherwise the key.
+type KeyOut = Option<String>;
 
 fn key_error(what: &str) -> Error {
     Error::unsupported(format!(
@@ -705,83 +744,83 @@ fn key_error(what: &str) -> Error {
     ))
 }
 
-fn bad_key(what: &str) -> Result<String> {
+fn bad_key(what: &str) -> Result<KeyOut> {
     Err(key_error(what))
 }
 
-impl ser::Serializer for KeyCapture {
-    type Ok = String;
+impl ser::Serializer for KeyCapture<'_> {
+    type Ok = KeyOut;
     type Error = Error;
-    type SerializeSeq = Impossible<String, Error>;
-    type SerializeTuple = Impossible<String, Error>;
-    type SerializeTupleStruct = Impossible<String, Error>;
-    type SerializeTupleVariant = Impossible<String, Error>;
-    type SerializeMap = Impossible<String, Error>;
-    type SerializeStruct = Impossible<String, Error>;
-    type SerializeStructVariant = Impossible<String, Error>;
+    type SerializeSeq = Impossible<KeyOut, Error>;
+    type SerializeTuple = Impossible<KeyOut, Error>;
+    type SerializeTupleStruct = Impossible<KeyOut, Error>;
+    type SerializeTupleVariant = Impossible<KeyOut, Error>;
+    type SerializeMap = Impossible<KeyOut, Error>;
+    type SerializeStruct = Impossible<KeyOut, Error>;
+    type SerializeStructVariant = Impossible<KeyOut, Error>;
 
-    fn serialize_bool(self, _: bool) -> Result<String> {
+    fn serialize_bool(self, _: bool) -> Result<KeyOut> {
         bad_key("bool")
     }
-    fn serialize_i8(self, _: i8) -> Result<String> {
+    fn serialize_i8(self, _: i8) -> Result<KeyOut> {
         bad_key("integer")
     }
-    fn serialize_i16(self, _: i16) -> Result<String> {
+    fn serialize_i16(self, _: i16) -> Result<KeyOut> {
         bad_key("integer")
     }
-    fn serialize_i32(self, _: i32) -> Result<String> {
+    fn serialize_i32(self, _: i32) -> Result<KeyOut> {
         bad_key("integer")
     }
-    fn serialize_i64(self, _: i64) -> Result<String> {
+    fn serialize_i64(self, _: i64) -> Result<KeyOut> {
         bad_key("integer")
     }
-    fn serialize_u8(self, _: u8) -> Result<String> {
+    fn serialize_u8(self, _: u8) -> Result<KeyOut> {
         bad_key("integer")
     }
-    fn serialize_u16(self, _: u16) -> Result<String> {
+    fn serialize_u16(self, _: u16) -> Result<KeyOut> {
         bad_key("integer")
     }
-    fn serialize_u32(self, _: u32) -> Result<String> {
+    fn serialize_u32(self, _: u32) -> Result<KeyOut> {
         bad_key("integer")
     }
-    fn serialize_u64(self, _: u64) -> Result<String> {
+    fn serialize_u64(self, _: u64) -> Result<KeyOut> {
         bad_key("integer")
     }
-    fn serialize_f32(self, _: f32) -> Result<String> {
+    fn serialize_f32(self, _: f32) -> Result<KeyOut> {
         bad_key("float")
     }
-    fn serialize_f64(self, _: f64) -> Result<String> {
+    fn serialize_f64(self, _: f64) -> Result<KeyOut> {
         bad_key("float")
     }
-    fn serialize_char(self, v: char) -> Result<String> {
-        Ok(v.to_string())
+    fn serialize_char(self, v: char) -> Result<KeyOut> {
+        self.name(v.encode_utf8(&mut [0; 4]))
     }
-    fn serialize_str(self, v: &str) -> Result<String> {
-        Ok(v.to_owned())
+    fn serialize_str(self, v: &str) -> Result<KeyOut> {
+        self.name(v)
     }
-    fn serialize_bytes(self, _: &[u8]) -> Result<String> {
+    fn serialize_bytes(self, _: &[u8]) -> Result<KeyOut> {
         bad_key("bytes")
     }
-    fn serialize_none(self) -> Result<String> {
+    fn serialize_none(self) -> Result<KeyOut> {
         bad_key("None")
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<String> {
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<KeyOut> {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> Result<String> {
+    fn serialize_unit(self) -> Result<KeyOut> {
         bad_key("unit")
     }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<String> {
+    fn serialize_unit_struct(self, _: &'static str) -> Result<KeyOut> {
         bad_key("unit")
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<String> {
-        Ok(v.to_owned())
+    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<KeyOut> {
+        self.name(v)
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
         value: &T,
-    ) -> Result<String> {
+    ) -> Result<KeyOut> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -790,7 +829,7 @@ impl ser::Serializer for KeyCapture {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> Result<String> {
+    ) -> Result<KeyOut> {
         bad_key("enum variant")
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
@@ -847,18 +886,34 @@ pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
             Dtype::subarray(node_to_dtype(base, align)?, dims)
         }
         Node::Record(fields) => {
-            let mut b = Dtype::record().align(align);
+            // Laid out here rather than by `RecordBuilder::align`, which
+            // re-aligns nested records and would drop their `Padding` gaps.
+            let overflow = || Error::limit("record itemsize overflows");
+            let mut out = Vec::with_capacity(fields.len());
+            let mut offset = 0usize;
+            let mut max_align = 1usize;
             for f in fields {
                 let node = f.node.as_ref().ok_or_else(empty_elem)?;
-                b = match node {
-                    Node::Padding(n) => b.padding(*n),
-                    other => {
-                        let dt = node_to_dtype(other, align).map_err(|e| e.in_field(&f.name))?;
-                        b.field(f.name.clone(), dt)
-                    }
-                };
+                if let Node::Padding(n) = node {
+                    offset = offset.checked_add(*n).ok_or_else(overflow)?;
+                    continue;
+                }
+                let dt = node_to_dtype(node, align).map_err(|e| e.in_field(&f.name))?;
+                if align {
+                    let a = dt.alignment();
+                    max_align = max_align.max(a);
+                    offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
+                }
+                let size = dt.itemsize();
+                out.push(crate::dtype::Field::new(f.name.clone(), dt, offset));
+                offset = offset.checked_add(size).ok_or_else(overflow)?;
             }
-            b.build()
+            if align {
+                offset = offset
+                    .checked_next_multiple_of(max_align)
+                    .ok_or_else(overflow)?;
+            }
+            Ok(Dtype::Record(crate::dtype::Record::new(out, offset)?))
         }
         other => other
             .scalar()
@@ -906,6 +961,38 @@ mod tests {
         let node = infer(v).unwrap();
         let (shape, elem) = split_shape(&node).unwrap();
         format!("{} {:?}", node_to_dtype(elem, false).unwrap(), shape)
+    }
+
+    #[test]
+    fn aligned_nested_padding_is_kept() {
+        #[derive(serde::Serialize)]
+        struct In {
+            a: u8,
+            _p: crate::Padding<2>,
+            b: u16,
+        }
+        #[derive(serde::Serialize)]
+        struct Out {
+            x: u8,
+            i: In,
+        }
+        let node = infer(&Out {
+            x: 1,
+            i: In {
+                a: 1,
+                _p: crate::Padding,
+                b: 2,
+            },
+        })
+        .unwrap();
+        assert_eq!(
+            node_to_dtype(&node, true).unwrap().to_string(),
+            "[('x', '|u1'), ('', '|V1'), ('i', [('a', '|u1'), ('', '|V3'), ('b', '<u2')])]"
+        );
+        assert_eq!(
+            node_to_dtype(&node, false).unwrap().to_string(),
+            "[('x', '|u1'), ('i', [('a', '|u1'), ('', '|V2'), ('b', '<u2')])]"
+        );
     }
 
     #[test]

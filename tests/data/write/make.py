@@ -146,5 +146,8 @@ save("converted", cv)
 # datetimes converted through the calendar (years/months into days)
 save("datetime_calendar", np.array([np.datetime64(3, "Y"), np.datetime64(-1, "M"), "NaT"], "M8[D]"))
 
+# complex values given as [re, im] pairs with an explicit complex dtype
+save("complex_pairs", np.array([1 + 2j, 3 - 4j], "<c16"))
+
 with open(os.path.join(HERE, "VERSION"), "w") as f:
     f.write(np.__version__ + "\n")

@@ -1,0 +1,333 @@
+//! The speculative single pass for inferred dtypes.
+//!
+//! Inferring the dtype costs a full walk over the values before the data
+//! can be encoded. Most arrays are uniform, so instead the dtype is inferred
+//! from the FIRST element only and every element is encoded right away in
+//! strict mode (no conversions, fields in order, strings no wider than the
+//! first element's). If anything does not fit, the result is thrown away and
+//! the caller runs the two exact passes, which give the widest strings or
+//! the proper error. The output for a successful speculation is identical
+//! to the two-pass output (the test `write_props` checks this).
+//!
+//! Outer axes are `serialize_seq` levels only; a tuple or fixed-size array
+//! is taken as the element (its inferred subarray dims are folded into the
+//! shape afterwards, as numpy does).
+
+use serde::ser::{self, Impossible, Serialize};
+
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
+use crate::ser::encode::Enc;
+use crate::ser::infer::{Infer, node_to_dtype};
+use crate::special;
+
+/// Most bytes reserved up front from serde's length hints.
+const RESERVE_MAX: usize = 1 << 30;
+
+/// What the speculation produced.
+pub(crate) struct Speculated {
+    /// The header descr (subarray dims folded into `shape`).
+    pub dtype: Dtype,
+    pub shape: Vec<u64>,
+}
+
+/// Called with the dtype, the hinted shape and the output buffer.
+pub(crate) type OnDtype<'a> = dyn FnMut(&Dtype, &[u64], &mut Vec<u8>) + 'a;
+
+/// The state shared by the levels of the walk.
+pub(crate) struct SpecState<'o> {
+    /// Lengths of the sequences at each depth.
+    dims: Vec<Option<u64>>,
+    /// serde's length hints of the first sequence at each depth.
+    hints: Vec<Option<usize>>,
+    leaf_depth: Option<usize>,
+    /// Set by a level that found it is not a sequence.
+    leaf_found: bool,
+    dtype: Option<Dtype>,
+    itemsize: usize,
+    align: bool,
+    /// The encoded data is appended here, from `out.len()` on.
+    out: &'o mut Vec<u8>,
+    /// Give up when the data would grow past this many bytes.
+    cap: usize,
+    /// Called once with the dtype and hinted shape, before the first
+    /// element is encoded (lets `to_vec` reserve room for the header).
+    on_dtype: &'o mut OnDtype<'o>,
+}
+
+/// Runs the speculative pass; `Ok(None)` means "not uniform, use the two
+/// passes" (errors are never reported from here).
+pub(crate) fn speculate<T: ?Sized + Serialize>(
+    value: &T,
+    align: bool,
+    out: &mut Vec<u8>,
+    cap: usize,
+    on_dtype: &mut OnDtype<'_>,
+) -> Option<Speculated> {
+    let mut st = SpecState {
+        dims: Vec::new(),
+        hints: Vec::new(),
+        leaf_depth: None,
+        leaf_found: false,
+        dtype: None,
+        itemsize: 0,
+        align,
+        out,
+        cap,
+        on_dtype,
+    };
+    match value.serialize(Spec {
+        st: &mut st,
+        depth: 0,
+    }) {
+        Ok(()) => {}
+        Err(_) if st.leaf_found => {
+            st.leaf_found = false;
+            st.leaf(0, value).ok()?;
+        }
+        Err(_) => return None,
+    }
+    let depth = st.leaf_depth?;
+    if depth != st.dims.len() {
+        return None;
+    }
+    let mut shape: Vec<u64> = st.dims.iter().map(|d| d.unwrap_or(0)).collect();
+    let mut dtype = st.dtype?;
+    while let Dtype::Subarray(base, sub) = dtype {
+        shape.extend_from_slice(&sub);
+        dtype = *base;
+    }
+    Some(Speculated { dtype, shape })
+}
+
+impl SpecState<'_> {
+    /// Infers the dtype (first element) and encodes one element.
+    fn leaf<T: ?Sized + Serialize>(&mut self, depth: usize, value: &T) -> Result<()> {
+        match self.leaf_depth {
+            None => self.leaf_depth = Some(depth),
+            Some(d) if d == depth => {}
+            Some(_) => return Err(Error::schema("speculation: depth")),
+        }
+        if self.dtype.is_none() {
+            let mut slot = None;
+            value.serialize(Infer {
+                slot: &mut slot,
+                top: false,
+            })?;
+            let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
+            let dtype = node_to_dtype(&node, self.align)?;
+            self.itemsize = dtype.itemsize();
+            let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
+            (self.on_dtype)(&dtype, &hinted, self.out);
+            let count = self
+                .hints
+                .iter()
+                .try_fold(1usize, |acc, h| acc.checked_mul(h.unwrap_or(0)))
+                .unwrap_or(0);
+            // serde's hints come from the value's own Serialize impl and may
+            // be wrong: reserve at most RESERVE_MAX and never fail on it
+            let want = count
+                .saturating_mul(self.itemsize)
+                .min(self.cap)
+                .min(RESERVE_MAX);
+            let _ = self.out.try_reserve(want);
+            self.dtype = Some(dtype);
+        }
+        let dtype = self
+            .dtype
+            .as_ref()
+            .ok_or_else(|| Error::schema("speculation: no dtype"))?;
+        let start = self.out.len();
+        let end = start
+            .checked_add(self.itemsize)
+            .filter(|&e| e <= self.cap)
+            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        self.out.resize(end, 0);
+        let dst = self
+            .out
+            .get_mut(start..end)
+            .ok_or_else(|| Error::schema("speculation: buffer"))?;
+        value.serialize(Enc::strict(dtype, dst))
+    }
+}
+
+struct Spec<'s, 'o> {
+    st: &'s mut SpecState<'o>,
+    depth: usize,
+}
+
+impl Spec<'_, '_> {
+    /// This value is not a sequence: it is an element. Signal the parent,
+    /// which holds the value and encodes it.
+    fn leaf(self) -> Error {
+        self.st.leaf_found = true;
+        Error::schema("speculation: leaf")
+    }
+}
+
+struct SpecSeq<'s, 'o> {
+    st: &'s mut SpecState<'o>,
+    depth: usize,
+    i: u64,
+}
+
+impl ser::SerializeSeq for SpecSeq<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let depth = self.depth + 1;
+        if self.st.leaf_depth == Some(depth) {
+            self.st.leaf(depth, value)?;
+        } else {
+            match value.serialize(Spec {
+                st: &mut *self.st,
+                depth,
+            }) {
+                Ok(()) => {}
+                Err(_) if self.st.leaf_found => {
+                    self.st.leaf_found = false;
+                    self.st.leaf(depth, value)?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.i += 1;
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        let slot = self
+            .st
+            .dims
+            .get_mut(self.depth)
+            .ok_or_else(|| Error::schema("speculation: dims"))?;
+        match slot {
+            None => *slot = Some(self.i),
+            Some(n) if *n == self.i => {}
+            Some(_) => return Err(Error::schema("speculation: ragged")),
+        }
+        Ok(())
+    }
+}
+
+macro_rules! leaves {
+    ($($method:ident($ty:ty);)*) => {$(
+        fn $method(self, _: $ty) -> Result<()> {
+            Err(self.leaf())
+        }
+    )*};
+}
+
+impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = SpecSeq<'s, 'o>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    leaves! {
+        serialize_bool(bool);
+        serialize_i8(i8);
+        serialize_i16(i16);
+        serialize_i32(i32);
+        serialize_i64(i64);
+        serialize_u8(u8);
+        serialize_u16(u16);
+        serialize_u32(u32);
+        serialize_u64(u64);
+        serialize_f32(f32);
+        serialize_f64(f64);
+        serialize_char(char);
+        serialize_str(&str);
+        serialize_bytes(&[u8]);
+    }
+    fn serialize_none(self) -> Result<()> {
+        Err(self.leaf())
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        Err(self.leaf())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        Err(self.leaf())
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
+        Err(self.leaf())
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if name.starts_with('$') || name == special::F16 {
+            return Err(self.leaf());
+        }
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(self.leaf())
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
+        if self.st.dims.len() <= self.depth {
+            self.st.dims.resize(self.depth + 1, None);
+            self.st.hints.resize(self.depth + 1, None);
+            if let Some(h) = self.st.hints.get_mut(self.depth) {
+                *h = len;
+            }
+        }
+        Ok(SpecSeq {
+            st: self.st,
+            depth: self.depth,
+            i: 0,
+        })
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(self.leaf())
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(self.leaf())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(self.leaf())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(self.leaf())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(self.leaf())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(self.leaf())
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,203 @@
+//! A tutorial: from derived structs to numpy and back.
+//!
+//! Every example here is a doctest and runs with `cargo test`.
+//!
+//! # 1. Write records
+//!
+//! A `Vec` of structs becomes a record array of shape `(N,)`. Field order is
+//! declaration order; nested structs become nested records; fixed arrays
+//! become subarray fields.
+//!
+//! ```
+//! use serde::Serialize;
+//!
+//! #[derive(Serialize)]
+//! struct Body { mass: f32, charge: i8 }
+//!
+//! #[derive(Serialize)]
+//! struct Particle { id: u64, pos: [f64; 3], body: Body }
+//!
+//! let ps = vec![
+//!     Particle { id: 1, pos: [0.0, 1.0, 2.0], body: Body { mass: 1.0, charge: -1 } },
+//!     Particle { id: 2, pos: [3.0, 4.0, 5.0], body: Body { mass: 2.0, charge: 1 } },
+//! ];
+//! let bytes = npy_serde::to_vec(&ps)?;
+//! let (header, _data_offset) = npy_serde::Header::from_bytes(&bytes, &Default::default())?;
+//! assert_eq!(
+//!     header.to_string(),
+//!     "{'descr': [('id', '<u8'), ('pos', '<f8', (3,)), ('body', [('mass', '<f4'), ('charge', '|i1')])], \
+//!      'fortran_order': False, 'shape': (2,), }"
+//! );
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! In Python, `np.load("particles.npy")["body"]["mass"]` is then the column
+//! of masses. Use [`to_writer`](crate::to_writer) for any `io::Write`.
+//!
+//! # 2. Read numpy's files, whatever their field order
+//!
+//! Reading matches record fields **by name**: the file may have its fields in
+//! another order, extra fields, padding, titles, another byte order, or
+//! narrower integers than the struct. What cannot be read exactly is an
+//! error naming the record and field.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! // What some other program wrote: big-endian, extra column, other order.
+//! let dtype: npy_serde::Dtype = "[('extra', '|u1'), ('y', '>f8'), ('id', '>i4')]".parse()?;
+//! #[derive(Serialize)]
+//! struct Written { extra: u8, y: f64, id: i32 }
+//! let bytes = npy_serde::WriteOptions::new()
+//!     .dtype(dtype)
+//!     .to_vec(&vec![Written { extra: 9, y: 0.5, id: 7 }])?;
+//!
+//! #[derive(Deserialize, Debug, PartialEq)]
+//! struct Mine { id: i64, y: f64 }
+//! let back: Vec<Mine> = npy_serde::from_slice(&bytes)?;
+//! assert_eq!(back, vec![Mine { id: 7, y: 0.5 }]);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! A file whose layout you do not know reads into any self-describing
+//! type, for example `serde_json::Value`:
+//!
+//! ```
+//! let bytes = npy_serde::to_vec(&vec![[1u8, 2], [3, 4]])?;
+//! let v: serde_json::Value = npy_serde::from_slice(&bytes)?;
+//! assert_eq!(v.to_string(), "[[1,2],[3,4]]");
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! # 3. Stream big files
+//!
+//! [`NpyWriter`](crate::NpyWriter) writes one record at a time (memory bounded
+//! by one record) and patches the length into the header when it finishes;
+//! [`NpyReader`](crate::NpyReader) reads the header first and then hands out
+//! records one at a time.
+//!
+//! ```
+//! use std::io::Cursor;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Sample { t: f64, v: i16 }
+//!
+//! let mut w = npy_serde::NpyWriter::new(Cursor::new(Vec::new()))?;
+//! for i in 0..1000 {
+//!     w.serialize(&Sample { t: f64::from(i) * 0.1, v: i as i16 })?;
+//! }
+//! let file = w.finish()?.into_inner();
+//!
+//! let mut r = npy_serde::NpyReader::new(&file[..])?;
+//! assert_eq!(r.shape(), &[1000]);
+//! let mut sum = 0i64;
+//! for rec in r.deserialize::<Sample>() {
+//!     sum += i64::from(rec?.v);
+//! }
+//! assert_eq!(sum, 499_500);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! # 4. Explicit dtypes and byte order
+//!
+//! [`WriteOptions::dtype`](crate::WriteOptions::dtype) fixes the layout:
+//! fields are matched by name, padding is filled with zeros, and each value is
+//! converted exactly into the dtype's type (or refused, naming record and
+//! field). [`Dtype`](crate::Dtype) parses the text numpy writes and the short
+//! forms people type.
+//!
+//! ```
+//! use serde::Serialize;
+//! #[derive(Serialize)]
+//! struct Reading { ival: i32, dval: f64 }
+//!
+//! let dtype: npy_serde::Dtype = "[('ival', '>i4'), ('', '|V4'), ('dval', '>f8')]".parse()?;
+//! let bytes = npy_serde::WriteOptions::new()
+//!     .dtype(dtype)
+//!     .to_vec(&vec![Reading { ival: 1, dval: 2.0 }])?;
+//! let (_, data) = npy_serde::Header::from_bytes(&bytes, &Default::default())?;
+//! assert_eq!(&bytes[data..data + 4], &[0, 0, 0, 1]); // big-endian 1
+//!
+//! // A value that does not fit is an error, nothing is written:
+//! let err = npy_serde::WriteOptions::new()
+//!     .dtype("[('ival', '|i1'), ('dval', '<f8')]".parse()?)
+//!     .to_vec(&vec![Reading { ival: 1000, dval: 2.0 }])
+//!     .unwrap_err();
+//! assert!(err.to_string().starts_with("record 0, field ival"));
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! # 5. C layout: `align`
+//!
+//! [`WriteOptions::align`](crate::WriteOptions::align) lays records out like
+//! numpy's `align=True` (and a C compiler on x86-64): each field at a multiple
+//! of its alignment, padding written as `('', '|Vn')`.
+//!
+//! ```
+//! #[derive(serde::Serialize)]
+//! struct S { a: i8, b: i32, c: i8 }
+//! let bytes = npy_serde::WriteOptions::new().align(true).to_vec(&vec![S { a: 1, b: 2, c: 3 }])?;
+//! let (h, _) = npy_serde::Header::from_bytes(&bytes, &Default::default())?;
+//! assert_eq!(h.descr.to_string(), "[('a', '|i1'), ('', '|V3'), ('b', '<i4'), ('c', '|i1'), ('', '|V3')]");
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! # 6. Complex numbers, datetimes, half floats, strings, bytes, padding
+//!
+//! serde has no complex, datetime or padding types; this crate provides them
+//! (they serialize as plain values in other formats):
+//!
+//! ```
+//! use npy_serde::{Datetime64, Padding, unit};
+//! use num_complex::Complex;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Event {
+//!     #[serde(with = "npy_serde::complex")]
+//!     z: Complex<f64>,                  // '<c16'
+//!     at: Datetime64<unit::ns>,         // '<M8[ns]'
+//!     name: String,                     // '<Un', n = longest name
+//!     #[serde(with = "serde_bytes")]
+//!     tag: Vec<u8>,                     // '|Sn', n = longest tag
+//!     _pad: Padding<4>,                 // ('', '|V4')
+//! }
+//!
+//! let ev = vec![Event {
+//!     z: Complex::new(1.0, -1.0),
+//!     at: Datetime64::new(1_700_000_000_000_000_000),
+//!     name: "pulse".into(),
+//!     tag: b"ab".to_vec(),
+//!     _pad: Padding,
+//! }];
+//! let bytes = npy_serde::to_vec(&ev)?;
+//! let (h, _) = npy_serde::Header::from_bytes(&bytes, &Default::default())?;
+//! assert_eq!(
+//!     h.descr.to_string(),
+//!     "[('z', '<c16'), ('at', '<M8[ns]'), ('name', '<U5'), ('tag', '|S2'), ('', '|V4')]"
+//! );
+//! let back: Vec<Event> = npy_serde::from_slice(&bytes)?;
+//! assert_eq!(back, ev);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! `half::f16` (feature `half`) maps to `'<f2'` bit for bit. numpy strips
+//! trailing NULs from `S` and `U` values when it reads them, so a value
+//! ending in NUL is refused on write (use a `V` dtype for raw bytes).
+//!
+//! # 7. Errors
+//!
+//! Every error says where (npz member, record, field path), what was
+//! expected and what was found, in numpy's vocabulary:
+//!
+//! ```
+//! #[derive(serde::Serialize)]
+//! struct W { x: f64 }
+//! #[derive(serde::Deserialize, Debug)]
+//! struct R { x: u8 }
+//! let bytes = npy_serde::to_vec(&vec![W { x: 1.0 }, W { x: 2.5 }])?;
+//! let err = npy_serde::from_slice::<Vec<R>>(&bytes).unwrap_err();
+//! assert!(err.to_string().starts_with("record 0, field x: "), "{err}");
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
