@@ -8,7 +8,8 @@
 //! `stream_write` (an `NpyWriter` into `BufWriter<File>` at PATH, records
 //! made one at a time, never held), `stream_read` (an `NpyReader` iterator
 //! over PATH, records dropped as they come), `write_ops` / `read_ops`
-//! (`to_vec` / `from_slice` repeated, for callgrind).
+//! (`to_vec` / `from_slice` once, for callgrind), `f64_write` / `f64_read`
+//! (the same on a `Vec<f64>`).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter};
@@ -97,6 +98,18 @@ fn main() -> Result<(), npy_serde::Error> {
             let bytes = npy_serde::to_vec(&recs)?;
             let back: Vec<Particle> = npy_serde::from_slice(&bytes)?;
             assert!(back == recs);
+            (0, 0, bytes.len() as u64)
+        }
+        "f64_write" => {
+            let xs: Vec<f64> = (0..n).map(|i| i as f64 * 0.5).collect();
+            let bytes = npy_serde::to_vec(&xs)?;
+            (0, 0, bytes.len() as u64)
+        }
+        "f64_read" => {
+            let xs: Vec<f64> = (0..n).map(|i| i as f64 * 0.5).collect();
+            let bytes = npy_serde::to_vec(&xs)?;
+            let back: Vec<f64> = npy_serde::from_slice(&bytes)?;
+            assert!(back == xs);
             (0, 0, bytes.len() as u64)
         }
         other => panic!("unknown mode {other}"),

@@ -191,8 +191,9 @@ impl<'de> de::SeqAccess<'de> for ScalarSeq<'de, '_> {
         }
         let i = self.next;
         self.next += 1;
-        let offset = i.checked_mul(self.size).ok_or_else(internal)?;
-        let bytes = self.bytes.sub(offset, self.size)?;
+        // the run shrinks from the front: one split per element
+        let (bytes, rest) = self.bytes.split(self.size)?;
+        self.bytes = rest;
         seed.deserialize(ScalarDe::new(self.scalar, bytes, self.cfg))
             .map(Some)
             .map_err(|e| {

@@ -74,6 +74,20 @@ impl<'de, 'a> Bytes<'de, 'a> {
         .ok_or_else(internal)
     }
 
+    /// The first `n` bytes and the rest, of the same kind.
+    #[inline]
+    pub(crate) fn split(self, n: usize) -> Result<(Self, Self)> {
+        match self {
+            Bytes::Borrowed(b) => b
+                .split_at_checked(n)
+                .map(|(a, r)| (Bytes::Borrowed(a), Bytes::Borrowed(r))),
+            Bytes::Copied(b) => b
+                .split_at_checked(n)
+                .map(|(a, r)| (Bytes::Copied(a), Bytes::Copied(r))),
+        }
+        .ok_or_else(internal)
+    }
+
     /// Hands the bytes to the visitor, borrowed when possible.
     pub(crate) fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self {

@@ -48,6 +48,11 @@ pub(crate) struct SpecState<'o> {
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
     out: &'o mut Vec<u8>,
+    /// End of the encoded data in `out`. Once the dtype is known, `out` is
+    /// zero-filled up to the hinted size in one go (`out.len()` may run
+    /// ahead of `pos`; trimmed at the end), so encoding an element is a
+    /// bounds check and the element's stores, not a `resize` per element.
+    pos: usize,
     /// Give up when the data would grow past this many bytes.
     cap: usize,
     /// Called once with the dtype and hinted shape, before the first
@@ -64,7 +69,9 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     cap: usize,
     on_dtype: &mut OnDtype<'_>,
 ) -> Option<Speculated> {
+    let pos = out.len();
     let mut st = SpecState {
+        pos,
         dims: Vec::new(),
         hints: Vec::new(),
         leaf_depth: None,
@@ -87,6 +94,8 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         }
         Err(_) => return None,
     }
+    let end = st.pos;
+    st.out.truncate(end);
     let depth = st.leaf_depth?;
     if depth != st.dims.len() {
         return None;
@@ -130,19 +139,26 @@ impl SpecState<'_> {
                 .saturating_mul(self.itemsize)
                 .min(self.cap)
                 .min(RESERVE_MAX);
-            let _ = self.out.try_reserve(want);
+            self.pos = self.out.len();
+            if self.out.try_reserve(want).is_ok() {
+                self.out.resize(self.pos.saturating_add(want), 0);
+            }
             self.dtype = Some(dtype);
         }
         let dtype = self
             .dtype
             .as_ref()
             .ok_or_else(|| Error::schema("speculation: no dtype"))?;
-        let start = self.out.len();
+        let start = self.pos;
         let end = start
             .checked_add(self.itemsize)
             .filter(|&e| e <= self.cap)
             .ok_or_else(|| Error::limit("speculation: over the cap"))?;
-        self.out.resize(end, 0);
+        if end > self.out.len() {
+            // more elements than hinted
+            self.out.resize(end, 0);
+        }
+        self.pos = end;
         let dst = self
             .out
             .get_mut(start..end)
