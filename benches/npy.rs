@@ -28,7 +28,9 @@ use std::io::{BufReader, BufWriter, Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
 use npy_serde::{Datetime64, NpyReader, NpyWriter, unit};
 use npyz::WriterBuilder;
 use serde::de::DeserializeOwned;
@@ -36,8 +38,18 @@ use serde::{Deserialize, Serialize};
 
 // ---------------------------------------------------------------- records
 
-#[derive(Serialize, Deserialize, npyz::Serialize, npyz::Deserialize, npyz::AutoSerialize)]
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(
+    Serialize,
+    Deserialize,
+    npyz::Serialize,
+    npyz::Deserialize,
+    npyz::AutoSerialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Default,
+)]
 struct Particle {
     id: u64,
     pos: [f64; 3],
@@ -46,8 +58,18 @@ struct Particle {
     charge: i8,
 }
 
-#[derive(Serialize, Deserialize, npyz::Serialize, npyz::Deserialize, npyz::AutoSerialize)]
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(
+    Serialize,
+    Deserialize,
+    npyz::Serialize,
+    npyz::Deserialize,
+    npyz::AutoSerialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Default,
+)]
 struct Narrow {
     a: u8,
     b: i16,
@@ -409,19 +431,37 @@ where
     // --- self-checks
     let mut hand = Vec::new();
     hand_encode(&header, &recs, &mut hand);
-    assert!(hand == ours, "{name}: our bytes differ from the hand encoder's");
-    assert!(npy_serde::from_slice::<Vec<T>>(&ours).unwrap() == recs, "{name}: from_slice");
-    assert!(hand_decode::<T>(&ours[header.len()..]) == recs, "{name}: hand decoder");
+    assert!(
+        hand == ours,
+        "{name}: our bytes differ from the hand encoder's"
+    );
+    assert!(
+        npy_serde::from_slice::<Vec<T>>(&ours).unwrap() == recs,
+        "{name}: from_slice"
+    );
+    assert!(
+        hand_decode::<T>(&ours[header.len()..]) == recs,
+        "{name}: hand decoder"
+    );
     to_file(&path, &recs);
-    assert!(std::fs::read(&path).unwrap() == ours, "{name}: to_writer(file)");
+    assert!(
+        std::fs::read(&path).unwrap() == ours,
+        "{name}: to_writer(file)"
+    );
     let f = BufReader::new(File::open(&path).unwrap());
-    assert!(npy_serde::from_reader::<Vec<T>>(f).unwrap() == recs, "{name}: from_reader");
+    assert!(
+        npy_serde::from_reader::<Vec<T>>(f).unwrap() == recs,
+        "{name}: from_reader"
+    );
     assert!(stream_read::<T>(&path) == recs, "{name}: NpyReader");
     let streamed = stream_write(Cursor::new(Vec::new()), &recs).into_inner();
     assert!(streamed == ours, "{name}: NpyWriter");
     if let Some((w, r, rf)) = npyz {
         let theirs = w(&recs);
-        assert!(npy_serde::from_slice::<Vec<T>>(&theirs).unwrap() == recs, "{name}: npyz bytes");
+        assert!(
+            npy_serde::from_slice::<Vec<T>>(&theirs).unwrap() == recs,
+            "{name}: npyz bytes"
+        );
         assert!(r(&ours) == recs, "{name}: npyz reads ours");
         assert!(rf(&path) == recs, "{name}: npyz reads our file");
     }
@@ -432,7 +472,9 @@ where
     g.throughput(Throughput::Bytes(ours.len() as u64));
 
     // --- write
-    g.bench_function("to_vec", |b| b.iter(|| npy_serde::to_vec(black_box(&recs)).unwrap()));
+    g.bench_function("to_vec", |b| {
+        b.iter(|| npy_serde::to_vec(black_box(&recs)).unwrap())
+    });
     let mut buf = Vec::with_capacity(ours.len());
     g.bench_function("to_writer_reused", |b| {
         b.iter(|| {
@@ -440,7 +482,9 @@ where
             npy_serde::to_writer(&mut buf, black_box(&recs)).unwrap();
         })
     });
-    g.bench_function("to_writer_file", |b| b.iter(|| to_file(&scratch, black_box(&recs))));
+    g.bench_function("to_writer_file", |b| {
+        b.iter(|| to_file(&scratch, black_box(&recs)))
+    });
     g.bench_function("npywriter_reused", |b| {
         b.iter(|| {
             buf.clear();

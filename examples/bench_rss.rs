@@ -49,8 +49,14 @@ fn hwm() -> u64 {
 fn main() -> Result<(), npy_serde::Error> {
     let args: Vec<String> = std::env::args().collect();
     let mode = args.get(1).map_or("to_vec", String::as_str);
-    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
-    let path = args.get(3).cloned().unwrap_or_else(|| "/tmp/bench_rss.npy".into());
+    let n: usize = args
+        .get(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+    let path = args
+        .get(3)
+        .cloned()
+        .unwrap_or_else(|| "/tmp/bench_rss.npy".into());
     let (before, after, compared) = match mode {
         "to_vec" => {
             let recs: Vec<Particle> = (0..n).map(particle).collect();

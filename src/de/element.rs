@@ -4,8 +4,8 @@
 use serde::de::{self, Visitor};
 
 use super::array::ArrayDe;
-use super::scalar::ScalarDe;
 use super::plan::{Found, Kind, PField, Plan};
+use super::scalar::ScalarDe;
 use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
 
@@ -205,7 +205,11 @@ struct RecordMap<'de, 'a> {
 
 #[inline]
 fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'de, 'a>> {
-    Ok(ElementDe::new(&f.plan, bytes.sub(f.offset, f.plan.size)?, cfg))
+    Ok(ElementDe::new(
+        &f.plan,
+        bytes.sub(f.offset, f.plan.size)?,
+        cfg,
+    ))
 }
 
 impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
@@ -219,14 +223,14 @@ impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
         self.value = Some(field);
         seed.deserialize(de::value::StrDeserializer::<Error>::new(&field.name))
             .map(Some)
-            .map_err(|e| e.in_field(&*field.name))
+            .map_err(|e| e.in_field(&field.name))
     }
 
     #[inline]
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let field = self.value.take().ok_or_else(internal)?;
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
-            .map_err(|e| e.in_field(&*field.name))
+            .map_err(|e| e.in_field(&field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -254,7 +258,7 @@ impl<'de> de::SeqAccess<'de> for RecordSeq<'de, '_> {
         };
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
             .map(Some)
-            .map_err(|e| e.in_field(&*field.name))
+            .map_err(|e| e.in_field(&field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {

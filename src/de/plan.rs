@@ -85,8 +85,8 @@ impl Plan {
         if addr == self.names_differ.load(Ordering::Relaxed) {
             return false;
         }
-        let equal = own.len() == fields.len()
-            && own.iter().zip(fields).all(|(f, name)| &*f.name == *name);
+        let equal =
+            own.len() == fields.len() && own.iter().zip(fields).all(|(f, name)| &*f.name == *name);
         let slot = if equal {
             &self.names_equal
         } else {

@@ -210,13 +210,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
             )
         } else {
             f(
-                ArrayDe::new(
-                    plan,
-                    &header.shape,
-                    Bytes::Copied(bytes),
-                    cfg,
-                    true,
-                ),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true),
                 visitor,
             )
         }
