@@ -65,10 +65,13 @@ fn main() -> Result<(), npy_serde::Error> {
             (before, hwm(), bytes.len() as u64)
         }
         "from_slice" => {
-            let recs: Vec<Particle> = (0..n).map(particle).collect();
-            let bytes = npy_serde::to_vec(&recs)?;
-            drop(recs);
-            let before = hwm().max(bytes.len() as u64);
+            // the file's bytes, made without holding the records
+            let mut w = npy_serde::NpyWriter::new(std::io::Cursor::new(Vec::new()))?;
+            for i in 0..n {
+                w.serialize(&particle(i))?;
+            }
+            let bytes = w.finish()?.into_inner();
+            let before = hwm();
             let back: Vec<Particle> = npy_serde::from_slice(&bytes)?;
             let size = (back.len() * std::mem::size_of::<Particle>()) as u64;
             (before, hwm(), size)

@@ -14,7 +14,8 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, fortran_to_c};
-use super::plan::Plan;
+use super::plan::{Kind, Plan};
+use super::scalar::ScalarDe;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
@@ -72,6 +73,7 @@ impl<R: Read> Chunked<R> {
     }
 
     /// The next `n` bytes of data (`n` ≤ what is left of `total`).
+    #[inline]
     pub(crate) fn take(&mut self, n: usize) -> Result<&[u8]> {
         if self.end - self.pos < n {
             self.fill(n)?;
@@ -82,11 +84,13 @@ impl<R: Read> Chunked<R> {
     }
 
     /// The next row.
+    #[inline]
     pub(crate) fn next_row(&mut self) -> Result<&[u8]> {
         self.take(self.row)
     }
 
     /// Makes at least `n` bytes available from `pos`.
+    #[inline(never)]
     fn fill(&mut self, n: usize) -> Result<()> {
         // move what is left to the front
         self.buf.copy_within(self.pos..self.end, 0);
@@ -283,6 +287,11 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         let i = self.next;
         self.next += 1;
         let row = self.data.next_row()?;
+        if let (true, Kind::Scalar(s)) = (self.rest.is_empty(), &self.descr.kind) {
+            // an array of scalars: straight to the scalar, no array layer
+            let de = ScalarDe::new(*s, Bytes::Copied(row), self.cfg);
+            return seed.deserialize(de).map(Some).map_err(|e| e.at_record(i));
+        }
         let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
         seed.deserialize(de).map(Some).map_err(|e| e.at_record(i))
     }

@@ -741,3 +741,74 @@ fn flatten_and_maps() {
         de(particle_dtype(), &[2], &data).unwrap();
     assert_eq!(v[0]["name"], json!([97, 98]));
 }
+
+/// A struct whose field list equals the record's names in order reads the
+/// fields by position; every other case still matches by name. One plan
+/// serves several types in turn (`NpyReader`), so the per-plan cache of
+/// "this field list matches" must not leak from one type to the next.
+#[test]
+fn struct_fields_by_position_only_when_names_equal() {
+    #[derive(serde::Serialize, Deserialize, Debug, PartialEq)]
+    struct Ab {
+        a: u8,
+        b: i16,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Ba {
+        b: i16,
+        a: u8,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Aliased {
+        #[serde(alias = "x")]
+        a: u8,
+        b: i16,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Renamed {
+        #[serde(rename = "b")]
+        first: i16,
+        #[serde(rename = "a")]
+        second: u8,
+    }
+    let ab = |a: u8, b: i16| {
+        Dtype::record()
+            .field(if a == 0 { "x" } else { "a" }, sc(ScalarType::UInt(1)))
+            .field("b", sc(ScalarType::Int(2)))
+            .build()
+            .unwrap()
+    };
+    let data = [7u8, 5, 1, 8, 6, 1];
+    let v: Vec<Ab> = de(ab(1, 0), &[2], &data).unwrap();
+    assert_eq!(v, [Ab { a: 7, b: 261 }, Ab { a: 8, b: 262 }]);
+    let v: Vec<Ba> = de(ab(1, 0), &[2], &data).unwrap();
+    assert_eq!(v, [Ba { b: 261, a: 7 }, Ba { b: 262, a: 8 }]);
+    let v: Vec<Aliased> = de(ab(1, 0), &[2], &data).unwrap();
+    assert_eq!(v[1], Aliased { a: 8, b: 262 });
+    let v: Vec<Aliased> = de(ab(0, 0), &[2], &data).unwrap();
+    assert_eq!(v[1], Aliased { a: 8, b: 262 });
+    let v: Vec<Renamed> = de(ab(1, 0), &[2], &data).unwrap();
+    assert_eq!(
+        v[0],
+        Renamed {
+            first: 261,
+            second: 7
+        }
+    );
+
+    // one plan, several types in turn
+    let bytes = crate::to_vec(&[Ab { a: 1, b: 2 }, Ab { a: 3, b: 4 }, Ab { a: 5, b: 6 }]).unwrap();
+    let mut r = crate::NpyReader::new(&bytes[..]).unwrap();
+    assert_eq!(
+        r.deserialize::<Ab>().next().unwrap().unwrap(),
+        Ab { a: 1, b: 2 }
+    );
+    assert_eq!(
+        r.deserialize::<Ba>().next().unwrap().unwrap(),
+        Ba { b: 4, a: 3 }
+    );
+    assert_eq!(
+        r.deserialize::<Ab>().next().unwrap().unwrap(),
+        Ab { a: 5, b: 6 }
+    );
+}
