@@ -24,6 +24,10 @@ use crate::special;
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
 
+/// Bytes of output zero-filled at a time, small enough to stay in cache
+/// until the elements are written over them.
+const ZERO_BLOCK: usize = 64 * 1024;
+
 /// What the speculation produced.
 pub(crate) struct Speculated {
     /// The header descr (subarray dims folded into `shape`).
@@ -48,10 +52,10 @@ pub(crate) struct SpecState<'o> {
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
     out: &'o mut Vec<u8>,
-    /// End of the encoded data in `out`. Once the dtype is known, `out` is
-    /// zero-filled up to the hinted size in one go (`out.len()` may run
-    /// ahead of `pos`; trimmed at the end), so encoding an element is a
-    /// bounds check and the element's stores, not a `resize` per element.
+    /// End of the encoded data in `out`. `out` is zero-filled a block
+    /// ([`ZERO_BLOCK`]) at a time ahead of `pos` (trimmed at the end), so
+    /// encoding an element is a bounds check and the element's stores, not
+    /// a `resize` per element.
     pos: usize,
     /// Give up when the data would grow past this many bytes.
     cap: usize,
@@ -140,9 +144,7 @@ impl SpecState<'_> {
                 .min(self.cap)
                 .min(RESERVE_MAX);
             self.pos = self.out.len();
-            if self.out.try_reserve(want).is_ok() {
-                self.out.resize(self.pos.saturating_add(want), 0);
-            }
+            let _ = self.out.try_reserve(want);
             self.dtype = Some(dtype);
         }
         let dtype = self
@@ -155,8 +157,15 @@ impl SpecState<'_> {
             .filter(|&e| e <= self.cap)
             .ok_or_else(|| Error::limit("speculation: over the cap"))?;
         if end > self.out.len() {
-            // more elements than hinted
-            self.out.resize(end, 0);
+            // zero the next block while it is about to be written (still in
+            // cache), not the whole output up front nor per element
+            let block = self
+                .out
+                .len()
+                .saturating_add(ZERO_BLOCK)
+                .min(self.cap)
+                .max(end);
+            self.out.resize(block, 0);
         }
         self.pos = end;
         let dst = self
