@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
 use crate::de::{Bytes, Cfg, check_readable};
 use crate::dtype::Dtype;
@@ -195,10 +196,11 @@ pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
             have - total
         )));
     }
+    let plan = Plan::new(&header.descr);
     if header.fortran_order && header.shape.len() >= 2 {
         let c = fortran_to_c(data, &header.shape, header.descr.itemsize())?;
         return T::deserialize(ArrayDe::new(
-            &header.descr,
+            &plan,
             &header.shape,
             Bytes::Copied(&c),
             cfg,
@@ -206,7 +208,7 @@ pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
         ));
     }
     T::deserialize(ArrayDe::new(
-        &header.descr,
+        &plan,
         &header.shape,
         Bytes::Borrowed(data),
         cfg,
@@ -251,6 +253,8 @@ pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
 /// ```
 pub struct NpyReader<R> {
     header: Header,
+    /// The dtype compiled once for every record.
+    plan: Plan,
     version: (u8, u8),
     cfg: Cfg,
     data: Chunked<R>,
@@ -318,6 +322,7 @@ impl<R: Read> NpyReader<R> {
             next: 0,
             reordered: None,
             failed: false,
+            plan: Plan::new(&parsed.header.descr),
             header: parsed.header,
         })
     }
@@ -401,7 +406,7 @@ impl<R: Read> NpyReader<R> {
             });
             match bytes {
                 Some(b) => T::deserialize(ArrayDe::new(
-                    &self.header.descr,
+                    &self.plan,
                     rest,
                     Bytes::Copied(b),
                     self.cfg,
@@ -412,7 +417,7 @@ impl<R: Read> NpyReader<R> {
         } else {
             match self.data.next_row() {
                 Ok(b) => T::deserialize(ArrayDe::new(
-                    &self.header.descr,
+                    &self.plan,
                     rest,
                     Bytes::Copied(b),
                     self.cfg,

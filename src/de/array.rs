@@ -5,14 +5,16 @@
 use serde::de::{self, Visitor};
 
 use super::element::ElementDe;
+use super::plan::{Kind, Plan};
+use super::scalar::ScalarDe;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
-use crate::dtype::{Dtype, ShapeRepr};
+use crate::dtype::{Scalar, ShapeRepr};
 use crate::error::{Error, Result};
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
 pub(crate) struct ArrayDe<'de, 'a> {
-    dtype: &'a Dtype,
+    dtype: &'a Plan,
     dims: &'a [u64],
     bytes: Bytes<'de, 'a>,
     cfg: Cfg,
@@ -23,7 +25,7 @@ pub(crate) struct ArrayDe<'de, 'a> {
 impl<'de, 'a> ArrayDe<'de, 'a> {
     #[inline]
     pub(crate) fn new(
-        dtype: &'a Dtype,
+        dtype: &'a Plan,
         dims: &'a [u64],
         bytes: Bytes<'de, 'a>,
         cfg: Cfg,
@@ -44,18 +46,45 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
     }
 
     /// Visits the first axis as a sequence (dims must not be empty).
+    #[inline]
     pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        let stride = if n == 0 {
+        let stride = if rest.is_empty() {
+            self.dtype.size
+        } else if n == 0 {
             0
         } else {
             self.bytes.len() / n_usize
         };
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
+        }
+        if let (true, Kind::Scalar(scalar)) = (rest.is_empty(), &self.dtype.kind) {
+            // the hot case (`Vec<f64>`, `[f32; 3]` fields): scalars straight
+            // to the visitor, no element layer in between
+            let mut seq = ScalarSeq {
+                scalar: *scalar,
+                bytes: self.bytes,
+                size: stride,
+                next: 0,
+                len: n_usize,
+                cfg: self.cfg,
+                top: self.top,
+            };
+            let v = visitor
+                .visit_seq(&mut seq)
+                .map_err(|e| fix_error(e, &Shape(self.dtype, self.dims, self.top)))?;
+            if seq.next < seq.len {
+                let found = Shape(self.dtype, self.dims, self.top);
+                return Err(Error::mismatch(format!(
+                    "expected {} elements, found {found}",
+                    seq.next
+                )));
+            }
+            return Ok(v);
         }
         let mut seq = ArraySeq {
             dtype: self.dtype,
@@ -82,13 +111,13 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
 }
 
 /// "array of shape (3, 2) of '<f8'" for messages.
-struct Shape<'a>(&'a Dtype, &'a [u64], bool);
+struct Shape<'a>(&'a Plan, &'a [u64], bool);
 
 impl std::fmt::Display for Shape<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let what = if self.2 { "array" } else { "subarray" };
         write!(f, "{what} of shape {}", ShapeRepr(self.1))?;
-        if let Dtype::Scalar(s) = self.0 {
+        if let Kind::Scalar(s) = &self.0.kind {
             write!(f, " of '{s}'")?;
         }
         Ok(())
@@ -97,7 +126,7 @@ impl std::fmt::Display for Shape<'_> {
 
 /// The elements of one axis.
 struct ArraySeq<'de, 'a> {
-    dtype: &'a Dtype,
+    dtype: &'a Plan,
     rest: &'a [u64],
     bytes: Bytes<'de, 'a>,
     stride: usize,
@@ -135,6 +164,50 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
     fn size_hint(&self) -> Option<usize> {
         let left = self.len - self.next;
         Some(left.min(SIZE_HINT_BYTES / self.stride.max(1)))
+    }
+}
+
+/// A run of scalars of one type (the last axis of an array of scalars).
+struct ScalarSeq<'de, 'a> {
+    scalar: Scalar,
+    bytes: Bytes<'de, 'a>,
+    size: usize,
+    next: usize,
+    len: usize,
+    cfg: Cfg,
+    top: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for ScalarSeq<'de, '_> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        if self.next >= self.len {
+            return Ok(None);
+        }
+        let i = self.next;
+        self.next += 1;
+        // the run shrinks from the front: one split per element
+        let (bytes, rest) = self.bytes.split(self.size)?;
+        self.bytes = rest;
+        seed.deserialize(ScalarDe::new(self.scalar, bytes, self.cfg))
+            .map(Some)
+            .map_err(|e| {
+                if self.top {
+                    e.at_record(i as u64)
+                } else {
+                    e.at_index(i as u64)
+                }
+            })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        let left = self.len - self.next;
+        Some(left.min(SIZE_HINT_BYTES / self.size.max(1)))
     }
 }
 
@@ -177,6 +250,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
         self.visit_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -191,6 +265,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
         visitor.visit_newtype_struct(self)
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         if self.dims.is_empty() {
             return self.element().deserialize_tuple(len, visitor);
@@ -198,6 +273,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
         self.visit_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -210,6 +286,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
         self.visit_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,

@@ -4,21 +4,21 @@
 use serde::de::{self, Visitor};
 
 use super::array::ArrayDe;
+use super::plan::{Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
-use super::{Bytes, Cfg, Found, fix_error, internal};
-use crate::dtype::{Dtype, Field, Record};
+use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
 
 /// One element of `dtype` over exactly `dtype.itemsize()` bytes.
 pub(crate) struct ElementDe<'de, 'a> {
-    dtype: &'a Dtype,
+    dtype: &'a Plan,
     bytes: Bytes<'de, 'a>,
     cfg: Cfg,
 }
 
 impl<'de, 'a> ElementDe<'de, 'a> {
     #[inline]
-    pub(crate) fn new(dtype: &'a Dtype, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
+    pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
         ElementDe { dtype, bytes, cfg }
     }
 
@@ -27,9 +27,10 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         fix_error(e, &Found(self.dtype))
     }
 
-    fn record_map<V: Visitor<'de>>(self, r: &'a Record, visitor: V) -> Result<V::Value> {
+    #[inline]
+    fn record_map<V: Visitor<'de>>(self, r: &'a [PField], visitor: V) -> Result<V::Value> {
         let mut map = RecordMap {
-            fields: r.fields().iter(),
+            fields: r.iter(),
             value: None,
             bytes: self.bytes,
             cfg: self.cfg,
@@ -37,9 +38,10 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         visitor.visit_map(&mut map).map_err(|e| self.fix(e))
     }
 
-    fn record_seq<V: Visitor<'de>>(self, r: &'a Record, visitor: V) -> Result<V::Value> {
+    #[inline]
+    fn record_seq<V: Visitor<'de>>(self, r: &'a [PField], visitor: V) -> Result<V::Value> {
         let mut seq = RecordSeq {
-            fields: r.fields().iter(),
+            fields: r.iter(),
             bytes: self.bytes,
             cfg: self.cfg,
         };
@@ -48,16 +50,17 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         if left > 0 {
             return Err(Error::mismatch(format!(
                 "the type takes only {} of the {} fields of the record",
-                r.fields().len() - left,
-                r.fields().len()
+                r.len() - left,
+                r.len()
             )));
         }
         Ok(v)
     }
 
+    #[inline]
     fn subarray<V: Visitor<'de>>(
         self,
-        base: &'a Dtype,
+        base: &'a Plan,
         dims: &'a [u64],
         visitor: V,
     ) -> Result<V::Value> {
@@ -69,8 +72,8 @@ macro_rules! to_scalar {
     ($($m:ident)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            match self.dtype {
-                Dtype::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).$m(visitor),
+            match &self.dtype.kind {
+                Kind::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).$m(visitor),
                 _ => self.deserialize_any(visitor),
             }
         }
@@ -81,10 +84,10 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.dtype {
-            Dtype::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).deserialize_any(visitor),
-            Dtype::Subarray(base, dims) => self.subarray(base, dims, visitor),
-            Dtype::Record(r) => self.record_map(r, visitor),
+        match &self.dtype.kind {
+            Kind::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).deserialize_any(visitor),
+            Kind::Sub(base, dims) => self.subarray(base, dims, visitor),
+            Kind::Record(r) => self.record_map(r, visitor),
         }
     }
 
@@ -99,8 +102,8 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.dtype {
-            Dtype::Record(r) if r.fields().is_empty() => visitor.visit_unit(),
+        match &self.dtype.kind {
+            Kind::Record(r) if r.is_empty() => visitor.visit_unit(),
             _ => self.deserialize_any(visitor),
         }
     }
@@ -113,13 +116,14 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         self.deserialize_unit(visitor)
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        match self.dtype {
-            Dtype::Scalar(s) => {
+        match &self.dtype.kind {
+            Kind::Scalar(s) => {
                 ScalarDe::new(*s, self.bytes, self.cfg).deserialize_newtype_struct(name, visitor)
             }
             _ if name == crate::special::PADDING => visitor.visit_unit(),
@@ -128,17 +132,20 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         }
     }
 
+    #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.dtype {
-            Dtype::Record(r) => self.record_seq(r, visitor),
+        match &self.dtype.kind {
+            Kind::Record(r) => self.record_seq(r, visitor),
             _ => self.deserialize_any(visitor),
         }
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         self.deserialize_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -148,12 +155,17 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         self.deserialize_seq(visitor)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        // Always by name (a map), never by position: serde's field list
+        // includes aliases, so equal names do not mean equal positions
+        // (derive-tests/tests/by_name.rs).
+        let _ = fields;
         self.deserialize_any(visitor)
     }
 
@@ -163,8 +175,8 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match self.dtype {
-            Dtype::Scalar(s) => {
+        match &self.dtype.kind {
+            Kind::Scalar(s) => {
                 ScalarDe::new(*s, self.bytes, self.cfg).deserialize_enum(name, variants, visitor)
             }
             _ => self.deserialize_any(visitor),
@@ -182,17 +194,17 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
 /// A record as a map: keys are the field names from the dtype (file order),
 /// values the fields' elements at their fixed offsets.
 struct RecordMap<'de, 'a> {
-    fields: std::slice::Iter<'a, Field>,
-    value: Option<&'a Field>,
+    fields: std::slice::Iter<'a, PField>,
+    value: Option<&'a PField>,
     bytes: Bytes<'de, 'a>,
     cfg: Cfg,
 }
 
 #[inline]
-fn field_de<'de, 'a>(f: &'a Field, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'de, 'a>> {
+fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'de, 'a>> {
     Ok(ElementDe::new(
-        f.dtype(),
-        bytes.sub(f.offset(), f.dtype().itemsize())?,
+        &f.plan,
+        bytes.sub(f.offset, f.plan.size)?,
         cfg,
     ))
 }
@@ -206,16 +218,16 @@ impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
             return Ok(None);
         };
         self.value = Some(field);
-        seed.deserialize(de::value::StrDeserializer::<Error>::new(field.name()))
+        seed.deserialize(de::value::StrDeserializer::<Error>::new(&field.name))
             .map(Some)
-            .map_err(|e| e.in_field(field.name()))
+            .map_err(|e| e.in_field(&field.name))
     }
 
     #[inline]
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let field = self.value.take().ok_or_else(internal)?;
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
-            .map_err(|e| e.in_field(field.name()))
+            .map_err(|e| e.in_field(&field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -225,7 +237,7 @@ impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
 
 /// A record as a sequence of its fields in file order (tuples, tuple structs).
 struct RecordSeq<'de, 'a> {
-    fields: std::slice::Iter<'a, Field>,
+    fields: std::slice::Iter<'a, PField>,
     bytes: Bytes<'de, 'a>,
     cfg: Cfg,
 }
@@ -233,6 +245,7 @@ struct RecordSeq<'de, 'a> {
 impl<'de> de::SeqAccess<'de> for RecordSeq<'de, '_> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
         seed: T,
@@ -242,7 +255,7 @@ impl<'de> de::SeqAccess<'de> for RecordSeq<'de, '_> {
         };
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
             .map(Some)
-            .map_err(|e| e.in_field(field.name()))
+            .map_err(|e| e.in_field(&field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -24,6 +24,7 @@
 pub(crate) mod array;
 pub(crate) mod datetime;
 pub(crate) mod element;
+pub(crate) mod plan;
 pub(crate) mod scalar;
 pub(crate) mod stream;
 
@@ -73,6 +74,20 @@ impl<'de, 'a> Bytes<'de, 'a> {
         .ok_or_else(internal)
     }
 
+    /// The first `n` bytes and the rest, of the same kind.
+    #[inline]
+    pub(crate) fn split(self, n: usize) -> Result<(Self, Self)> {
+        match self {
+            Bytes::Borrowed(b) => b
+                .split_at_checked(n)
+                .map(|(a, r)| (Bytes::Borrowed(a), Bytes::Borrowed(r))),
+            Bytes::Copied(b) => b
+                .split_at_checked(n)
+                .map(|(a, r)| (Bytes::Copied(a), Bytes::Copied(r))),
+        }
+        .ok_or_else(internal)
+    }
+
     /// Hands the bytes to the visitor, borrowed when possible.
     pub(crate) fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self {
@@ -109,29 +124,6 @@ pub(crate) fn internal() -> Error {
 pub(crate) struct Cfg {
     /// Allow rounding conversions into `f32`/`f64`.
     pub(crate) lossy: bool,
-}
-
-/// How a value was found in the file, for "expected X, found Y" messages.
-pub(crate) struct Found<'a>(pub(crate) &'a Dtype);
-
-impl fmt::Display for Found<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Dtype::Scalar(s) => write!(f, "'{s}'"),
-            Dtype::Subarray(base, shape) => {
-                write!(f, "subarray {}", crate::dtype::ShapeRepr(shape))?;
-                if let Dtype::Scalar(s) = &**base {
-                    write!(f, " of '{s}'")?;
-                }
-                Ok(())
-            }
-            Dtype::Record(r) => match r.fields().len() {
-                0 => f.write_str("record without fields"),
-                1 => f.write_str("record of 1 field"),
-                n => write!(f, "record of {n} fields"),
-            },
-        }
-    }
 }
 
 /// Rewrites serde's own `invalid type: X, expected Y` into
@@ -211,7 +203,8 @@ pub(crate) fn element_from_slice<'de, T: serde::Deserialize<'de>>(
         )));
     }
     check_readable(dtype)?;
-    T::deserialize(element::ElementDe::new(dtype, Bytes::Borrowed(bytes), cfg))
+    let plan = plan::Plan::new(dtype);
+    T::deserialize(element::ElementDe::new(&plan, Bytes::Borrowed(bytes), cfg))
 }
 
 #[cfg(test)]

@@ -361,6 +361,17 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
         ))
     }
 
+    /// The general path of the `fast_visit!` methods, kept out of line so
+    /// the fast path stays small enough to inline.
+    #[inline(never)]
+    fn general<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(General<'de, 'a>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        f(General(self), visitor)
+    }
+
     /// `deserialize_newtype_struct` with one of the crate's tokens.
     fn special<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
         let ty = self.scalar.ty();
@@ -418,6 +429,26 @@ macro_rules! exact_visit {
     )*};
 }
 
+/// `deserialize_*` methods whose Rust type is exactly the file's type in
+/// little-endian (or single-byte) order: one load and one visit, no
+/// conversion checks (the hot path of derived structs over files written
+/// by numpy or by this crate). Anything else takes the general path.
+macro_rules! fast_visit {
+    ($($m:ident $ty:pat, $t:ty, $n:literal, $visit:ident;)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if let $ty = self.scalar.ty() {
+                if self.scalar.order() != ByteOrder::Big {
+                    if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
+                        return visitor.$visit(<$t>::from_le_bytes(*a)).map_err(|e| self.fix(e));
+                    }
+                }
+            }
+            self.general(visitor, |d, v| d.$m(v))
+        }
+    )*};
+}
+
 impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
     type Error = Error;
 
@@ -427,22 +458,19 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
             .map_err(|e| fix_error(e, &format_args!("'{found}'")))
     }
 
-    exact_visit!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128);
+    exact_visit!(deserialize_bool deserialize_i128 deserialize_u128);
 
-    #[inline]
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let found = self.scalar;
-        self.float(visitor, true)
-            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
-    }
-
-    #[inline]
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let found = self.scalar;
-        self.float(visitor, false)
-            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+    fast_visit! {
+        deserialize_i8 ScalarType::Int(1), i8, 1, visit_i8;
+        deserialize_i16 ScalarType::Int(2), i16, 2, visit_i16;
+        deserialize_i32 ScalarType::Int(4), i32, 4, visit_i32;
+        deserialize_i64 ScalarType::Int(8), i64, 8, visit_i64;
+        deserialize_u8 ScalarType::UInt(1), u8, 1, visit_u8;
+        deserialize_u16 ScalarType::UInt(2), u16, 2, visit_u16;
+        deserialize_u32 ScalarType::UInt(4), u32, 4, visit_u32;
+        deserialize_u64 ScalarType::UInt(8), u64, 8, visit_u64;
+        deserialize_f32 ScalarType::Float(4), f32, 4, visit_f32;
+        deserialize_f64 ScalarType::Float(8), f64, 8, visit_f64;
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -546,6 +574,51 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
 
     serde::forward_to_deserialize_any! {
         unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// The general (checked, converting) path of the numeric methods.
+pub(crate) struct General<'de, 'a>(ScalarDe<'de, 'a>);
+
+macro_rules! general_exact {
+    ($($m:ident)*) => {$(
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let d = self.0;
+            match d.number()? {
+                Some(num) => num.visit(visitor).map_err(|e| d.fix(e)),
+                None => d.deserialize_any(visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for General<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.0.deserialize_any(visitor)
+    }
+
+    general_exact!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64);
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let found = self.0.scalar;
+        self.0
+            .float(visitor, true)
+            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let found = self.0.scalar;
+        self.0
+            .float(visitor, false)
+            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i128 u128 char str string bytes byte_buf option unit unit_struct
+        newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
 

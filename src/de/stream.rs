@@ -14,6 +14,8 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, fortran_to_c};
+use super::plan::{Kind, Plan};
+use super::scalar::ScalarDe;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
@@ -74,6 +76,7 @@ impl<R: Read> Chunked<R> {
     }
 
     /// The next `n` bytes of data (`n` ≤ what is left of `total`).
+    #[inline]
     pub(crate) fn take(&mut self, n: usize) -> Result<&[u8]> {
         if self.end - self.pos < n {
             self.fill(n)?;
@@ -90,11 +93,13 @@ impl<R: Read> Chunked<R> {
     }
 
     /// The next row.
+    #[inline]
     pub(crate) fn next_row(&mut self) -> Result<&[u8]> {
         self.take(self.row)
     }
 
     /// Makes at least `n` bytes available from `pos`.
+    #[inline(never)]
     fn fill(&mut self, n: usize) -> Result<()> {
         // move what is left to the front
         self.buf.copy_within(self.pos..self.end, 0);
@@ -170,6 +175,7 @@ pub(crate) fn row_size(header: &Header) -> Result<usize> {
 /// The top-level deserializer of `from_reader`.
 pub(crate) struct StreamDe<'h, R> {
     header: &'h Header,
+    plan: Plan,
     data: Chunked<R>,
     cfg: Cfg,
 }
@@ -180,6 +186,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let row = row_size(header)?;
         Ok(StreamDe {
             header,
+            plan: Plan::new(&header.descr),
             data: Chunked::new(reader, total, row),
             cfg,
         })
@@ -207,23 +214,18 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let total = usize::try_from(self.data.total).map_err(|_| internal())?;
         let cfg = self.cfg;
         let header = self.header;
+        let plan = &self.plan;
         let fortran = self.fortran();
         let bytes = self.data.take(total)?;
         if fortran {
             let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
             f(
-                ArrayDe::new(&header.descr, &header.shape, Bytes::Copied(&c), cfg, true),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true),
                 visitor,
             )
         } else {
             f(
-                ArrayDe::new(
-                    &header.descr,
-                    &header.shape,
-                    Bytes::Copied(bytes),
-                    cfg,
-                    true,
-                ),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true),
                 visitor,
             )
         }
@@ -240,7 +242,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let header = self.header;
         let n = header.shape.first().copied().ok_or_else(internal)?;
         let mut seq = StreamSeq {
-            descr: &header.descr,
+            descr: &self.plan,
             rest: header.shape.get(1..).unwrap_or(&[]),
             data: &mut self.data,
             next: 0,
@@ -275,7 +277,7 @@ impl std::fmt::Display for Top<'_> {
 }
 
 struct StreamSeq<'h, 's, R> {
-    descr: &'h Dtype,
+    descr: &'h Plan,
     rest: &'h [u64],
     data: &'s mut Chunked<R>,
     next: u64,
@@ -296,6 +298,11 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         let i = self.next;
         self.next += 1;
         let row = self.data.next_row()?;
+        if let (true, Kind::Scalar(s)) = (self.rest.is_empty(), &self.descr.kind) {
+            // an array of scalars: straight to the scalar, no array layer
+            let de = ScalarDe::new(*s, Bytes::Copied(row), self.cfg);
+            return seed.deserialize(de).map(Some).map_err(|e| e.at_record(i));
+        }
         let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
         seed.deserialize(de).map(Some).map_err(|e| e.at_record(i))
     }

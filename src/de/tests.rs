@@ -741,3 +741,73 @@ fn flatten_and_maps() {
         de(particle_dtype(), &[2], &data).unwrap();
     assert_eq!(v[0]["name"], json!([97, 98]));
 }
+
+/// Structs match fields by name whatever the order, with alias and rename,
+/// and one plan serves several types in turn (`NpyReader`).
+#[test]
+fn struct_fields_match_by_name_whatever_the_order() {
+    #[derive(serde::Serialize, Deserialize, Debug, PartialEq)]
+    struct Ab {
+        a: u8,
+        b: i16,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Ba {
+        b: i16,
+        a: u8,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Aliased {
+        #[serde(alias = "x")]
+        a: u8,
+        b: i16,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Renamed {
+        #[serde(rename = "b")]
+        first: i16,
+        #[serde(rename = "a")]
+        second: u8,
+    }
+    // [(first, '|u1'), ('b', '<i2')]
+    let ab = |first: &str| {
+        Dtype::record()
+            .field(first, sc(ScalarType::UInt(1)))
+            .field("b", sc(ScalarType::Int(2)))
+            .build()
+            .unwrap()
+    };
+    let data = [7u8, 5, 1, 8, 6, 1];
+    let v: Vec<Ab> = de(ab("a"), &[2], &data).unwrap();
+    assert_eq!(v, [Ab { a: 7, b: 261 }, Ab { a: 8, b: 262 }]);
+    let v: Vec<Ba> = de(ab("a"), &[2], &data).unwrap();
+    assert_eq!(v, [Ba { b: 261, a: 7 }, Ba { b: 262, a: 8 }]);
+    let v: Vec<Aliased> = de(ab("a"), &[2], &data).unwrap();
+    assert_eq!(v[1], Aliased { a: 8, b: 262 });
+    let v: Vec<Aliased> = de(ab("x"), &[2], &data).unwrap();
+    assert_eq!(v[1], Aliased { a: 8, b: 262 });
+    let v: Vec<Renamed> = de(ab("a"), &[2], &data).unwrap();
+    assert_eq!(
+        v[0],
+        Renamed {
+            first: 261,
+            second: 7
+        }
+    );
+
+    // one plan, several types in turn
+    let bytes = crate::to_vec(&[Ab { a: 1, b: 2 }, Ab { a: 3, b: 4 }, Ab { a: 5, b: 6 }]).unwrap();
+    let mut r = crate::NpyReader::new(&bytes[..]).unwrap();
+    assert_eq!(
+        r.deserialize::<Ab>().next().unwrap().unwrap(),
+        Ab { a: 1, b: 2 }
+    );
+    assert_eq!(
+        r.deserialize::<Ba>().next().unwrap().unwrap(),
+        Ba { b: 4, a: 3 }
+    );
+    assert_eq!(
+        r.deserialize::<Ab>().next().unwrap().unwrap(),
+        Ab { a: 5, b: 6 }
+    );
+}

@@ -174,8 +174,9 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
 /// One `.npy` member loaded as a column: element `i` is row `i`.
 struct Column {
     key: String,
-    /// The dtype of one row (the descr with the header's inner axes).
-    dtype: Dtype,
+    /// The dtype of one row (the descr with the header's inner axes),
+    /// compiled once for the whole column.
+    plan: crate::de::plan::Plan,
     row: usize,
     /// C-order data.
     data: Vec<u8>,
@@ -221,7 +222,7 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
         let row = dtype.itemsize();
         columns.push(Column {
             key,
-            dtype,
+            plan: crate::de::plan::Plan::new(&dtype),
             row,
             data,
         });
@@ -325,7 +326,7 @@ impl<'de> MapAccess<'de> for RecordFields<'_> {
             .and_then(|start| col.data.get(start..start.checked_add(col.row)?))
             .ok_or_else(crate::de::internal)?;
         seed.deserialize(ElementDe::new(
-            &col.dtype,
+            &col.plan,
             Bytes::Copied(bytes),
             self.record.cfg,
         ))

@@ -87,6 +87,18 @@ impl<'a> Enc<'a> {
         }
     }
 
+    /// Whether the dtype is a scalar of exactly `ty` in little-endian (or
+    /// single-byte) order: the value's own bytes are written as they are,
+    /// with no range or exactness check (the hot path of a derived struct
+    /// written with its own dtype; fine in strict mode too).
+    #[inline(always)]
+    fn fast(&self, ty: ScalarType) -> bool {
+        match (self.dims.is_empty(), self.dt) {
+            (true, Dtype::Scalar(s)) => s.ty() == ty && s.order() != ByteOrder::Big,
+            _ => false,
+        }
+    }
+
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
     #[inline]
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
@@ -936,18 +948,42 @@ impl<'a> ser::Serializer for Enc<'a> {
     }
     #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
+        if self.fast(ScalarType::Int(1)) {
+            if let Some(d) = self.buf.first_chunk_mut::<1>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.put_int(v.into(), ScalarType::Int(1))
     }
     #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
+        if self.fast(ScalarType::Int(2)) {
+            if let Some(d) = self.buf.first_chunk_mut::<2>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.put_int(v.into(), ScalarType::Int(2))
     }
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
+        if self.fast(ScalarType::Int(4)) {
+            if let Some(d) = self.buf.first_chunk_mut::<4>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.put_int(v.into(), ScalarType::Int(4))
     }
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
+        if self.fast(ScalarType::Int(8)) {
+            if let Some(d) = self.buf.first_chunk_mut::<8>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.put_int(v.into(), ScalarType::Int(8))
     }
     fn serialize_i128(self, _: i128) -> Result<()> {
@@ -955,18 +991,42 @@ impl<'a> ser::Serializer for Enc<'a> {
     }
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
+        if self.fast(ScalarType::UInt(1)) {
+            if let Some(d) = self.buf.first_chunk_mut::<1>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.put_int(v.into(), ScalarType::UInt(1))
     }
     #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
+        if self.fast(ScalarType::UInt(2)) {
+            if let Some(d) = self.buf.first_chunk_mut::<2>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.put_int(v.into(), ScalarType::UInt(2))
     }
     #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
+        if self.fast(ScalarType::UInt(4)) {
+            if let Some(d) = self.buf.first_chunk_mut::<4>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.put_int(v.into(), ScalarType::UInt(4))
     }
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
+        if self.fast(ScalarType::UInt(8)) {
+            if let Some(d) = self.buf.first_chunk_mut::<8>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.put_int(v.into(), ScalarType::UInt(8))
     }
     fn serialize_u128(self, _: u128) -> Result<()> {
@@ -974,6 +1034,12 @@ impl<'a> ser::Serializer for Enc<'a> {
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
+        if self.fast(ScalarType::Float(4)) {
+            if let Some(d) = self.buf.first_chunk_mut::<4>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.strict_ok(ScalarType::Float(4))?;
         match self.scalar() {
             Some(s) if s.ty() == ScalarType::Float(4) => {
@@ -984,6 +1050,12 @@ impl<'a> ser::Serializer for Enc<'a> {
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
+        if self.fast(ScalarType::Float(8)) {
+            if let Some(d) = self.buf.first_chunk_mut::<8>() {
+                *d = v.to_le_bytes();
+                return Ok(());
+            }
+        }
         self.strict_ok(ScalarType::Float(8))?;
         self.put_float(v, false, &|| v.to_string())
     }

@@ -24,6 +24,10 @@ use crate::special;
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
 
+/// Bytes of output zero-filled at a time, small enough to stay in cache
+/// until the elements are written over them.
+const ZERO_BLOCK: usize = 64 * 1024;
+
 /// What the speculation produced.
 pub(crate) struct Speculated {
     /// The header descr (subarray dims folded into `shape`).
@@ -48,6 +52,11 @@ pub(crate) struct SpecState<'o> {
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
     out: &'o mut Vec<u8>,
+    /// End of the encoded data in `out`. `out` is zero-filled a block
+    /// ([`ZERO_BLOCK`]) at a time ahead of `pos` (trimmed at the end), so
+    /// encoding an element is a bounds check and the element's stores, not
+    /// a `resize` per element.
+    pos: usize,
     /// Give up when the data would grow past this many bytes.
     cap: usize,
     /// Called once with the dtype and hinted shape, before the first
@@ -64,7 +73,9 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     cap: usize,
     on_dtype: &mut OnDtype<'_>,
 ) -> Option<Speculated> {
+    let pos = out.len();
     let mut st = SpecState {
+        pos,
         dims: Vec::new(),
         hints: Vec::new(),
         leaf_depth: None,
@@ -87,6 +98,8 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         }
         Err(_) => return None,
     }
+    let end = st.pos;
+    st.out.truncate(end);
     let depth = st.leaf_depth?;
     if depth != st.dims.len() {
         return None;
@@ -130,6 +143,7 @@ impl SpecState<'_> {
                 .saturating_mul(self.itemsize)
                 .min(self.cap)
                 .min(RESERVE_MAX);
+            self.pos = self.out.len();
             let _ = self.out.try_reserve(want);
             self.dtype = Some(dtype);
         }
@@ -137,12 +151,23 @@ impl SpecState<'_> {
             .dtype
             .as_ref()
             .ok_or_else(|| Error::schema("speculation: no dtype"))?;
-        let start = self.out.len();
+        let start = self.pos;
         let end = start
             .checked_add(self.itemsize)
             .filter(|&e| e <= self.cap)
             .ok_or_else(|| Error::limit("speculation: over the cap"))?;
-        self.out.resize(end, 0);
+        if end > self.out.len() {
+            // zero the next block while it is about to be written (still in
+            // cache), not the whole output up front nor per element
+            let block = self
+                .out
+                .len()
+                .saturating_add(ZERO_BLOCK)
+                .min(self.cap)
+                .max(end);
+            self.out.resize(block, 0);
+        }
+        self.pos = end;
         let dst = self
             .out
             .get_mut(start..end)

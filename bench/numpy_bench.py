@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""numpy's side of bench/compare: np.save / np.load on the records of benches/npy.rs.
+
+Prints one JSON object: {set: {op: {"times": [seconds...], "bytes": n}}}.
+Same record types and sizes as the Rust benches (NPY_BENCH_SCALE scales them).
+Also checks that numpy loads the files the Rust benches wrote (same dtype,
+same shape, same first record) so a fast wrong path cannot win.
+"""
+import io
+import json
+import os
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+SCALE = float(os.environ.get("NPY_BENCH_SCALE", "1"))
+REPEAT = int(os.environ.get("NPY_BENCH_REPEAT", "5"))
+DIR = os.path.join(tempfile.gettempdir(), "npy_serde_bench")
+
+
+def n(x):
+    return max(1, int(x * SCALE))
+
+
+def particles(k):
+    i = np.arange(k)
+    a = np.zeros(k, dtype=[("id", "<u8"), ("pos", "<f8", (3,)), ("vel", "<f4", (3,)),
+                           ("mass", "<f4"), ("charge", "i1")])
+    a["id"] = i * 7919
+    x = i.astype(np.float64)
+    a["pos"] = np.stack([x * 0.25, -x, x + 0.5], axis=1)
+    a["vel"] = np.stack([(i % 1000) * 0.5, np.full(k, 1.25), np.full(k, -2.0)], axis=1)
+    a["mass"] = (i % 97) + 0.75
+    a["charge"] = (i % 7) - 3
+    return a
+
+
+def narrows(k):
+    i = np.arange(k)
+    a = np.zeros(k, dtype=[("a", "u1"), ("b", "<i2")])
+    a["a"] = i % 256
+    a["b"] = (i * 31).astype(np.int16)
+    return a
+
+
+def wides(k):
+    dt = [(f"f{j:02}", "<f8") for j in range(64)]
+    a = np.zeros(k, dtype=dt)
+    i = np.arange(k) * 0.5
+    for j in range(64):
+        a[f"f{j:02}"] = i + j + 1
+    return a
+
+
+def tagged(k):
+    a = np.zeros(k, dtype=[("name", "<U16"), ("code", "S8"), ("t", "<M8[ns]")])
+    i = np.arange(k)
+    a["name"] = np.char.add("rec-", (i % 100000).astype(str))
+    a["code"] = np.char.add("c", (i % 1000).astype(str)).astype("S8")
+    a["t"] = (1_700_000_000_000_000_000 + i).astype("M8[ns]")
+    a[0] = ("sixteen-chars-éé", b"ABCDEFGH", a["t"][0])
+    return a
+
+
+SETS = {
+    "particle": lambda: particles(n(1_000_000)),
+    "narrow": lambda: narrows(n(1_000_000)),
+    "wide": lambda: wides(n(100_000)),
+    "strings": lambda: tagged(n(1_000_000)),
+    "f64": lambda: np.arange(n(8_000_000), dtype=np.float64) * 0.5,
+    "f32x3": lambda: (lambda i: np.stack([i, i * 0.5, -i], axis=1))(
+        np.arange(n(2_000_000), dtype=np.float32)),
+}
+
+
+def timed(fn, repeat=REPEAT):
+    fn()  # warm-up
+    out = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def check_rust_file(name, a):
+    p = os.path.join(DIR, f"{name}.npy")
+    if not os.path.exists(p):
+        return "missing"
+    b = np.load(p)
+    assert b.dtype == a.dtype, (name, b.dtype, a.dtype)
+    assert b.shape == a.shape, (name, b.shape, a.shape)
+    assert (b[:1000] == a[:1000]).all() if a.dtype.names is None else \
+        all((b[f][:1000] == a[f][:1000]).all() for f in a.dtype.names), name
+    return "ok"
+
+
+def main():
+    only = set(sys.argv[1:])
+    res = {}
+    os.makedirs(DIR, exist_ok=True)
+    path = os.path.join(DIR, "numpy.tmp.npy")
+    for name, make in SETS.items():
+        if only and name not in only:
+            continue
+        a = make()
+        ops = {}
+        ops["rust_file_loads"] = check_rust_file(name, a)
+
+        def save_bytesio():
+            f = io.BytesIO()
+            np.save(f, a)
+            return f
+
+        blob = save_bytesio().getvalue()
+        size = len(blob)
+        ops["save_bytesio"] = timed(save_bytesio)
+        ops["load_bytesio"] = timed(lambda: np.load(io.BytesIO(blob)))
+        ops["save_file"] = timed(lambda: np.save(path, a))
+
+        def save_fsync():
+            with open(path, "wb") as f:
+                np.save(f, a)
+                f.flush()
+                os.fsync(f.fileno())
+
+        ops["save_file_fsync"] = timed(save_fsync)
+        ops["load_file"] = timed(lambda: np.load(path))
+        res[name] = {"bytes": size, "ops": ops}
+        os.remove(path)
+    json.dump(res, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

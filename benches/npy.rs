@@ -1,0 +1,650 @@
+//! Throughput of npy_serde's read and write paths against their limits.
+//!
+//! For each data set (records of issue 6), in one run:
+//! - ours: `to_vec` (fresh output), `to_writer` into a reused `Vec` and into
+//!   a `BufWriter<File>`, `NpyWriter` streaming; `from_slice`, `from_reader`
+//!   over a `BufReader<File>`, the `NpyReader::deserialize` iterator;
+//! - npyz (derive) on the same records, writing to a fresh `Vec` and reading
+//!   from a slice and from a file;
+//! - a hand-written fixed-offset encoder / decoder (the practical limit);
+//! - a copy of the same bytes into fresh and into reused memory (the
+//!   physical limit).
+//!
+//! Every data set is checked once before timing: our bytes equal the
+//! hand-written encoder's, and every reader (ours, npyz, hand-written)
+//! gives the records back, from our bytes and from npyz's. A fast wrong path
+//! cannot win.
+//!
+//! `bench/compare` runs this with short settings and reads criterion's JSON.
+//! The environment variable `NPY_BENCH_SCALE` (default 1) scales the record
+//! counts, for quick runs. The files written here stay in
+//! `$TMPDIR/npy_serde_bench/` so numpy can check that it loads them.
+//!
+//! npz groups come with the npz issue: `npz` below is a stub.
+
+use std::fs::File;
+use std::hint::black_box;
+use std::io::{BufReader, BufWriter, Cursor, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
+use npy_serde::{Datetime64, NpyReader, NpyWriter, unit};
+use npyz::WriterBuilder;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------- records
+
+#[derive(
+    Serialize,
+    Deserialize,
+    npyz::Serialize,
+    npyz::Deserialize,
+    npyz::AutoSerialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Default,
+)]
+struct Particle {
+    id: u64,
+    pos: [f64; 3],
+    vel: [f32; 3],
+    mass: f32,
+    charge: i8,
+}
+
+#[derive(
+    Serialize,
+    Deserialize,
+    npyz::Serialize,
+    npyz::Deserialize,
+    npyz::AutoSerialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Default,
+)]
+struct Narrow {
+    a: u8,
+    b: i16,
+}
+
+macro_rules! wide {
+    ($($f:ident)*) => {
+        /// 64 `f64` fields.
+        #[derive(Serialize, Deserialize, npyz::Serialize, npyz::Deserialize, npyz::AutoSerialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Default)]
+        struct Wide { $($f: f64,)* }
+
+        impl Wide {
+            fn make(i: usize) -> Self {
+                let mut k = 0.0;
+                $(k += 1.0; let $f = i as f64 * 0.5 + k;)*
+                Wide { $($f,)* }
+            }
+            fn enc(&self, out: &mut [u8]) {
+                let mut o = 0;
+                $(out[o..o + 8].copy_from_slice(&self.$f.to_le_bytes()); o += 8;)*
+                let _ = o;
+            }
+            fn dec(c: &[u8]) -> Self {
+                let mut o = 0;
+                $(let $f = f64::from_le_bytes(c[o..o + 8].try_into().unwrap()); o += 8;)*
+                let _ = o;
+                Wide { $($f,)* }
+            }
+        }
+    };
+}
+
+wide!(f00 f01 f02 f03 f04 f05 f06 f07 f08 f09 f10 f11 f12 f13 f14 f15
+      f16 f17 f18 f19 f20 f21 f22 f23 f24 f25 f26 f27 f28 f29 f30 f31
+      f32 f33 f34 f35 f36 f37 f38 f39 f40 f41 f42 f43 f44 f45 f46 f47
+      f48 f49 f50 f51 f52 f53 f54 f55 f56 f57 f58 f59 f60 f61 f62 f63);
+
+/// `U16` + `S8` + `M8[ns]`: itemsize 64 + 8 + 8 = 80.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+struct Tagged {
+    name: String,
+    #[serde(with = "serde_bytes")]
+    code: Vec<u8>,
+    t: Datetime64<unit::ns>,
+}
+
+// ------------------------------------------------------------ generators
+
+fn particles(n: usize) -> Vec<Particle> {
+    (0..n)
+        .map(|i| {
+            let x = i as f64;
+            Particle {
+                id: i as u64 * 7919,
+                pos: [x * 0.25, -x, x + 0.5],
+                vel: [(i % 1000) as f32 * 0.5, 1.25, -2.0],
+                mass: (i % 97) as f32 + 0.75,
+                charge: (i % 7) as i8 - 3,
+            }
+        })
+        .collect()
+}
+
+fn narrows(n: usize) -> Vec<Narrow> {
+    (0..n)
+        .map(|i| Narrow {
+            a: i as u8,
+            b: (i as i16).wrapping_mul(31),
+        })
+        .collect()
+}
+
+fn tagged(n: usize) -> Vec<Tagged> {
+    (0..n)
+        .map(|i| {
+            // one value of each string at full width fixes U16 / S8
+            let name = if i == 0 {
+                "sixteen-chars-éé".to_string()
+            } else {
+                format!("rec-{}", i % 100_000)
+            };
+            let code = if i == 0 {
+                b"ABCDEFGH".to_vec()
+            } else {
+                format!("c{}", i % 1000).into_bytes()
+            };
+            Tagged {
+                name,
+                code,
+                t: Datetime64::new(1_700_000_000_000_000_000 + i as i64),
+            }
+        })
+        .collect()
+}
+
+// ------------------------------------------------ hand-written coders
+
+/// A fixed-offset coder for one record type, written by hand: the limit a
+/// format layer could reach.
+trait Hand: Sized {
+    const ITEM: usize;
+    fn enc(&self, out: &mut [u8]);
+    fn dec(c: &[u8]) -> Self;
+}
+
+fn le<const N: usize>(c: &[u8], o: usize) -> [u8; N] {
+    c[o..o + N].try_into().unwrap()
+}
+
+impl Hand for Particle {
+    const ITEM: usize = 49;
+    #[inline]
+    fn enc(&self, o: &mut [u8]) {
+        o[0..8].copy_from_slice(&self.id.to_le_bytes());
+        o[8..16].copy_from_slice(&self.pos[0].to_le_bytes());
+        o[16..24].copy_from_slice(&self.pos[1].to_le_bytes());
+        o[24..32].copy_from_slice(&self.pos[2].to_le_bytes());
+        o[32..36].copy_from_slice(&self.vel[0].to_le_bytes());
+        o[36..40].copy_from_slice(&self.vel[1].to_le_bytes());
+        o[40..44].copy_from_slice(&self.vel[2].to_le_bytes());
+        o[44..48].copy_from_slice(&self.mass.to_le_bytes());
+        o[48] = self.charge as u8;
+    }
+    #[inline]
+    fn dec(c: &[u8]) -> Self {
+        Particle {
+            id: u64::from_le_bytes(le(c, 0)),
+            pos: [
+                f64::from_le_bytes(le(c, 8)),
+                f64::from_le_bytes(le(c, 16)),
+                f64::from_le_bytes(le(c, 24)),
+            ],
+            vel: [
+                f32::from_le_bytes(le(c, 32)),
+                f32::from_le_bytes(le(c, 36)),
+                f32::from_le_bytes(le(c, 40)),
+            ],
+            mass: f32::from_le_bytes(le(c, 44)),
+            charge: c[48] as i8,
+        }
+    }
+}
+
+impl Hand for Narrow {
+    const ITEM: usize = 3;
+    #[inline]
+    fn enc(&self, o: &mut [u8]) {
+        o[0] = self.a;
+        o[1..3].copy_from_slice(&self.b.to_le_bytes());
+    }
+    #[inline]
+    fn dec(c: &[u8]) -> Self {
+        Narrow {
+            a: c[0],
+            b: i16::from_le_bytes(le(c, 1)),
+        }
+    }
+}
+
+impl Hand for Wide {
+    const ITEM: usize = 512;
+    #[inline]
+    fn enc(&self, o: &mut [u8]) {
+        Wide::enc(self, o)
+    }
+    #[inline]
+    fn dec(c: &[u8]) -> Self {
+        Wide::dec(c)
+    }
+}
+
+impl Hand for Tagged {
+    const ITEM: usize = 80;
+    #[inline]
+    fn enc(&self, o: &mut [u8]) {
+        o[..72].fill(0);
+        for (k, ch) in self.name.chars().enumerate() {
+            o[4 * k..4 * k + 4].copy_from_slice(&(ch as u32).to_le_bytes());
+        }
+        o[64..64 + self.code.len()].copy_from_slice(&self.code);
+        o[72..80].copy_from_slice(&self.t.count().to_le_bytes());
+    }
+    #[inline]
+    fn dec(c: &[u8]) -> Self {
+        let mut name = String::new();
+        for k in 0..16 {
+            let u = u32::from_le_bytes(le(c, 4 * k));
+            if u == 0 {
+                break;
+            }
+            name.push(char::from_u32(u).unwrap());
+        }
+        let s = &c[64..72];
+        let n = s.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        Tagged {
+            name,
+            code: s[..n].to_vec(),
+            t: Datetime64::new(i64::from_le_bytes(le(c, 72))),
+        }
+    }
+}
+
+impl Hand for f64 {
+    const ITEM: usize = 8;
+    #[inline]
+    fn enc(&self, o: &mut [u8]) {
+        o.copy_from_slice(&self.to_le_bytes());
+    }
+    #[inline]
+    fn dec(c: &[u8]) -> Self {
+        f64::from_le_bytes(le(c, 0))
+    }
+}
+
+impl Hand for [f32; 3] {
+    const ITEM: usize = 12;
+    #[inline]
+    fn enc(&self, o: &mut [u8]) {
+        o[0..4].copy_from_slice(&self[0].to_le_bytes());
+        o[4..8].copy_from_slice(&self[1].to_le_bytes());
+        o[8..12].copy_from_slice(&self[2].to_le_bytes());
+    }
+    #[inline]
+    fn dec(c: &[u8]) -> Self {
+        [
+            f32::from_le_bytes(le(c, 0)),
+            f32::from_le_bytes(le(c, 4)),
+            f32::from_le_bytes(le(c, 8)),
+        ]
+    }
+}
+
+/// Header (taken from our own output) + fixed-offset records into `out`
+/// (resized only when its length differs: a reused buffer is overwritten).
+fn hand_encode<T: Hand>(header: &[u8], recs: &[T], out: &mut Vec<u8>) {
+    let total = header.len() + recs.len() * T::ITEM;
+    if out.len() != total {
+        out.clear();
+        out.resize(total, 0);
+    }
+    let (h, data) = out.split_at_mut(header.len());
+    h.copy_from_slice(header);
+    for (r, o) in recs.iter().zip(data.chunks_exact_mut(T::ITEM)) {
+        r.enc(o);
+    }
+}
+
+fn hand_decode<T: Hand>(data: &[u8]) -> Vec<T> {
+    data.chunks_exact(T::ITEM).map(T::dec).collect()
+}
+
+// ------------------------------------------------------------ npyz
+
+type NpyzW<T> = fn(&[T]) -> Vec<u8>;
+type NpyzR<T> = fn(&[u8]) -> Vec<T>;
+type NpyzRF<T> = fn(&Path) -> Vec<T>;
+
+fn npyz_write<T: npyz::AutoSerialize>(recs: &[T]) -> Vec<u8> {
+    let mut buf = Vec::new();
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(&[recs.len() as u64])
+        .writer(&mut buf)
+        .begin_nd()
+        .unwrap();
+    w.extend(recs.iter()).unwrap();
+    w.finish().unwrap();
+    buf
+}
+
+fn npyz_read<T: npyz::Deserialize>(bytes: &[u8]) -> Vec<T> {
+    npyz::NpyFile::new(bytes).unwrap().into_vec::<T>().unwrap()
+}
+
+fn npyz_read_file<T: npyz::Deserialize>(p: &Path) -> Vec<T> {
+    let f = BufReader::new(File::open(p).unwrap());
+    npyz::NpyFile::new(f).unwrap().into_vec::<T>().unwrap()
+}
+
+fn npyz_write_f32x3(recs: &[[f32; 3]]) -> Vec<u8> {
+    let mut buf = Vec::new();
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(&[recs.len() as u64, 3])
+        .writer(&mut buf)
+        .begin_nd()
+        .unwrap();
+    w.extend(recs.iter().flatten()).unwrap();
+    w.finish().unwrap();
+    buf
+}
+
+fn rows3(v: Vec<f32>) -> Vec<[f32; 3]> {
+    v.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()
+}
+
+fn npyz_read_f32x3(bytes: &[u8]) -> Vec<[f32; 3]> {
+    rows3(npyz_read::<f32>(bytes))
+}
+
+fn npyz_read_file_f32x3(p: &Path) -> Vec<[f32; 3]> {
+    rows3(npyz_read_file::<f32>(p))
+}
+
+// ------------------------------------------------------------ the runs
+
+struct Set<T> {
+    name: &'static str,
+    recs: Vec<T>,
+    npyz: Option<(NpyzW<T>, NpyzR<T>, NpyzRF<T>)>,
+}
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join("npy_serde_bench");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn scaled(n: usize) -> usize {
+    let s: f64 = std::env::var("NPY_BENCH_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0);
+    ((n as f64 * s) as usize).max(1)
+}
+
+fn stream_write<T: Serialize, W: Write + std::io::Seek>(out: W, recs: &[T]) -> W {
+    let mut w = NpyWriter::new(out).unwrap();
+    for r in recs {
+        w.serialize(r).unwrap();
+    }
+    w.finish().unwrap()
+}
+
+fn stream_read<T: DeserializeOwned>(p: &Path) -> Vec<T> {
+    let mut r = NpyReader::new(BufReader::new(File::open(p).unwrap())).unwrap();
+    r.deserialize::<T>().collect::<Result<Vec<T>, _>>().unwrap()
+}
+
+fn to_file<T: Serialize>(p: &Path, recs: &Vec<T>) {
+    let mut w = BufWriter::new(File::create(p).unwrap());
+    npy_serde::to_writer(&mut w, recs).unwrap();
+    w.flush().unwrap();
+}
+
+/// Checks every path once (a fast wrong path cannot win), then times them.
+fn run_set<T>(c: &mut Criterion, set: Set<T>)
+where
+    T: Serialize + DeserializeOwned + Hand + PartialEq + std::fmt::Debug,
+{
+    let Set { name, recs, npyz } = set;
+    let ours = npy_serde::to_vec(&recs).unwrap();
+    let data_len = recs.len() * T::ITEM;
+    let header = ours[..ours.len() - data_len].to_vec();
+    let path = dir().join(format!("{name}.npy"));
+    let scratch = dir().join(format!("{name}.tmp.npy"));
+
+    // --- self-checks
+    let mut hand = Vec::new();
+    hand_encode(&header, &recs, &mut hand);
+    assert!(
+        hand == ours,
+        "{name}: our bytes differ from the hand encoder's"
+    );
+    assert!(
+        npy_serde::from_slice::<Vec<T>>(&ours).unwrap() == recs,
+        "{name}: from_slice"
+    );
+    assert!(
+        hand_decode::<T>(&ours[header.len()..]) == recs,
+        "{name}: hand decoder"
+    );
+    to_file(&path, &recs);
+    assert!(
+        std::fs::read(&path).unwrap() == ours,
+        "{name}: to_writer(file)"
+    );
+    let f = BufReader::new(File::open(&path).unwrap());
+    assert!(
+        npy_serde::from_reader::<Vec<T>>(f).unwrap() == recs,
+        "{name}: from_reader"
+    );
+    assert!(stream_read::<T>(&path) == recs, "{name}: NpyReader");
+    let streamed = stream_write(Cursor::new(Vec::new()), &recs).into_inner();
+    assert!(streamed == ours, "{name}: NpyWriter");
+    if let Some((w, r, rf)) = npyz {
+        let theirs = w(&recs);
+        assert!(
+            npy_serde::from_slice::<Vec<T>>(&theirs).unwrap() == recs,
+            "{name}: npyz bytes"
+        );
+        assert!(r(&ours) == recs, "{name}: npyz reads ours");
+        assert!(rf(&path) == recs, "{name}: npyz reads our file");
+    }
+    drop(hand);
+
+    let mut g = c.benchmark_group(name);
+    g.sampling_mode(SamplingMode::Flat);
+    g.throughput(Throughput::Bytes(ours.len() as u64));
+
+    // --- write
+    g.bench_function("to_vec", |b| {
+        b.iter(|| npy_serde::to_vec(black_box(&recs)).unwrap())
+    });
+    let mut buf = Vec::with_capacity(ours.len());
+    g.bench_function("to_writer_reused", |b| {
+        b.iter(|| {
+            buf.clear();
+            npy_serde::to_writer(&mut buf, black_box(&recs)).unwrap();
+        })
+    });
+    g.bench_function("to_writer_file", |b| {
+        b.iter(|| to_file(&scratch, black_box(&recs)))
+    });
+    g.bench_function("npywriter_reused", |b| {
+        b.iter(|| {
+            buf.clear();
+            stream_write(Cursor::new(&mut buf), black_box(&recs[..]));
+        })
+    });
+    g.bench_function("hand_enc_fresh", |b| {
+        b.iter(|| {
+            let mut v = Vec::new();
+            hand_encode(&header, black_box(&recs), &mut v);
+            v
+        })
+    });
+    let mut hbuf = Vec::new();
+    g.bench_function("hand_enc_reused", |b| {
+        b.iter(|| hand_encode(&header, black_box(&recs), &mut hbuf))
+    });
+    g.bench_function("copy_fresh", |b| b.iter(|| black_box(&ours[..]).to_vec()));
+    g.bench_function("copy_reused", |b| {
+        b.iter(|| {
+            buf.clear();
+            buf.extend_from_slice(black_box(&ours[..]));
+        })
+    });
+    if let Some((w, _, _)) = npyz {
+        g.bench_function("npyz_write", |b| b.iter(|| w(black_box(&recs))));
+    }
+
+    // --- read
+    g.bench_function("from_slice", |b| {
+        b.iter(|| npy_serde::from_slice::<Vec<T>>(black_box(&ours)).unwrap())
+    });
+    g.bench_function("from_reader_file", |b| {
+        b.iter(|| {
+            let f = BufReader::new(File::open(&path).unwrap());
+            npy_serde::from_reader::<Vec<T>>(f).unwrap()
+        })
+    });
+    g.bench_function("npyreader_iter", |b| b.iter(|| stream_read::<T>(&path)));
+    g.bench_function("hand_dec", |b| {
+        b.iter(|| hand_decode::<T>(black_box(&ours[header.len()..])))
+    });
+    if let Some((_, r, rf)) = npyz {
+        g.bench_function("npyz_read", |b| b.iter(|| r(black_box(&ours))));
+        g.bench_function("npyz_read_file", |b| b.iter(|| rf(&path)));
+    }
+    g.finish();
+    let _ = std::fs::remove_file(&scratch);
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_millis(1500))
+}
+
+fn particle(c: &mut Criterion) {
+    run_set(
+        c,
+        Set {
+            name: "particle",
+            recs: particles(scaled(1_000_000)),
+            npyz: Some((npyz_write, npyz_read, npyz_read_file)),
+        },
+    );
+}
+
+fn narrow(c: &mut Criterion) {
+    run_set(
+        c,
+        Set {
+            name: "narrow",
+            recs: narrows(scaled(1_000_000)),
+            npyz: Some((npyz_write, npyz_read, npyz_read_file)),
+        },
+    );
+}
+
+fn wide(c: &mut Criterion) {
+    run_set(
+        c,
+        Set {
+            name: "wide",
+            recs: (0..scaled(100_000)).map(Wide::make).collect(),
+            npyz: Some((npyz_write, npyz_read, npyz_read_file)),
+        },
+    );
+}
+
+/// npyz has no derive support for `U`/`S` strings next to `M8` fields in
+/// one record, so this set has no npyz baseline.
+fn strings(c: &mut Criterion) {
+    run_set(
+        c,
+        Set {
+            name: "strings",
+            recs: tagged(scaled(1_000_000)),
+            npyz: None,
+        },
+    );
+}
+
+fn f64s(c: &mut Criterion) {
+    run_set(
+        c,
+        Set {
+            name: "f64",
+            recs: (0..scaled(8_000_000)).map(|i| i as f64 * 0.5).collect(),
+            npyz: Some((npyz_write, npyz_read, npyz_read_file)),
+        },
+    );
+}
+
+fn f32x3(c: &mut Criterion) {
+    run_set(
+        c,
+        Set {
+            name: "f32x3",
+            recs: (0..scaled(2_000_000))
+                .map(|i| [i as f32, i as f32 * 0.5, -(i as f32)])
+                .collect(),
+            npyz: Some((npyz_write_f32x3, npyz_read_f32x3, npyz_read_file_f32x3)),
+        },
+    );
+}
+
+/// Time per record from 10^5 to 10^7 `Particle`s: reused output buffer for
+/// writing (and fresh beside it), `from_slice` for reading.
+fn scaling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("scaling");
+    g.sampling_mode(SamplingMode::Flat);
+    let mut buf = Vec::new();
+    for n in [100_000usize, 1_000_000, 10_000_000] {
+        let n = scaled(n);
+        let recs = particles(n);
+        let bytes = npy_serde::to_vec(&recs).unwrap();
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("to_writer_reused", n), &recs, |b, r| {
+            b.iter(|| {
+                buf.clear();
+                npy_serde::to_writer(&mut buf, r).unwrap();
+            })
+        });
+        g.bench_with_input(BenchmarkId::new("to_vec", n), &recs, |b, r| {
+            b.iter(|| npy_serde::to_vec(r).unwrap())
+        });
+        g.bench_with_input(BenchmarkId::new("from_slice", n), &bytes, |b, s| {
+            b.iter(|| npy_serde::from_slice::<Vec<Particle>>(s).unwrap())
+        });
+    }
+    g.finish();
+}
+
+/// npz (stored and deflated, 4 members) arrives with the npz issue.
+fn npz(_c: &mut Criterion) {}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = particle, narrow, wide, strings, f64s, f32x3, scaling, npz
+}
+criterion_main!(benches);
