@@ -16,6 +16,14 @@ use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
 
 /// Byte order of a scalar, the first character of its type string.
+///
+/// ```
+/// use npy_serde::{ByteOrder, Dtype};
+/// let dt: Dtype = ">i4".parse().unwrap();
+/// assert_eq!(dt.byte_order(), ByteOrder::Big);
+/// // one-byte and string-of-bytes types have no byte order
+/// assert_eq!("u1".parse::<Dtype>().unwrap().byte_order(), ByteOrder::NotApplicable);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ByteOrder {
     /// `<`
@@ -28,6 +36,14 @@ pub enum ByteOrder {
 
 impl ByteOrder {
     /// The byte order of this machine, what numpy means by `=`.
+    ///
+    /// ```
+    /// use npy_serde::{ByteOrder, Dtype};
+    /// // numpy's `=` (and no prefix at all) means this machine's order
+    /// assert_eq!("=f8".parse::<Dtype>().unwrap().byte_order(), ByteOrder::NATIVE);
+    /// #[cfg(target_endian = "little")]
+    /// assert_eq!(ByteOrder::NATIVE, ByteOrder::Little);
+    /// ```
     pub const NATIVE: ByteOrder = if cfg!(target_endian = "big") {
         ByteOrder::Big
     } else {
@@ -49,6 +65,13 @@ impl ByteOrder {
 }
 
 /// The base unit of a `datetime64` / `timedelta64`.
+///
+/// ```
+/// use npy_serde::{Dtype, Scalar, ScalarType, TimeUnit};
+/// let dt: Dtype = "<M8[ms]".parse().unwrap();
+/// let Some(ScalarType::Datetime(u)) = dt.as_scalar().map(Scalar::ty) else { panic!() };
+/// assert_eq!((u.unit, u.multiplier), (TimeUnit::Milliseconds, 1));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum TimeUnit {
@@ -84,6 +107,12 @@ pub enum TimeUnit {
 
 impl TimeUnit {
     /// All units numpy knows, in the order of [`TimeUnit`].
+    ///
+    /// ```
+    /// use npy_serde::TimeUnit;
+    /// let codes: Vec<&str> = TimeUnit::ALL.iter().map(|u| u.code()).collect();
+    /// assert_eq!(codes.join(" "), " Y M W D h m s ms us ns ps fs as");
+    /// ```
     pub const ALL: [TimeUnit; 14] = [
         TimeUnit::Generic,
         TimeUnit::Years,
@@ -141,6 +170,15 @@ impl TimeUnit {
 }
 
 /// A datetime unit with its multiplier: `ns`, `25s`.
+///
+/// ```
+/// use npy_serde::{DatetimeUnit, Dtype, ScalarType, TimeUnit};
+/// let unit = DatetimeUnit { unit: TimeUnit::Seconds, multiplier: 25 };
+/// assert_eq!(unit.to_string(), "[25s]");
+/// let dt = Dtype::scalar(ScalarType::Timedelta(unit));
+/// assert_eq!(dt.to_string(), "'<m8[25s]'");
+/// assert_eq!(dt, "<m8[25s]".parse().unwrap());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DatetimeUnit {
     /// The base unit.
@@ -179,6 +217,13 @@ impl fmt::Display for DatetimeUnit {
 }
 
 /// The type of a scalar, with its size where the kind has several.
+///
+/// ```
+/// use npy_serde::{Dtype, ScalarType};
+/// let dt: Dtype = "|S5".parse().unwrap();
+/// assert_eq!(dt.as_scalar().unwrap().ty(), ScalarType::Bytes(5));
+/// assert_eq!(Dtype::scalar(ScalarType::Unicode(3)).to_string(), "'<U3'");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ScalarType {
@@ -288,6 +333,15 @@ pub struct Scalar {
 impl Scalar {
     /// A scalar; the byte order is normalised to `|` where it does not apply
     /// and to little-endian where it applies but `|` was given.
+    ///
+    /// ```
+    /// use npy_serde::{ByteOrder, Scalar, ScalarType};
+    /// assert_eq!(Scalar::new(ScalarType::Float(8), ByteOrder::Big).to_string(), ">f8");
+    /// assert_eq!(Scalar::new(ScalarType::Bool, ByteOrder::Little).to_string(), "|b1");
+    /// // `|` on a multi-byte type means this machine's order
+    /// let s = Scalar::new(ScalarType::Int(2), ByteOrder::NotApplicable);
+    /// assert_eq!(s.order(), ByteOrder::NATIVE);
+    /// ```
     pub fn new(ty: ScalarType, order: ByteOrder) -> Self {
         let order = match (ty.has_byte_order(), order) {
             (false, _) => ByteOrder::NotApplicable,
@@ -298,21 +352,43 @@ impl Scalar {
     }
 
     /// A scalar in little-endian order, numpy's order on every common machine.
+    ///
+    /// ```
+    /// use npy_serde::{Scalar, ScalarType};
+    /// assert_eq!(Scalar::le(ScalarType::Complex(16)).to_string(), "<c16");
+    /// ```
     pub fn le(ty: ScalarType) -> Self {
         Scalar::new(ty, ByteOrder::Little)
     }
 
     /// The type.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, ScalarType};
+    /// let dt: Dtype = ">u4".parse().unwrap();
+    /// assert_eq!(dt.as_scalar().unwrap().ty(), ScalarType::UInt(4));
+    /// ```
     pub fn ty(&self) -> ScalarType {
         self.ty
     }
 
     /// The byte order (`|` for types where it does not apply).
+    ///
+    /// ```
+    /// use npy_serde::{ByteOrder, Dtype};
+    /// let dt: Dtype = ">u4".parse().unwrap();
+    /// assert_eq!(dt.as_scalar().unwrap().order(), ByteOrder::Big);
+    /// ```
     pub fn order(&self) -> ByteOrder {
         self.order
     }
 
     /// Size in bytes.
+    ///
+    /// ```
+    /// use npy_serde::{Scalar, ScalarType};
+    /// assert_eq!(Scalar::le(ScalarType::Unicode(5)).itemsize(), 20);
+    /// ```
     pub fn itemsize(&self) -> usize {
         // Sizes were checked when the scalar was parsed or built.
         self.ty.itemsize().unwrap_or(usize::MAX)
@@ -340,6 +416,13 @@ impl fmt::Display for Scalar {
 }
 
 /// One named field of a record.
+///
+/// ```
+/// use npy_serde::Dtype;
+/// let dt: Dtype = "[(('Mass in kg', 'm'), '<f4'), ('pos', '<f8', (3,))]".parse().unwrap();
+/// let pos = dt.as_record().unwrap().field("pos").unwrap();
+/// assert_eq!((pos.name(), pos.offset(), pos.dtype().itemsize()), ("pos", 4, 24));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     name: String,
@@ -350,6 +433,13 @@ pub struct Field {
 
 impl Field {
     /// A field at an offset. Offsets are checked when the record is built.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, Field, Record, ScalarType};
+    /// let f = Field::new("x", Dtype::scalar(ScalarType::Float(8)), 8);
+    /// let rec = Record::new(vec![f], 16).unwrap();
+    /// assert_eq!(Dtype::Record(rec).to_string(), "[('', '|V8'), ('x', '<f8')]");
+    /// ```
     pub fn new(name: impl Into<String>, dtype: Dtype, offset: usize) -> Self {
         Field {
             name: name.into(),
@@ -361,24 +451,59 @@ impl Field {
 
     /// The same field with a title (numpy's `(('title', 'name'), ...)`).
     #[must_use]
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, Field, Record, ScalarType};
+    /// let f = Field::new("t", Dtype::scalar(ScalarType::Float(8)), 0).with_title("time in s");
+    /// assert_eq!(f.title(), Some("time in s"));
+    /// let rec = Record::new(vec![f], 8).unwrap();
+    /// assert_eq!(Dtype::Record(rec).to_string(), "[(('time in s', 't'), '<f8')]");
+    /// ```
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
     }
 
     /// The field name, the key a struct is matched by.
+    ///
+    /// ```
+    /// let dt: npy_serde::Dtype = "[('a', '<i4'), ('b', '<f8')]".parse().unwrap();
+    /// let names: Vec<&str> = dt.as_record().unwrap().fields().iter().map(|f| f.name()).collect();
+    /// assert_eq!(names, ["a", "b"]);
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
+
     /// The title, if any. Titles are shown by numpy but ignored when reading.
+    ///
+    /// ```
+    /// let dt: npy_serde::Dtype = "[(('Time', 't'), '<f8'), ('x', '<f8')]".parse().unwrap();
+    /// let rec = dt.as_record().unwrap();
+    /// assert_eq!(rec.fields()[0].title(), Some("Time"));
+    /// assert_eq!(rec.fields()[1].title(), None);
+    /// ```
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
     }
+
     /// Byte offset inside the record.
+    ///
+    /// ```
+    /// let dt: npy_serde::Dtype = "[('a', '|u1'), ('', '|V3'), ('b', '<i4')]".parse().unwrap();
+    /// assert_eq!(dt.as_record().unwrap().field("b").unwrap().offset(), 4);
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
+
     /// The field's dtype.
+    ///
+    /// ```
+    /// let dt: npy_serde::Dtype = "[('pos', '<f8', (3,))]".parse().unwrap();
+    /// let pos = dt.as_record().unwrap().field("pos").unwrap();
+    /// assert_eq!(pos.dtype().to_string(), "('<f8', (3,))");
+    /// ```
     pub fn dtype(&self) -> &Dtype {
         &self.dtype
     }
@@ -404,6 +529,16 @@ impl Record {
     /// A record from fields with explicit offsets. Fails when fields overlap
     /// or are out of order (numpy's `descr` cannot express that), run past
     /// `itemsize`, or share a name or title.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, Field, Record, ScalarType};
+    /// let i4 = || Dtype::scalar(ScalarType::Int(4));
+    /// let rec = Record::new(vec![Field::new("a", i4(), 0), Field::new("b", i4(), 8)], 16).unwrap();
+    /// assert_eq!(Dtype::Record(rec).to_string(), "[('a', '<i4'), ('', '|V4'), ('b', '<i4'), ('', '|V4')]");
+    /// // overlapping fields are refused
+    /// let err = Record::new(vec![Field::new("a", i4(), 0), Field::new("b", i4(), 2)], 8).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid descr: field 'b' at offset 2 overlaps the field before it (which ends at 4)");
+    /// ```
     pub fn new(fields: Vec<Field>, itemsize: usize) -> Result<Self> {
         let mut end = 0usize;
         // A set, not a Vec: records with tens of thousands of fields exist
@@ -439,16 +574,33 @@ impl Record {
     }
 
     /// Fields in order of offset. Padding is not a field.
+    ///
+    /// ```
+    /// let dt: npy_serde::Dtype = "[('a', '|u1'), ('', '|V3'), ('b', '<i4')]".parse().unwrap();
+    /// assert_eq!(dt.as_record().unwrap().fields().len(), 2); // the gap is not a field
+    /// ```
     pub fn fields(&self) -> &[Field] {
         &self.fields
     }
 
     /// The field with this name.
+    ///
+    /// ```
+    /// let dt: npy_serde::Dtype = "[('a', '|u1'), ('b', '<i4')]".parse().unwrap();
+    /// let rec = dt.as_record().unwrap();
+    /// assert_eq!(rec.field("b").map(|f| f.offset()), Some(1));
+    /// assert!(rec.field("c").is_none());
+    /// ```
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.name == name)
     }
 
     /// Size of one record in bytes, padding included.
+    ///
+    /// ```
+    /// let dt: npy_serde::Dtype = "[('a', '|u1'), ('', '|V7')]".parse().unwrap();
+    /// assert_eq!(dt.as_record().unwrap().itemsize(), 8);
+    /// ```
     pub fn itemsize(&self) -> usize {
         self.itemsize
     }
@@ -479,6 +631,12 @@ pub enum Dtype {
 
 impl Dtype {
     /// Size of one element in bytes.
+    ///
+    /// ```
+    /// use npy_serde::Dtype;
+    /// assert_eq!("<c16".parse::<Dtype>().unwrap().itemsize(), 16);
+    /// assert_eq!("[('a', '<f8', (2, 3)), ('b', '|u1')]".parse::<Dtype>().unwrap().itemsize(), 49);
+    /// ```
     pub fn itemsize(&self) -> usize {
         match self {
             Dtype::Scalar(s) => s.itemsize(),
@@ -528,11 +686,23 @@ impl Dtype {
     }
 
     /// Starts a record built field by field; see [`RecordBuilder`].
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, ScalarType};
+    /// let dt = Dtype::record().field("x", Dtype::scalar(ScalarType::Int(2))).build().unwrap();
+    /// assert_eq!(dt.to_string(), "[('x', '<i2')]");
+    /// ```
     pub fn record() -> RecordBuilder {
         RecordBuilder::default()
     }
 
     /// The record, if this is a structured dtype.
+    ///
+    /// ```
+    /// use npy_serde::Dtype;
+    /// assert!("[('x', '<i2')]".parse::<Dtype>().unwrap().as_record().is_some());
+    /// assert!("<i2".parse::<Dtype>().unwrap().as_record().is_none());
+    /// ```
     pub fn as_record(&self) -> Option<&Record> {
         match self {
             Dtype::Record(r) => Some(r),
@@ -541,6 +711,13 @@ impl Dtype {
     }
 
     /// The scalar, if this is a plain scalar dtype.
+    ///
+    /// ```
+    /// use npy_serde::{Dtype, ScalarType};
+    /// let dt: Dtype = "<i2".parse().unwrap();
+    /// assert_eq!(dt.as_scalar().map(|s| s.ty()), Some(ScalarType::Int(2)));
+    /// assert!("[('x', '<i2')]".parse::<Dtype>().unwrap().as_scalar().is_none());
+    /// ```
     pub fn as_scalar(&self) -> Option<&Scalar> {
         match self {
             Dtype::Scalar(s) => Some(s),
@@ -563,6 +740,12 @@ impl Dtype {
     }
 
     /// The scalar's byte order; `|` for records.
+    ///
+    /// ```
+    /// use npy_serde::{ByteOrder, Dtype};
+    /// assert_eq!(">f4".parse::<Dtype>().unwrap().byte_order(), ByteOrder::Big);
+    /// assert_eq!("[('x', '>f4')]".parse::<Dtype>().unwrap().byte_order(), ByteOrder::NotApplicable);
+    /// ```
     pub fn byte_order(&self) -> ByteOrder {
         match self {
             Dtype::Scalar(s) => s.order(),
@@ -572,6 +755,12 @@ impl Dtype {
     }
 
     /// numpy's x86-64 alignment of the type, as `align=True` uses it.
+    ///
+    /// ```
+    /// use npy_serde::Dtype;
+    /// assert_eq!("<c16".parse::<Dtype>().unwrap().alignment(), 8); // like its f8 parts
+    /// assert_eq!("[('a', '|u1'), ('b', '<i4')]".parse::<Dtype>().unwrap().alignment(), 4);
+    /// ```
     pub fn alignment(&self) -> usize {
         match self {
             Dtype::Scalar(s) => s.ty().alignment(),
@@ -640,6 +829,16 @@ pub struct RecordBuilder {
 impl RecordBuilder {
     /// Adds a field after the previous one.
     #[must_use]
+    ///
+    /// ```
+    /// use npy_serde::Dtype;
+    /// let dt = Dtype::record()
+    ///     .field("id", "<u8".parse().unwrap())
+    ///     .field("pos", "[('x', '<f4'), ('y', '<f4')]".parse().unwrap())
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(dt.to_string(), "[('id', '<u8'), ('pos', [('x', '<f4'), ('y', '<f4')])]");
+    /// ```
     pub fn field(mut self, name: impl Into<String>, dtype: Dtype) -> Self {
         self.fields.push(Field::new(name, dtype, 0));
         self
@@ -647,6 +846,12 @@ impl RecordBuilder {
 
     /// Adds a field with a title.
     #[must_use]
+    ///
+    /// ```
+    /// use npy_serde::Dtype;
+    /// let dt = Dtype::record().titled_field("Mass in kg", "m", "<f8".parse().unwrap()).build().unwrap();
+    /// assert_eq!(dt.to_string(), "[(('Mass in kg', 'm'), '<f8')]");
+    /// ```
     pub fn titled_field(
         mut self,
         title: impl Into<String>,
@@ -660,6 +865,13 @@ impl RecordBuilder {
 
     /// Adds `n` bytes of padding (`('', '|Vn')`) at this point.
     #[must_use]
+    ///
+    /// ```
+    /// use npy_serde::Dtype;
+    /// let dt = Dtype::record().field("a", "|u1".parse().unwrap()).padding(7).build().unwrap();
+    /// assert_eq!(dt.to_string(), "[('a', '|u1'), ('', '|V7')]");
+    /// assert_eq!(dt.itemsize(), 8);
+    /// ```
     pub fn padding(mut self, n: usize) -> Self {
         self.pads.push((self.fields.len(), n));
         self
@@ -667,12 +879,33 @@ impl RecordBuilder {
 
     /// Lays fields out like numpy's `align=True` (recursively for nested records).
     #[must_use]
+    ///
+    /// ```
+    /// use npy_serde::Dtype;
+    /// let dt = Dtype::record()
+    ///     .field("a", "|u1".parse().unwrap())
+    ///     .field("b", "<f8".parse().unwrap())
+    ///     .align(true)
+    ///     .build()
+    ///     .unwrap();
+    /// // what np.dtype([('a', 'u1'), ('b', 'f8')], align=True) writes
+    /// assert_eq!(dt.to_string(), "[('a', '|u1'), ('', '|V7'), ('b', '<f8')]");
+    /// ```
     pub fn align(mut self, align: bool) -> Self {
         self.align = align;
         self
     }
 
     /// Computes offsets and itemsize and checks the record.
+    ///
+    /// ```
+    /// use npy_serde::Dtype;
+    /// let dt = Dtype::record().field("a", "<i4".parse().unwrap()).build().unwrap();
+    /// assert_eq!(dt.itemsize(), 4);
+    /// // a name used twice is refused
+    /// let twice = Dtype::record().field("a", "<i4".parse().unwrap()).field("a", "<i4".parse().unwrap());
+    /// assert!(twice.build().is_err());
+    /// ```
     pub fn build(self) -> Result<Dtype> {
         let overflow = || Error::descr("record itemsize overflows");
         let mut offset = 0usize;
