@@ -11,6 +11,14 @@
 use std::fmt;
 
 /// `Result<T, npy_serde::Error>`.
+///
+/// ```
+/// fn count(bytes: &[u8]) -> npy_serde::Result<usize> {
+///     Ok(npy_serde::from_slice::<Vec<u8>>(bytes)?.len())
+/// }
+/// assert_eq!(count(&npy_serde::to_vec(&[1u8, 2, 3]).unwrap()).unwrap(), 3);
+/// assert!(count(b"garbage").is_err());
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong while writing or reading `.npy` and `.npz` data.
@@ -35,6 +43,15 @@ struct ErrorImpl {
 
 /// What kind of error this is. The message of each variant is complete
 /// without the position; [`Error`]'s `Display` adds the position in front.
+///
+/// ```
+/// use npy_serde::ErrorKind;
+/// let bytes = npy_serde::to_vec(&[1.5f64]).unwrap();
+/// let err = npy_serde::from_slice::<Vec<String>>(&bytes).unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::Mismatch(_)));
+/// let err = npy_serde::from_reader::<Vec<u8>>(std::io::empty()).unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::Header(_)), "{err}");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -74,6 +91,20 @@ pub enum ErrorKind {
 }
 
 /// One step of the position attached to an error.
+///
+/// ```
+/// use npy_serde::Segment;
+/// #[derive(serde::Serialize)]
+/// struct P { pos: [f64; 2] }
+/// #[derive(serde::Deserialize, Debug)]
+/// #[allow(dead_code)]
+/// struct Q { pos: [f32; 2] }
+/// let bytes = npy_serde::to_vec(&vec![P { pos: [0.5, 0.5] }, P { pos: [0.5, 0.1] }]).unwrap();
+/// let err = npy_serde::from_slice::<Vec<Q>>(&bytes).unwrap_err();
+/// let path: Vec<&Segment> = err.path().collect();
+/// assert_eq!(path, [&Segment::Record(1), &Segment::Field("pos".into()), &Segment::Index(1)]);
+/// assert!(err.to_string().starts_with("record 1, field pos[1]: "));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Segment {
@@ -89,6 +120,12 @@ pub enum Segment {
 
 impl Error {
     /// Creates an error of the given kind with no position yet.
+    ///
+    /// ```
+    /// use npy_serde::{Error, ErrorKind};
+    /// let err = Error::new(ErrorKind::Unsupported("pickled objects ('O')".into()));
+    /// assert_eq!(err.to_string(), "unsupported: pickled objects ('O')");
+    /// ```
     pub fn new(kind: ErrorKind) -> Self {
         Error(Box::new(ErrorImpl {
             kind,
@@ -134,6 +171,12 @@ impl Error {
     }
     /// A value that does not fit the dtype (or the other way round); used by
     /// the serializer and deserializer, public for custom wrappers and tests.
+    ///
+    /// ```
+    /// let err = npy_serde::Error::mismatch("expected '<f8', found string");
+    /// assert!(matches!(err.kind(), npy_serde::ErrorKind::Mismatch(_)));
+    /// assert_eq!(err.to_string(), "expected '<f8', found string");
+    /// ```
     pub fn mismatch(msg: impl Into<String>) -> Self {
         Self::new(ErrorKind::Mismatch(msg.into()))
     }
@@ -148,12 +191,23 @@ impl Error {
     }
 
     /// Attaches a field name (called while unwinding out of that field).
+    ///
+    /// ```
+    /// // called innermost first, while unwinding: field y inside field pos
+    /// let err = npy_serde::Error::mismatch("too big").in_field("y").in_field("pos");
+    /// assert_eq!(err.to_string(), "field pos.y: too big");
+    /// ```
     #[must_use]
     pub fn in_field(mut self, name: &str) -> Self {
         self.0.path.push(Segment::Field(name.to_owned()));
         self
     }
     /// Attaches a subarray or inner-axis index.
+    ///
+    /// ```
+    /// let err = npy_serde::Error::mismatch("too big").at_index(2).in_field("pos");
+    /// assert_eq!(err.to_string(), "field pos[2]: too big");
+    /// ```
     #[must_use]
     pub fn at_index(mut self, index: u64) -> Self {
         self.0.path.push(Segment::Index(index));
@@ -161,6 +215,11 @@ impl Error {
     }
     /// Attaches the record (first-axis) index. Only the first call counts, so
     /// nested helpers may call it without care.
+    ///
+    /// ```
+    /// let err = npy_serde::Error::mismatch("too big").in_field("x").at_record(4).at_record(9);
+    /// assert_eq!(err.to_string(), "record 4, field x: too big");
+    /// ```
     #[must_use]
     pub fn at_record(mut self, index: u64) -> Self {
         if !self.0.path.iter().any(|s| matches!(s, Segment::Record(_))) {
@@ -169,6 +228,11 @@ impl Error {
         self
     }
     /// Attaches an `.npz` member key.
+    ///
+    /// ```
+    /// let err = npy_serde::Error::mismatch("too big").at_record(0).in_member("pos");
+    /// assert_eq!(err.to_string(), "member 'pos', record 0: too big");
+    /// ```
     #[must_use]
     pub fn in_member(mut self, key: &str) -> Self {
         if !self.0.path.iter().any(|s| matches!(s, Segment::Member(_))) {

@@ -45,6 +45,15 @@ pub struct Header {
 
 impl Header {
     /// A header from its three parts.
+    ///
+    /// ```
+    /// use npy_serde::Header;
+    /// let bytes = npy_serde::to_vec(&[[1.0f32, 2.0], [3.0, 4.0]])?;
+    /// let (header, data_offset) = Header::from_bytes(&bytes, &Default::default())?;
+    /// assert_eq!(header, Header::new("<f4".parse()?, false, vec![2, 2]));
+    /// assert_eq!(data_offset, 128);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn new(descr: Dtype, fortran_order: bool, shape: Vec<u64>) -> Self {
         Header {
             descr,

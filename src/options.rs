@@ -8,10 +8,57 @@
 use crate::dtype::Dtype;
 
 /// Default [`ReadOptions::max_header_size`]: numpy's own default.
+///
+/// ```
+/// use npy_serde::{DEFAULT_MAX_HEADER_SIZE, ReadOptions};
+/// use std::collections::BTreeMap;
+/// // one record of 600 fields: a header of about 14000 characters
+/// let wide: BTreeMap<String, u8> = (0..600).map(|i| (format!("field_{i:04}"), 1)).collect();
+/// let bytes = npy_serde::to_vec(&wide)?;
+/// let err = npy_serde::from_slice::<BTreeMap<String, u8>>(&bytes).unwrap_err();
+/// assert!(err.to_string().contains("max_header_size"));
+/// let opts = ReadOptions::new().max_header_size(2 * DEFAULT_MAX_HEADER_SIZE);
+/// assert_eq!(opts.from_slice::<BTreeMap<String, u8>>(&bytes)?, wide);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 pub const DEFAULT_MAX_HEADER_SIZE: usize = 10_000;
 /// Default [`ReadOptions::max_depth`] of nested records and subarrays.
+///
+/// ```
+/// # fn npy(descr: &str, shape: &str) -> Vec<u8> {
+/// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+/// #     let len = (dict.len() + 11).next_multiple_of(64) - 10;
+/// #     let mut v = b"\x93NUMPY\x01\x00".to_vec();
+/// #     v.extend((len as u16).to_le_bytes());
+/// #     v.extend(format!("{dict:<0$}\n", len - 1).bytes());
+/// #     v
+/// # }
+/// use npy_serde::{DEFAULT_MAX_DEPTH, ReadOptions};
+/// // 33 nested records: 66 bracket levels
+/// let descr = format!("{}'|u1'{}", "[('a', ".repeat(33), ")]".repeat(33));
+/// let file = npy(&descr, "()");
+/// let err = npy_serde::from_slice::<serde_json::Value>(&file).unwrap_err();
+/// assert!(err.to_string().contains("max_depth"));
+/// let opts = ReadOptions::new().max_depth(2 * DEFAULT_MAX_DEPTH);
+/// assert!(opts.from_slice::<serde_json::Value>(&[&file[..], &[7]].concat()).is_ok());
+/// ```
 pub const DEFAULT_MAX_DEPTH: usize = 64;
 /// Default [`ReadOptions::max_elements`]: 2^32 elements.
+///
+/// ```
+/// # fn npy(descr: &str, shape: &str) -> Vec<u8> {
+/// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+/// #     let len = (dict.len() + 11).next_multiple_of(64) - 10;
+/// #     let mut v = b"\x93NUMPY\x01\x00".to_vec();
+/// #     v.extend((len as u16).to_le_bytes());
+/// #     v.extend(format!("{dict:<0$}\n", len - 1).bytes());
+/// #     v
+/// # }
+/// use npy_serde::DEFAULT_MAX_ELEMENTS;
+/// let shape = format!("({},)", DEFAULT_MAX_ELEMENTS + 1);
+/// let err = npy_serde::from_slice::<Vec<u8>>(&npy("'|u1'", &shape)).unwrap_err();
+/// assert!(err.to_string().contains("max_elements"));
+/// ```
 pub const DEFAULT_MAX_ELEMENTS: u64 = 1 << 32;
 
 /// How values are laid out when written.
@@ -34,12 +81,27 @@ pub struct WriteOptions {
 impl WriteOptions {
     /// numpy's defaults: packed records, dtype from the values, C order,
     /// format version chosen like `np.save`.
+    ///
+    /// ```
+    /// let x = vec![1.0f64, 2.0];
+    /// assert_eq!(npy_serde::WriteOptions::new().to_vec(&x)?, npy_serde::to_vec(&x)?);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Lay records out like a C struct, as numpy's `align=True` does
     /// (recursively, with numpy's x86-64 alignments).
+    ///
+    /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct R { a: u8, b: f64 }
+    /// let bytes = npy_serde::WriteOptions::new().align(true).to_vec(&[R { a: 1, b: 2.0 }])?;
+    /// let (header, _) = npy_serde::Header::from_bytes(&bytes, &Default::default())?;
+    /// assert_eq!(header.descr.to_string(), "[('a', '|u1'), ('', '|V7'), ('b', '<f8')]");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     #[must_use]
     pub fn align(mut self, align: bool) -> Self {
         self.align = align;
@@ -49,6 +111,19 @@ impl WriteOptions {
     /// Write with this dtype instead of the one derived from the values;
     /// record fields are matched by name and values converted into the
     /// dtype's types.
+    ///
+    /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct R { a: u8, b: f64 }
+    /// let dtype: npy_serde::Dtype = "[('b', '>f4'), ('a', '<i2')]".parse()?;
+    /// let bytes = npy_serde::WriteOptions::new().dtype(dtype).to_vec(&[R { a: 1, b: 2.0 }])?;
+    /// let (header, _) = npy_serde::Header::from_bytes(&bytes, &Default::default())?;
+    /// assert_eq!(header.descr.to_string(), "[('b', '>f4'), ('a', '<i2')]");
+    /// // a value the dtype cannot hold exactly is an error
+    /// let f4 = npy_serde::WriteOptions::new().dtype("<f4".parse()?);
+    /// assert!(f4.to_vec(&[0.1f64]).is_err());
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     #[must_use]
     pub fn dtype(mut self, dtype: Dtype) -> Self {
         self.dtype = Some(dtype);
@@ -60,6 +135,16 @@ impl WriteOptions {
     /// order. As in numpy, an array with at most one axis longer than 1, or
     /// with no elements, is the same bytes in both orders and is written
     /// with `fortran_order: False`.
+    ///
+    /// ```
+    /// let m = vec![[1i32, 2, 3], [4, 5, 6]];
+    /// let bytes = npy_serde::WriteOptions::new().fortran_order(true).to_vec(&m)?;
+    /// let (header, offset) = npy_serde::Header::from_bytes(&bytes, &Default::default())?;
+    /// assert!(header.fortran_order);
+    /// assert_eq!(bytes[offset..].chunks(4).map(|c| c[0]).collect::<Vec<_>>(), [1, 4, 2, 5, 3, 6]);
+    /// assert_eq!(npy_serde::from_slice::<Vec<[i32; 3]>>(&bytes)?, m); // logical order again
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     #[must_use]
     pub fn fortran_order(mut self, fortran_order: bool) -> Self {
         self.fortran_order = fortran_order;
@@ -68,6 +153,13 @@ impl WriteOptions {
 
     /// Force a format version (`(1, 0)`, `(2, 0)` or `(3, 0)`) instead of
     /// numpy's automatic choice.
+    ///
+    /// ```
+    /// let bytes = npy_serde::WriteOptions::new().version(2, 0).to_vec(&[1u8])?;
+    /// assert_eq!(&bytes[6..8], &[2, 0]);
+    /// assert!(npy_serde::WriteOptions::new().version(4, 0).to_vec(&[1u8]).is_err());
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     #[must_use]
     pub fn version(mut self, major: u8, minor: u8) -> Self {
         self.version = Some((major, minor));
@@ -128,12 +220,26 @@ impl Default for ReadOptions {
 impl ReadOptions {
     /// The defaults: header up to 10000 characters (numpy's default), at most
     /// 2^32 elements, depth 64, exact conversions only.
+    ///
+    /// ```
+    /// let bytes = npy_serde::to_vec(&[1u16, 2])?;
+    /// let a: Vec<u16> = npy_serde::ReadOptions::new().from_slice(&bytes)?;
+    /// assert_eq!(a, npy_serde::from_slice::<Vec<u16>>(&bytes)?);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Largest header accepted, in characters as numpy counts them (the
     /// decoded text, padding included).
+    ///
+    /// ```
+    /// let bytes = npy_serde::to_vec(&[1u8])?; // a 118-character header
+    /// let small = npy_serde::ReadOptions::new().max_header_size(100);
+    /// assert!(small.from_slice::<Vec<u8>>(&bytes).is_err());
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     #[must_use]
     pub fn max_header_size(mut self, n: usize) -> Self {
         self.max_header_size = n;
@@ -171,6 +277,14 @@ impl ReadOptions {
     /// Allow conversions that round (`<f8` 0.1 into `f32`, `<i8` above 2^53
     /// into `f64`). Integer conversions that would change a value are
     /// always errors.
+    ///
+    /// ```
+    /// let bytes = npy_serde::to_vec(&[0.1f64])?;
+    /// assert!(npy_serde::from_slice::<Vec<f32>>(&bytes).is_err()); // 0.1 is not an f32
+    /// let lossy = npy_serde::ReadOptions::new().lossy(true);
+    /// assert_eq!(lossy.from_slice::<Vec<f32>>(&bytes)?, [0.1f32]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     #[must_use]
     pub fn lossy(mut self, lossy: bool) -> Self {
         self.lossy = lossy;
@@ -187,6 +301,14 @@ impl ReadOptions {
     /// The same limit applies to the value presented to serde: one level
     /// per dimension of the shape and of subarrays and per record, so a
     /// shape tuple of 65 ones (a single bracket level) is refused too.
+    ///
+    /// ```
+    /// let bytes = npy_serde::to_vec(&[[[1u8]]])?; // shape (1, 1, 1): three levels
+    /// assert!(npy_serde::ReadOptions::new().max_depth(2).from_slice::<serde_json::Value>(&bytes).is_err());
+    /// let v: serde_json::Value = npy_serde::ReadOptions::new().max_depth(3).from_slice(&bytes)?;
+    /// assert_eq!(v, serde_json::json!([[[1]]]));
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     #[must_use]
     pub fn max_depth(mut self, n: usize) -> Self {
         self.max_depth = n;
