@@ -36,6 +36,21 @@ mod sealed {
 
 /// The float types a complex number can be made of here: `f32` (`c8`) and
 /// `f64` (`c16`).
+///
+/// ```
+/// use num_complex::Complex;
+/// #[derive(serde::Serialize)]
+/// struct Rec {
+///     #[serde(with = "npy_serde::complex")]
+///     single: Complex<f32>,
+///     #[serde(with = "npy_serde::complex")]
+///     double: Complex<f64>,
+/// }
+/// let bytes = npy_serde::to_vec(&[Rec { single: Complex::new(1.0, 2.0), double: Complex::new(3.0, 4.0) }])?;
+/// let (header, _) = npy_serde::Header::from_bytes(&bytes, &Default::default())?;
+/// assert_eq!(header.descr.to_string(), "[('single', '<c8'), ('double', '<c16')]");
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 pub trait ComplexPart:
     sealed::Sealed + Copy + serde::Serialize + for<'de> Deserialize<'de>
 {
@@ -44,6 +59,15 @@ impl ComplexPart for f32 {}
 impl ComplexPart for f64 {}
 
 /// Serializes `value` as numpy's complex type (see the module docs).
+///
+/// ```
+/// use num_complex::Complex;
+/// let z = Complex::new(0.5f64, -1.0);
+/// // usually called by `#[serde(with = ...)]` (see the module docs); other
+/// // formats see the pair [re, im]
+/// let json = npy_serde::complex::serialize(&z, serde_json::value::Serializer).unwrap();
+/// assert_eq!(json, serde_json::json!([0.5, -1.0]));
+/// ```
 pub fn serialize<T: ComplexPart, S: Serializer>(
     value: &Complex<T>,
     serializer: S,
@@ -53,6 +77,28 @@ pub fn serialize<T: ComplexPart, S: Serializer>(
 
 /// Deserializes a complex number from numpy's complex type, or from a
 /// 2-element sequence `[re, im]` in other formats.
+///
+/// ```
+/// use num_complex::Complex;
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Rec {
+///     #[serde(deserialize_with = "npy_serde::complex::deserialize")]
+///     z: Complex<f64>,
+/// }
+/// // a '<c8' column (what numpy writes for complex64) reads into Complex<f64> exactly
+/// #[derive(serde::Serialize)]
+/// struct Out {
+///     #[serde(with = "npy_serde::complex")]
+///     z: Complex<f32>,
+/// }
+/// let bytes = npy_serde::to_vec(&[Out { z: Complex::new(1.5, -2.0) }])?;
+/// let back: Vec<Rec> = npy_serde::from_slice(&bytes)?;
+/// assert_eq!(back, [Rec { z: Complex::new(1.5, -2.0) }]);
+/// // in JSON the same field is a pair
+/// let rec: Rec = serde_json::from_str(r#"{"z": [1.5, -2.0]}"#).unwrap();
+/// assert_eq!(rec.z, Complex::new(1.5, -2.0));
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 pub fn deserialize<'de, T: ComplexPart, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Complex<T>, D::Error> {

@@ -24,6 +24,17 @@ mod sealed {
 
 /// A datetime unit known at compile time; implemented by the marker types in
 /// [`unit`](mod@unit) only.
+///
+/// ```
+/// use npy_serde::{TimeUnitMarker, unit};
+/// fn descr<U: TimeUnitMarker>() -> String {
+///     format!("<M8{}", U::UNIT)
+/// }
+/// assert_eq!(descr::<unit::ns>(), "<M8[ns]");
+/// assert_eq!(descr::<unit::Generic>(), "<M8");
+/// assert_eq!(unit::D::M8_TOKEN, "$npy_serde::M8[D]");
+/// assert_eq!(unit::D::M8_TOKEN_TD, "$npy_serde::m8[D]");
+/// ```
 pub trait TimeUnitMarker: sealed::Sealed {
     /// The unit.
     const UNIT: DatetimeUnit;
@@ -128,16 +139,40 @@ macro_rules! time_type {
             }
 
             /// The count of units (`i64::MIN` for NaT).
+            ///
+            /// ```
+            /// use npy_serde::{Datetime64, unit};
+            /// let bytes = npy_serde::to_vec(&[Datetime64::<unit::s>::new(60)])?;
+            /// // read in another unit: the count is converted exactly
+            /// let back: Vec<Datetime64<unit::ms>> = npy_serde::from_slice(&bytes)?;
+            /// assert_eq!(back[0].count(), 60_000);
+            /// # Ok::<(), npy_serde::Error>(())
+            /// ```
             pub const fn count(&self) -> i64 {
                 self.count
             }
 
             /// Whether this is NaT.
+            ///
+            /// ```
+            /// use npy_serde::{Datetime64, unit};
+            /// let bytes = npy_serde::to_vec(&[Datetime64::<unit::s>::NAT, Datetime64::new(0)])?;
+            /// let back: Vec<Datetime64<unit::ns>> = npy_serde::from_slice(&bytes)?;
+            /// assert_eq!((back[0].is_nat(), back[1].is_nat()), (true, false));
+            /// # Ok::<(), npy_serde::Error>(())
+            /// ```
             pub const fn is_nat(&self) -> bool {
                 self.count == NAT
             }
 
             /// The unit, `U::UNIT`.
+            ///
+            /// ```
+            /// use npy_serde::{Datetime64, TimeUnit, unit};
+            /// let t = Datetime64::<unit::us>::new(1);
+            /// assert_eq!(t.unit().unit, TimeUnit::Microseconds);
+            /// assert_eq!(t.unit().to_string(), "[us]");
+            /// ```
             pub const fn unit(&self) -> DatetimeUnit {
                 U::UNIT
             }

@@ -24,6 +24,24 @@
 //! is read up to the size its npy header describes and then checked to end
 //! there (which also makes the zip crate verify the CRC-32). Errors name the
 //! member (`member 'pos': ...`).
+//!
+//! ```
+//! use std::io::Cursor;
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Star { id: u32, pos: [f64; 3] }
+//! let stars = vec![Star { id: 1, pos: [0.0; 3] }, Star { id: 2, pos: [1.0; 3] }];
+//!
+//! // columns: np.load(f)["pos"] is a (2, 3) float array
+//! let mut file = Cursor::new(Vec::new());
+//! npy_serde::npz::to_writer(&mut file, &stars)?;
+//! let mut z = npy_serde::npz::NpzReader::new(&mut file)?;
+//! assert_eq!(z.names(), ["id", "pos"]);
+//! assert_eq!(z.by_name::<Vec<u32>>("id")?, [1, 2]);
+//! drop(z);
+//! file.set_position(0);
+//! assert_eq!(npy_serde::npz::from_reader::<Vec<Star>>(&mut file)?, stars);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
@@ -168,6 +186,19 @@ pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<std::path::Path>, value: 
 }
 
 /// Reads an `.npz` archive from `path` (buffered), the mirror of [`to_path`].
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// let dir = std::env::temp_dir().join(format!("npz-doc-from-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("m.npz");
+/// let m = BTreeMap::from([("a".to_string(), vec![1.0f64, 2.0]), ("b".to_string(), vec![3.0])]);
+/// npy_serde::npz::to_path(&path, &m)?;
+/// let back: BTreeMap<String, Vec<f64>> = npy_serde::npz::from_path(&path)?;
+/// assert_eq!(back, m);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 pub fn from_path<T: DeserializeOwned>(path: impl AsRef<std::path::Path>) -> Result<T> {
     let file = std::fs::File::open(path.as_ref())?;
     from_reader(std::io::BufReader::new(file))

@@ -71,6 +71,20 @@ impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
 /// A member that inflates past the uncompressed size the zip directory
 /// declares for it is refused (as numpy's `zipfile` does), so the zip's
 /// size claim bounds what is read as well as the npy header does.
+///
+/// ```
+/// use std::io::{Cursor, Read};
+/// let mut w = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new())).compressed(true);
+/// w.add("x", &[1u8, 2, 3])?;
+/// let mut z = npy_serde::npz::NpzReader::new(w.finish()?)?;
+/// let mut r = z.reader("x")?; // an NpyReader<MemberReader<..>>
+/// assert_eq!(r.deserialize::<u8>().collect::<Result<Vec<_>, _>>()?, [1, 2, 3]);
+/// let mut member = r.into_inner();
+/// let mut rest = Vec::new();
+/// member.read_to_end(&mut rest)?; // the member ends with its data
+/// assert!(rest.is_empty());
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 pub struct MemberReader<'a, R: Read> {
     file: ZipFile<'a, R>,
     key: String,
@@ -179,6 +193,14 @@ fn method_name(m: CompressionMethod) -> String {
 
 impl<R: Read + Seek> NpzReader<R> {
     /// Opens an archive (reads its central directory).
+    ///
+    /// ```
+    /// let file = std::io::Cursor::new(npy_serde::to_vec(&[1u8])?);
+    /// // an .npy file is not an archive
+    /// let err = npy_serde::npz::NpzReader::new(file).unwrap_err();
+    /// assert!(err.to_string().contains("not an .npz archive"));
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn new(reader: R) -> Result<Self> {
         Self::with_options(reader, ReadOptions::new())
     }
@@ -227,16 +249,40 @@ impl<R: Read + Seek> NpzReader<R> {
 
     /// The keys (member names without one `.npy` suffix), in archive order,
     /// like numpy's `NpzFile.files`.
+    ///
+    /// ```
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// w.add("b", &1u8)?;
+    /// w.add("a", &2u8)?;
+    /// let z = npy_serde::npz::NpzReader::new(w.finish()?)?;
+    /// assert_eq!(z.names(), ["b", "a"]); // archive order
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn names(&self) -> &[String] {
         &self.keys
     }
 
     /// The number of members.
+    ///
+    /// ```
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// w.add("a", &[1u8])?;
+    /// let z = npy_serde::npz::NpzReader::new(w.finish()?)?;
+    /// assert_eq!(z.len(), 1);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// Whether the archive has no members.
+    ///
+    /// ```
+    /// let w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// let z = npy_serde::npz::NpzReader::new(w.finish()?)?;
+    /// assert!(z.is_empty());
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -307,6 +353,17 @@ impl<R: Read + Seek> NpzReader<R> {
     /// Reads member `name` (key or full name) into `T`. A member that is
     /// not `.npy` is presented as its bytes, as numpy returns it (read it
     /// into `serde_bytes::ByteBuf`, or use [`raw`](NpzReader::raw)).
+    ///
+    /// ```
+    /// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    /// struct P { id: u8, x: f32 }
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// w.add("points", &[P { id: 1, x: 0.5 }])?;
+    /// let mut z = npy_serde::npz::NpzReader::new(w.finish()?)?;
+    /// assert_eq!(z.by_name::<Vec<P>>("points")?, [P { id: 1, x: 0.5 }]);
+    /// assert_eq!(z.by_name::<Vec<P>>("points.npy")?.len(), 1);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn by_name<T: DeserializeOwned>(&mut self, name: &str) -> Result<T> {
         let i = self.index(name)?;
         self.read_index(i, std::marker::PhantomData::<T>)

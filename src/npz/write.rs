@@ -74,6 +74,20 @@ impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
 
 /// The zip entry of a member being streamed by [`NpzWriter::start`]: an
 /// [`std::io::Write`] into the archive that counts what passes.
+///
+/// ```
+/// use npy_serde::npz::{MemberWriter, NpzReader, NpzWriter};
+/// use npy_serde::{Dtype, NpyWriter};
+/// use std::io::Cursor;
+/// let mut w = NpzWriter::new(Cursor::new(Vec::new()));
+/// let mut col: NpyWriter<MemberWriter<'_, _>> = w.start("t", "<f8".parse::<Dtype>()?, 2)?;
+/// col.serialize(&0.0f64)?;
+/// col.serialize(&0.5f64)?;
+/// col.finish()?;
+/// let mut z = NpzReader::new(w.finish()?)?;
+/// assert_eq!(z.by_name::<Vec<f64>>("t")?, [0.0, 0.5]);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 pub struct MemberWriter<'a, W: Write + Seek> {
     zip: &'a mut ZipWriter<W>,
     written: &'a mut u64,
@@ -100,6 +114,14 @@ impl<W: Write + Seek> Write for MemberWriter<'_, W> {
 
 impl<W: Write + Seek> NpzWriter<W> {
     /// A new archive on `writer` (stored members, like `np.savez`).
+    ///
+    /// ```
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// w.add("x", &[1.0f64])?;
+    /// let bytes = w.finish()?.into_inner();
+    /// assert_eq!(&bytes[..4], b"PK\x03\x04"); // a zip file
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn new(writer: W) -> Self {
         NpzWriter {
             zip: ZipWriter::new(writer),
@@ -183,6 +205,17 @@ impl<W: Write + Seek> NpzWriter<W> {
 
     /// Adds member `key.npy` holding what [`crate::to_writer`] writes for
     /// `value`. On an error the member is left out and the writer stays usable.
+    ///
+    /// ```
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// w.add("x", &[1.0f64, 2.0])?;
+    /// assert!(w.add("bad", &vec![vec![1u8], vec![2, 3]]).is_err()); // ragged: left out
+    /// w.add("n", &3u16)?; // the writer stays usable
+    /// let mut z = npy_serde::npz::NpzReader::new(w.finish()?)?;
+    /// assert_eq!(z.names(), ["x", "n"]);
+    /// assert_eq!(z.raw("x")?, npy_serde::to_vec(&[1.0f64, 2.0])?); // exactly the .npy bytes
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn add<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
         self.add_with_options(key, &WriteOptions::new(), value)
     }
@@ -291,6 +324,14 @@ impl<W: Write + Seek> NpzWriter<W> {
     }
 
     /// Completes the archive (central directory) and returns the writer.
+    ///
+    /// ```
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// w.add("x", &[1u8])?;
+    /// let file = w.finish()?; // the central directory is written; the Cursor is returned
+    /// assert_eq!(npy_serde::npz::NpzReader::new(file)?.names(), ["x"]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn finish(mut self) -> Result<W> {
         self.settle()?;
         Ok(self.zip.finish()?)
