@@ -278,6 +278,14 @@ impl<R> std::fmt::Debug for NpyReader<R> {
 
 impl<R: Read> NpyReader<R> {
     /// Reads the header with the default [`ReadOptions`].
+    ///
+    /// ```
+    /// let file = npy_serde::to_vec(&[10u32, 20, 30])?;
+    /// let mut r = npy_serde::NpyReader::new(&file[..])?; // reads only the header
+    /// assert_eq!(r.len(), 3);
+    /// assert_eq!(r.deserialize::<u32>().next().transpose()?, Some(10));
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn new(reader: R) -> Result<Self> {
         Self::with_options(reader, ReadOptions::new())
     }
@@ -328,37 +336,96 @@ impl<R: Read> NpyReader<R> {
     }
 
     /// The header: dtype, memory order, shape.
+    ///
+    /// ```
+    /// let file = npy_serde::to_vec(&[[1.0f64, 2.0]])?;
+    /// let r = npy_serde::NpyReader::new(&file[..])?;
+    /// assert_eq!(r.header().to_string(), "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2), }");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn header(&self) -> &Header {
         &self.header
     }
 
     /// The element type (the header's `descr`).
+    ///
+    /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct P { id: u16, x: f32 }
+    /// let file = npy_serde::to_vec(&[P { id: 1, x: 0.5 }])?;
+    /// let r = npy_serde::NpyReader::new(&file[..])?;
+    /// assert_eq!(r.dtype().to_string(), "[('id', '<u2'), ('x', '<f4')]");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn dtype(&self) -> &Dtype {
         &self.header.descr
     }
 
     /// The array's shape; empty for a 0-d array.
+    ///
+    /// ```
+    /// let file = npy_serde::to_vec(&7i64)?; // a single value: shape ()
+    /// assert!(npy_serde::NpyReader::new(&file[..])?.shape().is_empty());
+    /// let file = npy_serde::to_vec(&[[1u8, 2, 3], [4, 5, 6]])?;
+    /// assert_eq!(npy_serde::NpyReader::new(&file[..])?.shape(), &[2, 3]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn shape(&self) -> &[u64] {
         &self.header.shape
     }
 
     /// Whether the data is stored column-major.
+    ///
+    /// ```
+    /// let m = [[1u8, 2], [3, 4]];
+    /// let file = npy_serde::WriteOptions::new().fortran_order(true).to_vec(&m)?;
+    /// let mut r = npy_serde::NpyReader::new(&file[..])?;
+    /// assert!(r.fortran_order());
+    /// // rows still come out in logical order
+    /// let rows: Vec<[u8; 2]> = r.deserialize().collect::<Result<_, _>>()?;
+    /// assert_eq!(rows, m);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn fortran_order(&self) -> bool {
         self.header.fortran_order
     }
 
     /// The file format version, `(1, 0)`, `(2, 0)` or `(3, 0)`.
+    ///
+    /// ```
+    /// let file = npy_serde::to_vec(&[1u8])?;
+    /// assert_eq!(npy_serde::NpyReader::new(&file[..])?.version(), (1, 0));
+    /// let file = npy_serde::WriteOptions::new().version(3, 0).to_vec(&[1u8])?;
+    /// assert_eq!(npy_serde::NpyReader::new(&file[..])?.version(), (3, 0));
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn version(&self) -> (u8, u8) {
         self.version
     }
 
     /// The number of elements [`NpyReader::deserialize`] yields in all: the
     /// first dimension, or 1 for a 0-d array.
+    ///
+    /// ```
+    /// let file = npy_serde::to_vec(&[[1u8, 2, 3], [4, 5, 6]])?;
+    /// assert_eq!(npy_serde::NpyReader::new(&file[..])?.len(), 2); // rows of shape (2, 3)
+    /// let file = npy_serde::to_vec(&1.5f64)?;
+    /// assert_eq!(npy_serde::NpyReader::new(&file[..])?.len(), 1); // shape ()
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn len(&self) -> u64 {
         self.len
     }
 
     /// Whether the first dimension is 0.
+    ///
+    /// ```
+    /// let file = npy_serde::WriteOptions::new().dtype("<f8".parse()?).to_vec(&Vec::<f64>::new())?;
+    /// let mut r = npy_serde::NpyReader::new(&file[..])?;
+    /// assert!(r.is_empty());
+    /// assert!(r.deserialize::<f64>().next().is_none());
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -367,6 +434,15 @@ impl<R: Read> NpyReader<R> {
     /// `T`. An element that does not fit `T` gives an `Err` and iteration
     /// continues with the next one; data that ends early or an I/O error
     /// ends it.
+    ///
+    /// ```
+    /// let file = npy_serde::to_vec(&[1i64, 300, 2])?;
+    /// let mut r = npy_serde::NpyReader::new(&file[..])?;
+    /// // 300 does not fit a u8: that element is an error, the others read
+    /// let got: Vec<_> = r.deserialize::<u8>().map(|v| v.ok()).collect();
+    /// assert_eq!(got, [Some(1), None, Some(2)]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn deserialize<T: DeserializeOwned>(&mut self) -> DeserializeRecords<'_, R, T> {
         DeserializeRecords {
             reader: self,
@@ -377,6 +453,18 @@ impl<R: Read> NpyReader<R> {
     /// The underlying reader, positioned after the bytes read so far: after
     /// the array's data once every element was read (possibly up to 64 KiB
     /// further into the data otherwise, never past its end).
+    ///
+    /// ```
+    /// // two arrays back to back in one stream
+    /// let mut stream = npy_serde::to_vec(&[1u8, 2])?;
+    /// stream.extend(npy_serde::to_vec(&[3.5f64])?);
+    /// let mut r = npy_serde::NpyReader::new(&stream[..])?;
+    /// let first: Vec<u8> = r.deserialize().collect::<Result<_, _>>()?;
+    /// let rest = r.into_inner(); // right after the first array's data
+    /// let second: Vec<f64> = npy_serde::from_reader(rest)?;
+    /// assert_eq!((first, second), (vec![1, 2], vec![3.5]));
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn into_inner(self) -> R {
         self.data.reader
     }
@@ -490,6 +578,17 @@ fn load_reordered<R: Read>(data: &mut Chunked<R>, header: &Header) -> Result<Vec
 }
 
 /// The iterator of [`NpyReader::deserialize`].
+///
+/// ```
+/// let file = npy_serde::to_vec(&[1u16, 2, 3, 4])?;
+/// let mut r = npy_serde::NpyReader::new(&file[..])?;
+/// let mut records = r.deserialize::<u16>();
+/// assert_eq!(records.size_hint(), (0, Some(4)));
+/// let total: u16 = records.by_ref().take(2).map(|v| v.unwrap()).sum();
+/// assert_eq!(total, 3);
+/// assert_eq!(records.size_hint(), (0, Some(2)));
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 pub struct DeserializeRecords<'r, R, T> {
     reader: &'r mut NpyReader<R>,
     _marker: PhantomData<fn() -> T>,

@@ -751,12 +751,30 @@ impl<W: Write> NpyWriter<W> {
     }
 
     /// Whether no record has been written (see [`len`](NpyWriter::len)).
+    ///
+    /// ```
+    /// let mut w = npy_serde::NpyWriter::new(std::io::Cursor::new(Vec::new()))?;
+    /// assert!(w.is_empty());
+    /// assert!(w.serialize(&None::<u8>).is_err()); // refused: not counted
+    /// assert!(w.is_empty());
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 
     /// The record dtype, once known (given, or taken from the first record;
     /// see [`new`](NpyWriter::new)).
+    ///
+    /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct P { id: u8, name: String }
+    /// let mut w = npy_serde::NpyWriter::new(std::io::Cursor::new(Vec::new()))?;
+    /// assert!(w.dtype().is_none()); // not known before the first record
+    /// w.serialize(&P { id: 1, name: "abc".into() })?;
+    /// assert_eq!(w.dtype().unwrap().to_string(), "[('id', '|u1'), ('name', '<U3')]");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     pub fn dtype(&self) -> Option<&Dtype> {
         self.dtype.as_ref()
     }
