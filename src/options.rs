@@ -195,8 +195,11 @@ impl WriteOptions {
 /// record levels only with a larger stack.
 ///
 /// ```
+/// let bytes = npy_serde::to_vec(&[0.1f64, 0.5])?;
 /// let opts = npy_serde::ReadOptions::new().max_header_size(200_000).lossy(true);
-/// # let _ = opts;
+/// let v: Vec<f32> = opts.from_slice(&bytes)?; // lossy: 0.1 rounds to the nearest f32
+/// assert_eq!(v, [0.1f32, 0.5]);
+/// # Ok::<(), npy_serde::Error>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct ReadOptions {
