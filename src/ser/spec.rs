@@ -33,6 +33,19 @@ pub(crate) struct Speculated {
     /// The header descr (subarray dims folded into `shape`).
     pub dtype: Dtype,
     pub shape: Vec<u64>,
+    /// Bytes of data encoded, including those handed to the flush callback.
+    pub len: usize,
+}
+
+/// Called with a run of whole encoded elements when the chunk is full; an
+/// error stops the pass.
+pub(crate) type Flush<'a> = dyn FnMut(&[u8]) -> Result<()> + 'a;
+
+/// Bounded output: at most `window` bytes (but always one whole element)
+/// are held before `flush` gets them and the buffer is reused.
+struct Chunked<'a> {
+    window: usize,
+    flush: &'a mut Flush<'a>,
 }
 
 /// Called with the dtype, the hinted shape and the output buffer.
@@ -59,6 +72,11 @@ pub(crate) struct SpecState<'o> {
     pos: usize,
     /// Give up when the data would grow past this many bytes.
     cap: usize,
+    /// Where the data starts in `out` (a chunk restarts here).
+    base: usize,
+    /// Bytes handed to the flush callback so far.
+    flushed: usize,
+    chunked: Option<Chunked<'o>>,
     /// Called once with the dtype and hinted shape, before the first
     /// element is encoded (lets `to_vec` reserve room for the header).
     on_dtype: &'o mut OnDtype<'o>,
@@ -72,10 +90,15 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     out: &mut Vec<u8>,
     cap: usize,
     on_dtype: &mut OnDtype<'_>,
+    chunked: Option<(usize, &mut Flush<'_>)>,
 ) -> Option<Speculated> {
     let pos = out.len();
+    let chunked = chunked.map(|(window, flush)| Chunked { window, flush });
     let mut st = SpecState {
         pos,
+        base: pos,
+        flushed: 0,
+        chunked,
         dims: Vec::new(),
         hints: Vec::new(),
         leaf_depth: None,
@@ -100,6 +123,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     }
     let end = st.pos;
     st.out.truncate(end);
+    let len = st.flushed.checked_add(end.checked_sub(st.base)?)?;
     let depth = st.leaf_depth?;
     if depth != st.dims.len() {
         return None;
@@ -110,7 +134,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         shape.extend_from_slice(&sub);
         dtype = *base;
     }
-    Some(Speculated { dtype, shape })
+    Some(Speculated { dtype, shape, len })
 }
 
 impl SpecState<'_> {
@@ -139,11 +163,14 @@ impl SpecState<'_> {
                 .unwrap_or(0);
             // serde's hints come from the value's own Serialize impl and may
             // be wrong: reserve at most RESERVE_MAX and never fail on it
+            let window = self.chunked.as_ref().map_or(usize::MAX, |c| c.window);
             let want = count
                 .saturating_mul(self.itemsize)
                 .min(self.cap)
-                .min(RESERVE_MAX);
+                .min(RESERVE_MAX)
+                .min(window.saturating_add(self.itemsize));
             self.pos = self.out.len();
+            self.base = self.pos;
             let _ = self.out.try_reserve(want);
             self.dtype = Some(dtype);
         }
@@ -151,10 +178,24 @@ impl SpecState<'_> {
             .dtype
             .as_ref()
             .ok_or_else(|| Error::schema("speculation: no dtype"))?;
+        if let Some(c) = self.chunked.as_mut() {
+            let held = self.pos.saturating_sub(self.base);
+            if held > 0 && held.saturating_add(self.itemsize) > c.window {
+                let data = self
+                    .out
+                    .get(self.base..self.pos)
+                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
+                (c.flush)(data)?;
+                self.flushed = self.flushed.saturating_add(held);
+                // re-zeroed a block at a time below (records may have gaps)
+                self.out.truncate(self.base);
+                self.pos = self.base;
+            }
+        }
         let start = self.pos;
         let end = start
             .checked_add(self.itemsize)
-            .filter(|&e| e <= self.cap)
+            .filter(|&e| e.saturating_add(self.flushed) <= self.cap)
             .ok_or_else(|| Error::limit("speculation: over the cap"))?;
         if end > self.out.len() {
             // zero the next block while it is about to be written (still in
