@@ -507,7 +507,7 @@ impl RecEnc<'_> {
         };
         let start = f.offset();
         let dst = start
-            .checked_add(f.dtype().itemsize())
+            .checked_add(f.size())
             .and_then(|end| self.buf.get_mut(start..end))
             .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
         value
@@ -824,7 +824,7 @@ impl SeqEnc<'_> {
                 };
                 let start = f.offset();
                 let dst = start
-                    .checked_add(f.dtype().itemsize())
+                    .checked_add(f.size())
                     .and_then(|end| buf.get_mut(start..end))
                     .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
                 value
