@@ -412,8 +412,11 @@ fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'
 impl WriteOptions {
     /// Writes `value` as `.npy` with these options. On an error in the
     /// values nothing is written: errors are found before the header goes
-    /// out (for a given dtype and more than 64 KiB of data by a checking
-    /// pass over the values).
+    /// out (for more than 64 KiB of data by a checking pass over the
+    /// values; the data is then encoded again and written a chunk of about
+    /// 64 KiB at a time, so memory stays bounded). A `Serialize` impl that
+    /// gives different values on the second pass is reported as an error
+    /// after part of the array was written.
     ///
     /// # Conversion into a given dtype
     ///
