@@ -138,7 +138,84 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
 }
 
 impl SpecState<'_> {
+    /// Infers the dtype from the first element and reserves the output.
+    #[cold]
+    #[inline(never)]
+    fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let mut slot = None;
+        value.serialize(Infer {
+            slot: &mut slot,
+            top: false,
+        })?;
+        let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
+        let dtype = node_to_dtype(&node, self.align)?;
+        self.itemsize = dtype.itemsize();
+        let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
+        (self.on_dtype)(&dtype, &hinted, self.out);
+        let count = self
+            .hints
+            .iter()
+            .try_fold(1usize, |acc, h| acc.checked_mul(h.unwrap_or(0)))
+            .unwrap_or(0);
+        // serde's hints come from the value's own Serialize impl and may
+        // be wrong: reserve at most RESERVE_MAX and never fail on it
+        let window = self.chunked.as_ref().map_or(usize::MAX, |c| c.window);
+        let want = count
+            .saturating_mul(self.itemsize)
+            .min(self.cap)
+            .min(RESERVE_MAX)
+            .min(window.saturating_add(self.itemsize));
+        self.pos = self.out.len();
+        self.base = self.pos;
+        let _ = self.out.try_reserve(want);
+        self.dtype = Some(dtype);
+        Ok(())
+    }
+
+    /// Makes room for the element at `start..end`: hands a full chunk to the
+    /// flush callback (chunked mode), checks the cap and zeroes the next
+    /// block. Returns the element's (possibly moved) place.
+    #[inline(never)]
+    fn grow(&mut self, mut start: usize, mut end: usize) -> Result<(usize, usize)> {
+        if let Some(c) = self.chunked.as_mut() {
+            let held = start.saturating_sub(self.base);
+            if held > 0 && held.saturating_add(self.itemsize) > c.window {
+                let data = self
+                    .out
+                    .get(self.base..start)
+                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
+                (c.flush)(data)?;
+                self.flushed = self.flushed.saturating_add(held);
+                // re-zeroed a block at a time below (records may have gaps)
+                self.out.truncate(self.base);
+                start = self.base;
+                end = start
+                    .checked_add(self.itemsize)
+                    .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+            }
+        }
+        if end.saturating_add(self.flushed) > self.cap {
+            return Err(Error::limit("speculation: over the cap"));
+        }
+        let window_end = self
+            .chunked
+            .as_ref()
+            .map_or(usize::MAX, |c| self.base.saturating_add(c.window));
+        // zero the next block while it is about to be written (still in
+        // cache), not the whole output up front nor per element
+        let block = self
+            .out
+            .len()
+            .saturating_add(ZERO_BLOCK)
+            .min(self.cap)
+            .min(window_end)
+            .max(end);
+        self.out.resize(block, 0);
+        Ok((start, end))
+    }
+
     /// Infers the dtype (first element) and encodes one element.
+    #[inline]
     fn leaf<T: ?Sized + Serialize>(&mut self, depth: usize, value: &T) -> Result<()> {
         match self.leaf_depth {
             None => self.leaf_depth = Some(depth),
@@ -146,69 +223,22 @@ impl SpecState<'_> {
             Some(_) => return Err(Error::schema("speculation: depth")),
         }
         if self.dtype.is_none() {
-            let mut slot = None;
-            value.serialize(Infer {
-                slot: &mut slot,
-                top: false,
-            })?;
-            let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-            let dtype = node_to_dtype(&node, self.align)?;
-            self.itemsize = dtype.itemsize();
-            let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
-            (self.on_dtype)(&dtype, &hinted, self.out);
-            let count = self
-                .hints
-                .iter()
-                .try_fold(1usize, |acc, h| acc.checked_mul(h.unwrap_or(0)))
-                .unwrap_or(0);
-            // serde's hints come from the value's own Serialize impl and may
-            // be wrong: reserve at most RESERVE_MAX and never fail on it
-            let window = self.chunked.as_ref().map_or(usize::MAX, |c| c.window);
-            let want = count
-                .saturating_mul(self.itemsize)
-                .min(self.cap)
-                .min(RESERVE_MAX)
-                .min(window.saturating_add(self.itemsize));
-            self.pos = self.out.len();
-            self.base = self.pos;
-            let _ = self.out.try_reserve(want);
-            self.dtype = Some(dtype);
+            self.first(value)?;
         }
+        let mut start = self.pos;
+        let mut end = start
+            .checked_add(self.itemsize)
+            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        // `out` only grows in `grow`, never past the cap nor (chunked) past
+        // the window, so an element inside it needs no other check
+        if end > self.out.len() {
+            (start, end) = self.grow(start, end)?;
+        }
+        self.pos = end;
         let dtype = self
             .dtype
             .as_ref()
             .ok_or_else(|| Error::schema("speculation: no dtype"))?;
-        if let Some(c) = self.chunked.as_mut() {
-            let held = self.pos.saturating_sub(self.base);
-            if held > 0 && held.saturating_add(self.itemsize) > c.window {
-                let data = self
-                    .out
-                    .get(self.base..self.pos)
-                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                (c.flush)(data)?;
-                self.flushed = self.flushed.saturating_add(held);
-                // re-zeroed a block at a time below (records may have gaps)
-                self.out.truncate(self.base);
-                self.pos = self.base;
-            }
-        }
-        let start = self.pos;
-        let end = start
-            .checked_add(self.itemsize)
-            .filter(|&e| e.saturating_add(self.flushed) <= self.cap)
-            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
-        if end > self.out.len() {
-            // zero the next block while it is about to be written (still in
-            // cache), not the whole output up front nor per element
-            let block = self
-                .out
-                .len()
-                .saturating_add(ZERO_BLOCK)
-                .min(self.cap)
-                .max(end);
-            self.out.resize(block, 0);
-        }
-        self.pos = end;
         let dst = self
             .out
             .get_mut(start..end)
