@@ -215,7 +215,7 @@ impl SpecState<'_> {
     }
 
     /// Infers the dtype (first element) and encodes one element.
-    #[inline]
+    #[inline(always)]
     fn leaf<T: ?Sized + Serialize>(&mut self, depth: usize, value: &T) -> Result<()> {
         match self.leaf_depth {
             None => self.leaf_depth = Some(depth),
