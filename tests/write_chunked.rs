@@ -138,3 +138,33 @@ fn an_io_error_in_a_later_chunk_names_the_record() {
         "{err}"
     );
 }
+
+#[derive(Serialize)]
+struct Named {
+    flag: u8,
+    x: f64,
+    name: String,
+}
+
+#[test]
+fn reused_chunks_leave_no_stale_bytes() {
+    // shorter strings after a long first one (their tails must be zero)
+    // and, aligned, gaps between fields (zeroed again in every chunk)
+    let recs: Vec<Named> = (0..20_000u32)
+        .map(|i| Named {
+            flag: 0xff,
+            x: f64::from(i),
+            name: if i == 0 {
+                "abcdefgh".into()
+            } else {
+                "z".repeat((i % 4) as usize)
+            },
+        })
+        .collect();
+    for opts in [WriteOptions::new(), WriteOptions::new().align(true)] {
+        let mut rec = Recorder::default();
+        opts.to_writer(&mut rec, &recs).unwrap();
+        assert_eq!(rec.out, opts.to_vec(&recs).unwrap());
+        assert!(rec.writes.len() > 10);
+    }
+}

@@ -77,6 +77,9 @@ pub(crate) struct SpecState<'o> {
     /// Bytes handed to the flush callback so far.
     flushed: usize,
     chunked: Option<Chunked<'o>>,
+    /// Whether the dtype has gaps the encoder leaves as they are (so a
+    /// reused chunk must be zeroed again).
+    gaps: bool,
     /// Called once with the dtype and hinted shape, before the first
     /// element is encoded (lets `to_vec` reserve room for the header).
     on_dtype: &'o mut OnDtype<'o>,
@@ -99,6 +102,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         base: pos,
         flushed: 0,
         chunked,
+        gaps: false,
         dims: Vec::new(),
         hints: Vec::new(),
         leaf_depth: None,
@@ -150,6 +154,7 @@ impl SpecState<'_> {
         let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
         let dtype = node_to_dtype(&node, self.align)?;
         self.itemsize = dtype.itemsize();
+        self.gaps = crate::writer::has_gaps(&dtype);
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
         (self.on_dtype)(&dtype, &hinted, self.out);
         let count = self
@@ -186,8 +191,10 @@ impl SpecState<'_> {
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
                 (c.flush)(data)?;
                 self.flushed = self.flushed.saturating_add(held);
-                // re-zeroed a block at a time below (records may have gaps)
-                self.out.truncate(self.base);
+                if self.gaps {
+                    // re-zeroed a block at a time below
+                    self.out.truncate(self.base);
+                }
                 start = self.base;
                 end = start
                     .checked_add(self.itemsize)
