@@ -8,7 +8,8 @@
 //! `stream_write` (an `NpyWriter` into `BufWriter<File>` at PATH, records
 //! made one at a time, never held), `stream_read` (an `NpyReader` iterator
 //! over PATH, records dropped as they come), `write_ops` / `read_ops`
-//! (`to_vec` / `from_slice` once, for callgrind), `f64_write` / `f64_read`
+//! (`to_vec` / `from_slice` once, for callgrind), `writer_ops` (`to_writer`
+//! into `BufWriter<File>` at PATH), `f64_write` / `f64_read`
 //! (the same on a `Vec<f64>`).
 
 use std::fs::File;
@@ -108,6 +109,12 @@ fn main() -> Result<(), npy_serde::Error> {
             let back: Vec<Particle> = npy_serde::from_slice(&bytes)?;
             assert!(back == recs);
             (0, 0, bytes.len() as u64)
+        }
+        "writer_ops" => {
+            let recs: Vec<Particle> = (0..n).map(particle).collect();
+            let before = hwm();
+            npy_serde::to_writer(BufWriter::new(File::create(&path)?), &recs)?;
+            (before, hwm(), std::fs::metadata(&path)?.len())
         }
         "f64_write" => {
             let xs: Vec<f64> = (0..n).map(|i| i as f64 * 0.5).collect();

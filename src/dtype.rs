@@ -429,6 +429,9 @@ pub struct Field {
     title: Option<String>,
     offset: usize,
     dtype: Dtype,
+    /// `dtype.itemsize()`, computed once: the encoder needs every field's
+    /// extent for every record, and a subarray's size is a product.
+    size: usize,
 }
 
 impl Field {
@@ -445,6 +448,7 @@ impl Field {
             name: name.into(),
             title: None,
             offset,
+            size: dtype.itemsize(),
             dtype,
         }
     }
@@ -506,6 +510,11 @@ impl Field {
     /// ```
     pub fn dtype(&self) -> &Dtype {
         &self.dtype
+    }
+    /// The field's size in bytes (`dtype().itemsize()`, computed once).
+    #[inline]
+    pub(crate) fn size(&self) -> usize {
+        self.size
     }
 }
 
@@ -793,11 +802,13 @@ impl Dtype {
             Dtype::Record(r) => {
                 let mut b = Dtype::record().align(true);
                 for f in &r.fields {
+                    let dtype = f.dtype.aligned()?;
                     b.fields.push(Field {
                         name: f.name.clone(),
                         title: f.title.clone(),
                         offset: 0,
-                        dtype: f.dtype.aligned()?,
+                        size: dtype.itemsize(),
+                        dtype,
                     });
                 }
                 b.build()?
@@ -922,6 +933,7 @@ impl RecordBuilder {
             offset = offset.checked_add(pad_at(i)).ok_or_else(overflow)?;
             if self.align {
                 field.dtype = field.dtype.aligned()?;
+                field.size = field.dtype.itemsize();
                 let a = field.dtype.alignment();
                 max_align = max_align.max(a);
                 offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;

@@ -4,16 +4,18 @@
 //! With the dtype inferred, both first try a single pass (`ser/spec.rs`):
 //! the dtype is taken from the first element and every element is encoded
 //! at once, falling back to the two exact passes when the values are not
-//! uniform. `to_writer` does this only for data up to 64 MiB, which it holds
-//! in memory.
+//! uniform. `to_writer` runs that pass into a reused chunk of about 64 KiB
+//! only to check the values (nothing is written when they do not encode),
+//! then, unless all the data fit in that chunk, runs it again writing each
+//! full chunk: memory stays bounded whatever the array's size.
 //!
 //! In the two-pass path, `to_vec` sizes the output once (header + count ×
 //! itemsize) and encodes each element straight into its place. `to_writer`
 //! encodes into a reusable buffer of whole records (about 64 KiB) and writes
-//! it out; with `fortran_order(true)` and two or more dimensions, or with a
-//! given dtype and at most 64 MiB of data, it builds the whole array in
-//! memory first (elements arrive in C order; conversion errors must surface
-//! before anything is written).
+//! it out; with `fortran_order(true)` and two or more dimensions it builds
+//! the whole array in memory first (elements arrive in C order), and with a
+//! given dtype it checks every value by a first walk before writing anything
+//! (conversion errors must surface before the first byte).
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -29,11 +31,6 @@ use crate::ser::{Plan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing.
 const CHUNK: usize = 64 * 1024;
-
-/// Largest data section `to_writer` builds in memory to write it after a
-/// single pass (see `ser/spec.rs`); bigger arrays are walked twice and
-/// streamed through a [`CHUNK`] buffer.
-const ONE_PASS_CAP: usize = 64 * 1024 * 1024;
 
 /// Bytes of a one-pass result: the header (empty when it is already in
 /// front of the data) and the data.
@@ -64,7 +61,7 @@ fn one_pass<T: ?Sized + Serialize>(
             out.resize(prefix, 0);
         }
     };
-    let spec = crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype)?;
+    let spec = crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype, None)?;
     let header = Header::new(spec.dtype, false, spec.shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
     if out.len().checked_sub(prefix)? != data_len {
@@ -84,9 +81,93 @@ fn one_pass<T: ?Sized + Serialize>(
     }
 }
 
+/// The speculative single pass for `to_writer`, in bounded memory: a first
+/// pass encodes every element into a reused [`CHUNK`] (checking that the
+/// values are uniform, writing nothing); when all the data fit in that
+/// chunk it is written at once, otherwise a second pass encodes the
+/// elements again into the chunk and writes each full chunk. `Ok(false)`:
+/// not uniform, nothing written (the caller runs the exact passes).
+fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
+    writer: &mut W,
+    value: &T,
+    opts: &WriteOptions,
+) -> Result<bool> {
+    use crate::ser::spec::speculate;
+    if opts.dtype.is_some() || opts.fortran_order {
+        return Ok(false);
+    }
+    let mut out = Vec::new();
+    let mut discard = |_: &[u8]| Ok(());
+    let chunked = Some((CHUNK, &mut discard as &mut crate::ser::spec::Flush<'_>));
+    let Some(spec) = speculate(
+        value,
+        opts.align,
+        &mut out,
+        usize::MAX,
+        &mut |_, _, _| {},
+        chunked,
+    ) else {
+        return Ok(false);
+    };
+    let header = Header::new(spec.dtype, false, spec.shape);
+    let Some(data_len) = header.data_len().ok().and_then(|n| usize::try_from(n).ok()) else {
+        return Ok(false);
+    };
+    if spec.len != data_len {
+        return Ok(false);
+    }
+    let (head, _) = header.encode(opts.version)?;
+    if out.len() == data_len {
+        // everything fit in one chunk
+        writer.write_all(&head)?;
+        write_data(writer, &out, &head)?;
+        return Ok(true);
+    }
+    writer.write_all(&head)?;
+    out.clear();
+    let mut offset = 0usize;
+    let mut io_error = None;
+    let mut emit = |data: &[u8]| match write_data_at(&mut *writer, data, &head, offset) {
+        Ok(()) => {
+            offset = offset.saturating_add(data.len());
+            Ok(())
+        }
+        Err(e) => {
+            io_error = Some(e);
+            Err(Error::schema("write failed"))
+        }
+    };
+    let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>));
+    let again = speculate(
+        value,
+        opts.align,
+        &mut out,
+        usize::MAX,
+        &mut |_, _, _| {},
+        chunked,
+    );
+    if let Some(e) = io_error {
+        return Err(e);
+    }
+    match again {
+        Some(s) if s.len == data_len && s.dtype == header.descr && s.shape == header.shape => {
+            write_data_at(writer, &out, &head, offset)?;
+            Ok(true)
+        }
+        _ => Err(Error::schema(
+            "the values changed between the checking pass and the writing pass",
+        )),
+    }
+}
+
 /// Writes the data section after `head`; an I/O error names the record
 /// whose bytes were being written.
 fn write_data<W: Write>(writer: &mut W, data: &[u8], head: &[u8]) -> Result<()> {
+    write_data_at(writer, data, head, 0)
+}
+
+/// Writes part of the data section that starts `offset` bytes into it.
+fn write_data_at<W: Write>(writer: &mut W, data: &[u8], head: &[u8], offset: usize) -> Result<()> {
     let mut done = 0usize;
     while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
         let e = match writer.write(rest) {
@@ -107,7 +188,9 @@ fn write_data<W: Write>(writer: &mut W, data: &[u8], head: &[u8]) -> Result<()> 
             .filter(|p| !p.header.shape.is_empty())
             .and_then(|p| crate::de::stream::row_size(&p.header).ok());
         return Err(match row {
-            Some(row) if row > 0 => Error::from(e).at_record((done / row) as u64),
+            Some(row) if row > 0 => {
+                Error::from(e).at_record((offset.saturating_add(done) / row) as u64)
+            }
             _ => Error::from(e),
         });
     }
@@ -329,8 +412,11 @@ fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'
 impl WriteOptions {
     /// Writes `value` as `.npy` with these options. On an error in the
     /// values nothing is written: errors are found before the header goes
-    /// out (for a given dtype and more than 64 MiB of data by a checking
-    /// pass over the values).
+    /// out (for more than 64 KiB of data by a checking pass over the
+    /// values; the data is then encoded again and written a chunk of about
+    /// 64 KiB at a time, so memory stays bounded). A `Serialize` impl that
+    /// gives different values on the second pass is reported as an error
+    /// after part of the array was written.
     ///
     /// # Conversion into a given dtype
     ///
@@ -368,14 +454,13 @@ impl WriteOptions {
         mut writer: W,
         value: &T,
     ) -> Result<()> {
-        if let Some((head, data)) = one_pass(value, self, ONE_PASS_CAP, false) {
-            writer.write_all(&head)?;
-            return write_data(&mut writer, &data, &head);
+        if one_pass_streamed(&mut writer, value, self)? {
+            return Ok(());
         }
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
         let data_len = header.data_len()?;
-        if header.fortran_order || (!plan.checked && data_len <= ONE_PASS_CAP as u64) {
+        if header.fortran_order || (!plan.checked && data_len <= CHUNK as u64) {
             // built in memory: errors surface before anything is written
             let bytes = self.encode_vec(value, &plan, &header)?;
             writer.write_all(&bytes)?;

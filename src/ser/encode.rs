@@ -133,7 +133,9 @@ impl<'a> Enc<'a> {
         Error::mismatch(format!("expected {}, found {found}", self.expected()))
     }
 
-    #[inline]
+    /// Out of line: the fast paths of `serialize_*` stay small enough to be
+    /// inlined into a derived `Serialize` (and `[f32; N]`'s element loop).
+    #[inline(never)]
     fn put_int(self, v: i128, src: ScalarType) -> Result<()> {
         self.strict_ok(src)?;
         let Some(s) = self.scalar() else {
@@ -175,7 +177,26 @@ impl<'a> Enc<'a> {
         }
     }
 
-    #[inline]
+    /// `f64` into anything but a little-endian `f8`.
+    #[inline(never)]
+    fn put_f64(self, v: f64) -> Result<()> {
+        self.strict_ok(ScalarType::Float(8))?;
+        self.put_float(v, false, &|| v.to_string())
+    }
+
+    /// `f32` into anything but a little-endian `f4`.
+    #[inline(never)]
+    fn put_f32(self, v: f32) -> Result<()> {
+        self.strict_ok(ScalarType::Float(4))?;
+        match self.scalar() {
+            Some(s) if s.ty() == ScalarType::Float(4) => {
+                write_uint(self.buf, v.to_bits().into(), 4, s.order() == ByteOrder::Big)
+            }
+            _ => self.put_float(f64::from(v), true, &|| v.to_string()),
+        }
+    }
+
+    #[inline(never)]
     fn put_float(self, v: f64, from_f32: bool, show: &dyn Fn() -> String) -> Result<()> {
         let Some(s) = self.scalar() else {
             return Err(self.mismatch(&format!("float {}", show())));
@@ -288,6 +309,7 @@ impl<'a> Enc<'a> {
         write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
     }
 
+    #[inline]
     fn record(self) -> Result<RecEnc<'a>> {
         match (self.dims.is_empty(), self.dt) {
             (true, Dtype::Record(rec)) => Ok(RecEnc {
@@ -303,6 +325,7 @@ impl<'a> Enc<'a> {
     }
 
     /// A sequence (`Seq`), tuple (`Tuple`) or tuple struct (`TupleStruct`).
+    #[inline]
     fn seq(self, kind: SeqKind) -> Result<SeqEnc<'a>> {
         if self.strict {
             // what pass 1 infers: sequences and tuples as arrays, tuples
@@ -507,7 +530,7 @@ impl RecEnc<'_> {
         };
         let start = f.offset();
         let dst = start
-            .checked_add(f.dtype().itemsize())
+            .checked_add(f.size())
             .and_then(|end| self.buf.get_mut(start..end))
             .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
         value
@@ -521,6 +544,7 @@ impl RecEnc<'_> {
         Ok(())
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
         if self.strict {
             return if self.next == self.rec.fields().len() {
@@ -824,7 +848,7 @@ impl SeqEnc<'_> {
                 };
                 let start = f.offset();
                 let dst = start
-                    .checked_add(f.dtype().itemsize())
+                    .checked_add(f.size())
                     .and_then(|end| buf.get_mut(start..end))
                     .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
                 value
@@ -856,6 +880,7 @@ impl SeqEnc<'_> {
         }
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
         match self {
             SeqEnc::Sub { n, i, .. } if i != n => Err(Error::mismatch(format!(
@@ -1040,13 +1065,7 @@ impl<'a> ser::Serializer for Enc<'a> {
                 return Ok(());
             }
         }
-        self.strict_ok(ScalarType::Float(4))?;
-        match self.scalar() {
-            Some(s) if s.ty() == ScalarType::Float(4) => {
-                write_uint(self.buf, v.to_bits().into(), 4, s.order() == ByteOrder::Big)
-            }
-            _ => self.put_float(f64::from(v), true, &|| v.to_string()),
-        }
+        self.put_f32(v)
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
@@ -1056,8 +1075,7 @@ impl<'a> ser::Serializer for Enc<'a> {
                 return Ok(());
             }
         }
-        self.strict_ok(ScalarType::Float(8))?;
-        self.put_float(v, false, &|| v.to_string())
+        self.put_f64(v)
     }
     fn serialize_char(self, v: char) -> Result<()> {
         let mut b = [0u8; 4];

@@ -33,6 +33,19 @@ pub(crate) struct Speculated {
     /// The header descr (subarray dims folded into `shape`).
     pub dtype: Dtype,
     pub shape: Vec<u64>,
+    /// Bytes of data encoded, including those handed to the flush callback.
+    pub len: usize,
+}
+
+/// Called with a run of whole encoded elements when the chunk is full; an
+/// error stops the pass.
+pub(crate) type Flush<'a> = dyn FnMut(&[u8]) -> Result<()> + 'a;
+
+/// Bounded output: at most `window` bytes (but always one whole element)
+/// are held before `flush` gets them and the buffer is reused.
+struct Chunked<'a> {
+    window: usize,
+    flush: &'a mut Flush<'a>,
 }
 
 /// Called with the dtype, the hinted shape and the output buffer.
@@ -59,6 +72,14 @@ pub(crate) struct SpecState<'o> {
     pos: usize,
     /// Give up when the data would grow past this many bytes.
     cap: usize,
+    /// Where the data starts in `out` (a chunk restarts here).
+    base: usize,
+    /// Bytes handed to the flush callback so far.
+    flushed: usize,
+    chunked: Option<Chunked<'o>>,
+    /// Whether the dtype has gaps the encoder leaves as they are (so a
+    /// reused chunk must be zeroed again).
+    gaps: bool,
     /// Called once with the dtype and hinted shape, before the first
     /// element is encoded (lets `to_vec` reserve room for the header).
     on_dtype: &'o mut OnDtype<'o>,
@@ -72,10 +93,16 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     out: &mut Vec<u8>,
     cap: usize,
     on_dtype: &mut OnDtype<'_>,
+    chunked: Option<(usize, &mut Flush<'_>)>,
 ) -> Option<Speculated> {
     let pos = out.len();
+    let chunked = chunked.map(|(window, flush)| Chunked { window, flush });
     let mut st = SpecState {
         pos,
+        base: pos,
+        flushed: 0,
+        chunked,
+        gaps: false,
         dims: Vec::new(),
         hints: Vec::new(),
         leaf_depth: None,
@@ -100,6 +127,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     }
     let end = st.pos;
     st.out.truncate(end);
+    let len = st.flushed.checked_add(end.checked_sub(st.base)?)?;
     let depth = st.leaf_depth?;
     if depth != st.dims.len() {
         return None;
@@ -110,11 +138,91 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         shape.extend_from_slice(&sub);
         dtype = *base;
     }
-    Some(Speculated { dtype, shape })
+    Some(Speculated { dtype, shape, len })
 }
 
 impl SpecState<'_> {
+    /// Infers the dtype from the first element and reserves the output.
+    #[cold]
+    #[inline(never)]
+    fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let mut slot = None;
+        value.serialize(Infer {
+            slot: &mut slot,
+            top: false,
+        })?;
+        let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
+        let dtype = node_to_dtype(&node, self.align)?;
+        self.itemsize = dtype.itemsize();
+        self.gaps = crate::writer::has_gaps(&dtype);
+        let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
+        (self.on_dtype)(&dtype, &hinted, self.out);
+        let count = self
+            .hints
+            .iter()
+            .try_fold(1usize, |acc, h| acc.checked_mul(h.unwrap_or(0)))
+            .unwrap_or(0);
+        // serde's hints come from the value's own Serialize impl and may
+        // be wrong: reserve at most RESERVE_MAX and never fail on it
+        let window = self.chunked.as_ref().map_or(usize::MAX, |c| c.window);
+        let want = count
+            .saturating_mul(self.itemsize)
+            .min(self.cap)
+            .min(RESERVE_MAX)
+            .min(window.saturating_add(self.itemsize));
+        self.pos = self.out.len();
+        self.base = self.pos;
+        let _ = self.out.try_reserve(want);
+        self.dtype = Some(dtype);
+        Ok(())
+    }
+
+    /// Makes room for the element at `start..end`: hands a full chunk to the
+    /// flush callback (chunked mode), checks the cap and zeroes the next
+    /// block. Returns the element's (possibly moved) place.
+    #[inline(never)]
+    fn grow(&mut self, mut start: usize, mut end: usize) -> Result<(usize, usize)> {
+        if let Some(c) = self.chunked.as_mut() {
+            let held = start.saturating_sub(self.base);
+            if held > 0 && held.saturating_add(self.itemsize) > c.window {
+                let data = self
+                    .out
+                    .get(self.base..start)
+                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
+                (c.flush)(data)?;
+                self.flushed = self.flushed.saturating_add(held);
+                if self.gaps {
+                    // re-zeroed a block at a time below
+                    self.out.truncate(self.base);
+                }
+                start = self.base;
+                end = start
+                    .checked_add(self.itemsize)
+                    .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+            }
+        }
+        if end.saturating_add(self.flushed) > self.cap {
+            return Err(Error::limit("speculation: over the cap"));
+        }
+        let window_end = self
+            .chunked
+            .as_ref()
+            .map_or(usize::MAX, |c| self.base.saturating_add(c.window));
+        // zero the next block while it is about to be written (still in
+        // cache), not the whole output up front nor per element
+        let block = self
+            .out
+            .len()
+            .saturating_add(ZERO_BLOCK)
+            .min(self.cap)
+            .min(window_end)
+            .max(end);
+        self.out.resize(block, 0);
+        Ok((start, end))
+    }
+
     /// Infers the dtype (first element) and encodes one element.
+    #[inline(always)]
     fn leaf<T: ?Sized + Serialize>(&mut self, depth: usize, value: &T) -> Result<()> {
         match self.leaf_depth {
             None => self.leaf_depth = Some(depth),
@@ -122,52 +230,22 @@ impl SpecState<'_> {
             Some(_) => return Err(Error::schema("speculation: depth")),
         }
         if self.dtype.is_none() {
-            let mut slot = None;
-            value.serialize(Infer {
-                slot: &mut slot,
-                top: false,
-            })?;
-            let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-            let dtype = node_to_dtype(&node, self.align)?;
-            self.itemsize = dtype.itemsize();
-            let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
-            (self.on_dtype)(&dtype, &hinted, self.out);
-            let count = self
-                .hints
-                .iter()
-                .try_fold(1usize, |acc, h| acc.checked_mul(h.unwrap_or(0)))
-                .unwrap_or(0);
-            // serde's hints come from the value's own Serialize impl and may
-            // be wrong: reserve at most RESERVE_MAX and never fail on it
-            let want = count
-                .saturating_mul(self.itemsize)
-                .min(self.cap)
-                .min(RESERVE_MAX);
-            self.pos = self.out.len();
-            let _ = self.out.try_reserve(want);
-            self.dtype = Some(dtype);
+            self.first(value)?;
         }
+        let mut start = self.pos;
+        let mut end = start
+            .checked_add(self.itemsize)
+            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        // `out` only grows in `grow`, never past the cap nor (chunked) past
+        // the window, so an element inside it needs no other check
+        if end > self.out.len() {
+            (start, end) = self.grow(start, end)?;
+        }
+        self.pos = end;
         let dtype = self
             .dtype
             .as_ref()
             .ok_or_else(|| Error::schema("speculation: no dtype"))?;
-        let start = self.pos;
-        let end = start
-            .checked_add(self.itemsize)
-            .filter(|&e| e <= self.cap)
-            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
-        if end > self.out.len() {
-            // zero the next block while it is about to be written (still in
-            // cache), not the whole output up front nor per element
-            let block = self
-                .out
-                .len()
-                .saturating_add(ZERO_BLOCK)
-                .min(self.cap)
-                .max(end);
-            self.out.resize(block, 0);
-        }
-        self.pos = end;
         let dst = self
             .out
             .get_mut(start..end)

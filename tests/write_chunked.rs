@@ -1,0 +1,170 @@
+//! `to_writer` on arrays larger than its chunk (about 64 KiB): the bytes
+//! equal `to_vec`'s, the writer sees only bounded writes after the header,
+//! a value that cannot be encoded anywhere in the array (even in the last
+//! chunk) leaves the writer untouched, and an I/O error names the record.
+
+use std::io::Write;
+
+use npy_serde::{Dtype, ScalarType, WriteOptions, to_vec, to_writer};
+use serde::Serialize;
+
+#[derive(Serialize, Clone)]
+struct Particle {
+    id: u64,
+    pos: [f64; 3],
+    vel: [f32; 3],
+    mass: f32,
+    charge: i8,
+}
+
+fn particles(n: usize) -> Vec<Particle> {
+    (0..n)
+        .map(|i| Particle {
+            id: i as u64,
+            pos: [i as f64, 0.5, -1.0],
+            vel: [1.0, 2.0, i as f32],
+            mass: 0.25,
+            charge: (i % 5) as i8,
+        })
+        .collect()
+}
+
+/// Records every write's size.
+#[derive(Default)]
+struct Recorder {
+    out: Vec<u8>,
+    writes: Vec<usize>,
+}
+
+impl Write for Recorder {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writes.push(buf.len());
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn large_arrays_stream_in_bounded_writes() {
+    let recs = particles(20_000); // 980 KB of data
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &recs).unwrap();
+    assert_eq!(rec.out, to_vec(&recs).unwrap());
+    assert!(rec.writes.len() > 10, "{:?}", rec.writes.len());
+    assert!(rec.writes.iter().all(|&w| w <= 64 * 1024 + 49));
+
+    let xs: Vec<[f32; 3]> = (0..50_000).map(|i| [i as f32, 1.0, 2.0]).collect();
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &xs).unwrap();
+    assert_eq!(rec.out, to_vec(&xs).unwrap());
+    assert!(rec.writes.iter().all(|&w| w <= 64 * 1024 + 12));
+}
+
+#[test]
+fn small_arrays_are_one_header_and_one_data_write() {
+    let recs = particles(10);
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &recs).unwrap();
+    assert_eq!(rec.out, to_vec(&recs).unwrap());
+    assert_eq!(rec.writes.len(), 2);
+}
+
+#[test]
+fn a_bad_value_in_the_last_chunk_writes_nothing() {
+    // None in the last record: refused, nothing written
+    let mut xs: Vec<Option<f64>> = (0..100_000).map(|i| Some(f64::from(i))).collect();
+    xs.push(None);
+    let mut rec = Recorder::default();
+    let err = to_writer(&mut rec, &xs).unwrap_err();
+    assert!(err.to_string().contains("100000"), "{err}");
+    assert!(rec.out.is_empty());
+
+    // a string longer than the first one, late: the exact passes widen it
+    let mut names: Vec<String> = (0..30_000).map(|i| format!("{}", i % 10)).collect();
+    names.push("longer".into());
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &names).unwrap();
+    assert_eq!(rec.out, to_vec(&names).unwrap());
+
+    // a given dtype: a value that does not convert, late
+    let mut ys: Vec<i64> = vec![1; 100_000];
+    ys.push(1 << 40);
+    let opts = WriteOptions::new().dtype(Dtype::scalar(ScalarType::Int(4)));
+    let mut rec = Recorder::default();
+    assert!(opts.to_writer(&mut rec, &ys).is_err());
+    assert!(rec.out.is_empty());
+    ys.pop();
+    opts.to_writer(&mut rec, &ys).unwrap();
+    assert_eq!(rec.out, opts.to_vec(&ys).unwrap());
+    assert!(rec.writes.iter().all(|&w| w <= 64 * 1024));
+}
+
+/// Fails once `limit` bytes were accepted.
+struct FailAfter {
+    limit: usize,
+    seen: usize,
+}
+
+impl Write for FailAfter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let room = self.limit.saturating_sub(self.seen);
+        if room == 0 {
+            return Err(std::io::Error::other("disk full"));
+        }
+        let k = room.min(buf.len());
+        self.seen += k;
+        Ok(k)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_io_error_in_a_later_chunk_names_the_record() {
+    let recs = particles(20_000);
+    let head = to_vec(&particles(1)).unwrap().len() - 49;
+    let record = 15_000;
+    let mut w = FailAfter {
+        limit: head + record * 49 + 10,
+        seen: 0,
+    };
+    let err = to_writer(&mut w, &recs).unwrap_err();
+    assert!(
+        err.to_string().contains(&format!("record {record}")),
+        "{err}"
+    );
+}
+
+#[derive(Serialize)]
+struct Named {
+    flag: u8,
+    x: f64,
+    name: String,
+}
+
+#[test]
+fn reused_chunks_leave_no_stale_bytes() {
+    // shorter strings after a long first one (their tails must be zero)
+    // and, aligned, gaps between fields (zeroed again in every chunk)
+    let recs: Vec<Named> = (0..20_000u32)
+        .map(|i| Named {
+            flag: 0xff,
+            x: f64::from(i),
+            name: if i == 0 {
+                "abcdefgh".into()
+            } else {
+                "z".repeat((i % 4) as usize)
+            },
+        })
+        .collect();
+    for opts in [WriteOptions::new(), WriteOptions::new().align(true)] {
+        let mut rec = Recorder::default();
+        opts.to_writer(&mut rec, &recs).unwrap();
+        assert_eq!(rec.out, opts.to_vec(&recs).unwrap());
+        assert!(rec.writes.len() > 10);
+    }
+}
