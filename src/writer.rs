@@ -572,6 +572,14 @@ impl WriteOptions {
 ///   front; a record beyond it is refused and `finish` fails if fewer came.
 /// * [`NpyWriter::append`] adds records to an existing C-order file.
 ///
+/// Dropping a writer without [`finish`](NpyWriter::finish) leaves a file
+/// numpy can still open, but not the records you meant: on a seekable writer
+/// the header still says `shape: (0,)` (`np.load` and [`from_reader`](crate::from_reader)
+/// read zero records and ignore what follows; [`from_slice`](crate::from_slice)
+/// refuses the trailing bytes); on a plain `Write`
+/// with a promised length, the file is shorter than its header says and
+/// readers refuse it as truncated. Call `finish` to make the file complete.
+///
 /// A record that fails to encode is not written and not counted; the writer
 /// stays usable. When the writer itself fails (an I/O error) while a record
 /// is written, a seekable writer moves back over its partly written bytes

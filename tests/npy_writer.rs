@@ -266,3 +266,29 @@ fn append_to_file() {
         insta::assert_snapshot!("npy_writer_append_errors", format!("{err}\n{fortran}"));
     });
 }
+
+/// What a dropped, unfinished writer leaves behind (documented on `NpyWriter`).
+#[test]
+fn dropped_writer_leaves_an_empty_array_header() {
+    use std::io::Cursor;
+    let mut cursor = Cursor::new(Vec::new());
+    {
+        let mut w = npy_serde::NpyWriter::new(&mut cursor).unwrap();
+        w.serialize(&[1.0f64, 2.0]).unwrap();
+        w.serialize(&[3.0f64, 4.0]).unwrap();
+        // dropped without finish()
+    }
+    let bytes = cursor.into_inner();
+    let back: Vec<[f64; 2]> = npy_serde::from_reader(&bytes[..]).unwrap();
+    assert!(back.is_empty());
+    assert!(npy_serde::from_slice::<Vec<[f64; 2]>>(&bytes).is_err());
+
+    // A promised length on a plain writer: the file is truncated.
+    let mut out = Vec::new();
+    {
+        let mut w = npy_serde::NpyWriter::with_len(&mut out, None, 3);
+        w.serialize(&1u8).unwrap();
+    }
+    let err = npy_serde::from_slice::<Vec<u8>>(&out).unwrap_err();
+    assert!(err.to_string().contains("data ends"), "{err}");
+}
