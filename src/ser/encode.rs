@@ -947,6 +947,23 @@ fn refused_variant(name: &str, variant: &str) -> Error {
     ))
 }
 
+/// The integer methods of [`Enc`]'s `Serializer`: one store when the
+/// dtype's scalar is this very type in little-endian order.
+macro_rules! fast_int {
+    ($($method:ident($ty:ty) => $kind:ident($size:literal)),* $(,)?) => {$(
+        #[inline]
+        fn $method(self, v: $ty) -> Result<()> {
+            if self.fast(ScalarType::$kind($size)) {
+                if let Some(d) = self.buf.first_chunk_mut::<$size>() {
+                    *d = v.to_le_bytes();
+                    return Ok(());
+                }
+            }
+            self.put_int(v.into(), ScalarType::$kind($size))
+        }
+    )*};
+}
+
 impl<'a> ser::Serializer for Enc<'a> {
     type Ok = ();
     type Error = Error;
@@ -971,88 +988,16 @@ impl<'a> ser::Serializer for Enc<'a> {
             _ => Err(self.mismatch("bool")),
         }
     }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        if self.fast(ScalarType::Int(1)) {
-            if let Some(d) = self.buf.first_chunk_mut::<1>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_int(v.into(), ScalarType::Int(1))
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        if self.fast(ScalarType::Int(2)) {
-            if let Some(d) = self.buf.first_chunk_mut::<2>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_int(v.into(), ScalarType::Int(2))
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        if self.fast(ScalarType::Int(4)) {
-            if let Some(d) = self.buf.first_chunk_mut::<4>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_int(v.into(), ScalarType::Int(4))
-    }
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        if self.fast(ScalarType::Int(8)) {
-            if let Some(d) = self.buf.first_chunk_mut::<8>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_int(v.into(), ScalarType::Int(8))
+    // Integers: a fast path for a value written into its own type in
+    // little-endian order (one store), else `put_int`'s checked conversion.
+    fast_int! {
+        serialize_i8(i8) => Int(1), serialize_i16(i16) => Int(2),
+        serialize_i32(i32) => Int(4), serialize_i64(i64) => Int(8),
+        serialize_u8(u8) => UInt(1), serialize_u16(u16) => UInt(2),
+        serialize_u32(u32) => UInt(4), serialize_u64(u64) => UInt(8),
     }
     fn serialize_i128(self, _: i128) -> Result<()> {
         Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        if self.fast(ScalarType::UInt(1)) {
-            if let Some(d) = self.buf.first_chunk_mut::<1>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_int(v.into(), ScalarType::UInt(1))
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        if self.fast(ScalarType::UInt(2)) {
-            if let Some(d) = self.buf.first_chunk_mut::<2>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_int(v.into(), ScalarType::UInt(2))
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        if self.fast(ScalarType::UInt(4)) {
-            if let Some(d) = self.buf.first_chunk_mut::<4>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_int(v.into(), ScalarType::UInt(4))
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        if self.fast(ScalarType::UInt(8)) {
-            if let Some(d) = self.buf.first_chunk_mut::<8>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_int(v.into(), ScalarType::UInt(8))
     }
     fn serialize_u128(self, _: u128) -> Result<()> {
         Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
