@@ -25,6 +25,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
+use super::refused_variant;
 use crate::dtype::{ByteOrder, Dtype, Record, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
@@ -939,12 +940,6 @@ impl ser::SerializeTupleStruct for SeqEnc<'_> {
     fn end(self) -> Result<()> {
         self.finish()
     }
-}
-
-fn refused_variant(name: &str, variant: &str) -> Error {
-    Error::unsupported(format!(
-        "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
-    ))
 }
 
 /// The integer methods of [`Enc`]'s `Serializer`: one store when the

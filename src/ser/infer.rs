@@ -10,6 +10,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
+use super::refused_variant;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
@@ -532,12 +533,6 @@ impl ser::SerializeTuple for TupleInfer<'_> {
             }
         }
     }
-}
-
-fn refused_variant(name: &str, variant: &str) -> Error {
-    Error::unsupported(format!(
-        "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
-    ))
 }
 
 impl<'a> ser::Serializer for Infer<'a> {

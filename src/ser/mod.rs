@@ -24,6 +24,13 @@ use crate::options::WriteOptions;
 /// `serde_json::Value`, a recursive type) is an error, not a stack overflow.
 pub(crate) const MAX_WRITE_DEPTH: usize = 128;
 
+/// Enum variants with data have no numpy layout: one message for every pass.
+pub(crate) fn refused_variant(name: &str, variant: &str) -> Error {
+    Error::unsupported(format!(
+        "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
+    ))
+}
+
 pub(crate) fn too_deep() -> Error {
     Error::limit(format!(
         "values nested more than {MAX_WRITE_DEPTH} deep (sequences and records) cannot be \

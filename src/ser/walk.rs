@@ -446,9 +446,7 @@ impl<'a> ser::Serializer for Count<'a> {
         variant: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleVariant> {
-        Err(Error::unsupported(format!(
-            "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
-        )))
+        Err(super::refused_variant(name, variant))
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
         self.leaf(false)?;
@@ -465,9 +463,7 @@ impl<'a> ser::Serializer for Count<'a> {
         variant: &'static str,
         _: usize,
     ) -> Result<Self::SerializeStructVariant> {
-        Err(Error::unsupported(format!(
-            "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
-        )))
+        Err(super::refused_variant(name, variant))
     }
     fn is_human_readable(&self) -> bool {
         false
