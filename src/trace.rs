@@ -318,6 +318,22 @@ struct Tracer<'a> {
 }
 
 impl Tracer<'_> {
+    /// Traces `len` positional elements, then lays them out with `layout`
+    /// (a subarray or a record of `f0, f1, ...`).
+    fn elements<'de, V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+        layout: fn(Vec<Traced>) -> Result<Traced, TraceError>,
+    ) -> Result<V::Value, TraceError> {
+        self.ctx.enter()?;
+        let mut access = Elements::new(self.ctx, len);
+        let value = visitor.visit_seq(&mut access)?;
+        let traced = layout(access.elems)?;
+        self.ctx.leave(traced);
+        Ok(value)
+    }
+
     fn scalar(self, ty: ScalarType) {
         self.ctx.result = Some(Traced::Dtype(Dtype::scalar(ty)));
     }
@@ -481,13 +497,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceError> {
-        self.ctx.enter()?;
-        let mut access = Elements::new(self.ctx, len);
-        let value = visitor.visit_seq(&mut access)?;
-        let elems = access.elems;
-        let traced = tuple_dtype(elems)?;
-        self.ctx.leave(traced);
-        Ok(value)
+        self.elements(len, visitor, tuple_dtype)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -496,13 +506,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceError> {
-        self.ctx.enter()?;
-        let mut access = Elements::new(self.ctx, len);
-        let value = visitor.visit_seq(&mut access)?;
-        let elems = access.elems;
-        let traced = positional_record(elems)?;
-        self.ctx.leave(traced);
-        Ok(value)
+        self.elements(len, visitor, positional_record)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
