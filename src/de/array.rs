@@ -124,6 +124,16 @@ impl std::fmt::Display for Shape<'_> {
     }
 }
 
+/// Attaches element `i` of an axis to an error: a record index on the first
+/// axis, an index below it.
+fn at_position(e: Error, top: bool, i: usize) -> Error {
+    if top {
+        e.at_record(i as u64)
+    } else {
+        e.at_index(i as u64)
+    }
+}
+
 /// The elements of one axis.
 struct ArraySeq<'de, 'a> {
     dtype: &'a Plan,
@@ -152,13 +162,9 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
         let offset = i.checked_mul(self.stride).ok_or_else(internal)?;
         let bytes = self.bytes.sub(offset, self.stride)?;
         let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
-        seed.deserialize(de).map(Some).map_err(|e| {
-            if self.top {
-                e.at_record(i as u64)
-            } else {
-                e.at_index(i as u64)
-            }
-        })
+        seed.deserialize(de)
+            .map(Some)
+            .map_err(|e| at_position(e, self.top, i))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -196,13 +202,7 @@ impl<'de> de::SeqAccess<'de> for ScalarSeq<'de, '_> {
         self.bytes = rest;
         seed.deserialize(ScalarDe::new(self.scalar, bytes, self.cfg))
             .map(Some)
-            .map_err(|e| {
-                if self.top {
-                    e.at_record(i as u64)
-                } else {
-                    e.at_index(i as u64)
-                }
-            })
+            .map_err(|e| at_position(e, self.top, i))
     }
 
     fn size_hint(&self) -> Option<usize> {
