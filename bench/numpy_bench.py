@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""numpy's side of bench/compare: np.save / np.load on the records of benches/npy.rs.
+"""numpy's side of bench/compare: np.save / np.load on the records of benches/npy.rs,
+and np.savez / np.savez_compressed / np.load on its npz archive (four arrays).
 
 Prints one JSON object: {set: {op: {"times": [seconds...], "bytes": n}}}.
 Same record types and sizes as the Rust benches (NPY_BENCH_SCALE scales them).
 Also checks that numpy loads the files the Rust benches wrote (same dtype,
-same shape, same first record) so a fast wrong path cannot win.
+same shape, same first record; for the npz archives every member equal)
+so a fast wrong path cannot win.
 """
 import io
 import json
@@ -97,6 +99,58 @@ def check_rust_file(name, a):
     return "ok"
 
 
+def snapshot(k):
+    """The npz set: the Particle columns id, pos, vel, mass (48 bytes a record)."""
+    p = particles(k)
+    return {"id": p["id"].copy(), "pos": p["pos"].copy(), "vel": p["vel"].copy(),
+            "mass": p["mass"].copy()}
+
+
+def load_all(src):
+    """np.load of an archive, every member read (NpzFile is lazy)."""
+    with np.load(src) as z:
+        return {k: z[k] for k in z.files}
+
+
+def check_rust_npz(name, members):
+    p = os.path.join(DIR, f"npz_{name}.npz")
+    if not os.path.exists(p):
+        return "missing", 0
+    got = load_all(p)
+    assert list(got) == list(members), (name, list(got))
+    for k, a in members.items():
+        assert got[k].dtype == a.dtype and got[k].shape == a.shape, (name, k)
+        assert (got[k] == a).all(), (name, k)
+    return "ok", os.path.getsize(p)
+
+
+def npz_set():
+    members = snapshot(n(1_000_000))
+    ops = {}
+    raw = 0
+    for a in members.values():
+        f = io.BytesIO()
+        np.save(f, a)
+        raw += len(f.getvalue())
+    path = os.path.join(DIR, "numpy.tmp.npz")
+    for name, save in [("stored", np.savez), ("deflated", np.savez_compressed)]:
+        ops[f"rust_{name}_loads"], ops[f"rust_{name}_size"] = check_rust_npz(name, members)
+
+        def save_bytesio():
+            f = io.BytesIO()
+            save(f, **members)
+            return f
+
+        blob = save_bytesio().getvalue()
+        ops[f"numpy_{name}_size"] = len(blob)
+        ops[f"write_{name}"] = timed(save_bytesio)
+        ops[f"read_{name}"] = timed(lambda: load_all(io.BytesIO(blob)))
+        ops[f"write_{name}_file"] = timed(lambda: save(path, **members))
+        ops[f"read_{name}_file"] = timed(lambda: load_all(path))
+        os.remove(path)
+    return {"bytes": raw, "ops": ops}
+
+
 def main():
     only = set(sys.argv[1:])
     res = {}
@@ -130,6 +184,8 @@ def main():
         ops["load_file"] = timed(lambda: np.load(path))
         res[name] = {"bytes": size, "ops": ops}
         os.remove(path)
+    if not only or "npz" in only:
+        res["npz"] = npz_set()
     json.dump(res, sys.stdout)
 
 

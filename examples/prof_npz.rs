@@ -1,0 +1,82 @@
+//! A profiling target for the npz paths of `benches/npy.rs` (its `npz`
+//! group): a struct of four arrays written or read `REPS` times, for `perf`
+//! or callgrind.
+//!
+//! `prof_npz OP N REPS`: builds the four arrays of `N` records (`id`, `pos`,
+//! `vel`, `mass` of the `Particle` records) and both archives once, then runs
+//! `OP` (`write_stored`, `write_deflated`, `read_stored`, `read_deflated`)
+//! `REPS` times, checking each result.
+
+use std::io::Cursor;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Snapshot {
+    id: Vec<u64>,
+    pos: Vec<[f64; 3]>,
+    vel: Vec<[f32; 3]>,
+    mass: Vec<f32>,
+}
+
+fn snapshot(n: usize) -> Snapshot {
+    let idx = 0..n;
+    Snapshot {
+        id: idx.clone().map(|i| i as u64 * 7919).collect(),
+        pos: idx
+            .clone()
+            .map(|i| {
+                let x = i as f64;
+                [x * 0.25, -x, x + 0.5]
+            })
+            .collect(),
+        vel: idx
+            .clone()
+            .map(|i| [(i % 1000) as f32 * 0.5, 1.25, -2.0])
+            .collect(),
+        mass: idx.map(|i| (i % 97) as f32 + 0.75).collect(),
+    }
+}
+
+fn write(s: &Snapshot, compressed: bool) -> Result<Vec<u8>, npy_serde::Error> {
+    let mut w = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new())).compressed(compressed);
+    w.add("id", &s.id)?;
+    w.add("pos", &s.pos)?;
+    w.add("vel", &s.vel)?;
+    w.add("mass", &s.mass)?;
+    Ok(w.finish()?.into_inner())
+}
+
+fn main() -> Result<(), npy_serde::Error> {
+    let args: Vec<String> = std::env::args().collect();
+    let op = args.get(1).map_or("read_deflated", String::as_str);
+    let n: usize = args
+        .get(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+    let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let snap = snapshot(n);
+    let stored = write(&snap, false)?;
+    let deflated = write(&snap, true)?;
+    for _ in 0..reps {
+        match op {
+            "write_stored" => assert!(write(&snap, false)? == stored),
+            "write_deflated" => assert!(write(&snap, true)?.len() == deflated.len()),
+            "read_stored" => {
+                let back: Snapshot = npy_serde::npz::from_reader(Cursor::new(&stored[..]))?;
+                assert!(back == snap);
+            }
+            "read_deflated" => {
+                let back: Snapshot = npy_serde::npz::from_reader(Cursor::new(&deflated[..]))?;
+                assert!(back == snap);
+            }
+            other => panic!("unknown op {other}"),
+        }
+    }
+    println!(
+        "{op}: {n} records x {reps}; stored {} bytes, deflated {} bytes",
+        stored.len(),
+        deflated.len()
+    );
+    Ok(())
+}
