@@ -246,7 +246,18 @@ impl<W: Write + Seek> NpzWriter<W> {
         value: &T,
     ) -> Result<()> {
         self.begin(key)?;
-        match options.to_writer_streamed(&mut self.zip, value) {
+        // An inferred dtype: `to_writer` speculates the layout from the
+        // first element, checks every value through one reused 64 KiB chunk,
+        // then writes through it (two fast passes, memory bounded). A given
+        // dtype: `to_writer` would plan, check, then write (three walks);
+        // `to_writer_streamed` plans then writes, and a value refused on the
+        // way leaves a partial entry that `abandon` drops.
+        let written = if options.dtype.is_some() {
+            options.to_writer_streamed(&mut self.zip, value)
+        } else {
+            options.to_writer(&mut self.zip, value)
+        };
+        match written {
             Ok(()) => Ok(()),
             Err(e) => Err(self.abandon(key, e)),
         }
