@@ -4,8 +4,10 @@
 //!
 //! `prof_npz OP N REPS`: builds the four arrays of `N` records (`id`, `pos`,
 //! `vel`, `mass` of the `Particle` records) and both archives once, then runs
-//! `OP` (`write_stored`, `write_deflated`, `read_stored`, `read_deflated`)
-//! `REPS` times, checking each result.
+//! `OP` (`write_stored`, `write_deflated`, `read_stored`, `read_deflated`;
+//! `write_columns` / `read_columns`: a `Vec<Particle>` as one member per
+//! field through `npz::to_writer` / `npz::from_reader`) `REPS` times,
+//! checking each result.
 
 use std::io::Cursor;
 
@@ -17,6 +19,27 @@ struct Snapshot {
     pos: Vec<[f64; 3]>,
     vel: Vec<[f32; 3]>,
     mass: Vec<f32>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+struct Particle {
+    id: u64,
+    pos: [f64; 3],
+    vel: [f32; 3],
+    mass: f32,
+    charge: i8,
+}
+
+fn particles(s: &Snapshot) -> Vec<Particle> {
+    (0..s.id.len())
+        .map(|i| Particle {
+            id: s.id[i],
+            pos: s.pos[i],
+            vel: s.vel[i],
+            mass: s.mass[i],
+            charge: (i % 7) as i8 - 3,
+        })
+        .collect()
 }
 
 fn snapshot(n: usize) -> Snapshot {
@@ -58,6 +81,10 @@ fn main() -> Result<(), npy_serde::Error> {
     let snap = snapshot(n);
     let stored = write(&snap, false)?;
     let deflated = write(&snap, true)?;
+    let recs = particles(&snap);
+    let mut columns = Cursor::new(Vec::new());
+    npy_serde::npz::to_writer(&mut columns, &recs)?;
+    let columns = columns.into_inner();
     for _ in 0..reps {
         match op {
             "write_stored" => assert!(write(&snap, false)? == stored),
@@ -69,6 +96,15 @@ fn main() -> Result<(), npy_serde::Error> {
             "read_deflated" => {
                 let back: Snapshot = npy_serde::npz::from_reader(Cursor::new(&deflated[..]))?;
                 assert!(back == snap);
+            }
+            "write_columns" => {
+                let mut out = Cursor::new(Vec::new());
+                npy_serde::npz::to_writer(&mut out, &recs)?;
+                assert!(out.into_inner() == columns);
+            }
+            "read_columns" => {
+                let back: Vec<Particle> = npy_serde::npz::from_reader(Cursor::new(&columns[..]))?;
+                assert!(back == recs);
             }
             other => panic!("unknown op {other}"),
         }

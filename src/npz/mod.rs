@@ -47,6 +47,7 @@
 
 mod archive_de;
 mod columns;
+mod pick;
 mod probe;
 mod read;
 mod split;

@@ -1,0 +1,334 @@
+//! One field of a record, encoded without encoding the others.
+//!
+//! The columnar writer walks the records once per column (zip members are
+//! written one after another). Encoding the whole record on every walk
+//! costs a full record per column; [`Pick`] instead looks at each field's
+//! key (a string compare) and serializes only the value of the one field the
+//! column holds, so all walks together encode each record about once.
+//!
+//! The values were already checked against the record dtype by the
+//! planning pass, so a record whose shape differs here (a field missing or
+//! given twice, not a record at all) means its `Serialize` gave something
+//! else the second time: an error, never a guess.
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use serde::Serialize;
+use serde::ser::{self, Impossible};
+
+use crate::dtype::Field;
+use crate::error::{Error, Result};
+use crate::ser::encode::Enc;
+
+/// Serializes one record, writing only `field`'s value into `out` (exactly
+/// `field`'s size).
+pub(crate) struct Pick<'a> {
+    /// The field kept, with its position among the record's fields (tuple
+    /// records give their fields by position, `f0`, `f1`, ...).
+    pub(crate) field: &'a Field,
+    pub(crate) position: usize,
+    pub(crate) out: &'a mut [u8],
+}
+
+fn changed(what: &str) -> Error {
+    Error::mismatch(format!(
+        "the record serialized differently on a second pass ({what})"
+    ))
+}
+
+/// The state while the record's fields go by.
+pub(crate) struct PickFields<'a> {
+    pick: Pick<'a>,
+    /// Fields (or tuple elements) seen so far.
+    index: usize,
+    found: bool,
+    /// For maps: whether the pending key is the field's name.
+    pending: bool,
+}
+
+impl PickFields<'_> {
+    fn keep<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.found {
+            return Err(changed("a field given twice").in_field(self.pick.field.name()));
+        }
+        self.found = true;
+        value
+            .serialize(Enc::new(self.pick.field.dtype(), self.pick.out))
+            .map_err(|e| e.in_field(self.pick.field.name()))
+    }
+
+    fn end(self) -> Result<()> {
+        if self.found {
+            Ok(())
+        } else {
+            Err(changed("a field missing").in_field(self.pick.field.name()))
+        }
+    }
+}
+
+impl<'a> Pick<'a> {
+    fn fields(self) -> PickFields<'a> {
+        PickFields {
+            pick: self,
+            index: 0,
+            found: false,
+            pending: false,
+        }
+    }
+}
+
+macro_rules! not_a_record {
+    ($($m:ident($($t:ty),*);)*) => {$(
+        fn $m(self, $(_: $t),*) -> Result<()> {
+            Err(changed("not a record"))
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for Pick<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = PickFields<'a>;
+    type SerializeTuple = PickFields<'a>;
+    type SerializeTupleStruct = PickFields<'a>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = PickFields<'a>;
+    type SerializeStruct = PickFields<'a>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    not_a_record! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
+        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
+        serialize_unit_struct(&'static str);
+        serialize_unit_variant(&'static str, u32, &'static str);
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        // a record is never one of the crate's special newtypes (those are
+        // scalars or gaps), so every newtype here is a transparent wrapper
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(changed("not a record"))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<PickFields<'a>> {
+        // the encoder takes a sequence for a record by position too
+        Ok(self.fields())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<PickFields<'a>> {
+        Ok(self.fields())
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<PickFields<'a>> {
+        Ok(self.fields())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(changed("not a record"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<PickFields<'a>> {
+        Ok(self.fields())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<PickFields<'a>> {
+        Ok(self.fields())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(changed("not a record"))
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+impl ser::SerializeStruct for PickFields<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        // other fields (and padding, which is no field) are passed over
+        if key == self.pick.field.name() {
+            self.keep(value)?;
+        }
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        PickFields::end(self)
+    }
+}
+
+impl ser::SerializeMap for PickFields<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.pending = key.serialize(KeyIs(self.pick.field.name()))?;
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if std::mem::take(&mut self.pending) {
+            self.keep(value)?;
+        }
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        PickFields::end(self)
+    }
+}
+
+/// Tuple records: fields `f0`, `f1`, ... by position (as the encoder
+/// takes them: element `i` is field `i`).
+macro_rules! by_position {
+    ($($tr:ident::$m:ident;)*) => {$(
+        impl ser::$tr for PickFields<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn $m<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                if self.index == self.pick.position {
+                    self.keep(value)?;
+                }
+                self.index = self.index.saturating_add(1);
+                Ok(())
+            }
+            fn end(self) -> Result<()> {
+                PickFields::end(self)
+            }
+        }
+    )*};
+}
+
+by_position! {
+    SerializeSeq::serialize_element;
+    SerializeTuple::serialize_element;
+    SerializeTupleStruct::serialize_field;
+}
+
+/// Whether a map key is the given name (string or char keys; any other
+/// key cannot name a field).
+struct KeyIs<'a>(&'a str);
+
+macro_rules! never_the_name {
+    ($($m:ident($($t:ty),*);)*) => {$(
+        fn $m(self, $(_: $t),*) -> Result<bool> {
+            Ok(false)
+        }
+    )*};
+}
+
+impl ser::Serializer for KeyIs<'_> {
+    type Ok = bool;
+    type Error = Error;
+    type SerializeSeq = Impossible<bool, Error>;
+    type SerializeTuple = Impossible<bool, Error>;
+    type SerializeTupleStruct = Impossible<bool, Error>;
+    type SerializeTupleVariant = Impossible<bool, Error>;
+    type SerializeMap = Impossible<bool, Error>;
+    type SerializeStruct = Impossible<bool, Error>;
+    type SerializeStructVariant = Impossible<bool, Error>;
+
+    never_the_name! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64);
+        serialize_bytes(&[u8]); serialize_none(); serialize_unit();
+        serialize_unit_struct(&'static str);
+    }
+
+    fn serialize_char(self, v: char) -> Result<bool> {
+        Ok(v.encode_utf8(&mut [0; 4]) == self.0)
+    }
+    fn serialize_str(self, v: &str) -> Result<bool> {
+        Ok(v == self.0)
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<bool> {
+        Ok(variant == self.0)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<bool> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<bool> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(changed("a map key that is not a string"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(changed("a map key that is not a string"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(changed("a map key that is not a string"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(changed("a map key that is not a string"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(changed("a map key that is not a string"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(changed("a map key that is not a string"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(changed("a map key that is not a string"))
+    }
+}
