@@ -25,7 +25,9 @@
 //! `np.savez_compressed(f, id=..., pos=..., vel=..., mass=...)` is used,
 //! written stored and deflated and read back, in memory and through files;
 //! the archives are checked to decode back before timing and left in the
-//! bench directory for numpy to load.
+//! bench directory for numpy to load. Also the columnar form: a
+//! `Vec<Particle>` as one member per field (`npz::to_writer` /
+//! `npz::from_reader`, stored; no numpy counterpart).
 
 use std::fs::File;
 use std::hint::black_box;
@@ -760,6 +762,26 @@ fn npz(c: &mut Criterion) {
             b.iter(|| npy_serde::npz::from_path::<Snapshot>(&path).unwrap())
         });
     }
+    // columnar: the records themselves, one member per field (5 members)
+    let recs = particles(snap.id.len());
+    let mut cols = Cursor::new(Vec::new());
+    npy_serde::npz::to_writer(&mut cols, &recs).unwrap();
+    let cols = cols.into_inner();
+    let back: Vec<Particle> = npy_serde::npz::from_reader(Cursor::new(&cols[..])).unwrap();
+    assert!(back == recs, "npz columns: from_reader");
+    g.throughput(Throughput::Bytes(cols.len() as u64));
+    g.bench_function("write_columns", |b| {
+        b.iter(|| {
+            let mut out = Cursor::new(Vec::new());
+            npy_serde::npz::to_writer(&mut out, black_box(&recs)).unwrap();
+            out
+        })
+    });
+    g.bench_function("read_columns", |b| {
+        b.iter(|| {
+            npy_serde::npz::from_reader::<Vec<Particle>>(Cursor::new(black_box(&cols[..]))).unwrap()
+        })
+    });
     g.finish();
     let _ = std::fs::remove_file(&scratch);
 }
