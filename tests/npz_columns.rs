@@ -165,3 +165,32 @@ fn a_record_that_changes_between_walks_is_refused() {
         .to_string();
     assert!(err.contains("serialized differently"), "{err}");
 }
+
+/// A member whose npy header claims far more data than the archive holds
+/// (32 GB, within the default element limit): the columnar reader sizes its
+/// buffer by what the member can really hold, so the claim allocates
+/// nothing and reads as a clear error.
+#[test]
+fn a_huge_size_claim_in_a_column_allocates_nothing() {
+    #[derive(Serialize, Deserialize, Debug)]
+    struct R {
+        a: u64,
+    }
+    let mut file = Cursor::new(Vec::new());
+    npz::to_writer(&mut file, &[R { a: 1 }, R { a: 2 }]).unwrap();
+    let mut bytes = file.into_inner();
+    let from = b"'shape': (2,), }";
+    let to = b"'shape': (4000000000,), }";
+    let at = bytes.windows(from.len()).position(|w| w == from).unwrap();
+    // same header length: the claim replaces padding spaces
+    let end = at + to.len();
+    assert!(bytes[at + from.len()..end].iter().all(|&b| b == b' '));
+    bytes[at..end].copy_from_slice(to);
+    let err = npz::from_reader::<Vec<R>>(Cursor::new(bytes)).unwrap_err();
+    // the member ends after its 16 real bytes, where the zip crate finds
+    // the CRC-32 of the edited header wrong
+    assert_eq!(
+        err.to_string(),
+        "member 'a': bad CRC-32: the member's data is damaged"
+    );
+}

@@ -25,6 +25,10 @@ use super::key_of;
 /// let a deflate bomb inflate.
 const TAIL_PROBE: usize = 64;
 
+/// Deflate's largest expansion: a 258-byte match in about two bits, so at
+/// most 1032 bytes out per byte in (zlib's technical notes).
+const MAX_DEFLATE_RATIO: u64 = 1032;
+
 /// Reads an `.npz` archive member by member.
 ///
 /// Keys are member names with one `.npy` suffix removed, in archive order;
@@ -56,6 +60,9 @@ pub struct NpzReader<R: Read + Seek> {
     zip: ZipArchive<R>,
     options: ReadOptions,
     keys: Vec<String>,
+    /// Bytes from the archive's start to the end of the stream: no member
+    /// holds more compressed bytes than this.
+    archive_len: u64,
 }
 
 impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
@@ -92,6 +99,13 @@ pub struct MemberReader<'a, R: Read> {
     declared: u64,
     /// Bytes read so far.
     read: u64,
+    /// The most bytes this member can inflate to, from facts rather than
+    /// claims: its compressed size (itself capped by the archive's length)
+    /// for a stored member, times deflate's largest ratio (1032:1) for a
+    /// deflated one, and never more than the directory declares. A buffer
+    /// for the member's data may start at this size without trusting a
+    /// crafted size.
+    room: u64,
 }
 
 impl<R: Read> std::fmt::Debug for MemberReader<'_, R> {
@@ -221,6 +235,9 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn with_options(mut reader: R, options: ReadOptions) -> Result<Self> {
         let start = reader.stream_position()?;
+        let end = reader.seek(std::io::SeekFrom::End(0))?;
+        let archive_len = end.saturating_sub(start);
+        reader.seek(std::io::SeekFrom::Start(start))?;
         let head = peek_magic(&mut reader)?;
         reader.seek(std::io::SeekFrom::Start(start))?;
         if head.as_slice() == MAGIC.as_slice() {
@@ -244,7 +261,12 @@ impl<R: Read + Seek> NpzReader<R> {
             other => Error::from(other),
         })?;
         let keys = zip.file_names().map(|n| key_of(n).to_owned()).collect();
-        Ok(NpzReader { zip, options, keys })
+        Ok(NpzReader {
+            zip,
+            options,
+            keys,
+            archive_len,
+        })
     }
 
     /// The keys (member names without one `.npy` suffix), in archive order,
@@ -342,11 +364,18 @@ impl<R: Read + Seek> NpzReader<R> {
         }
         let file = self.zip.by_index(i).map_err(|e| zip_error(e, &key))?;
         let declared = file.size();
+        let packed = file.compressed_size().min(self.archive_len);
+        let room = match file.compression() {
+            CompressionMethod::Stored => packed,
+            _ => packed.saturating_mul(MAX_DEFLATE_RATIO),
+        }
+        .min(declared);
         Ok(MemberReader {
             file,
             key,
             declared,
             read: 0,
+            room,
         })
     }
 
@@ -388,7 +417,8 @@ impl<R: Read + Seek> NpzReader<R> {
         let options = self.options.clone();
         let mut member = self.open(i)?;
         let key = member.key.clone();
-        load_member(&mut member, &options).map_err(|e| member_error(e, &key))
+        let room = member.room;
+        load_member(&mut member, &options, room).map_err(|e| member_error(e, &key))
     }
 
     /// Streams member `name` record by record (see [`NpyReader`]). The
@@ -508,9 +538,14 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     Ok(value)
 }
 
+/// Reads member data whole (the columnar reader holds every column). The
+/// buffer starts at the data size the header describes, capped by what the
+/// member can really hold (`room`), so honest archives read without
+/// regrowing and a crafted size claim costs nothing until bytes arrive.
 fn load_member<R: Read>(
     member: &mut R,
     options: &ReadOptions,
+    room: u64,
 ) -> Result<Option<(Header, Vec<u8>)>> {
     let head = peek_magic(member)?;
     if head.as_slice() != MAGIC.as_slice() {
@@ -521,7 +556,7 @@ fn load_member<R: Read>(
     let header = parsed.header;
     crate::de::check_readable(&header.descr)?;
     let total = header.data_len()?;
-    let mut data = Vec::new();
+    let mut data = Vec::with_capacity(usize::try_from(total.min(room)).unwrap_or(0));
     (&mut r).take(total).read_to_end(&mut data)?;
     if (data.len() as u64) < total {
         return Err(Error::data(format!(
