@@ -6,9 +6,8 @@ use serde::de::{self, Visitor};
 
 use super::element::ElementDe;
 use super::plan::{Kind, Plan};
-use super::scalar::ScalarDe;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
-use crate::dtype::{Scalar, ShapeRepr};
+use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
@@ -62,29 +61,10 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
-        if let (true, Kind::Scalar(scalar)) = (rest.is_empty(), &self.dtype.kind) {
+        if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
             // the hot case (`Vec<f64>`, `[f32; 3]` fields): scalars straight
             // to the visitor, no element layer in between
-            let mut seq = ScalarSeq {
-                scalar: *scalar,
-                bytes: self.bytes,
-                size: stride,
-                next: 0,
-                len: n_usize,
-                cfg: self.cfg,
-                top: self.top,
-            };
-            let v = visitor
-                .visit_seq(&mut seq)
-                .map_err(|e| fix_error(e, &Shape(self.dtype, self.dims, self.top)))?;
-            if seq.next < seq.len {
-                let found = Shape(self.dtype, self.dims, self.top);
-                return Err(Error::mismatch(format!(
-                    "expected {} elements, found {found}",
-                    seq.next
-                )));
-            }
-            return Ok(v);
+            return scalar_run(self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor);
         }
         let mut seq = ArraySeq {
             dtype: self.dtype,
@@ -108,6 +88,45 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
         }
         Ok(v)
     }
+}
+
+/// Visits `n` scalars of `plan` laid out back to back in exactly `bytes`
+/// (`dims` is `[n]`, for messages): the last axis of an array of scalars.
+#[inline]
+pub(crate) fn scalar_run<'de, 'a, V: Visitor<'de>>(
+    plan: &'a Plan,
+    dims: &'a [u64],
+    n: usize,
+    bytes: Bytes<'de, 'a>,
+    cfg: Cfg,
+    top: bool,
+    visitor: V,
+) -> Result<V::Value> {
+    if plan.size.checked_mul(n) != Some(bytes.len()) {
+        return Err(internal());
+    }
+    let mut seq = ScalarSeq {
+        plan,
+        bytes,
+        size: plan.size,
+        next: 0,
+        len: n,
+        cfg,
+        top,
+    };
+    match visitor.visit_seq(&mut seq) {
+        Ok(v) if seq.next >= seq.len => Ok(v),
+        Ok(_) => Err(too_few(plan, dims, top, seq.next)),
+        Err(e) => Err(fix_error(e, &Shape(plan, dims, top))),
+    }
+}
+
+/// The type took only `took` of the elements of an axis.
+#[cold]
+#[inline(never)]
+fn too_few(plan: &Plan, dims: &[u64], top: bool, took: usize) -> Error {
+    let found = Shape(plan, dims, top);
+    Error::mismatch(format!("expected {took} elements, found {found}"))
 }
 
 /// "array of shape (3, 2) of '<f8'" for messages.
@@ -159,8 +178,16 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
         }
         let i = self.next;
         self.next += 1;
-        let offset = i.checked_mul(self.stride).ok_or_else(internal)?;
-        let bytes = self.bytes.sub(offset, self.stride)?;
+        // the run shrinks from the front: one split per element
+        let (bytes, rest) = self.bytes.split(self.stride)?;
+        self.bytes = rest;
+        if self.rest.is_empty() {
+            // one element (a record): no array layer in between
+            return seed
+                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
+                .map(Some)
+                .map_err(|e| at_position(e, self.top, i));
+        }
         let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
         seed.deserialize(de)
             .map(Some)
@@ -175,7 +202,7 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
 
 /// A run of scalars of one type (the last axis of an array of scalars).
 struct ScalarSeq<'de, 'a> {
-    scalar: Scalar,
+    plan: &'a Plan,
     bytes: Bytes<'de, 'a>,
     size: usize,
     next: usize,
@@ -200,7 +227,7 @@ impl<'de> de::SeqAccess<'de> for ScalarSeq<'de, '_> {
         // the run shrinks from the front: one split per element
         let (bytes, rest) = self.bytes.split(self.size)?;
         self.bytes = rest;
-        seed.deserialize(ScalarDe::new(self.scalar, bytes, self.cfg))
+        seed.deserialize(ElementDe::new(self.plan, bytes, self.cfg))
             .map(Some)
             .map_err(|e| at_position(e, self.top, i))
     }

@@ -3,8 +3,8 @@
 
 use serde::de::{self, Visitor};
 
-use super::array::ArrayDe;
-use super::plan::{Found, Kind, PField, Plan};
+use super::array::{ArrayDe, scalar_run};
+use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
 use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
@@ -23,8 +23,24 @@ impl<'de, 'a> ElementDe<'de, 'a> {
     }
 
     #[cold]
+    #[inline(never)]
     fn fix(&self, e: Error) -> Error {
         fix_error(e, &Found(self.dtype))
+    }
+
+    /// The general path of the numeric methods: the scalar with its
+    /// conversions and checks, or the self-describing presentation of a
+    /// record or subarray. Out of line so the fast path stays small.
+    #[inline(never)]
+    fn general<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ScalarDe<'de, 'a>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        match &self.dtype.kind {
+            Kind::Scalar(s) => f(ScalarDe::new(*s, self.bytes, self.cfg), visitor),
+            _ => de::Deserializer::deserialize_any(self, visitor),
+        }
     }
 
     #[inline]
@@ -62,8 +78,12 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         self,
         base: &'a Plan,
         dims: &'a [u64],
+        run: Option<usize>,
         visitor: V,
     ) -> Result<V::Value> {
+        if let Some(n) = run {
+            return scalar_run(base, dims, n, self.bytes, self.cfg, false, visitor);
+        }
         ArrayDe::new(base, dims, self.bytes, self.cfg, false).visit_seq(visitor)
     }
 }
@@ -80,21 +100,67 @@ macro_rules! to_scalar {
     )*};
 }
 
+/// The numeric methods: when the plan's [`Fast`] tag says the file's type is
+/// exactly the asked one in little-endian order, one load and one visit;
+/// anything else (other types, big-endian, conversions, records) goes
+/// through [`ElementDe::general`], out of line.
+macro_rules! fast_scalar {
+    ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.dtype.fast == Fast::$tag {
+                if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
+                    let x = <$t>::from_le_bytes(*a);
+                    return match visitor.$visit(x) {
+                        Ok(v) => Ok(v),
+                        Err(e) => Err(self.fix(e)),
+                    };
+                }
+            }
+            self.general(visitor, |d, v| d.$m(v))
+        }
+    )*};
+}
+
 impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).deserialize_any(visitor),
-            Kind::Sub(base, dims) => self.subarray(base, dims, visitor),
+            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
             Kind::Record(r) => self.record_map(r, visitor),
         }
     }
 
-    to_scalar!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+    to_scalar!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf);
+
+    fast_scalar! {
+        deserialize_i8 I8 i8, 1, visit_i8;
+        deserialize_i16 I16 i16, 2, visit_i16;
+        deserialize_i32 I32 i32, 4, visit_i32;
+        deserialize_i64 I64 i64, 8, visit_i64;
+        deserialize_u8 U8 u8, 1, visit_u8;
+        deserialize_u16 U16 u16, 2, visit_u16;
+        deserialize_u32 U32 u32, 4, visit_u32;
+        deserialize_u64 U64 u64, 8, visit_u64;
+        deserialize_f32 F32 f32, 4, visit_f32;
+        deserialize_f64 F64 f64, 8, visit_f64;
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.dtype.fast == Fast::Bool {
+            if let Some(&b) = self.bytes.slice().first() {
+                return match visitor.visit_bool(b != 0) {
+                    Ok(v) => Ok(v),
+                    Err(e) => Err(self.fix(e)),
+                };
+            }
+        }
+        self.general(visitor, |d, v| d.deserialize_bool(v))
+    }
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -136,7 +202,8 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Record(r) => self.record_seq(r, visitor),
-            _ => self.deserialize_any(visitor),
+            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
+            Kind::Scalar(_) => self.deserialize_any(visitor),
         }
     }
 

@@ -8,22 +8,71 @@
 
 use std::fmt;
 
-use crate::dtype::{Dtype, Scalar, ShapeRepr};
+use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
 
 /// One node of the compiled dtype.
 #[derive(Debug)]
 pub(crate) struct Plan {
     /// Bytes of one element of this node (`Dtype::itemsize`).
     pub(crate) size: usize,
+    /// The scalar types whose value is one little-endian load (see [`Fast`]).
+    pub(crate) fast: Fast,
     pub(crate) kind: Kind,
+}
+
+/// A scalar node that the Rust type of the same name reads with one
+/// little-endian (or single-byte) load and one `visit_` call, decided once
+/// per file: `deserialize_f64` on a `<f8` node checks this tag and nothing
+/// else. Every other pairing (`>f8`, `<f4` into `f64`, `<f8` into `i32`,
+/// strings, datetimes) is [`Fast::No`] or a different tag, and takes the
+/// general path with its conversions and messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fast {
+    No,
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl Fast {
+    /// The tag of a scalar of the file.
+    fn of(s: Scalar) -> Fast {
+        if s.order() == ByteOrder::Big {
+            return Fast::No;
+        }
+        match s.ty() {
+            ScalarType::Bool => Fast::Bool,
+            ScalarType::Int(1) => Fast::I8,
+            ScalarType::Int(2) => Fast::I16,
+            ScalarType::Int(4) => Fast::I32,
+            ScalarType::Int(8) => Fast::I64,
+            ScalarType::UInt(1) => Fast::U8,
+            ScalarType::UInt(2) => Fast::U16,
+            ScalarType::UInt(4) => Fast::U32,
+            ScalarType::UInt(8) => Fast::U64,
+            ScalarType::Float(4) => Fast::F32,
+            ScalarType::Float(8) => Fast::F64,
+            _ => Fast::No,
+        }
+    }
 }
 
 /// What the node is.
 #[derive(Debug)]
 pub(crate) enum Kind {
     Scalar(Scalar),
-    /// Base element and dims (C order).
-    Sub(Box<Plan>, Vec<u64>),
+    /// Base element and dims (C order); for one axis of scalars
+    /// (`('pos', '<f8', (3,))`) also the count of that axis, so the run is
+    /// read without recomputing strides.
+    Sub(Box<Plan>, Vec<u64>, Option<usize>),
     Record(Vec<PField>),
 }
 
@@ -39,9 +88,20 @@ impl Plan {
     /// Compiles a dtype (sizes were checked when it was parsed or built).
     pub(crate) fn new(dtype: &Dtype) -> Plan {
         let size = dtype.itemsize();
+        let fast = match dtype {
+            Dtype::Scalar(s) => Fast::of(*s),
+            _ => Fast::No,
+        };
         let kind = match dtype {
             Dtype::Scalar(s) => Kind::Scalar(*s),
-            Dtype::Subarray(base, dims) => Kind::Sub(Box::new(Plan::new(base)), dims.clone()),
+            Dtype::Subarray(base, dims) => {
+                let base = Plan::new(base);
+                let run = match (&base.kind, &dims[..]) {
+                    (Kind::Scalar(_), &[n]) => usize::try_from(n).ok(),
+                    _ => None,
+                };
+                Kind::Sub(Box::new(base), dims.clone(), run)
+            }
             Dtype::Record(r) => Kind::Record(
                 r.fields()
                     .iter()
@@ -53,7 +113,7 @@ impl Plan {
                     .collect(),
             ),
         };
-        Plan { size, kind }
+        Plan { size, fast, kind }
     }
 }
 
@@ -64,7 +124,7 @@ impl fmt::Display for Found<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0.kind {
             Kind::Scalar(s) => write!(f, "'{s}'"),
-            Kind::Sub(base, shape) => {
+            Kind::Sub(base, shape, _) => {
                 write!(f, "subarray {}", ShapeRepr(shape))?;
                 if let Kind::Scalar(s) = &base.kind {
                     write!(f, " of '{s}'")?;
