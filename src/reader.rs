@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::element::ElementDe;
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
 use crate::de::{Bytes, Cfg, check_readable};
@@ -504,6 +505,9 @@ impl<R: Read> NpyReader<R> {
             }
         } else {
             match self.data.next_row() {
+                Ok(b) if rest.is_empty() => {
+                    T::deserialize(ElementDe::new(&self.plan, Bytes::Copied(b), self.cfg))
+                }
                 Ok(b) => T::deserialize(ArrayDe::new(
                     &self.plan,
                     rest,

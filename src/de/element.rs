@@ -73,7 +73,7 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         Ok(v)
     }
 
-    #[inline]
+    #[inline(always)]
     fn subarray<V: Visitor<'de>>(
         self,
         base: &'a Plan,
@@ -198,7 +198,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Record(r) => self.record_seq(r, visitor),
@@ -207,7 +207,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         self.deserialize_seq(visitor)
     }

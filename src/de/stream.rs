@@ -14,8 +14,8 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, fortran_to_c};
-use super::plan::{Kind, Plan};
-use super::scalar::ScalarDe;
+use super::plan::Plan;
+use super::element::ElementDe;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
@@ -298,9 +298,9 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         let i = self.next;
         self.next += 1;
         let row = self.data.next_row()?;
-        if let (true, Kind::Scalar(s)) = (self.rest.is_empty(), &self.descr.kind) {
-            // an array of scalars: straight to the scalar, no array layer
-            let de = ScalarDe::new(*s, Bytes::Copied(row), self.cfg);
+        if self.rest.is_empty() {
+            // one element (record or scalar): no array layer in between
+            let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
             return seed.deserialize(de).map(Some).map_err(|e| e.at_record(i));
         }
         let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
