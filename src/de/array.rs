@@ -64,7 +64,9 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
             // the hot case (`Vec<f64>`, `[f32; 3]` fields): scalars straight
             // to the visitor, no element layer in between
-            return scalar_run(self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor);
+            return scalar_run(
+                self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor,
+            );
         }
         let mut seq = ArraySeq {
             dtype: self.dtype,

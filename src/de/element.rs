@@ -1,7 +1,7 @@
 //! One array element over exactly its bytes: a record (a map keyed by field
 //! name, padding skipped), a subarray (nested sequences) or a scalar.
 
-use serde::de::{self, Visitor};
+use serde::de::{self, IntoDeserializer, Visitor};
 
 use super::array::{ArrayDe, scalar_run};
 use super::plan::{Fast, Found, Kind, PField, Plan};
@@ -188,6 +188,18 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if let Some(token) = &self.dtype.token {
+            if name == &**token {
+                if let Some(a) = self.bytes.slice().first_chunk::<8>() {
+                    // the file's own unit: the count needs no conversion
+                    let count = i64::from_le_bytes(*a);
+                    return match visitor.visit_newtype_struct(count.into_deserializer()) {
+                        Ok(v) => Ok(v),
+                        Err(e) => Err(self.fix(e)),
+                    };
+                }
+            }
+        }
         match &self.dtype.kind {
             Kind::Scalar(s) => {
                 ScalarDe::new(*s, self.bytes, self.cfg).deserialize_newtype_struct(name, visitor)

@@ -208,4 +208,6 @@ pub(crate) fn element_from_slice<'de, T: serde::Deserialize<'de>>(
 }
 
 #[cfg(test)]
+mod fast_tests;
+#[cfg(test)]
 mod tests;

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
+use crate::special;
 
 /// One node of the compiled dtype.
 #[derive(Debug)]
@@ -17,6 +18,10 @@ pub(crate) struct Plan {
     pub(crate) size: usize,
     /// The scalar types whose value is one little-endian load (see [`Fast`]).
     pub(crate) fast: Fast,
+    /// For a little-endian `M8`/`m8` scalar, the newtype token of its own
+    /// unit (`"$npy_serde::M8[ns]"`): a type asking for exactly this token
+    /// gets the count unconverted, without parsing the token per record.
+    pub(crate) token: Option<Box<str>>,
     pub(crate) kind: Kind,
 }
 
@@ -92,6 +97,10 @@ impl Plan {
             Dtype::Scalar(s) => Fast::of(*s),
             _ => Fast::No,
         };
+        let token = match dtype {
+            Dtype::Scalar(s) => own_token(*s),
+            _ => None,
+        };
         let kind = match dtype {
             Dtype::Scalar(s) => Kind::Scalar(*s),
             Dtype::Subarray(base, dims) => {
@@ -113,8 +122,29 @@ impl Plan {
                     .collect(),
             ),
         };
-        Plan { size, fast, kind }
+        Plan {
+            size,
+            fast,
+            token,
+            kind,
+        }
     }
+}
+
+/// The datetime token whose unit is exactly the scalar's own (checked by
+/// parsing it back, so a spelling the parser reads differently never
+/// takes the shortcut).
+fn own_token(s: Scalar) -> Option<Box<str>> {
+    if s.order() == ByteOrder::Big {
+        return None;
+    }
+    let (prefix, unit, datetime) = match s.ty() {
+        ScalarType::Datetime(u) => (special::DATETIME_PREFIX, u, true),
+        ScalarType::Timedelta(u) => (special::TIMEDELTA_PREFIX, u, false),
+        _ => return None,
+    };
+    let token = format!("{prefix}{unit}");
+    (super::datetime::parse_token(&token) == Some((datetime, unit))).then(|| token.into())
 }
 
 /// How a value was found in the file, for "expected X, found Y" messages.

@@ -215,30 +215,69 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
         self.bytes.sub(0, n)
     }
 
+    /// `U`: the number of code units up to the last non-NUL one.
+    #[inline]
+    fn unicode_len(&self) -> usize {
+        let b = self.bytes.slice();
+        let mut n = b.len() / 4;
+        while let Some(c) = n.checked_sub(1).and_then(|i| b.get(4 * i..4 * i + 4)) {
+            if c != [0, 0, 0, 0] {
+                break;
+            }
+            n -= 1;
+        }
+        n
+    }
+
+    /// `U`: code unit `c` (4 bytes) in the file's byte order.
+    #[inline]
+    fn unit(&self, c: &[u8]) -> u32 {
+        let a = c.first_chunk::<4>().copied().unwrap_or_default();
+        if self.big() {
+            u32::from_be_bytes(a)
+        } else {
+            u32::from_le_bytes(a)
+        }
+    }
+
+    #[cold]
+    fn bad_code_point(&self, u: u32) -> Error {
+        Error::data(format!(
+            "invalid UCS-4 code point 0x{u:x} in '{}' string",
+            self.scalar
+        ))
+    }
+
+    /// `U`: decodes UCS-4 up to the last non-NUL code point into a new
+    /// `String` (what `deserialize_string` hands over by value).
+    fn unicode_string(&self) -> Result<String> {
+        let n = self.unicode_len();
+        let mut s = String::with_capacity(n.min(1 << 20));
+        for c in self.bytes.slice().chunks_exact(4).take(n) {
+            let u = self.unit(c);
+            match u8::try_from(u) {
+                Ok(a) if a.is_ascii() => s.push(char::from(a)),
+                _ => s.push(char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?),
+            }
+        }
+        Ok(s)
+    }
+
     /// `U`: decodes UCS-4 up to the last non-NUL code point and hands the
     /// text to `f`, without allocating for short strings.
     fn with_unicode<T>(&self, f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
-        let b = self.bytes.slice();
-        let big = self.big();
-        let units = b.chunks_exact(4).map(|c| {
-            let a = c.first_chunk::<4>().copied().unwrap_or_default();
-            if big {
-                u32::from_be_bytes(a)
-            } else {
-                u32::from_le_bytes(a)
-            }
-        });
-        let n = units.clone().rposition(|u| u != 0).map_or(0, |i| i + 1);
+        let n = self.unicode_len();
+        let units = self
+            .bytes
+            .slice()
+            .chunks_exact(4)
+            .take(n)
+            .map(|c| self.unit(c));
         let mut stack = [0u8; 256];
         let mut len = 0usize;
         let mut heap: Option<String> = None;
-        for u in units.take(n) {
-            let c = char::from_u32(u).ok_or_else(|| {
-                Error::data(format!(
-                    "invalid UCS-4 code point 0x{u:x} in '{}' string",
-                    self.scalar
-                ))
-            })?;
+        for u in units {
+            let c = char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?;
             match &mut heap {
                 Some(s) => s.push(c),
                 None => {
@@ -509,6 +548,11 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let ScalarType::Unicode(_) = self.scalar.ty() {
+            // decoded straight into the String the visitor keeps
+            let text = self.unicode_string()?;
+            return visitor.visit_string(text).map_err(|e| self.fix(e));
+        }
         self.deserialize_str(visitor)
     }
 

@@ -14,8 +14,8 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, fortran_to_c};
-use super::plan::Plan;
 use super::element::ElementDe;
+use super::plan::Plan;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
