@@ -265,6 +265,9 @@ pub struct NpyReader<R> {
     reordered: Option<Vec<u8>>,
     /// The data ended early or the reader failed: nothing more to yield.
     failed: bool,
+    /// Each row of the data is one element in C order (shape `()` or
+    /// `(N,)`, or a one-axis Fortran array): no array layer, no reordering.
+    rows_are_elements: bool,
 }
 
 impl<R> std::fmt::Debug for NpyReader<R> {
@@ -331,6 +334,7 @@ impl<R: Read> NpyReader<R> {
             next: 0,
             reordered: None,
             failed: false,
+            rows_are_elements: parsed.header.shape.len() <= 1,
             plan: Plan::new(&parsed.header.descr),
             header: parsed.header,
         })
@@ -470,12 +474,43 @@ impl<R: Read> NpyReader<R> {
         self.data.reader
     }
 
+    #[inline]
     fn next_element<T: DeserializeOwned>(&mut self) -> Option<Result<T>> {
         if self.failed || self.next >= self.len {
             return None;
         }
         let i = self.next;
         self.next += 1;
+        if !self.rows_are_elements {
+            return self.next_nested(i);
+        }
+        // the common case: one record (or scalar) per row, in file order
+        let result = match self.data.next_row() {
+            Ok(b) => T::deserialize(ElementDe::new(&self.plan, Bytes::Copied(b), self.cfg)),
+            Err(e) => {
+                // the message already names the incomplete record
+                self.failed = true;
+                return Some(Err(e));
+            }
+        };
+        Some(result.map_err(|e| self.at_position(e, i)))
+    }
+
+    /// Attaches the record index (none for a 0-d array's only element).
+    #[cold]
+    #[inline(never)]
+    fn at_position(&self, e: Error, i: u64) -> Error {
+        if self.header.shape.is_empty() {
+            e
+        } else {
+            e.at_record(i)
+        }
+    }
+
+    /// Element `i` of an array whose rows are arrays themselves, or are
+    /// stored in Fortran order.
+    #[inline(never)]
+    fn next_nested<T: DeserializeOwned>(&mut self, i: u64) -> Option<Result<T>> {
         let fortran = self.header.fortran_order && self.header.shape.len() >= 2;
         let rest = self.header.shape.get(1..).unwrap_or(&[]);
         let result = if fortran {
@@ -505,9 +540,6 @@ impl<R: Read> NpyReader<R> {
             }
         } else {
             match self.data.next_row() {
-                Ok(b) if rest.is_empty() => {
-                    T::deserialize(ElementDe::new(&self.plan, Bytes::Copied(b), self.cfg))
-                }
                 Ok(b) => T::deserialize(ArrayDe::new(
                     &self.plan,
                     rest,
@@ -522,13 +554,7 @@ impl<R: Read> NpyReader<R> {
                 }
             }
         };
-        Some(result.map_err(|e| {
-            if self.header.shape.is_empty() {
-                e
-            } else {
-                e.at_record(i)
-            }
-        }))
+        Some(result.map_err(|e| self.at_position(e, i)))
     }
 }
 

@@ -288,6 +288,7 @@ struct StreamSeq<'h, 's, R> {
 impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
         seed: T,
