@@ -281,11 +281,7 @@ struct RecordMap<'de, 'a> {
 
 #[inline]
 fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'de, 'a>> {
-    Ok(ElementDe::new(
-        &f.plan,
-        bytes.sub(f.offset, f.plan.size)?,
-        cfg,
-    ))
+    Ok(ElementDe::new(&f.plan, bytes.range(f.offset, f.end)?, cfg))
 }
 
 impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {

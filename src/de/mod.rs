@@ -74,6 +74,16 @@ impl<'de, 'a> Bytes<'de, 'a> {
         .ok_or_else(internal)
     }
 
+    /// The bytes from `start` to `end`, of the same kind.
+    #[inline]
+    pub(crate) fn range(self, start: usize, end: usize) -> Result<Self> {
+        match self {
+            Bytes::Borrowed(b) => b.get(start..end).map(Bytes::Borrowed),
+            Bytes::Copied(b) => b.get(start..end).map(Bytes::Copied),
+        }
+        .ok_or_else(internal)
+    }
+
     /// The first `n` bytes and the rest, of the same kind.
     #[inline]
     pub(crate) fn split(self, n: usize) -> Result<(Self, Self)> {

@@ -70,8 +70,11 @@ impl Fast {
     }
 }
 
-/// What the node is.
+/// What the node is. An explicit tag byte (`repr(u8)`) instead of a niche in
+/// a `Vec`'s capacity: every element dispatches on it, and a byte compare is
+/// cheaper than decoding the niche.
 #[derive(Debug)]
+#[repr(u8)]
 pub(crate) enum Kind {
     Scalar(Scalar),
     /// Base element and dims (C order); for one axis of scalars
@@ -86,6 +89,9 @@ pub(crate) enum Kind {
 pub(crate) struct PField {
     pub(crate) name: Box<str>,
     pub(crate) offset: usize,
+    /// `offset + plan.size` (`usize::MAX` if that overflowed, which the
+    /// dtype's checks exclude: the field then fails its bounds check).
+    pub(crate) end: usize,
     pub(crate) plan: Plan,
 }
 
@@ -114,10 +120,14 @@ impl Plan {
             Dtype::Record(r) => Kind::Record(
                 r.fields()
                     .iter()
-                    .map(|f| PField {
-                        name: f.name().into(),
-                        offset: f.offset(),
-                        plan: Plan::new(f.dtype()),
+                    .map(|f| {
+                        let plan = Plan::new(f.dtype());
+                        PField {
+                            name: f.name().into(),
+                            offset: f.offset(),
+                            end: f.offset().checked_add(plan.size).unwrap_or(usize::MAX),
+                            plan,
+                        }
                     })
                     .collect(),
             ),
