@@ -6,30 +6,24 @@ use serde::de::{self, Visitor};
 
 use super::element::ElementDe;
 use super::plan::{Kind, Plan};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
+use super::{Cfg, SIZE_HINT_BYTES, Src, fix_error, internal};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
-pub(crate) struct ArrayDe<'de, 'a> {
+pub(crate) struct ArrayDe<'a, B> {
     dtype: &'a Plan,
     dims: &'a [u64],
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
 }
 
-impl<'de, 'a> ArrayDe<'de, 'a> {
+impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
     #[inline]
-    pub(crate) fn new(
-        dtype: &'a Plan,
-        dims: &'a [u64],
-        bytes: Bytes<'de, 'a>,
-        cfg: Cfg,
-        top: bool,
-    ) -> Self {
+    pub(crate) fn new(dtype: &'a Plan, dims: &'a [u64], bytes: B, cfg: Cfg, top: bool) -> Self {
         ArrayDe {
             dtype,
             dims,
@@ -40,7 +34,7 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
     }
 
     #[inline]
-    fn element(&self) -> ElementDe<'de, 'a> {
+    fn element(&self) -> ElementDe<'a, B> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
     }
 
@@ -95,11 +89,11 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
 /// Visits `n` scalars of `plan` laid out back to back in exactly `bytes`
 /// (`dims` is `[n]`, for messages): the last axis of an array of scalars.
 #[inline]
-pub(crate) fn scalar_run<'de, 'a, V: Visitor<'de>>(
+pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
     plan: &'a Plan,
     dims: &'a [u64],
     n: usize,
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
     top: bool,
     visitor: V,
@@ -156,10 +150,10 @@ fn at_position(e: Error, top: bool, i: usize) -> Error {
 }
 
 /// The elements of one axis.
-struct ArraySeq<'de, 'a> {
+struct ArraySeq<'a, B> {
     dtype: &'a Plan,
     rest: &'a [u64],
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     stride: usize,
     next: usize,
     len: usize,
@@ -167,7 +161,7 @@ struct ArraySeq<'de, 'a> {
     top: bool,
 }
 
-impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
     type Error = Error;
 
     #[inline]
@@ -203,9 +197,9 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
 }
 
 /// A run of scalars of one type (the last axis of an array of scalars).
-struct ScalarSeq<'de, 'a> {
+struct ScalarSeq<'a, B> {
     plan: &'a Plan,
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     size: usize,
     next: usize,
     len: usize,
@@ -213,7 +207,7 @@ struct ScalarSeq<'de, 'a> {
     top: bool,
 }
 
-impl<'de> de::SeqAccess<'de> for ScalarSeq<'de, '_> {
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for ScalarSeq<'_, B> {
     type Error = Error;
 
     #[inline]
@@ -253,7 +247,7 @@ macro_rules! elem_or_seq {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
     type Error = Error;
 
     elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16

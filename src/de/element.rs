@@ -6,19 +6,19 @@ use serde::de::{self, IntoDeserializer, Visitor};
 use super::array::{ArrayDe, scalar_run};
 use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
-use super::{Bytes, Cfg, fix_error, internal};
+use super::{Cfg, Src, fix_error, internal};
 use crate::error::{Error, Result};
 
 /// One element of `dtype` over exactly `dtype.itemsize()` bytes.
-pub(crate) struct ElementDe<'de, 'a> {
+pub(crate) struct ElementDe<'a, B> {
     dtype: &'a Plan,
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
 }
 
-impl<'de, 'a> ElementDe<'de, 'a> {
+impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     #[inline]
-    pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
+    pub(crate) fn new(dtype: &'a Plan, bytes: B, cfg: Cfg) -> Self {
         ElementDe { dtype, bytes, cfg }
     }
 
@@ -35,7 +35,7 @@ impl<'de, 'a> ElementDe<'de, 'a> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(ScalarDe<'de, 'a>, V) -> Result<V::Value>,
+        f: impl FnOnce(ScalarDe<B>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => f(ScalarDe::new(*s, self.bytes, self.cfg), visitor),
@@ -122,7 +122,7 @@ macro_rules! fast_scalar {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -272,19 +272,19 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
 
 /// A record as a map: keys are the field names from the dtype (file order),
 /// values the fields' elements at their fixed offsets.
-struct RecordMap<'de, 'a> {
+struct RecordMap<'a, B> {
     fields: std::slice::Iter<'a, PField>,
     value: Option<&'a PField>,
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
 }
 
 #[inline]
-fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'de, 'a>> {
+fn field_de<'de, 'a, B: Src<'de>>(f: &'a PField, bytes: B, cfg: Cfg) -> Result<ElementDe<'a, B>> {
     Ok(ElementDe::new(&f.plan, bytes.range(f.offset, f.end)?, cfg))
 }
 
-impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
+impl<'de, B: Src<'de>> de::MapAccess<'de> for RecordMap<'_, B> {
     type Error = Error;
 
     #[inline]
@@ -311,13 +311,13 @@ impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
 }
 
 /// A record as a sequence of its fields in file order (tuples, tuple structs).
-struct RecordSeq<'de, 'a> {
+struct RecordSeq<'a, B> {
     fields: std::slice::Iter<'a, PField>,
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
 }
 
-impl<'de> de::SeqAccess<'de> for RecordSeq<'de, '_> {
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for RecordSeq<'_, B> {
     type Error = Error;
 
     #[inline]

@@ -125,7 +125,7 @@ impl Plan {
                         PField {
                             name: f.name().into(),
                             offset: f.offset(),
-                            end: f.offset().checked_add(plan.size).unwrap_or(usize::MAX),
+                            end: f.offset().saturating_add(plan.size),
                             plan,
                         }
                     })

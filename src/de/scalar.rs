@@ -8,7 +8,7 @@
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::{Bytes, Cfg, fix_error, internal};
+use super::{Cfg, Src, fix_error, internal};
 use crate::dtype::{ByteOrder, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::special;
@@ -137,15 +137,15 @@ pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
 }
 
 /// One scalar of the file.
-pub(crate) struct ScalarDe<'de, 'a> {
+pub(crate) struct ScalarDe<B> {
     pub(crate) scalar: Scalar,
-    pub(crate) bytes: Bytes<'de, 'a>,
+    pub(crate) bytes: B,
     pub(crate) cfg: Cfg,
 }
 
-impl<'de, 'a> ScalarDe<'de, 'a> {
+impl<'de, B: Src<'de>> ScalarDe<B> {
     #[inline]
-    pub(crate) fn new(scalar: Scalar, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
+    pub(crate) fn new(scalar: Scalar, bytes: B, cfg: Cfg) -> Self {
         ScalarDe { scalar, bytes, cfg }
     }
 
@@ -209,7 +209,7 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
     }
 
     /// `S`: the bytes up to the last non-NUL byte.
-    fn stripped_bytes(&self) -> Result<Bytes<'de, 'a>> {
+    fn stripped_bytes(&self) -> Result<B> {
         let b = self.bytes.slice();
         let n = b.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
         self.bytes.sub(0, n)
@@ -308,7 +308,7 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
-    fn complex_parts(&self) -> Result<PairSeq<'de, 'a>> {
+    fn complex_parts(&self) -> Result<PairSeq<B>> {
         let ScalarType::Complex(n) = self.scalar.ty() else {
             return Err(internal());
         };
@@ -406,7 +406,7 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(General<'de, 'a>, V) -> Result<V::Value>,
+        f: impl FnOnce(General<B>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         f(General(self), visitor)
     }
@@ -488,7 +488,7 @@ macro_rules! fast_visit {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -622,7 +622,7 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
 }
 
 /// The general (checked, converting) path of the numeric methods.
-pub(crate) struct General<'de, 'a>(ScalarDe<'de, 'a>);
+pub(crate) struct General<B>(ScalarDe<B>);
 
 macro_rules! general_exact {
     ($($m:ident)*) => {$(
@@ -636,7 +636,7 @@ macro_rules! general_exact {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for General<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for General<B> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -668,9 +668,9 @@ impl<'de> de::Deserializer<'de> for General<'de, '_> {
 
 /// The deserializer handed to a complex visitor's `visit_newtype_struct`:
 /// a two-element sequence `[re, im]`.
-struct ComplexDe<'de, 'a>(ScalarDe<'de, 'a>);
+struct ComplexDe<B>(ScalarDe<B>);
 
-impl<'de> de::Deserializer<'de> for ComplexDe<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for ComplexDe<B> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -688,11 +688,11 @@ impl<'de> de::Deserializer<'de> for ComplexDe<'de, '_> {
 }
 
 /// `[re, im]` of a complex number.
-pub(crate) struct PairSeq<'de, 'a> {
-    parts: [Option<ScalarDe<'de, 'a>>; 2],
+pub(crate) struct PairSeq<B> {
+    parts: [Option<ScalarDe<B>>; 2],
 }
 
-impl PairSeq<'_, '_> {
+impl<B> PairSeq<B> {
     fn finish(&self) -> Result<()> {
         if self.parts.iter().any(Option::is_some) {
             return Err(Error::mismatch(
@@ -703,7 +703,7 @@ impl PairSeq<'_, '_> {
     }
 }
 
-impl<'de> de::SeqAccess<'de> for PairSeq<'de, '_> {
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for PairSeq<B> {
     type Error = Error;
 
     fn next_element_seed<T: de::DeserializeSeed<'de>>(

@@ -209,7 +209,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
     fn whole<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'de, '_>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         let total = usize::try_from(self.data.total).map_err(|_| internal())?;
         let cfg = self.cfg;
