@@ -265,8 +265,10 @@ pub struct NpyReader<R> {
     reordered: Option<Vec<u8>>,
     /// The data ended early or the reader failed: nothing more to yield.
     failed: bool,
-    /// Each row of the data is one element in C order (shape `()` or
-    /// `(N,)`, or a one-axis Fortran array): no array layer, no reordering.
+    /// Fortran order with two or more dimensions: rows are scattered over
+    /// the data, which is read whole and reordered.
+    fortran: bool,
+    /// Each row is one element (shape `()` or `(N,)`): no array layer.
     rows_are_elements: bool,
 }
 
@@ -334,6 +336,7 @@ impl<R: Read> NpyReader<R> {
             next: 0,
             reordered: None,
             failed: false,
+            fortran: parsed.header.fortran_order && parsed.header.shape.len() >= 2,
             rows_are_elements: parsed.header.shape.len() <= 1,
             plan: Plan::new(&parsed.header.descr),
             header: parsed.header,
@@ -481,12 +484,22 @@ impl<R: Read> NpyReader<R> {
         }
         let i = self.next;
         self.next += 1;
-        if !self.rows_are_elements {
-            return self.next_nested(i);
+        if self.fortran {
+            return self.next_reordered(i);
         }
-        // the common case: one record (or scalar) per row, in file order
+        // rows in file order: one record or scalar (shape `(N,)`), or an
+        // array of them (`(N, 3)`)
         let result = match self.data.next_row() {
-            Ok(b) => T::deserialize(ElementDe::new(&self.plan, Bytes::Copied(b), self.cfg)),
+            Ok(b) if self.rows_are_elements => {
+                T::deserialize(ElementDe::new(&self.plan, Bytes::Copied(b), self.cfg))
+            }
+            Ok(b) => T::deserialize(ArrayDe::new(
+                &self.plan,
+                self.header.shape.get(1..).unwrap_or(&[]),
+                Bytes::Copied(b),
+                self.cfg,
+                false,
+            )),
             Err(e) => {
                 // the message already names the incomplete record
                 self.failed = true;
@@ -507,52 +520,34 @@ impl<R: Read> NpyReader<R> {
         }
     }
 
-    /// Element `i` of an array whose rows are arrays themselves, or are
-    /// stored in Fortran order.
+    /// Element `i` of a Fortran-order array of two or more dimensions:
+    /// the whole data is read and reordered on the first call.
     #[inline(never)]
-    fn next_nested<T: DeserializeOwned>(&mut self, i: u64) -> Option<Result<T>> {
-        let fortran = self.header.fortran_order && self.header.shape.len() >= 2;
-        let rest = self.header.shape.get(1..).unwrap_or(&[]);
-        let result = if fortran {
-            if self.reordered.is_none() {
-                match load_reordered(&mut self.data, &self.header) {
-                    Ok(c) => self.reordered = Some(c),
-                    Err(e) => {
-                        self.failed = true;
-                        return Some(Err(e));
-                    }
-                }
-            }
-            let row = self.data.row;
-            let bytes = self.reordered.as_deref().and_then(|c| {
-                let start = usize::try_from(i).ok()?.checked_mul(row)?;
-                c.get(start..start.checked_add(row)?)
-            });
-            match bytes {
-                Some(b) => T::deserialize(ArrayDe::new(
-                    &self.plan,
-                    rest,
-                    Bytes::Copied(b),
-                    self.cfg,
-                    false,
-                )),
-                None => Err(crate::de::internal()),
-            }
-        } else {
-            match self.data.next_row() {
-                Ok(b) => T::deserialize(ArrayDe::new(
-                    &self.plan,
-                    rest,
-                    Bytes::Copied(b),
-                    self.cfg,
-                    false,
-                )),
+    fn next_reordered<T: DeserializeOwned>(&mut self, i: u64) -> Option<Result<T>> {
+        if self.reordered.is_none() {
+            match load_reordered(&mut self.data, &self.header) {
+                Ok(c) => self.reordered = Some(c),
                 Err(e) => {
-                    // the message already names the incomplete record
                     self.failed = true;
                     return Some(Err(e));
                 }
             }
+        }
+        let rest = self.header.shape.get(1..).unwrap_or(&[]);
+        let row = self.data.row;
+        let bytes = self.reordered.as_deref().and_then(|c| {
+            let start = usize::try_from(i).ok()?.checked_mul(row)?;
+            c.get(start..start.checked_add(row)?)
+        });
+        let result = match bytes {
+            Some(b) => T::deserialize(ArrayDe::new(
+                &self.plan,
+                rest,
+                Bytes::Copied(b),
+                self.cfg,
+                false,
+            )),
+            None => Err(crate::de::internal()),
         };
         Some(result.map_err(|e| self.at_position(e, i)))
     }

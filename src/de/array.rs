@@ -45,6 +45,14 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
+        if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
+            // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
+            // to the visitor, no element layer in between (scalar_run checks
+            // the length)
+            return scalar_run(
+                self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor,
+            );
+        }
         let stride = if rest.is_empty() {
             self.dtype.size
         } else if n == 0 {
@@ -54,13 +62,6 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         };
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
-        }
-        if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
-            // the hot case (`Vec<f64>`, `[f32; 3]` fields): scalars straight
-            // to the visitor, no element layer in between
-            return scalar_run(
-                self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor,
-            );
         }
         let mut seq = ArraySeq {
             dtype: self.dtype,
