@@ -252,15 +252,32 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     /// `String` (what `deserialize_string` hands over by value).
     fn unicode_string(&self) -> Result<String> {
         let n = self.unicode_len();
+        let units = self
+            .bytes
+            .slice()
+            .get(..n.saturating_mul(4))
+            .unwrap_or_default();
         let mut s = String::with_capacity(n.min(1 << 20));
-        for c in self.bytes.slice().chunks_exact(4).take(n) {
-            let u = self.unit(c);
+        // one loop per byte order, so the order is not tested per unit
+        if self.big() {
+            self.push_units(units, &mut s, u32::from_be_bytes)?;
+        } else {
+            self.push_units(units, &mut s, u32::from_le_bytes)?;
+        }
+        Ok(s)
+    }
+
+    /// Appends the code points of `units` (whole UCS-4 units) to `s`.
+    #[inline(always)]
+    fn push_units(&self, units: &[u8], s: &mut String, unit: fn([u8; 4]) -> u32) -> Result<()> {
+        for c in units.chunks_exact(4) {
+            let u = unit(c.first_chunk::<4>().copied().unwrap_or_default());
             match u8::try_from(u) {
                 Ok(a) if a.is_ascii() => s.push(char::from(a)),
                 _ => s.push(char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?),
             }
         }
-        Ok(s)
+        Ok(())
     }
 
     /// `U`: decodes UCS-4 up to the last non-NUL code point and hands the
