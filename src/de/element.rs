@@ -125,6 +125,7 @@ macro_rules! fast_scalar {
 impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     type Error = Error;
 
+    #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).deserialize_any(visitor),
