@@ -142,6 +142,8 @@ impl std::fmt::Display for Shape<'_> {
 
 /// Attaches element `i` of an axis to an error: a record index on the first
 /// axis, an index below it.
+#[cold]
+#[inline(never)]
 fn at_position(e: Error, top: bool, i: usize) -> Error {
     if top {
         e.at_record(i as u64)

@@ -280,6 +280,14 @@ struct RecordMap<'a, B> {
     cfg: Cfg,
 }
 
+/// Attaches a field name to an error on its way out (cold: only errors
+/// pay for it).
+#[cold]
+#[inline(never)]
+fn in_field(e: Error, name: &str) -> Error {
+    e.in_field(name)
+}
+
 #[inline]
 fn field_de<'de, 'a, B: Src<'de>>(f: &'a PField, bytes: B, cfg: Cfg) -> Result<ElementDe<'a, B>> {
     Ok(ElementDe::new(&f.plan, bytes.range(f.offset, f.end)?, cfg))
@@ -296,14 +304,14 @@ impl<'de, B: Src<'de>> de::MapAccess<'de> for RecordMap<'_, B> {
         self.value = Some(field);
         seed.deserialize(de::value::StrDeserializer::<Error>::new(&field.name))
             .map(Some)
-            .map_err(|e| e.in_field(&field.name))
+            .map_err(|e| in_field(e, &field.name))
     }
 
     #[inline]
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let field = self.value.take().ok_or_else(internal)?;
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
-            .map_err(|e| e.in_field(&field.name))
+            .map_err(|e| in_field(e, &field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -331,7 +339,7 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for RecordSeq<'_, B> {
         };
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
             .map(Some)
-            .map_err(|e| e.in_field(&field.name))
+            .map_err(|e| in_field(e, &field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {

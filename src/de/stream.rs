@@ -172,6 +172,13 @@ pub(crate) fn row_size(header: &Header) -> Result<usize> {
         .ok_or_else(|| Error::header("the array is too big"))
 }
 
+/// Attaches the record index to an error on its way out.
+#[cold]
+#[inline(never)]
+fn at_record(e: Error, i: u64) -> Error {
+    e.at_record(i)
+}
+
 /// The top-level deserializer of `from_reader`.
 pub(crate) struct StreamDe<'h, R> {
     header: &'h Header,
@@ -302,10 +309,10 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         if self.rest.is_empty() {
             // one element (record or scalar): no array layer in between
             let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
-            return seed.deserialize(de).map(Some).map_err(|e| e.at_record(i));
+            return seed.deserialize(de).map(Some).map_err(|e| at_record(e, i));
         }
         let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
-        seed.deserialize(de).map(Some).map_err(|e| e.at_record(i))
+        seed.deserialize(de).map(Some).map_err(|e| at_record(e, i))
     }
 
     fn size_hint(&self) -> Option<usize> {
