@@ -8,7 +8,17 @@
 //!
 //! One deserializer serves both borrowed input (`from_slice`, where `S` and
 //! `V` fields are handed out as `&'de [u8]`) and copied input (`from_reader`,
-//! a buffer reused per record), like serde_json's `Reference`.
+//! a buffer reused per record), like serde_json's `Reference` but as a type
+//! parameter ([`Src`]: [`Borrowed`] or [`Copied`]), so nothing checks which
+//! one per field.
+//!
+//! Speed: the per-file [`plan::Plan`] decides once per node what the hot
+//! paths test per record — a [`plan::Fast`] tag for scalars that are one
+//! little-endian load of the asked type, the count of one-axis subarrays of
+//! scalars, each field's byte range, the datetime token of the file's own
+//! unit. Everything else (byte swaps, conversions, checks, messages) is the
+//! general path, out of line; `fast_tests` proves both give the same result.
+//! Record fields are always matched by name (serde's `visit_str` per key).
 //!
 //! Entry points for other readers (npz): `crate::reader::deserialize_data`
 //! (a whole array's data in memory), `crate::reader::deserialize_stream`
