@@ -218,15 +218,11 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     /// `U`: the number of code units up to the last non-NUL one.
     #[inline]
     fn unicode_len(&self) -> usize {
-        let b = self.bytes.slice();
-        let mut n = b.len() / 4;
-        while let Some(c) = n.checked_sub(1).and_then(|i| b.get(4 * i..4 * i + 4)) {
-            if c != [0, 0, 0, 0] {
-                break;
-            }
-            n -= 1;
-        }
-        n
+        self.bytes
+            .slice()
+            .chunks_exact(4)
+            .rposition(|c| c != [0, 0, 0, 0])
+            .map_or(0, |i| i + 1)
     }
 
     /// `U`: code unit `c` (4 bytes) in the file's byte order.
