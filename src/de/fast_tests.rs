@@ -193,3 +193,72 @@ fn mismatching_targets_keep_their_results() {
         "record 1, field n: expected i16, found integer `1048576` in '<i8'"
     );
 }
+
+/// Records with subarray runs and fields whose tags do or do not match the
+/// Rust type, through every reader: the same values (or the same message).
+#[test]
+fn records_and_runs_agree_across_readers() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct R {
+        pos: [f64; 3],
+        vel: [f32; 2],
+        id: u64,
+        ok: bool,
+    }
+    let dtype: Dtype = "[('id', '>u4'), ('pos', '>f8', (3,)), ('vel', '<f4', (2,)), ('ok', '|b1')]"
+        .parse()
+        .unwrap();
+    let mut data = Vec::new();
+    for i in 0..3u32 {
+        data.extend_from_slice(&(i + 7).to_be_bytes());
+        for k in 0..3 {
+            data.extend_from_slice(&(f64::from(i) + 0.25 * f64::from(k)).to_be_bytes());
+        }
+        data.extend_from_slice(&0.5f32.to_le_bytes());
+        data.extend_from_slice(&(-1.5f32).to_le_bytes());
+        data.push(u8::from(i != 1) * 3);
+    }
+    let header = crate::Header::new(dtype.clone(), false, vec![3]);
+    let (mut file, _) = header.encode(None).unwrap();
+    file.extend_from_slice(&data);
+    let want: Vec<R> = (0..3u32)
+        .map(|i| R {
+            pos: [f64::from(i), f64::from(i) + 0.25, f64::from(i) + 0.5],
+            vel: [0.5, -1.5],
+            id: u64::from(i + 7),
+            ok: i != 1,
+        })
+        .collect();
+    assert_eq!(crate::from_slice::<Vec<R>>(&file).unwrap(), want);
+    assert_eq!(crate::from_reader::<Vec<R>>(&file[..]).unwrap(), want);
+    let mut reader = crate::NpyReader::new(&file[..]).unwrap();
+    let rows: Vec<R> = reader.deserialize().collect::<crate::Result<_>>().unwrap();
+    assert_eq!(rows, want);
+
+    // '<f4' run into [f64; 2] widens exactly; '>f8' run into [f32; 3] is
+    // exact only where the value is
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct W {
+        vel: [f64; 2],
+        pos: [f32; 3],
+    }
+    let got = crate::from_slice::<Vec<W>>(&file).unwrap();
+    assert_eq!(got[2].vel, [0.5, -1.5]);
+    assert_eq!(got[2].pos, [2.0, 2.25, 2.5]);
+    // a run into the wrong type names record, field and index
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Bad {
+        pos: [i32; 3],
+    }
+    let err = crate::from_slice::<Vec<Bad>>(&file).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 0, field pos[0]: expected i32, found '>f8'"
+    );
+    let err = crate::from_reader::<Vec<Bad>>(&file[..]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 0, field pos[0]: expected i32, found '>f8'"
+    );
+}
