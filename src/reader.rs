@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::element::ElementDe;
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
 use crate::de::{Bytes, Cfg, check_readable};
@@ -264,6 +265,11 @@ pub struct NpyReader<R> {
     reordered: Option<Vec<u8>>,
     /// The data ended early or the reader failed: nothing more to yield.
     failed: bool,
+    /// Fortran order with two or more dimensions: rows are scattered over
+    /// the data, which is read whole and reordered.
+    fortran: bool,
+    /// Each row is one element (shape `()` or `(N,)`): no array layer.
+    rows_are_elements: bool,
 }
 
 impl<R> std::fmt::Debug for NpyReader<R> {
@@ -330,6 +336,8 @@ impl<R: Read> NpyReader<R> {
             next: 0,
             reordered: None,
             failed: false,
+            fortran: parsed.header.fortran_order && parsed.header.shape.len() >= 2,
+            rows_are_elements: parsed.header.shape.len() <= 1,
             plan: Plan::new(&parsed.header.descr),
             header: parsed.header,
         })
@@ -469,62 +477,79 @@ impl<R: Read> NpyReader<R> {
         self.data.reader
     }
 
+    #[inline]
     fn next_element<T: DeserializeOwned>(&mut self) -> Option<Result<T>> {
         if self.failed || self.next >= self.len {
             return None;
         }
         let i = self.next;
         self.next += 1;
-        let fortran = self.header.fortran_order && self.header.shape.len() >= 2;
-        let rest = self.header.shape.get(1..).unwrap_or(&[]);
-        let result = if fortran {
-            if self.reordered.is_none() {
-                match load_reordered(&mut self.data, &self.header) {
-                    Ok(c) => self.reordered = Some(c),
-                    Err(e) => {
-                        self.failed = true;
-                        return Some(Err(e));
-                    }
-                }
+        if self.fortran {
+            return self.next_reordered(i);
+        }
+        // rows in file order: one record or scalar (shape `(N,)`), or an
+        // array of them (`(N, 3)`)
+        let result = match self.data.next_row() {
+            Ok(b) if self.rows_are_elements => {
+                T::deserialize(ElementDe::new(&self.plan, Bytes::Copied(b), self.cfg))
             }
-            let row = self.data.row;
-            let bytes = self.reordered.as_deref().and_then(|c| {
-                let start = usize::try_from(i).ok()?.checked_mul(row)?;
-                c.get(start..start.checked_add(row)?)
-            });
-            match bytes {
-                Some(b) => T::deserialize(ArrayDe::new(
-                    &self.plan,
-                    rest,
-                    Bytes::Copied(b),
-                    self.cfg,
-                    false,
-                )),
-                None => Err(crate::de::internal()),
+            Ok(b) => T::deserialize(ArrayDe::new(
+                &self.plan,
+                self.header.shape.get(1..).unwrap_or(&[]),
+                Bytes::Copied(b),
+                self.cfg,
+                false,
+            )),
+            Err(e) => {
+                // the message already names the incomplete record
+                self.failed = true;
+                return Some(Err(e));
             }
+        };
+        Some(result.map_err(|e| self.at_position(e, i)))
+    }
+
+    /// Attaches the record index (none for a 0-d array's only element).
+    #[cold]
+    #[inline(never)]
+    fn at_position(&self, e: Error, i: u64) -> Error {
+        if self.header.shape.is_empty() {
+            e
         } else {
-            match self.data.next_row() {
-                Ok(b) => T::deserialize(ArrayDe::new(
-                    &self.plan,
-                    rest,
-                    Bytes::Copied(b),
-                    self.cfg,
-                    false,
-                )),
+            e.at_record(i)
+        }
+    }
+
+    /// Element `i` of a Fortran-order array of two or more dimensions:
+    /// the whole data is read and reordered on the first call.
+    #[inline(never)]
+    fn next_reordered<T: DeserializeOwned>(&mut self, i: u64) -> Option<Result<T>> {
+        if self.reordered.is_none() {
+            match load_reordered(&mut self.data, &self.header) {
+                Ok(c) => self.reordered = Some(c),
                 Err(e) => {
-                    // the message already names the incomplete record
                     self.failed = true;
                     return Some(Err(e));
                 }
             }
+        }
+        let rest = self.header.shape.get(1..).unwrap_or(&[]);
+        let row = self.data.row;
+        let bytes = self.reordered.as_deref().and_then(|c| {
+            let start = usize::try_from(i).ok()?.checked_mul(row)?;
+            c.get(start..start.checked_add(row)?)
+        });
+        let result = match bytes {
+            Some(b) => T::deserialize(ArrayDe::new(
+                &self.plan,
+                rest,
+                Bytes::Copied(b),
+                self.cfg,
+                false,
+            )),
+            None => Err(crate::de::internal()),
         };
-        Some(result.map_err(|e| {
-            if self.header.shape.is_empty() {
-                e
-            } else {
-                e.at_record(i)
-            }
-        }))
+        Some(result.map_err(|e| self.at_position(e, i)))
     }
 }
 

@@ -6,31 +6,24 @@ use serde::de::{self, Visitor};
 
 use super::element::ElementDe;
 use super::plan::{Kind, Plan};
-use super::scalar::ScalarDe;
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
-use crate::dtype::{Scalar, ShapeRepr};
+use super::{Cfg, SIZE_HINT_BYTES, Src, fix_error, internal};
+use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
-pub(crate) struct ArrayDe<'de, 'a> {
+pub(crate) struct ArrayDe<'a, B> {
     dtype: &'a Plan,
     dims: &'a [u64],
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
 }
 
-impl<'de, 'a> ArrayDe<'de, 'a> {
+impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
     #[inline]
-    pub(crate) fn new(
-        dtype: &'a Plan,
-        dims: &'a [u64],
-        bytes: Bytes<'de, 'a>,
-        cfg: Cfg,
-        top: bool,
-    ) -> Self {
+    pub(crate) fn new(dtype: &'a Plan, dims: &'a [u64], bytes: B, cfg: Cfg, top: bool) -> Self {
         ArrayDe {
             dtype,
             dims,
@@ -41,7 +34,7 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
     }
 
     #[inline]
-    fn element(&self) -> ElementDe<'de, 'a> {
+    fn element(&self) -> ElementDe<'a, B> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
     }
 
@@ -52,6 +45,14 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
+        if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
+            // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
+            // to the visitor, no element layer in between (scalar_run checks
+            // the length)
+            return scalar_run(
+                self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor,
+            );
+        }
         let stride = if rest.is_empty() {
             self.dtype.size
         } else if n == 0 {
@@ -61,30 +62,6 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
         };
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
-        }
-        if let (true, Kind::Scalar(scalar)) = (rest.is_empty(), &self.dtype.kind) {
-            // the hot case (`Vec<f64>`, `[f32; 3]` fields): scalars straight
-            // to the visitor, no element layer in between
-            let mut seq = ScalarSeq {
-                scalar: *scalar,
-                bytes: self.bytes,
-                size: stride,
-                next: 0,
-                len: n_usize,
-                cfg: self.cfg,
-                top: self.top,
-            };
-            let v = visitor
-                .visit_seq(&mut seq)
-                .map_err(|e| fix_error(e, &Shape(self.dtype, self.dims, self.top)))?;
-            if seq.next < seq.len {
-                let found = Shape(self.dtype, self.dims, self.top);
-                return Err(Error::mismatch(format!(
-                    "expected {} elements, found {found}",
-                    seq.next
-                )));
-            }
-            return Ok(v);
         }
         let mut seq = ArraySeq {
             dtype: self.dtype,
@@ -110,6 +87,45 @@ impl<'de, 'a> ArrayDe<'de, 'a> {
     }
 }
 
+/// Visits `n` scalars of `plan` laid out back to back in exactly `bytes`
+/// (`dims` is `[n]`, for messages): the last axis of an array of scalars.
+#[inline]
+pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
+    plan: &'a Plan,
+    dims: &'a [u64],
+    n: usize,
+    bytes: B,
+    cfg: Cfg,
+    top: bool,
+    visitor: V,
+) -> Result<V::Value> {
+    if plan.size.checked_mul(n) != Some(bytes.len()) {
+        return Err(internal());
+    }
+    let mut seq = ScalarSeq {
+        plan,
+        bytes,
+        size: plan.size,
+        next: 0,
+        len: n,
+        cfg,
+        top,
+    };
+    match visitor.visit_seq(&mut seq) {
+        Ok(v) if seq.next >= seq.len => Ok(v),
+        Ok(_) => Err(too_few(plan, dims, top, seq.next)),
+        Err(e) => Err(fix_error(e, &Shape(plan, dims, top))),
+    }
+}
+
+/// The type took only `took` of the elements of an axis.
+#[cold]
+#[inline(never)]
+fn too_few(plan: &Plan, dims: &[u64], top: bool, took: usize) -> Error {
+    let found = Shape(plan, dims, top);
+    Error::mismatch(format!("expected {took} elements, found {found}"))
+}
+
 /// "array of shape (3, 2) of '<f8'" for messages.
 struct Shape<'a>(&'a Plan, &'a [u64], bool);
 
@@ -126,6 +142,8 @@ impl std::fmt::Display for Shape<'_> {
 
 /// Attaches element `i` of an axis to an error: a record index on the first
 /// axis, an index below it.
+#[cold]
+#[inline(never)]
 fn at_position(e: Error, top: bool, i: usize) -> Error {
     if top {
         e.at_record(i as u64)
@@ -135,10 +153,10 @@ fn at_position(e: Error, top: bool, i: usize) -> Error {
 }
 
 /// The elements of one axis.
-struct ArraySeq<'de, 'a> {
+struct ArraySeq<'a, B> {
     dtype: &'a Plan,
     rest: &'a [u64],
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     stride: usize,
     next: usize,
     len: usize,
@@ -146,7 +164,7 @@ struct ArraySeq<'de, 'a> {
     top: bool,
 }
 
-impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
     type Error = Error;
 
     #[inline]
@@ -159,8 +177,16 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
         }
         let i = self.next;
         self.next += 1;
-        let offset = i.checked_mul(self.stride).ok_or_else(internal)?;
-        let bytes = self.bytes.sub(offset, self.stride)?;
+        // the run shrinks from the front: one split per element
+        let (bytes, rest) = self.bytes.split(self.stride)?;
+        self.bytes = rest;
+        if self.rest.is_empty() {
+            // one element (a record): no array layer in between
+            return seed
+                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
+                .map(Some)
+                .map_err(|e| at_position(e, self.top, i));
+        }
         let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
         seed.deserialize(de)
             .map(Some)
@@ -174,9 +200,9 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'de, '_> {
 }
 
 /// A run of scalars of one type (the last axis of an array of scalars).
-struct ScalarSeq<'de, 'a> {
-    scalar: Scalar,
-    bytes: Bytes<'de, 'a>,
+struct ScalarSeq<'a, B> {
+    plan: &'a Plan,
+    bytes: B,
     size: usize,
     next: usize,
     len: usize,
@@ -184,7 +210,7 @@ struct ScalarSeq<'de, 'a> {
     top: bool,
 }
 
-impl<'de> de::SeqAccess<'de> for ScalarSeq<'de, '_> {
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for ScalarSeq<'_, B> {
     type Error = Error;
 
     #[inline]
@@ -200,7 +226,7 @@ impl<'de> de::SeqAccess<'de> for ScalarSeq<'de, '_> {
         // the run shrinks from the front: one split per element
         let (bytes, rest) = self.bytes.split(self.size)?;
         self.bytes = rest;
-        seed.deserialize(ScalarDe::new(self.scalar, bytes, self.cfg))
+        seed.deserialize(ElementDe::new(self.plan, bytes, self.cfg))
             .map(Some)
             .map_err(|e| at_position(e, self.top, i))
     }
@@ -224,7 +250,7 @@ macro_rules! elem_or_seq {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for ArrayDe<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
     type Error = Error;
 
     elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16

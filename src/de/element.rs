@@ -1,30 +1,46 @@
 //! One array element over exactly its bytes: a record (a map keyed by field
 //! name, padding skipped), a subarray (nested sequences) or a scalar.
 
-use serde::de::{self, Visitor};
+use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::ArrayDe;
-use super::plan::{Found, Kind, PField, Plan};
+use super::array::{ArrayDe, scalar_run};
+use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
-use super::{Bytes, Cfg, fix_error, internal};
+use super::{Cfg, Src, fix_error, internal};
 use crate::error::{Error, Result};
 
 /// One element of `dtype` over exactly `dtype.itemsize()` bytes.
-pub(crate) struct ElementDe<'de, 'a> {
+pub(crate) struct ElementDe<'a, B> {
     dtype: &'a Plan,
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
 }
 
-impl<'de, 'a> ElementDe<'de, 'a> {
+impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     #[inline]
-    pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
+    pub(crate) fn new(dtype: &'a Plan, bytes: B, cfg: Cfg) -> Self {
         ElementDe { dtype, bytes, cfg }
     }
 
     #[cold]
+    #[inline(never)]
     fn fix(&self, e: Error) -> Error {
         fix_error(e, &Found(self.dtype))
+    }
+
+    /// The general path of the numeric methods: the scalar with its
+    /// conversions and checks, or the self-describing presentation of a
+    /// record or subarray. Out of line so the fast path stays small.
+    #[inline(never)]
+    fn general<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ScalarDe<B>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        match &self.dtype.kind {
+            Kind::Scalar(s) => f(ScalarDe::new(*s, self.bytes, self.cfg), visitor),
+            _ => de::Deserializer::deserialize_any(self, visitor),
+        }
     }
 
     #[inline]
@@ -57,13 +73,17 @@ impl<'de, 'a> ElementDe<'de, 'a> {
         Ok(v)
     }
 
-    #[inline]
+    #[inline(always)]
     fn subarray<V: Visitor<'de>>(
         self,
         base: &'a Plan,
         dims: &'a [u64],
+        run: Option<usize>,
         visitor: V,
     ) -> Result<V::Value> {
+        if let Some(n) = run {
+            return scalar_run(base, dims, n, self.bytes, self.cfg, false, visitor);
+        }
         ArrayDe::new(base, dims, self.bytes, self.cfg, false).visit_seq(visitor)
     }
 }
@@ -80,21 +100,68 @@ macro_rules! to_scalar {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
+/// The numeric methods: when the plan's [`Fast`] tag says the file's type is
+/// exactly the asked one in little-endian order, one load and one visit;
+/// anything else (other types, big-endian, conversions, records) goes
+/// through [`ElementDe::general`], out of line.
+macro_rules! fast_scalar {
+    ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.dtype.fast == Fast::$tag {
+                if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
+                    let x = <$t>::from_le_bytes(*a);
+                    return match visitor.$visit(x) {
+                        Ok(v) => Ok(v),
+                        Err(e) => Err(self.fix(e)),
+                    };
+                }
+            }
+            self.general(visitor, |d, v| d.$m(v))
+        }
+    )*};
+}
+
+impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     type Error = Error;
 
+    #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).deserialize_any(visitor),
-            Kind::Sub(base, dims) => self.subarray(base, dims, visitor),
+            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
             Kind::Record(r) => self.record_map(r, visitor),
         }
     }
 
-    to_scalar!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+    to_scalar!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf);
+
+    fast_scalar! {
+        deserialize_i8 I8 i8, 1, visit_i8;
+        deserialize_i16 I16 i16, 2, visit_i16;
+        deserialize_i32 I32 i32, 4, visit_i32;
+        deserialize_i64 I64 i64, 8, visit_i64;
+        deserialize_u8 U8 u8, 1, visit_u8;
+        deserialize_u16 U16 u16, 2, visit_u16;
+        deserialize_u32 U32 u32, 4, visit_u32;
+        deserialize_u64 U64 u64, 8, visit_u64;
+        deserialize_f32 F32 f32, 4, visit_f32;
+        deserialize_f64 F64 f64, 8, visit_f64;
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.dtype.fast == Fast::Bool {
+            if let Some(&b) = self.bytes.slice().first() {
+                return match visitor.visit_bool(b != 0) {
+                    Ok(v) => Ok(v),
+                    Err(e) => Err(self.fix(e)),
+                };
+            }
+        }
+        self.general(visitor, |d, v| d.deserialize_bool(v))
+    }
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -122,6 +189,18 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if let Some(token) = &self.dtype.token {
+            if name == &**token {
+                if let Some(a) = self.bytes.slice().first_chunk::<8>() {
+                    // the file's own unit: the count needs no conversion
+                    let count = i64::from_le_bytes(*a);
+                    return match visitor.visit_newtype_struct(count.into_deserializer()) {
+                        Ok(v) => Ok(v),
+                        Err(e) => Err(self.fix(e)),
+                    };
+                }
+            }
+        }
         match &self.dtype.kind {
             Kind::Scalar(s) => {
                 ScalarDe::new(*s, self.bytes, self.cfg).deserialize_newtype_struct(name, visitor)
@@ -132,15 +211,16 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Record(r) => self.record_seq(r, visitor),
-            _ => self.deserialize_any(visitor),
+            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
+            Kind::Scalar(_) => self.deserialize_any(visitor),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         self.deserialize_seq(visitor)
     }
@@ -193,23 +273,27 @@ impl<'de> de::Deserializer<'de> for ElementDe<'de, '_> {
 
 /// A record as a map: keys are the field names from the dtype (file order),
 /// values the fields' elements at their fixed offsets.
-struct RecordMap<'de, 'a> {
+struct RecordMap<'a, B> {
     fields: std::slice::Iter<'a, PField>,
     value: Option<&'a PField>,
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
 }
 
-#[inline]
-fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'de, 'a>> {
-    Ok(ElementDe::new(
-        &f.plan,
-        bytes.sub(f.offset, f.plan.size)?,
-        cfg,
-    ))
+/// Attaches a field name to an error on its way out (cold: only errors
+/// pay for it).
+#[cold]
+#[inline(never)]
+fn in_field(e: Error, name: &str) -> Error {
+    e.in_field(name)
 }
 
-impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
+#[inline]
+fn field_de<'de, 'a, B: Src<'de>>(f: &'a PField, bytes: B, cfg: Cfg) -> Result<ElementDe<'a, B>> {
+    Ok(ElementDe::new(&f.plan, bytes.range(f.offset, f.end)?, cfg))
+}
+
+impl<'de, B: Src<'de>> de::MapAccess<'de> for RecordMap<'_, B> {
     type Error = Error;
 
     #[inline]
@@ -220,14 +304,14 @@ impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
         self.value = Some(field);
         seed.deserialize(de::value::StrDeserializer::<Error>::new(&field.name))
             .map(Some)
-            .map_err(|e| e.in_field(&field.name))
+            .map_err(|e| in_field(e, &field.name))
     }
 
     #[inline]
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let field = self.value.take().ok_or_else(internal)?;
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
-            .map_err(|e| e.in_field(&field.name))
+            .map_err(|e| in_field(e, &field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -236,13 +320,13 @@ impl<'de, 'a> de::MapAccess<'de> for RecordMap<'de, 'a> {
 }
 
 /// A record as a sequence of its fields in file order (tuples, tuple structs).
-struct RecordSeq<'de, 'a> {
+struct RecordSeq<'a, B> {
     fields: std::slice::Iter<'a, PField>,
-    bytes: Bytes<'de, 'a>,
+    bytes: B,
     cfg: Cfg,
 }
 
-impl<'de> de::SeqAccess<'de> for RecordSeq<'de, '_> {
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for RecordSeq<'_, B> {
     type Error = Error;
 
     #[inline]
@@ -255,7 +339,7 @@ impl<'de> de::SeqAccess<'de> for RecordSeq<'de, '_> {
         };
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
             .map(Some)
-            .map_err(|e| e.in_field(&field.name))
+            .map_err(|e| in_field(e, &field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -8,7 +8,17 @@
 //!
 //! One deserializer serves both borrowed input (`from_slice`, where `S` and
 //! `V` fields are handed out as `&'de [u8]`) and copied input (`from_reader`,
-//! a buffer reused per record), like serde_json's `Reference`.
+//! a buffer reused per record), like serde_json's `Reference` but as a type
+//! parameter ([`Src`]: [`Borrowed`] or [`Copied`]), so nothing checks which
+//! one per field.
+//!
+//! Speed: the per-file [`plan::Plan`] decides once per node what the hot
+//! paths test per record — a [`plan::Fast`] tag for scalars that are one
+//! little-endian load of the asked type, the count of one-axis subarrays of
+//! scalars, each field's byte range, the datetime token of the file's own
+//! unit. Everything else (byte swaps, conversions, checks, messages) is the
+//! general path, out of line; `fast_tests` proves both give the same result.
+//! Record fields are always matched by name (serde's `visit_str` per key).
 //!
 //! Entry points for other readers (npz): `crate::reader::deserialize_data`
 //! (a whole array's data in memory), `crate::reader::deserialize_stream`
@@ -37,78 +47,128 @@ use crate::error::{Error, ErrorKind, Result};
 /// Rust values would take, whatever the header claims.
 pub(crate) const SIZE_HINT_BYTES: usize = 4 << 20;
 
-/// The bytes of one element or of a run of elements, borrowed from the
-/// caller's input (`'de`) or from a scratch buffer (`'a`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Bytes<'de, 'a> {
-    /// From `from_slice`: may be handed to the visitor as `&'de [u8]`.
-    Borrowed(&'de [u8]),
-    /// From a buffer that is reused: handed out as a transient `&[u8]`.
-    Copied(&'a [u8]),
-}
-
-impl<'de, 'a> Bytes<'de, 'a> {
+/// The bytes of one element or of a run of elements: borrowed from the
+/// caller's input ([`Borrowed`], may be handed to the visitor as
+/// `&'de [u8]`) or from a scratch buffer ([`Copied`], handed out as a
+/// transient `&[u8]`). A type parameter rather than an enum: which one is
+/// known per call of `from_slice`/`from_reader`, so no deserializer checks
+/// it per field.
+pub(crate) trait Src<'de>: Copy {
     /// The bytes.
-    #[inline]
-    pub(crate) fn slice(&self) -> &[u8] {
-        match *self {
-            Bytes::Borrowed(b) => b,
-            Bytes::Copied(b) => b,
-        }
-    }
+    fn slice(&self) -> &[u8];
+
+    /// The bytes from `start` to `end`, of the same kind.
+    fn range(self, start: usize, end: usize) -> Result<Self>;
+
+    /// The first `n` bytes and the rest, of the same kind.
+    fn split(self, n: usize) -> Result<(Self, Self)>;
+
+    /// Hands the bytes to the visitor, borrowed when possible.
+    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
+
+    /// Hands the bytes to the visitor as a string when they are UTF-8, as
+    /// bytes otherwise (the visitor then says what it expected).
+    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
 
     /// Length in bytes.
     #[inline]
-    pub(crate) fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.slice().len()
     }
 
     /// `len` bytes starting at `offset`, of the same kind.
     #[inline]
-    pub(crate) fn sub(self, offset: usize, len: usize) -> Result<Self> {
-        let range = offset..offset.checked_add(len).ok_or_else(internal)?;
-        match self {
-            Bytes::Borrowed(b) => b.get(range).map(Bytes::Borrowed),
-            Bytes::Copied(b) => b.get(range).map(Bytes::Copied),
-        }
-        .ok_or_else(internal)
+    fn sub(self, offset: usize, len: usize) -> Result<Self> {
+        self.range(offset, offset.checked_add(len).ok_or_else(internal)?)
     }
+}
 
-    /// The first `n` bytes and the rest, of the same kind.
+/// Bytes of the caller's input (`from_slice`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Borrowed<'de>(pub(crate) &'de [u8]);
+
+/// Bytes of a buffer that is reused (`from_reader`, reordered data).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Copied<'a>(pub(crate) &'a [u8]);
+
+impl<'de> Src<'de> for Borrowed<'de> {
     #[inline]
-    pub(crate) fn split(self, n: usize) -> Result<(Self, Self)> {
-        match self {
-            Bytes::Borrowed(b) => b
-                .split_at_checked(n)
-                .map(|(a, r)| (Bytes::Borrowed(a), Bytes::Borrowed(r))),
-            Bytes::Copied(b) => b
-                .split_at_checked(n)
-                .map(|(a, r)| (Bytes::Copied(a), Bytes::Copied(r))),
-        }
-        .ok_or_else(internal)
+    fn slice(&self) -> &[u8] {
+        self.0
     }
 
-    /// Hands the bytes to the visitor, borrowed when possible.
-    pub(crate) fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self {
-            Bytes::Borrowed(b) => visitor.visit_borrowed_bytes(b),
-            Bytes::Copied(b) => visitor.visit_bytes(b),
+    #[inline]
+    fn range(self, start: usize, end: usize) -> Result<Self> {
+        self.0.get(start..end).map(Borrowed).ok_or_else(internal)
+    }
+
+    #[inline]
+    fn split(self, n: usize) -> Result<(Self, Self)> {
+        match self.0.split_at_checked(n) {
+            Some((a, r)) => Ok((Borrowed(a), Borrowed(r))),
+            None => Err(internal()),
         }
     }
 
-    /// Hands the bytes to the visitor as a string when they are UTF-8, as
-    /// bytes otherwise (the visitor then says what it expected).
-    pub(crate) fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self {
-            Bytes::Borrowed(b) => match std::str::from_utf8(b) {
-                Ok(s) => visitor.visit_borrowed_str(s),
-                Err(_) => visitor.visit_borrowed_bytes(b),
-            },
-            Bytes::Copied(b) => match std::str::from_utf8(b) {
-                Ok(s) => visitor.visit_str(s),
-                Err(_) => visitor.visit_bytes(b),
-            },
+    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_borrowed_bytes(self.0)
+    }
+
+    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match std::str::from_utf8(self.0) {
+            Ok(s) => visitor.visit_borrowed_str(s),
+            Err(_) => visitor.visit_borrowed_bytes(self.0),
         }
+    }
+}
+
+impl<'de> Src<'de> for Copied<'_> {
+    #[inline]
+    fn slice(&self) -> &[u8] {
+        self.0
+    }
+
+    #[inline]
+    fn range(self, start: usize, end: usize) -> Result<Self> {
+        self.0.get(start..end).map(Copied).ok_or_else(internal)
+    }
+
+    #[inline]
+    fn split(self, n: usize) -> Result<(Self, Self)> {
+        match self.0.split_at_checked(n) {
+            Some((a, r)) => Ok((Copied(a), Copied(r))),
+            None => Err(internal()),
+        }
+    }
+
+    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_bytes(self.0)
+    }
+
+    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match std::str::from_utf8(self.0) {
+            Ok(s) => visitor.visit_str(s),
+            Err(_) => visitor.visit_bytes(self.0),
+        }
+    }
+}
+
+/// The two kinds of [`Src`] under one name, for call sites outside this
+/// module (`Bytes::Copied(row)`).
+pub(crate) struct Bytes;
+
+#[allow(non_snake_case)]
+impl Bytes {
+    /// Bytes of the caller's input.
+    #[inline]
+    pub(crate) fn Borrowed(b: &[u8]) -> Borrowed<'_> {
+        Borrowed(b)
+    }
+
+    /// Bytes of a reused buffer.
+    #[inline]
+    pub(crate) fn Copied(b: &[u8]) -> Copied<'_> {
+        Copied(b)
     }
 }
 
@@ -207,5 +267,7 @@ pub(crate) fn element_from_slice<'de, T: serde::Deserialize<'de>>(
     T::deserialize(element::ElementDe::new(&plan, Bytes::Borrowed(bytes), cfg))
 }
 
+#[cfg(test)]
+mod fast_tests;
 #[cfg(test)]
 mod tests;

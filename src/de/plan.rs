@@ -8,22 +8,79 @@
 
 use std::fmt;
 
-use crate::dtype::{Dtype, Scalar, ShapeRepr};
+use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
+use crate::special;
 
 /// One node of the compiled dtype.
 #[derive(Debug)]
 pub(crate) struct Plan {
     /// Bytes of one element of this node (`Dtype::itemsize`).
     pub(crate) size: usize,
+    /// The scalar types whose value is one little-endian load (see [`Fast`]).
+    pub(crate) fast: Fast,
+    /// For a little-endian `M8`/`m8` scalar, the newtype token of its own
+    /// unit (`"$npy_serde::M8[ns]"`): a type asking for exactly this token
+    /// gets the count unconverted, without parsing the token per record.
+    pub(crate) token: Option<Box<str>>,
     pub(crate) kind: Kind,
 }
 
-/// What the node is.
+/// A scalar node that the Rust type of the same name reads with one
+/// little-endian (or single-byte) load and one `visit_` call, decided once
+/// per file: `deserialize_f64` on a `<f8` node checks this tag and nothing
+/// else. Every other pairing (`>f8`, `<f4` into `f64`, `<f8` into `i32`,
+/// strings, datetimes) is [`Fast::No`] or a different tag, and takes the
+/// general path with its conversions and messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fast {
+    No,
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl Fast {
+    /// The tag of a scalar of the file.
+    fn of(s: Scalar) -> Fast {
+        if s.order() == ByteOrder::Big {
+            return Fast::No;
+        }
+        match s.ty() {
+            ScalarType::Bool => Fast::Bool,
+            ScalarType::Int(1) => Fast::I8,
+            ScalarType::Int(2) => Fast::I16,
+            ScalarType::Int(4) => Fast::I32,
+            ScalarType::Int(8) => Fast::I64,
+            ScalarType::UInt(1) => Fast::U8,
+            ScalarType::UInt(2) => Fast::U16,
+            ScalarType::UInt(4) => Fast::U32,
+            ScalarType::UInt(8) => Fast::U64,
+            ScalarType::Float(4) => Fast::F32,
+            ScalarType::Float(8) => Fast::F64,
+            _ => Fast::No,
+        }
+    }
+}
+
+/// What the node is. An explicit tag byte (`repr(u8)`) instead of a niche in
+/// a `Vec`'s capacity: every element dispatches on it, and a byte compare is
+/// cheaper than decoding the niche.
 #[derive(Debug)]
+#[repr(u8)]
 pub(crate) enum Kind {
     Scalar(Scalar),
-    /// Base element and dims (C order).
-    Sub(Box<Plan>, Vec<u64>),
+    /// Base element and dims (C order); for one axis of scalars
+    /// (`('pos', '<f8', (3,))`) also the count of that axis, so the run is
+    /// read without recomputing strides.
+    Sub(Box<Plan>, Vec<u64>, Option<usize>),
     Record(Vec<PField>),
 }
 
@@ -32,6 +89,9 @@ pub(crate) enum Kind {
 pub(crate) struct PField {
     pub(crate) name: Box<str>,
     pub(crate) offset: usize,
+    /// `offset + plan.size` (`usize::MAX` if that overflowed, which the
+    /// dtype's checks exclude: the field then fails its bounds check).
+    pub(crate) end: usize,
     pub(crate) plan: Plan,
 }
 
@@ -39,22 +99,62 @@ impl Plan {
     /// Compiles a dtype (sizes were checked when it was parsed or built).
     pub(crate) fn new(dtype: &Dtype) -> Plan {
         let size = dtype.itemsize();
+        let fast = match dtype {
+            Dtype::Scalar(s) => Fast::of(*s),
+            _ => Fast::No,
+        };
+        let token = match dtype {
+            Dtype::Scalar(s) => own_token(*s),
+            _ => None,
+        };
         let kind = match dtype {
             Dtype::Scalar(s) => Kind::Scalar(*s),
-            Dtype::Subarray(base, dims) => Kind::Sub(Box::new(Plan::new(base)), dims.clone()),
+            Dtype::Subarray(base, dims) => {
+                let base = Plan::new(base);
+                let run = match (&base.kind, &dims[..]) {
+                    (Kind::Scalar(_), &[n]) => usize::try_from(n).ok(),
+                    _ => None,
+                };
+                Kind::Sub(Box::new(base), dims.clone(), run)
+            }
             Dtype::Record(r) => Kind::Record(
                 r.fields()
                     .iter()
-                    .map(|f| PField {
-                        name: f.name().into(),
-                        offset: f.offset(),
-                        plan: Plan::new(f.dtype()),
+                    .map(|f| {
+                        let plan = Plan::new(f.dtype());
+                        PField {
+                            name: f.name().into(),
+                            offset: f.offset(),
+                            end: f.offset().saturating_add(plan.size),
+                            plan,
+                        }
                     })
                     .collect(),
             ),
         };
-        Plan { size, kind }
+        Plan {
+            size,
+            fast,
+            token,
+            kind,
+        }
     }
+}
+
+/// The datetime token whose unit is exactly the scalar's own (checked by
+/// parsing it back, so a spelling the parser reads differently never
+/// takes the shortcut).
+fn own_token(s: Scalar) -> Option<Box<str>> {
+    if s.order() == ByteOrder::Big {
+        return None;
+    }
+    let (prefix, unit, datetime) = match s.ty() {
+        ScalarType::Datetime(u) => (special::DATETIME_PREFIX, u, true),
+        ScalarType::Timedelta(u) => (special::TIMEDELTA_PREFIX, u, false),
+        _ => return None,
+    };
+    let token = format!("{prefix}{unit}");
+    (super::datetime::parse_token(&token) == Some((datetime, unit))).then(|| token.into())
 }
 
 /// How a value was found in the file, for "expected X, found Y" messages.
@@ -64,7 +164,7 @@ impl fmt::Display for Found<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0.kind {
             Kind::Scalar(s) => write!(f, "'{s}'"),
-            Kind::Sub(base, shape) => {
+            Kind::Sub(base, shape, _) => {
                 write!(f, "subarray {}", ShapeRepr(shape))?;
                 if let Kind::Scalar(s) = &base.kind {
                     write!(f, " of '{s}'")?;

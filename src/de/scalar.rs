@@ -8,7 +8,7 @@
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::{Bytes, Cfg, fix_error, internal};
+use super::{Cfg, Src, fix_error, internal};
 use crate::dtype::{ByteOrder, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::special;
@@ -137,15 +137,15 @@ pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
 }
 
 /// One scalar of the file.
-pub(crate) struct ScalarDe<'de, 'a> {
+pub(crate) struct ScalarDe<B> {
     pub(crate) scalar: Scalar,
-    pub(crate) bytes: Bytes<'de, 'a>,
+    pub(crate) bytes: B,
     pub(crate) cfg: Cfg,
 }
 
-impl<'de, 'a> ScalarDe<'de, 'a> {
+impl<'de, B: Src<'de>> ScalarDe<B> {
     #[inline]
-    pub(crate) fn new(scalar: Scalar, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
+    pub(crate) fn new(scalar: Scalar, bytes: B, cfg: Cfg) -> Self {
         ScalarDe { scalar, bytes, cfg }
     }
 
@@ -209,36 +209,88 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
     }
 
     /// `S`: the bytes up to the last non-NUL byte.
-    fn stripped_bytes(&self) -> Result<Bytes<'de, 'a>> {
+    fn stripped_bytes(&self) -> Result<B> {
         let b = self.bytes.slice();
         let n = b.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
         self.bytes.sub(0, n)
     }
 
+    /// `U`: the number of code units up to the last non-NUL one.
+    #[inline]
+    fn unicode_len(&self) -> usize {
+        self.bytes
+            .slice()
+            .chunks_exact(4)
+            .rposition(|c| c != [0, 0, 0, 0])
+            .map_or(0, |i| i + 1)
+    }
+
+    /// `U`: code unit `c` (4 bytes) in the file's byte order.
+    #[inline]
+    fn unit(&self, c: &[u8]) -> u32 {
+        let a = c.first_chunk::<4>().copied().unwrap_or_default();
+        if self.big() {
+            u32::from_be_bytes(a)
+        } else {
+            u32::from_le_bytes(a)
+        }
+    }
+
+    #[cold]
+    fn bad_code_point(&self, u: u32) -> Error {
+        Error::data(format!(
+            "invalid UCS-4 code point 0x{u:x} in '{}' string",
+            self.scalar
+        ))
+    }
+
+    /// `U`: decodes UCS-4 up to the last non-NUL code point into a new
+    /// `String` (what `deserialize_string` hands over by value).
+    fn unicode_string(&self) -> Result<String> {
+        let n = self.unicode_len();
+        let units = self
+            .bytes
+            .slice()
+            .get(..n.saturating_mul(4))
+            .unwrap_or_default();
+        let mut s = String::with_capacity(n.min(1 << 20));
+        // one loop per byte order, so the order is not tested per unit
+        if self.big() {
+            self.push_units(units, &mut s, u32::from_be_bytes)?;
+        } else {
+            self.push_units(units, &mut s, u32::from_le_bytes)?;
+        }
+        Ok(s)
+    }
+
+    /// Appends the code points of `units` (whole UCS-4 units) to `s`.
+    #[inline(always)]
+    fn push_units(&self, units: &[u8], s: &mut String, unit: fn([u8; 4]) -> u32) -> Result<()> {
+        for c in units.chunks_exact(4) {
+            let u = unit(c.first_chunk::<4>().copied().unwrap_or_default());
+            match u8::try_from(u) {
+                Ok(a) if a.is_ascii() => s.push(char::from(a)),
+                _ => s.push(char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?),
+            }
+        }
+        Ok(())
+    }
+
     /// `U`: decodes UCS-4 up to the last non-NUL code point and hands the
     /// text to `f`, without allocating for short strings.
     fn with_unicode<T>(&self, f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
-        let b = self.bytes.slice();
-        let big = self.big();
-        let units = b.chunks_exact(4).map(|c| {
-            let a = c.first_chunk::<4>().copied().unwrap_or_default();
-            if big {
-                u32::from_be_bytes(a)
-            } else {
-                u32::from_le_bytes(a)
-            }
-        });
-        let n = units.clone().rposition(|u| u != 0).map_or(0, |i| i + 1);
+        let n = self.unicode_len();
+        let units = self
+            .bytes
+            .slice()
+            .chunks_exact(4)
+            .take(n)
+            .map(|c| self.unit(c));
         let mut stack = [0u8; 256];
         let mut len = 0usize;
         let mut heap: Option<String> = None;
-        for u in units.take(n) {
-            let c = char::from_u32(u).ok_or_else(|| {
-                Error::data(format!(
-                    "invalid UCS-4 code point 0x{u:x} in '{}' string",
-                    self.scalar
-                ))
-            })?;
+        for u in units {
+            let c = char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?;
             match &mut heap {
                 Some(s) => s.push(c),
                 None => {
@@ -269,7 +321,7 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
-    fn complex_parts(&self) -> Result<PairSeq<'de, 'a>> {
+    fn complex_parts(&self) -> Result<PairSeq<B>> {
         let ScalarType::Complex(n) = self.scalar.ty() else {
             return Err(internal());
         };
@@ -367,7 +419,7 @@ impl<'de, 'a> ScalarDe<'de, 'a> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(General<'de, 'a>, V) -> Result<V::Value>,
+        f: impl FnOnce(General<B>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         f(General(self), visitor)
     }
@@ -449,7 +501,7 @@ macro_rules! fast_visit {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -509,6 +561,11 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let ScalarType::Unicode(_) = self.scalar.ty() {
+            // decoded straight into the String the visitor keeps
+            let text = self.unicode_string()?;
+            return visitor.visit_string(text).map_err(|e| self.fix(e));
+        }
         self.deserialize_str(visitor)
     }
 
@@ -578,7 +635,7 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'de, '_> {
 }
 
 /// The general (checked, converting) path of the numeric methods.
-pub(crate) struct General<'de, 'a>(ScalarDe<'de, 'a>);
+pub(crate) struct General<B>(ScalarDe<B>);
 
 macro_rules! general_exact {
     ($($m:ident)*) => {$(
@@ -592,7 +649,7 @@ macro_rules! general_exact {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for General<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for General<B> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -624,9 +681,9 @@ impl<'de> de::Deserializer<'de> for General<'de, '_> {
 
 /// The deserializer handed to a complex visitor's `visit_newtype_struct`:
 /// a two-element sequence `[re, im]`.
-struct ComplexDe<'de, 'a>(ScalarDe<'de, 'a>);
+struct ComplexDe<B>(ScalarDe<B>);
 
-impl<'de> de::Deserializer<'de> for ComplexDe<'de, '_> {
+impl<'de, B: Src<'de>> de::Deserializer<'de> for ComplexDe<B> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -644,11 +701,11 @@ impl<'de> de::Deserializer<'de> for ComplexDe<'de, '_> {
 }
 
 /// `[re, im]` of a complex number.
-pub(crate) struct PairSeq<'de, 'a> {
-    parts: [Option<ScalarDe<'de, 'a>>; 2],
+pub(crate) struct PairSeq<B> {
+    parts: [Option<ScalarDe<B>>; 2],
 }
 
-impl PairSeq<'_, '_> {
+impl<B> PairSeq<B> {
     fn finish(&self) -> Result<()> {
         if self.parts.iter().any(Option::is_some) {
             return Err(Error::mismatch(
@@ -659,7 +716,7 @@ impl PairSeq<'_, '_> {
     }
 }
 
-impl<'de> de::SeqAccess<'de> for PairSeq<'de, '_> {
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for PairSeq<B> {
     type Error = Error;
 
     fn next_element_seed<T: de::DeserializeSeed<'de>>(

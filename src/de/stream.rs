@@ -14,8 +14,8 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, fortran_to_c};
-use super::plan::{Kind, Plan};
-use super::scalar::ScalarDe;
+use super::element::ElementDe;
+use super::plan::Plan;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
@@ -172,6 +172,13 @@ pub(crate) fn row_size(header: &Header) -> Result<usize> {
         .ok_or_else(|| Error::header("the array is too big"))
 }
 
+/// Attaches the record index to an error on its way out.
+#[cold]
+#[inline(never)]
+fn at_record(e: Error, i: u64) -> Error {
+    e.at_record(i)
+}
+
 /// The top-level deserializer of `from_reader`.
 pub(crate) struct StreamDe<'h, R> {
     header: &'h Header,
@@ -209,7 +216,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
     fn whole<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'de, '_>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         let total = usize::try_from(self.data.total).map_err(|_| internal())?;
         let cfg = self.cfg;
@@ -288,6 +295,7 @@ struct StreamSeq<'h, 's, R> {
 impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
         seed: T,
@@ -298,13 +306,13 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         let i = self.next;
         self.next += 1;
         let row = self.data.next_row()?;
-        if let (true, Kind::Scalar(s)) = (self.rest.is_empty(), &self.descr.kind) {
-            // an array of scalars: straight to the scalar, no array layer
-            let de = ScalarDe::new(*s, Bytes::Copied(row), self.cfg);
-            return seed.deserialize(de).map(Some).map_err(|e| e.at_record(i));
+        if self.rest.is_empty() {
+            // one element (record or scalar): no array layer in between
+            let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
+            return seed.deserialize(de).map(Some).map_err(|e| at_record(e, i));
         }
         let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
-        seed.deserialize(de).map(Some).map_err(|e| e.at_record(i))
+        seed.deserialize(de).map(Some).map_err(|e| at_record(e, i))
     }
 
     fn size_hint(&self) -> Option<usize> {

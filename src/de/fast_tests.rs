@@ -1,0 +1,264 @@
+//! The fast paths (`Fast` tags, the datetime token shortcut, `String`
+//! straight from `U`) against the general path they bypass: for every
+//! scalar type of the file, every byte order, a spread of bit patterns and
+//! every Rust target, `ElementDe` (fast where the tag allows) must give
+//! exactly what `ScalarDe` (the general path, always taken before) gives —
+//! the same value or the same error message.
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::element::ElementDe;
+use super::plan::{Fast, Plan};
+use super::scalar::ScalarDe;
+use super::{Bytes, Cfg};
+use crate::dtype::{ByteOrder, DatetimeUnit, Dtype, Scalar, ScalarType, TimeUnit};
+use crate::{Datetime64, Timedelta64, unit};
+
+fn types() -> Vec<ScalarType> {
+    let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
+    let us = DatetimeUnit::new(TimeUnit::Microseconds);
+    vec![
+        ScalarType::Bool,
+        ScalarType::Int(1),
+        ScalarType::Int(2),
+        ScalarType::Int(4),
+        ScalarType::Int(8),
+        ScalarType::UInt(1),
+        ScalarType::UInt(2),
+        ScalarType::UInt(4),
+        ScalarType::UInt(8),
+        ScalarType::Float(2),
+        ScalarType::Float(4),
+        ScalarType::Float(8),
+        ScalarType::Datetime(ns),
+        ScalarType::Datetime(us),
+        ScalarType::Timedelta(ns),
+        ScalarType::Unicode(2),
+        ScalarType::Bytes(2),
+    ]
+}
+
+/// Bit patterns: small, negative, fractions, NaN, beyond 2^53, non-ASCII.
+const PATTERNS: [u64; 9] = [
+    0,
+    1,
+    300,
+    u64::MAX,
+    0x3fb9_9999_9999_999a, // 0.1f64
+    0x3fe0_0000_0000_0000, // 0.5f64
+    0x7ff8_0000_0000_0001, // NaN with payload
+    (1 << 53) + 1,
+    0x0000_00e9_0000_0041, // 'A', 'é' as UCS-4 little-endian
+];
+
+fn bytes_of(pattern: u64, size: usize) -> Vec<u8> {
+    pattern
+        .to_le_bytes()
+        .iter()
+        .copied()
+        .cycle()
+        .take(size)
+        .collect()
+}
+
+/// `Ok(value)` or `Err(message)`, comparable across both paths.
+fn outcome<T: std::fmt::Debug>(r: crate::Result<T>) -> String {
+    match r {
+        Ok(v) => format!("Ok({v:?})"),
+        Err(e) => format!("Err({e})"),
+    }
+}
+
+fn both<T: DeserializeOwned + std::fmt::Debug>(
+    s: Scalar,
+    data: &[u8],
+    cfg: Cfg,
+) -> (String, String) {
+    let plan = Plan::new(&Dtype::Scalar(s));
+    let fast = outcome(T::deserialize(ElementDe::new(
+        &plan,
+        Bytes::Borrowed(data),
+        cfg,
+    )));
+    let general = outcome(T::deserialize(ScalarDe::new(s, Bytes::Borrowed(data), cfg)));
+    (fast, general)
+}
+
+macro_rules! check_targets {
+    ($s:expr, $data:expr, $cfg:expr; $($t:ty),*) => {$({
+        let (fast, general) = both::<$t>($s, $data, $cfg);
+        assert_eq!(
+            fast, general,
+            "'{}' bytes {:02x?} into {} (lossy {})",
+            $s, $data, stringify!($t), $cfg.lossy
+        );
+    })*};
+}
+
+#[test]
+fn fast_paths_match_the_general_path() {
+    for ty in types() {
+        for order in [ByteOrder::Little, ByteOrder::Big] {
+            let s = Scalar::new(ty, order);
+            for pattern in PATTERNS {
+                let data = bytes_of(pattern, s.itemsize());
+                for lossy in [false, true] {
+                    let cfg = Cfg { lossy };
+                    check_targets!(s, &data, cfg;
+                        bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64,
+                        char, String, serde_bytes::ByteBuf, serde_json::Value,
+                        Datetime64<unit::ns>, Datetime64<unit::us>, Datetime64<unit::s>,
+                        Timedelta64<unit::ns>, Option<f64>);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tags_are_only_for_exact_little_endian_types() {
+    let tag = |s: Scalar| Plan::new(&Dtype::Scalar(s)).fast;
+    assert_eq!(tag(Scalar::le(ScalarType::Float(8))), Fast::F64);
+    assert_eq!(tag(Scalar::le(ScalarType::Float(4))), Fast::F32);
+    assert_eq!(tag(Scalar::le(ScalarType::Float(2))), Fast::No);
+    assert_eq!(
+        tag(Scalar::new(ScalarType::Float(8), ByteOrder::Big)),
+        Fast::No
+    );
+    assert_eq!(
+        tag(Scalar::new(ScalarType::Int(1), ByteOrder::Big)),
+        Fast::I8
+    );
+    assert_eq!(tag(Scalar::le(ScalarType::Bool)), Fast::Bool);
+    let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
+    assert_eq!(tag(Scalar::le(ScalarType::Datetime(ns))), Fast::No);
+    let plan = Plan::new(&Dtype::Scalar(Scalar::le(ScalarType::Datetime(ns))));
+    assert_eq!(plan.token.as_deref(), Some("$npy_serde::M8[ns]"));
+    let big = Plan::new(&Dtype::Scalar(Scalar::new(
+        ScalarType::Datetime(ns),
+        ByteOrder::Big,
+    )));
+    assert_eq!(big.token, None);
+    let m25 = DatetimeUnit {
+        unit: TimeUnit::Seconds,
+        multiplier: 25,
+    };
+    let plan = Plan::new(&Dtype::Scalar(Scalar::le(ScalarType::Timedelta(m25))));
+    assert_eq!(plan.token.as_deref(), Some("$npy_serde::m8[25s]"));
+}
+
+/// The cases named in the issue, through the whole reader: a mismatching
+/// target still takes the general path with its value or message.
+#[test]
+fn mismatching_targets_keep_their_results() {
+    let f8 = crate::to_vec(&[1.5f64, 0.1]).unwrap();
+    let err = crate::from_slice::<Vec<i32>>(&f8).unwrap_err();
+    assert_eq!(err.to_string(), "record 0: expected i32, found '<f8'");
+    let err = crate::from_slice::<Vec<f32>>(&f8).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 1: '<f8' value 0.1 is not exactly representable as f32 \
+         (ReadOptions::lossy(true) allows rounding)"
+    );
+    let big = crate::WriteOptions::new()
+        .dtype(">f8".parse().unwrap())
+        .to_vec(&[1.5f64, -0.25])
+        .unwrap();
+    assert_eq!(crate::from_slice::<Vec<f64>>(&big).unwrap(), [1.5, -0.25]);
+    let f4 = crate::to_vec(&[0.1f32]).unwrap();
+    assert_eq!(
+        crate::from_slice::<Vec<f64>>(&f4).unwrap(),
+        [f64::from(0.1f32)]
+    );
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct P {
+        x: f64,
+        n: i16,
+    }
+    #[derive(serde::Serialize)]
+    struct W {
+        x: f32,
+        n: i64,
+    }
+    let file = crate::to_vec(&[W { x: 0.5, n: 7 }, W { x: 1.0, n: 1 << 20 }]).unwrap();
+    let err = crate::from_slice::<Vec<P>>(&file).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 1, field n: expected i16, found integer `1048576` in '<i8'"
+    );
+    let err = crate::from_reader::<Vec<P>>(&file[..]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 1, field n: expected i16, found integer `1048576` in '<i8'"
+    );
+}
+
+/// Records with subarray runs and fields whose tags do or do not match the
+/// Rust type, through every reader: the same values (or the same message).
+#[test]
+fn records_and_runs_agree_across_readers() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct R {
+        pos: [f64; 3],
+        vel: [f32; 2],
+        id: u64,
+        ok: bool,
+    }
+    let dtype: Dtype = "[('id', '>u4'), ('pos', '>f8', (3,)), ('vel', '<f4', (2,)), ('ok', '|b1')]"
+        .parse()
+        .unwrap();
+    let mut data = Vec::new();
+    for i in 0..3u32 {
+        data.extend_from_slice(&(i + 7).to_be_bytes());
+        for k in 0..3 {
+            data.extend_from_slice(&(f64::from(i) + 0.25 * f64::from(k)).to_be_bytes());
+        }
+        data.extend_from_slice(&0.5f32.to_le_bytes());
+        data.extend_from_slice(&(-1.5f32).to_le_bytes());
+        data.push(u8::from(i != 1) * 3);
+    }
+    let header = crate::Header::new(dtype.clone(), false, vec![3]);
+    let (mut file, _) = header.encode(None).unwrap();
+    file.extend_from_slice(&data);
+    let want: Vec<R> = (0..3u32)
+        .map(|i| R {
+            pos: [f64::from(i), f64::from(i) + 0.25, f64::from(i) + 0.5],
+            vel: [0.5, -1.5],
+            id: u64::from(i + 7),
+            ok: i != 1,
+        })
+        .collect();
+    assert_eq!(crate::from_slice::<Vec<R>>(&file).unwrap(), want);
+    assert_eq!(crate::from_reader::<Vec<R>>(&file[..]).unwrap(), want);
+    let mut reader = crate::NpyReader::new(&file[..]).unwrap();
+    let rows: Vec<R> = reader.deserialize().collect::<crate::Result<_>>().unwrap();
+    assert_eq!(rows, want);
+
+    // '<f4' run into [f64; 2] widens exactly; '>f8' run into [f32; 3] is
+    // exact only where the value is
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct W {
+        vel: [f64; 2],
+        pos: [f32; 3],
+    }
+    let got = crate::from_slice::<Vec<W>>(&file).unwrap();
+    assert_eq!(got[2].vel, [0.5, -1.5]);
+    assert_eq!(got[2].pos, [2.0, 2.25, 2.5]);
+    // a run into the wrong type names record, field and index
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Bad {
+        pos: [i32; 3],
+    }
+    let err = crate::from_slice::<Vec<Bad>>(&file).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 0, field pos[0]: expected i32, found '>f8'"
+    );
+    let err = crate::from_reader::<Vec<Bad>>(&file[..]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 0, field pos[0]: expected i32, found '>f8'"
+    );
+}
