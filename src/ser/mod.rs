@@ -9,6 +9,7 @@ pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod infer;
 pub(crate) mod probe;
+pub(crate) mod replay;
 pub(crate) mod spec;
 pub(crate) mod walk;
 

@@ -17,16 +17,19 @@ use serde::ser::{self, Impossible, Serialize};
 
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
-use crate::ser::encode::Enc;
 use crate::ser::infer::{Infer, node_to_dtype};
+use crate::ser::replay::Tape;
 use crate::special;
 
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
 
-/// Bytes of output zero-filled at a time, small enough to stay in cache
-/// until the elements are written over them.
-const ZERO_BLOCK: usize = 64 * 1024;
+/// Bytes of output zero-filled at a time: small enough to stay in the L1
+/// cache until the elements are written over them (and for `memset` to use
+/// vector stores rather than `rep stosb`, which costs one counted
+/// instruction per byte under `bench/instr`), large enough that the call
+/// is rare next to the elements.
+const ZERO_BLOCK: usize = 2 * 1024;
 
 /// What the speculation produced.
 pub(crate) struct Speculated {
@@ -61,6 +64,8 @@ pub(crate) struct SpecState<'o> {
     /// Set by a level that found it is not a sequence.
     leaf_found: bool,
     dtype: Option<Dtype>,
+    /// The dtype compiled for the per-element encoding.
+    tape: Option<Tape>,
     itemsize: usize,
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
@@ -108,6 +113,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         leaf_depth: None,
         leaf_found: false,
         dtype: None,
+        tape: None,
         itemsize: 0,
         align,
         out,
@@ -173,6 +179,7 @@ impl SpecState<'_> {
         self.pos = self.out.len();
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
+        self.tape = Some(Tape::new(&dtype, true));
         self.dtype = Some(dtype);
         Ok(())
     }
@@ -210,12 +217,16 @@ impl SpecState<'_> {
             .map_or(usize::MAX, |c| self.base.saturating_add(c.window));
         // zero the next block while it is about to be written (still in
         // cache), not the whole output up front nor per element
+        // never past the reserved capacity unless this element needs it:
+        // zeroes beyond the data would cost a reallocation and a copy of
+        // everything at the end
         let block = self
             .out
             .len()
             .saturating_add(ZERO_BLOCK)
             .min(self.cap)
             .min(window_end)
+            .min(self.out.capacity().max(end))
             .max(end);
         self.out.resize(block, 0);
         Ok((start, end))
@@ -242,15 +253,15 @@ impl SpecState<'_> {
             (start, end) = self.grow(start, end)?;
         }
         self.pos = end;
-        let dtype = self
-            .dtype
-            .as_ref()
+        let tape = self
+            .tape
+            .as_mut()
             .ok_or_else(|| Error::schema("speculation: no dtype"))?;
         let dst = self
             .out
             .get_mut(start..end)
             .ok_or_else(|| Error::schema("speculation: buffer"))?;
-        value.serialize(Enc::strict(dtype, dst))
+        tape.encode(value, dst)
     }
 }
 

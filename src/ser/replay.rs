@@ -1,0 +1,740 @@
+//! The compiled fast path of the write side.
+//!
+//! [`Enc`] walks the dtype alongside every value: per field it looks the
+//! name up, builds a sub-encoder, matches the scalar type against the dtype
+//! and decorates errors with the field's path. For an array of millions of
+//! records of one type, that is the same work every time. A [`Tape`] does
+//! it once: the dtype is compiled into a tree of [`Node`]s (fields in dtype
+//! order with their byte offsets, scalars with a one-byte type tag,
+//! subarrays as one node for their element whatever their length), and
+//! [`Replay`] serializes an element by following that tree.
+//!
+//! Replay accepts only the exact events the tree expects: the next field's
+//! name (a `&'static str` key is recognised by its address after the first
+//! byte compare), a scalar of exactly the node's type (little-endian or one
+//! byte, stored as its own bytes), sequences of the subarray's length.
+//! Anything else at the start of a node is handed to [`Enc`] over that
+//! node's bytes (strings, complex, datetimes, big-endian, conversions, maps),
+//! which is what `Enc` itself would have done for that value. Any other
+//! difference (fields in another order, a record cut short) and every error
+//! ends the replay with the cheap [`Miss`]; the caller then zeroes the
+//! element's bytes and encodes it again with the general `Enc`, which gives
+//! the converted value or the real error with its path. So the output is
+//! byte-identical to `Enc`'s, errors included.
+//!
+//! A tree is a tree rather than a flat list of ops because serde's calls
+//! nest: each `serialize_field` hands its own serializer to the value, and
+//! a node reference is what that serializer needs (a slice iterator over a
+//! record's fields is the cursor).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::ser::{self, Impossible, Serialize};
+
+use crate::dtype::{ByteOrder, Dtype, ScalarType};
+use crate::error::Result;
+use crate::ser::encode::{Enc, RecEnc};
+use crate::special;
+
+/// Most dtype nodes cloned into one tape (see [`Compiler`]); beyond it a
+/// subtree is one delegated node. Keeps compiling linear in practice for
+/// dtypes nested deep with many fields at each level.
+const MAX_WEIGHT: usize = 1 << 16;
+
+/// Replays that missed before the tape gives up on them: values that never
+/// fit the fast path (conversions into a given dtype of another shape) then
+/// cost one `Enc` walk, not a failed replay and a walk.
+const MAX_MISSES: u64 = 64;
+
+/// What a node expects.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tag {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+    /// A subarray axis: `n` elements of the one kid, `stride` bytes apart.
+    Sub,
+    /// A short subarray of scalars, unrolled: one kid per element, each at
+    /// its own offset (the cheapest replay: a fixed-size array is a run of
+    /// scalar fields).
+    Array,
+    /// A record: `fields` in dtype order.
+    Record,
+    /// Anything else: every value is handed to [`Enc`].
+    Generic,
+}
+
+/// One value's place in the element and what it expects.
+#[derive(Debug)]
+struct Node {
+    tag: Tag,
+    /// Offset from the start of the frame: the element, or the subarray
+    /// element this node is in. Offsets are `u32` (elements of more than
+    /// 4 GiB are not compiled), so `frame + off + 8` cannot overflow and a
+    /// store needs a single bounds check.
+    off: u32,
+    /// Bytes of the value (the slot `Enc` gets).
+    size: usize,
+    /// `Sub`: number of elements and bytes between them.
+    n: usize,
+    stride: u32,
+    /// `Record`: the fields in dtype order; `Array`: the elements; `Sub`:
+    /// the element (offset 0 in its frame). Names are used by records only.
+    kids: Box<[FieldNode]>,
+    /// The dtype `Enc::with_mode` takes for this node's slot (a subarray
+    /// node's `(base, dims)` state as `Subarray(base, dims)`).
+    dt: Dtype,
+    /// Whether `Enc` runs in strict mode (the same for the whole tape;
+    /// here so that a replay carries one pointer less).
+    strict: bool,
+}
+
+/// A record field: its name and its value's node.
+#[derive(Debug)]
+struct FieldNode {
+    name: Box<str>,
+    /// Address of the last `&'static str` key found equal to `name` (0:
+    /// none yet). A key at the same address with the same length is the
+    /// same text: a pointer compare instead of a byte compare per field.
+    /// Atomic only to keep the tape `Sync`; relaxed loads are plain loads.
+    key: AtomicUsize,
+    node: Node,
+}
+
+impl FieldNode {
+    #[inline(always)]
+    fn matches(&self, key: &'static str) -> bool {
+        (key.as_ptr().addr() == self.key.load(Ordering::Relaxed) && key.len() == self.name.len())
+            || self.matches_text(key)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn matches_text(&self, key: &'static str) -> bool {
+        if *self.name != *key {
+            return false;
+        }
+        self.key.store(key.as_ptr().addr(), Ordering::Relaxed);
+        true
+    }
+}
+
+/// Builds the nodes, mirroring how [`Enc`] descends a dtype.
+struct Compiler {
+    /// Dtype nodes cloned so far.
+    weight: usize,
+    strict: bool,
+}
+
+/// Longest subarray of scalars compiled as one node per element.
+const UNROLL: usize = 16;
+
+/// Number of nodes of a dtype (what cloning it costs), saturating.
+fn weight(dt: &Dtype) -> usize {
+    match dt {
+        Dtype::Scalar(_) => 1,
+        Dtype::Subarray(b, _) => weight(b).saturating_add(1),
+        Dtype::Record(r) => r
+            .fields()
+            .iter()
+            .fold(1usize, |acc, f| acc.saturating_add(weight(f.dtype()))),
+    }
+}
+
+fn leaf_tag(dt: &Dtype) -> Option<Tag> {
+    let Dtype::Scalar(s) = dt else {
+        return None;
+    };
+    let tag = match s.ty() {
+        ScalarType::Bool => Tag::Bool,
+        ScalarType::Int(1) => Tag::I8,
+        ScalarType::Int(2) => Tag::I16,
+        ScalarType::Int(4) => Tag::I32,
+        ScalarType::Int(8) => Tag::I64,
+        ScalarType::UInt(1) => Tag::U8,
+        ScalarType::UInt(2) => Tag::U16,
+        ScalarType::UInt(4) => Tag::U32,
+        ScalarType::UInt(8) => Tag::U64,
+        ScalarType::Float(4) => Tag::F32,
+        ScalarType::Float(8) => Tag::F64,
+        _ => return None,
+    };
+    // `Enc` stores a value's own bytes only in little-endian order
+    (s.order() != ByteOrder::Big).then_some(tag)
+}
+
+impl Compiler {
+    fn node(&self, tag: Tag, off: usize, size: usize, dt: Dtype) -> Node {
+        Node {
+            tag,
+            // within the element, whose size was checked to fit
+            off: u32::try_from(off).unwrap_or(u32::MAX),
+            size,
+            n: 0,
+            stride: 0,
+            kids: Box::default(),
+            dt,
+            strict: self.strict,
+        }
+    }
+
+    fn kid(node: Node) -> FieldNode {
+        FieldNode {
+            name: "".into(),
+            key: AtomicUsize::new(0),
+            node,
+        }
+    }
+
+    /// The node for `Enc::with_mode(dt, slot)` with the slot at `off`.
+    fn with_mode(&mut self, dt: &Dtype, off: usize, size: usize) -> Node {
+        match dt {
+            Dtype::Subarray(base, dims) => self.state(base, dims, off, size),
+            _ => self.state(dt, &[], off, size),
+        }
+    }
+
+    /// The node for the encoder state `Enc { dt, dims }`.
+    fn state(&mut self, dt: &Dtype, dims: &[u64], off: usize, size: usize) -> Node {
+        let own = if dims.is_empty() {
+            dt.clone()
+        } else {
+            Dtype::Subarray(Box::new(dt.clone()), dims.to_vec())
+        };
+        let w = weight(&own);
+        self.weight = self.weight.saturating_add(w);
+        if self.weight > MAX_WEIGHT {
+            return self.node(Tag::Generic, off, size, own);
+        }
+        if let Some((&n, rest)) = dims.split_first() {
+            // as `Enc::seq`: elements of `size / n` bytes
+            let Some(n) = usize::try_from(n).ok().filter(|&n| n > 0) else {
+                return self.node(Tag::Generic, off, size, own);
+            };
+            let stride = size.checked_div(n).unwrap_or(0);
+            if rest.is_empty() && n <= UNROLL && leaf_tag(dt).is_some() {
+                let mut kids = Vec::with_capacity(n);
+                let mut at = off;
+                for _ in 0..n {
+                    kids.push(Compiler::kid(self.with_mode(dt, at, stride)));
+                    at = at.saturating_add(stride);
+                }
+                let mut node = self.node(Tag::Array, off, size, own);
+                node.n = n;
+                node.kids = kids.into_boxed_slice();
+                return node;
+            }
+            let child = if rest.is_empty() {
+                self.with_mode(dt, 0, stride)
+            } else {
+                self.state(dt, rest, 0, stride)
+            };
+            let mut node = self.node(Tag::Sub, off, size, own);
+            node.n = n;
+            node.stride = u32::try_from(stride).unwrap_or(u32::MAX);
+            node.kids = Box::new([Compiler::kid(child)]);
+            return node;
+        }
+        match dt {
+            Dtype::Record(r) => {
+                let mut fields = Vec::with_capacity(r.fields().len());
+                for f in r.fields() {
+                    let Some(at) = off.checked_add(f.offset()) else {
+                        return self.node(Tag::Generic, off, size, own);
+                    };
+                    fields.push(FieldNode {
+                        name: f.name().into(),
+                        key: AtomicUsize::new(0),
+                        node: self.with_mode(f.dtype(), at, f.size()),
+                    });
+                }
+                let mut node = self.node(Tag::Record, off, size, own);
+                node.n = fields.len();
+                node.kids = fields.into_boxed_slice();
+                node
+            }
+            _ => {
+                let tag = leaf_tag(dt).unwrap_or(Tag::Generic);
+                self.node(tag, off, size, own)
+            }
+        }
+    }
+}
+
+/// A dtype compiled for [`Replay`], with the general [`Enc`] as fallback.
+#[derive(Debug)]
+pub(crate) struct Tape {
+    root: Node,
+    /// Replays that missed; at [`MAX_MISSES`] replay is no longer tried.
+    misses: u64,
+}
+
+impl Tape {
+    /// A tape for elements of `dt`, encoding like `Enc::new` (or like
+    /// `Enc::strict` with `strict`).
+    pub(crate) fn new(dt: &Dtype, strict: bool) -> Tape {
+        let mut c = Compiler { weight: 0, strict };
+        let size = dt.itemsize();
+        let root = if u32::try_from(size).is_ok() {
+            c.with_mode(dt, 0, size)
+        } else {
+            c.node(Tag::Generic, 0, size, dt.clone())
+        };
+        Tape { root, misses: 0 }
+    }
+
+    /// Encodes one element into `slot` (`dt.itemsize()` bytes, zero where
+    /// the dtype has gaps): the same bytes and errors as `Enc`.
+    #[inline]
+    pub(crate) fn encode<T: ?Sized + Serialize>(
+        &mut self,
+        value: &T,
+        slot: &mut [u8],
+    ) -> Result<()> {
+        if self.misses < MAX_MISSES {
+            let replay = Replay {
+                node: &self.root,
+                buf: &mut *slot,
+                base: 0,
+            };
+            if value.serialize(replay).is_ok() {
+                return Ok(());
+            }
+            self.misses += 1;
+        }
+        self.general(value, slot)
+    }
+
+    /// The general encoder over the whole element, after zeroing what a
+    /// replay may have written.
+    #[cold]
+    #[inline(never)]
+    fn general<T: ?Sized + Serialize>(&self, value: &T, slot: &mut [u8]) -> Result<()> {
+        slot.fill(0);
+        value.serialize(Enc::with_mode(&self.root.dt, slot, self.root.strict))
+    }
+}
+
+/// Why a replay stopped; never shown (the caller encodes the element again
+/// with [`Enc`], which gives the real error). A zero-sized error keeps the
+/// replay's results a single flag.
+#[derive(Debug)]
+struct Miss;
+
+impl std::fmt::Display for Miss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("value differs from the compiled dtype")
+    }
+}
+
+impl std::error::Error for Miss {}
+
+impl ser::Error for Miss {
+    #[cold]
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Miss
+    }
+}
+
+type Replayed<T = ()> = std::result::Result<T, Miss>;
+
+/// Serializes one value along its node: see the module docs.
+struct Replay<'a> {
+    node: &'a Node,
+    /// The element (or a larger buffer holding it).
+    buf: &'a mut [u8],
+    /// Where the node's frame starts in `buf`.
+    base: u32,
+}
+
+impl<'a> Replay<'a> {
+    /// Stores a scalar's own little-endian bytes when the node expects
+    /// exactly this type; anything else goes to `Enc`.
+    #[inline(always)]
+    fn put<const N: usize>(
+        self,
+        tag: Tag,
+        bytes: [u8; N],
+        other: impl FnOnce(Enc<'_>) -> Result<()>,
+    ) -> Replayed {
+        let Replay { node, buf, base } = self;
+        if node.tag == tag {
+            let at = base as usize + node.off as usize;
+            return match buf.get_mut(at..at + N).and_then(|s| s.first_chunk_mut::<N>()) {
+                Some(d) => {
+                    *d = bytes;
+                    Ok(())
+                }
+                None => Err(Miss),
+            };
+        }
+        delegate(node, buf, base, other)
+    }
+
+    /// The general encoder over this node's slot.
+    #[inline]
+    fn enc(self) -> Replayed<Enc<'a>> {
+        enc(self.node, self.buf, self.base)
+    }
+
+    /// The node's parts as a sequence: along a subarray (`Sub`), the one
+    /// element node again and again; along a record or an unrolled array,
+    /// the next kid each time.
+    #[inline(always)]
+    fn seq(self) -> SeqReplay<'a> {
+        let node = self.node;
+        let repeat = match (node.tag, node.kids.first()) {
+            (Tag::Sub, Some(k)) => Some(&k.node),
+            _ => None,
+        };
+        SeqReplay {
+            kids: node.kids.iter(),
+            repeat,
+            at: if repeat.is_some() {
+                self.base.wrapping_add(node.off)
+            } else {
+                self.base
+            },
+            stride: node.stride,
+            left: node.n,
+            buf: self.buf,
+        }
+    }
+}
+
+/// The general encoder over a node's slot.
+#[inline]
+fn enc<'a>(node: &'a Node, buf: &'a mut [u8], base: u32) -> Replayed<Enc<'a>> {
+    let at = base as usize + node.off as usize;
+    let end = at.checked_add(node.size).ok_or(Miss)?;
+    let slot = buf.get_mut(at..end).ok_or(Miss)?;
+    Ok(Enc::with_mode(&node.dt, slot, node.strict))
+}
+
+/// Hands a value to the general encoder (out of line, arguments apart, so
+/// that the fast path keeps its values in registers).
+#[cold]
+#[inline(never)]
+fn delegate(
+    node: &Node,
+    buf: &mut [u8],
+    base: u32,
+    f: impl FnOnce(Enc<'_>) -> Result<()>,
+) -> Replayed {
+    f(enc(node, buf, base)?).map_err(|_| Miss)
+}
+
+macro_rules! scalars {
+    ($($method:ident($ty:ty) => $tag:ident;)*) => {$(
+        #[inline]
+        fn $method(self, v: $ty) -> Replayed {
+            self.put(Tag::$tag, v.to_le_bytes(), move |e| e.$method(v))
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for Replay<'a> {
+    type Ok = ();
+    type Error = Miss;
+    type SerializeSeq = SeqReplay<'a>;
+    type SerializeTuple = SeqReplay<'a>;
+    type SerializeTupleStruct = SeqReplay<'a>;
+    type SerializeTupleVariant = Impossible<(), Miss>;
+    type SerializeMap = MapReplay<'a>;
+    type SerializeStruct = RecReplay<'a>;
+    type SerializeStructVariant = Impossible<(), Miss>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Replayed {
+        self.put(Tag::Bool, [u8::from(v)], move |e| e.serialize_bool(v))
+    }
+    scalars! {
+        serialize_i8(i8) => I8;
+        serialize_i16(i16) => I16;
+        serialize_i32(i32) => I32;
+        serialize_i64(i64) => I64;
+        serialize_u8(u8) => U8;
+        serialize_u16(u16) => U16;
+        serialize_u32(u32) => U32;
+        serialize_u64(u64) => U64;
+        serialize_f32(f32) => F32;
+        serialize_f64(f64) => F64;
+    }
+    fn serialize_i128(self, _: i128) -> Replayed {
+        Err(Miss)
+    }
+    fn serialize_u128(self, _: u128) -> Replayed {
+        Err(Miss)
+    }
+    fn serialize_char(self, v: char) -> Replayed {
+        delegate(self.node, self.buf, self.base, move |e| e.serialize_char(v))
+    }
+    fn serialize_str(self, v: &str) -> Replayed {
+        delegate(self.node, self.buf, self.base, move |e| e.serialize_str(v))
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Replayed {
+        delegate(self.node, self.buf, self.base, move |e| {
+            e.serialize_bytes(v)
+        })
+    }
+    fn serialize_none(self) -> Replayed {
+        Err(Miss)
+    }
+    #[inline]
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Replayed {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Replayed {
+        delegate(self.node, self.buf, self.base, |e| {
+            ser::Serializer::serialize_unit(e)
+        })
+    }
+    fn serialize_unit_struct(self, name: &'static str) -> Replayed {
+        delegate(self.node, self.buf, self.base, move |e| {
+            e.serialize_unit_struct(name)
+        })
+    }
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> Replayed {
+        delegate(self.node, self.buf, self.base, move |e| {
+            e.serialize_unit_variant(name, index, variant)
+        })
+    }
+    #[inline]
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Replayed {
+        // transparent unless one of the crate's special newtypes (as `Enc`)
+        if !name.starts_with('$') && name != special::F16 {
+            return value.serialize(self);
+        }
+        delegate(self.node, self.buf, self.base, move |e| {
+            e.serialize_newtype_struct(name, value)
+        })
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Replayed {
+        Err(Miss)
+    }
+    // Sequences replay only along a subarray, tuples also along a record
+    // (by position, as `Enc` in either mode). Everything else `Enc` may
+    // take (complex `[re, im]` pairs, conversions of a given dtype) is a
+    // miss: the element is encoded again by `Enc`.
+    #[inline]
+    fn serialize_seq(self, _: Option<usize>) -> Replayed<SeqReplay<'a>> {
+        match self.node.tag {
+            Tag::Sub | Tag::Array => Ok(self.seq()),
+            _ => Err(Miss),
+        }
+    }
+    #[inline]
+    fn serialize_tuple(self, _: usize) -> Replayed<SeqReplay<'a>> {
+        match self.node.tag {
+            Tag::Sub | Tag::Array | Tag::Record => Ok(self.seq()),
+            _ => Err(Miss),
+        }
+    }
+    #[inline]
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Replayed<SeqReplay<'a>> {
+        match self.node.tag {
+            Tag::Record => Ok(self.seq()),
+            _ => Err(Miss),
+        }
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Replayed<Self::SerializeTupleVariant> {
+        Err(Miss)
+    }
+    #[cold]
+    #[inline(never)]
+    fn serialize_map(self, len: Option<usize>) -> Replayed<MapReplay<'a>> {
+        match ser::Serializer::serialize_map(self.enc()?, len) {
+            Ok(r) => Ok(MapReplay(r)),
+            Err(_) => Err(Miss),
+        }
+    }
+    #[inline]
+    fn serialize_struct(self, _: &'static str, _: usize) -> Replayed<RecReplay<'a>> {
+        match self.node.tag {
+            Tag::Record => Ok(RecReplay {
+                fields: self.node.kids.iter(),
+                buf: self.buf,
+                base: self.base,
+            }),
+            // `Enc` takes a struct only into a record
+            _ => Err(Miss),
+        }
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Replayed<Self::SerializeStructVariant> {
+        Err(Miss)
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// A struct along a record node: fields in dtype order, by name.
+struct RecReplay<'a> {
+    fields: std::slice::Iter<'a, FieldNode>,
+    buf: &'a mut [u8],
+    base: u32,
+}
+
+impl ser::SerializeStruct for RecReplay<'_> {
+    type Ok = ();
+    type Error = Miss;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Replayed {
+        let f = self.fields.next().ok_or(Miss)?;
+        if !f.matches(key) {
+            return Err(Miss);
+        }
+        value.serialize(Replay {
+            node: &f.node,
+            buf: &mut *self.buf,
+            base: self.base,
+        })
+    }
+    #[inline]
+    fn end(self) -> Replayed {
+        if self.fields.len() == 0 {
+            Ok(())
+        } else {
+            Err(Miss)
+        }
+    }
+}
+
+/// A sequence along a subarray node (the one element node, `at` moving by
+/// the stride), or along a record (a tuple, by position) or an unrolled
+/// array node (the next kid each time, `at` fixed).
+struct SeqReplay<'a> {
+    kids: std::slice::Iter<'a, FieldNode>,
+    /// `Sub`: the element node.
+    repeat: Option<&'a Node>,
+    /// Frame of the next element.
+    at: u32,
+    stride: u32,
+    /// `Sub`: elements still expected.
+    left: usize,
+    buf: &'a mut [u8],
+}
+
+impl SeqReplay<'_> {
+    #[inline(always)]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
+        let (node, base) = match self.repeat {
+            Some(node) => {
+                if self.left == 0 {
+                    return Err(Miss);
+                }
+                self.left -= 1;
+                let base = self.at;
+                self.at = base.wrapping_add(self.stride);
+                (node, base)
+            }
+            None => (&self.kids.next().ok_or(Miss)?.node, self.at),
+        };
+        value.serialize(Replay {
+            node,
+            buf: &mut *self.buf,
+            base,
+        })
+    }
+
+    #[inline(always)]
+    fn finish(self) -> Replayed {
+        let done = match self.repeat {
+            Some(_) => self.left == 0,
+            None => self.kids.len() == 0,
+        };
+        if done { Ok(()) } else { Err(Miss) }
+    }
+}
+
+impl ser::SerializeSeq for SeqReplay<'_> {
+    type Ok = ();
+    type Error = Miss;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Replayed {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for SeqReplay<'_> {
+    type Ok = ();
+    type Error = Miss;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Replayed {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqReplay<'_> {
+    type Ok = ();
+    type Error = Miss;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Replayed {
+        self.finish()
+    }
+}
+
+/// A map into a record: handed to `Enc` whole (keys arrive as values, not
+/// `&'static str`, and flattened structs may order them freely).
+struct MapReplay<'a>(RecEnc<'a>);
+
+impl ser::SerializeMap for MapReplay<'_> {
+    type Ok = ();
+    type Error = Miss;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Replayed {
+        self.0.serialize_key(key).map_err(|_| Miss)
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
+        self.0.serialize_value(value).map_err(|_| Miss)
+    }
+    fn end(self) -> Replayed {
+        ser::SerializeMap::end(self.0).map_err(|_| Miss)
+    }
+}
