@@ -25,7 +25,7 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
-use crate::ser::encode::Enc;
+use crate::ser::replay::Tape;
 use crate::ser::walk::{Sink, walk};
 use crate::ser::{Plan, plan};
 
@@ -254,7 +254,7 @@ fn usize_len(n: u64) -> Result<usize> {
 
 /// Puts element `index` (C order) at its place in a whole data section.
 struct SliceSink<'a> {
-    dtype: &'a Dtype,
+    tape: Tape,
     data: &'a mut [u8],
     itemsize: usize,
     /// The shape when the data is column-major.
@@ -274,7 +274,7 @@ impl Sink for SliceSink<'_> {
         let dst = start
             .and_then(|s| self.data.get_mut(s..s.checked_add(self.itemsize)?))
             .ok_or_else(|| Error::schema("internal: element outside the data"))?;
-        value.serialize(Enc::new(self.dtype, dst))
+        self.tape.encode(value, dst)
     }
 }
 
@@ -298,8 +298,8 @@ fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
 }
 
 /// Encodes elements into a chunk of whole records and writes full chunks.
-struct ChunkSink<'a, W> {
-    dtype: &'a Dtype,
+struct ChunkSink<W> {
+    tape: Tape,
     itemsize: usize,
     buf: Vec<u8>,
     fill: usize,
@@ -315,7 +315,7 @@ struct ChunkSink<'a, W> {
     per_record: u64,
 }
 
-impl<W: Write> ChunkSink<'_, W> {
+impl<W: Write> ChunkSink<W> {
     fn flush(&mut self) -> Result<()> {
         if self.emit {
             let data = self.buf.get(..self.fill).unwrap_or(&[]);
@@ -349,7 +349,7 @@ impl<W: Write> ChunkSink<'_, W> {
     }
 }
 
-impl<W: Write> Sink for ChunkSink<'_, W> {
+impl<W: Write> Sink for ChunkSink<W> {
     #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
         if self.fill + self.itemsize > self.buf.len() {
@@ -366,7 +366,7 @@ impl<W: Write> Sink for ChunkSink<'_, W> {
         if self.zero {
             dst.fill(0);
         }
-        value.serialize(Enc::new(self.dtype, dst))?;
+        self.tape.encode(value, dst)?;
         if self.emit {
             self.fill += self.itemsize;
         }
@@ -393,11 +393,11 @@ pub(crate) fn has_gaps(dt: &Dtype) -> bool {
     }
 }
 
-fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'a, W> {
+fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
     let records = (CHUNK / itemsize.max(1)).max(1);
     ChunkSink {
-        dtype,
+        tape: Tape::new(dtype, false),
         itemsize,
         buf: vec![0; records.saturating_mul(itemsize)],
         fill: 0,
@@ -546,7 +546,7 @@ impl WriteOptions {
             .get_mut(head.len()..)
             .ok_or_else(|| Error::schema("internal: output size"))?;
         let mut sink = SliceSink {
-            dtype: &plan.dtype,
+            tape: Tape::new(&plan.dtype, false),
             data,
             itemsize: plan.dtype.itemsize(),
             fortran: header.fortran_order.then_some(&plan.shape[..]),
@@ -618,6 +618,8 @@ pub struct NpyWriter<W: Write> {
     header_len: Option<usize>,
     count: u64,
     scratch: Vec<u8>,
+    /// The dtype compiled for encoding (set with the dtype).
+    tape: Option<Tape>,
     zero: bool,
     /// For `append`: the first record's inferred layout must match this.
     check_layout: bool,
@@ -797,6 +799,7 @@ impl<W: Write> NpyWriter<W> {
             header_len: None,
             count: 0,
             scratch: Vec::new(),
+            tape: None,
             zero: false,
             check_layout: false,
             broken: None,
@@ -810,6 +813,7 @@ impl<W: Write> NpyWriter<W> {
     fn set_dtype(&mut self, dtype: Dtype) {
         self.scratch = vec![0; dtype.itemsize()];
         self.zero = has_gaps(&dtype);
+        self.tape = Some(Tape::new(&dtype, false));
         self.dtype = Some(dtype);
     }
 
@@ -957,15 +961,14 @@ impl<W: Write> NpyWriter<W> {
         if self.header_len.is_none() {
             self.write_header()?;
         }
-        let dtype = self
-            .dtype
-            .as_ref()
+        let tape = self
+            .tape
+            .as_mut()
             .ok_or_else(|| Error::schema("internal: no dtype"))?;
         if self.zero {
             self.scratch.fill(0);
         }
-        record
-            .serialize(Enc::new(dtype, &mut self.scratch))
+        tape.encode(record, &mut self.scratch)
             .map_err(|e| e.at_record(index))?;
         if let Err(e) = self.out.write_all(&self.scratch) {
             self.take_back();

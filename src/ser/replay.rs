@@ -43,7 +43,9 @@ const MAX_WEIGHT: usize = 1 << 16;
 
 /// Replays that missed before the tape gives up on them: values that never
 /// fit the fast path (conversions into a given dtype of another shape) then
-/// cost one `Enc` walk, not a failed replay and a walk.
+/// cost one `Enc` walk, not a failed replay and a walk. (The root becomes a
+/// `Generic` node: scalars go to `Enc` at once, anything else misses at its
+/// first call.)
 const MAX_MISSES: u64 = 64;
 
 /// What a node expects.
@@ -291,6 +293,12 @@ impl Tape {
         Tape { root, misses: 0 }
     }
 
+    /// A tape to hold until the dtype is known; used on no element (a
+    /// `bool` into a zero-byte slot would fail).
+    pub(crate) fn placeholder() -> Tape {
+        Tape::new(&Dtype::scalar(ScalarType::Bool), true)
+    }
+
     /// Encodes one element into `slot` (`dt.itemsize()` bytes, zero where
     /// the dtype has gaps): the same bytes and errors as `Enc`.
     #[inline]
@@ -299,16 +307,13 @@ impl Tape {
         value: &T,
         slot: &mut [u8],
     ) -> Result<()> {
-        if self.misses < MAX_MISSES {
-            let replay = Replay {
-                node: &self.root,
-                buf: &mut *slot,
-                base: 0,
-            };
-            if value.serialize(replay).is_ok() {
-                return Ok(());
-            }
-            self.misses += 1;
+        let replay = Replay {
+            node: &self.root,
+            buf: &mut *slot,
+            base: 0,
+        };
+        if value.serialize(replay).is_ok() {
+            return Ok(());
         }
         self.general(value, slot)
     }
@@ -317,7 +322,12 @@ impl Tape {
     /// replay may have written.
     #[cold]
     #[inline(never)]
-    fn general<T: ?Sized + Serialize>(&self, value: &T, slot: &mut [u8]) -> Result<()> {
+    fn general<T: ?Sized + Serialize>(&mut self, value: &T, slot: &mut [u8]) -> Result<()> {
+        self.misses += 1;
+        if self.misses >= MAX_MISSES {
+            self.root.tag = Tag::Generic;
+            self.root.kids = Box::default();
+        }
         slot.fill(0);
         value.serialize(Enc::with_mode(&self.root.dt, slot, self.root.strict))
     }
@@ -368,7 +378,10 @@ impl<'a> Replay<'a> {
         let Replay { node, buf, base } = self;
         if node.tag == tag {
             let at = base as usize + node.off as usize;
-            return match buf.get_mut(at..at + N).and_then(|s| s.first_chunk_mut::<N>()) {
+            return match buf
+                .get_mut(at..at + N)
+                .and_then(|s| s.first_chunk_mut::<N>())
+            {
                 Some(d) => {
                     *d = bytes;
                     Ok(())

@@ -64,8 +64,9 @@ pub(crate) struct SpecState<'o> {
     /// Set by a level that found it is not a sequence.
     leaf_found: bool,
     dtype: Option<Dtype>,
-    /// The dtype compiled for the per-element encoding.
-    tape: Option<Tape>,
+    /// The dtype compiled for the per-element encoding (a placeholder
+    /// until the first element is seen; `put` is never called before).
+    tape: Tape,
     itemsize: usize,
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
@@ -113,7 +114,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         leaf_depth: None,
         leaf_found: false,
         dtype: None,
-        tape: None,
+        tape: Tape::placeholder(),
         itemsize: 0,
         align,
         out,
@@ -179,7 +180,7 @@ impl SpecState<'_> {
         self.pos = self.out.len();
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
-        self.tape = Some(Tape::new(&dtype, true));
+        self.tape = Tape::new(&dtype, true);
         self.dtype = Some(dtype);
         Ok(())
     }
@@ -243,25 +244,42 @@ impl SpecState<'_> {
         if self.dtype.is_none() {
             self.first(value)?;
         }
-        let mut start = self.pos;
-        let mut end = start
-            .checked_add(self.itemsize)
-            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        self.put(value)
+    }
+
+    /// Encodes one element once the dtype is known (the per-element path).
+    #[inline(always)]
+    fn put<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let start = self.pos;
+        // wrapping: an overflow gives `end < start`, which takes `put_grow`
+        let end = start.wrapping_add(self.itemsize);
         // `out` only grows in `grow`, never past the cap nor (chunked) past
         // the window, so an element inside it needs no other check
-        if end > self.out.len() {
-            (start, end) = self.grow(start, end)?;
+        if end > self.out.len() || end < start {
+            return self.put_grow(value);
         }
+        let Some(dst) = self.out.get_mut(start..end) else {
+            return Err(Error::schema("speculation: buffer"));
+        };
         self.pos = end;
-        let tape = self
-            .tape
-            .as_mut()
-            .ok_or_else(|| Error::schema("speculation: no dtype"))?;
-        let dst = self
-            .out
-            .get_mut(start..end)
-            .ok_or_else(|| Error::schema("speculation: buffer"))?;
-        tape.encode(value, dst)
+        self.tape.encode(value, dst)
+    }
+
+    /// [`put`](SpecState::put) when the element does not fit in the zeroed
+    /// part of the output.
+    #[cold]
+    #[inline(never)]
+    fn put_grow<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let end = self
+            .pos
+            .checked_add(self.itemsize)
+            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        let (start, end) = self.grow(self.pos, end)?;
+        let Some(dst) = self.out.get_mut(start..end) else {
+            return Err(Error::schema("speculation: buffer"));
+        };
+        self.pos = end;
+        self.tape.encode(value, dst)
     }
 }
 
@@ -283,6 +301,9 @@ struct SpecSeq<'s, 'o> {
     st: &'s mut SpecState<'o>,
     depth: usize,
     i: u64,
+    /// The elements are the array's elements and the dtype is known: each
+    /// goes straight to [`SpecState::put`].
+    fast: bool,
 }
 
 impl ser::SerializeSeq for SpecSeq<'_, '_> {
@@ -290,12 +311,18 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     type Error = Error;
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.fast {
+            self.st.put(value)?;
+            self.i += 1;
+            return Ok(());
+        }
         let depth = self.depth + 1;
         if depth > super::MAX_WRITE_DEPTH {
             return Err(super::too_deep());
         }
         if self.st.leaf_depth == Some(depth) {
             self.st.leaf(depth, value)?;
+            self.fast = self.st.dtype.is_some();
         } else {
             match value.serialize(Spec {
                 st: &mut *self.st,
@@ -408,6 +435,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             st: self.st,
             depth: self.depth,
             i: 0,
+            fast: false,
         })
     }
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
