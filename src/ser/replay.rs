@@ -626,7 +626,7 @@ struct RecReplay<'a> {
 impl ser::SerializeStruct for RecReplay<'_> {
     type Ok = ();
     type Error = Miss;
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Replayed {
         let f = self.fields.next().ok_or(Miss)?;
         if !f.matches(key) {
