@@ -307,10 +307,13 @@ impl Tape {
         value: &T,
         slot: &mut [u8],
     ) -> Result<()> {
-        let replay = Replay {
-            node: &self.root,
+        let mut frame = Frame {
             buf: &mut *slot,
             base: 0,
+        };
+        let replay = Replay {
+            node: &self.root,
+            frame: &mut frame,
         };
         if value.serialize(replay).is_ok() {
             return Ok(());
@@ -356,16 +359,22 @@ impl ser::Error for Miss {
 
 type Replayed<T = ()> = std::result::Result<T, Miss>;
 
-/// Serializes one value along its node: see the module docs.
-struct Replay<'a> {
-    node: &'a Node,
-    /// The element (or a larger buffer holding it).
-    buf: &'a mut [u8],
-    /// Where the node's frame starts in `buf`.
+/// The element's bytes and where the current frame (the element, or the
+/// subarray element being replayed) starts in them. Behind one pointer, so
+/// that a [`Replay`] is two words, passed in registers when a value's
+/// `serialize` is not inlined (long structs: each field then costs a call).
+struct Frame<'b> {
+    buf: &'b mut [u8],
     base: u32,
 }
 
-impl<'a> Replay<'a> {
+/// Serializes one value along its node: see the module docs.
+struct Replay<'a, 'f, 'b> {
+    node: &'a Node,
+    frame: &'f mut Frame<'b>,
+}
+
+impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
     /// Stores a scalar's own little-endian bytes when the node expects
     /// exactly this type; anything else goes to `Enc`.
     #[inline(always)]
@@ -375,10 +384,11 @@ impl<'a> Replay<'a> {
         bytes: [u8; N],
         other: impl FnOnce(Enc<'_>) -> Result<()>,
     ) -> Replayed {
-        let Replay { node, buf, base } = self;
+        let Replay { node, frame } = self;
         if node.tag == tag {
-            let at = base as usize + node.off as usize;
-            return match buf
+            let at = frame.base as usize + node.off as usize;
+            return match frame
+                .buf
                 .get_mut(at..at + N)
                 .and_then(|s| s.first_chunk_mut::<N>())
             {
@@ -389,60 +399,47 @@ impl<'a> Replay<'a> {
                 None => Err(Miss),
             };
         }
-        delegate(node, buf, base, other)
-    }
-
-    /// The general encoder over this node's slot.
-    #[inline]
-    fn enc(self) -> Replayed<Enc<'a>> {
-        enc(self.node, self.buf, self.base)
+        delegate(node, frame, other)
     }
 
     /// The node's parts as a sequence: along a subarray (`Sub`), the one
     /// element node again and again; along a record or an unrolled array,
     /// the next kid each time.
     #[inline(always)]
-    fn seq(self) -> SeqReplay<'a> {
+    fn seq(self) -> SeqReplay<'a, 'f, 'b> {
         let node = self.node;
         let repeat = match (node.tag, node.kids.first()) {
             (Tag::Sub, Some(k)) => Some(&k.node),
             _ => None,
         };
+        let base = self.frame.base;
         SeqReplay {
             kids: node.kids.iter(),
             repeat,
-            at: if repeat.is_some() {
-                self.base.wrapping_add(node.off)
-            } else {
-                self.base
-            },
+            at: base.wrapping_add(node.off),
             stride: node.stride,
             left: node.n,
-            buf: self.buf,
+            base,
+            frame: self.frame,
         }
     }
 }
 
 /// The general encoder over a node's slot.
 #[inline]
-fn enc<'a>(node: &'a Node, buf: &'a mut [u8], base: u32) -> Replayed<Enc<'a>> {
-    let at = base as usize + node.off as usize;
+fn enc<'f>(node: &'f Node, frame: &'f mut Frame<'_>) -> Replayed<Enc<'f>> {
+    let at = frame.base as usize + node.off as usize;
     let end = at.checked_add(node.size).ok_or(Miss)?;
-    let slot = buf.get_mut(at..end).ok_or(Miss)?;
+    let slot = frame.buf.get_mut(at..end).ok_or(Miss)?;
     Ok(Enc::with_mode(&node.dt, slot, node.strict))
 }
 
-/// Hands a value to the general encoder (out of line, arguments apart, so
-/// that the fast path keeps its values in registers).
+/// Hands a value to the general encoder (out of line: the fast path stays
+/// small enough to be inlined).
 #[cold]
 #[inline(never)]
-fn delegate(
-    node: &Node,
-    buf: &mut [u8],
-    base: u32,
-    f: impl FnOnce(Enc<'_>) -> Result<()>,
-) -> Replayed {
-    f(enc(node, buf, base)?).map_err(|_| Miss)
+fn delegate(node: &Node, frame: &mut Frame<'_>, f: impl FnOnce(Enc<'_>) -> Result<()>) -> Replayed {
+    f(enc(node, frame)?).map_err(|_| Miss)
 }
 
 macro_rules! scalars {
@@ -454,15 +451,15 @@ macro_rules! scalars {
     )*};
 }
 
-impl<'a> ser::Serializer for Replay<'a> {
+impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
     type Ok = ();
     type Error = Miss;
-    type SerializeSeq = SeqReplay<'a>;
-    type SerializeTuple = SeqReplay<'a>;
-    type SerializeTupleStruct = SeqReplay<'a>;
+    type SerializeSeq = SeqReplay<'a, 'f, 'b>;
+    type SerializeTuple = SeqReplay<'a, 'f, 'b>;
+    type SerializeTupleStruct = SeqReplay<'a, 'f, 'b>;
     type SerializeTupleVariant = Impossible<(), Miss>;
-    type SerializeMap = MapReplay<'a>;
-    type SerializeStruct = RecReplay<'a>;
+    type SerializeMap = MapReplay<'f>;
+    type SerializeStruct = RecReplay<'a, 'f, 'b>;
     type SerializeStructVariant = Impossible<(), Miss>;
 
     #[inline]
@@ -488,15 +485,13 @@ impl<'a> ser::Serializer for Replay<'a> {
         Err(Miss)
     }
     fn serialize_char(self, v: char) -> Replayed {
-        delegate(self.node, self.buf, self.base, move |e| e.serialize_char(v))
+        delegate(self.node, self.frame, move |e| e.serialize_char(v))
     }
     fn serialize_str(self, v: &str) -> Replayed {
-        delegate(self.node, self.buf, self.base, move |e| e.serialize_str(v))
+        delegate(self.node, self.frame, move |e| e.serialize_str(v))
     }
     fn serialize_bytes(self, v: &[u8]) -> Replayed {
-        delegate(self.node, self.buf, self.base, move |e| {
-            e.serialize_bytes(v)
-        })
+        delegate(self.node, self.frame, move |e| e.serialize_bytes(v))
     }
     fn serialize_none(self) -> Replayed {
         Err(Miss)
@@ -506,12 +501,12 @@ impl<'a> ser::Serializer for Replay<'a> {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Replayed {
-        delegate(self.node, self.buf, self.base, |e| {
+        delegate(self.node, self.frame, |e| {
             ser::Serializer::serialize_unit(e)
         })
     }
     fn serialize_unit_struct(self, name: &'static str) -> Replayed {
-        delegate(self.node, self.buf, self.base, move |e| {
+        delegate(self.node, self.frame, move |e| {
             e.serialize_unit_struct(name)
         })
     }
@@ -521,7 +516,7 @@ impl<'a> ser::Serializer for Replay<'a> {
         index: u32,
         variant: &'static str,
     ) -> Replayed {
-        delegate(self.node, self.buf, self.base, move |e| {
+        delegate(self.node, self.frame, move |e| {
             e.serialize_unit_variant(name, index, variant)
         })
     }
@@ -535,7 +530,7 @@ impl<'a> ser::Serializer for Replay<'a> {
         if !name.starts_with('$') && name != special::F16 {
             return value.serialize(self);
         }
-        delegate(self.node, self.buf, self.base, move |e| {
+        delegate(self.node, self.frame, move |e| {
             e.serialize_newtype_struct(name, value)
         })
     }
@@ -553,21 +548,21 @@ impl<'a> ser::Serializer for Replay<'a> {
     // take (complex `[re, im]` pairs, conversions of a given dtype) is a
     // miss: the element is encoded again by `Enc`.
     #[inline]
-    fn serialize_seq(self, _: Option<usize>) -> Replayed<SeqReplay<'a>> {
+    fn serialize_seq(self, _: Option<usize>) -> Replayed<SeqReplay<'a, 'f, 'b>> {
         match self.node.tag {
             Tag::Sub | Tag::Array => Ok(self.seq()),
             _ => Err(Miss),
         }
     }
     #[inline]
-    fn serialize_tuple(self, _: usize) -> Replayed<SeqReplay<'a>> {
+    fn serialize_tuple(self, _: usize) -> Replayed<SeqReplay<'a, 'f, 'b>> {
         match self.node.tag {
             Tag::Sub | Tag::Array | Tag::Record => Ok(self.seq()),
             _ => Err(Miss),
         }
     }
     #[inline]
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Replayed<SeqReplay<'a>> {
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Replayed<SeqReplay<'a, 'f, 'b>> {
         match self.node.tag {
             Tag::Record => Ok(self.seq()),
             _ => Err(Miss),
@@ -584,19 +579,19 @@ impl<'a> ser::Serializer for Replay<'a> {
     }
     #[cold]
     #[inline(never)]
-    fn serialize_map(self, len: Option<usize>) -> Replayed<MapReplay<'a>> {
-        match ser::Serializer::serialize_map(self.enc()?, len) {
+    fn serialize_map(self, len: Option<usize>) -> Replayed<MapReplay<'f>> {
+        let Replay { node, frame } = self;
+        match ser::Serializer::serialize_map(enc(node, frame)?, len) {
             Ok(r) => Ok(MapReplay(r)),
             Err(_) => Err(Miss),
         }
     }
     #[inline]
-    fn serialize_struct(self, _: &'static str, _: usize) -> Replayed<RecReplay<'a>> {
+    fn serialize_struct(self, _: &'static str, _: usize) -> Replayed<RecReplay<'a, 'f, 'b>> {
         match self.node.tag {
             Tag::Record => Ok(RecReplay {
                 fields: self.node.kids.iter(),
-                buf: self.buf,
-                base: self.base,
+                frame: self.frame,
             }),
             // `Enc` takes a struct only into a record
             _ => Err(Miss),
@@ -617,13 +612,12 @@ impl<'a> ser::Serializer for Replay<'a> {
 }
 
 /// A struct along a record node: fields in dtype order, by name.
-struct RecReplay<'a> {
+struct RecReplay<'a, 'f, 'b> {
     fields: std::slice::Iter<'a, FieldNode>,
-    buf: &'a mut [u8],
-    base: u32,
+    frame: &'f mut Frame<'b>,
 }
 
-impl ser::SerializeStruct for RecReplay<'_> {
+impl ser::SerializeStruct for RecReplay<'_, '_, '_> {
     type Ok = ();
     type Error = Miss;
     #[inline(always)]
@@ -634,8 +628,7 @@ impl ser::SerializeStruct for RecReplay<'_> {
         }
         value.serialize(Replay {
             node: &f.node,
-            buf: &mut *self.buf,
-            base: self.base,
+            frame: &mut *self.frame,
         })
     }
     #[inline]
@@ -648,40 +641,41 @@ impl ser::SerializeStruct for RecReplay<'_> {
     }
 }
 
-/// A sequence along a subarray node (the one element node, `at` moving by
-/// the stride), or along a record (a tuple, by position) or an unrolled
-/// array node (the next kid each time, `at` fixed).
-struct SeqReplay<'a> {
+/// A sequence along a subarray node (the one element node, the frame moved
+/// by the stride for each element), or along a record (a tuple, by
+/// position) or an unrolled array node (the next kid each time).
+struct SeqReplay<'a, 'f, 'b> {
     kids: std::slice::Iter<'a, FieldNode>,
     /// `Sub`: the element node.
     repeat: Option<&'a Node>,
-    /// Frame of the next element.
+    /// `Sub`: frame of the next element.
     at: u32,
     stride: u32,
     /// `Sub`: elements still expected.
     left: usize,
-    buf: &'a mut [u8],
+    /// The frame's base before the sequence (restored at its end).
+    base: u32,
+    frame: &'f mut Frame<'b>,
 }
 
-impl SeqReplay<'_> {
+impl SeqReplay<'_, '_, '_> {
     #[inline(always)]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
-        let (node, base) = match self.repeat {
+        let node = match self.repeat {
             Some(node) => {
                 if self.left == 0 {
                     return Err(Miss);
                 }
                 self.left -= 1;
-                let base = self.at;
-                self.at = base.wrapping_add(self.stride);
-                (node, base)
+                self.frame.base = self.at;
+                self.at = self.at.wrapping_add(self.stride);
+                node
             }
-            None => (&self.kids.next().ok_or(Miss)?.node, self.at),
+            None => &self.kids.next().ok_or(Miss)?.node,
         };
         value.serialize(Replay {
             node,
-            buf: &mut *self.buf,
-            base,
+            frame: &mut *self.frame,
         })
     }
 
@@ -691,11 +685,12 @@ impl SeqReplay<'_> {
             Some(_) => self.left == 0,
             None => self.kids.len() == 0,
         };
+        self.frame.base = self.base;
         if done { Ok(()) } else { Err(Miss) }
     }
 }
 
-impl ser::SerializeSeq for SeqReplay<'_> {
+impl ser::SerializeSeq for SeqReplay<'_, '_, '_> {
     type Ok = ();
     type Error = Miss;
     #[inline]
@@ -708,7 +703,7 @@ impl ser::SerializeSeq for SeqReplay<'_> {
     }
 }
 
-impl ser::SerializeTuple for SeqReplay<'_> {
+impl ser::SerializeTuple for SeqReplay<'_, '_, '_> {
     type Ok = ();
     type Error = Miss;
     #[inline]
@@ -721,7 +716,7 @@ impl ser::SerializeTuple for SeqReplay<'_> {
     }
 }
 
-impl ser::SerializeTupleStruct for SeqReplay<'_> {
+impl ser::SerializeTupleStruct for SeqReplay<'_, '_, '_> {
     type Ok = ();
     type Error = Miss;
     #[inline]
