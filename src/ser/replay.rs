@@ -34,6 +34,8 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::dtype::{ByteOrder, Dtype, ScalarType};
 use crate::error::Result;
 use crate::ser::encode::{Enc, RecEnc};
+use crate::ser::infer::time_unit;
+use crate::ser::probe::{Captured, probe};
 use crate::special;
 
 /// Most dtype nodes cloned into one tape (see [`Compiler`]); beyond it a
@@ -49,7 +51,7 @@ const MAX_WEIGHT: usize = 1 << 16;
 const MAX_MISSES: u64 = 64;
 
 /// What a node expects.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Debug)]
 enum Tag {
     Bool,
     I8,
@@ -70,6 +72,13 @@ enum Tag {
     Array,
     /// A record: `fields` in dtype order.
     Record,
+    /// `<Un`: a string (or char, or unit variant) of at most `n` chars.
+    Unicode,
+    /// `|Sn`: bytes (`serialize_bytes`) of at most `n`.
+    Bytes,
+    /// `<M8[unit]` / `<m8[unit]`: the crate's datetime (timedelta) newtype
+    /// in exactly this unit (`token` caches its name), an `i64` count.
+    Time,
     /// Anything else: every value is handed to [`Enc`].
     Generic,
 }
@@ -97,6 +106,9 @@ struct Node {
     /// Whether `Enc` runs in strict mode (the same for the whole tape;
     /// here so that a replay carries one pointer less).
     strict: bool,
+    /// `Time`: address and length of the last newtype name found to be
+    /// this node's datetime kind and unit (0: none yet).
+    token: (AtomicUsize, AtomicUsize),
 }
 
 /// A record field: its name and its value's node.
@@ -109,6 +121,42 @@ struct FieldNode {
     /// Atomic only to keep the tape `Sync`; relaxed loads are plain loads.
     key: AtomicUsize,
     node: Node,
+}
+
+impl Node {
+    /// Whether `name` is this `Time` node's datetime kind and unit.
+    #[inline(always)]
+    fn is_token(&self, name: &'static str) -> bool {
+        (name.as_ptr().addr() == self.token.0.load(Ordering::Relaxed)
+            && name.len() == self.token.1.load(Ordering::Relaxed))
+            || self.is_token_text(name)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn is_token_text(&self, name: &'static str) -> bool {
+        let (rest, delta) = match (
+            name.strip_prefix(special::DATETIME_PREFIX),
+            name.strip_prefix(special::TIMEDELTA_PREFIX),
+        ) {
+            (Some(rest), _) => (rest, false),
+            (_, Some(rest)) => (rest, true),
+            _ => return false,
+        };
+        let Ok(unit) = time_unit(name, rest) else {
+            return false;
+        };
+        let same = match self.dt.as_scalar().map(|s| s.ty()) {
+            Some(ScalarType::Datetime(u)) => !delta && u == unit,
+            Some(ScalarType::Timedelta(u)) => delta && u == unit,
+            _ => false,
+        };
+        if same {
+            self.token.0.store(name.as_ptr().addr(), Ordering::Relaxed);
+            self.token.1.store(name.len(), Ordering::Relaxed);
+        }
+        same
+    }
 }
 
 impl FieldNode {
@@ -156,6 +204,9 @@ fn leaf_tag(dt: &Dtype) -> Option<Tag> {
         return None;
     };
     let tag = match s.ty() {
+        ScalarType::Unicode(_) => Tag::Unicode,
+        ScalarType::Bytes(_) => Tag::Bytes,
+        ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Tag::Time,
         ScalarType::Bool => Tag::Bool,
         ScalarType::Int(1) => Tag::I8,
         ScalarType::Int(2) => Tag::I16,
@@ -185,6 +236,7 @@ impl Compiler {
             kids: Box::default(),
             dt,
             strict: self.strict,
+            token: (AtomicUsize::new(0), AtomicUsize::new(0)),
         }
     }
 
@@ -222,7 +274,7 @@ impl Compiler {
                 return self.node(Tag::Generic, off, size, own);
             };
             let stride = size.checked_div(n).unwrap_or(0);
-            if rest.is_empty() && n <= UNROLL && leaf_tag(dt).is_some() {
+            if rest.is_empty() && n <= UNROLL && leaf_tag(dt).is_some_and(|t| t < Tag::Unicode) {
                 let mut kids = Vec::with_capacity(n);
                 let mut at = off;
                 for _ in 0..n {
@@ -402,6 +454,37 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
         delegate(node, frame, other)
     }
 
+    /// This node's bytes.
+    #[inline(always)]
+    fn slot(self) -> Replayed<&'f mut [u8]> {
+        let at = self.frame.base as usize + self.node.off as usize;
+        let end = at.checked_add(self.node.size).ok_or(Miss)?;
+        self.frame.buf.get_mut(at..end).ok_or(Miss)
+    }
+
+    /// A string into a `<Un` node: its chars as little-endian code points,
+    /// the rest zero (as `Enc`); into anything else, `Enc`.
+    #[inline(always)]
+    fn put_str(self, v: &str) -> Replayed {
+        if self.node.tag != Tag::Unicode {
+            return delegate(self.node, self.frame, move |e| {
+                ser::Serializer::serialize_str(e, v)
+            });
+        }
+        if v.ends_with('\0') {
+            return Err(Miss);
+        }
+        let mut chunks = self.slot()?.chunks_exact_mut(4);
+        for c in v.chars() {
+            let d = chunks.next().ok_or(Miss)?;
+            d.copy_from_slice(&u32::from(c).to_le_bytes());
+        }
+        for d in chunks {
+            d.fill(0);
+        }
+        Ok(())
+    }
+
     /// The node's parts as a sequence: along a subarray (`Sub`), the one
     /// element node again and again; along a record or an unrolled array,
     /// the next kid each time.
@@ -485,13 +568,26 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
         Err(Miss)
     }
     fn serialize_char(self, v: char) -> Replayed {
-        delegate(self.node, self.frame, move |e| e.serialize_char(v))
+        self.put_str(v.encode_utf8(&mut [0; 4]))
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Replayed {
-        delegate(self.node, self.frame, move |e| e.serialize_str(v))
+        self.put_str(v)
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Replayed {
-        delegate(self.node, self.frame, move |e| e.serialize_bytes(v))
+        if self.node.tag != Tag::Bytes {
+            return delegate(self.node, self.frame, move |e| e.serialize_bytes(v));
+        }
+        // as `Enc`: NUL-terminated values are refused, the rest is zeroed
+        if v.last() == Some(&0) {
+            return Err(Miss);
+        }
+        let slot = self.slot()?;
+        let (head, tail) = slot.split_at_mut_checked(v.len()).ok_or(Miss)?;
+        head.copy_from_slice(v);
+        tail.fill(0);
+        Ok(())
     }
     fn serialize_none(self) -> Replayed {
         Err(Miss)
@@ -510,15 +606,8 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
             e.serialize_unit_struct(name)
         })
     }
-    fn serialize_unit_variant(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-    ) -> Replayed {
-        delegate(self.node, self.frame, move |e| {
-            e.serialize_unit_variant(name, index, variant)
-        })
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Replayed {
+        self.put_str(variant)
     }
     #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
@@ -529,6 +618,15 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
         // transparent unless one of the crate's special newtypes (as `Enc`)
         if !name.starts_with('$') && name != special::F16 {
             return value.serialize(self);
+        }
+        if self.node.tag == Tag::Time && self.node.is_token(name) {
+            // the unit is the dtype's: `Enc` would store the count as it is
+            if let Captured::Int(count) = probe(value) {
+                let slot = self.slot()?;
+                let d = slot.first_chunk_mut::<8>().ok_or(Miss)?;
+                *d = count.to_le_bytes();
+                return Ok(());
+            }
         }
         delegate(self.node, self.frame, move |e| {
             e.serialize_newtype_struct(name, value)
