@@ -67,7 +67,8 @@ fn one_pass<T: ?Sized + Serialize>(
             guessed = Some(header.shape);
         }
     };
-    let spec = crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype, None)?;
+    let spec =
+        crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype, None, None)?;
     let header = Header::new(spec.dtype, false, spec.shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
     if out.len().checked_sub(prefix)? != data_len {
@@ -115,9 +116,11 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         usize::MAX,
         &mut |_, _, _| {},
         chunked,
+        None,
     ) else {
         return Ok(false);
     };
+    let known = spec.known;
     let header = Header::new(spec.dtype, false, spec.shape);
     let Some(data_len) = header.data_len().ok().and_then(|n| usize::try_from(n).ok()) else {
         return Ok(false);
@@ -154,6 +157,8 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         usize::MAX,
         &mut |_, _, _| {},
         chunked,
+        // the dtype and tape of the checking pass: nothing inferred again
+        Some(known),
     );
     if let Some(e) = io_error {
         return Err(e);

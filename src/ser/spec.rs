@@ -38,6 +38,9 @@ pub(crate) struct Speculated {
     pub shape: Vec<u64>,
     /// Bytes of data encoded, including those handed to the flush callback.
     pub len: usize,
+    /// The element dtype (subarray dims not folded) and its compiled tape,
+    /// to encode the same values again without inferring anything.
+    pub known: (Dtype, Tape),
 }
 
 /// Called with a run of whole encoded elements when the chunk is full; an
@@ -67,6 +70,8 @@ pub(crate) struct SpecState<'o> {
     /// The dtype compiled for the per-element encoding (a placeholder
     /// until the first element is seen; `put` is never called before).
     tape: Tape,
+    /// A dtype and tape to take instead of inferring the first element.
+    known: Option<(Dtype, Tape)>,
     itemsize: usize,
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
@@ -93,6 +98,10 @@ pub(crate) struct SpecState<'o> {
 
 /// Runs the speculative pass; `Ok(None)` means "not uniform, use the two
 /// passes" (errors are never reported from here).
+///
+/// With `known` (what a previous pass over the same values found), the
+/// first element is not inferred: that dtype and tape are used (every
+/// element is still checked against them).
 pub(crate) fn speculate<T: ?Sized + Serialize>(
     value: &T,
     align: bool,
@@ -100,6 +109,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     cap: usize,
     on_dtype: &mut OnDtype<'_>,
     chunked: Option<(usize, &mut Flush<'_>)>,
+    known: Option<(Dtype, Tape)>,
 ) -> Option<Speculated> {
     let pos = out.len();
     let chunked = chunked.map(|(window, flush)| Chunked { window, flush });
@@ -115,6 +125,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         leaf_found: false,
         dtype: None,
         tape: Tape::placeholder(),
+        known,
         itemsize: 0,
         align,
         out,
@@ -140,12 +151,18 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         return None;
     }
     let mut shape: Vec<u64> = st.dims.iter().map(|d| d.unwrap_or(0)).collect();
-    let mut dtype = st.dtype?;
+    let elem = st.dtype?;
+    let mut dtype = &elem;
     while let Dtype::Subarray(base, sub) = dtype {
-        shape.extend_from_slice(&sub);
-        dtype = *base;
+        shape.extend_from_slice(sub);
+        dtype = base;
     }
-    Some(Speculated { dtype, shape, len })
+    Some(Speculated {
+        dtype: dtype.clone(),
+        shape,
+        len,
+        known: (elem, st.tape),
+    })
 }
 
 impl SpecState<'_> {
@@ -153,13 +170,20 @@ impl SpecState<'_> {
     #[cold]
     #[inline(never)]
     fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let mut slot = None;
-        value.serialize(Infer {
-            slot: &mut slot,
-            top: false,
-        })?;
-        let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-        let dtype = node_to_dtype(&node, self.align)?;
+        let (dtype, tape) = match self.known.take() {
+            Some(known) => known,
+            None => {
+                let mut slot = None;
+                value.serialize(Infer {
+                    slot: &mut slot,
+                    top: false,
+                })?;
+                let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
+                let dtype = node_to_dtype(&node, self.align)?;
+                let tape = Tape::new(&dtype, true);
+                (dtype, tape)
+            }
+        };
         self.itemsize = dtype.itemsize();
         self.gaps = crate::writer::has_gaps(&dtype);
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
@@ -180,7 +204,7 @@ impl SpecState<'_> {
         self.pos = self.out.len();
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
-        self.tape = Tape::new(&dtype, true);
+        self.tape = tape;
         self.dtype = Some(dtype);
         Ok(())
     }
