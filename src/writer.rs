@@ -938,6 +938,42 @@ impl<W: Write> NpyWriter<W> {
     /// assert_eq!(w.finish().unwrap(), npy_serde::to_vec(&["ab", "c"]).unwrap());
     /// ```
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
+        let steady = self.broken.is_none()
+            && !self.check_layout
+            && self.header_len.is_some()
+            && self.promised.is_none_or(|len| self.count < len);
+        match (steady, self.tape.as_mut()) {
+            (true, Some(tape)) => {
+                // the per-record path: no dtype to infer, no header to
+                // write, no limit reached
+                if self.zero {
+                    self.scratch.fill(0);
+                }
+                let index = self.count;
+                tape.encode(record, &mut self.scratch)
+                    .map_err(|e| e.at_record(index))?;
+                self.write_record(index)
+            }
+            _ => self.serialize_first(record),
+        }
+    }
+
+    /// Writes the encoded record in `scratch`.
+    #[inline]
+    fn write_record(&mut self, index: u64) -> Result<()> {
+        if let Err(e) = self.out.write_all(&self.scratch) {
+            self.take_back();
+            return Err(Error::from(e).at_record(index));
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// [`serialize`](NpyWriter::serialize) for the first record (the dtype
+    /// to infer or check, the header to write) and the refusals.
+    #[cold]
+    #[inline(never)]
+    fn serialize_first<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let index = self.count;
         self.check_broken()?;
         if self.dtype.is_none() || self.check_layout {
@@ -984,12 +1020,7 @@ impl<W: Write> NpyWriter<W> {
         }
         tape.encode(record, &mut self.scratch)
             .map_err(|e| e.at_record(index))?;
-        if let Err(e) = self.out.write_all(&self.scratch) {
-            self.take_back();
-            return Err(Error::from(e).at_record(index));
-        }
-        self.count += 1;
-        Ok(())
+        self.write_record(index)
     }
 
     /// After a record was partly written: on a seekable writer, moves back
