@@ -489,12 +489,8 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
     /// element node again and again; along a record or an unrolled array,
     /// the next kid each time.
     #[inline(always)]
-    fn seq(self) -> SeqReplay<'a, 'f, 'b> {
+    fn seq(self, repeat: bool) -> SeqReplay<'a, 'f, 'b> {
         let node = self.node;
-        let repeat = match (node.tag, node.kids.first()) {
-            (Tag::Sub, Some(k)) => Some(&k.node),
-            _ => None,
-        };
         let base = self.frame.base;
         SeqReplay {
             kids: node.kids.iter(),
@@ -648,21 +644,23 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
     #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Replayed<SeqReplay<'a, 'f, 'b>> {
         match self.node.tag {
-            Tag::Sub | Tag::Array => Ok(self.seq()),
+            Tag::Sub => Ok(self.seq(true)),
+            Tag::Array => Ok(self.seq(false)),
             _ => Err(Miss),
         }
     }
     #[inline]
     fn serialize_tuple(self, _: usize) -> Replayed<SeqReplay<'a, 'f, 'b>> {
         match self.node.tag {
-            Tag::Sub | Tag::Array | Tag::Record => Ok(self.seq()),
+            Tag::Sub => Ok(self.seq(true)),
+            Tag::Array | Tag::Record => Ok(self.seq(false)),
             _ => Err(Miss),
         }
     }
     #[inline]
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Replayed<SeqReplay<'a, 'f, 'b>> {
         match self.node.tag {
-            Tag::Record => Ok(self.seq()),
+            Tag::Record => Ok(self.seq(false)),
             _ => Err(Miss),
         }
     }
@@ -744,8 +742,8 @@ impl ser::SerializeStruct for RecReplay<'_, '_, '_> {
 /// position) or an unrolled array node (the next kid each time).
 struct SeqReplay<'a, 'f, 'b> {
     kids: std::slice::Iter<'a, FieldNode>,
-    /// `Sub`: the element node.
-    repeat: Option<&'a Node>,
+    /// `Sub`: the one kid is every element's node.
+    repeat: bool,
     /// `Sub`: frame of the next element.
     at: u32,
     stride: u32,
@@ -759,17 +757,16 @@ struct SeqReplay<'a, 'f, 'b> {
 impl SeqReplay<'_, '_, '_> {
     #[inline(always)]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
-        let node = match self.repeat {
-            Some(node) => {
-                if self.left == 0 {
-                    return Err(Miss);
-                }
-                self.left -= 1;
-                self.frame.base = self.at;
-                self.at = self.at.wrapping_add(self.stride);
-                node
+        let node = if self.repeat {
+            if self.left == 0 {
+                return Err(Miss);
             }
-            None => &self.kids.next().ok_or(Miss)?.node,
+            self.left -= 1;
+            self.frame.base = self.at;
+            self.at = self.at.wrapping_add(self.stride);
+            &self.kids.as_slice().first().ok_or(Miss)?.node
+        } else {
+            &self.kids.next().ok_or(Miss)?.node
         };
         value.serialize(Replay {
             node,
@@ -779,9 +776,10 @@ impl SeqReplay<'_, '_, '_> {
 
     #[inline(always)]
     fn finish(self) -> Replayed {
-        let done = match self.repeat {
-            Some(_) => self.left == 0,
-            None => self.kids.len() == 0,
+        let done = if self.repeat {
+            self.left == 0
+        } else {
+            self.kids.len() == 0
         };
         self.frame.base = self.base;
         if done { Ok(()) } else { Err(Miss) }
