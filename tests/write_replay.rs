@@ -181,3 +181,10 @@ fn large_arrays_agree_across_paths() {
     }
     assert_eq!(w.finish().unwrap().into_inner(), a);
 }
+
+#[test]
+fn writers_stay_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<NpyWriter<Vec<u8>>>();
+    send_sync::<NpyWriter<Cursor<Vec<u8>>>>();
+}

@@ -4,28 +4,36 @@
 //! name up, builds a sub-encoder, matches the scalar type against the dtype
 //! and decorates errors with the field's path. For an array of millions of
 //! records of one type, that is the same work every time. A [`Tape`] does
-//! it once: the dtype is compiled into a tree of [`Node`]s (fields in dtype
-//! order with their byte offsets, scalars with a one-byte type tag,
-//! subarrays as one node for their element whatever their length), and
-//! [`Replay`] serializes an element by following that tree.
+//! it once per dtype (once per array, per `NpyWriter`): the dtype is
+//! compiled into a tree of [`Node`]s (fields in dtype order with their byte
+//! offsets, scalars with a one-byte type tag, short subarrays of numbers
+//! unrolled into one node per element, longer ones one node for their
+//! element whatever their length), and [`Replay`] serializes an element by
+//! following that tree.
 //!
 //! Replay accepts only the exact events the tree expects: the next field's
-//! name (a `&'static str` key is recognised by its address after the first
-//! byte compare), a scalar of exactly the node's type (little-endian or one
-//! byte, stored as its own bytes), sequences of the subarray's length.
-//! Anything else at the start of a node is handed to [`Enc`] over that
-//! node's bytes (strings, complex, datetimes, big-endian, conversions, maps),
-//! which is what `Enc` itself would have done for that value. Any other
-//! difference (fields in another order, a record cut short) and every error
-//! ends the replay with the cheap [`Miss`]; the caller then zeroes the
-//! element's bytes and encodes it again with the general `Enc`, which gives
-//! the converted value or the real error with its path. So the output is
-//! byte-identical to `Enc`'s, errors included.
+//! name (a `&'static str` key is recognised by its address and length after
+//! the first byte compare), a number of exactly the node's type
+//! (little-endian or one byte, stored as its own bytes), a string, `bytes`
+//! or datetime newtype into a `<U`, `|S`, `M8`/`m8` node (the newtype's name
+//! recognised like a key; the same bytes `Enc` writes), sequences of the
+//! subarray's length, tuples along a record. A scalar event that differs
+//! is handed to [`Enc`] over that node's bytes (conversions, complex,
+//! big-endian, half floats), which is what `Enc` would have done for that
+//! value; so is a map (flattened structs), whole. Any other difference
+//! (fields in another order, a record cut short, a sequence of the wrong
+//! length) and every error ends the replay with the zero-sized [`Miss`];
+//! the caller ([`Tape::encode`]) then zeroes the element's bytes and
+//! encodes it again with the general `Enc`, which gives the converted value
+//! or the real error with its path. So the output is byte-identical to
+//! `Enc`'s, errors included. After [`MAX_MISSES`] misses a tape stops
+//! replaying (values that never fit cost one `Enc` walk, not two).
 //!
-//! A tree is a tree rather than a flat list of ops because serde's calls
-//! nest: each `serialize_field` hands its own serializer to the value, and
-//! a node reference is what that serializer needs (a slice iterator over a
-//! record's fields is the cursor).
+//! A tree rather than a flat list of ops because serde's calls nest: each
+//! `serialize_field` hands its own serializer to the value, and a node
+//! reference is what that serializer needs (a slice iterator over a
+//! record's fields is the cursor). The cost per field is then a key
+//! compare, a tag compare, one bounds check and the store.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
