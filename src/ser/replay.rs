@@ -446,10 +446,10 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
     ) -> Replayed {
         let Replay { node, frame } = self;
         if node.tag == tag {
-            let at = frame.base as usize + node.off as usize;
+            let at = (frame.base as usize).wrapping_add(node.off as usize);
             return match frame
                 .buf
-                .get_mut(at..at + N)
+                .get_mut(at..at.wrapping_add(N))
                 .and_then(|s| s.first_chunk_mut::<N>())
             {
                 Some(d) => {
@@ -465,7 +465,7 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
     /// This node's bytes.
     #[inline(always)]
     fn slot(self) -> Replayed<&'f mut [u8]> {
-        let at = self.frame.base as usize + self.node.off as usize;
+        let at = (self.frame.base as usize).wrapping_add(self.node.off as usize);
         let end = at.checked_add(self.node.size).ok_or(Miss)?;
         self.frame.buf.get_mut(at..end).ok_or(Miss)
     }
@@ -515,7 +515,7 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
 /// The general encoder over a node's slot.
 #[inline]
 fn enc<'f>(node: &'f Node, frame: &'f mut Frame<'_>) -> Replayed<Enc<'f>> {
-    let at = frame.base as usize + node.off as usize;
+    let at = (frame.base as usize).wrapping_add(node.off as usize);
     let end = at.checked_add(node.size).ok_or(Miss)?;
     let slot = frame.buf.get_mut(at..end).ok_or(Miss)?;
     Ok(Enc::with_mode(&node.dt, slot, node.strict))
