@@ -55,21 +55,30 @@ fn one_pass<T: ?Sized + Serialize>(
     // the hint was right it is already the file's header (encoding a long
     // record descr costs as much as thousands of records)
     let mut guessed: Option<Vec<u64>> = None;
-    let mut on_dtype = |dt: &Dtype, hinted: &[u64], out: &mut Vec<u8>| {
+    let mut on_dtype = |dt: Dtype, hinted: &[u64], out: &mut Vec<u8>| {
         if !with_header {
-            return;
+            return dt;
         }
-        let (base, shape) = fold_subarray(dt, hinted);
-        let header = Header::new(base, false, shape);
+        // the dtype is lent to the header (a record's copy costs an
+        // allocation per field name); a subarray's base is copied
+        let (header, whole) = match dt {
+            Dtype::Subarray(..) => {
+                let (base, shape) = fold_subarray(&dt, hinted);
+                (Header::new(base, false, shape), Some(dt))
+            }
+            dt => (Header::new(dt, false, hinted.to_vec()), None),
+        };
         if let Ok((h, _)) = header.encode(opts.version) {
             prefix = h.len();
             out.extend_from_slice(&h);
             guessed = Some(header.shape);
         }
+        whole.unwrap_or(header.descr)
     };
-    let spec =
+    let mut spec =
         crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype, None, None)?;
-    let header = Header::new(spec.dtype, false, spec.shape);
+    let shape = std::mem::take(&mut spec.shape);
+    let header = Header::new(spec.into_descr(), false, shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
     if out.len().checked_sub(prefix)? != data_len {
         return None;
@@ -114,14 +123,14 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         opts.align,
         &mut out,
         usize::MAX,
-        &mut |_, _, _| {},
+        &mut |dt, _, _| dt,
         chunked,
         None,
     ) else {
         return Ok(false);
     };
-    let known = spec.known;
-    let header = Header::new(spec.dtype, false, spec.shape);
+    let header = Header::new(spec.descr().clone(), false, spec.shape);
+    let known = spec.tape;
     let Some(data_len) = header.data_len().ok().and_then(|n| usize::try_from(n).ok()) else {
         return Ok(false);
     };
@@ -155,7 +164,7 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         opts.align,
         &mut out,
         usize::MAX,
-        &mut |_, _, _| {},
+        &mut |dt, _, _| dt,
         chunked,
         // the dtype and tape of the checking pass: nothing inferred again
         Some(known),
@@ -164,7 +173,7 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         return Err(e);
     }
     match again {
-        Some(s) if s.len == data_len && s.dtype == header.descr && s.shape == header.shape => {
+        Some(s) if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape => {
             write_data_at(writer, &out, &head, offset)?;
             Ok(true)
         }

@@ -268,12 +268,32 @@ impl Compiler {
 
     /// The node for the encoder state `Enc { dt, dims }`.
     fn state(&mut self, dt: &Dtype, dims: &[u64], off: usize, size: usize) -> Node {
-        let own = if dims.is_empty() {
-            dt.clone()
-        } else {
-            Dtype::Subarray(Box::new(dt.clone()), dims.to_vec())
+        self.state_inner(dt, dims, off, size, true)
+    }
+
+    /// The root node for `Enc::with_mode(dt, slot)`, its own dtype left a
+    /// stand-in (the caller has `dt` to put there).
+    fn with_mode_shallow(&mut self, dt: &Dtype, size: usize) -> Node {
+        match dt {
+            Dtype::Subarray(base, dims) => self.state_inner(base, dims, 0, size, false),
+            _ => self.state_inner(dt, &[], 0, size, false),
+        }
+    }
+
+    fn state_inner(
+        &mut self,
+        dt: &Dtype,
+        dims: &[u64],
+        off: usize,
+        size: usize,
+        copy: bool,
+    ) -> Node {
+        let own = match (copy, dims.is_empty()) {
+            (false, _) => Dtype::scalar(ScalarType::Bool),
+            (true, true) => dt.clone(),
+            (true, false) => Dtype::Subarray(Box::new(dt.clone()), dims.to_vec()),
         };
-        let w = weight(&own);
+        let w = weight(dt).saturating_add(usize::from(!dims.is_empty()));
         self.weight = self.weight.saturating_add(w);
         if self.weight > MAX_WEIGHT {
             return self.node(Tag::Generic, off, size, own);
@@ -353,6 +373,43 @@ impl Tape {
             c.node(Tag::Generic, 0, size, dt.clone())
         };
         Tape { root, misses: 0 }
+    }
+
+    /// A tape for elements of `dt`, keeping `dt` (no copy of the root).
+    pub(crate) fn from_dtype(dt: Dtype, strict: bool) -> Tape {
+        let mut c = Compiler { weight: 0, strict };
+        let size = dt.itemsize();
+        let mut root = if u32::try_from(size).is_ok() {
+            // compiled against a stand-in root dtype, then given `dt`
+            // (the root's `Enc::with_mode(dt)` state is `dt` itself)
+            let mut root = c.with_mode_shallow(&dt, size);
+            root.dt = Dtype::scalar(ScalarType::Bool);
+            root
+        } else {
+            c.node(Tag::Generic, 0, size, Dtype::scalar(ScalarType::Bool))
+        };
+        root.dt = dt;
+        Tape { root, misses: 0 }
+    }
+
+    /// The dtype of the elements.
+    pub(crate) fn dtype(&self) -> &Dtype {
+        &self.root.dt
+    }
+
+    /// The dtype of the elements, taken out of the tape.
+    pub(crate) fn into_dtype(self) -> Dtype {
+        self.root.dt
+    }
+
+    /// Lends the dtype out (the tape must not encode until it is back).
+    pub(crate) fn take_dtype(&mut self) -> Dtype {
+        std::mem::replace(&mut self.root.dt, Dtype::scalar(ScalarType::Bool))
+    }
+
+    /// Gives back the dtype lent by [`take_dtype`](Tape::take_dtype).
+    pub(crate) fn put_dtype(&mut self, dt: Dtype) {
+        self.root.dt = dt;
     }
 
     /// A tape to hold until the dtype is known; used on no element (a

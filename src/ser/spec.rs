@@ -34,14 +34,33 @@ const ZERO_BLOCK: usize = 2 * 1024;
 
 /// What the speculation produced.
 pub(crate) struct Speculated {
-    /// The header descr (subarray dims folded into `shape`).
-    pub dtype: Dtype,
+    /// The element dtype (its subarray dims are folded into `shape`: see
+    /// [`Speculated::descr`]) and its compiled tape, to encode the same
+    /// values again without inferring anything.
+    pub tape: Tape,
     pub shape: Vec<u64>,
     /// Bytes of data encoded, including those handed to the flush callback.
     pub len: usize,
-    /// The element dtype (subarray dims not folded) and its compiled tape,
-    /// to encode the same values again without inferring anything.
-    pub known: (Dtype, Tape),
+}
+
+impl Speculated {
+    /// The header's descr: the element dtype without its subarray dims.
+    pub(crate) fn descr(&self) -> &Dtype {
+        let mut dt = self.tape.dtype();
+        while let Dtype::Subarray(base, _) = dt {
+            dt = base;
+        }
+        dt
+    }
+
+    /// The header's descr, taken out.
+    pub(crate) fn into_descr(self) -> Dtype {
+        let mut dt = self.tape.into_dtype();
+        while let Dtype::Subarray(base, _) = dt {
+            dt = *base;
+        }
+        dt
+    }
 }
 
 /// Called with a run of whole encoded elements when the chunk is full; an
@@ -55,8 +74,9 @@ struct Chunked<'a> {
     flush: &'a mut Flush<'a>,
 }
 
-/// Called with the dtype, the hinted shape and the output buffer.
-pub(crate) type OnDtype<'a> = dyn FnMut(&Dtype, &[u64], &mut Vec<u8>) + 'a;
+/// Called with the dtype, the hinted shape and the output buffer; gives
+/// the dtype back (lent, so that a header can be built without a copy).
+pub(crate) type OnDtype<'a> = dyn FnMut(Dtype, &[u64], &mut Vec<u8>) -> Dtype + 'a;
 
 /// The state shared by the levels of the walk.
 pub(crate) struct SpecState<'o> {
@@ -67,12 +87,13 @@ pub(crate) struct SpecState<'o> {
     leaf_depth: Option<usize>,
     /// Set by a level that found it is not a sequence.
     leaf_found: bool,
-    dtype: Option<Dtype>,
+    /// Whether the dtype is known (the first element was seen).
+    have: bool,
     /// The dtype compiled for the per-element encoding (a placeholder
     /// until the first element is seen; `put` is never called before).
     tape: Tape,
-    /// A dtype and tape to take instead of inferring the first element.
-    known: Option<(Dtype, Tape)>,
+    /// A tape to take instead of inferring the first element.
+    known: Option<Tape>,
     itemsize: usize,
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
@@ -110,7 +131,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     cap: usize,
     on_dtype: &mut OnDtype<'_>,
     chunked: Option<(usize, &mut Flush<'_>)>,
-    known: Option<(Dtype, Tape)>,
+    known: Option<Tape>,
 ) -> Option<Speculated> {
     let pos = out.len();
     let chunked = chunked.map(|(window, flush)| Chunked { window, flush });
@@ -124,7 +145,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         hints: Vec::new(),
         leaf_depth: None,
         leaf_found: false,
-        dtype: None,
+        have: false,
         tape: Tape::placeholder(),
         known,
         itemsize: 0,
@@ -152,17 +173,18 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         return None;
     }
     let mut shape: Vec<u64> = st.dims.iter().map(|d| d.unwrap_or(0)).collect();
-    let elem = st.dtype?;
-    let mut dtype = &elem;
+    if !st.have {
+        return None;
+    }
+    let mut dtype = st.tape.dtype();
     while let Dtype::Subarray(base, sub) = dtype {
         shape.extend_from_slice(sub);
         dtype = base;
     }
     Some(Speculated {
-        dtype: dtype.clone(),
+        tape: st.tape,
         shape,
         len,
-        known: (elem, st.tape),
     })
 }
 
@@ -171,7 +193,7 @@ impl SpecState<'_> {
     #[cold]
     #[inline(never)]
     fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let (dtype, tape) = match self.known.take() {
+        let mut tape = match self.known.take() {
             Some(known) => known,
             None => {
                 let mut slot = None;
@@ -180,15 +202,14 @@ impl SpecState<'_> {
                     top: false,
                 })?;
                 let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-                let dtype = node_to_dtype(&node, self.align)?;
-                let tape = Tape::new(&dtype, true);
-                (dtype, tape)
+                Tape::from_dtype(node_to_dtype(&node, self.align)?, true)
             }
         };
+        let dtype = tape.take_dtype();
         self.itemsize = dtype.itemsize();
         self.gaps = crate::writer::has_gaps(&dtype);
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
-        (self.on_dtype)(&dtype, &hinted, self.out);
+        let dtype = (self.on_dtype)(dtype, &hinted, self.out);
         let count = self
             .hints
             .iter()
@@ -205,8 +226,10 @@ impl SpecState<'_> {
         self.pos = self.out.len();
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
+        tape.put_dtype(dtype);
         self.tape = tape;
-        self.dtype = Some(dtype);
+        self.have = true;
+
         Ok(())
     }
 
@@ -266,7 +289,7 @@ impl SpecState<'_> {
             Some(d) if d == depth => {}
             Some(_) => return Err(Error::schema("speculation: depth")),
         }
-        if self.dtype.is_none() {
+        if !self.have {
             self.first(value)?;
         }
         self.put(value)
@@ -347,7 +370,7 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
         }
         if self.st.leaf_depth == Some(depth) {
             self.st.leaf(depth, value)?;
-            self.fast = self.st.dtype.is_some();
+            self.fast = self.st.have;
         } else {
             match value.serialize(Spec {
                 st: &mut *self.st,
