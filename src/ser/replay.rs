@@ -949,13 +949,15 @@ mod tests {
     #[track_caller]
     fn same<T: ?Sized + Serialize>(dt: &Dtype, v: &T) {
         for strict in [false, true] {
-            let mut tape = Tape::new(dt, strict);
-            for _ in 0..2 {
-                assert_eq!(
-                    by_tape(&mut tape, v),
-                    by_enc(dt, strict, v),
-                    "strict {strict}"
-                );
+            for mut tape in [Tape::new(dt, strict), Tape::from_dtype(dt.clone(), strict)] {
+                assert_eq!(tape.dtype(), dt);
+                for _ in 0..2 {
+                    assert_eq!(
+                        by_tape(&mut tape, v),
+                        by_enc(dt, strict, v),
+                        "strict {strict}"
+                    );
+                }
             }
         }
     }
