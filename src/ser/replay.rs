@@ -539,7 +539,19 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
         if v.ends_with('\0') {
             return Err(Miss);
         }
-        let mut chunks = self.slot()?.chunks_exact_mut(4);
+        let slot = self.slot()?;
+        if v.is_ascii() {
+            // one byte per char: widened without decoding, the rest zeroed
+            // in one go
+            let used = v.len().checked_mul(4).ok_or(Miss)?;
+            let (head, tail) = slot.split_at_mut_checked(used).ok_or(Miss)?;
+            for (d, b) in head.chunks_exact_mut(4).zip(v.bytes()) {
+                d.copy_from_slice(&[b, 0, 0, 0]);
+            }
+            tail.fill(0);
+            return Ok(());
+        }
+        let mut chunks = slot.chunks_exact_mut(4);
         for c in v.chars() {
             let d = chunks.next().ok_or(Miss)?;
             d.copy_from_slice(&u32::from(c).to_le_bytes());
@@ -1083,8 +1095,19 @@ mod tests {
         };
         same(&d, &ok);
         assert!(replays(&Tape::new(&d, true), &ok));
+        // ASCII (widened byte by byte) and not, short and full, too long
+        for other in [
+            S { s: "ab", ..ok },
+            S { s: "abcd", ..ok },
+            S { s: "", ..ok },
+        ] {
+            same(&d, &other);
+            assert!(replays(&Tape::new(&d, true), &other));
+        }
         for bad in [
             S { s: "toolong", ..ok },
+            S { s: "abcde", ..ok },
+            S { s: "éabcd", ..ok },
             S { s: "a\0", ..ok },
             S { b: b"abcd", ..ok },
             S { b: b"a\0", ..ok },
