@@ -25,7 +25,7 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
-use crate::ser::encode::Enc;
+use crate::ser::replay::Tape;
 use crate::ser::walk::{Sink, walk};
 use crate::ser::{Plan, plan};
 
@@ -51,21 +51,40 @@ fn one_pass<T: ?Sized + Serialize>(
     }
     let mut out = Vec::new();
     let mut prefix = 0usize;
-    let mut on_dtype = |dt: &Dtype, hinted: &[u64], out: &mut Vec<u8>| {
+    // the header for the hinted shape, written in front of the data: when
+    // the hint was right it is already the file's header (encoding a long
+    // record descr costs as much as thousands of records)
+    let mut guessed: Option<Vec<u64>> = None;
+    let mut on_dtype = |dt: Dtype, hinted: &[u64], out: &mut Vec<u8>| {
         if !with_header {
-            return;
+            return dt;
         }
-        let (base, shape) = fold_subarray(dt, hinted);
-        if let Ok((h, _)) = Header::new(base, false, shape).encode(opts.version) {
+        // the dtype is lent to the header (a record's copy costs an
+        // allocation per field name); a subarray's base is copied
+        let (header, whole) = match dt {
+            Dtype::Subarray(..) => {
+                let (base, shape) = fold_subarray(&dt, hinted);
+                (Header::new(base, false, shape), Some(dt))
+            }
+            dt => (Header::new(dt, false, hinted.to_vec()), None),
+        };
+        if let Ok((h, _)) = header.encode(opts.version) {
             prefix = h.len();
-            out.resize(prefix, 0);
+            out.extend_from_slice(&h);
+            guessed = Some(header.shape);
         }
+        whole.unwrap_or(header.descr)
     };
-    let spec = crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype, None)?;
-    let header = Header::new(spec.dtype, false, spec.shape);
+    let mut spec =
+        crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype, None, None)?;
+    let shape = std::mem::take(&mut spec.shape);
+    let header = Header::new(spec.into_descr(), false, shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
     if out.len().checked_sub(prefix)? != data_len {
         return None;
+    }
+    if with_header && guessed.as_ref() == Some(&header.shape) {
+        return Some((Vec::new(), out));
     }
     let (head, _) = header.encode(opts.version).ok()?;
     if !with_header {
@@ -104,12 +123,14 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         opts.align,
         &mut out,
         usize::MAX,
-        &mut |_, _, _| {},
+        &mut |dt, _, _| dt,
         chunked,
+        None,
     ) else {
         return Ok(false);
     };
-    let header = Header::new(spec.dtype, false, spec.shape);
+    let header = Header::new(spec.descr().clone(), false, spec.shape);
+    let known = spec.tape;
     let Some(data_len) = header.data_len().ok().and_then(|n| usize::try_from(n).ok()) else {
         return Ok(false);
     };
@@ -143,14 +164,16 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         opts.align,
         &mut out,
         usize::MAX,
-        &mut |_, _, _| {},
+        &mut |dt, _, _| dt,
         chunked,
+        // the dtype and tape of the checking pass: nothing inferred again
+        Some(known),
     );
     if let Some(e) = io_error {
         return Err(e);
     }
     match again {
-        Some(s) if s.len == data_len && s.dtype == header.descr && s.shape == header.shape => {
+        Some(s) if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape => {
             write_data_at(writer, &out, &head, offset)?;
             Ok(true)
         }
@@ -254,7 +277,7 @@ fn usize_len(n: u64) -> Result<usize> {
 
 /// Puts element `index` (C order) at its place in a whole data section.
 struct SliceSink<'a> {
-    dtype: &'a Dtype,
+    tape: Tape,
     data: &'a mut [u8],
     itemsize: usize,
     /// The shape when the data is column-major.
@@ -274,7 +297,7 @@ impl Sink for SliceSink<'_> {
         let dst = start
             .and_then(|s| self.data.get_mut(s..s.checked_add(self.itemsize)?))
             .ok_or_else(|| Error::schema("internal: element outside the data"))?;
-        value.serialize(Enc::new(self.dtype, dst))
+        self.tape.encode(value, dst)
     }
 }
 
@@ -298,8 +321,8 @@ fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
 }
 
 /// Encodes elements into a chunk of whole records and writes full chunks.
-struct ChunkSink<'a, W> {
-    dtype: &'a Dtype,
+struct ChunkSink<W> {
+    tape: Tape,
     itemsize: usize,
     buf: Vec<u8>,
     fill: usize,
@@ -315,7 +338,7 @@ struct ChunkSink<'a, W> {
     per_record: u64,
 }
 
-impl<W: Write> ChunkSink<'_, W> {
+impl<W: Write> ChunkSink<W> {
     fn flush(&mut self) -> Result<()> {
         if self.emit {
             let data = self.buf.get(..self.fill).unwrap_or(&[]);
@@ -349,7 +372,7 @@ impl<W: Write> ChunkSink<'_, W> {
     }
 }
 
-impl<W: Write> Sink for ChunkSink<'_, W> {
+impl<W: Write> Sink for ChunkSink<W> {
     #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
         if self.fill + self.itemsize > self.buf.len() {
@@ -366,7 +389,7 @@ impl<W: Write> Sink for ChunkSink<'_, W> {
         if self.zero {
             dst.fill(0);
         }
-        value.serialize(Enc::new(self.dtype, dst))?;
+        self.tape.encode(value, dst)?;
         if self.emit {
             self.fill += self.itemsize;
         }
@@ -393,11 +416,11 @@ pub(crate) fn has_gaps(dt: &Dtype) -> bool {
     }
 }
 
-fn chunk_sink<'a, W: Write>(dtype: &'a Dtype, out: W, emit: bool) -> ChunkSink<'a, W> {
+fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
     let records = (CHUNK / itemsize.max(1)).max(1);
     ChunkSink {
-        dtype,
+        tape: Tape::new(dtype, false),
         itemsize,
         buf: vec![0; records.saturating_mul(itemsize)],
         fill: 0,
@@ -546,7 +569,7 @@ impl WriteOptions {
             .get_mut(head.len()..)
             .ok_or_else(|| Error::schema("internal: output size"))?;
         let mut sink = SliceSink {
-            dtype: &plan.dtype,
+            tape: Tape::new(&plan.dtype, false),
             data,
             itemsize: plan.dtype.itemsize(),
             fortran: header.fortran_order.then_some(&plan.shape[..]),
@@ -618,6 +641,8 @@ pub struct NpyWriter<W: Write> {
     header_len: Option<usize>,
     count: u64,
     scratch: Vec<u8>,
+    /// The dtype compiled for encoding (set with the dtype).
+    tape: Option<Tape>,
     zero: bool,
     /// For `append`: the first record's inferred layout must match this.
     check_layout: bool,
@@ -797,6 +822,7 @@ impl<W: Write> NpyWriter<W> {
             header_len: None,
             count: 0,
             scratch: Vec::new(),
+            tape: None,
             zero: false,
             check_layout: false,
             broken: None,
@@ -810,6 +836,7 @@ impl<W: Write> NpyWriter<W> {
     fn set_dtype(&mut self, dtype: Dtype) {
         self.scratch = vec![0; dtype.itemsize()];
         self.zero = has_gaps(&dtype);
+        self.tape = Some(Tape::new(&dtype, false));
         self.dtype = Some(dtype);
     }
 
@@ -920,6 +947,42 @@ impl<W: Write> NpyWriter<W> {
     /// assert_eq!(w.finish().unwrap(), npy_serde::to_vec(&["ab", "c"]).unwrap());
     /// ```
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
+        let steady = self.broken.is_none()
+            && !self.check_layout
+            && self.header_len.is_some()
+            && self.promised.is_none_or(|len| self.count < len);
+        match (steady, self.tape.as_mut()) {
+            (true, Some(tape)) => {
+                // the per-record path: no dtype to infer, no header to
+                // write, no limit reached
+                if self.zero {
+                    self.scratch.fill(0);
+                }
+                let index = self.count;
+                tape.encode(record, &mut self.scratch)
+                    .map_err(|e| e.at_record(index))?;
+                self.write_record(index)
+            }
+            _ => self.serialize_first(record),
+        }
+    }
+
+    /// Writes the encoded record in `scratch`.
+    #[inline]
+    fn write_record(&mut self, index: u64) -> Result<()> {
+        if let Err(e) = self.out.write_all(&self.scratch) {
+            self.take_back();
+            return Err(Error::from(e).at_record(index));
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// [`serialize`](NpyWriter::serialize) for the first record (the dtype
+    /// to infer or check, the header to write) and the refusals.
+    #[cold]
+    #[inline(never)]
+    fn serialize_first<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let index = self.count;
         self.check_broken()?;
         if self.dtype.is_none() || self.check_layout {
@@ -957,22 +1020,16 @@ impl<W: Write> NpyWriter<W> {
         if self.header_len.is_none() {
             self.write_header()?;
         }
-        let dtype = self
-            .dtype
-            .as_ref()
+        let tape = self
+            .tape
+            .as_mut()
             .ok_or_else(|| Error::schema("internal: no dtype"))?;
         if self.zero {
             self.scratch.fill(0);
         }
-        record
-            .serialize(Enc::new(dtype, &mut self.scratch))
+        tape.encode(record, &mut self.scratch)
             .map_err(|e| e.at_record(index))?;
-        if let Err(e) = self.out.write_all(&self.scratch) {
-            self.take_back();
-            return Err(Error::from(e).at_record(index));
-        }
-        self.count += 1;
-        Ok(())
+        self.write_record(index)
     }
 
     /// After a record was partly written: on a seekable writer, moves back

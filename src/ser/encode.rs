@@ -65,13 +65,14 @@ impl<'a> Enc<'a> {
     }
 
     /// An encoder in strict mode (see the type docs).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn strict(dt: &'a Dtype, buf: &'a mut [u8]) -> Self {
         Enc::with_mode(dt, buf, true)
     }
 
+    /// An encoder in strict mode or not.
     #[inline]
-    fn with_mode(dt: &'a Dtype, buf: &'a mut [u8], strict: bool) -> Self {
+    pub(crate) fn with_mode(dt: &'a Dtype, buf: &'a mut [u8], strict: bool) -> Self {
         match dt {
             Dtype::Subarray(base, dims) => Enc {
                 dt: base,

@@ -203,6 +203,7 @@ impl<'a> Infer<'a> {
                 index: 0,
                 pending_key: None,
                 mismatch: None,
+                hashes: Vec::new(),
             }),
             Some(Node::Record(_)) => match self.slot {
                 Some(Node::Record(fields)) => Ok(RecInfer {
@@ -210,6 +211,7 @@ impl<'a> Infer<'a> {
                     index: 0,
                     pending_key: None,
                     mismatch: None,
+                    hashes: Vec::new(),
                 }),
                 _ => Err(Error::schema("internal: record slot")),
             },
@@ -300,6 +302,17 @@ pub(crate) struct RecInfer<'a> {
     pending_key: Option<KeyOut>,
     /// Field names of this record once it diverged from the first record's.
     mismatch: Option<Vec<String>>,
+    /// `New`: a hash of each field name so far, so that the check for a
+    /// repeated name compares text only on a hash match (a record of n
+    /// fields is inferred in O(n²) integer compares, not string compares).
+    hashes: Vec<u64>,
+}
+
+/// FNV-1a: a name's hash for the repeated-field check.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
@@ -323,7 +336,13 @@ impl RecInfer<'_> {
         let i = self.index;
         match &mut self.target {
             RecTarget::New(_, fields) => {
-                if fields.iter().any(|f| f.name == key) {
+                let h = name_hash(key);
+                let twice = self
+                    .hashes
+                    .iter()
+                    .zip(fields.iter())
+                    .any(|(&fh, f)| fh == h && f.name == key);
+                if twice {
                     return Err(Error::schema(format!("field {} appears twice", PyStr(key))));
                 }
                 let mut slot = None;
@@ -334,6 +353,7 @@ impl RecInfer<'_> {
                         top: false,
                     })
                     .map_err(|e| e.in_field(key))?;
+                self.hashes.push(h);
                 fields.push(RecField {
                     name: key.to_owned(),
                     node: slot,

@@ -3,12 +3,15 @@
 //! Pass 1 ([`plan`]) decides the header: without a given dtype the value is
 //! inferred (`infer.rs`); with one, only the shape is measured (`walk.rs`,
 //! [`walk::Count`]). Pass 2 walks the outer sequences again (`walk.rs`) and
-//! encodes each element into its bytes (`encode.rs`).
+//! encodes each element into its bytes (`encode.rs`, through the dtype
+//! compiled once in `replay.rs`). Inferred dtypes first try a single
+//! speculative pass (`spec.rs`).
 
 pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod infer;
 pub(crate) mod probe;
+pub(crate) mod replay;
 pub(crate) mod spec;
 pub(crate) mod walk;
 

@@ -4,7 +4,8 @@
 //! can be encoded. Most arrays are uniform, so instead the dtype is inferred
 //! from the FIRST element only and every element is encoded right away in
 //! strict mode (no conversions, fields in order, strings no wider than the
-//! first element's). If anything does not fit, the result is thrown away and
+//! first element's), through the dtype's compiled [`Tape`] (`replay.rs`).
+//! If anything does not fit, the result is thrown away and
 //! the caller runs the two exact passes, which give the widest strings or
 //! the proper error. The output for a successful speculation is identical
 //! to the two-pass output (the test `write_props` checks this).
@@ -17,24 +18,49 @@ use serde::ser::{self, Impossible, Serialize};
 
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
-use crate::ser::encode::Enc;
 use crate::ser::infer::{Infer, node_to_dtype};
+use crate::ser::replay::Tape;
 use crate::special;
 
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
 
-/// Bytes of output zero-filled at a time, small enough to stay in cache
-/// until the elements are written over them.
-const ZERO_BLOCK: usize = 64 * 1024;
+/// Bytes of output zero-filled at a time: small enough to stay in the L1
+/// cache until the elements are written over them (and for `memset` to use
+/// vector stores rather than `rep stosb`, which costs one counted
+/// instruction per byte under `bench/instr`), large enough that the call
+/// is rare next to the elements.
+const ZERO_BLOCK: usize = 2 * 1024;
 
 /// What the speculation produced.
 pub(crate) struct Speculated {
-    /// The header descr (subarray dims folded into `shape`).
-    pub dtype: Dtype,
+    /// The element dtype (its subarray dims are folded into `shape`: see
+    /// [`Speculated::descr`]) and its compiled tape, to encode the same
+    /// values again without inferring anything.
+    pub tape: Tape,
     pub shape: Vec<u64>,
     /// Bytes of data encoded, including those handed to the flush callback.
     pub len: usize,
+}
+
+impl Speculated {
+    /// The header's descr: the element dtype without its subarray dims.
+    pub(crate) fn descr(&self) -> &Dtype {
+        let mut dt = self.tape.dtype();
+        while let Dtype::Subarray(base, _) = dt {
+            dt = base;
+        }
+        dt
+    }
+
+    /// The header's descr, taken out.
+    pub(crate) fn into_descr(self) -> Dtype {
+        let mut dt = self.tape.into_dtype();
+        while let Dtype::Subarray(base, _) = dt {
+            dt = *base;
+        }
+        dt
+    }
 }
 
 /// Called with a run of whole encoded elements when the chunk is full; an
@@ -48,8 +74,9 @@ struct Chunked<'a> {
     flush: &'a mut Flush<'a>,
 }
 
-/// Called with the dtype, the hinted shape and the output buffer.
-pub(crate) type OnDtype<'a> = dyn FnMut(&Dtype, &[u64], &mut Vec<u8>) + 'a;
+/// Called with the dtype, the hinted shape and the output buffer; gives
+/// the dtype back (lent, so that a header can be built without a copy).
+pub(crate) type OnDtype<'a> = dyn FnMut(Dtype, &[u64], &mut Vec<u8>) -> Dtype + 'a;
 
 /// The state shared by the levels of the walk.
 pub(crate) struct SpecState<'o> {
@@ -60,7 +87,13 @@ pub(crate) struct SpecState<'o> {
     leaf_depth: Option<usize>,
     /// Set by a level that found it is not a sequence.
     leaf_found: bool,
-    dtype: Option<Dtype>,
+    /// Whether the dtype is known (the first element was seen).
+    have: bool,
+    /// The dtype compiled for the per-element encoding (a placeholder
+    /// until the first element is seen; `put` is never called before).
+    tape: Tape,
+    /// A tape to take instead of inferring the first element.
+    known: Option<Tape>,
     itemsize: usize,
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
@@ -87,6 +120,10 @@ pub(crate) struct SpecState<'o> {
 
 /// Runs the speculative pass; `Ok(None)` means "not uniform, use the two
 /// passes" (errors are never reported from here).
+///
+/// With `known` (what a previous pass over the same values found), the
+/// first element is not inferred: that dtype and tape are used (every
+/// element is still checked against them).
 pub(crate) fn speculate<T: ?Sized + Serialize>(
     value: &T,
     align: bool,
@@ -94,6 +131,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     cap: usize,
     on_dtype: &mut OnDtype<'_>,
     chunked: Option<(usize, &mut Flush<'_>)>,
+    known: Option<Tape>,
 ) -> Option<Speculated> {
     let pos = out.len();
     let chunked = chunked.map(|(window, flush)| Chunked { window, flush });
@@ -107,7 +145,9 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         hints: Vec::new(),
         leaf_depth: None,
         leaf_found: false,
-        dtype: None,
+        have: false,
+        tape: Tape::placeholder(),
+        known,
         itemsize: 0,
         align,
         out,
@@ -133,12 +173,19 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         return None;
     }
     let mut shape: Vec<u64> = st.dims.iter().map(|d| d.unwrap_or(0)).collect();
-    let mut dtype = st.dtype?;
-    while let Dtype::Subarray(base, sub) = dtype {
-        shape.extend_from_slice(&sub);
-        dtype = *base;
+    if !st.have {
+        return None;
     }
-    Some(Speculated { dtype, shape, len })
+    let mut dtype = st.tape.dtype();
+    while let Dtype::Subarray(base, sub) = dtype {
+        shape.extend_from_slice(sub);
+        dtype = base;
+    }
+    Some(Speculated {
+        tape: st.tape,
+        shape,
+        len,
+    })
 }
 
 impl SpecState<'_> {
@@ -146,17 +193,23 @@ impl SpecState<'_> {
     #[cold]
     #[inline(never)]
     fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let mut slot = None;
-        value.serialize(Infer {
-            slot: &mut slot,
-            top: false,
-        })?;
-        let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-        let dtype = node_to_dtype(&node, self.align)?;
+        let mut tape = match self.known.take() {
+            Some(known) => known,
+            None => {
+                let mut slot = None;
+                value.serialize(Infer {
+                    slot: &mut slot,
+                    top: false,
+                })?;
+                let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
+                Tape::from_dtype(node_to_dtype(&node, self.align)?, true)
+            }
+        };
+        let dtype = tape.take_dtype();
         self.itemsize = dtype.itemsize();
         self.gaps = crate::writer::has_gaps(&dtype);
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
-        (self.on_dtype)(&dtype, &hinted, self.out);
+        let dtype = (self.on_dtype)(dtype, &hinted, self.out);
         let count = self
             .hints
             .iter()
@@ -173,7 +226,10 @@ impl SpecState<'_> {
         self.pos = self.out.len();
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
-        self.dtype = Some(dtype);
+        tape.put_dtype(dtype);
+        self.tape = tape;
+        self.have = true;
+
         Ok(())
     }
 
@@ -210,12 +266,16 @@ impl SpecState<'_> {
             .map_or(usize::MAX, |c| self.base.saturating_add(c.window));
         // zero the next block while it is about to be written (still in
         // cache), not the whole output up front nor per element
+        // never past the reserved capacity unless this element needs it:
+        // zeroes beyond the data would cost a reallocation and a copy of
+        // everything at the end
         let block = self
             .out
             .len()
             .saturating_add(ZERO_BLOCK)
             .min(self.cap)
             .min(window_end)
+            .min(self.out.capacity().max(end))
             .max(end);
         self.out.resize(block, 0);
         Ok((start, end))
@@ -229,28 +289,45 @@ impl SpecState<'_> {
             Some(d) if d == depth => {}
             Some(_) => return Err(Error::schema("speculation: depth")),
         }
-        if self.dtype.is_none() {
+        if !self.have {
             self.first(value)?;
         }
-        let mut start = self.pos;
-        let mut end = start
-            .checked_add(self.itemsize)
-            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        self.put(value)
+    }
+
+    /// Encodes one element once the dtype is known (the per-element path).
+    #[inline(always)]
+    fn put<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let start = self.pos;
+        // wrapping: an overflow gives `end < start`, which takes `put_grow`
+        let end = start.wrapping_add(self.itemsize);
         // `out` only grows in `grow`, never past the cap nor (chunked) past
         // the window, so an element inside it needs no other check
-        if end > self.out.len() {
-            (start, end) = self.grow(start, end)?;
+        if end > self.out.len() || end < start {
+            return self.put_grow(value);
         }
+        let Some(dst) = self.out.get_mut(start..end) else {
+            return Err(Error::schema("speculation: buffer"));
+        };
         self.pos = end;
-        let dtype = self
-            .dtype
-            .as_ref()
-            .ok_or_else(|| Error::schema("speculation: no dtype"))?;
-        let dst = self
-            .out
-            .get_mut(start..end)
-            .ok_or_else(|| Error::schema("speculation: buffer"))?;
-        value.serialize(Enc::strict(dtype, dst))
+        self.tape.encode(value, dst)
+    }
+
+    /// [`put`](SpecState::put) when the element does not fit in the zeroed
+    /// part of the output.
+    #[cold]
+    #[inline(never)]
+    fn put_grow<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let end = self
+            .pos
+            .checked_add(self.itemsize)
+            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        let (start, end) = self.grow(self.pos, end)?;
+        let Some(dst) = self.out.get_mut(start..end) else {
+            return Err(Error::schema("speculation: buffer"));
+        };
+        self.pos = end;
+        self.tape.encode(value, dst)
     }
 }
 
@@ -272,6 +349,9 @@ struct SpecSeq<'s, 'o> {
     st: &'s mut SpecState<'o>,
     depth: usize,
     i: u64,
+    /// The elements are the array's elements and the dtype is known: each
+    /// goes straight to [`SpecState::put`].
+    fast: bool,
 }
 
 impl ser::SerializeSeq for SpecSeq<'_, '_> {
@@ -279,12 +359,18 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     type Error = Error;
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.fast {
+            self.st.put(value)?;
+            self.i += 1;
+            return Ok(());
+        }
         let depth = self.depth + 1;
         if depth > super::MAX_WRITE_DEPTH {
             return Err(super::too_deep());
         }
         if self.st.leaf_depth == Some(depth) {
             self.st.leaf(depth, value)?;
+            self.fast = self.st.have;
         } else {
             match value.serialize(Spec {
                 st: &mut *self.st,
@@ -397,6 +483,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             st: self.st,
             depth: self.depth,
             i: 0,
+            fast: false,
         })
     }
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
