@@ -125,10 +125,12 @@ mod trace;
 pub mod tutorial;
 mod writer;
 
+pub mod bulk;
 pub mod complex;
 pub mod npz;
 
 pub use crate::atomic::{from_path, to_path};
+pub use crate::bulk::Bulk;
 pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::dtype::{
     ByteOrder, DatetimeUnit, Dtype, Field, Record, RecordBuilder, Scalar, ScalarType, TimeUnit,

@@ -32,6 +32,7 @@
 //! the numpy type that was found (see [`fix_error`]).
 
 pub(crate) mod array;
+pub(crate) mod bulk;
 pub(crate) mod datetime;
 pub(crate) mod element;
 pub(crate) mod plan;
