@@ -40,7 +40,7 @@
 //! let mut file = std::io::Cursor::new(Vec::new());
 //! npy_serde::npz::to_writer(&mut file, &cols)?; // t.npy '<f8' (2,), pos.npy '<f4' (2, 3)
 //! file.set_position(0);
-//! assert_eq!(npy_serde::npz::from_reader::<_, Columns>(&mut file)?, cols);
+//! assert_eq!(npy_serde::npz::from_reader::<Columns>(&mut file)?, cols);
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
 //!
@@ -156,7 +156,10 @@ impl<'de, T: Element> Deserialize<'de> for Bulk<T> {
 /// let json = npy_serde::bulk::serialize(&[1.5f64, 2.0], serde_json::value::Serializer).unwrap();
 /// assert_eq!(json, serde_json::json!([1.5, 2.0]));
 /// ```
-pub fn serialize<T: Element, S: Serializer>(values: &[T], serializer: S) -> Result<S::Ok, S::Error> {
+pub fn serialize<T: Element, S: Serializer>(
+    values: &[T],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     serializer.serialize_newtype_struct(BULK, values)
 }
 
@@ -302,10 +305,7 @@ impl<E: Element, const N: usize> Layout for [E; N] {
         })
     }
 }
-impl<E: Element, const N: usize> Element for [E; N] where
-    [E; N]: Serialize + DeserializeOwned
-{
-}
+impl<E: Element, const N: usize> Element for [E; N] where [E; N]: Serialize + DeserializeOwned {}
 
 /// Bytes into elements, appended; `bytes` holds whole elements (checked by
 /// the callers) and `T::SIZE` is not 0.
@@ -359,10 +359,7 @@ impl<'de, T: Element> Visitor<'de> for BulkVisitor<T> {
             return Err(de::Error::invalid_length(0, &self));
         };
         match claim {
-            Some(n) => map.next_value_seed(RawSeed::<T> {
-                n,
-                _t: PhantomData,
-            }),
+            Some(n) => map.next_value_seed(RawSeed::<T> { n, _t: PhantomData }),
             None => map.next_value::<Vec<T>>(),
         }
     }

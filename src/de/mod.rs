@@ -269,6 +269,8 @@ pub(crate) fn element_from_slice<'de, T: serde::Deserialize<'de>>(
 }
 
 #[cfg(test)]
+mod bulk_tests;
+#[cfg(test)]
 mod fast_tests;
 #[cfg(test)]
 mod tests;
