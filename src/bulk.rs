@@ -210,7 +210,9 @@ use sealed::Layout;
 
 /// The element types of [`Bulk<T>`] (sealed): `bool`, `i8`, `i16`, `i32`,
 /// `i64`, `u8`, `u16`, `u32`, `u64`, `f32`, `f64`, `half::f16` (feature
-/// `half`), and `[E; N]` of these (nested too: `[[f64; 4]; 4]`).
+/// `half`), and `[E; N]` of these (nested too: `[[f64; 4]; 4]`) for the `N`
+/// serde implements arrays for (0 to 32; `[E; 0]` always reads through the
+/// ordinary path, its bytes cannot say how many there are).
 ///
 /// ```
 /// fn takes<T: npy_serde::bulk::Element>() {}

@@ -393,6 +393,30 @@ fn records_with_bulk_fields() {
 }
 
 #[test]
+fn npz_columns_of_records_with_bulk_fields() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Rec {
+        id: u16,
+        #[serde(with = "npy_serde::bulk")]
+        pos: Vec<f32>,
+    }
+    let recs: Vec<Rec> = (0..100)
+        .map(|i| Rec {
+            id: i,
+            pos: vec![f32::from(i), 2.0, 3.0],
+        })
+        .collect();
+    let mut file = Cursor::new(Vec::new());
+    npy_serde::npz::to_writer(&mut file, &recs).unwrap(); // id.npy (100,), pos.npy (100, 3)
+    file.set_position(0);
+    let mut z = NpzReader::new(&mut file).unwrap();
+    assert_eq!(z.reader("pos").unwrap().shape(), &[100, 3]);
+    file.set_position(0);
+    let back: Vec<Rec> = npy_serde::npz::from_reader(&mut file).unwrap();
+    assert_eq!(back, recs);
+}
+
+#[test]
 fn other_formats_see_a_sequence() {
     let b = Bulk(vec![1.5f64, -2.0]);
     let json = serde_json::to_string(&b).unwrap();
