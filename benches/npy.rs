@@ -8,7 +8,9 @@
 //!   from a slice and from a file;
 //! - a hand-written fixed-offset encoder / decoder (the practical limit);
 //! - a copy of the same bytes into fresh and into reused memory (the
-//!   physical limit).
+//!   physical limit);
+//! - for the plain arrays (`f64`, `f32x3`) also the typed bulk path,
+//!   `npy_serde::Bulk<T>` from a slice and from a `BufReader<File>`.
 //!
 //! Every data set is checked once before timing: our bytes equal the
 //! hand-written encoder's, and every reader (ours, npyz, hand-written)
@@ -24,6 +26,8 @@
 //! of the `Particle` records, ~48 MB at scale 1), the way
 //! `np.savez_compressed(f, id=..., pos=..., vel=..., mass=...)` is used,
 //! written stored and deflated and read back, in memory and through files;
+//! also read into a struct whose fields use `#[serde(with =
+//! "npy_serde::bulk")]` (`read_stored_bulk`, `read_deflated_bulk`);
 //! the archives are checked to decode back before timing and left in the
 //! bench directory for numpy to load. Also the columnar form: a
 //! `Vec<Particle>` as one member per field (`npz::to_writer` /
@@ -388,6 +392,25 @@ struct Set<T> {
     name: &'static str,
     recs: Vec<T>,
     npyz: Option<(NpyzW<T>, NpyzR<T>, NpyzRF<T>)>,
+    /// The typed bulk path (`npy_serde::Bulk<T>`) for plain numeric arrays:
+    /// from a slice, from a file.
+    bulk: Option<(BulkR<T>, BulkRF<T>)>,
+}
+
+type BulkR<T> = fn(&[u8]) -> Vec<T>;
+type BulkRF<T> = fn(&Path) -> Vec<T>;
+
+fn bulk_read<T: npy_serde::bulk::Element>(bytes: &[u8]) -> Vec<T> {
+    npy_serde::from_slice::<npy_serde::Bulk<T>>(bytes)
+        .unwrap()
+        .into_inner()
+}
+
+fn bulk_read_file<T: npy_serde::bulk::Element>(p: &Path) -> Vec<T> {
+    let f = BufReader::new(File::open(p).unwrap());
+    npy_serde::from_reader::<npy_serde::Bulk<T>>(f)
+        .unwrap()
+        .into_inner()
 }
 
 fn dir() -> PathBuf {
@@ -428,7 +451,12 @@ fn run_set<T>(c: &mut Criterion, set: Set<T>)
 where
     T: Serialize + DeserializeOwned + Hand + PartialEq + std::fmt::Debug,
 {
-    let Set { name, recs, npyz } = set;
+    let Set {
+        name,
+        recs,
+        npyz,
+        bulk,
+    } = set;
     let ours = npy_serde::to_vec(&recs).unwrap();
     let data_len = recs.len() * T::ITEM;
     let header = ours[..ours.len() - data_len].to_vec();
@@ -477,6 +505,10 @@ where
         );
         assert!(r(&ours) == recs, "{name}: npyz reads ours");
         assert!(rf(&path) == recs, "{name}: npyz reads our file");
+    }
+    if let Some((r, rf)) = bulk {
+        assert!(r(&ours) == recs, "{name}: bulk from_slice");
+        assert!(rf(&path) == recs, "{name}: bulk from_reader");
     }
     drop(hand);
 
@@ -546,6 +578,10 @@ where
     g.bench_function("hand_dec", |b| {
         b.iter(|| hand_decode::<T>(black_box(&ours[header.len()..])))
     });
+    if let Some((r, rf)) = bulk {
+        g.bench_function("bulk_from_slice", |b| b.iter(|| r(black_box(&ours))));
+        g.bench_function("bulk_from_reader_file", |b| b.iter(|| rf(&path)));
+    }
     if let Some((_, r, rf)) = npyz {
         g.bench_function("npyz_read", |b| b.iter(|| r(black_box(&ours))));
         g.bench_function("npyz_read_file", |b| b.iter(|| rf(&path)));
@@ -568,6 +604,7 @@ fn particle(c: &mut Criterion) {
             name: "particle",
             recs: particles(scaled(1_000_000)),
             npyz: Some((npyz_write, npyz_read, npyz_read_file)),
+            bulk: None,
         },
     );
 }
@@ -579,6 +616,7 @@ fn narrow(c: &mut Criterion) {
             name: "narrow",
             recs: narrows(scaled(1_000_000)),
             npyz: Some((npyz_write, npyz_read, npyz_read_file)),
+            bulk: None,
         },
     );
 }
@@ -590,6 +628,7 @@ fn wide(c: &mut Criterion) {
             name: "wide",
             recs: (0..scaled(100_000)).map(Wide::make).collect(),
             npyz: Some((npyz_write, npyz_read, npyz_read_file)),
+            bulk: None,
         },
     );
 }
@@ -603,6 +642,7 @@ fn strings(c: &mut Criterion) {
             name: "strings",
             recs: tagged(scaled(1_000_000)),
             npyz: None,
+            bulk: None,
         },
     );
 }
@@ -614,6 +654,7 @@ fn f64s(c: &mut Criterion) {
             name: "f64",
             recs: (0..scaled(8_000_000)).map(|i| i as f64 * 0.5).collect(),
             npyz: Some((npyz_write, npyz_read, npyz_read_file)),
+            bulk: Some((bulk_read::<f64>, bulk_read_file::<f64>)),
         },
     );
 }
@@ -627,6 +668,7 @@ fn f32x3(c: &mut Criterion) {
                 .map(|i| [i as f32, i as f32 * 0.5, -(i as f32)])
                 .collect(),
             npyz: Some((npyz_write_f32x3, npyz_read_f32x3, npyz_read_file_f32x3)),
+            bulk: Some((bulk_read::<[f32; 3]>, bulk_read_file::<[f32; 3]>)),
         },
     );
 }
@@ -666,6 +708,30 @@ struct Snapshot {
     pos: Vec<[f64; 3]>,
     vel: Vec<[f32; 3]>,
     mass: Vec<f32>,
+}
+
+/// The same archive read through the typed bulk path
+/// (`#[serde(with = "npy_serde::bulk")]` on each `Vec`).
+#[derive(Deserialize, Debug, PartialEq)]
+struct BulkSnapshot {
+    #[serde(with = "npy_serde::bulk")]
+    id: Vec<u64>,
+    #[serde(with = "npy_serde::bulk")]
+    pos: Vec<[f64; 3]>,
+    #[serde(with = "npy_serde::bulk")]
+    vel: Vec<[f32; 3]>,
+    #[serde(with = "npy_serde::bulk")]
+    mass: Vec<f32>,
+}
+
+impl PartialEq<Snapshot> for BulkSnapshot {
+    fn eq(&self, s: &Snapshot) -> bool {
+        self.id == s.id && self.pos == s.pos && self.vel == s.vel && self.mass == s.mass
+    }
+}
+
+fn npz_read_bulk(bytes: &[u8]) -> BulkSnapshot {
+    npy_serde::npz::from_reader(Cursor::new(bytes)).unwrap()
 }
 
 const NPZ_KEYS: [&str; 4] = ["id", "pos", "vel", "mass"];
@@ -728,6 +794,7 @@ fn npz(c: &mut Criterion) {
             assert!(z.raw(k).unwrap() == *m, "npz {name}: member {k}");
         }
         assert!(npz_read(bytes) == snap, "npz {name}: from_reader");
+        assert!(npz_read_bulk(bytes) == snap, "npz {name}: bulk from_reader");
         let path = dir().join(format!("npz_{name}.npz"));
         npz_write_file(&path, &snap, name == "deflated");
         assert!(std::fs::read(&path).unwrap() == *bytes, "npz {name}: file");
@@ -756,6 +823,9 @@ fn npz(c: &mut Criterion) {
         });
         g.bench_function(format!("read_{name}"), |b| {
             b.iter(|| npz_read(black_box(bytes)))
+        });
+        g.bench_function(format!("read_{name}_bulk"), |b| {
+            b.iter(|| npz_read_bulk(black_box(bytes)))
         });
         let path = dir().join(format!("npz_{name}.npz"));
         g.bench_function(format!("read_{name}_file"), |b| {

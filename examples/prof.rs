@@ -5,14 +5,16 @@
 //! `narrow`, `wide`, `tagged`, `f64`, `f32x3`) and the file bytes once, then
 //! runs `OP` (`to_vec`, `to_writer` into a reused `Vec`, `npywriter` into a
 //! reused `Vec`, `from_slice`, `from_reader` over a `BufReader` on a slice,
-//! `iter` for the `NpyReader::deserialize` iterator) `REPS` times. Two runs
+//! `iter` for the `NpyReader::deserialize` iterator; for `f64` and `f32x3`
+//! also `bulk` = `from_slice` and `bulk_reader` = `from_reader` into
+//! `npy_serde::Bulk<T>`) `REPS` times. Two runs
 //! with different `REPS` differ by exactly the operation's cost, so
 //! `bench/instr` divides that difference by the records processed. Every
 //! run checks its result against the input, so a wrong fast path shows.
 
 use std::io::{BufReader, Cursor};
 
-use npy_serde::{Datetime64, NpyReader, NpyWriter, unit};
+use npy_serde::{Bulk, Datetime64, NpyReader, NpyWriter, unit};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -103,6 +105,32 @@ where
     Ok(())
 }
 
+/// The typed bulk path (`Bulk<T>`) for plain numeric arrays; the other
+/// operations go to [`run`].
+fn run_plain<T>(op: &str, recs: &[T], reps: usize) -> Result<(), npy_serde::Error>
+where
+    T: npy_serde::bulk::Element + PartialEq + std::fmt::Debug,
+{
+    let bytes = npy_serde::to_vec(recs)?;
+    match op {
+        "bulk" => {
+            for _ in 0..reps {
+                let back: Bulk<T> = npy_serde::from_slice(&bytes)?;
+                assert!(*back == recs);
+            }
+            Ok(())
+        }
+        "bulk_reader" => {
+            for _ in 0..reps {
+                let back: Bulk<T> = npy_serde::from_reader(BufReader::new(&bytes[..]))?;
+                assert!(*back == recs);
+            }
+            Ok(())
+        }
+        _ => run(op, recs, reps),
+    }
+}
+
 fn main() -> Result<(), npy_serde::Error> {
     let args: Vec<String> = std::env::args().collect();
     let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
@@ -153,7 +181,7 @@ fn main() -> Result<(), npy_serde::Error> {
                 .collect();
             run(op, &recs, reps)
         }
-        "f64" => run(
+        "f64" => run_plain(
             op,
             &(0..n).map(|i| i as f64 * 0.5).collect::<Vec<_>>(),
             reps,
@@ -162,7 +190,7 @@ fn main() -> Result<(), npy_serde::Error> {
             let recs: Vec<[f32; 3]> = (0..n)
                 .map(|i| [i as f32, -(i as f32), 0.5 + i as f32])
                 .collect();
-            run(op, &recs, reps)
+            run_plain(op, &recs, reps)
         }
         other => panic!("unknown data set {other:?}"),
     }

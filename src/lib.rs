@@ -45,6 +45,7 @@
 //! | [`Padding<N>`] | `('', '\|VN')` |
 //! | unit-only enum | `<Un` holding the variant name |
 //! | [`Datetime64<U>`] / [`Timedelta64<U>`] | `<M8[unit]` / `<m8[unit]`, the `i64` count; NaT is `i64::MIN` |
+//! | [`Bulk<T>`], or `Vec<T>` with `#[serde(with = "npy_serde::bulk")]` ([`bulk`]) | as `Vec<T>` (`T`: numbers, `bool`, `[E; N]` of them); read in one piece when the file holds exactly `T` |
 //!
 //! A sequence of records gives shape `(N,)`; a sequence of fixed-size arrays
 //! of scalars (`Vec<[f64; 3]>`, equal-length `Vec<Vec<f64>>`) gives shape
@@ -56,6 +57,21 @@
 //! `Vec` lengths, strings longer than a fixed width, `S`/`U` values ending in
 //! NUL (numpy would strip it), records whose layout differs from the first.
 //!
+//! # Plain numeric arrays at memcpy speed
+//!
+//! serde's `Vec<T>` asks for one element at a time. [`Bulk<T>`] (or
+//! `#[serde(with = "npy_serde::bulk")]` on a `Vec<T>` field) takes an array
+//! of exactly `T`'s type in one piece instead (64-KiB chunks from a reader or
+//! an `.npz` member), and reads anything else as `Vec<T>` would:
+//!
+//! ```
+//! let xs: Vec<f64> = (0..1000).map(f64::from).collect();
+//! let bytes = npy_serde::to_vec(&xs)?;
+//! let back: npy_serde::Bulk<f64> = npy_serde::from_slice(&bytes)?;
+//! assert_eq!(back.into_inner(), xs);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
 //! # serde attributes
 //!
 //! | attribute | effect here |
@@ -64,7 +80,7 @@
 //! | `skip` | neither written nor read (read gives `Default`) |
 //! | `default` | a field missing from the file reads as its default |
 //! | `alias` | also accepted as the field name on read; never written |
-//! | `with` | the serde type that `with` produces decides the dtype |
+//! | `with` | the serde type that `with` produces decides the dtype; `with = "npy_serde::bulk"` on a `Vec` of numbers reads it in bulk |
 //! | `transparent` | the struct is its field |
 //! | `flatten` | arrives as a map and is written flat; [`Dtype::of`] refuses it |
 //! | `untagged` enum | works when every record takes the same layout; otherwise "record N has fields … but record 0 has …" |
@@ -125,10 +141,12 @@ mod trace;
 pub mod tutorial;
 mod writer;
 
+pub mod bulk;
 pub mod complex;
 pub mod npz;
 
 pub use crate::atomic::{from_path, to_path};
+pub use crate::bulk::Bulk;
 pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 pub use crate::dtype::{
     ByteOrder, DatetimeUnit, Dtype, Field, Record, RecordBuilder, Scalar, ScalarType, TimeUnit,

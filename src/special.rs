@@ -16,3 +16,8 @@ pub(crate) const F16: &str = "f16";
 pub(crate) const DATETIME_PREFIX: &str = "$npy_serde::M8";
 /// Prefix of timedelta64 tokens: `"$npy_serde::m8[s]"`.
 pub(crate) const TIMEDELTA_PREFIX: &str = "$npy_serde::m8";
+/// [`crate::Bulk<T>`] and `#[serde(with = "npy_serde::bulk")]`: newtype over
+/// the sequence of elements. No leading `$`: the write side passes it
+/// through like any newtype (the bytes of `Vec<T>`); `::` keeps it apart
+/// from every Rust type name.
+pub(crate) const BULK: &str = "npy_serde::bulk";

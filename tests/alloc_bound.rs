@@ -127,6 +127,18 @@ fn peaks(bytes: &[u8]) -> Vec<(&'static str, usize)> {
             peak_of(|| drop(npy_serde::from_reader::<Vec<u8>>(bytes))),
         ),
         (
+            "from_slice Bulk<f64>",
+            peak_of(|| drop(npy_serde::from_slice::<npy_serde::Bulk<f64>>(bytes))),
+        ),
+        (
+            "from_reader Bulk<f64>",
+            peak_of(|| drop(npy_serde::from_reader::<npy_serde::Bulk<f64>>(bytes))),
+        ),
+        (
+            "from_reader Bulk<u8>",
+            peak_of(|| drop(npy_serde::from_reader::<npy_serde::Bulk<u8>>(bytes))),
+        ),
+        (
             "NpyReader Value",
             peak_of(|| {
                 if let Ok(mut r) = NpyReader::new(bytes) {
@@ -187,15 +199,19 @@ fn allocation_is_bounded_by_the_bytes_present() {
     // the stream paths decode the 900 bytes present, then fail).
     let file = one_gib_declared();
     assert_eq!(file.len(), 1028);
-    let limits: [(&str, usize); 4] = [
+    let limits: [(&str, usize); 6] = [
         ("from_slice Vec<u8>", 8 << 10),
         ("from_reader Vec<u8>", 8 << 10),
+        ("from_slice Bulk<u8>", 8 << 10),
+        ("from_reader Bulk<u8>", 8 << 10),
         ("NpyReader u8", 8 << 10),
         ("from_slice Value", 8 << 10),
     ];
     let got = [
         peak_of(|| assert!(npy_serde::from_slice::<Vec<u8>>(&file).is_err())),
         peak_of(|| assert!(npy_serde::from_reader::<Vec<u8>>(&file[..]).is_err())),
+        peak_of(|| assert!(npy_serde::from_slice::<npy_serde::Bulk<u8>>(&file).is_err())),
+        peak_of(|| assert!(npy_serde::from_reader::<npy_serde::Bulk<u8>>(&file[..]).is_err())),
         peak_of(|| {
             let mut r = NpyReader::new(&file[..]).unwrap();
             let n = r.deserialize::<u8>().filter(Result::is_ok).count();
@@ -210,6 +226,36 @@ fn allocation_is_bounded_by_the_bytes_present() {
         );
     }
 
+    // Bulk from a stream: a '<f8' header claiming 2^30 elements (8 GiB)
+    // over 1 MiB of data. The vector grows with the bytes that arrive
+    // (doubling: old and new block both live while it moves), so the peak
+    // is at most 3x the bytes present plus the 64-KiB read-ahead.
+    let dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (1073741824,), }";
+    let mut lie = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    lie.extend(format!("{dict:<117}\n").bytes());
+    let present = (1 << 20) + 8;
+    lie.extend(std::iter::repeat_n(0u8, present));
+    let peak =
+        peak_of(|| assert!(npy_serde::from_reader::<npy_serde::Bulk<f64>>(&lie[..]).is_err()));
+    assert!(
+        peak <= 3 * present + SLACK,
+        "8-GiB-declared '<f8' over 1 MiB via from_reader Bulk<f64>: peak {peak}"
+    );
+    // an honest file: the output (exactly its size) plus the read-ahead and
+    // one move while it grows
+    let honest = npy_serde::to_vec(&vec![0.5f64; 1 << 17]).unwrap();
+    let peak = peak_of(|| {
+        let v = npy_serde::from_reader::<npy_serde::Bulk<f64>>(&honest[..]).unwrap();
+        assert_eq!(v.capacity(), 1 << 17);
+    });
+    assert!(
+        peak <= 3 * (8 << 17) / 2 + SLACK,
+        "honest 1-MiB file via from_reader Bulk<f64>: peak {peak}"
+    );
+    if std::env::var("ALLOC_TRACE").is_ok() {
+        eprintln!("honest 1 MiB via Bulk<f64>: peak {peak}");
+    }
+
     // The same array as the member of a ~1-KiB archive: refused having
     // allocated at most 16 KiB when stored (the zip reader's own buffers
     // included), 64 KiB when deflated (inflate's 32-KiB window and state,
@@ -221,6 +267,10 @@ fn allocation_is_bounded_by_the_bytes_present() {
         let by_name = peak_of(|| {
             let mut z = npy_serde::npz::NpzReader::new(std::io::Cursor::new(&bytes[..])).unwrap();
             assert!(z.by_name::<Vec<u8>>("x").is_err());
+        });
+        let bulk = peak_of(|| {
+            let mut z = npy_serde::npz::NpzReader::new(std::io::Cursor::new(&bytes[..])).unwrap();
+            assert!(z.by_name::<npy_serde::Bulk<u8>>("x").is_err());
         });
         let whole = peak_of(|| {
             let r = npy_serde::npz::from_reader::<std::collections::BTreeMap<String, Vec<u8>>>(
@@ -236,7 +286,11 @@ fn allocation_is_bounded_by_the_bytes_present() {
         } else {
             64 << 10
         };
-        for (what, peak) in [("by_name", by_name), ("npz::from_reader", whole)] {
+        for (what, peak) in [
+            ("by_name", by_name),
+            ("by_name Bulk<u8>", bulk),
+            ("npz::from_reader", whole),
+        ] {
             assert!(peak <= limit, "{name} via {what}: peak {peak} > {limit}");
         }
     }

@@ -4,6 +4,7 @@
 
 use serde::de::{self, Visitor};
 
+use super::bulk;
 use super::element::ElementDe;
 use super::plan::{Kind, Plan};
 use super::{Cfg, SIZE_HINT_BYTES, Src, fix_error, internal};
@@ -288,6 +289,11 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
         if name.starts_with("$npy_serde::") || name == crate::special::F16 {
             return self.visit_seq(visitor);
         }
+        if name == crate::special::BULK {
+            if let Some(key) = bulk::key(self.dtype, self.dims) {
+                return bulk::offer(&key, self, visitor);
+            }
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -340,6 +346,13 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
     #[inline]
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_unit()
+    }
+}
+
+impl<'de, B: Src<'de>> bulk::Raw<'de> for ArrayDe<'_, B> {
+    /// The whole data (C order), borrowed when the input is.
+    fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.bytes.visit(visitor)
     }
 }
 

@@ -4,6 +4,7 @@
 use serde::de::{self, IntoDeserializer, Visitor};
 
 use super::array::{ArrayDe, scalar_run};
+use super::bulk;
 use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
 use super::{Cfg, Src, fix_error, internal};
@@ -205,6 +206,10 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
             Kind::Scalar(s) => {
                 ScalarDe::new(*s, self.bytes, self.cfg).deserialize_newtype_struct(name, visitor)
             }
+            Kind::Sub(..) if name == crate::special::BULK => match &self.dtype.bulk {
+                Some(key) => bulk::offer(key, self, visitor),
+                None => visitor.visit_newtype_struct(self),
+            },
             _ if name == crate::special::PADDING => visitor.visit_unit(),
             _ if name.starts_with("$npy_serde::") => self.deserialize_any(visitor),
             _ => visitor.visit_newtype_struct(self),
@@ -269,6 +274,13 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     }
 
     serde::forward_to_deserialize_any! { map identifier }
+}
+
+impl<'de, B: Src<'de>> bulk::Raw<'de> for ElementDe<'_, B> {
+    /// The subarray's bytes, borrowed when the input is.
+    fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.bytes.visit(visitor)
+    }
 }
 
 /// A record as a map: keys are the field names from the dtype (file order),

@@ -15,7 +15,7 @@ use super::{Bytes, Cfg};
 use crate::dtype::{ByteOrder, DatetimeUnit, Dtype, Scalar, ScalarType, TimeUnit};
 use crate::{Datetime64, Timedelta64, unit};
 
-fn types() -> Vec<ScalarType> {
+pub(super) fn types() -> Vec<ScalarType> {
     let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
     let us = DatetimeUnit::new(TimeUnit::Microseconds);
     vec![
@@ -40,7 +40,7 @@ fn types() -> Vec<ScalarType> {
 }
 
 /// Bit patterns: small, negative, fractions, NaN, beyond 2^53, non-ASCII.
-const PATTERNS: [u64; 9] = [
+pub(super) const PATTERNS: [u64; 9] = [
     0,
     1,
     300,
@@ -52,7 +52,7 @@ const PATTERNS: [u64; 9] = [
     0x0000_00e9_0000_0041, // 'A', 'é' as UCS-4 little-endian
 ];
 
-fn bytes_of(pattern: u64, size: usize) -> Vec<u8> {
+pub(super) fn bytes_of(pattern: u64, size: usize) -> Vec<u8> {
     pattern
         .to_le_bytes()
         .iter()

@@ -32,6 +32,7 @@
 //! the numpy type that was found (see [`fix_error`]).
 
 pub(crate) mod array;
+pub(crate) mod bulk;
 pub(crate) mod datetime;
 pub(crate) mod element;
 pub(crate) mod plan;
@@ -267,6 +268,8 @@ pub(crate) fn element_from_slice<'de, T: serde::Deserialize<'de>>(
     T::deserialize(element::ElementDe::new(&plan, Bytes::Borrowed(bytes), cfg))
 }
 
+#[cfg(test)]
+mod bulk_tests;
 #[cfg(test)]
 mod fast_tests;
 #[cfg(test)]

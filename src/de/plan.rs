@@ -22,6 +22,9 @@ pub(crate) struct Plan {
     /// unit (`"$npy_serde::M8[ns]"`): a type asking for exactly this token
     /// gets the count unconverted, without parsing the token per record.
     pub(crate) token: Option<Box<str>>,
+    /// For a subarray of scalars the bulk path reads (see `super::bulk`),
+    /// the layout key offered to `Bulk<T>` (`"f4,3"`), built once per file.
+    pub(crate) bulk: Option<Box<str>>,
     pub(crate) kind: Kind,
 }
 
@@ -49,7 +52,7 @@ pub(crate) enum Fast {
 
 impl Fast {
     /// The tag of a scalar of the file.
-    fn of(s: Scalar) -> Fast {
+    pub(crate) fn of(s: Scalar) -> Fast {
         if s.order() == ByteOrder::Big {
             return Fast::No;
         }
@@ -132,10 +135,15 @@ impl Plan {
                     .collect(),
             ),
         };
+        let bulk = match &kind {
+            Kind::Sub(base, dims, _) => super::bulk::key(base, dims).map(Into::into),
+            _ => None,
+        };
         Plan {
             size,
             fast,
             token,
+            bulk,
             kind,
         }
     }

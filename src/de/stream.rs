@@ -14,6 +14,7 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, fortran_to_c};
+use super::bulk;
 use super::element::ElementDe;
 use super::plan::Plan;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
@@ -324,6 +325,56 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
     }
 }
 
+impl<'de, R: Read> bulk::Raw<'de> for &mut StreamDe<'_, R> {
+    /// The data in chunks of whole rows, about [`CHUNK`] bytes each, as
+    /// they arrive (C order with at least one axis: the caller checked).
+    fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let rows = self.header.shape.first().copied().ok_or_else(internal)?;
+        let per = (CHUNK / self.data.row.max(1)).max(1);
+        visitor.visit_seq(RawChunks {
+            data: &mut self.data,
+            left: rows,
+            per: per as u64,
+        })
+    }
+}
+
+/// The data of a whole array as a sequence of byte chunks (whole rows).
+struct RawChunks<'s, R> {
+    data: &'s mut Chunked<R>,
+    /// Rows not yet handed out.
+    left: u64,
+    /// Rows per chunk.
+    per: u64,
+}
+
+impl<'de, R: Read> de::SeqAccess<'de> for RawChunks<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let k = self.left.min(self.per);
+        self.left -= k;
+        // k rows of at most CHUNK bytes (or one row): fits in usize
+        let n = usize::try_from(k)
+            .ok()
+            .and_then(|k| k.checked_mul(self.data.row))
+            .ok_or_else(internal)?;
+        let bytes = self.data.take(n)?;
+        seed.deserialize(de::value::BytesDeserializer::<Error>::new(bytes))
+            .map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        None
+    }
+}
+
 macro_rules! top {
     ($($m:ident)*) => {$(
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -364,6 +415,11 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         }
         if name.starts_with("$npy_serde::") || name == crate::special::F16 {
             return self.stream_seq(visitor);
+        }
+        if name == crate::special::BULK {
+            if let Some(key) = bulk::key(&self.plan, &self.header.shape) {
+                return bulk::offer(&key, self, visitor);
+            }
         }
         visitor.visit_newtype_struct(self)
     }

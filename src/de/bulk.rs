@@ -1,0 +1,175 @@
+//! The read side of [`crate::Bulk`]: when a type asks for the newtype
+//! `"npy_serde::bulk"` on an array of little-endian (or one-byte) scalars,
+//! the deserializer offers a one-entry map: key = the array's layout
+//! (`"f4,1000,3"`: base scalar code, then the dims), value = the array.
+//! The type compares the key with its own layout (only it knows `T`) and
+//! takes the value either as raw bytes (`deserialize_bytes`: the whole data
+//! at once from memory, chunks of whole elements from a stream) or as an
+//! ordinary `Vec<T>` through the same deserializer as always, so values
+//! and messages of a mismatch are those of `Vec<T>`.
+
+use std::fmt::Write as _;
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::plan::{Fast, Plan};
+use crate::dtype::{ByteOrder, Scalar, ScalarType};
+use crate::error::{Error, Result};
+
+/// The code of a scalar the bulk path reads with `from_le_bytes`: the
+/// [`Fast`] tags (little-endian or one byte), and `<f2` (bits unchanged).
+pub(crate) fn code(s: Scalar) -> Option<&'static str> {
+    Some(match Fast::of(s) {
+        Fast::Bool => "b1",
+        Fast::I8 => "i1",
+        Fast::I16 => "i2",
+        Fast::I32 => "i4",
+        Fast::I64 => "i8",
+        Fast::U8 => "u1",
+        Fast::U16 => "u2",
+        Fast::U32 => "u4",
+        Fast::U64 => "u8",
+        Fast::F32 => "f4",
+        Fast::F64 => "f8",
+        Fast::No if s.ty() == ScalarType::Float(2) && s.order() != ByteOrder::Big => "f2",
+        Fast::No => return None,
+    })
+}
+
+/// The key of an array of `plan` with these dims, when its plan is a
+/// scalar with a [`code`] and there is at least one axis.
+pub(crate) fn key(plan: &Plan, dims: &[u64]) -> Option<String> {
+    let super::plan::Kind::Scalar(s) = &plan.kind else {
+        return None;
+    };
+    if dims.is_empty() {
+        return None;
+    }
+    let mut key = code(*s)?.to_owned();
+    for d in dims {
+        // writing into a String cannot fail
+        let _ = write!(key, ",{d}");
+    }
+    Some(key)
+}
+
+/// A deserializer that can also hand out its array's data as bytes.
+pub(crate) trait Raw<'de>: de::Deserializer<'de, Error = Error> {
+    /// The data: `visit_bytes`/`visit_borrowed_bytes` of all of it, or
+    /// `visit_seq` of chunks of whole elements (each a bytes value).
+    fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
+}
+
+/// Offers `de`'s array to the visitor of a `Bulk<T>` (see the module docs).
+pub(crate) fn offer<'de, D: Raw<'de>, V: Visitor<'de>>(
+    key: &str,
+    de: D,
+    visitor: V,
+) -> Result<V::Value> {
+    visitor.visit_map(Offer {
+        key: Some(key),
+        value: Some(de),
+    })
+}
+
+struct Offer<'k, D> {
+    key: Option<&'k str>,
+    value: Option<D>,
+}
+
+impl<'de, D: Raw<'de>> de::MapAccess<'de> for Offer<'_, D> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.key.take() {
+            Some(key) => seed
+                .deserialize(de::value::StrDeserializer::<Error>::new(key))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        let de = self.value.take().ok_or_else(super::internal)?;
+        seed.deserialize(Value(de))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.key.is_some()))
+    }
+}
+
+/// The offered array: `deserialize_bytes` is the raw data, everything else
+/// is the ordinary deserializer.
+struct Value<D>(D);
+
+macro_rules! forward {
+    ($($m:ident)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.0.$m(visitor)
+        }
+    )*};
+}
+
+impl<'de, D: Raw<'de>> de::Deserializer<'de> for Value<D> {
+    type Error = Error;
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.0.raw(visitor)
+    }
+
+    forward!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_byte_buf deserialize_option
+        deserialize_unit deserialize_seq deserialize_map deserialize_identifier
+        deserialize_ignored_any);
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.0.deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.0.deserialize_newtype_struct(name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        self.0.deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.0.deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.0.deserialize_struct(name, fields, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.0.deserialize_enum(name, variants, visitor)
+    }
+}
