@@ -5,7 +5,7 @@
 use serde::de::{self, Visitor};
 
 use super::element::ElementDe;
-use super::plan::{Kind, Plan};
+use super::plan::{Fast, Kind, Plan};
 use super::{Cfg, SIZE_HINT_BYTES, Src, fix_error, internal};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
@@ -116,6 +116,101 @@ pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
         Ok(_) => Err(too_few(plan, dims, top, seq.next)),
         Err(e) => Err(fix_error(e, &Shape(plan, dims, top))),
     }
+}
+
+/// Visits a one-axis subarray of scalars (`sub` is its `Kind::Sub` node
+/// with a run, `base` the scalar, `size` its nonzero size) over exactly
+/// its bytes: the hot path of `[f64; 3]` fields. The sequence's only state
+/// is the bytes not yet handed out, so the visitor's loop keeps it in two
+/// registers; positions and messages are worked out from it on errors.
+#[inline(always)]
+pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
+    sub: &'a Plan,
+    base: &'a Plan,
+    bytes: B,
+    cfg: Cfg,
+    visitor: V,
+) -> Result<V::Value> {
+    let mut seq = RunSeq {
+        sub,
+        base,
+        size: base.size,
+        fast: base.fast,
+        rest: bytes,
+        cfg,
+    };
+    match visitor.visit_seq(&mut seq) {
+        Ok(v) if seq.rest.len() == 0 => Ok(v),
+        Ok(_) => Err(run_too_few(sub, bytes.len(), seq.rest.len())),
+        Err(e) => Err(run_error(e, sub)),
+    }
+}
+
+/// The elements of a run that the type did not take.
+#[cold]
+#[inline(never)]
+fn run_too_few(sub: &Plan, total: usize, left: usize) -> Error {
+    match &sub.kind {
+        Kind::Sub(base, dims, _) => too_few(base, dims, false, (total - left) / base.size.max(1)),
+        _ => internal(),
+    }
+}
+
+/// A visitor's error in a run, with serde's wording fixed.
+#[cold]
+#[inline(never)]
+fn run_error(e: Error, sub: &Plan) -> Error {
+    match &sub.kind {
+        Kind::Sub(base, dims, _) => fix_error(e, &Shape(base, dims, false)),
+        _ => e,
+    }
+}
+
+/// The scalars of a run not yet handed out (see [`run_seq`]).
+struct RunSeq<'a, B> {
+    sub: &'a Plan,
+    base: &'a Plan,
+    /// `base.size` and `base.fast`, read once.
+    size: usize,
+    fast: Fast,
+    rest: B,
+    cfg: Cfg,
+}
+
+impl<'de, B: Src<'de>> de::SeqAccess<'de> for RunSeq<'_, B> {
+    type Error = Error;
+
+    #[inline(always)]
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        // the bytes are a whole number of elements (the plan's sizes): no
+        // room for one more means none is left
+        let Some((bytes, rest)) = self.rest.split_checked(self.size) else {
+            return Ok(None);
+        };
+        self.rest = rest;
+        let de = ElementDe::with_fast(self.base, self.fast, bytes, self.cfg);
+        match seed.deserialize(de) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => Err(run_at(e, self.sub, self.base, rest.len())),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        let size = self.base.size.max(1);
+        Some((self.rest.len() / size).min(SIZE_HINT_BYTES / size))
+    }
+}
+
+/// Attaches the index of the element that failed (`left` bytes of the run
+/// after it).
+#[cold]
+#[inline(never)]
+fn run_at(e: Error, sub: &Plan, base: &Plan, left: usize) -> Error {
+    let after = (sub.size - left) / base.size.max(1);
+    e.at_index(after.saturating_sub(1) as u64)
 }
 
 /// The type took only `took` of the elements of an axis.
@@ -257,8 +352,16 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
         deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
         deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
         deserialize_char deserialize_str deserialize_string deserialize_bytes
-        deserialize_byte_buf deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier);
+        deserialize_byte_buf deserialize_unit deserialize_map deserialize_identifier);
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            // not ElementDe's run path: that one inlines its visitor, once
+            return self.element().seq_general(visitor);
+        }
+        self.visit_seq(visitor)
+    }
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -294,7 +397,8 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         if self.dims.is_empty() {
-            return self.element().deserialize_tuple(len, visitor);
+            let _ = len;
+            return self.element().seq_general(visitor);
         }
         self.visit_seq(visitor)
     }
@@ -307,7 +411,8 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
         visitor: V,
     ) -> Result<V::Value> {
         if self.dims.is_empty() {
-            return self.element().deserialize_tuple_struct(name, len, visitor);
+            let _ = (name, len);
+            return self.element().seq_general(visitor);
         }
         self.visit_seq(visitor)
     }

@@ -3,7 +3,7 @@
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, scalar_run};
+use super::array::{ArrayDe, run_seq, scalar_run};
 use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
 use super::{Cfg, Src, fix_error, internal};
@@ -14,12 +14,31 @@ pub(crate) struct ElementDe<'a, B> {
     dtype: &'a Plan,
     bytes: B,
     cfg: Cfg,
+    /// `dtype.fast`, carried by value: a run of scalars reads it from the
+    /// plan once, not once per element.
+    fast: Fast,
 }
 
 impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     #[inline]
     pub(crate) fn new(dtype: &'a Plan, bytes: B, cfg: Cfg) -> Self {
-        ElementDe { dtype, bytes, cfg }
+        ElementDe {
+            dtype,
+            bytes,
+            cfg,
+            fast: dtype.fast,
+        }
+    }
+
+    /// An element whose plan's [`Fast`] tag the caller already read.
+    #[inline(always)]
+    pub(crate) fn with_fast(dtype: &'a Plan, fast: Fast, bytes: B, cfg: Cfg) -> Self {
+        ElementDe {
+            dtype,
+            bytes,
+            cfg,
+            fast,
+        }
     }
 
     #[cold]
@@ -73,6 +92,17 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         Ok(v)
     }
 
+    /// `deserialize_seq` on anything but a run of scalars: out of line,
+    /// so the run's loop is the only place its visitor is inlined.
+    #[inline(never)]
+    pub(crate) fn seq_general<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match &self.dtype.kind {
+            Kind::Record(r) => self.record_seq(r, visitor),
+            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
+            Kind::Scalar(_) => de::Deserializer::deserialize_any(self, visitor),
+        }
+    }
+
     #[inline(always)]
     fn subarray<V: Visitor<'de>>(
         self,
@@ -108,7 +138,7 @@ macro_rules! fast_scalar {
     ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.dtype.fast == Fast::$tag {
+            if self.fast == Fast::$tag {
                 if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
                     let x = <$t>::from_le_bytes(*a);
                     return match visitor.$visit(x) {
@@ -152,7 +182,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.dtype.fast == Fast::Bool {
+        if self.fast == Fast::Bool {
             if let Some(&b) = self.bytes.slice().first() {
                 return match visitor.visit_bool(b != 0) {
                     Ok(v) => Ok(v),
@@ -213,11 +243,12 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
 
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match &self.dtype.kind {
-            Kind::Record(r) => self.record_seq(r, visitor),
-            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
-            Kind::Scalar(_) => self.deserialize_any(visitor),
+        if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
+            if base.size != 0 {
+                return run_seq(self.dtype, base, self.bytes, self.cfg, visitor);
+            }
         }
+        self.seq_general(visitor)
     }
 
     #[inline(always)]

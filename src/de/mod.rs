@@ -63,6 +63,10 @@ pub(crate) trait Src<'de>: Copy {
     /// The first `n` bytes and the rest, of the same kind.
     fn split(self, n: usize) -> Result<(Self, Self)>;
 
+    /// The first `n` bytes and the rest, of the same kind; `None` when
+    /// fewer than `n` bytes are left.
+    fn split_checked(self, n: usize) -> Option<(Self, Self)>;
+
     /// Hands the bytes to the visitor, borrowed when possible.
     fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
 
@@ -110,6 +114,12 @@ impl<'de> Src<'de> for Borrowed<'de> {
         }
     }
 
+    #[inline(always)]
+    fn split_checked(self, n: usize) -> Option<(Self, Self)> {
+        let (a, r) = self.0.split_at_checked(n)?;
+        Some((Borrowed(a), Borrowed(r)))
+    }
+
     fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_borrowed_bytes(self.0)
     }
@@ -139,6 +149,12 @@ impl<'de> Src<'de> for Copied<'_> {
             Some((a, r)) => Ok((Copied(a), Copied(r))),
             None => Err(internal()),
         }
+    }
+
+    #[inline(always)]
+    fn split_checked(self, n: usize) -> Option<(Self, Self)> {
+        let (a, r) = self.0.split_at_checked(n)?;
+        Some((Copied(a), Copied(r)))
     }
 
     fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
