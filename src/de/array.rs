@@ -45,6 +45,16 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
+        if let (true, Kind::Scalar(_), true) =
+            (rest.is_empty(), &self.dtype.kind, self.dtype.size != 0)
+        {
+            // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
+            // to the visitor, no element layer in between
+            if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
+                return Err(internal());
+            }
+            return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
+        }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
             // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
             // to the visitor, no element layer in between (scalar_run checks
@@ -118,66 +128,67 @@ pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
     }
 }
 
-/// Visits a one-axis subarray of scalars (`sub` is its `Kind::Sub` node
-/// with a run, `base` the scalar, `size` its nonzero size) over exactly
-/// its bytes: the hot path of `[f64; 3]` fields. The sequence's only state
-/// is the bytes not yet handed out, so the visitor's loop keeps it in two
-/// registers; positions and messages are worked out from it on errors.
+/// Visits the scalars of `base` (nonzero size) laid out back to back in
+/// exactly `bytes` (one axis, its length `bytes.len() / base.size`): the
+/// hot path of `[f64; 3]` fields and rows.
+/// The sequence's only state is the bytes not yet handed out, so the
+/// visitor's loop keeps it in two registers; positions and messages are
+/// worked out from it on errors. `ROWS` tells the two callers (record
+/// fields, array rows) apart so each inlines its visitor once.
 #[inline(always)]
-pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
-    sub: &'a Plan,
+pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const ROWS: bool>(
     base: &'a Plan,
     bytes: B,
     cfg: Cfg,
+    top: bool,
     visitor: V,
 ) -> Result<V::Value> {
-    let mut seq = RunSeq {
-        sub,
+    let mut seq = RunSeq::<B, ROWS> {
         base,
         size: base.size,
         fast: base.fast,
         rest: bytes,
+        total: bytes.len(),
         cfg,
+        top,
     };
     match visitor.visit_seq(&mut seq) {
         Ok(v) if seq.rest.len() == 0 => Ok(v),
-        Ok(_) => Err(run_too_few(sub, bytes.len(), seq.rest.len())),
-        Err(e) => Err(run_error(e, sub)),
+        Ok(_) => Err(run_too_few(base, top, bytes.len(), seq.rest.len())),
+        Err(e) => Err(run_error(e, base, top, bytes.len())),
     }
 }
 
 /// The elements of a run that the type did not take.
 #[cold]
 #[inline(never)]
-fn run_too_few(sub: &Plan, total: usize, left: usize) -> Error {
-    match &sub.kind {
-        Kind::Sub(base, dims, _) => too_few(base, dims, false, (total - left) / base.size.max(1)),
-        _ => internal(),
-    }
+fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> Error {
+    let dims = [(total / base.size.max(1)) as u64];
+    too_few(base, &dims, top, (total - left) / base.size.max(1))
 }
 
 /// A visitor's error in a run, with serde's wording fixed.
 #[cold]
 #[inline(never)]
-fn run_error(e: Error, sub: &Plan) -> Error {
-    match &sub.kind {
-        Kind::Sub(base, dims, _) => fix_error(e, &Shape(base, dims, false)),
-        _ => e,
-    }
+fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
+    let dims = [(total / base.size.max(1)) as u64];
+    fix_error(e, &Shape(base, &dims, top))
 }
 
 /// The scalars of a run not yet handed out (see [`run_seq`]).
-struct RunSeq<'a, B> {
-    sub: &'a Plan,
+struct RunSeq<'a, B, const ROWS: bool> {
     base: &'a Plan,
     /// `base.size` and `base.fast`, read once.
     size: usize,
     fast: Fast,
     rest: B,
+    /// Bytes of the whole run, for positions in messages.
+    total: usize,
     cfg: Cfg,
+    top: bool,
 }
 
-impl<'de, B: Src<'de>> de::SeqAccess<'de> for RunSeq<'_, B> {
+impl<'de, B: Src<'de>, const ROWS: bool> de::SeqAccess<'de> for RunSeq<'_, B, ROWS> {
     type Error = Error;
 
     #[inline(always)]
@@ -194,23 +205,23 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for RunSeq<'_, B> {
         let de = ElementDe::with_fast(self.base, self.fast, bytes, self.cfg);
         match seed.deserialize(de) {
             Ok(v) => Ok(Some(v)),
-            Err(e) => Err(run_at(e, self.sub, self.base, rest.len())),
+            Err(e) => Err(run_at(e, self.top, self.total, self.size, rest.len())),
         }
     }
 
     fn size_hint(&self) -> Option<usize> {
-        let size = self.base.size.max(1);
+        let size = self.size.max(1);
         Some((self.rest.len() / size).min(SIZE_HINT_BYTES / size))
     }
 }
 
-/// Attaches the index of the element that failed (`left` bytes of the run
-/// after it).
+/// Attaches the position of the element that failed (`left` bytes of the
+/// run after it).
 #[cold]
 #[inline(never)]
-fn run_at(e: Error, sub: &Plan, base: &Plan, left: usize) -> Error {
-    let after = (sub.size - left) / base.size.max(1);
-    e.at_index(after.saturating_sub(1) as u64)
+fn run_at(e: Error, top: bool, total: usize, size: usize, left: usize) -> Error {
+    let after = (total - left) / size.max(1);
+    at_position(e, top, after.saturating_sub(1))
 }
 
 /// The type took only `took` of the elements of an axis.
@@ -276,9 +287,11 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
         let (bytes, rest) = self.bytes.split(self.stride)?;
         self.bytes = rest;
         if self.rest.is_empty() {
-            // one element (a record): no array layer in between
+            // one element (a record: scalars took scalar_run): no array
+            // layer in between, and no fast tag to read (`Fast::No` only
+            // ever means the general path)
             return seed
-                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
+                .deserialize(ElementDe::with_fast(self.dtype, Fast::No, bytes, self.cfg))
                 .map(Some)
                 .map_err(|e| at_position(e, self.top, i));
         }

@@ -245,7 +245,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
             if base.size != 0 {
-                return run_seq(self.dtype, base, self.bytes, self.cfg, visitor);
+                return run_seq::<B, V, false>(base, self.bytes, self.cfg, false, visitor);
             }
         }
         self.seq_general(visitor)

@@ -349,3 +349,55 @@ fn runs_keep_positions_and_messages() {
         }
     }
 }
+
+/// Rows of a 2-D array and the elements of a 1-D one read as runs: the
+/// same positions and messages as the general sequence.
+#[test]
+fn row_runs_keep_positions_and_messages() {
+    let values: Vec<[i32; 3]> = vec![[1, 2, 3], [4, 5, 300]];
+    let file = crate::to_vec(&values).unwrap();
+    let flat = crate::to_vec(&[1i32, 2, 300]).unwrap();
+    fn all<T: DeserializeOwned + std::fmt::Debug>(file: &[u8]) -> [String; 3] {
+        let mut reader = crate::NpyReader::new(file).unwrap();
+        let rows: crate::Result<Vec<T>> = reader.deserialize().collect();
+        [
+            outcome(crate::from_slice::<Vec<T>>(file)),
+            outcome(crate::from_reader::<Vec<T>>(file)),
+            outcome(rows),
+        ]
+    }
+    let cases = [
+        (all::<[i64; 3]>(&file), "Ok([[1, 2, 3], [4, 5, 300]])"),
+        (
+            all::<Vec<f64>>(&file),
+            "Ok([[1.0, 2.0, 3.0], [4.0, 5.0, 300.0]])",
+        ),
+        (
+            all::<[u8; 3]>(&file),
+            "Err(record 1[2]: expected u8, found integer `300` in '<i4')",
+        ),
+        (
+            all::<(i32, i32)>(&file),
+            "Err(record 0: expected 2 elements, found subarray of shape (3,) of '<i4')",
+        ),
+        (
+            all::<[String; 3]>(&file),
+            "Err(record 0[0]: expected a string, found '<i4')",
+        ),
+        (all::<i16>(&flat), "Ok([1, 2, 300])"),
+        (
+            all::<u8>(&flat),
+            "Err(record 2: expected u8, found integer `300` in '<i4')",
+        ),
+    ];
+    for (got, want) in cases {
+        for g in got {
+            assert_eq!(g, want);
+        }
+    }
+    let err = crate::from_slice::<(i32, i32)>(&flat).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "expected 2 elements, found array of shape (3,) of '<i4'"
+    );
+}
