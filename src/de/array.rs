@@ -49,10 +49,8 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             (rest.is_empty(), &self.dtype.kind, self.dtype.size != 0)
         {
             // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
-            // to the visitor, no element layer in between
-            if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
-                return Err(internal());
-            }
+            // to the visitor, no element layer in between (the bytes hold
+            // exactly `n` of them: the header's sizes were checked)
             return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
