@@ -6,7 +6,7 @@ use serde::de::{self, Visitor};
 
 use super::bulk;
 use super::element::ElementDe;
-use super::plan::{Kind, Plan};
+use super::plan::{Fast, Kind, Plan};
 use super::{Cfg, SIZE_HINT_BYTES, Src, fix_error, internal};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
@@ -46,6 +46,14 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
+        if let (true, Kind::Scalar(_), true) =
+            (rest.is_empty(), &self.dtype.kind, self.dtype.size != 0)
+        {
+            // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
+            // to the visitor, no element layer in between (the bytes hold
+            // exactly `n` of them: the header's sizes were checked)
+            return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
+        }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
             // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
             // to the visitor, no element layer in between (scalar_run checks
@@ -119,6 +127,102 @@ pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
     }
 }
 
+/// Visits the scalars of `base` (nonzero size) laid out back to back in
+/// exactly `bytes` (one axis, its length `bytes.len() / base.size`): the
+/// hot path of `[f64; 3]` fields and rows.
+/// The sequence's only state is the bytes not yet handed out, so the
+/// visitor's loop keeps it in two registers; positions and messages are
+/// worked out from it on errors. `ROWS` tells the two callers (record
+/// fields, array rows) apart so each inlines its visitor once.
+#[inline(always)]
+pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const ROWS: bool>(
+    base: &'a Plan,
+    bytes: B,
+    cfg: Cfg,
+    top: bool,
+    visitor: V,
+) -> Result<V::Value> {
+    let mut seq = RunSeq::<B, ROWS> {
+        base,
+        size: base.size,
+        fast: base.fast,
+        rest: bytes,
+        total: bytes.len(),
+        cfg,
+        top,
+    };
+    match visitor.visit_seq(&mut seq) {
+        Ok(v) if seq.rest.len() == 0 => Ok(v),
+        Ok(_) => Err(run_too_few(base, top, bytes.len(), seq.rest.len())),
+        Err(e) => Err(run_error(e, base, top, bytes.len())),
+    }
+}
+
+/// The elements of a run that the type did not take.
+#[cold]
+#[inline(never)]
+fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> Error {
+    let dims = [(total / base.size.max(1)) as u64];
+    too_few(base, &dims, top, (total - left) / base.size.max(1))
+}
+
+/// A visitor's error in a run, with serde's wording fixed.
+#[cold]
+#[inline(never)]
+fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
+    let dims = [(total / base.size.max(1)) as u64];
+    fix_error(e, &Shape(base, &dims, top))
+}
+
+/// The scalars of a run not yet handed out (see [`run_seq`]).
+struct RunSeq<'a, B, const ROWS: bool> {
+    base: &'a Plan,
+    /// `base.size` and `base.fast`, read once.
+    size: usize,
+    fast: Fast,
+    rest: B,
+    /// Bytes of the whole run, for positions in messages.
+    total: usize,
+    cfg: Cfg,
+    top: bool,
+}
+
+impl<'de, B: Src<'de>, const ROWS: bool> de::SeqAccess<'de> for RunSeq<'_, B, ROWS> {
+    type Error = Error;
+
+    #[inline(always)]
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        // the bytes are a whole number of elements (the plan's sizes): no
+        // room for one more means none is left
+        let Some((bytes, rest)) = self.rest.split_checked(self.size) else {
+            return Ok(None);
+        };
+        self.rest = rest;
+        let de = ElementDe::with_fast(self.base, self.fast, bytes, self.cfg);
+        match seed.deserialize(de) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => Err(run_at(e, self.top, self.total, self.size, rest.len())),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        let size = self.size.max(1);
+        Some((self.rest.len() / size).min(SIZE_HINT_BYTES / size))
+    }
+}
+
+/// Attaches the position of the element that failed (`left` bytes of the
+/// run after it).
+#[cold]
+#[inline(never)]
+fn run_at(e: Error, top: bool, total: usize, size: usize, left: usize) -> Error {
+    let after = (total - left) / size.max(1);
+    at_position(e, top, after.saturating_sub(1))
+}
+
 /// The type took only `took` of the elements of an axis.
 #[cold]
 #[inline(never)]
@@ -182,9 +286,11 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
         let (bytes, rest) = self.bytes.split(self.stride)?;
         self.bytes = rest;
         if self.rest.is_empty() {
-            // one element (a record): no array layer in between
+            // one element (a record: scalars took scalar_run): no array
+            // layer in between, and no fast tag to read (`Fast::No` only
+            // ever means the general path)
             return seed
-                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
+                .deserialize(ElementDe::with_fast(self.dtype, Fast::No, bytes, self.cfg))
                 .map(Some)
                 .map_err(|e| at_position(e, self.top, i));
         }
@@ -258,8 +364,16 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
         deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
         deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
         deserialize_char deserialize_str deserialize_string deserialize_bytes
-        deserialize_byte_buf deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier);
+        deserialize_byte_buf deserialize_unit deserialize_map deserialize_identifier);
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            // not ElementDe's run path: that one inlines its visitor, once
+            return self.element().seq_general(visitor);
+        }
+        self.visit_seq(visitor)
+    }
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -300,7 +414,8 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         if self.dims.is_empty() {
-            return self.element().deserialize_tuple(len, visitor);
+            let _ = len;
+            return self.element().seq_general(visitor);
         }
         self.visit_seq(visitor)
     }
@@ -313,7 +428,8 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
         visitor: V,
     ) -> Result<V::Value> {
         if self.dims.is_empty() {
-            return self.element().deserialize_tuple_struct(name, len, visitor);
+            let _ = (name, len);
+            return self.element().seq_general(visitor);
         }
         self.visit_seq(visitor)
     }

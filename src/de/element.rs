@@ -3,24 +3,53 @@
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, scalar_run};
+use super::array::{ArrayDe, run_seq, scalar_run};
 use super::bulk;
 use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
 use super::{Cfg, Src, fix_error, internal};
 use crate::error::{Error, Result};
 
-/// One element of `dtype` over exactly `dtype.itemsize()` bytes.
+/// One element of `dtype`: the first `dtype.itemsize()` of `bytes`.
+///
+/// A record field's bytes run on to the end of its record (one bounds
+/// check per field instead of two; the fast scalar paths read their fixed
+/// width from the front); every other path takes [`ElementDe::exact`].
 pub(crate) struct ElementDe<'a, B> {
     dtype: &'a Plan,
     bytes: B,
     cfg: Cfg,
+    /// `dtype.fast`, carried by value: a run of scalars reads it from the
+    /// plan once, not once per element.
+    fast: Fast,
 }
 
 impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     #[inline]
     pub(crate) fn new(dtype: &'a Plan, bytes: B, cfg: Cfg) -> Self {
-        ElementDe { dtype, bytes, cfg }
+        ElementDe {
+            dtype,
+            bytes,
+            cfg,
+            fast: dtype.fast,
+        }
+    }
+
+    /// An element whose plan's [`Fast`] tag the caller already read.
+    #[inline(always)]
+    pub(crate) fn with_fast(dtype: &'a Plan, fast: Fast, bytes: B, cfg: Cfg) -> Self {
+        ElementDe {
+            dtype,
+            bytes,
+            cfg,
+            fast,
+        }
+    }
+
+    /// Exactly the element's bytes.
+    #[inline]
+    fn exact(&self) -> Result<B> {
+        self.bytes.range(0, self.dtype.size)
     }
 
     #[cold]
@@ -39,7 +68,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         f: impl FnOnce(ScalarDe<B>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         match &self.dtype.kind {
-            Kind::Scalar(s) => f(ScalarDe::new(*s, self.bytes, self.cfg), visitor),
+            Kind::Scalar(s) => f(ScalarDe::new(*s, self.exact()?, self.cfg), visitor),
             _ => de::Deserializer::deserialize_any(self, visitor),
         }
     }
@@ -74,6 +103,17 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         Ok(v)
     }
 
+    /// `deserialize_seq` on anything but a run of scalars: out of line,
+    /// so the run's loop is the only place its visitor is inlined.
+    #[inline(never)]
+    pub(crate) fn seq_general<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match &self.dtype.kind {
+            Kind::Record(r) => self.record_seq(r, visitor),
+            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
+            Kind::Scalar(_) => de::Deserializer::deserialize_any(self, visitor),
+        }
+    }
+
     #[inline(always)]
     fn subarray<V: Visitor<'de>>(
         self,
@@ -83,9 +123,9 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         visitor: V,
     ) -> Result<V::Value> {
         if let Some(n) = run {
-            return scalar_run(base, dims, n, self.bytes, self.cfg, false, visitor);
+            return scalar_run(base, dims, n, self.exact()?, self.cfg, false, visitor);
         }
-        ArrayDe::new(base, dims, self.bytes, self.cfg, false).visit_seq(visitor)
+        ArrayDe::new(base, dims, self.exact()?, self.cfg, false).visit_seq(visitor)
     }
 }
 
@@ -94,7 +134,7 @@ macro_rules! to_scalar {
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             match &self.dtype.kind {
-                Kind::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).$m(visitor),
+                Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).$m(visitor),
                 _ => self.deserialize_any(visitor),
             }
         }
@@ -109,7 +149,7 @@ macro_rules! fast_scalar {
     ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.dtype.fast == Fast::$tag {
+            if self.fast == Fast::$tag {
                 if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
                     let x = <$t>::from_le_bytes(*a);
                     return match visitor.$visit(x) {
@@ -129,7 +169,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
-            Kind::Scalar(s) => ScalarDe::new(*s, self.bytes, self.cfg).deserialize_any(visitor),
+            Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_any(visitor),
             Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
             Kind::Record(r) => self.record_map(r, visitor),
         }
@@ -153,7 +193,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.dtype.fast == Fast::Bool {
+        if self.fast == Fast::Bool {
             if let Some(&b) = self.bytes.slice().first() {
                 return match visitor.visit_bool(b != 0) {
                     Ok(v) => Ok(v),
@@ -204,7 +244,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         }
         match &self.dtype.kind {
             Kind::Scalar(s) => {
-                ScalarDe::new(*s, self.bytes, self.cfg).deserialize_newtype_struct(name, visitor)
+                ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_newtype_struct(name, visitor)
             }
             Kind::Sub(..) if name == crate::special::BULK => match &self.dtype.bulk {
                 Some(key) => bulk::offer(key, self, visitor),
@@ -218,11 +258,12 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
 
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match &self.dtype.kind {
-            Kind::Record(r) => self.record_seq(r, visitor),
-            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
-            Kind::Scalar(_) => self.deserialize_any(visitor),
+        if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
+            if base.size != 0 {
+                return run_seq::<B, V, false>(base, self.exact()?, self.cfg, false, visitor);
+            }
         }
+        self.seq_general(visitor)
     }
 
     #[inline(always)]
@@ -262,7 +303,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     ) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => {
-                ScalarDe::new(*s, self.bytes, self.cfg).deserialize_enum(name, variants, visitor)
+                ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_enum(name, variants, visitor)
             }
             _ => self.deserialize_any(visitor),
         }
@@ -277,9 +318,10 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
 }
 
 impl<'de, B: Src<'de>> bulk::Raw<'de> for ElementDe<'_, B> {
-    /// The subarray's bytes, borrowed when the input is.
+    /// The subarray's bytes (exactly its own: a record field's bytes run on
+    /// to the end of the record), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.bytes.visit(visitor)
+        self.exact()?.visit(visitor)
     }
 }
 
@@ -302,7 +344,14 @@ fn in_field(e: Error, name: &str) -> Error {
 
 #[inline]
 fn field_de<'de, 'a, B: Src<'de>>(f: &'a PField, bytes: B, cfg: Cfg) -> Result<ElementDe<'a, B>> {
-    Ok(ElementDe::new(&f.plan, bytes.range(f.offset, f.end)?, cfg))
+    // from the field to the end of the record: the element reads its own
+    // size from the front (`ElementDe::exact`), and a field of a checked
+    // dtype always fits
+    Ok(ElementDe::new(
+        &f.plan,
+        bytes.range(f.offset, bytes.len())?,
+        cfg,
+    ))
 }
 
 impl<'de, B: Src<'de>> de::MapAccess<'de> for RecordMap<'_, B> {

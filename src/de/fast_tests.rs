@@ -262,3 +262,142 @@ fn records_and_runs_agree_across_readers() {
         "record 0, field pos[0]: expected i32, found '>f8'"
     );
 }
+
+/// A run read in place (`[T; N]`, `Vec<T>`, tuples of a one-axis subarray
+/// field) gives the messages and positions of the general sequence: the
+/// element that fails, a type that takes fewer or more elements, nested
+/// and non-scalar subarrays beside it.
+#[test]
+fn runs_keep_positions_and_messages() {
+    let dtype: Dtype = "[('a', '<i4', (3,)), ('m', '<u2', (2, 2)), ('s', '|S2', (2,))]"
+        .parse()
+        .unwrap();
+    let mut data = Vec::new();
+    for i in 0..2i32 {
+        for k in [1, 300 * i, 2] {
+            data.extend_from_slice(&k.to_le_bytes());
+        }
+        for k in 0..4u16 {
+            data.extend_from_slice(&k.to_le_bytes());
+        }
+        data.extend_from_slice(b"xyz\0");
+    }
+    let header = crate::Header::new(dtype, false, vec![2]);
+    let (mut file, _) = header.encode(None).unwrap();
+    file.extend_from_slice(&data);
+    fn all<T: DeserializeOwned + std::fmt::Debug>(file: &[u8]) -> [String; 3] {
+        let mut reader = crate::NpyReader::new(file).unwrap();
+        let rows: crate::Result<Vec<T>> = reader.deserialize().collect();
+        [
+            outcome(crate::from_slice::<Vec<T>>(file)),
+            outcome(crate::from_reader::<Vec<T>>(file)),
+            outcome(rows),
+        ]
+    }
+    macro_rules! rec {
+        ($name:ident { $($f:ident: $t:ty),* }) => {
+            #[derive(Deserialize, Debug)]
+            #[allow(dead_code)]
+            struct $name { $($f: $t),* }
+        };
+    }
+    rec!(Ok1 {
+        a: [i32; 3],
+        m: [[u16; 2]; 2],
+        s: [serde_bytes::ByteBuf; 2]
+    });
+    rec!(Ok2 { a: Vec<i64>, m: Vec<Vec<u8>>, s: (String, String) });
+    rec!(Ok3 {
+        a: (f64, i32, u16),
+        m: serde_json::Value
+    });
+    rec!(Narrow { a: [u8; 3] });
+    rec!(Short { a: [i32; 2] });
+    rec!(Long { a: [i32; 4] });
+    rec!(Strs { a: [String; 3] });
+    rec!(ShortM { m: [[u16; 2]; 1] });
+    rec!(Tuple2 { a: (i32, i32) });
+    let cases = [
+        all::<Ok1>(&file),
+        all::<Ok2>(&file),
+        all::<Ok3>(&file),
+        all::<Narrow>(&file),
+        all::<Short>(&file),
+        all::<Long>(&file),
+        all::<Strs>(&file),
+        all::<ShortM>(&file),
+        all::<Tuple2>(&file),
+    ];
+    let want = [
+        "Ok([Ok1 { a: [1, 0, 2], m: [[0, 1], [2, 3]], s: [[120, 121], [122]] }, \
+         Ok1 { a: [1, 300, 2], m: [[0, 1], [2, 3]], s: [[120, 121], [122]] }])",
+        "Ok([Ok2 { a: [1, 0, 2], m: [[0, 1], [2, 3]], s: (\"xy\", \"z\") }, \
+         Ok2 { a: [1, 300, 2], m: [[0, 1], [2, 3]], s: (\"xy\", \"z\") }])",
+        "Ok([Ok3 { a: (1.0, 0, 2), m: Array [Array [Number(0), Number(1)], \
+         Array [Number(2), Number(3)]] }, Ok3 { a: (1.0, 300, 2), m: Array [Array \
+         [Number(0), Number(1)], Array [Number(2), Number(3)]] }])",
+        "Err(record 1, field a[1]: expected u8, found integer `300` in '<i4')",
+        "Err(record 0, field a: expected 2 elements, found subarray of shape (3,) of '<i4')",
+        "Err(record 0, field a: invalid length 3, expected an array of length 4)",
+        "Err(record 0, field a[0]: expected a string, found '<i4')",
+        "Err(record 0, field m: expected 1 elements, found subarray of shape (2, 2) of '<u2')",
+        "Err(record 0, field a: expected 2 elements, found subarray of shape (3,) of '<i4')",
+    ];
+    for (got, want) in cases.iter().zip(want) {
+        for g in got {
+            assert_eq!(g, want);
+        }
+    }
+}
+
+/// Rows of a 2-D array and the elements of a 1-D one read as runs: the
+/// same positions and messages as the general sequence.
+#[test]
+fn row_runs_keep_positions_and_messages() {
+    let values: Vec<[i32; 3]> = vec![[1, 2, 3], [4, 5, 300]];
+    let file = crate::to_vec(&values).unwrap();
+    let flat = crate::to_vec(&[1i32, 2, 300]).unwrap();
+    fn all<T: DeserializeOwned + std::fmt::Debug>(file: &[u8]) -> [String; 3] {
+        let mut reader = crate::NpyReader::new(file).unwrap();
+        let rows: crate::Result<Vec<T>> = reader.deserialize().collect();
+        [
+            outcome(crate::from_slice::<Vec<T>>(file)),
+            outcome(crate::from_reader::<Vec<T>>(file)),
+            outcome(rows),
+        ]
+    }
+    let cases = [
+        (all::<[i64; 3]>(&file), "Ok([[1, 2, 3], [4, 5, 300]])"),
+        (
+            all::<Vec<f64>>(&file),
+            "Ok([[1.0, 2.0, 3.0], [4.0, 5.0, 300.0]])",
+        ),
+        (
+            all::<[u8; 3]>(&file),
+            "Err(record 1[2]: expected u8, found integer `300` in '<i4')",
+        ),
+        (
+            all::<(i32, i32)>(&file),
+            "Err(record 0: expected 2 elements, found subarray of shape (3,) of '<i4')",
+        ),
+        (
+            all::<[String; 3]>(&file),
+            "Err(record 0[0]: expected a string, found '<i4')",
+        ),
+        (all::<i16>(&flat), "Ok([1, 2, 300])"),
+        (
+            all::<u8>(&flat),
+            "Err(record 2: expected u8, found integer `300` in '<i4')",
+        ),
+    ];
+    for (got, want) in cases {
+        for g in got {
+            assert_eq!(g, want);
+        }
+    }
+    let err = crate::from_slice::<(i32, i32)>(&flat).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "expected 2 elements, found array of shape (3,) of '<i4'"
+    );
+}

@@ -15,10 +15,17 @@
 //! Speed: the per-file [`plan::Plan`] decides once per node what the hot
 //! paths test per record — a [`plan::Fast`] tag for scalars that are one
 //! little-endian load of the asked type, the count of one-axis subarrays of
-//! scalars, each field's byte range, the datetime token of the file's own
+//! scalars, each field's offset, the datetime token of the file's own
 //! unit. Everything else (byte swaps, conversions, checks, messages) is the
 //! general path, out of line; `fast_tests` proves both give the same result.
 //! Record fields are always matched by name (serde's `visit_str` per key).
+//! A one-axis run of scalars (`[f64; 3]` fields, rows of `[f32; 3]`, a
+//! `Vec<f64>`) is [`array::run_seq`]: its only state is the bytes not yet
+//! handed out, with the fast tag and size read once, and its visitor is
+//! inlined at one place per type (every other sequence is out of line).
+//! A record field's bytes run on to the end of its record, so a field costs
+//! one bounds check; paths other than the fast scalars take exactly the
+//! element's bytes first.
 //!
 //! Entry points for other readers (npz): `crate::reader::deserialize_data`
 //! (a whole array's data in memory), `crate::reader::deserialize_stream`
@@ -63,6 +70,10 @@ pub(crate) trait Src<'de>: Copy {
 
     /// The first `n` bytes and the rest, of the same kind.
     fn split(self, n: usize) -> Result<(Self, Self)>;
+
+    /// The first `n` bytes and the rest, of the same kind; `None` when
+    /// fewer than `n` bytes are left.
+    fn split_checked(self, n: usize) -> Option<(Self, Self)>;
 
     /// Hands the bytes to the visitor, borrowed when possible.
     fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
@@ -111,6 +122,12 @@ impl<'de> Src<'de> for Borrowed<'de> {
         }
     }
 
+    #[inline(always)]
+    fn split_checked(self, n: usize) -> Option<(Self, Self)> {
+        let (a, r) = self.0.split_at_checked(n)?;
+        Some((Borrowed(a), Borrowed(r)))
+    }
+
     fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_borrowed_bytes(self.0)
     }
@@ -140,6 +157,12 @@ impl<'de> Src<'de> for Copied<'_> {
             Some((a, r)) => Ok((Copied(a), Copied(r))),
             None => Err(internal()),
         }
+    }
+
+    #[inline(always)]
+    fn split_checked(self, n: usize) -> Option<(Self, Self)> {
+        let (a, r) = self.0.split_at_checked(n)?;
+        Some((Copied(a), Copied(r)))
     }
 
     fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

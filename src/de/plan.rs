@@ -92,9 +92,6 @@ pub(crate) enum Kind {
 pub(crate) struct PField {
     pub(crate) name: Box<str>,
     pub(crate) offset: usize,
-    /// `offset + plan.size` (`usize::MAX` if that overflowed, which the
-    /// dtype's checks exclude: the field then fails its bounds check).
-    pub(crate) end: usize,
     pub(crate) plan: Plan,
 }
 
@@ -128,7 +125,6 @@ impl Plan {
                         PField {
                             name: f.name().into(),
                             offset: f.offset(),
-                            end: f.offset().saturating_add(plan.size),
                             plan,
                         }
                     })
