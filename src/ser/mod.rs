@@ -9,6 +9,7 @@
 
 pub(crate) mod convert;
 pub(crate) mod encode;
+pub(crate) mod flat;
 pub(crate) mod infer;
 pub(crate) mod probe;
 pub(crate) mod replay;
