@@ -251,3 +251,59 @@ fn given_dtype_conversions_are_unchanged() {
     assert_eq!(back.len(), 3000);
     assert_eq!(back[2999], 2999.0);
 }
+
+/// A sequence serialized element by element (`serialize_seq` and
+/// `serialize_element`, not serde's `collect_seq`), optionally failing
+/// after `fail_at` elements.
+struct Manual {
+    n: usize,
+    fail_at: Option<usize>,
+    hint: bool,
+}
+
+impl Serialize for Manual {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut seq = s.serialize_seq(self.hint.then_some(self.n))?;
+        for i in 0..self.n {
+            if self.fail_at == Some(i) {
+                return Err(S::Error::custom("the values ran out"));
+            }
+            seq.serialize_element(&(i as f64))?;
+        }
+        seq.end()
+    }
+}
+
+#[test]
+fn element_by_element_and_failing_sequences() {
+    for &n in LENGTHS {
+        for hint in [false, true] {
+            let m = Manual {
+                n,
+                fail_at: None,
+                hint,
+            };
+            if n > 0 {
+                let plain: Vec<f64> = (0..n).map(|i| i as f64).collect();
+                let want = npy_serde::to_vec(&plain).unwrap();
+                assert_eq!(npy_serde::to_vec(&m).unwrap(), want);
+                let mut out = Vec::new();
+                npy_serde::to_writer(&mut out, &m).unwrap();
+                assert_eq!(out, want);
+            }
+            let bad = Manual {
+                n,
+                fail_at: Some(n / 2),
+                hint,
+            };
+            if n > 0 {
+                let e = npy_serde::to_vec(&bad).unwrap_err().to_string();
+                assert!(e.contains("the values ran out"), "{e}");
+                let mut out = Vec::new();
+                assert!(npy_serde::to_writer(&mut out, &bad).is_err());
+                assert!(out.is_empty());
+            }
+        }
+    }
+}

@@ -124,6 +124,70 @@ pub(crate) struct Flat<'b> {
     /// End of the stored elements in `block`.
     pos: usize,
     layout: Layout,
+    /// Per number type, the first position an element of that type does
+    /// not fit at: 0 for all but the layout's bare type.
+    ends: Ends,
+}
+
+/// A `u16` per [`Num`] (named fields, not an array: each stays a register).
+#[derive(Debug, Default, Clone, Copy)]
+struct Ends {
+    bool: u16,
+    i8: u16,
+    i16: u16,
+    i32: u16,
+    i64: u16,
+    u8: u16,
+    u16: u16,
+    u32: u16,
+    u64: u16,
+    f32: u16,
+    f64: u16,
+}
+
+impl Ends {
+    /// The end for `num` (a constant at every call site: one field).
+    #[inline(always)]
+    fn get(&self, num: Num) -> u16 {
+        match num {
+            Num::Bool => self.bool,
+            Num::I8 => self.i8,
+            Num::I16 => self.i16,
+            Num::I32 => self.i32,
+            Num::I64 => self.i64,
+            Num::U8 => self.u8,
+            Num::U16 => self.u16,
+            Num::U32 => self.u32,
+            Num::U64 => self.u64,
+            Num::F32 => self.f32,
+            Num::F64 => self.f64,
+        }
+    }
+
+    /// The ends for a layout.
+    #[inline]
+    fn of(layout: &Layout) -> Ends {
+        let mut ends = Ends::default();
+        if let Some(num) = layout.bare {
+            let end =
+                u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
+            let field = match num {
+                Num::Bool => &mut ends.bool,
+                Num::I8 => &mut ends.i8,
+                Num::I16 => &mut ends.i16,
+                Num::I32 => &mut ends.i32,
+                Num::I64 => &mut ends.i64,
+                Num::U8 => &mut ends.u8,
+                Num::U16 => &mut ends.u16,
+                Num::U32 => &mut ends.u32,
+                Num::U64 => &mut ends.u64,
+                Num::F32 => &mut ends.f32,
+                Num::F64 => &mut ends.f64,
+            };
+            *field = end;
+        }
+        ends
+    }
 }
 
 impl<'b> Flat<'b> {
@@ -134,6 +198,7 @@ impl<'b> Flat<'b> {
             block,
             pos: 0,
             layout: Layout::none(),
+            ends: Ends::default(),
         }
     }
 
@@ -141,6 +206,7 @@ impl<'b> Flat<'b> {
     #[inline]
     pub(crate) fn resume(&mut self, layout: Layout) {
         self.pos = 0;
+        self.ends = Ends::of(&layout);
         self.layout = layout;
     }
 
@@ -155,6 +221,7 @@ impl<'b> Flat<'b> {
             (pos, stored as u64)
         };
         self.layout = Layout::none();
+        self.ends = Ends::default();
         (self.block.get(..data).unwrap_or_default(), stored)
     }
 
@@ -193,10 +260,16 @@ impl<'b> Flat<'b> {
 
     #[inline(always)]
     fn store<const N: usize>(&mut self, num: Num, bytes: [u8; N]) -> Result<(), Miss> {
-        if self.layout.bare != Some(num) {
+        // the type check folded into the bounds check: `ends` (the first
+        // position an element does not fit at) is 0 for another type. It
+        // depends on the layout only, so the compiler computes it once per
+        // loop, and the one compare per element also proves the store in
+        // bounds.
+        let ends = usize::from(self.ends.get(num)).min(BLOCK.saturating_sub(N).saturating_add(1));
+        let pos = self.pos;
+        if pos >= ends {
             return Err(Miss);
         }
-        let pos = self.pos;
         let Some(d) = self
             .block
             .get_mut(pos..)
@@ -428,7 +501,9 @@ impl<'a> ser::Serializer for Leaf<'a, '_> {
     /// any announced length along it, element by element).
     #[inline]
     fn serialize_tuple(self, _: usize) -> Result<Tuple<'a>, Miss> {
-        let Flat { block, pos, layout } = self.f;
+        let Flat {
+            block, pos, layout, ..
+        } = self.f;
         let Some(num) = layout.item else {
             return Err(Miss);
         };

@@ -436,6 +436,37 @@ impl SpecSeq<'_, '_> {
         }
     }
 
+    /// An element the fast mode did not take (or any element out of it).
+    #[inline(always)]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self.mode {
+            Mode::Flat => {
+                if !self.flat.room() {
+                    // the block is full: appended, the element tried again
+                    // into the empty block (which it fits)
+                    let (data, stored) = self.flat.drain();
+                    self.i += stored;
+                    append_block(self.st, data)?;
+                    if self.flat.put(value).is_ok() {
+                        return Ok(());
+                    }
+                }
+                self.mode = Mode::Put;
+                let (data, stored) = self.flat.suspend();
+                self.i += stored + 1;
+                return flat_missed(self.st, data, value);
+            }
+            Mode::Put => self.st.put(value)?,
+            Mode::Walk => {
+                if walk_element(self.st, self.flat.block(), self.depth, value)? {
+                    self.enter();
+                }
+            }
+        }
+        self.i += 1;
+        Ok(())
+    }
+
     /// Leaves [`Mode::Flat`]: the stored elements are appended to the
     /// output and counted.
     #[inline(always)]
@@ -527,34 +558,11 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
         if self.flat.put(value).is_ok() {
             return Ok(());
         }
-        match self.mode {
-            Mode::Flat => {
-                if !self.flat.room() {
-                    // the block is full: appended, the element tried again
-                    // into the empty block (which it fits)
-                    let (data, stored) = self.flat.drain();
-                    self.i += stored;
-                    append_block(self.st, data)?;
-                    if self.flat.put(value).is_ok() {
-                        return Ok(());
-                    }
-                }
-                self.mode = Mode::Put;
-                let (data, stored) = self.flat.suspend();
-                self.i += stored + 1;
-                return flat_missed(self.st, data, value);
-            }
-            Mode::Put => self.st.put(value)?,
-            Mode::Walk => {
-                if walk_element(self.st, self.flat.block(), self.depth, value)? {
-                    self.enter();
-                }
-            }
-        }
-        self.i += 1;
-        Ok(())
+        self.element(value)
     }
-    #[inline]
+    /// Inlined: a sequence passed out of line by address would keep the
+    /// fast mode's state in memory in the loop.
+    #[inline(always)]
     fn end(mut self) -> Result<()> {
         self.leave()?;
         let slot = self
@@ -661,6 +669,56 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             seq.enter();
         }
         Ok(seq)
+    }
+    /// serde's default, with the loop here rather than in a closure of
+    /// `try_for_each`: the fast mode's state stays in registers and an
+    /// element it does not take leaves the loop body at once.
+    #[inline]
+    fn collect_seq<I>(self, iter: I) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        let iter = iter.into_iter();
+        // serde's length hint for an iterator
+        let hint = match iter.size_hint() {
+            (lo, Some(hi)) if lo == hi => Some(lo),
+            _ => None,
+        };
+        let mut seq = self.serialize_seq(hint)?;
+        let mut iter = iter;
+        // a loop per mode: the state a mode depends on changes only
+        // between them, so within one its checks are computed once
+        loop {
+            match seq.mode {
+                Mode::Flat => {
+                    let mut missed = None;
+                    for item in iter.by_ref() {
+                        if seq.flat.put(&item).is_err() {
+                            missed = Some(item);
+                            break;
+                        }
+                    }
+                    match missed {
+                        Some(item) => seq.element(&item)?,
+                        None => break,
+                    }
+                }
+                // for good: every element through the tape
+                Mode::Put => {
+                    for item in iter.by_ref() {
+                        seq.st.put(&item)?;
+                        seq.i += 1;
+                    }
+                    break;
+                }
+                Mode::Walk => match iter.next() {
+                    Some(item) => seq.element(&item)?,
+                    None => break,
+                },
+            }
+        }
+        ser::SerializeSeq::end(seq)
     }
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
         Err(self.leaf())
