@@ -946,7 +946,6 @@ impl<W: Write> NpyWriter<W> {
     /// w.serialize("c").unwrap();
     /// assert_eq!(w.finish().unwrap(), npy_serde::to_vec(&["ab", "c"]).unwrap());
     /// ```
-    #[inline]
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let steady = self.broken.is_none()
             && !self.check_layout
