@@ -13,6 +13,14 @@
 //! Outer axes are `serialize_seq` levels only; a tuple or fixed-size array
 //! is taken as the element (its inferred subarray dims are folded into the
 //! shape afterwards, as numpy does).
+//!
+//! When the element is plain numbers (`Vec<f64>`, `Vec<[f32; 3]>`), the
+//! elements after the first are stored by the fast mode of `flat.rs`
+//! instead of the tape; an element it does not take goes through the tape
+//! as before. The sequence loop is this serializer's own `collect_seq`,
+//! one inner loop per mode, so that within a run of elements the fast
+//! mode's checks are loop-invariant (the compiler turns a run of `f64`s
+//! into a vectorized copy).
 
 use serde::ser::{self, Impossible, Serialize};
 
