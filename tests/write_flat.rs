@@ -307,3 +307,37 @@ fn element_by_element_and_failing_sequences() {
         }
     }
 }
+
+/// Takes `limit` bytes, then fails.
+struct FailAfter {
+    limit: usize,
+    seen: usize,
+}
+
+impl std::io::Write for FailAfter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let room = self.limit - self.seen;
+        if room == 0 {
+            return Err(std::io::Error::other("disk full"));
+        }
+        let n = buf.len().min(room);
+        self.seen += n;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_io_error_in_a_later_chunk_names_the_record() {
+    let v: Vec<f64> = (0..100_000).map(|i| i as f64).collect();
+    let record = 70_001;
+    let mut w = FailAfter {
+        limit: 128 + record * 8 + 3,
+        seen: 0,
+    };
+    let err = npy_serde::to_writer(&mut w, &v).unwrap_err().to_string();
+    assert!(err.contains(&format!("record {record}")), "{err}");
+    assert!(err.contains("disk full"), "{err}");
+}
