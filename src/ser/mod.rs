@@ -5,10 +5,12 @@
 //! [`walk::Count`]). Pass 2 walks the outer sequences again (`walk.rs`) and
 //! encodes each element into its bytes (`encode.rs`, through the dtype
 //! compiled once in `replay.rs`). Inferred dtypes first try a single
-//! speculative pass (`spec.rs`).
+//! speculative pass (`spec.rs`; arrays of plain numbers through its fast
+//! mode, `flat.rs`).
 
 pub(crate) mod convert;
 pub(crate) mod encode;
+pub(crate) mod flat;
 pub(crate) mod infer;
 pub(crate) mod probe;
 pub(crate) mod replay;

@@ -44,6 +44,7 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::dtype::{ByteOrder, Dtype, ScalarType};
 use crate::error::Result;
 use crate::ser::encode::{Enc, RecEnc};
+use crate::ser::flat::{Layout, Num};
 use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, probe};
 use crate::special;
@@ -412,6 +413,42 @@ impl Tape {
         self.root.dt = dt;
     }
 
+    /// The element as a run of plain numbers, when it is one (see
+    /// [`flat::Layout`](crate::ser::flat::Layout)): a number node, or an
+    /// unrolled or repeated subarray of one number node. Only what replays
+    /// as exactly those stores qualifies: the fast mode of `spec.rs` must
+    /// write the bytes the replay would.
+    pub(crate) fn flat(&self) -> Option<Layout> {
+        let root = &self.root;
+        if let Some(num) = num_of(root.tag) {
+            return (root.off == 0 && root.size == num.size()).then_some(Layout::bare(num));
+        }
+        let kid = match root.tag {
+            Tag::Array => root.kids.first()?,
+            Tag::Sub => match &*root.kids {
+                [kid] => kid,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let num = num_of(kid.node.tag)?;
+        let n = match root.tag {
+            Tag::Array => root.kids.len(),
+            _ => root.n,
+        };
+        // every element at its place, back to back from 0, filling the slot
+        let packed = match root.tag {
+            Tag::Array => root.kids.iter().enumerate().all(|(i, k)| {
+                k.node.tag == kid.node.tag
+                    && k.node.size == num.size()
+                    && i.checked_mul(num.size()) == Some(k.node.off as usize)
+            }),
+            _ => kid.node.off == 0 && root.stride as usize == num.size(),
+        };
+        let fills = n.checked_mul(num.size()) == Some(root.size);
+        (packed && fills && root.off == 0 && n > 0).then_some(Layout::tuple(num, n))
+    }
+
     /// A tape to hold until the dtype is known; used on no element (a
     /// `bool` into a zero-byte slot would fail).
     pub(crate) fn placeholder() -> Tape {
@@ -453,6 +490,24 @@ impl Tape {
         slot.fill(0);
         value.serialize(Enc::with_mode(&self.root.dt, slot, self.root.strict))
     }
+}
+
+/// The plain number a node's tag stands for.
+fn num_of(tag: Tag) -> Option<Num> {
+    Some(match tag {
+        Tag::Bool => Num::Bool,
+        Tag::I8 => Num::I8,
+        Tag::I16 => Num::I16,
+        Tag::I32 => Num::I32,
+        Tag::I64 => Num::I64,
+        Tag::U8 => Num::U8,
+        Tag::U16 => Num::U16,
+        Tag::U32 => Num::U32,
+        Tag::U64 => Num::U64,
+        Tag::F32 => Num::F32,
+        Tag::F64 => Num::F64,
+        _ => return None,
+    })
 }
 
 /// Why a replay stopped; never shown (the caller encodes the element again

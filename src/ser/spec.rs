@@ -13,11 +13,20 @@
 //! Outer axes are `serialize_seq` levels only; a tuple or fixed-size array
 //! is taken as the element (its inferred subarray dims are folded into the
 //! shape afterwards, as numpy does).
+//!
+//! When the element is plain numbers (`Vec<f64>`, `Vec<[f32; 3]>`), the
+//! elements after the first are stored by the fast mode of `flat.rs`
+//! instead of the tape; an element it does not take goes through the tape
+//! as before. The sequence loop is this serializer's own `collect_seq`,
+//! one inner loop per mode, so that within a run of elements the fast
+//! mode's checks are loop-invariant (the compiler turns a run of `f64`s
+//! into a vectorized copy).
 
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
+use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::replay::Tape;
 use crate::special;
@@ -94,6 +103,9 @@ pub(crate) struct SpecState<'o> {
     tape: Tape,
     /// A tape to take instead of inferring the first element.
     known: Option<Tape>,
+    /// The element as plain numbers, when it is (`flat.rs`): sequences of
+    /// such elements run in the fast mode.
+    layout: Option<Layout>,
     itemsize: usize,
     align: bool,
     /// The encoded data is appended here, from `out.len()` on.
@@ -116,6 +128,9 @@ pub(crate) struct SpecState<'o> {
     /// Called once with the dtype and hinted shape, before the first
     /// element is encoded (lets `to_vec` reserve room for the header).
     on_dtype: &'o mut OnDtype<'o>,
+    /// Set when elements of the fast mode could not be appended where no
+    /// error could be returned (a sequence dropped without `end`).
+    lost: bool,
 }
 
 /// Runs the speculative pass; `Ok(None)` means "not uniform, use the two
@@ -148,14 +163,18 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         have: false,
         tape: Tape::placeholder(),
         known,
+        layout: None,
         itemsize: 0,
         align,
         out,
         cap,
         on_dtype,
+        lost: false,
     };
+    let mut block = [0u8; BLOCK];
     match value.serialize(Spec {
         st: &mut st,
+        block: &mut block,
         depth: 0,
     }) {
         Ok(()) => {}
@@ -164,6 +183,9 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
             st.leaf(0, value).ok()?;
         }
         Err(_) => return None,
+    }
+    if st.lost {
+        return None;
     }
     let end = st.pos;
     st.out.truncate(end);
@@ -227,6 +249,9 @@ impl SpecState<'_> {
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
         tape.put_dtype(dtype);
+        // elements up to an eighth of the block (`WINDOW`): the block is
+        // appended rarely, and an element always fits an empty block
+        self.layout = tape.flat().filter(|l| l.itemsize() <= WINDOW);
         self.tape = tape;
         self.have = true;
 
@@ -313,6 +338,41 @@ impl SpecState<'_> {
         self.tape.encode(value, dst)
     }
 
+    /// Appends elements stored by the fast mode (whole elements) at `pos`,
+    /// after handing a chunk that would grow past the window to the flush
+    /// callback (chunked mode; a chunk then holds at most the window), and
+    /// checking the cap.
+    #[inline(never)]
+    fn append(&mut self, data: &[u8]) -> Result<()> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        if let Some(c) = self.chunked.as_mut() {
+            let held = self.pos.saturating_sub(self.base);
+            if held > 0 && held.saturating_add(data.len()) > c.window {
+                let chunk = self
+                    .out
+                    .get(self.base..self.pos)
+                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
+                (c.flush)(chunk)?;
+                self.flushed = self.flushed.saturating_add(held);
+                self.pos = self.base;
+            }
+        }
+        let end = self
+            .pos
+            .checked_add(data.len())
+            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        if end.saturating_add(self.flushed) > self.cap {
+            return Err(Error::limit("speculation: over the cap"));
+        }
+        // the zeroed room past `pos` (for `put`) is not needed here
+        self.out.truncate(self.pos);
+        self.out.extend_from_slice(data);
+        self.pos = end;
+        Ok(())
+    }
+
     /// [`put`](SpecState::put) when the element does not fit in the zeroed
     /// part of the output.
     #[cold]
@@ -333,6 +393,8 @@ impl SpecState<'_> {
 
 struct Spec<'s, 'o> {
     st: &'s mut SpecState<'o>,
+    /// The fast mode's block (`flat.rs`), lent down the levels.
+    block: &'s mut Block,
     depth: usize,
 }
 
@@ -345,13 +407,152 @@ impl Spec<'_, '_> {
     }
 }
 
+/// How a sequence's elements are encoded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Walked by [`Spec`]: outer axes, or the dtype not known yet.
+    Walk,
+    /// The array's elements, the dtype known: each goes straight to
+    /// [`SpecState::put`].
+    Put,
+    /// The array's elements are plain numbers: each is stored by the fast
+    /// mode ([`Flat`]), falling back to [`SpecState::put`] for an element
+    /// it does not take.
+    Flat,
+}
+
 struct SpecSeq<'s, 'o> {
     st: &'s mut SpecState<'o>,
     depth: usize,
+    /// Elements seen, except those still counted by `flat`.
     i: u64,
-    /// The elements are the array's elements and the dtype is known: each
-    /// goes straight to [`SpecState::put`].
-    fast: bool,
+    mode: Mode,
+    flat: Flat<'s>,
+}
+
+impl SpecSeq<'_, '_> {
+    /// The elements are the array's and the dtype is known: from now on
+    /// each goes straight to its encoding.
+    #[inline(always)]
+    fn enter(&mut self) {
+        match self.st.layout {
+            Some(layout) => {
+                self.flat.resume(layout);
+                self.mode = Mode::Flat;
+            }
+            None => self.mode = Mode::Put,
+        }
+    }
+
+    /// An element the fast mode did not take (or any element out of it).
+    #[inline(always)]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self.mode {
+            Mode::Flat => {
+                if !self.flat.room() {
+                    // the block is full: appended, the element tried again
+                    // into the empty block (which it fits)
+                    let (data, stored) = self.flat.drain();
+                    self.i += stored;
+                    append_block(self.st, data)?;
+                    if self.flat.put(value).is_ok() {
+                        return Ok(());
+                    }
+                }
+                self.mode = Mode::Put;
+                let (data, stored) = self.flat.suspend();
+                self.i += stored + 1;
+                return flat_missed(self.st, data, value);
+            }
+            Mode::Put => self.st.put(value)?,
+            Mode::Walk => {
+                if walk_element(self.st, self.flat.block(), self.depth, value)? {
+                    self.enter();
+                }
+            }
+        }
+        self.i += 1;
+        Ok(())
+    }
+
+    /// Leaves [`Mode::Flat`]: the stored elements are appended to the
+    /// output and counted.
+    #[inline(always)]
+    fn leave(&mut self) -> Result<()> {
+        if self.mode != Mode::Flat {
+            return Ok(());
+        }
+        self.mode = Mode::Put;
+        let (data, stored) = self.flat.suspend();
+        self.i += stored;
+        self.st.append(data)
+    }
+}
+
+impl Drop for SpecSeq<'_, '_> {
+    /// A sequence given up part way (by an error, or by a `Serialize` impl
+    /// that never calls `end`) still appends what it stored, or marks the
+    /// pass failed.
+    #[inline]
+    fn drop(&mut self) {
+        if self.leave().is_err() {
+            self.st.lost = true;
+        }
+    }
+}
+
+/// A full block of the fast mode, appended to the output.
+#[cold]
+#[inline(never)]
+fn append_block(st: &mut SpecState<'_>, data: &[u8]) -> Result<()> {
+    st.append(data)
+}
+
+/// An element the fast mode did not take for its type. The elements stored
+/// before it (`data`) are appended, then the element goes through the tape
+/// (the same bytes, or the error); the fast mode is not used again.
+#[cold]
+#[inline(never)]
+fn flat_missed<T: ?Sized + Serialize>(
+    st: &mut SpecState<'_>,
+    data: &[u8],
+    value: &T,
+) -> Result<()> {
+    st.layout = None;
+    st.append(data)?;
+    st.put(value)
+}
+
+/// One element of a sequence in [`Mode::Walk`]: an outer axis is walked
+/// on, an element is encoded (the first one infers the dtype). Returns
+/// whether the sequence can now switch to encoding its elements directly.
+fn walk_element<T: ?Sized + Serialize>(
+    st: &mut SpecState<'_>,
+    block: &mut Block,
+    depth: usize,
+    value: &T,
+) -> Result<bool> {
+    let depth = depth + 1;
+    if depth > super::MAX_WRITE_DEPTH {
+        return Err(super::too_deep());
+    }
+    if st.leaf_depth == Some(depth) {
+        st.leaf(depth, value)?;
+        return Ok(st.have);
+    }
+    match value.serialize(Spec {
+        st: &mut *st,
+        block,
+        depth,
+    }) {
+        Ok(()) => {}
+        Err(_) if st.leaf_found => {
+            st.leaf_found = false;
+            st.leaf(depth, value)?;
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(false)
 }
 
 impl ser::SerializeSeq for SpecSeq<'_, '_> {
@@ -359,35 +560,19 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     type Error = Error;
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        if self.fast {
-            self.st.put(value)?;
-            self.i += 1;
+        // the fast mode first: out of it every element misses, and for a
+        // type that is never flat (a struct) the miss is known at compile
+        // time, so this costs nothing there
+        if self.flat.put(value).is_ok() {
             return Ok(());
         }
-        let depth = self.depth + 1;
-        if depth > super::MAX_WRITE_DEPTH {
-            return Err(super::too_deep());
-        }
-        if self.st.leaf_depth == Some(depth) {
-            self.st.leaf(depth, value)?;
-            self.fast = self.st.have;
-        } else {
-            match value.serialize(Spec {
-                st: &mut *self.st,
-                depth,
-            }) {
-                Ok(()) => {}
-                Err(_) if self.st.leaf_found => {
-                    self.st.leaf_found = false;
-                    self.st.leaf(depth, value)?;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        self.i += 1;
-        Ok(())
+        self.element(value)
     }
-    fn end(self) -> Result<()> {
+    /// Inlined: a sequence passed out of line by address would keep the
+    /// fast mode's state in memory in the loop.
+    #[inline(always)]
+    fn end(mut self) -> Result<()> {
+        self.leave()?;
         let slot = self
             .st
             .dims
@@ -471,6 +656,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
     ) -> Result<()> {
         Err(self.leaf())
     }
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
         if self.st.dims.len() <= self.depth {
             self.st.dims.resize(self.depth + 1, None);
@@ -479,12 +665,68 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 *h = len;
             }
         }
-        Ok(SpecSeq {
+        let known = self.st.have && self.st.leaf_depth == Some(self.depth + 1);
+        let mut seq = SpecSeq {
             st: self.st,
             depth: self.depth,
             i: 0,
-            fast: false,
-        })
+            mode: Mode::Walk,
+            flat: Flat::new(self.block),
+        };
+        if known {
+            seq.enter();
+        }
+        Ok(seq)
+    }
+    /// serde's default, with the loop here rather than in a closure of
+    /// `try_for_each`: the fast mode's state stays in registers and an
+    /// element it does not take leaves the loop body at once.
+    #[inline]
+    fn collect_seq<I>(self, iter: I) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        let iter = iter.into_iter();
+        // serde's length hint for an iterator
+        let hint = match iter.size_hint() {
+            (lo, Some(hi)) if lo == hi => Some(lo),
+            _ => None,
+        };
+        let mut seq = self.serialize_seq(hint)?;
+        let mut iter = iter;
+        // a loop per mode: the state a mode depends on changes only
+        // between them, so within one its checks are computed once
+        loop {
+            match seq.mode {
+                Mode::Flat => {
+                    let mut missed = None;
+                    for item in iter.by_ref() {
+                        if seq.flat.put(&item).is_err() {
+                            missed = Some(item);
+                            break;
+                        }
+                    }
+                    match missed {
+                        Some(item) => seq.element(&item)?,
+                        None => break,
+                    }
+                }
+                // for good: every element through the tape
+                Mode::Put => {
+                    for item in iter.by_ref() {
+                        seq.st.put(&item)?;
+                        seq.i += 1;
+                    }
+                    break;
+                }
+                Mode::Walk => match iter.next() {
+                    Some(item) => seq.element(&item)?,
+                    None => break,
+                },
+            }
+        }
+        ser::SerializeSeq::end(seq)
     }
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
         Err(self.leaf())

@@ -1,0 +1,631 @@
+//! The fast mode of the speculative pass for arrays of plain numbers.
+//!
+//! `Vec<f64>`, `Vec<u8>`, `Vec<[f32; 3]>`: once the first element fixed
+//! the dtype, every element is one number (or a short run of numbers of one
+//! type) stored as its own little-endian bytes, back to back. Replaying the
+//! compiled [`Tape`](crate::ser::replay::Tape) for that still costs a frame,
+//! a node and an offset per element; here the element is handed a tiny
+//! serializer, [`Leaf`], that accepts exactly the one serialize method of
+//! the element's number type (the type check IS the method called), stores
+//! the bytes at the cursor and moves it on. Anything else (another number
+//! type, a string, a cursor at the end of the zeroed output) is a [`Miss`]:
+//! the caller (`spec.rs`) then encodes that element through the tape as
+//! before, so the bytes and the errors are the same.
+//!
+//! The elements are stored into a fixed-size [`Block`] and appended to the
+//! output from there: the bounds check of a store is then one compare with
+//! a constant, and the state of the loop (block, cursor, layout) is the
+//! sequence's own, in registers, where the output vector reached through
+//! the pass's shared state would be reloaded after every store.
+
+use serde::ser::{self, Impossible, Serialize};
+
+use crate::special;
+
+/// A number stored as its own little-endian bytes (`bool` as one byte).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Num {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl Num {
+    /// Bytes of one value.
+    #[inline]
+    pub(crate) fn size(self) -> usize {
+        match self {
+            Num::Bool | Num::I8 | Num::U8 => 1,
+            Num::I16 | Num::U16 => 2,
+            Num::I32 | Num::U32 | Num::F32 => 4,
+            Num::I64 | Num::U64 | Num::F64 => 8,
+        }
+    }
+}
+
+/// What one element of a flat array is: a bare number (`Vec<f64>`) or a
+/// tuple of `n` numbers of one type (`Vec<[f32; 3]>`, serialized with
+/// `serialize_tuple`), filling the element with no gap.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Layout {
+    /// The bare element's type.
+    bare: Option<Num>,
+    /// The tuple elements' type.
+    item: Option<Num>,
+    itemsize: usize,
+}
+
+impl Layout {
+    #[inline]
+    pub(crate) fn bare(num: Num) -> Layout {
+        Layout {
+            bare: Some(num),
+            item: None,
+            itemsize: num.size(),
+        }
+    }
+
+    /// Bytes of one element.
+    #[inline]
+    pub(crate) fn itemsize(&self) -> usize {
+        self.itemsize
+    }
+
+    /// No element is flat: every element misses.
+    #[inline]
+    pub(crate) fn none() -> Layout {
+        Layout {
+            bare: None,
+            item: None,
+            itemsize: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn tuple(num: Num, n: usize) -> Layout {
+        Layout {
+            bare: None,
+            item: Some(num),
+            itemsize: num.size().saturating_mul(n),
+        }
+    }
+}
+
+/// Bytes of the block the fast mode stores into before they are appended
+/// to the output: small enough to stay in the L1 cache, large enough that
+/// appending it (a `memcpy`, vector stores at this size) is rare.
+pub(crate) const BLOCK: usize = 2 * 1024;
+
+/// The fast mode's block.
+pub(crate) type Block = [u8; BLOCK];
+
+/// Largest element of the fast mode: a tuple element is stored through a
+/// view of this many bytes at the cursor (so a tuple needs this much room
+/// in the block, whatever its size).
+pub(crate) const WINDOW: usize = BLOCK / 8;
+
+type Window = [u8; WINDOW];
+
+/// The fast mode's state: elements are stored back to back into a
+/// fixed-size block (so that the bounds check is one compare with a
+/// constant), from which they are appended to the output when it is full,
+/// when an element misses and when the sequence ends.
+#[derive(Debug)]
+pub(crate) struct Flat<'b> {
+    block: &'b mut Block,
+    /// End of the stored elements in `block`.
+    pos: usize,
+    layout: Layout,
+    /// Per number type, the first position an element of that type does
+    /// not fit at: 0 for all but the layout's bare type.
+    ends: Ends,
+}
+
+/// A `u16` per [`Num`] (named fields, not an array: each stays a register).
+#[derive(Debug, Default, Clone, Copy)]
+struct Ends {
+    bool: u16,
+    i8: u16,
+    i16: u16,
+    i32: u16,
+    i64: u16,
+    u8: u16,
+    u16: u16,
+    u32: u16,
+    u64: u16,
+    f32: u16,
+    f64: u16,
+}
+
+impl Ends {
+    /// The end for `num` (a constant at every call site: one field).
+    #[inline(always)]
+    fn get(&self, num: Num) -> u16 {
+        match num {
+            Num::Bool => self.bool,
+            Num::I8 => self.i8,
+            Num::I16 => self.i16,
+            Num::I32 => self.i32,
+            Num::I64 => self.i64,
+            Num::U8 => self.u8,
+            Num::U16 => self.u16,
+            Num::U32 => self.u32,
+            Num::U64 => self.u64,
+            Num::F32 => self.f32,
+            Num::F64 => self.f64,
+        }
+    }
+
+    /// The ends for a layout.
+    #[inline]
+    fn of(layout: &Layout) -> Ends {
+        let mut ends = Ends::default();
+        if let Some(num) = layout.bare {
+            let end =
+                u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
+            let field = match num {
+                Num::Bool => &mut ends.bool,
+                Num::I8 => &mut ends.i8,
+                Num::I16 => &mut ends.i16,
+                Num::I32 => &mut ends.i32,
+                Num::I64 => &mut ends.i64,
+                Num::U8 => &mut ends.u8,
+                Num::U16 => &mut ends.u16,
+                Num::U32 => &mut ends.u32,
+                Num::U64 => &mut ends.u64,
+                Num::F32 => &mut ends.f32,
+                Num::F64 => &mut ends.f64,
+            };
+            *field = end;
+        }
+        ends
+    }
+}
+
+impl<'b> Flat<'b> {
+    /// An empty state: every element misses until [`resume`](Flat::resume).
+    #[inline]
+    pub(crate) fn new(block: &'b mut Block) -> Flat<'b> {
+        Flat {
+            block,
+            pos: 0,
+            layout: Layout::none(),
+            ends: Ends::default(),
+        }
+    }
+
+    /// Takes elements of this layout, into the empty block.
+    #[inline]
+    pub(crate) fn resume(&mut self, layout: Layout) {
+        self.pos = 0;
+        self.ends = Ends::of(&layout);
+        self.layout = layout;
+    }
+
+    /// Stops taking elements: the stored bytes (whole elements, to append
+    /// to the output) and their number. Every element misses until the
+    /// next [`resume`](Flat::resume).
+    #[inline]
+    pub(crate) fn suspend(&mut self) -> (&[u8], u64) {
+        let (data, stored) = {
+            let stored = self.pos / self.layout.itemsize.max(1);
+            let pos = std::mem::take(&mut self.pos);
+            (pos, stored as u64)
+        };
+        self.layout = Layout::none();
+        self.ends = Ends::default();
+        (self.block.get(..data).unwrap_or_default(), stored)
+    }
+
+    /// Empties the full block: its bytes (to append to the output) and the
+    /// number of elements in them; the layout stays.
+    #[inline]
+    pub(crate) fn drain(&mut self) -> (&[u8], u64) {
+        let stored = self.pos / self.layout.itemsize.max(1);
+        let pos = std::mem::take(&mut self.pos);
+        (self.block.get(..pos).unwrap_or_default(), stored as u64)
+    }
+
+    /// Whether another element fits in the block.
+    #[inline]
+    pub(crate) fn room(&self) -> bool {
+        let need = match self.layout.item {
+            Some(_) => WINDOW,
+            None => self.layout.itemsize,
+        };
+        self.pos.saturating_add(need) <= BLOCK
+    }
+
+    /// The block, lent to the levels below while this sequence is not in
+    /// the fast mode.
+    #[inline]
+    pub(crate) fn block(&mut self) -> &mut Block {
+        self.block
+    }
+
+    /// Stores one element; `Err(Miss)` leaves the cursor where it was (the
+    /// element's bytes may be partly written past it).
+    #[inline(always)]
+    pub(crate) fn put<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
+        value.serialize(Leaf { f: self })
+    }
+
+    #[inline(always)]
+    fn store<const N: usize>(&mut self, num: Num, bytes: [u8; N]) -> Result<(), Miss> {
+        // the type check folded into the bounds check: `ends` (the first
+        // position an element does not fit at) is 0 for another type. It
+        // depends on the layout only, so the compiler computes it once per
+        // loop, and the one compare per element also proves the store in
+        // bounds.
+        let ends = usize::from(self.ends.get(num)).min(BLOCK.saturating_sub(N).saturating_add(1));
+        let pos = self.pos;
+        if pos >= ends {
+            return Err(Miss);
+        }
+        let Some(d) = self
+            .block
+            .get_mut(pos..)
+            .and_then(|rest| rest.first_chunk_mut::<N>())
+        else {
+            return Err(Miss);
+        };
+        *d = bytes;
+        // within the block, so no overflow
+        self.pos = pos.wrapping_add(N);
+        Ok(())
+    }
+}
+
+/// Why the fast mode did not take an element; never shown.
+#[derive(Debug)]
+pub(crate) struct Miss;
+
+impl std::fmt::Display for Miss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("element is not the array's plain number type")
+    }
+}
+
+impl std::error::Error for Miss {}
+
+impl ser::Error for Miss {
+    #[cold]
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Miss
+    }
+}
+
+/// Serializes one element into the [`Flat`] block.
+pub(crate) struct Leaf<'a, 'b> {
+    f: &'a mut Flat<'b>,
+}
+
+/// A tuple element: its numbers go one after the other into `window`, a
+/// fixed-size view of the block at the cursor (the offsets of an unrolled
+/// array are then constants within it: no bounds check per number);
+/// complete when exactly the element's bytes were written.
+pub(crate) struct Tuple<'a> {
+    window: &'a mut Window,
+    /// Bytes written so far.
+    at: usize,
+    num: Num,
+    pos: &'a mut usize,
+    itemsize: usize,
+}
+
+/// One number of a tuple element.
+pub(crate) struct Item<'t, 'a> {
+    tuple: &'t mut Tuple<'a>,
+}
+
+impl Item<'_, '_> {
+    #[inline(always)]
+    fn store<const N: usize>(self, num: Num, bytes: [u8; N]) -> Result<(), Miss> {
+        let t = self.tuple;
+        if t.num != num {
+            return Err(Miss);
+        }
+        let Some(d) = t
+            .window
+            .get_mut(t.at..)
+            .and_then(|rest| rest.first_chunk_mut::<N>())
+        else {
+            return Err(Miss);
+        };
+        *d = bytes;
+        t.at = t.at.wrapping_add(N);
+        Ok(())
+    }
+}
+
+/// The serialize methods of the numbers, each storing its own bytes.
+macro_rules! numbers {
+    ($($method:ident($ty:ty) => $num:ident;)*) => {$(
+        #[inline(always)]
+        fn $method(self, v: $ty) -> Result<(), Miss> {
+            self.store(Num::$num, v.to_le_bytes())
+        }
+    )*};
+}
+
+/// The serializer methods: numbers are stored, `Some` and plain newtypes
+/// are transparent (as everywhere in the write path), the rest is a miss.
+macro_rules! methods {
+    () => {
+        #[inline(always)]
+        fn serialize_bool(self, v: bool) -> Result<(), Miss> {
+            self.store(Num::Bool, [u8::from(v)])
+        }
+        numbers! {
+            serialize_i8(i8) => I8;
+            serialize_i16(i16) => I16;
+            serialize_i32(i32) => I32;
+            serialize_i64(i64) => I64;
+            serialize_u8(u8) => U8;
+            serialize_u16(u16) => U16;
+            serialize_u32(u32) => U32;
+            serialize_u64(u64) => U64;
+            serialize_f32(f32) => F32;
+            serialize_f64(f64) => F64;
+        }
+        fn serialize_i128(self, _: i128) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        fn serialize_u128(self, _: u128) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        fn serialize_char(self, _: char) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        fn serialize_str(self, _: &str) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        fn serialize_bytes(self, _: &[u8]) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        fn serialize_none(self) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        #[inline]
+        fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Miss> {
+            value.serialize(self)
+        }
+        fn serialize_unit(self) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        fn serialize_unit_struct(self, _: &'static str) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        fn serialize_unit_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+        ) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        #[inline]
+        fn serialize_newtype_struct<T: ?Sized + Serialize>(
+            self,
+            name: &'static str,
+            value: &T,
+        ) -> Result<(), Miss> {
+            // the crate's special newtypes are other dtypes
+            if name.starts_with('$') || name == special::F16 {
+                return Err(Miss);
+            }
+            value.serialize(self)
+        }
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<(), Miss> {
+            Err(Miss)
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Miss> {
+            Err(Miss)
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct, Miss> {
+            Err(Miss)
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, Miss> {
+            Err(Miss)
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Miss> {
+            Err(Miss)
+        }
+        fn serialize_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStruct, Miss> {
+            Err(Miss)
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant, Miss> {
+            Err(Miss)
+        }
+        fn is_human_readable(&self) -> bool {
+            false
+        }
+    };
+}
+
+impl Leaf<'_, '_> {
+    #[inline(always)]
+    fn store<const N: usize>(self, num: Num, bytes: [u8; N]) -> Result<(), Miss> {
+        self.f.store(num, bytes)
+    }
+}
+
+impl<'a> ser::Serializer for Leaf<'a, '_> {
+    type Ok = ();
+    type Error = Miss;
+    type SerializeSeq = Impossible<(), Miss>;
+    type SerializeTuple = Tuple<'a>;
+    type SerializeTupleStruct = Impossible<(), Miss>;
+    type SerializeTupleVariant = Impossible<(), Miss>;
+    type SerializeMap = Impossible<(), Miss>;
+    type SerializeStruct = Impossible<(), Miss>;
+    type SerializeStructVariant = Impossible<(), Miss>;
+
+    methods!();
+
+    /// A tuple element: the tape's subarray (the replay takes a tuple of
+    /// any announced length along it, element by element).
+    #[inline]
+    fn serialize_tuple(self, _: usize) -> Result<Tuple<'a>, Miss> {
+        let Flat {
+            block, pos, layout, ..
+        } = self.f;
+        let Some(num) = layout.item else {
+            return Err(Miss);
+        };
+        let Some(window) = block
+            .get_mut(*pos..)
+            .and_then(|rest| rest.first_chunk_mut::<WINDOW>())
+        else {
+            return Err(Miss);
+        };
+        Ok(Tuple {
+            window,
+            at: 0,
+            num,
+            pos,
+            itemsize: layout.itemsize,
+        })
+    }
+}
+
+impl<'t, 'a> ser::Serializer for Item<'t, 'a> {
+    type Ok = ();
+    type Error = Miss;
+    type SerializeSeq = Impossible<(), Miss>;
+    type SerializeTuple = Impossible<(), Miss>;
+    type SerializeTupleStruct = Impossible<(), Miss>;
+    type SerializeTupleVariant = Impossible<(), Miss>;
+    type SerializeMap = Impossible<(), Miss>;
+    type SerializeStruct = Impossible<(), Miss>;
+    type SerializeStructVariant = Impossible<(), Miss>;
+
+    methods!();
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Miss> {
+        Err(Miss)
+    }
+}
+
+impl ser::SerializeTuple for Tuple<'_> {
+    type Ok = ();
+    type Error = Miss;
+    #[inline(always)]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
+        value.serialize(Item { tuple: self })
+    }
+    #[inline(always)]
+    fn end(self) -> Result<(), Miss> {
+        if self.at != self.itemsize {
+            return Err(Miss);
+        }
+        // the element was inside the block, so no overflow
+        *self.pos = self.pos.wrapping_add(self.itemsize);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_numbers_of_the_one_type() {
+        let mut block = [0u8; BLOCK];
+        let mut f = Flat::new(&mut block);
+        assert!(f.put(&1.5f64).is_err()); // not resumed
+        f.resume(Layout::bare(Num::F64));
+        assert!(f.put(&1.5f64).is_ok());
+        assert!(f.put(&Some(2.5f64)).is_ok());
+        // another type, a tuple, a string
+        assert!(f.put(&3.0f32).is_err());
+        assert!(f.put(&(1.0f64,)).is_err());
+        assert!(f.put("x").is_err());
+        assert!(f.room());
+        let (data, n) = f.suspend();
+        assert_eq!(n, 2);
+        assert_eq!(data, [1.5f64.to_le_bytes(), 2.5f64.to_le_bytes()].concat());
+        assert!(f.put(&1.5f64).is_err()); // suspended
+        f.resume(Layout::bare(Num::Bool));
+        assert!(f.put(&true).is_ok());
+        assert!(f.put(&1u8).is_err());
+        assert_eq!(f.suspend(), (&[1u8][..], 1));
+    }
+
+    #[test]
+    fn the_block_fills_with_whole_elements() {
+        let mut block = [0u8; BLOCK];
+        let mut f = Flat::new(&mut block);
+        f.resume(Layout::bare(Num::U64));
+        for i in 0..BLOCK / 8 {
+            assert!(f.put(&(i as u64)).is_ok());
+        }
+        assert!(!f.room());
+        assert!(f.put(&0u64).is_err());
+        assert_eq!(f.suspend().1, (BLOCK / 8) as u64);
+        // 12-byte elements
+        f.resume(Layout::tuple(Num::F32, 3));
+        let mut n = 0;
+        while f.put(&[1.0f32, 2.0, 3.0]).is_ok() {
+            n += 1;
+        }
+        // (a tuple needs a whole window of room)
+        assert_eq!(n, (BLOCK - WINDOW) / 12 + 1);
+        assert!(!f.room());
+    }
+
+    #[test]
+    fn tuples_fill_the_element_exactly() {
+        let mut block = [0u8; BLOCK];
+        let mut f = Flat::new(&mut block);
+        f.resume(Layout::tuple(Num::F32, 3));
+        assert!(f.put(&[1.0f32, 2.0, 3.0]).is_ok());
+        assert!(f.put(&[1.0f32, 2.0]).is_err());
+        assert!(f.put(&[1.0f32, 2.0, 3.0, 4.0]).is_err());
+        assert!(f.put(&[1.0f64, 2.0, 3.0]).is_err());
+        assert!(f.put(&1.0f32).is_err());
+        assert!(f.put(&[[1.0f32]; 3]).is_err());
+        assert!(f.put(&(4.0f32, 5.0f32, 6.0f32)).is_ok());
+        let want: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let (data, n) = f.suspend();
+        assert_eq!(n, 2);
+        assert_eq!(data, want);
+    }
+}
