@@ -21,6 +21,9 @@
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::special;
+// An element the fast mode does not take (never shown): the replay's own
+// zero-size miss, so both fast paths fail the same cheap way.
+pub(crate) use crate::ser::replay::Miss;
 
 /// A number stored as its own little-endian bytes (`bool` as one byte).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -281,25 +284,6 @@ impl<'b> Flat<'b> {
         // within the block, so no overflow
         self.pos = pos.wrapping_add(N);
         Ok(())
-    }
-}
-
-/// Why the fast mode did not take an element; never shown.
-#[derive(Debug)]
-pub(crate) struct Miss;
-
-impl std::fmt::Display for Miss {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("element is not the array's plain number type")
-    }
-}
-
-impl std::error::Error for Miss {}
-
-impl ser::Error for Miss {
-    #[cold]
-    fn custom<T: std::fmt::Display>(_: T) -> Self {
-        Miss
     }
 }
 

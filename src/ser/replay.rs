@@ -514,7 +514,7 @@ fn num_of(tag: Tag) -> Option<Num> {
 /// with [`Enc`], which gives the real error). A zero-sized error keeps the
 /// replay's results a single flag.
 #[derive(Debug)]
-struct Miss;
+pub(crate) struct Miss;
 
 impl std::fmt::Display for Miss {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
