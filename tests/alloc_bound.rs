@@ -272,6 +272,17 @@ fn allocation_is_bounded_by_the_bytes_present() {
             let mut z = npy_serde::npz::NpzReader::new(std::io::Cursor::new(&bytes[..])).unwrap();
             assert!(z.by_name::<npy_serde::Bulk<u8>>("x").is_err());
         });
+        // columns: the member is loaded whole, its buffer sized from what
+        // the member can hold, not from the claim
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Row {
+            x: u8,
+        }
+        let columns = peak_of(|| {
+            let r = npy_serde::npz::from_reader::<Vec<Row>>(std::io::Cursor::new(&bytes[..]));
+            assert!(r.is_err());
+        });
         let whole = peak_of(|| {
             let r = npy_serde::npz::from_reader::<std::collections::BTreeMap<String, Vec<u8>>>(
                 std::io::Cursor::new(&bytes[..]),
@@ -290,8 +301,75 @@ fn allocation_is_bounded_by_the_bytes_present() {
             ("by_name", by_name),
             ("by_name Bulk<u8>", bulk),
             ("npz::from_reader", whole),
+            ("npz::from_reader columns", columns),
         ] {
             assert!(peak <= limit, "{name} via {what}: peak {peak} > {limit}");
         }
     }
+    // A deflated member whose header claims 1 GiB over 256 KiB of
+    // incompressible bytes: a whole-member load (the columnar reader) sizes
+    // its buffer from what the member can hold, and deflate can expand
+    // 1032-fold; the buffer must still start within a small multiple of
+    // the bytes present and grow only as inflated bytes arrive.
+    let archive = {
+        use std::io::Write;
+        let mut npy = Vec::new();
+        npy.extend_from_slice(b"\x93NUMPY\x01\x00");
+        let mut head =
+            b"{'descr': '|u1', 'fortran_order': False, 'shape': (1073741824,), }".to_vec();
+        while (10 + head.len() + 1) % 64 != 0 {
+            head.push(b' ');
+        }
+        head.push(b'\n');
+        npy.extend_from_slice(&(head.len() as u16).to_le_bytes());
+        npy.extend_from_slice(&head);
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..256 * 1024 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            npy.push(x as u8);
+        }
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        zip.start_file("x.npy", opts).unwrap();
+        zip.write_all(&npy).unwrap();
+        let mut bytes = zip.finish().unwrap().into_inner();
+        // the directory lies too: 1 GiB uncompressed, in the local header
+        // (offset 22) and the central directory entry (offset 24)
+        let claim = (1u32 << 30).to_le_bytes();
+        for (sig, at) in [(b"PK\x03\x04", 22), (b"PK\x01\x02", 24)] {
+            let pos = bytes.windows(4).position(|w| w == sig).unwrap();
+            bytes[pos + at..pos + at + 4].copy_from_slice(&claim);
+        }
+        bytes
+    };
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Column {
+        x: u8,
+    }
+    let peak = peak_of(|| {
+        let r = npy_serde::npz::from_reader::<Vec<Column>>(std::io::Cursor::new(&archive[..]));
+        if std::env::var("ALLOC_TRACE").is_ok() {
+            eprintln!(
+                "columns over a deflated 1-GiB claim: {:?}",
+                r.as_ref().err()
+            );
+        }
+        assert!(r.is_err());
+    });
+    if std::env::var("ALLOC_TRACE").is_ok() {
+        eprintln!(
+            "columns over a deflated 1-GiB claim: peak {peak}, {} bytes",
+            archive.len()
+        );
+    }
+    let bound = PER_BYTE * archive.len() + SLACK;
+    assert!(
+        peak <= bound,
+        "deflated 1-GiB claim over {} bytes, columnar read: peak {peak} > {bound}",
+        archive.len()
+    );
 }

@@ -25,9 +25,14 @@ use super::key_of;
 /// let a deflate bomb inflate.
 const TAIL_PROBE: usize = 64;
 
-/// Deflate's largest expansion: a 258-byte match in about two bits, so at
-/// most 1032 bytes out per byte in (zlib's technical notes).
-const MAX_DEFLATE_RATIO: u64 = 1032;
+/// How far a deflated member's buffer is sized ahead of its compressed
+/// bytes. Deflate can expand 1032-fold (a 258-byte match in about two
+/// bits), so the compressed size bounds nothing useful: sizing to that
+/// bound let a 256-KiB archive whose header and directory both claim 1 GiB
+/// allocate 270 MB before failing (tests/alloc_bound.rs). Numeric arrays
+/// typically deflate 2 to 8 times; data that inflates further grows its
+/// buffer as the inflated bytes arrive.
+const DEFLATE_PRESIZE_RATIO: u64 = 8;
 
 /// Reads an `.npz` archive member by member.
 ///
@@ -99,12 +104,11 @@ pub struct MemberReader<'a, R: Read> {
     declared: u64,
     /// Bytes read so far.
     read: u64,
-    /// The most bytes this member can inflate to, from facts rather than
-    /// claims: its compressed size (itself capped by the archive's length)
-    /// for a stored member, times deflate's largest ratio (1032:1) for a
-    /// deflated one, and never more than the directory declares. A buffer
-    /// for the member's data may start at this size without trusting a
-    /// crafted size.
+    /// How many bytes a buffer for the member's data may start at, from
+    /// facts rather than claims: its compressed size (itself capped by the
+    /// archive's length) for a stored member, a small multiple of it
+    /// ([`DEFLATE_PRESIZE_RATIO`]) for a deflated one, and never more than
+    /// the directory declares.
     room: u64,
 }
 
@@ -367,7 +371,7 @@ impl<R: Read + Seek> NpzReader<R> {
         let packed = file.compressed_size().min(self.archive_len);
         let room = match file.compression() {
             CompressionMethod::Stored => packed,
-            _ => packed.saturating_mul(MAX_DEFLATE_RATIO),
+            _ => packed.saturating_mul(DEFLATE_PRESIZE_RATIO),
         }
         .min(declared);
         Ok(MemberReader {
@@ -539,9 +543,10 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
 }
 
 /// Reads member data whole (the columnar reader holds every column). The
-/// buffer starts at the data size the header describes, capped by what the
-/// member can really hold (`room`), so honest archives read without
-/// regrowing and a crafted size claim costs nothing until bytes arrive.
+/// buffer starts at the data size the header describes, capped by `room`
+/// (the stored bytes, or a small multiple of the deflated ones), so stored
+/// members read without regrowing and a crafted size claim costs at most a
+/// small multiple of the bytes present until inflated bytes arrive.
 fn load_member<R: Read>(
     member: &mut R,
     options: &ReadOptions,
