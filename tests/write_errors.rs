@@ -364,3 +364,47 @@ fn errors_carry_paths() {
     let _ = to_writer(Vec::new(), &1u8);
     let _ = to_vec(&1u8);
 }
+
+/// Map keys are read as names by one mechanism (`ser/key.rs`); each path
+/// words its own refusal of a key that is not text.
+#[test]
+fn map_keys_that_are_not_text() {
+    let int_keys = vec![BTreeMap::from([(1u8, 1.0f64)])];
+    // inferred dtype: the key's kind is named
+    assert_eq!(
+        refuse(&int_keys),
+        "record 0: unsupported: map key of type integer; record field names must be strings"
+    );
+    // given dtype: the encoder refuses it
+    let opts = WriteOptions::new().dtype(rec(&[("a", sc(ScalarType::Float(8)))]));
+    assert_eq!(
+        refuse_with(&opts, &int_keys),
+        "record 0: unsupported: map key that is not a string; record field names must be strings"
+    );
+    // text keys through Some and newtypes are names
+    let some_keys = vec![BTreeMap::from([(Some("a"), 1.0f64)])];
+    assert_eq!(
+        to_vec(&some_keys).unwrap(),
+        to_vec(&vec![BTreeMap::from([("a", 1.0f64)])]).unwrap()
+    );
+    assert_eq!(
+        opts.to_vec(&some_keys).unwrap(),
+        opts.to_vec(&vec![BTreeMap::from([("a", 1.0f64)])]).unwrap()
+    );
+    // npz member names: strings only, `Some` included in the refusal
+    for err in [
+        npy_serde::npz::to_writer(
+            std::io::Cursor::new(Vec::new()),
+            &BTreeMap::from([(1u8, vec![1.0f64])]),
+        ),
+        npy_serde::npz::to_writer(
+            std::io::Cursor::new(Vec::new()),
+            &BTreeMap::from([(Some("a"), vec![1.0f64])]),
+        ),
+    ] {
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "npz member keys must be strings (map keys become member names)"
+        );
+    }
+}

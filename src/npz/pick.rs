@@ -19,6 +19,7 @@ use serde::ser::{self, Impossible};
 use crate::dtype::Field;
 use crate::error::{Error, Result};
 use crate::ser::encode::Enc;
+use crate::ser::key::key_text;
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
 /// `field`'s size).
@@ -189,7 +190,11 @@ impl ser::SerializeMap for PickFields<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        self.pending = key.serialize(KeyIs(self.pick.field.name()))?;
+        // the planning pass took only string keys: any other means the
+        // record serialized differently this time
+        let name = self.pick.field.name();
+        self.pending = key_text(key, true, |k| k == name)
+            .map_err(|e| e.into_error(|_| changed("a map key that is not a string")))?;
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -228,107 +233,4 @@ by_position! {
     SerializeSeq::serialize_element;
     SerializeTuple::serialize_element;
     SerializeTupleStruct::serialize_field;
-}
-
-/// Whether a map key is the given name (string or char keys; any other
-/// key cannot name a field).
-struct KeyIs<'a>(&'a str);
-
-macro_rules! never_the_name {
-    ($($m:ident($($t:ty),*);)*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<bool> {
-            Ok(false)
-        }
-    )*};
-}
-
-impl ser::Serializer for KeyIs<'_> {
-    type Ok = bool;
-    type Error = Error;
-    type SerializeSeq = Impossible<bool, Error>;
-    type SerializeTuple = Impossible<bool, Error>;
-    type SerializeTupleStruct = Impossible<bool, Error>;
-    type SerializeTupleVariant = Impossible<bool, Error>;
-    type SerializeMap = Impossible<bool, Error>;
-    type SerializeStruct = Impossible<bool, Error>;
-    type SerializeStructVariant = Impossible<bool, Error>;
-
-    never_the_name! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64);
-        serialize_bytes(&[u8]); serialize_none(); serialize_unit();
-        serialize_unit_struct(&'static str);
-    }
-
-    fn serialize_char(self, v: char) -> Result<bool> {
-        Ok(v.encode_utf8(&mut [0; 4]) == self.0)
-    }
-    fn serialize_str(self, v: &str) -> Result<bool> {
-        Ok(v == self.0)
-    }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-    ) -> Result<bool> {
-        Ok(variant == self.0)
-    }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<bool> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<bool> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<bool> {
-        Ok(false)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(changed("a map key that is not a string"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(changed("a map key that is not a string"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(changed("a map key that is not a string"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(changed("a map key that is not a string"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(changed("a map key that is not a string"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(changed("a map key that is not a string"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(changed("a map key that is not a string"))
-    }
 }

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde::ser::{self, Impossible};
 
 use crate::error::{Error, Result};
+use crate::ser::key::key_text;
 
 use super::probe::{Kind, kind_of};
 use super::write::NpzWriter;
@@ -154,7 +155,9 @@ impl<W: Write + Seek> ser::SerializeMap for SplitMap<'_, W> {
     type Error = Error;
 
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        self.key = Some(key.serialize(KeySer)?);
+        // `Some(name)` is no member name: refused like any other non-string
+        let name = key_text(key, false, str::to_owned).map_err(|e| e.into_error(|_| bad_key()))?;
+        self.key = Some(name);
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -170,109 +173,6 @@ impl<W: Write + Seek> ser::SerializeMap for SplitMap<'_, W> {
 }
 
 /// Map keys must be strings (or chars): they become member names.
-struct KeySer;
-
-fn bad_key<O>() -> Result<O> {
-    Err(Error::schema(
-        "npz member keys must be strings (map keys become member names)",
-    ))
-}
-
-macro_rules! bad_keys {
-    ($($m:ident($($t:ty),*);)*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<String> {
-            bad_key()
-        }
-    )*};
-}
-
-impl ser::Serializer for KeySer {
-    type Ok = String;
-    type Error = Error;
-    type SerializeSeq = Impossible<String, Error>;
-    type SerializeTuple = Impossible<String, Error>;
-    type SerializeTupleStruct = Impossible<String, Error>;
-    type SerializeTupleVariant = Impossible<String, Error>;
-    type SerializeMap = Impossible<String, Error>;
-    type SerializeStruct = Impossible<String, Error>;
-    type SerializeStructVariant = Impossible<String, Error>;
-
-    bad_keys! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64);
-        serialize_bytes(&[u8]); serialize_none(); serialize_unit();
-        serialize_unit_struct(&'static str);
-    }
-
-    fn serialize_char(self, v: char) -> Result<String> {
-        Ok(v.to_string())
-    }
-    fn serialize_str(self, v: &str) -> Result<String> {
-        Ok(v.to_owned())
-    }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-    ) -> Result<String> {
-        Ok(variant.to_owned())
-    }
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<String> {
-        bad_key()
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<String> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<String> {
-        bad_key()
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        bad_key()
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        bad_key()
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        bad_key()
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        bad_key()
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        bad_key()
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        bad_key()
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        bad_key()
-    }
+fn bad_key() -> Error {
+    Error::schema("npz member keys must be strings (map keys become member names)")
 }

@@ -34,6 +34,7 @@ use crate::ser::convert::{
     u64_to_f64_exact,
 };
 use crate::ser::infer::time_unit;
+use crate::ser::key::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special;
 
@@ -601,10 +602,10 @@ impl ser::SerializeMap for RecEnc<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        self.pending = Some(key.serialize(KeyLookup {
-            rec: self.rec,
-            next: self.next,
-        })?);
+        let (rec, next) = (self.rec, self.next);
+        let looked = key_text(key, true, |k| find_key(rec, next, k))
+            .map_err(|e| e.into_error(|_| bad_key()))?;
+        self.pending = Some(looked);
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -623,149 +624,21 @@ impl ser::SerializeMap for RecEnc<'_> {
     }
 }
 
-/// Finds a map key among the record's fields without allocating; only an
-/// unknown key is copied (for the error message).
-struct KeyLookup<'a> {
-    rec: &'a Record,
-    next: usize,
-}
-
-impl KeyLookup<'_> {
-    fn find(&self, key: &str) -> std::result::Result<usize, String> {
-        let fields = self.rec.fields();
-        match fields.get(self.next) {
-            Some(f) if f.name() == key => Ok(self.next),
-            _ => fields
-                .iter()
-                .position(|f| f.name() == key)
-                .ok_or_else(|| key.to_owned()),
-        }
+/// Finds a map key among the record's fields (the next one first) without
+/// allocating; only an unknown key is copied (for the error message).
+fn find_key(rec: &Record, next: usize, key: &str) -> Looked {
+    let fields = rec.fields();
+    match fields.get(next) {
+        Some(f) if f.name() == key => Ok(next),
+        _ => fields
+            .iter()
+            .position(|f| f.name() == key)
+            .ok_or_else(|| key.to_owned()),
     }
 }
 
+/// A map key's field index, or the unknown name.
 type Looked = std::result::Result<usize, String>;
-
-impl ser::Serializer for KeyLookup<'_> {
-    type Ok = Looked;
-    type Error = Error;
-    type SerializeSeq = Impossible<Looked, Error>;
-    type SerializeTuple = Impossible<Looked, Error>;
-    type SerializeTupleStruct = Impossible<Looked, Error>;
-    type SerializeTupleVariant = Impossible<Looked, Error>;
-    type SerializeMap = Impossible<Looked, Error>;
-    type SerializeStruct = Impossible<Looked, Error>;
-    type SerializeStructVariant = Impossible<Looked, Error>;
-    fn serialize_bool(self, _: bool) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_i8(self, _: i8) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_i16(self, _: i16) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_i32(self, _: i32) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_i64(self, _: i64) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_u8(self, _: u8) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_u16(self, _: u16) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_u32(self, _: u32) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_u64(self, _: u64) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_f32(self, _: f32) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_f64(self, _: f64) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_char(self, v: char) -> Result<Looked> {
-        Ok(self.find(v.encode_utf8(&mut [0; 4])))
-    }
-    fn serialize_str(self, v: &str) -> Result<Looked> {
-        Ok(self.find(v))
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_none(self) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<Looked> {
-        v.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<Looked> {
-        Ok(self.find(v))
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<Looked> {
-        v.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<Looked> {
-        Err(bad_key())
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(bad_key())
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(bad_key())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(bad_key())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(bad_key())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(bad_key())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(bad_key())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(bad_key())
-    }
-}
 
 fn bad_key() -> Error {
     Error::unsupported("map key that is not a string; record field names must be strings")

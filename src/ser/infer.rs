@@ -15,6 +15,7 @@ use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
 use crate::ser::convert::parse_token_unit;
+use crate::ser::key::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special;
 
@@ -466,7 +467,15 @@ impl ser::SerializeMap for RecInfer<'_> {
             (RecTarget::Check(fields), None) => fields.get(self.index).map(|f| f.name.as_str()),
             _ => None,
         };
-        self.pending_key = Some(key.serialize(KeyCapture { expected })?);
+        let key = key_text(key, true, |v| {
+            if expected == Some(v) {
+                None
+            } else {
+                Some(v.to_owned())
+            }
+        })
+        .map_err(|e| e.into_error(key_error))?;
+        self.pending_key = Some(key);
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -738,156 +747,14 @@ pub(crate) fn time_unit(name: &str, rest: &str) -> Result<DatetimeUnit> {
         .ok_or_else(|| Error::mismatch(format!("unknown datetime unit in {}", PyStr(name))))
 }
 
-/// Turns a map key into the field name; only strings (and chars) are keys.
-struct KeyCapture<'a> {
-    /// The name the key is expected to have (then nothing is allocated).
-    expected: Option<&'a str>,
-}
-
-impl KeyCapture<'_> {
-    fn name(&self, v: &str) -> Result<KeyOut> {
-        Ok(if self.expected == Some(v) {
-            None
-        } else {
-            Some(v.to_owned())
-        })
-    }
-}
-
-/// `None`: the key is the expected name; otherwise the key.
+/// A map key as read for a record: `None` when it is the expected name
+/// (nothing allocated), otherwise the key.
 type KeyOut = Option<String>;
 
 fn key_error(what: &str) -> Error {
     Error::unsupported(format!(
         "map key of type {what}; record field names must be strings"
     ))
-}
-
-fn bad_key(what: &str) -> Result<KeyOut> {
-    Err(key_error(what))
-}
-
-impl ser::Serializer for KeyCapture<'_> {
-    type Ok = KeyOut;
-    type Error = Error;
-    type SerializeSeq = Impossible<KeyOut, Error>;
-    type SerializeTuple = Impossible<KeyOut, Error>;
-    type SerializeTupleStruct = Impossible<KeyOut, Error>;
-    type SerializeTupleVariant = Impossible<KeyOut, Error>;
-    type SerializeMap = Impossible<KeyOut, Error>;
-    type SerializeStruct = Impossible<KeyOut, Error>;
-    type SerializeStructVariant = Impossible<KeyOut, Error>;
-
-    fn serialize_bool(self, _: bool) -> Result<KeyOut> {
-        bad_key("bool")
-    }
-    fn serialize_i8(self, _: i8) -> Result<KeyOut> {
-        bad_key("integer")
-    }
-    fn serialize_i16(self, _: i16) -> Result<KeyOut> {
-        bad_key("integer")
-    }
-    fn serialize_i32(self, _: i32) -> Result<KeyOut> {
-        bad_key("integer")
-    }
-    fn serialize_i64(self, _: i64) -> Result<KeyOut> {
-        bad_key("integer")
-    }
-    fn serialize_u8(self, _: u8) -> Result<KeyOut> {
-        bad_key("integer")
-    }
-    fn serialize_u16(self, _: u16) -> Result<KeyOut> {
-        bad_key("integer")
-    }
-    fn serialize_u32(self, _: u32) -> Result<KeyOut> {
-        bad_key("integer")
-    }
-    fn serialize_u64(self, _: u64) -> Result<KeyOut> {
-        bad_key("integer")
-    }
-    fn serialize_f32(self, _: f32) -> Result<KeyOut> {
-        bad_key("float")
-    }
-    fn serialize_f64(self, _: f64) -> Result<KeyOut> {
-        bad_key("float")
-    }
-    fn serialize_char(self, v: char) -> Result<KeyOut> {
-        self.name(v.encode_utf8(&mut [0; 4]))
-    }
-    fn serialize_str(self, v: &str) -> Result<KeyOut> {
-        self.name(v)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<KeyOut> {
-        bad_key("bytes")
-    }
-    fn serialize_none(self) -> Result<KeyOut> {
-        bad_key("None")
-    }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<KeyOut> {
-        value.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<KeyOut> {
-        bad_key("unit")
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<KeyOut> {
-        bad_key("unit")
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<KeyOut> {
-        self.name(v)
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<KeyOut> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<KeyOut> {
-        bad_key("enum variant")
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(key_error("sequence"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(key_error("tuple"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(key_error("tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(key_error("enum variant"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(key_error("map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(key_error("struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(key_error("enum variant"))
-    }
 }
 
 /// Converts the inferred element layout into a dtype (packed, or aligned

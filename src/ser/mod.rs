@@ -12,6 +12,7 @@ pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
 pub(crate) mod infer;
+pub(crate) mod key;
 pub(crate) mod probe;
 pub(crate) mod replay;
 pub(crate) mod spec;
