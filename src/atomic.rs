@@ -7,6 +7,9 @@
 //! then renamed over the target. If anything fails — the values cannot be
 //! laid out, the disk fills, the process panics inside the writer — the
 //! temporary file is removed and the previous file at `path` is untouched.
+//! Because of that, `to_path` need not check every value before writing
+//! the first byte (as `to_writer` does, walking the values twice): uniform
+//! values are encoded and written in one walk.
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
@@ -75,7 +78,7 @@ impl WriteOptions {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_path<T: ?Sized + Serialize>(&self, path: impl AsRef<Path>, value: &T) -> Result<()> {
-        write_atomically(path.as_ref(), |file| self.to_writer(file, value))
+        write_atomically(path.as_ref(), |file| self.to_temp_file(file, value))
     }
 }
 

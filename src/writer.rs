@@ -7,7 +7,9 @@
 //! uniform. `to_writer` runs that pass into a reused chunk of about 64 KiB
 //! only to check the values (nothing is written when they do not encode),
 //! then, unless all the data fit in that chunk, runs it again writing each
-//! full chunk: memory stays bounded whatever the array's size.
+//! full chunk: memory stays bounded whatever the array's size. `to_path`
+//! writes into a temporary file that a failure deletes, so it needs no
+//! checking walk: it runs the pass once, writing each chunk as it fills.
 //!
 //! In the two-pass path, `to_vec` sizes the output once (header + count ×
 //! itemsize) and encodes each element straight into its place. `to_writer`
@@ -181,6 +183,124 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
             "the values changed between the checking pass and the writing pass",
         )),
     }
+}
+
+/// The speculative pass written as it goes, for a destination whose partial
+/// contents are thrown away on failure ([`to_path`](crate::to_path)'s
+/// temporary file): no checking pass first, so the values are walked once.
+///
+/// The header is written when the dtype is known, for the shape serde's
+/// length hints claim; when the real shape differs it is rewritten in place
+/// if its length is the same (it is padded to 64 bytes, so it usually is).
+/// `Ok(false)`: not uniform, or the header would change length; what was
+/// written must be discarded and the exact path run (the caller truncates).
+fn one_pass_unchecked<W: Write + Seek, T: ?Sized + Serialize>(
+    writer: &mut W,
+    value: &T,
+    opts: &WriteOptions,
+) -> Result<bool> {
+    use crate::ser::spec::speculate;
+    use std::cell::RefCell;
+    if opts.dtype.is_some() || opts.fortran_order {
+        return Ok(false);
+    }
+    let start = writer.stream_position()?;
+    // shared by the two callbacks: the dtype one writes the header, the
+    // chunk one the data after it
+    let direct = RefCell::new(Direct {
+        writer: &mut *writer,
+        head: None,
+        error: None,
+        offset: 0,
+    });
+    let mut on_dtype = |dt: Dtype, hinted: &[u64], _: &mut Vec<u8>| {
+        let (header, whole) = match dt {
+            Dtype::Subarray(..) => {
+                let (base, shape) = fold_subarray(&dt, hinted);
+                (Header::new(base, false, shape), Some(dt))
+            }
+            dt => (Header::new(dt, false, hinted.to_vec()), None),
+        };
+        let mut d = direct.borrow_mut();
+        match header.encode(opts.version) {
+            Ok((h, _)) => match d.writer.write_all(&h) {
+                Ok(()) => d.head = Some(h),
+                Err(e) => d.error = Some(e.into()),
+            },
+            Err(e) => d.error = Some(e),
+        }
+        whole.unwrap_or(header.descr)
+    };
+    let mut emit = |data: &[u8]| -> Result<()> {
+        let mut d = direct.borrow_mut();
+        let d = &mut *d;
+        // `on_dtype` runs before the first chunk; after a failed header
+        // write the pass stops (the I/O error is the one reported)
+        let (None, Some(head)) = (&d.error, &d.head) else {
+            return Err(Error::schema("write failed"));
+        };
+        if let Err(e) = write_data_at(&mut *d.writer, data, head, d.offset) {
+            d.error = Some(e);
+            return Err(Error::schema("write failed"));
+        }
+        d.offset = d.offset.saturating_add(data.len());
+        Ok(())
+    };
+    let mut out = Vec::new();
+    let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>));
+    let spec = speculate(
+        value,
+        opts.align,
+        &mut out,
+        usize::MAX,
+        &mut on_dtype,
+        chunked,
+        None,
+    );
+    let Direct {
+        writer,
+        head: guessed,
+        error,
+        offset,
+    } = direct.into_inner();
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let (Some(spec), Some(guessed)) = (spec, guessed) else {
+        return Ok(false);
+    };
+    let header = Header::new(spec.descr().clone(), false, spec.shape);
+    let Some(data_len) = header.data_len().ok().and_then(|n| usize::try_from(n).ok()) else {
+        return Ok(false);
+    };
+    if spec.len != data_len {
+        return Ok(false);
+    }
+    let (head, _) = header.encode(opts.version)?;
+    if head.len() != guessed.len() {
+        return Ok(false);
+    }
+    write_data_at(writer, &out, &head, offset)?;
+    if head != guessed {
+        // the hints were wrong (an iterator without a length): same
+        // header length, so only its bytes change
+        let end = writer.stream_position()?;
+        writer.seek(SeekFrom::Start(start))?;
+        writer.write_all(&head)?;
+        writer.seek(SeekFrom::Start(end))?;
+    }
+    Ok(true)
+}
+
+/// The destination of [`one_pass_unchecked`] and what was written to it.
+struct Direct<'w, W> {
+    writer: &'w mut W,
+    /// The header written (for the shape the length hints claimed).
+    head: Option<Vec<u8>>,
+    /// The first I/O error; the pass stops at it.
+    error: Option<Error>,
+    /// Data bytes written after the header.
+    offset: usize,
 }
 
 /// Writes the data section after `head`; an I/O error names the record
@@ -529,6 +649,23 @@ impl WriteOptions {
         walk(value, &plan.shape, &mut sink)?;
         sink.flush()?;
         Ok(())
+    }
+
+    /// [`to_writer`](WriteOptions::to_writer) into a file that is deleted
+    /// if this fails (`to_path`'s temporary file): nothing needs checking
+    /// before the first byte, so uniform values are encoded and written in
+    /// one walk. Otherwise the file is emptied and the exact path writes it.
+    pub(crate) fn to_temp_file<T: ?Sized + Serialize>(
+        &self,
+        file: &mut std::fs::File,
+        value: &T,
+    ) -> Result<()> {
+        if one_pass_unchecked(file, value, self)? {
+            return Ok(());
+        }
+        file.set_len(0)?;
+        file.seek(SeekFrom::Start(0))?;
+        self.to_writer_streamed(file, value)
     }
 
     /// Writes `value` as `.npy` into a new `Vec<u8>`.

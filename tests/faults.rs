@@ -399,6 +399,128 @@ fn to_path_failure_keeps_the_old_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `to_path` writes uniform values in one walk straight into its temporary
+/// file (no checking walk: a failure deletes that file). Every way that
+/// walk can end gives the bytes `to_vec` gives.
+#[test]
+fn to_path_writes_what_to_vec_writes() {
+    let dir = scratch_dir("same");
+    let path = dir.join("x.npy");
+    let same = |value: &dyn Fn(&Path) -> npy_serde::Result<()>, expected: Vec<u8>, what: &str| {
+        value(&path).unwrap();
+        assert!(std::fs::read(&path).unwrap() == expected, "{what}");
+        assert_eq!(dir_entries(&dir), ["x.npy"], "{what}");
+    };
+    // uniform, many 64-KiB chunks
+    let recs = records(20_000);
+    same(
+        &|p| npy_serde::to_path(p, &recs),
+        npy_serde::to_vec(&recs).unwrap(),
+        "uniform records",
+    );
+    // strings widen after chunks reached the file: emptied, written again
+    let mut widening = records(20_000);
+    widening[19_000].name = "a much longer name than the others".into();
+    same(
+        &|p| npy_serde::to_path(p, &widening),
+        npy_serde::to_vec(&widening).unwrap(),
+        "strings widen late",
+    );
+    // iterators without an exact length: the header is written for the
+    // hinted shape (zeros) and corrected at the end. numpy pads the header
+    // so that the first axis can grow to 21 digits, so a wrong first axis
+    // is rewritten in place; an inner axis can move the header across its
+    // 64-byte steps (the field name's length moves it there), and then the
+    // file is written again
+    let n = 20_000usize;
+    for name_len in [1, 30, 70] {
+        let name = "n".repeat(name_len);
+        let all: Vec<Named<'_>> = (0..n).map(|i| Named(&name, i as u8)).collect();
+        same(
+            &|p| npy_serde::to_path(p, &Unsized(&all)),
+            npy_serde::to_vec(&all).unwrap(),
+            &format!("no length hint, name of {name_len}"),
+        );
+    }
+    let (mut in_place, mut again) = (0, 0);
+    for name_len in 1..=70 {
+        let name = "n".repeat(name_len);
+        let row = |k: usize| -> Vec<Named<'_>> { (0..k).map(|i| Named(&name, i as u8)).collect() };
+        let small = vec![row(1), row(1)];
+        let (a, b) = (row(40_000), row(40_000));
+        let big = [Unsized(&a), Unsized(&b)];
+        let expected = npy_serde::to_vec(&vec![a.clone(), b.clone()]).unwrap();
+        let header_small = npy_serde::to_vec(&small).unwrap().len() - 2;
+        if header_small == expected.len() - 80_000 {
+            in_place += 1;
+        } else {
+            again += 1;
+        }
+        same(
+            &|p| npy_serde::to_path(p, &Unsized(&big)),
+            expected,
+            &format!("no length hints, two axes, name of {name_len}"),
+        );
+    }
+    assert!(in_place > 0 && again > 0, "{in_place} {again}");
+    // a given dtype converts: the exact path, written once
+    let opts = WriteOptions::new().dtype("<f4".parse().unwrap());
+    let xs: Vec<f64> = (0..50_000).map(|i| i as f64).collect();
+    same(
+        &|p| opts.to_path(p, &xs),
+        opts.to_vec(&xs).unwrap(),
+        "given dtype",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The single writing walk of `to_path` fails after chunks reached the
+/// temporary file: the old file stays, no temporary remains.
+#[test]
+fn to_path_failure_in_its_single_walk() {
+    let dir = scratch_dir("single");
+    let path = dir.join("data.npy");
+    npy_serde::to_path(&path, &vec![1u8, 2, 3]).unwrap();
+    let old = std::fs::read(&path).unwrap();
+    let n = 20_000u64;
+    let budget = Cell::new(15_000);
+    let values: Vec<Flaky> = (0..n)
+        .map(|_| Flaky {
+            budget: &budget,
+            panic: false,
+            wide: false,
+        })
+        .collect();
+    let err = npy_serde::to_path(&path, &values).unwrap_err().to_string();
+    assert!(err.contains("no space left on device"), "{err}");
+    assert_eq!(budget.get(), 0);
+    assert_eq!(std::fs::read(&path).unwrap(), old);
+    assert_eq!(dir_entries(&dir), ["data.npy"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A one-field record whose field name is chosen at run time (a map).
+#[derive(Clone)]
+struct Named<'a>(&'a str, u8);
+
+impl Serialize for Named<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(self.0, &self.1)?;
+        m.end()
+    }
+}
+
+/// A sequence that gives serde no length (as a filtered iterator does).
+struct Unsized<'a, T>(&'a [T]);
+
+impl<T: Serialize> Serialize for Unsized<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().filter(|_| true))
+    }
+}
+
 #[test]
 fn to_path_errors_name_the_path() {
     let dir = scratch_dir("names");
