@@ -315,6 +315,53 @@ impl ScalarType {
     }
 }
 
+/// A number stored as its own little-endian bytes: what
+/// [`Scalar::plain`] finds (`bool` is one byte, 0 or 1 when written).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Plain {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl Plain {
+    /// Bytes of one value.
+    #[inline]
+    pub(crate) fn size(self) -> usize {
+        match self {
+            Plain::Bool | Plain::I8 | Plain::U8 => 1,
+            Plain::I16 | Plain::U16 => 2,
+            Plain::I32 | Plain::U32 | Plain::F32 => 4,
+            Plain::I64 | Plain::U64 | Plain::F64 => 8,
+        }
+    }
+
+    /// The typestr without its byte order (`f8`).
+    pub(crate) fn code(self) -> &'static str {
+        match self {
+            Plain::Bool => "b1",
+            Plain::I8 => "i1",
+            Plain::I16 => "i2",
+            Plain::I32 => "i4",
+            Plain::I64 => "i8",
+            Plain::U8 => "u1",
+            Plain::U16 => "u2",
+            Plain::U32 => "u4",
+            Plain::U64 => "u8",
+            Plain::F32 => "f4",
+            Plain::F64 => "f8",
+        }
+    }
+}
+
 /// A scalar type with its byte order: `'<f8'`, `'|S5'`, `'>M8[ns]'`.
 ///
 /// ```
@@ -381,6 +428,32 @@ impl Scalar {
     /// ```
     pub fn order(&self) -> ByteOrder {
         self.order
+    }
+
+    /// The number this scalar is when its bytes are the Rust value's own
+    /// little-endian bytes (`bool` one byte): the one rule behind every
+    /// fast path that moves a value with a single load or store (the write
+    /// replay and flat arrays, the read side's fast tags, `Bulk`). Big-endian
+    /// numbers and every other type (`f2`, complex, strings, datetimes) are
+    /// `None` and go through the general paths with their conversions.
+    pub(crate) fn plain(&self) -> Option<Plain> {
+        if self.order == ByteOrder::Big {
+            return None;
+        }
+        Some(match self.ty {
+            ScalarType::Bool => Plain::Bool,
+            ScalarType::Int(1) => Plain::I8,
+            ScalarType::Int(2) => Plain::I16,
+            ScalarType::Int(4) => Plain::I32,
+            ScalarType::Int(8) => Plain::I64,
+            ScalarType::UInt(1) => Plain::U8,
+            ScalarType::UInt(2) => Plain::U16,
+            ScalarType::UInt(4) => Plain::U32,
+            ScalarType::UInt(8) => Plain::U64,
+            ScalarType::Float(4) => Plain::F32,
+            ScalarType::Float(8) => Plain::F64,
+            _ => return None,
+        })
     }
 
     /// Size in bytes.

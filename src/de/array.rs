@@ -287,10 +287,10 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
         self.bytes = rest;
         if self.rest.is_empty() {
             // one element (a record: scalars took scalar_run): no array
-            // layer in between, and no fast tag to read (`Fast::No` only
+            // layer in between, and no fast tag to read (`None` only
             // ever means the general path)
             return seed
-                .deserialize(ElementDe::with_fast(self.dtype, Fast::No, bytes, self.cfg))
+                .deserialize(ElementDe::with_fast(self.dtype, None, bytes, self.cfg))
                 .map(Some)
                 .map_err(|e| at_position(e, self.top, i));
         }

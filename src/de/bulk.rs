@@ -12,28 +12,18 @@ use std::fmt::Write as _;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use super::plan::{Fast, Plan};
+use super::plan::Plan;
 use crate::dtype::{ByteOrder, Scalar, ScalarType};
 use crate::error::{Error, Result};
 
 /// The code of a scalar the bulk path reads with `from_le_bytes`: the
-/// [`Fast`] tags (little-endian or one byte), and `<f2` (bits unchanged).
+/// plain numbers ([`Scalar::plain`]), and `<f2` (bits unchanged).
 pub(crate) fn code(s: Scalar) -> Option<&'static str> {
-    Some(match Fast::of(s) {
-        Fast::Bool => "b1",
-        Fast::I8 => "i1",
-        Fast::I16 => "i2",
-        Fast::I32 => "i4",
-        Fast::I64 => "i8",
-        Fast::U8 => "u1",
-        Fast::U16 => "u2",
-        Fast::U32 => "u4",
-        Fast::U64 => "u8",
-        Fast::F32 => "f4",
-        Fast::F64 => "f8",
-        Fast::No if s.ty() == ScalarType::Float(2) && s.order() != ByteOrder::Big => "f2",
-        Fast::No => return None,
-    })
+    match s.plain() {
+        Some(p) => Some(p.code()),
+        None if s.ty() == ScalarType::Float(2) && s.order() != ByteOrder::Big => Some("f2"),
+        None => None,
+    }
 }
 
 /// The key of an array of `plan` with these dims, when its plan is a

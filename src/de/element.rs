@@ -8,6 +8,7 @@ use super::bulk;
 use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
 use super::{Cfg, Src, fix_error, internal};
+use crate::dtype::Plain;
 use crate::error::{Error, Result};
 
 /// One element of `dtype`: the first `dtype.itemsize()` of `bytes`.
@@ -149,7 +150,7 @@ macro_rules! fast_scalar {
     ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.fast == Fast::$tag {
+            if self.fast == Some(Plain::$tag) {
                 if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
                     let x = <$t>::from_le_bytes(*a);
                     return match visitor.$visit(x) {
@@ -193,7 +194,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.fast == Fast::Bool {
+        if self.fast == Some(Plain::Bool) {
             if let Some(&b) = self.bytes.slice().first() {
                 return match visitor.visit_bool(b != 0) {
                     Ok(v) => Ok(v),

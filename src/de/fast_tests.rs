@@ -1,4 +1,4 @@
-//! The fast paths (`Fast` tags, the datetime token shortcut, `String`
+//! The fast paths (`Fast` tags: `Scalar::plain`, the datetime token shortcut, `String`
 //! straight from `U`) against the general path they bypass: for every
 //! scalar type of the file, every byte order, a spread of bit patterns and
 //! every Rust target, `ElementDe` (fast where the tag allows) must give
@@ -9,9 +9,10 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::element::ElementDe;
-use super::plan::{Fast, Plan};
+use super::plan::Plan;
 use super::scalar::ScalarDe;
 use super::{Bytes, Cfg};
+use crate::dtype::Plain;
 use crate::dtype::{ByteOrder, DatetimeUnit, Dtype, Scalar, ScalarType, TimeUnit};
 use crate::{Datetime64, Timedelta64, unit};
 
@@ -119,20 +120,17 @@ fn fast_paths_match_the_general_path() {
 #[test]
 fn tags_are_only_for_exact_little_endian_types() {
     let tag = |s: Scalar| Plan::new(&Dtype::Scalar(s)).fast;
-    assert_eq!(tag(Scalar::le(ScalarType::Float(8))), Fast::F64);
-    assert_eq!(tag(Scalar::le(ScalarType::Float(4))), Fast::F32);
-    assert_eq!(tag(Scalar::le(ScalarType::Float(2))), Fast::No);
-    assert_eq!(
-        tag(Scalar::new(ScalarType::Float(8), ByteOrder::Big)),
-        Fast::No
-    );
+    assert_eq!(tag(Scalar::le(ScalarType::Float(8))), Some(Plain::F64));
+    assert_eq!(tag(Scalar::le(ScalarType::Float(4))), Some(Plain::F32));
+    assert_eq!(tag(Scalar::le(ScalarType::Float(2))), None);
+    assert_eq!(tag(Scalar::new(ScalarType::Float(8), ByteOrder::Big)), None);
     assert_eq!(
         tag(Scalar::new(ScalarType::Int(1), ByteOrder::Big)),
-        Fast::I8
+        Some(Plain::I8)
     );
-    assert_eq!(tag(Scalar::le(ScalarType::Bool)), Fast::Bool);
+    assert_eq!(tag(Scalar::le(ScalarType::Bool)), Some(Plain::Bool));
     let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
-    assert_eq!(tag(Scalar::le(ScalarType::Datetime(ns))), Fast::No);
+    assert_eq!(tag(Scalar::le(ScalarType::Datetime(ns))), None);
     let plan = Plan::new(&Dtype::Scalar(Scalar::le(ScalarType::Datetime(ns))));
     assert_eq!(plan.token.as_deref(), Some("$npy_serde::M8[ns]"));
     let big = Plan::new(&Dtype::Scalar(Scalar::new(

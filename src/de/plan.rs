@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
+use crate::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
 use crate::special;
 
 /// One node of the compiled dtype.
@@ -30,48 +30,12 @@ pub(crate) struct Plan {
 
 /// A scalar node that the Rust type of the same name reads with one
 /// little-endian (or single-byte) load and one `visit_` call, decided once
-/// per file: `deserialize_f64` on a `<f8` node checks this tag and nothing
-/// else. Every other pairing (`>f8`, `<f4` into `f64`, `<f8` into `i32`,
-/// strings, datetimes) is [`Fast::No`] or a different tag, and takes the
-/// general path with its conversions and messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fast {
-    No,
-    Bool,
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F32,
-    F64,
-}
-
-impl Fast {
-    /// The tag of a scalar of the file.
-    pub(crate) fn of(s: Scalar) -> Fast {
-        if s.order() == ByteOrder::Big {
-            return Fast::No;
-        }
-        match s.ty() {
-            ScalarType::Bool => Fast::Bool,
-            ScalarType::Int(1) => Fast::I8,
-            ScalarType::Int(2) => Fast::I16,
-            ScalarType::Int(4) => Fast::I32,
-            ScalarType::Int(8) => Fast::I64,
-            ScalarType::UInt(1) => Fast::U8,
-            ScalarType::UInt(2) => Fast::U16,
-            ScalarType::UInt(4) => Fast::U32,
-            ScalarType::UInt(8) => Fast::U64,
-            ScalarType::Float(4) => Fast::F32,
-            ScalarType::Float(8) => Fast::F64,
-            _ => Fast::No,
-        }
-    }
-}
+/// per file ([`Scalar::plain`](crate::dtype::Scalar::plain), the rule the
+/// write side's fast paths share): `deserialize_f64` on a `<f8` node checks
+/// this tag and nothing else. Every other pairing (`>f8`, `<f4` into `f64`,
+/// `<f8` into `i32`, strings, datetimes) is `None` or a different number,
+/// and takes the general path with its conversions and messages.
+pub(crate) type Fast = Option<Plain>;
 
 /// What the node is. An explicit tag byte (`repr(u8)`) instead of a niche in
 /// a `Vec`'s capacity: every element dispatches on it, and a byte compare is
@@ -100,8 +64,8 @@ impl Plan {
     pub(crate) fn new(dtype: &Dtype) -> Plan {
         let size = dtype.itemsize();
         let fast = match dtype {
-            Dtype::Scalar(s) => Fast::of(*s),
-            _ => Fast::No,
+            Dtype::Scalar(s) => s.plain(),
+            _ => None,
         };
         let token = match dtype {
             Dtype::Scalar(s) => own_token(*s),

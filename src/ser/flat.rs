@@ -25,34 +25,7 @@ use crate::special;
 // zero-size miss, so both fast paths fail the same cheap way.
 pub(crate) use crate::ser::replay::Miss;
 
-/// A number stored as its own little-endian bytes (`bool` as one byte).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Num {
-    Bool,
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F32,
-    F64,
-}
-
-impl Num {
-    /// Bytes of one value.
-    #[inline]
-    pub(crate) fn size(self) -> usize {
-        match self {
-            Num::Bool | Num::I8 | Num::U8 => 1,
-            Num::I16 | Num::U16 => 2,
-            Num::I32 | Num::U32 | Num::F32 => 4,
-            Num::I64 | Num::U64 | Num::F64 => 8,
-        }
-    }
-}
+use crate::dtype::Plain;
 
 /// What one element of a flat array is: a bare number (`Vec<f64>`) or a
 /// tuple of `n` numbers of one type (`Vec<[f32; 3]>`, serialized with
@@ -60,15 +33,15 @@ impl Num {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Layout {
     /// The bare element's type.
-    bare: Option<Num>,
+    bare: Option<Plain>,
     /// The tuple elements' type.
-    item: Option<Num>,
+    item: Option<Plain>,
     itemsize: usize,
 }
 
 impl Layout {
     #[inline]
-    pub(crate) fn bare(num: Num) -> Layout {
+    pub(crate) fn bare(num: Plain) -> Layout {
         Layout {
             bare: Some(num),
             item: None,
@@ -93,7 +66,7 @@ impl Layout {
     }
 
     #[inline]
-    pub(crate) fn tuple(num: Num, n: usize) -> Layout {
+    pub(crate) fn tuple(num: Plain, n: usize) -> Layout {
         Layout {
             bare: None,
             item: Some(num),
@@ -132,7 +105,7 @@ pub(crate) struct Flat<'b> {
     ends: Ends,
 }
 
-/// A `u16` per [`Num`] (named fields, not an array: each stays a register).
+/// A `u16` per [`Plain`] (named fields, not an array: each stays a register).
 #[derive(Debug, Default, Clone, Copy)]
 struct Ends {
     bool: u16,
@@ -151,19 +124,19 @@ struct Ends {
 impl Ends {
     /// The end for `num` (a constant at every call site: one field).
     #[inline(always)]
-    fn get(&self, num: Num) -> u16 {
+    fn get(&self, num: Plain) -> u16 {
         match num {
-            Num::Bool => self.bool,
-            Num::I8 => self.i8,
-            Num::I16 => self.i16,
-            Num::I32 => self.i32,
-            Num::I64 => self.i64,
-            Num::U8 => self.u8,
-            Num::U16 => self.u16,
-            Num::U32 => self.u32,
-            Num::U64 => self.u64,
-            Num::F32 => self.f32,
-            Num::F64 => self.f64,
+            Plain::Bool => self.bool,
+            Plain::I8 => self.i8,
+            Plain::I16 => self.i16,
+            Plain::I32 => self.i32,
+            Plain::I64 => self.i64,
+            Plain::U8 => self.u8,
+            Plain::U16 => self.u16,
+            Plain::U32 => self.u32,
+            Plain::U64 => self.u64,
+            Plain::F32 => self.f32,
+            Plain::F64 => self.f64,
         }
     }
 
@@ -175,17 +148,17 @@ impl Ends {
             let end =
                 u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
             let field = match num {
-                Num::Bool => &mut ends.bool,
-                Num::I8 => &mut ends.i8,
-                Num::I16 => &mut ends.i16,
-                Num::I32 => &mut ends.i32,
-                Num::I64 => &mut ends.i64,
-                Num::U8 => &mut ends.u8,
-                Num::U16 => &mut ends.u16,
-                Num::U32 => &mut ends.u32,
-                Num::U64 => &mut ends.u64,
-                Num::F32 => &mut ends.f32,
-                Num::F64 => &mut ends.f64,
+                Plain::Bool => &mut ends.bool,
+                Plain::I8 => &mut ends.i8,
+                Plain::I16 => &mut ends.i16,
+                Plain::I32 => &mut ends.i32,
+                Plain::I64 => &mut ends.i64,
+                Plain::U8 => &mut ends.u8,
+                Plain::U16 => &mut ends.u16,
+                Plain::U32 => &mut ends.u32,
+                Plain::U64 => &mut ends.u64,
+                Plain::F32 => &mut ends.f32,
+                Plain::F64 => &mut ends.f64,
             };
             *field = end;
         }
@@ -262,7 +235,7 @@ impl<'b> Flat<'b> {
     }
 
     #[inline(always)]
-    fn store<const N: usize>(&mut self, num: Num, bytes: [u8; N]) -> Result<(), Miss> {
+    fn store<const N: usize>(&mut self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
         // the type check folded into the bounds check: `ends` (the first
         // position an element does not fit at) is 0 for another type. It
         // depends on the layout only, so the compiler computes it once per
@@ -300,7 +273,7 @@ pub(crate) struct Tuple<'a> {
     window: &'a mut Window,
     /// Bytes written so far.
     at: usize,
-    num: Num,
+    num: Plain,
     pos: &'a mut usize,
     itemsize: usize,
 }
@@ -312,7 +285,7 @@ pub(crate) struct Item<'t, 'a> {
 
 impl Item<'_, '_> {
     #[inline(always)]
-    fn store<const N: usize>(self, num: Num, bytes: [u8; N]) -> Result<(), Miss> {
+    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
         let t = self.tuple;
         if t.num != num {
             return Err(Miss);
@@ -335,7 +308,7 @@ macro_rules! numbers {
     ($($method:ident($ty:ty) => $num:ident;)*) => {$(
         #[inline(always)]
         fn $method(self, v: $ty) -> Result<(), Miss> {
-            self.store(Num::$num, v.to_le_bytes())
+            self.store(Plain::$num, v.to_le_bytes())
         }
     )*};
 }
@@ -346,7 +319,7 @@ macro_rules! methods {
     () => {
         #[inline(always)]
         fn serialize_bool(self, v: bool) -> Result<(), Miss> {
-            self.store(Num::Bool, [u8::from(v)])
+            self.store(Plain::Bool, [u8::from(v)])
         }
         numbers! {
             serialize_i8(i8) => I8;
@@ -463,7 +436,7 @@ macro_rules! methods {
 
 impl Leaf<'_, '_> {
     #[inline(always)]
-    fn store<const N: usize>(self, num: Num, bytes: [u8; N]) -> Result<(), Miss> {
+    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
         self.f.store(num, bytes)
     }
 }
@@ -552,7 +525,7 @@ mod tests {
         let mut block = [0u8; BLOCK];
         let mut f = Flat::new(&mut block);
         assert!(f.put(&1.5f64).is_err()); // not resumed
-        f.resume(Layout::bare(Num::F64));
+        f.resume(Layout::bare(Plain::F64));
         assert!(f.put(&1.5f64).is_ok());
         assert!(f.put(&Some(2.5f64)).is_ok());
         // another type, a tuple, a string
@@ -564,7 +537,7 @@ mod tests {
         assert_eq!(n, 2);
         assert_eq!(data, [1.5f64.to_le_bytes(), 2.5f64.to_le_bytes()].concat());
         assert!(f.put(&1.5f64).is_err()); // suspended
-        f.resume(Layout::bare(Num::Bool));
+        f.resume(Layout::bare(Plain::Bool));
         assert!(f.put(&true).is_ok());
         assert!(f.put(&1u8).is_err());
         assert_eq!(f.suspend(), (&[1u8][..], 1));
@@ -574,7 +547,7 @@ mod tests {
     fn the_block_fills_with_whole_elements() {
         let mut block = [0u8; BLOCK];
         let mut f = Flat::new(&mut block);
-        f.resume(Layout::bare(Num::U64));
+        f.resume(Layout::bare(Plain::U64));
         for i in 0..BLOCK / 8 {
             assert!(f.put(&(i as u64)).is_ok());
         }
@@ -582,7 +555,7 @@ mod tests {
         assert!(f.put(&0u64).is_err());
         assert_eq!(f.suspend().1, (BLOCK / 8) as u64);
         // 12-byte elements
-        f.resume(Layout::tuple(Num::F32, 3));
+        f.resume(Layout::tuple(Plain::F32, 3));
         let mut n = 0;
         while f.put(&[1.0f32, 2.0, 3.0]).is_ok() {
             n += 1;
@@ -596,7 +569,7 @@ mod tests {
     fn tuples_fill_the_element_exactly() {
         let mut block = [0u8; BLOCK];
         let mut f = Flat::new(&mut block);
-        f.resume(Layout::tuple(Num::F32, 3));
+        f.resume(Layout::tuple(Plain::F32, 3));
         assert!(f.put(&[1.0f32, 2.0, 3.0]).is_ok());
         assert!(f.put(&[1.0f32, 2.0]).is_err());
         assert!(f.put(&[1.0f32, 2.0, 3.0, 4.0]).is_err());

@@ -41,10 +41,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::ser::{self, Impossible, Serialize};
 
+use crate::dtype::Plain;
 use crate::dtype::{ByteOrder, Dtype, ScalarType};
 use crate::error::Result;
 use crate::ser::encode::{Enc, RecEnc};
-use crate::ser::flat::{Layout, Num};
+use crate::ser::flat::Layout;
 use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, probe};
 use crate::special;
@@ -214,25 +215,36 @@ fn leaf_tag(dt: &Dtype) -> Option<Tag> {
     let Dtype::Scalar(s) = dt else {
         return None;
     };
-    let tag = match s.ty() {
-        ScalarType::Unicode(_) => Tag::Unicode,
-        ScalarType::Bytes(_) => Tag::Bytes,
-        ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Tag::Time,
-        ScalarType::Bool => Tag::Bool,
-        ScalarType::Int(1) => Tag::I8,
-        ScalarType::Int(2) => Tag::I16,
-        ScalarType::Int(4) => Tag::I32,
-        ScalarType::Int(8) => Tag::I64,
-        ScalarType::UInt(1) => Tag::U8,
-        ScalarType::UInt(2) => Tag::U16,
-        ScalarType::UInt(4) => Tag::U32,
-        ScalarType::UInt(8) => Tag::U64,
-        ScalarType::Float(4) => Tag::F32,
-        ScalarType::Float(8) => Tag::F64,
-        _ => return None,
-    };
-    // `Enc` stores a value's own bytes only in little-endian order
-    (s.order() != ByteOrder::Big).then_some(tag)
+    if let Some(p) = s.plain() {
+        return Some(tag_of(p));
+    }
+    // `Enc` stores the other types it knows only in little-endian order
+    if s.order() == ByteOrder::Big {
+        return None;
+    }
+    match s.ty() {
+        ScalarType::Unicode(_) => Some(Tag::Unicode),
+        ScalarType::Bytes(_) => Some(Tag::Bytes),
+        ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Some(Tag::Time),
+        _ => None,
+    }
+}
+
+/// The node tag of a plain number (the inverse of [`num_of`]).
+fn tag_of(p: Plain) -> Tag {
+    match p {
+        Plain::Bool => Tag::Bool,
+        Plain::I8 => Tag::I8,
+        Plain::I16 => Tag::I16,
+        Plain::I32 => Tag::I32,
+        Plain::I64 => Tag::I64,
+        Plain::U8 => Tag::U8,
+        Plain::U16 => Tag::U16,
+        Plain::U32 => Tag::U32,
+        Plain::U64 => Tag::U64,
+        Plain::F32 => Tag::F32,
+        Plain::F64 => Tag::F64,
+    }
 }
 
 impl Compiler {
@@ -493,19 +505,19 @@ impl Tape {
 }
 
 /// The plain number a node's tag stands for.
-fn num_of(tag: Tag) -> Option<Num> {
+fn num_of(tag: Tag) -> Option<Plain> {
     Some(match tag {
-        Tag::Bool => Num::Bool,
-        Tag::I8 => Num::I8,
-        Tag::I16 => Num::I16,
-        Tag::I32 => Num::I32,
-        Tag::I64 => Num::I64,
-        Tag::U8 => Num::U8,
-        Tag::U16 => Num::U16,
-        Tag::U32 => Num::U32,
-        Tag::U64 => Num::U64,
-        Tag::F32 => Num::F32,
-        Tag::F64 => Num::F64,
+        Tag::Bool => Plain::Bool,
+        Tag::I8 => Plain::I8,
+        Tag::I16 => Plain::I16,
+        Tag::I32 => Plain::I32,
+        Tag::I64 => Plain::I64,
+        Tag::U8 => Plain::U8,
+        Tag::U16 => Plain::U16,
+        Tag::U32 => Plain::U32,
+        Tag::U64 => Plain::U64,
+        Tag::F32 => Plain::F32,
+        Tag::F64 => Plain::F64,
         _ => return None,
     })
 }
@@ -982,6 +994,51 @@ mod tests {
     use crate::dtype::{ByteOrder, Scalar};
     use serde::Serialize;
     use std::collections::BTreeMap;
+
+    /// The number tags are exactly the plain numbers of `Scalar::plain`
+    /// (the rule the read side's fast tags use too), and map back.
+    #[test]
+    fn number_tags_are_the_plain_scalars() {
+        use crate::dtype::{DatetimeUnit, TimeUnit};
+        let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
+        let types = [
+            ScalarType::Bool,
+            ScalarType::Int(1),
+            ScalarType::Int(2),
+            ScalarType::Int(4),
+            ScalarType::Int(8),
+            ScalarType::UInt(1),
+            ScalarType::UInt(2),
+            ScalarType::UInt(4),
+            ScalarType::UInt(8),
+            ScalarType::Float(2),
+            ScalarType::Float(4),
+            ScalarType::Float(8),
+            ScalarType::Complex(8),
+            ScalarType::Complex(16),
+            ScalarType::Bytes(3),
+            ScalarType::Unicode(3),
+            ScalarType::Void(3),
+            ScalarType::Datetime(ns),
+            ScalarType::Timedelta(ns),
+        ];
+        let mut plain = 0;
+        for ty in types {
+            for order in [ByteOrder::Little, ByteOrder::Big] {
+                let s = Scalar::new(ty, order);
+                let tag = leaf_tag(&Dtype::Scalar(s));
+                assert_eq!(tag.and_then(num_of), s.plain(), "{s}");
+                if let Some(p) = s.plain() {
+                    plain += 1;
+                    assert_eq!(tag, Some(tag_of(p)), "{s}");
+                    assert_eq!(p.size(), s.itemsize(), "{s}");
+                    assert_eq!(format!("<{}", p.code()), format!("{s}").replace('|', "<"));
+                }
+            }
+        }
+        // 11 numbers little-endian, and the one-byte ones whatever the order
+        assert_eq!(plain, 11 + 3);
+    }
 
     /// `Enc` alone, on a zeroed slot.
     fn by_enc<T: ?Sized + Serialize>(dt: &Dtype, strict: bool, v: &T) -> Option<Vec<u8>> {
