@@ -61,15 +61,7 @@ fn one_pass<T: ?Sized + Serialize>(
         if !with_header {
             return dt;
         }
-        // the dtype is lent to the header (a record's copy costs an
-        // allocation per field name); a subarray's base is copied
-        let (header, whole) = match dt {
-            Dtype::Subarray(..) => {
-                let (base, shape) = fold_subarray(&dt, hinted);
-                (Header::new(base, false, shape), Some(dt))
-            }
-            dt => (Header::new(dt, false, hinted.to_vec()), None),
-        };
+        let (header, whole) = hinted_header(dt, hinted);
         if let Ok((h, _)) = header.encode(opts.version) {
             prefix = h.len();
             out.extend_from_slice(&h);
@@ -214,13 +206,7 @@ fn one_pass_unchecked<W: Write + Seek, T: ?Sized + Serialize>(
         offset: 0,
     });
     let mut on_dtype = |dt: Dtype, hinted: &[u64], _: &mut Vec<u8>| {
-        let (header, whole) = match dt {
-            Dtype::Subarray(..) => {
-                let (base, shape) = fold_subarray(&dt, hinted);
-                (Header::new(base, false, shape), Some(dt))
-            }
-            dt => (Header::new(dt, false, hinted.to_vec()), None),
-        };
+        let (header, whole) = hinted_header(dt, hinted);
         let mut d = direct.borrow_mut();
         match header.encode(opts.version) {
             Ok((h, _)) => match d.writer.write_all(&h) {
@@ -338,6 +324,21 @@ fn write_data_at<W: Write>(writer: &mut W, data: &[u8], head: &[u8], offset: usi
         });
     }
     Ok(())
+}
+
+/// The header for the element dtype the speculative pass found and the
+/// shape serde's length hints claim; with the dtype to hand back to the
+/// pass when the header did not take it whole. The dtype is lent to the
+/// header (a record's copy costs an allocation per field name); only a
+/// subarray's base is copied.
+fn hinted_header(dt: Dtype, hinted: &[u64]) -> (Header, Option<Dtype>) {
+    match dt {
+        Dtype::Subarray(..) => {
+            let (base, shape) = fold_subarray(&dt, hinted);
+            (Header::new(base, false, shape), Some(dt))
+        }
+        dt => (Header::new(dt, false, hinted.to_vec()), None),
+    }
 }
 
 /// A top-level subarray dtype as numpy stores it: base descr, dims

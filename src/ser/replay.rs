@@ -1001,27 +1001,21 @@ mod tests {
     fn number_tags_are_the_plain_scalars() {
         use crate::dtype::{DatetimeUnit, TimeUnit};
         let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
-        let types = [
-            ScalarType::Bool,
-            ScalarType::Int(1),
-            ScalarType::Int(2),
-            ScalarType::Int(4),
-            ScalarType::Int(8),
-            ScalarType::UInt(1),
-            ScalarType::UInt(2),
-            ScalarType::UInt(4),
-            ScalarType::UInt(8),
-            ScalarType::Float(2),
-            ScalarType::Float(4),
-            ScalarType::Float(8),
-            ScalarType::Complex(8),
-            ScalarType::Complex(16),
-            ScalarType::Bytes(3),
-            ScalarType::Unicode(3),
-            ScalarType::Void(3),
-            ScalarType::Datetime(ns),
-            ScalarType::Timedelta(ns),
-        ];
+        let sized = |f: fn(u8) -> ScalarType, sizes: &[u8]| sizes.iter().map(|&n| f(n)).collect();
+        let types: Vec<ScalarType> = [
+            vec![ScalarType::Bool],
+            sized(ScalarType::Int, &[1, 2, 4, 8]),
+            sized(ScalarType::UInt, &[1, 2, 4, 8]),
+            sized(ScalarType::Float, &[2, 4, 8]),
+            sized(ScalarType::Complex, &[8, 16]),
+            vec![
+                ScalarType::Bytes(3),
+                ScalarType::Unicode(3),
+                ScalarType::Void(3),
+            ],
+            vec![ScalarType::Datetime(ns), ScalarType::Timedelta(ns)],
+        ]
+        .concat();
         let mut plain = 0;
         for ty in types {
             for order in [ByteOrder::Little, ByteOrder::Big] {
