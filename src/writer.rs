@@ -177,26 +177,36 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     }
 }
 
+/// How [`one_pass_unchecked`] ended.
+pub(crate) enum Unchecked {
+    /// The array is written in full.
+    Written,
+    /// The data is written in full, but the header in front of it was made
+    /// for the shape serde's length hints claimed (an iterator without a
+    /// length): `guessed` bytes must become `head`. A seekable destination
+    /// overwrites them when both have the same length (numpy pads headers
+    /// to 64 bytes, so they usually do); others start again.
+    WrongHeader { guessed: usize, head: Vec<u8> },
+    /// The values are not uniform (or the dtype or order is given): what
+    /// was written is of no use; the exact path must write the array.
+    Redo,
+}
+
 /// The speculative pass written as it goes, for a destination whose partial
 /// contents are thrown away on failure ([`to_path`](crate::to_path)'s
-/// temporary file): no checking pass first, so the values are walked once.
-///
-/// The header is written when the dtype is known, for the shape serde's
-/// length hints claim; when the real shape differs it is rewritten in place
-/// if its length is the same (it is padded to 64 bytes, so it usually is).
-/// `Ok(false)`: not uniform, or the header would change length; what was
-/// written must be discarded and the exact path run (the caller truncates).
-fn one_pass_unchecked<W: Write + Seek, T: ?Sized + Serialize>(
+/// temporary file, an npz member): no checking pass first, so the values
+/// are walked once. The header is written when the dtype is known, for the
+/// shape serde's length hints claim.
+pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     writer: &mut W,
     value: &T,
     opts: &WriteOptions,
-) -> Result<bool> {
+) -> Result<Unchecked> {
     use crate::ser::spec::speculate;
     use std::cell::RefCell;
     if opts.dtype.is_some() || opts.fortran_order {
-        return Ok(false);
+        return Ok(Unchecked::Redo);
     }
-    let start = writer.stream_position()?;
     // shared by the two callbacks: the dtype one writes the header, the
     // chunk one the data after it
     let direct = RefCell::new(Direct {
@@ -253,29 +263,25 @@ fn one_pass_unchecked<W: Write + Seek, T: ?Sized + Serialize>(
         return Err(e);
     }
     let (Some(spec), Some(guessed)) = (spec, guessed) else {
-        return Ok(false);
+        return Ok(Unchecked::Redo);
     };
     let header = Header::new(spec.descr().clone(), false, spec.shape);
     let Some(data_len) = header.data_len().ok().and_then(|n| usize::try_from(n).ok()) else {
-        return Ok(false);
+        return Ok(Unchecked::Redo);
     };
     if spec.len != data_len {
-        return Ok(false);
+        return Ok(Unchecked::Redo);
     }
     let (head, _) = header.encode(opts.version)?;
-    if head.len() != guessed.len() {
-        return Ok(false);
-    }
     write_data_at(writer, &out, &head, offset)?;
-    if head != guessed {
-        // the hints were wrong (an iterator without a length): same
-        // header length, so only its bytes change
-        let end = writer.stream_position()?;
-        writer.seek(SeekFrom::Start(start))?;
-        writer.write_all(&head)?;
-        writer.seek(SeekFrom::Start(end))?;
+    if head == guessed {
+        Ok(Unchecked::Written)
+    } else {
+        Ok(Unchecked::WrongHeader {
+            guessed: guessed.len(),
+            head,
+        })
     }
-    Ok(true)
 }
 
 /// The destination of [`one_pass_unchecked`] and what was written to it.
@@ -661,8 +667,15 @@ impl WriteOptions {
         file: &mut std::fs::File,
         value: &T,
     ) -> Result<()> {
-        if one_pass_unchecked(file, value, self)? {
-            return Ok(());
+        // a fresh file: the header starts at 0
+        match one_pass_unchecked(file, value, self)? {
+            Unchecked::Written => return Ok(()),
+            Unchecked::WrongHeader { guessed, head } if guessed == head.len() => {
+                file.seek(SeekFrom::Start(0))?;
+                file.write_all(&head)?;
+                return Ok(());
+            }
+            Unchecked::WrongHeader { .. } | Unchecked::Redo => {}
         }
         file.set_len(0)?;
         file.seek(SeekFrom::Start(0))?;

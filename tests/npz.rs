@@ -477,6 +477,53 @@ fn failed_add_leaves_no_member() {
     assert_eq!(NpzReader::new(out).unwrap().names(), ["bad"]);
 }
 
+/// `add` writes a member in one walk as it encodes it; when that walk finds
+/// the values not uniform, or serde's length hints wrong, after 64-KiB
+/// chunks reached the archive, the entry is started again. Every way
+/// gives `to_vec`'s bytes, and the archive holds each member once.
+#[test]
+fn single_pass_members_restart_cleanly() {
+    /// A sequence that gives serde no length.
+    struct Unsized<'a, T>(&'a [T]);
+    impl<T: Serialize> Serialize for Unsized<'_, T> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter().filter(|_| true))
+        }
+    }
+    let uniform: Vec<(u32, f64)> = (0..20_000).map(|i| (i, f64::from(i))).collect();
+    let mut widening: Vec<String> = (0..20_000).map(|i| format!("{:04}", i % 10_000)).collect();
+    widening[19_000] = "a much longer string".into();
+    let rows: Vec<Vec<u8>> = vec![vec![7u8; 40_000], vec![8u8; 40_000]];
+    let row_refs: Vec<Unsized<'_, u8>> = rows.iter().map(|r| Unsized(r)).collect();
+    for compressed in [false, true] {
+        let mut w = NpzWriter::new(Cursor::new(Vec::new())).compressed(compressed);
+        w.add("uniform", &uniform).unwrap();
+        w.add("widening", &widening).unwrap();
+        w.add("unhinted", &Unsized(&uniform)).unwrap();
+        w.add("unhinted_2d", &Unsized(&row_refs)).unwrap();
+        // a member that fails after its single walk wrote chunks
+        let mut bad: Vec<Option<u32>> = (0..30_000).map(Some).collect();
+        bad[29_000] = None;
+        let err = w.add("bad", &bad).unwrap_err().to_string();
+        assert!(err.contains("record 29000"), "{err}");
+        w.add("after", &[1u8, 2]).unwrap();
+        let bytes = w.finish().unwrap().into_inner();
+        let got = members(&bytes);
+        let want = [
+            ("uniform.npy", npy_serde::to_vec(&uniform).unwrap()),
+            ("widening.npy", npy_serde::to_vec(&widening).unwrap()),
+            ("unhinted.npy", npy_serde::to_vec(&uniform).unwrap()),
+            ("unhinted_2d.npy", npy_serde::to_vec(&rows).unwrap()),
+            ("after.npy", npy_serde::to_vec(&[1u8, 2]).unwrap()),
+        ];
+        assert_eq!(got.len(), want.len(), "compressed: {compressed}");
+        for ((name, data), (wname, wdata)) in got.iter().zip(want) {
+            assert_eq!(name, wname);
+            assert!(*data == wdata, "{name}, compressed: {compressed}");
+        }
+    }
+}
+
 // ---- bounded memory -----------------------------------------------------
 
 /// A seekable writer that records the largest single write.

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::WriteOptions;
 use crate::pyrepr::PyStr;
-use crate::writer::NpyWriter;
+use crate::writer::{NpyWriter, Unchecked, one_pass_unchecked};
 
 use super::probe::{Kind, kind_of};
 use super::{columns, member_name, split};
@@ -246,21 +246,34 @@ impl<W: Write + Seek> NpzWriter<W> {
         value: &T,
     ) -> Result<()> {
         self.begin(key)?;
-        // An inferred dtype: `to_writer` speculates the layout from the
-        // first element, checks every value through one reused 64 KiB chunk,
-        // then writes through it (two fast passes, memory bounded). A given
-        // dtype: `to_writer` would plan, check, then write (three walks);
-        // `to_writer_streamed` plans then writes, and a value refused on the
-        // way leaves a partial entry that `abandon` drops.
-        let written = if options.dtype.is_some() {
-            options.to_writer_streamed(&mut self.zip, value)
-        } else {
-            options.to_writer(&mut self.zip, value)
-        };
-        match written {
+        // A failed member is dropped from the archive (`abandon`), so nothing
+        // needs checking before its first byte. An inferred dtype: the
+        // speculative pass writes the member as it encodes it (one walk,
+        // memory bounded); if the values are not uniform, or serde's length
+        // hints were wrong (a zip entry cannot be patched), the entry is
+        // started again. Then, or with a given dtype, `to_writer_streamed`
+        // plans and writes (two walks).
+        if options.dtype.is_none() {
+            match one_pass_unchecked(&mut self.zip, value, options) {
+                Ok(Unchecked::Written) => return Ok(()),
+                Ok(Unchecked::WrongHeader { .. } | Unchecked::Redo) => self.restart(key)?,
+                Err(e) => return Err(self.abandon(key, e)),
+            }
+        }
+        match options.to_writer_streamed(&mut self.zip, value) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.abandon(key, e)),
         }
+    }
+
+    /// Drops what was written of the entry being written and opens it
+    /// again, empty.
+    fn restart(&mut self, key: &str) -> Result<()> {
+        self.keys.remove(key);
+        self.zip
+            .abort_file()
+            .map_err(|e| Error::from(e).in_member(key))?;
+        self.begin(key)
     }
 
     /// Starts member `key.npy` of `len` records of `dtype` (a subarray
