@@ -557,6 +557,18 @@ where
     g.bench_function("to_path", |b| {
         b.iter(|| npy_serde::to_path(&scratch, black_box(&recs)).unwrap())
     });
+    // the file system's share: the finished bytes written by std (which
+    // cannot preallocate; np.save calls fallocate first, which ext4 rewards)
+    g.bench_function("bytes_file", |b| {
+        b.iter(|| std::fs::write(&scratch, black_box(&ours[..])).unwrap())
+    });
+    g.bench_function("bytes_file_fsync", |b| {
+        b.iter(|| {
+            let mut f = File::create(&scratch).unwrap();
+            f.write_all(black_box(&ours[..])).unwrap();
+            f.sync_all().unwrap();
+        })
+    });
     if let Some((w, _, _)) = npyz {
         g.bench_function("npyz_write", |b| b.iter(|| w(black_box(&recs))));
     }
