@@ -1,6 +1,7 @@
 //! `to_writer` on arrays larger than its chunk (about 64 KiB): the bytes
-//! equal `to_vec`'s, the writer sees only bounded writes after the header,
-//! a value that cannot be encoded anywhere in the array (even in the last
+//! equal `to_vec`'s; arrays over 4 MiB reach the writer in bounded writes
+//! after the header, smaller ones (kept from the checking walk) at once; a
+//! value that cannot be encoded anywhere in the array (even in the last
 //! chunk) leaves the writer untouched, and an I/O error names the record.
 
 use std::io::Write;
@@ -49,18 +50,52 @@ impl Write for Recorder {
 
 #[test]
 fn large_arrays_stream_in_bounded_writes() {
-    let recs = particles(20_000); // 980 KB of data
+    let recs = particles(100_000); // 4.9 MB of data
     let mut rec = Recorder::default();
     to_writer(&mut rec, &recs).unwrap();
     assert_eq!(rec.out, to_vec(&recs).unwrap());
-    assert!(rec.writes.len() > 10, "{:?}", rec.writes.len());
+    assert!(rec.writes.len() > 70, "{:?}", rec.writes.len());
     assert!(rec.writes.iter().all(|&w| w <= 64 * 1024 + 49));
 
-    let xs: Vec<[f32; 3]> = (0..50_000).map(|i| [i as f32, 1.0, 2.0]).collect();
+    let xs: Vec<[f32; 3]> = (0..400_000).map(|i| [i as f32, 1.0, 2.0]).collect();
     let mut rec = Recorder::default();
     to_writer(&mut rec, &xs).unwrap();
     assert_eq!(rec.out, to_vec(&xs).unwrap());
     assert!(rec.writes.iter().all(|&w| w <= 64 * 1024 + 12));
+}
+
+/// A sequence that gives serde no length (as a filtered iterator does).
+struct Unsized<'a, T>(&'a [T]);
+
+impl<T: Serialize> Serialize for Unsized<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().filter(|_| true))
+    }
+}
+
+#[test]
+fn arrays_up_to_4_mib_are_written_from_the_checking_walk() {
+    // 980 KB: the chunks of the checking walk were kept, written at once
+    let recs = particles(20_000);
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &recs).unwrap();
+    assert_eq!(rec.out, to_vec(&recs).unwrap());
+    assert_eq!(
+        rec.writes.len(),
+        3,
+        "header, the kept chunks, the last chunk"
+    );
+    // no length hint: kept while under 4 MiB ...
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &Unsized(&recs)).unwrap();
+    assert_eq!(rec.out, to_vec(&recs).unwrap());
+    assert_eq!(rec.writes.len(), 3);
+    // ... and given up past it: the second walk writes chunk by chunk
+    let big = particles(90_000); // 4.4 MB
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &Unsized(&big)).unwrap();
+    assert_eq!(rec.out, to_vec(&big).unwrap());
+    assert!(rec.writes.iter().all(|&w| w <= 64 * 1024 + 49));
 }
 
 #[test]
@@ -150,7 +185,7 @@ struct Named {
 fn reused_chunks_leave_no_stale_bytes() {
     // shorter strings after a long first one (their tails must be zero)
     // and, aligned, gaps between fields (zeroed again in every chunk)
-    let recs: Vec<Named> = (0..20_000u32)
+    let recs: Vec<Named> = (0..120_000u32)
         .map(|i| Named {
             flag: 0xff,
             x: f64::from(i),
