@@ -17,10 +17,16 @@
 //! given dtype it checks every value by a first walk before writing anything
 //! (conversion errors must surface before the first byte).
 
+// Counts and sizes here grow with the values written: every operation is
+// checked or proven bounded.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::num::NonZeroU64;
 
 use serde::Serialize;
 
+use crate::de::at_least_one;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -196,7 +202,9 @@ fn write_data_at<W: Write>(writer: &mut W, data: &[u8], head: &[u8], offset: usi
         let e = match writer.write(rest) {
             Ok(0) => std::io::Error::from(std::io::ErrorKind::WriteZero),
             Ok(k) => {
-                done += k;
+                // k <= rest.len() (Write's contract); saturating keeps a
+                // writer that breaks it from wrapping (the loop then ends)
+                done = done.saturating_add(k);
                 continue;
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -210,11 +218,11 @@ fn write_data_at<W: Write>(writer: &mut W, data: &[u8], head: &[u8], offset: usi
             .ok()
             .filter(|p| !p.header.shape.is_empty())
             .and_then(|p| crate::de::stream::row_size(&p.header).ok());
-        return Err(match row {
-            Some(row) if row > 0 => {
-                Error::from(e).at_record((offset.saturating_add(done) / row) as u64)
-            }
-            _ => Error::from(e),
+        // no record for a row of 0 bytes (checked_div gives None)
+        let record = row.and_then(|row| offset.saturating_add(done).checked_div(row));
+        return Err(match record {
+            Some(record) => Error::from(e).at_record(record as u64),
+            None => Error::from(e),
         });
     }
     Ok(())
@@ -313,6 +321,10 @@ fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
     let mut stride = shape.iter().fold(1u64, |acc, &d| acc.wrapping_mul(d));
     let mut pos = 0u64;
     for &d in shape.iter().rev() {
+        // no axis is 0 (returned above)
+        let Some(d) = NonZeroU64::new(d) else {
+            return 0;
+        };
         stride /= d;
         pos = pos.wrapping_add((index % d).wrapping_mul(stride));
         index /= d;
@@ -349,7 +361,9 @@ impl<W: Write> ChunkSink<W> {
                         let e = std::io::Error::from(std::io::ErrorKind::WriteZero);
                         return Err(self.write_failed(done, e));
                     }
-                    Ok(k) => done += k,
+                    // k <= rest.len() (Write's contract); saturating keeps
+                    // a writer that breaks it from wrapping (the loop ends)
+                    Ok(k) => done = done.saturating_add(k),
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(self.write_failed(done, e)),
                 }
@@ -362,36 +376,39 @@ impl<W: Write> ChunkSink<W> {
     /// The error for a write that failed after `done` bytes of the chunk.
     fn write_failed(&self, done: usize, e: std::io::Error) -> Error {
         let err = Error::from(e);
-        if self.per_record == 0 {
+        let Some(per_record) = NonZeroU64::new(self.per_record) else {
             return err;
-        }
+        };
         let element = self
             .first
-            .saturating_add((done / self.itemsize.max(1)) as u64);
-        err.at_record(element / self.per_record)
+            .saturating_add((done / at_least_one(self.itemsize)) as u64);
+        err.at_record(element / per_record)
     }
 }
 
 impl<W: Write> Sink for ChunkSink<W> {
     #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
-        if self.fill + self.itemsize > self.buf.len() {
+        // fill <= buf.len() and itemsize <= buf.len() (a chunk holds at
+        // least one record), both below isize::MAX: the sums cannot wrap
+        if self.fill.wrapping_add(self.itemsize) > self.buf.len() {
             self.flush()?;
         }
         let start = self.fill;
         if start == 0 {
             self.first = index;
         }
+        let end = start.wrapping_add(self.itemsize);
         let dst = self
             .buf
-            .get_mut(start..start + self.itemsize)
+            .get_mut(start..end)
             .ok_or_else(|| Error::schema("internal: chunk too small"))?;
         if self.zero {
             dst.fill(0);
         }
         self.tape.encode(value, dst)?;
         if self.emit {
-            self.fill += self.itemsize;
+            self.fill = end;
         }
         Ok(())
     }
@@ -409,7 +426,9 @@ pub(crate) fn has_gaps(dt: &Dtype) -> bool {
                 if f.offset() != pos || has_gaps(f.dtype()) {
                     return true;
                 }
-                pos = f.offset() + f.dtype().itemsize();
+                // saturation only answers "has gaps": the elements are
+                // zeroed first, the bytes written stay the same
+                pos = f.offset().saturating_add(f.dtype().itemsize());
             }
             pos != r.itemsize()
         }
@@ -418,7 +437,7 @@ pub(crate) fn has_gaps(dt: &Dtype) -> bool {
 
 fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
-    let records = (CHUNK / itemsize.max(1)).max(1);
+    let records = (CHUNK / at_least_one(itemsize)).max(1);
     ChunkSink {
         tape: Tape::new(dtype, false),
         itemsize,
@@ -905,7 +924,8 @@ impl<W: Write> NpyWriter<W> {
             Dtype::Subarray(base, dims) => ((**base).clone(), dims.as_slice()),
             other => (other.clone(), &[][..]),
         };
-        let mut shape = Vec::with_capacity(1 + sub.len());
+        // a capacity hint: saturation is harmless
+        let mut shape = Vec::with_capacity(sub.len().saturating_add(1));
         shape.push(count);
         shape.extend_from_slice(sub);
         Header::new(descr, false, shape)
@@ -950,7 +970,9 @@ impl<W: Write> NpyWriter<W> {
         let steady = self.broken.is_none()
             && !self.check_layout
             && self.header_len.is_some()
-            && self.promised.is_none_or(|len| self.count < len);
+            // without a promise, u64::MAX records is the limit: the
+            // refusal is in serialize_first, and write_record may add 1
+            && self.count < self.promised.unwrap_or(u64::MAX);
         match (steady, self.tape.as_mut()) {
             (true, Some(tape)) => {
                 // the per-record path: no dtype to infer, no header to
@@ -974,7 +996,8 @@ impl<W: Write> NpyWriter<W> {
             self.take_back();
             return Err(Error::from(e).at_record(index));
         }
-        self.count += 1;
+        // count < u64::MAX: both callers checked it (steady, serialize_first)
+        self.count = self.count.wrapping_add(1);
         Ok(())
     }
 
@@ -1016,6 +1039,9 @@ impl<W: Write> NpyWriter<W> {
                 ))
                 .at_record(index));
             }
+        }
+        if self.count == u64::MAX {
+            return Err(Error::data("array size overflows").at_record(index));
         }
         if self.header_len.is_none() {
             self.write_header()?;
@@ -1135,6 +1161,24 @@ fn same_layout(inferred: &Dtype, file: &Dtype) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The record count stops at u64::MAX with an error instead of
+    /// wrapping to 0 (debug builds panicked here; release builds would
+    /// have patched a header of 0 records).
+    #[test]
+    fn record_count_does_not_wrap() {
+        let mut w = NpyWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+        w.serialize(&1u8).unwrap();
+        w.count = u64::MAX - 1;
+        w.serialize(&2u8).unwrap();
+        assert_eq!(w.count, u64::MAX);
+        let err = w.serialize(&3u8).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "record 18446744073709551615: array size overflows"
+        );
+        assert_eq!(w.count, u64::MAX);
+    }
 
     #[test]
     fn fortran_positions() {
