@@ -453,7 +453,7 @@ impl SpecSeq<'_, '_> {
                     // the block is full: appended, the element tried again
                     // into the empty block (which it fits)
                     let (data, stored) = self.flat.drain();
-                    self.i += stored;
+                    count(&mut self.i, stored)?;
                     append_block(self.st, data)?;
                     if self.flat.put(value).is_ok() {
                         return Ok(());
@@ -461,7 +461,8 @@ impl SpecSeq<'_, '_> {
                 }
                 self.mode = Mode::Put;
                 let (data, stored) = self.flat.suspend();
-                self.i += stored + 1;
+                count(&mut self.i, stored)?;
+                count(&mut self.i, 1)?;
                 return flat_missed(self.st, data, value);
             }
             Mode::Put => self.st.put(value)?,
@@ -471,8 +472,7 @@ impl SpecSeq<'_, '_> {
                 }
             }
         }
-        self.i += 1;
-        Ok(())
+        count(&mut self.i, 1)
     }
 
     /// Leaves [`Mode::Flat`]: the stored elements are appended to the
@@ -484,9 +484,18 @@ impl SpecSeq<'_, '_> {
         }
         self.mode = Mode::Put;
         let (data, stored) = self.flat.suspend();
-        self.i += stored;
+        count(&mut self.i, stored)?;
         self.st.append(data)
     }
+}
+
+/// Counts `n` more elements of a sequence (`SpecSeq::i`). The count grows
+/// with the values (zero-size elements do not even grow the output):
+/// refused past `u64::MAX` rather than wrapped into a wrong shape.
+#[inline(always)]
+fn count(i: &mut u64, n: u64) -> Result<()> {
+    *i = i.checked_add(n).ok_or_else(super::too_many)?;
+    Ok(())
 }
 
 impl Drop for SpecSeq<'_, '_> {
@@ -532,7 +541,8 @@ fn walk_element<T: ?Sized + Serialize>(
     depth: usize,
     value: &T,
 ) -> Result<bool> {
-    let depth = depth + 1;
+    // depth <= MAX_WRITE_DEPTH (checked here on the way down)
+    let depth = depth.wrapping_add(1);
     if depth > super::MAX_WRITE_DEPTH {
         return Err(super::too_deep());
     }
@@ -658,14 +668,16 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
+        // depth is 0 or a depth walk_element checked against MAX_WRITE_DEPTH
+        let below = self.depth.wrapping_add(1);
         if self.st.dims.len() <= self.depth {
-            self.st.dims.resize(self.depth + 1, None);
-            self.st.hints.resize(self.depth + 1, None);
+            self.st.dims.resize(below, None);
+            self.st.hints.resize(below, None);
             if let Some(h) = self.st.hints.get_mut(self.depth) {
                 *h = len;
             }
         }
-        let known = self.st.have && self.st.leaf_depth == Some(self.depth + 1);
+        let known = self.st.have && self.st.leaf_depth == Some(below);
         let mut seq = SpecSeq {
             st: self.st,
             depth: self.depth,
@@ -716,7 +728,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 Mode::Put => {
                     for item in iter.by_ref() {
                         seq.st.put(&item)?;
-                        seq.i += 1;
+                        count(&mut seq.i, 1)?;
                     }
                     break;
                 }
