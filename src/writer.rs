@@ -652,6 +652,9 @@ pub struct NpyWriter<W: Write> {
     version: Option<(u8, u8)>,
     /// The promised number of records (plain `Write`).
     promised: Option<u64>,
+    /// `promised`, or `u64::MAX` without one: the per-record path runs
+    /// while `count < limit`, so its `count + 1` cannot wrap.
+    limit: u64,
     /// Rewrites the header in place (seekable writers only).
     patch: Option<PatchFn<W>>,
     /// Stream position of the header.
@@ -836,6 +839,7 @@ impl<W: Write> NpyWriter<W> {
             align: opts.align,
             version: opts.version,
             promised,
+            limit: promised.unwrap_or(u64::MAX),
             patch: None,
             start: 0,
             header_len: None,
@@ -970,9 +974,7 @@ impl<W: Write> NpyWriter<W> {
         let steady = self.broken.is_none()
             && !self.check_layout
             && self.header_len.is_some()
-            // without a promise, u64::MAX records is the limit: the
-            // refusal is in serialize_first, and write_record may add 1
-            && self.count < self.promised.unwrap_or(u64::MAX);
+            && self.count < self.limit;
         match (steady, self.tape.as_mut()) {
             (true, Some(tape)) => {
                 // the per-record path: no dtype to infer, no header to
@@ -1260,6 +1262,21 @@ mod one_pass_tests {
         check(&3.5f64, true);
         check(&(1u8, 2.0f32), true);
         check(&vec![(1u8, "x"), (2, "y")], true);
+    }
+
+    /// Zero-size elements stay in the speculative pass's per-element path
+    /// (their count is not bounded by output bytes): same bytes, one pass.
+    #[test]
+    fn zero_size_elements_take_one_pass() {
+        #[derive(Serialize)]
+        struct Unit;
+        #[derive(Serialize, Clone)]
+        struct Empty {}
+        check(&vec![(); 1000], true);
+        check(&vec![Unit, Unit, Unit], true);
+        check(&vec![vec![Empty {}, Empty {}]; 3], true);
+        let bytes = to_vec(&vec![(); 1000]).unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains("'shape': (1000,)"));
     }
 
     #[test]

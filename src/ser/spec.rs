@@ -271,7 +271,10 @@ impl SpecState<'_> {
                     .get(self.base..start)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
                 (c.flush)(data)?;
-                self.flushed = self.flushed.saturating_add(held);
+                // checked, with the cap below: the bytes encoded in all
+                // (flushed + pos) stay within usize, which bounds the
+                // element counts of `SpecSeq::i` (see collect_seq)
+                self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
                 if self.gaps {
                     // re-zeroed a block at a time below
                     self.out.truncate(self.base);
@@ -282,7 +285,10 @@ impl SpecState<'_> {
                     .ok_or_else(|| Error::limit("speculation: over the cap"))?;
             }
         }
-        if end.saturating_add(self.flushed) > self.cap {
+        if end
+            .checked_add(self.flushed)
+            .is_none_or(|total| total > self.cap)
+        {
             return Err(Error::limit("speculation: over the cap"));
         }
         let window_end = self
@@ -355,7 +361,10 @@ impl SpecState<'_> {
                     .get(self.base..self.pos)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
                 (c.flush)(chunk)?;
-                self.flushed = self.flushed.saturating_add(held);
+                // checked, with the cap below: the bytes encoded in all
+                // (flushed + pos) stay within usize, which bounds the
+                // element counts of `SpecSeq::i` (see collect_seq)
+                self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
                 self.pos = self.base;
             }
         }
@@ -363,7 +372,10 @@ impl SpecState<'_> {
             .pos
             .checked_add(data.len())
             .ok_or_else(|| Error::limit("speculation: over the cap"))?;
-        if end.saturating_add(self.flushed) > self.cap {
+        if end
+            .checked_add(self.flushed)
+            .is_none_or(|total| total > self.cap)
+        {
             return Err(Error::limit("speculation: over the cap"));
         }
         // the zeroed room past `pos` (for `put`) is not needed here
@@ -440,7 +452,12 @@ impl SpecSeq<'_, '_> {
                 self.flat.resume(layout);
                 self.mode = Mode::Flat;
             }
-            None => self.mode = Mode::Put,
+            // zero-size elements grow no output, so nothing but the count
+            // itself bounds their count: they stay in `Walk`, one at a
+            // time through `element` (which saturates the count), and
+            // `Put`'s loop counts elements of at least one byte
+            None if self.st.itemsize != 0 => self.mode = Mode::Put,
+            None => {}
         }
     }
 
@@ -453,7 +470,7 @@ impl SpecSeq<'_, '_> {
                     // the block is full: appended, the element tried again
                     // into the empty block (which it fits)
                     let (data, stored) = self.flat.drain();
-                    count(&mut self.i, stored)?;
+                    count(&mut self.i, stored);
                     append_block(self.st, data)?;
                     if self.flat.put(value).is_ok() {
                         return Ok(());
@@ -461,8 +478,8 @@ impl SpecSeq<'_, '_> {
                 }
                 self.mode = Mode::Put;
                 let (data, stored) = self.flat.suspend();
-                count(&mut self.i, stored)?;
-                count(&mut self.i, 1)?;
+                count(&mut self.i, stored);
+                count(&mut self.i, 1);
                 return flat_missed(self.st, data, value);
             }
             Mode::Put => self.st.put(value)?,
@@ -472,7 +489,8 @@ impl SpecSeq<'_, '_> {
                 }
             }
         }
-        count(&mut self.i, 1)
+        count(&mut self.i, 1);
+        Ok(())
     }
 
     /// Leaves [`Mode::Flat`]: the stored elements are appended to the
@@ -484,18 +502,26 @@ impl SpecSeq<'_, '_> {
         }
         self.mode = Mode::Put;
         let (data, stored) = self.flat.suspend();
-        count(&mut self.i, stored)?;
+        count(&mut self.i, stored);
         self.st.append(data)
     }
 }
 
+/// The speculative output would pass the cap (or `usize`).
+#[cold]
+#[inline(never)]
+fn over_cap() -> Error {
+    Error::limit("speculation: over the cap")
+}
+
 /// Counts `n` more elements of a sequence (`SpecSeq::i`). The count grows
-/// with the values (zero-size elements do not even grow the output):
-/// refused past `u64::MAX` rather than wrapped into a wrong shape.
+/// with the values (zero-size elements do not even grow the output), so it
+/// saturates rather than wraps, branch-free in the per-element loop: `end`
+/// refuses a count of `u64::MAX`, which no header can hold anyway (numpy's
+/// dims stop at `i64::MAX`).
 #[inline(always)]
-fn count(i: &mut u64, n: u64) -> Result<()> {
-    *i = i.checked_add(n).ok_or_else(super::too_many)?;
-    Ok(())
+fn count(i: &mut u64, n: u64) {
+    *i = i.saturating_add(n);
 }
 
 impl Drop for SpecSeq<'_, '_> {
@@ -583,6 +609,10 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     #[inline(always)]
     fn end(mut self) -> Result<()> {
         self.leave()?;
+        // a saturated count (see `count`)
+        if self.i == u64::MAX {
+            return Err(super::too_many());
+        }
         let slot = self
             .st
             .dims
@@ -728,7 +758,10 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 Mode::Put => {
                     for item in iter.by_ref() {
                         seq.st.put(&item)?;
-                        count(&mut seq.i, 1)?;
+                        // each element took itemsize >= 1 bytes of the
+                        // output, whose total `grow` keeps within usize:
+                        // i stays below 2^64 (`end` refuses u64::MAX)
+                        seq.i = seq.i.wrapping_add(1);
                     }
                     break;
                 }
