@@ -272,8 +272,8 @@ impl SpecState<'_> {
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
                 (c.flush)(data)?;
                 // checked, with the cap below: the bytes encoded in all
-                // (flushed + pos) stay within usize, which bounds the
-                // element counts of `SpecSeq::i` (see collect_seq)
+                // (flushed + pos) stay within the cap (a usize), which
+                // bounds the element counts of `SpecSeq::i` (collect_seq)
                 self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
                 if self.gaps {
                     // re-zeroed a block at a time below
@@ -304,7 +304,10 @@ impl SpecState<'_> {
             .out
             .len()
             .saturating_add(ZERO_BLOCK)
-            .min(self.cap)
+            // flushed + pos stays within the cap for the elements `put`
+            // encodes into this block without coming back here (the same
+            // as `cap` until a chunk was flushed)
+            .min(self.cap.saturating_sub(self.flushed))
             .min(window_end)
             .min(self.out.capacity().max(end))
             .max(end);
@@ -362,8 +365,8 @@ impl SpecState<'_> {
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
                 (c.flush)(chunk)?;
                 // checked, with the cap below: the bytes encoded in all
-                // (flushed + pos) stay within usize, which bounds the
-                // element counts of `SpecSeq::i` (see collect_seq)
+                // (flushed + pos) stay within the cap (a usize), which
+                // bounds the element counts of `SpecSeq::i` (collect_seq)
                 self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
                 self.pos = self.base;
             }
@@ -759,8 +762,9 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                     for item in iter.by_ref() {
                         seq.st.put(&item)?;
                         // each element took itemsize >= 1 bytes of the
-                        // output, whose total `grow` keeps within usize:
-                        // i stays below 2^64 (`end` refuses u64::MAX)
+                        // output, whose total (flushed + pos) `grow` and
+                        // `append` keep within the cap, a usize: i cannot
+                        // pass u64::MAX (which `end` refuses)
                         seq.i = seq.i.wrapping_add(1);
                     }
                     break;
