@@ -58,6 +58,10 @@
 //! bytes arrive (doubling, capped at the claimed length), so a header that
 //! lies costs nothing beyond the bytes present.
 
+// Sizes and counts here come from untrusted headers: every operation is
+// checked or proven bounded.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
@@ -65,6 +69,7 @@ use std::ops::{Deref, DerefMut};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::de::at_least_one;
 use crate::special::BULK;
 
 /// A `Vec<T>` of plain numbers that reads matching numpy data in bulk (see
@@ -417,7 +422,7 @@ impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
         if u64::try_from(bytes.len()).ok() != self.n.checked_mul(T::SIZE as u64) {
             return Err(E::invalid_length(bytes.len(), &self));
         }
-        let mut out = Vec::with_capacity(bytes.len() / T::SIZE.max(1));
+        let mut out = Vec::with_capacity(bytes.len() / at_least_one(T::SIZE));
         extend(&mut out, bytes);
         Ok(out)
     }
@@ -465,16 +470,17 @@ impl<'de, T: Element> Visitor<'de> for Append<'_, T> {
     }
 
     fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<(), E> {
-        let size = T::SIZE.max(1);
+        let size = at_least_one(T::SIZE);
         let k = bytes.len() / size;
         let len = self.out.len();
         let left = usize::try_from(self.n)
             .unwrap_or(usize::MAX)
             .saturating_sub(len);
-        if k.checked_mul(size) != Some(bytes.len()) || k > left {
+        if k.checked_mul(size.get()) != Some(bytes.len()) || k > left {
             return Err(E::invalid_length(bytes.len(), &self));
         }
-        if self.out.capacity() - len < k {
+        // len <= capacity (Vec's invariant)
+        if self.out.capacity().wrapping_sub(len) < k {
             // double what is held (bytes that arrived), never past the claim
             self.out.reserve_exact(len.max(k).min(left));
         }

@@ -3,6 +3,10 @@
 //!
 //! The presentation rules are documented on [`from_slice`].
 
+// Sizes and counts here come from untrusted headers: every operation is
+// checked or proven bounded.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::io::{Read, Seek, SeekFrom};
 use std::marker::PhantomData;
 
@@ -194,7 +198,8 @@ pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
             "{} bytes follow the {total} bytes of data the header promises \
              (from_slice reads exactly one array; use from_reader or NpyReader for a stream \
              of arrays)",
-            have - total
+            // have > total (checked above)
+            have.wrapping_sub(total)
         )));
     }
     let plan = Plan::new(&header.descr);
@@ -483,7 +488,8 @@ impl<R: Read> NpyReader<R> {
             return None;
         }
         let i = self.next;
-        self.next += 1;
+        // next < len (checked above)
+        self.next = i.wrapping_add(1);
         if self.fortran {
             return self.next_reordered(i);
         }
@@ -584,7 +590,8 @@ impl<R: Read + Seek> NpyReader<R> {
             let target = index
                 .checked_mul(self.data.row as u64)
                 .ok_or_else(crate::de::internal)?;
-            let delta = i128::from(target) - i128::from(self.data.read);
+            // two u64 apart fit in an i128
+            let delta = i128::from(target).wrapping_sub(i128::from(self.data.read));
             let delta = i64::try_from(delta).map_err(|_| crate::de::internal())?;
             self.data.reader.seek(SeekFrom::Current(delta))?;
             self.data.reset_to(target);
@@ -630,7 +637,9 @@ impl<R: Read, T: DeserializeOwned> Iterator for DeserializeRecords<'_, R, T> {
         if self.reader.failed {
             return (0, Some(0));
         }
-        let left = usize::try_from(self.reader.len - self.reader.next).unwrap_or(usize::MAX);
+        // next <= len (reads stop at len, seeks refuse past it): never saturates
+        let left = self.reader.len.saturating_sub(self.reader.next);
+        let left = usize::try_from(left).unwrap_or(usize::MAX);
         (0, Some(left))
     }
 }

@@ -6,6 +6,9 @@
 //! recognise the names and map them to numpy's `c`, `M8`/`m8`, `f2` and `V`
 //! types. Other formats see an ordinary newtype and stay unaffected.
 
+// Constants only; the lint keeps it that way.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 /// `#[serde(with = "npy_serde::complex")]`: newtype over `(re, im)`.
 pub(crate) const COMPLEX: &str = "$npy_serde::complex";
 /// [`crate::Padding<N>`]: newtype over `N as u64`.

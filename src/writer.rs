@@ -20,10 +20,16 @@
 //! given dtype it checks every value by a first walk before writing anything
 //! (conversion errors must surface before the first byte).
 
+// Counts and sizes here grow with the values written: every operation is
+// checked or proven bounded.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::num::NonZeroU64;
 
 use serde::Serialize;
 
+use crate::de::at_least_one;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -339,7 +345,9 @@ fn write_data_at<W: Write>(writer: &mut W, data: &[u8], head: &[u8], offset: usi
         let e = match writer.write(rest) {
             Ok(0) => std::io::Error::from(std::io::ErrorKind::WriteZero),
             Ok(k) => {
-                done += k;
+                // k <= rest.len() (Write's contract); saturating keeps a
+                // writer that breaks it from wrapping (the loop then ends)
+                done = done.saturating_add(k);
                 continue;
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -353,11 +361,11 @@ fn write_data_at<W: Write>(writer: &mut W, data: &[u8], head: &[u8], offset: usi
             .ok()
             .filter(|p| !p.header.shape.is_empty())
             .and_then(|p| crate::de::stream::row_size(&p.header).ok());
-        return Err(match row {
-            Some(row) if row > 0 => {
-                Error::from(e).at_record((offset.saturating_add(done) / row) as u64)
-            }
-            _ => Error::from(e),
+        // no record for a row of 0 bytes (checked_div gives None)
+        let record = row.and_then(|row| offset.saturating_add(done).checked_div(row));
+        return Err(match record {
+            Some(record) => Error::from(e).at_record(record as u64),
+            None => Error::from(e),
         });
     }
     Ok(())
@@ -471,6 +479,10 @@ fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
     let mut stride = shape.iter().fold(1u64, |acc, &d| acc.wrapping_mul(d));
     let mut pos = 0u64;
     for &d in shape.iter().rev() {
+        // no axis is 0 (returned above)
+        let Some(d) = NonZeroU64::new(d) else {
+            return 0;
+        };
         stride /= d;
         pos = pos.wrapping_add((index % d).wrapping_mul(stride));
         index /= d;
@@ -507,7 +519,9 @@ impl<W: Write> ChunkSink<W> {
                         let e = std::io::Error::from(std::io::ErrorKind::WriteZero);
                         return Err(self.write_failed(done, e));
                     }
-                    Ok(k) => done += k,
+                    // k <= rest.len() (Write's contract); saturating keeps
+                    // a writer that breaks it from wrapping (the loop ends)
+                    Ok(k) => done = done.saturating_add(k),
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(self.write_failed(done, e)),
                 }
@@ -520,36 +534,39 @@ impl<W: Write> ChunkSink<W> {
     /// The error for a write that failed after `done` bytes of the chunk.
     fn write_failed(&self, done: usize, e: std::io::Error) -> Error {
         let err = Error::from(e);
-        if self.per_record == 0 {
+        let Some(per_record) = NonZeroU64::new(self.per_record) else {
             return err;
-        }
+        };
         let element = self
             .first
-            .saturating_add((done / self.itemsize.max(1)) as u64);
-        err.at_record(element / self.per_record)
+            .saturating_add((done / at_least_one(self.itemsize)) as u64);
+        err.at_record(element / per_record)
     }
 }
 
 impl<W: Write> Sink for ChunkSink<W> {
     #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
-        if self.fill + self.itemsize > self.buf.len() {
+        // fill <= buf.len() and itemsize <= buf.len() (a chunk holds at
+        // least one record), both below isize::MAX: the sums cannot wrap
+        if self.fill.wrapping_add(self.itemsize) > self.buf.len() {
             self.flush()?;
         }
         let start = self.fill;
         if start == 0 {
             self.first = index;
         }
+        let end = start.wrapping_add(self.itemsize);
         let dst = self
             .buf
-            .get_mut(start..start + self.itemsize)
+            .get_mut(start..end)
             .ok_or_else(|| Error::schema("internal: chunk too small"))?;
         if self.zero {
             dst.fill(0);
         }
         self.tape.encode(value, dst)?;
         if self.emit {
-            self.fill += self.itemsize;
+            self.fill = end;
         }
         Ok(())
     }
@@ -567,7 +584,9 @@ pub(crate) fn has_gaps(dt: &Dtype) -> bool {
                 if f.offset() != pos || has_gaps(f.dtype()) {
                     return true;
                 }
-                pos = f.offset() + f.dtype().itemsize();
+                // saturation only answers "has gaps": the elements are
+                // zeroed first, the bytes written stay the same
+                pos = f.offset().saturating_add(f.dtype().itemsize());
             }
             pos != r.itemsize()
         }
@@ -576,7 +595,7 @@ pub(crate) fn has_gaps(dt: &Dtype) -> bool {
 
 fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
-    let records = (CHUNK / itemsize.max(1)).max(1);
+    let records = (CHUNK / at_least_one(itemsize)).max(1);
     ChunkSink {
         tape: Tape::new(dtype, false),
         itemsize,
@@ -815,6 +834,9 @@ pub struct NpyWriter<W: Write> {
     version: Option<(u8, u8)>,
     /// The promised number of records (plain `Write`).
     promised: Option<u64>,
+    /// `promised`, or `u64::MAX` without one: the per-record path runs
+    /// while `count < limit`, so its `count + 1` cannot wrap.
+    limit: u64,
     /// Rewrites the header in place (seekable writers only).
     patch: Option<PatchFn<W>>,
     /// Stream position of the header.
@@ -999,6 +1021,7 @@ impl<W: Write> NpyWriter<W> {
             align: opts.align,
             version: opts.version,
             promised,
+            limit: promised.unwrap_or(u64::MAX),
             patch: None,
             start: 0,
             header_len: None,
@@ -1087,7 +1110,8 @@ impl<W: Write> NpyWriter<W> {
             Dtype::Subarray(base, dims) => ((**base).clone(), dims.as_slice()),
             other => (other.clone(), &[][..]),
         };
-        let mut shape = Vec::with_capacity(1 + sub.len());
+        // a capacity hint: saturation is harmless
+        let mut shape = Vec::with_capacity(sub.len().saturating_add(1));
         shape.push(count);
         shape.extend_from_slice(sub);
         Header::new(descr, false, shape)
@@ -1132,7 +1156,7 @@ impl<W: Write> NpyWriter<W> {
         let steady = self.broken.is_none()
             && !self.check_layout
             && self.header_len.is_some()
-            && self.promised.is_none_or(|len| self.count < len);
+            && self.count < self.limit;
         match (steady, self.tape.as_mut()) {
             (true, Some(tape)) => {
                 // the per-record path: no dtype to infer, no header to
@@ -1156,7 +1180,8 @@ impl<W: Write> NpyWriter<W> {
             self.take_back();
             return Err(Error::from(e).at_record(index));
         }
-        self.count += 1;
+        // count < u64::MAX: both callers checked it (steady, serialize_first)
+        self.count = self.count.wrapping_add(1);
         Ok(())
     }
 
@@ -1198,6 +1223,9 @@ impl<W: Write> NpyWriter<W> {
                 ))
                 .at_record(index));
             }
+        }
+        if self.count == u64::MAX {
+            return Err(Error::data("array size overflows").at_record(index));
         }
         if self.header_len.is_none() {
             self.write_header()?;
@@ -1318,6 +1346,24 @@ fn same_layout(inferred: &Dtype, file: &Dtype) -> bool {
 mod tests {
     use super::*;
 
+    /// The record count stops at u64::MAX with an error instead of
+    /// wrapping to 0 (debug builds panicked here; release builds would
+    /// have patched a header of 0 records).
+    #[test]
+    fn record_count_does_not_wrap() {
+        let mut w = NpyWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+        w.serialize(&1u8).unwrap();
+        w.count = u64::MAX - 1;
+        w.serialize(&2u8).unwrap();
+        assert_eq!(w.count, u64::MAX);
+        let err = w.serialize(&3u8).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "record 18446744073709551615: array size overflows"
+        );
+        assert_eq!(w.count, u64::MAX);
+    }
+
     #[test]
     fn fortran_positions() {
         // (2, 3): C index i*3+j -> F position i + 2*j
@@ -1398,6 +1444,21 @@ mod one_pass_tests {
         check(&3.5f64, true);
         check(&(1u8, 2.0f32), true);
         check(&vec![(1u8, "x"), (2, "y")], true);
+    }
+
+    /// Zero-size elements stay in the speculative pass's per-element path
+    /// (their count is not bounded by output bytes): same bytes, one pass.
+    #[test]
+    fn zero_size_elements_take_one_pass() {
+        #[derive(Serialize)]
+        struct Unit;
+        #[derive(Serialize, Clone)]
+        struct Empty {}
+        check(&vec![(); 1000], true);
+        check(&vec![Unit, Unit, Unit], true);
+        check(&vec![vec![Empty {}, Empty {}]; 3], true);
+        let bytes = to_vec(&vec![(); 1000]).unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains("'shape': (1000,)"));
     }
 
     #[test]

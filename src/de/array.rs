@@ -7,7 +7,7 @@ use serde::de::{self, Visitor};
 use super::bulk;
 use super::element::ElementDe;
 use super::plan::{Fast, Kind, Plan};
-use super::{Cfg, SIZE_HINT_BYTES, Src, fix_error, internal};
+use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 
@@ -67,7 +67,8 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         } else if n == 0 {
             0
         } else {
-            self.bytes.len() / n_usize
+            // n_usize != 0: the zero case took the branch above
+            self.bytes.len().checked_div(n_usize).unwrap_or(0)
         };
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
@@ -162,15 +163,17 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const ROWS: bool>(
 #[cold]
 #[inline(never)]
 fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> Error {
-    let dims = [(total / base.size.max(1)) as u64];
-    too_few(base, &dims, top, (total - left) / base.size.max(1))
+    // `left` is the length of a suffix of the run
+    let dims = [(total / at_least_one(base.size)) as u64];
+    let took = total.saturating_sub(left) / at_least_one(base.size);
+    too_few(base, &dims, top, took)
 }
 
 /// A visitor's error in a run, with serde's wording fixed.
 #[cold]
 #[inline(never)]
 fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
-    let dims = [(total / base.size.max(1)) as u64];
+    let dims = [(total / at_least_one(base.size)) as u64];
     fix_error(e, &Shape(base, &dims, top))
 }
 
@@ -209,7 +212,7 @@ impl<'de, B: Src<'de>, const ROWS: bool> de::SeqAccess<'de> for RunSeq<'_, B, RO
     }
 
     fn size_hint(&self) -> Option<usize> {
-        let size = self.size.max(1);
+        let size = at_least_one(self.size);
         Some((self.rest.len() / size).min(SIZE_HINT_BYTES / size))
     }
 }
@@ -219,7 +222,8 @@ impl<'de, B: Src<'de>, const ROWS: bool> de::SeqAccess<'de> for RunSeq<'_, B, RO
 #[cold]
 #[inline(never)]
 fn run_at(e: Error, top: bool, total: usize, size: usize, left: usize) -> Error {
-    let after = (total - left) / size.max(1);
+    // `left` is the length of a suffix of the run
+    let after = total.saturating_sub(left) / at_least_one(size);
     at_position(e, top, after.saturating_sub(1))
 }
 
@@ -281,7 +285,8 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
             return Ok(None);
         }
         let i = self.next;
-        self.next += 1;
+        // next < len (checked above)
+        self.next = i.wrapping_add(1);
         // the run shrinks from the front: one split per element
         let (bytes, rest) = self.bytes.split(self.stride)?;
         self.bytes = rest;
@@ -301,8 +306,9 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        let left = self.len - self.next;
-        Some(left.min(SIZE_HINT_BYTES / self.stride.max(1)))
+        // next <= len (next_element_seed stops at len)
+        let left = self.len.wrapping_sub(self.next);
+        Some(left.min(SIZE_HINT_BYTES / at_least_one(self.stride)))
     }
 }
 
@@ -329,7 +335,8 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ScalarSeq<'_, B> {
             return Ok(None);
         }
         let i = self.next;
-        self.next += 1;
+        // next < len (checked above)
+        self.next = i.wrapping_add(1);
         // the run shrinks from the front: one split per element
         let (bytes, rest) = self.bytes.split(self.size)?;
         self.bytes = rest;
@@ -339,8 +346,9 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ScalarSeq<'_, B> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        let left = self.len - self.next;
-        Some(left.min(SIZE_HINT_BYTES / self.size.max(1)))
+        // next <= len (next_element_seed stops at len)
+        let left = self.len.wrapping_sub(self.next);
+        Some(left.min(SIZE_HINT_BYTES / at_least_one(self.size)))
     }
 }
 
@@ -502,7 +510,8 @@ pub(crate) fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Resul
     let mut index = vec![0usize; dims.len()];
     let mut offset = 0usize;
     for _ in 0..count {
-        let item = data.get(offset..offset + itemsize).ok_or_else(internal)?;
+        let end = offset.checked_add(itemsize).ok_or_else(internal)?;
+        let item = data.get(offset..end).ok_or_else(internal)?;
         out.extend_from_slice(item);
         // advance the C-order odometer: last axis fastest
         for ax in (0..dims.len()).rev() {
@@ -510,12 +519,16 @@ pub(crate) fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Resul
             else {
                 return Err(internal());
             };
-            *i += 1;
-            offset += st;
+            // *i < d before the step (reset to 0 on reaching d)
+            *i = i.wrapping_add(1);
+            offset = offset.checked_add(st).ok_or_else(internal)?;
             if *i < d {
                 break;
             }
-            offset -= st * d;
+            // st * d is a prefix product of the dims times itemsize: it
+            // fits (checked above) and offset holds d steps of st
+            let back = st.checked_mul(d).ok_or_else(internal)?;
+            offset = offset.checked_sub(back).ok_or_else(internal)?;
             *i = 0;
         }
     }

@@ -56,6 +56,13 @@ fn factor(unit: TimeUnit) -> Option<(bool, i128)> {
 }
 
 /// Days since 1970-01-01 of the first day of month `m` (0-based) of year `y`.
+///
+/// Bounds: callers pass `|y| < 2^96` (a month count of at most
+/// `2^63 * u32::MAX * 12 < 2^99`, divided by 12) and `0 <= m0 < 12`. Then
+/// `|era| < 2^88`, `0 <= yoe < 400`, `0 <= mp < 12`, `doe < 146_097`, and
+/// the largest intermediate, `era * 146_097`, stays below `2^106`: nothing
+/// here can overflow an `i128` (divisors are nonzero constants).
+#[allow(clippy::arithmetic_side_effects)]
 fn days_from_civil(y: i128, m0: i128) -> i128 {
     // Howard Hinnant's algorithm, day = 1.
     let m = m0 + 1;
@@ -69,6 +76,13 @@ fn days_from_civil(y: i128, m0: i128) -> i128 {
 }
 
 /// (year, 0-based month, 1-based day) of a day count since 1970-01-01.
+///
+/// Bounds: callers pass `|z| < 2^52` (any `i128` of attoseconds divided by
+/// the attoseconds of a day, `> 2^76`). Then `|era| < 2^36`, `doe` lies in
+/// `0..146_097`, `yoe` in `0..400`, `doy` in `0..366`, `mp` in `0..12`, and the
+/// largest intermediate, `era * 146_097`, stays below `2^54`: nothing here
+/// can overflow an `i128` (divisors are nonzero constants).
+#[allow(clippy::arithmetic_side_effects)]
 fn civil_from_days(z: i128) -> (i128, i128, i128) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
@@ -115,7 +129,13 @@ pub(crate) fn convert(
             ));
         }
         (true, false) => {
-            let days = days_from_civil(1970 + base.div_euclid(12), base.rem_euclid(12));
+            // |base| < 2^99 months (count * u32 multiplier * 12, checked
+            // above), so the year is within days_from_civil's bounds
+            let year = base
+                .div_euclid(12)
+                .checked_add(1970)
+                .ok_or_else(out_of_range)?;
+            let days = days_from_civil(year, base.rem_euclid(12));
             days.checked_mul(DAY_AS).ok_or_else(out_of_range)?
         }
         (false, true) => {
@@ -126,7 +146,10 @@ pub(crate) fn convert(
             if d != 1 {
                 return Err(inexact());
             }
-            (y - 1970) * 12 + m
+            y.checked_sub(1970)
+                .and_then(|y| y.checked_mul(12))
+                .and_then(|months| months.checked_add(m))
+                .ok_or_else(out_of_range)?
         }
     };
     let div = i128::from(to.multiplier)
@@ -211,6 +234,44 @@ mod tests {
         assert_eq!(convert(-1, u(Months), u(Days), true), Ok(-31));
         assert!(convert(1, u(Months), u(Days), false).is_err());
         assert!(convert(5, u(Generic), u(Days), true).is_err());
+    }
+
+    /// The extremes of count and multiplier between every pair of units:
+    /// an error or a value, never an overflow (tests run with overflow
+    /// checks on, so a wrapped intermediate would panic here).
+    #[test]
+    fn extremes_never_overflow() {
+        let counts = [i64::MIN + 1, -1, 0, 1, i64::MAX];
+        let mults = [1, 7, u32::MAX];
+        for from in TimeUnit::ALL {
+            for to in TimeUnit::ALL {
+                for &fm in &mults {
+                    for &tm in &mults {
+                        for &count in &counts {
+                            for datetime in [true, false] {
+                                let f = DatetimeUnit {
+                                    unit: from,
+                                    multiplier: fm,
+                                };
+                                let t = DatetimeUnit {
+                                    unit: to,
+                                    multiplier: tm,
+                                };
+                                let _ = convert(count, f, t, datetime);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // the largest month count there is, converted through the calendar
+        let months = DatetimeUnit {
+            unit: TimeUnit::Years,
+            multiplier: u32::MAX,
+        };
+        assert!(convert(i64::MAX, months, u(TimeUnit::Days), true).is_err());
+        assert!(convert(i64::MIN + 1, months, u(TimeUnit::Attoseconds), true).is_err());
+        assert!(convert(i64::MAX, u(TimeUnit::Attoseconds), u(TimeUnit::Years), true).is_err());
     }
 
     #[test]

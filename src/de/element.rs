@@ -97,7 +97,8 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         if left > 0 {
             return Err(Error::mismatch(format!(
                 "the type takes only {} of the {} fields of the record",
-                r.len() - left,
+                // left <= r.len(): what is left of r's iterator
+                r.len().saturating_sub(left),
                 r.len()
             )));
         }

@@ -38,6 +38,10 @@
 //! `.at_record`); serde's own "invalid type" messages are rewritten to name
 //! the numpy type that was found (see [`fix_error`]).
 
+// Sizes, counts and offsets here come from untrusted headers and data:
+// every operation is checked or proven bounded (de/*.rs too).
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 pub(crate) mod array;
 pub(crate) mod bulk;
 pub(crate) mod datetime;
@@ -54,6 +58,13 @@ use crate::error::{Error, ErrorKind, Result};
 /// Caps serde size hints: never more elements than this many bytes of
 /// Rust values would take, whatever the header claims.
 pub(crate) const SIZE_HINT_BYTES: usize = 4 << 20;
+
+/// `n.max(1)` as a divisor the compiler (and clippy) knows is nonzero: for
+/// counts of elements of a size that may be 0 (zero-field records).
+#[inline(always)]
+pub(crate) fn at_least_one(n: usize) -> std::num::NonZeroUsize {
+    std::num::NonZeroUsize::new(n).unwrap_or(std::num::NonZeroUsize::MIN)
+}
 
 /// The bytes of one element or of a run of elements: borrowed from the
 /// caller's input ([`Borrowed`], may be handed to the visitor as

@@ -125,13 +125,16 @@ pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
         (0, 0) => sign,
         (0, _) => {
             // subnormal: value = man * 2^-24; normalise
-            let lead = man.leading_zeros() - 21; // shifts until bit 10 is set
+            // shifts until bit 10 is set: 0 < man < 0x400 has 22..=31
+            // leading zeros, so lead is 1..=10 and e is 103..=112
+            let lead = man.leading_zeros().wrapping_sub(21);
             let m = (man << lead) & 0x3ff;
-            let e = 127 - 15 + 1 - lead;
+            let e = (127 - 15 + 1_u32).wrapping_sub(lead);
             sign | (e << 23) | (m << 13)
         }
         (0x1f, _) => sign | 0x7f80_0000 | (man << 13),
-        _ => sign | ((exp + 127 - 15) << 23) | (man << 13),
+        // exp is 1..=30 here: the rebiased exponent is 113..=142
+        _ => sign | (exp.wrapping_add(127 - 15) << 23) | (man << 13),
     };
     f32::from_bits(bits)
 }
@@ -211,7 +214,11 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     /// `S`: the bytes up to the last non-NUL byte.
     fn stripped_bytes(&self) -> Result<B> {
         let b = self.bytes.slice();
-        let n = b.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
+        // i < b.len(): one more cannot overflow
+        let n = b
+            .iter()
+            .rposition(|&c| c != 0)
+            .map_or(0, |i| i.wrapping_add(1));
         self.bytes.sub(0, n)
     }
 
@@ -222,7 +229,8 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
             .slice()
             .chunks_exact(4)
             .rposition(|c| c != [0, 0, 0, 0])
-            .map_or(0, |i| i + 1)
+            // i is an index of a chunk: one more cannot overflow
+            .map_or(0, |i| i.wrapping_add(1))
     }
 
     /// `U`: code unit `c` (4 bytes) in the file's byte order.
@@ -294,11 +302,12 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
             match &mut heap {
                 Some(s) => s.push(c),
                 None => {
+                    // len <= stack.len() (256) and w <= 4: no overflow
                     let w = c.len_utf8();
-                    match stack.get_mut(len..len + w) {
+                    match stack.get_mut(len..len.wrapping_add(w)) {
                         Some(dst) => {
                             c.encode_utf8(dst);
-                            len += w;
+                            len = len.wrapping_add(w);
                         }
                         None => {
                             let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));

@@ -17,7 +17,7 @@ use super::array::{ArrayDe, fortran_to_c};
 use super::bulk;
 use super::element::ElementDe;
 use super::plan::Plan;
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -68,7 +68,9 @@ impl<R: Read> Chunked<R> {
         let what = if self.row == 0 {
             String::new()
         } else {
-            format!(" (record {} is incomplete)", got / self.row as u64)
+            // row != 0 in this branch
+            let record = got.checked_div(self.row as u64).unwrap_or(0);
+            format!(" (record {record} is incomplete)")
         };
         Error::data(format!(
             "data ends after {got} bytes, the header promises {} bytes{what}",
@@ -79,18 +81,22 @@ impl<R: Read> Chunked<R> {
     /// The next `n` bytes of data (`n` ≤ what is left of `total`).
     #[inline]
     pub(crate) fn take(&mut self, n: usize) -> Result<&[u8]> {
-        if self.end - self.pos < n {
+        // pos <= end <= buf.len() always, and after the fill pos + n <= end:
+        // no step here can wrap (and `get` would refuse a wrapped range)
+        if self.end.wrapping_sub(self.pos) < n {
             self.fill(n)?;
         }
         let start = self.pos;
-        self.pos += n;
-        self.buf.get(start..start + n).ok_or_else(internal)
+        let stop = start.wrapping_add(n);
+        self.pos = stop;
+        self.buf.get(start..stop).ok_or_else(internal)
     }
 
     /// Whole rows already read ahead into the buffer: bytes known to be
     /// present, unlike the header's promise.
     pub(crate) fn buffered_rows(&self) -> usize {
-        (self.end - self.pos) / self.row.max(1)
+        // pos <= end
+        self.end.wrapping_sub(self.pos) / at_least_one(self.row)
     }
 
     /// The next row.
@@ -104,9 +110,11 @@ impl<R: Read> Chunked<R> {
     fn fill(&mut self, n: usize) -> Result<()> {
         // move what is left to the front
         self.buf.copy_within(self.pos..self.end, 0);
-        self.end -= self.pos;
+        // pos <= end (copy_within checked it); read <= total (reads stop at
+        // total, seeks stay inside the data): saturation never happens
+        self.end = self.end.wrapping_sub(self.pos);
         self.pos = 0;
-        let left_in_stream = self.total - self.read;
+        let left_in_stream = self.total.saturating_sub(self.read);
         // read ahead up to CHUNK, never past the data
         let target = n.max(
             CHUNK.min(
@@ -122,23 +130,28 @@ impl<R: Read> Chunked<R> {
                 let grow = self.buf.len().clamp(FIRST_BUF, CHUNK);
                 let new_len = target
                     .min(self.buf.len().saturating_add(grow))
-                    .max(self.end + 1);
+                    // end < n: one more cannot overflow
+                    .max(self.end.wrapping_add(1));
                 self.buf.resize(new_len, 0);
             }
-            let room = (self.buf.len() - self.end)
-                .min(usize::try_from(self.total - self.read).unwrap_or(usize::MAX));
+            // end <= buf.len() and read <= total: saturation never happens
+            let room = (self.buf.len().saturating_sub(self.end))
+                .min(usize::try_from(self.total.saturating_sub(self.read)).unwrap_or(usize::MAX));
             if room == 0 {
                 return Err(self.truncated(self.read));
             }
             let dst = self
                 .buf
-                .get_mut(self.end..self.end + room)
+                // end + room <= buf.len()
+                .get_mut(self.end..self.end.saturating_add(room))
                 .ok_or_else(internal)?;
             match self.reader.read(dst) {
                 Ok(0) => return Err(self.truncated(self.read)),
                 Ok(k) => {
-                    self.end += k;
-                    self.read += k as u64;
+                    // k <= room (Read's contract); saturating keeps a reader
+                    // that breaks it from wrapping (`take` then fails)
+                    self.end = self.end.saturating_add(k);
+                    self.read = self.read.saturating_add(k as u64);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e.into()),
@@ -151,9 +164,10 @@ impl<R: Read> Chunked<R> {
     pub(crate) fn skip_rest(&mut self) -> Result<()> {
         self.pos = 0;
         self.end = 0;
-        let left = self.total - self.read;
+        // read <= total (see fill); copied <= left: no saturation happens
+        let left = self.total.saturating_sub(self.read);
         let copied = std::io::copy(&mut (&mut self.reader).take(left), &mut std::io::sink())?;
-        self.read += copied;
+        self.read = self.read.saturating_add(copied);
         if copied < left {
             return Err(self.truncated(self.read));
         }
@@ -305,7 +319,8 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
             return Ok(None);
         }
         let i = self.next;
-        self.next += 1;
+        // next < len (checked above)
+        self.next = i.wrapping_add(1);
         let row = self.data.next_row()?;
         if self.rest.is_empty() {
             // one element (record or scalar): no array layer in between
@@ -319,8 +334,9 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
     fn size_hint(&self) -> Option<usize> {
         // Only rows already read count: the header's length may be a lie,
         // and serde preallocates up to 1 MiB from a hint.
-        let left = usize::try_from(self.len - self.next).unwrap_or(usize::MAX);
-        let cap = SIZE_HINT_BYTES / self.data.row.max(1);
+        // next <= len (next_element_seed stops at len)
+        let left = usize::try_from(self.len.wrapping_sub(self.next)).unwrap_or(usize::MAX);
+        let cap = SIZE_HINT_BYTES / at_least_one(self.data.row);
         Some(left.min(cap).min(self.data.buffered_rows()))
     }
 }
@@ -330,7 +346,7 @@ impl<'de, R: Read> bulk::Raw<'de> for &mut StreamDe<'_, R> {
     /// they arrive (C order with at least one axis: the caller checked).
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let rows = self.header.shape.first().copied().ok_or_else(internal)?;
-        let per = (CHUNK / self.data.row.max(1)).max(1);
+        let per = (CHUNK / at_least_one(self.data.row)).max(1);
         visitor.visit_seq(RawChunks {
             data: &mut self.data,
             left: rows,
@@ -359,7 +375,8 @@ impl<'de, R: Read> de::SeqAccess<'de> for RawChunks<'_, R> {
             return Ok(None);
         }
         let k = self.left.min(self.per);
-        self.left -= k;
+        // k <= left
+        self.left = self.left.wrapping_sub(k);
         // k rows of at most CHUNK bytes (or one row): fits in usize
         let n = usize::try_from(k)
             .ok()

@@ -48,16 +48,18 @@ pub(crate) fn f64_to_f16_bits_exact(v: f64) -> Option<u16> {
     if biased == 0 {
         return None; // f64 subnormal: far below the f16 range
     }
-    let e = biased - 1023;
+    // biased is 1..=2047 and a <= 65504: e is -1022..=15, and the
+    // exponent arithmetic below stays within -1022..=1032
+    let e = biased.wrapping_sub(1023);
     if e >= -14 {
         // normal f16: a = q * 2^(e-10), q in [1024, 2047]
-        let q = a * 2f64.powi(10 - e);
+        let q = a * 2f64.powi(10_i32.wrapping_sub(e));
         if q.fract() != 0.0 {
             return None;
         }
         let q = q as u16;
-        let exp = u16::try_from(e + 15).ok()?;
-        Some(sign | (exp << 10) | (q - 1024))
+        let exp = u16::try_from(e.wrapping_add(15)).ok()?;
+        Some(sign | (exp << 10) | q.checked_sub(1024)?)
     } else {
         // subnormal f16: a = q * 2^-24, q < 1024
         let q = a * 2f64.powi(24);
@@ -77,7 +79,8 @@ pub(crate) fn f16_bits_to_f64(bits: u16) -> f64 {
         0 => sign * frac * 2f64.powi(-24),
         31 if frac == 0.0 => sign * f64::INFINITY,
         31 => f64::NAN.copysign(sign),
-        _ => sign * (1024.0 + frac) * 2f64.powi(exp - 25),
+        // exp is 1..=30 here
+        _ => sign * (1024.0 + frac) * 2f64.powi(exp.wrapping_sub(25)),
     }
 }
 
@@ -107,8 +110,9 @@ fn unit_size(u: TimeUnit) -> Option<(bool, i128)> {
 }
 
 fn gcd(mut a: i128, mut b: i128) -> i128 {
-    while b != 0 {
-        let t = a % b;
+    // checked_rem stops at b == 0 (and at i128::MIN % -1, which the
+    // positive unit sizes never reach)
+    while let Some(t) = a.checked_rem(b) {
         a = b;
         b = t;
     }
@@ -148,8 +152,9 @@ pub(crate) fn convert_time(
     if cal(from) {
         // months since 1970-01 -> days since 1970-01-01
         let m = convert_linear(count, from, months)?;
-        let year = 1970 + m.div_euclid(12);
-        let month = m.rem_euclid(12) + 1;
+        // |m / 12| < 2^60 and the remainder is 0..12: no overflow
+        let year = m.div_euclid(12).wrapping_add(1970);
+        let month = m.rem_euclid(12).wrapping_add(1);
         let d = days_from_civil(year, month, 1).ok_or_else(inexact)?;
         convert_linear(d, days, to)
     } else {
@@ -158,9 +163,10 @@ pub(crate) fn convert_time(
         if day != 1 {
             return Err(inexact());
         }
-        let months_since = (y - 1970)
-            .checked_mul(12)
-            .and_then(|v| v.checked_add(m - 1))
+        let months_since = y
+            .checked_sub(1970)
+            .and_then(|v| v.checked_mul(12))
+            .and_then(|v| v.checked_add(m.checked_sub(1)?))
             .ok_or_else(inexact)?;
         convert_linear(months_since, months, to)
     }
@@ -168,6 +174,12 @@ pub(crate) fn convert_time(
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
 /// `days_from_civil`).
+///
+/// Bounds: callers pass `1 <= m <= 12` and `1 <= d <= 31`; `y` may be any
+/// `i64` (its steps are checked). Then `mp` is `0..12`, `doy` is `0..397`,
+/// `yoe` is `0..400`, `doe` is `0..146_097`: the unchecked steps stay far
+/// inside `i64`.
+#[allow(clippy::arithmetic_side_effects)]
 fn days_from_civil(y: i64, m: i64, d: i64) -> Option<i64> {
     let y = if m <= 2 { y.checked_sub(1)? } else { y };
     let era = y.div_euclid(400);
@@ -179,6 +191,12 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> Option<i64> {
 }
 
 /// The proleptic Gregorian date of a day count since 1970-01-01.
+///
+/// Bounds: in `i128`, `z + 719_468` cannot overflow for an `i64` `z`;
+/// `|era| < 2^47`, `doe` is `0..146_097`, `yoe` `0..400`, `doy` `0..366`,
+/// `mp` `0..12`, and `era * 400 < 2^56`: nothing here can overflow (the
+/// divisors are nonzero constants).
+#[allow(clippy::arithmetic_side_effects)]
 fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = i128::from(z) + 719_468;
     let era = z.div_euclid(146_097);
@@ -213,21 +231,27 @@ fn convert_linear(count: i64, from: DatetimeUnit, to: DatetimeUnit) -> Result<i6
             "conversion of {count} from unit {from} to unit {to} (a timedelta in years or months has no fixed length)"
         )));
     }
-    let num = size_from * i128::from(from.multiplier);
-    let den = size_to * i128::from(to.multiplier);
+    // sizes are below 2^80 and multipliers below 2^32: the products fit
+    // an i128 with room to spare
+    let num = size_from.wrapping_mul(i128::from(from.multiplier));
+    let den = size_to.wrapping_mul(i128::from(to.multiplier));
     let g = gcd(num, den).max(1);
-    let (num, den) = (num / g, den / g);
     let c = i128::from(count);
     let inexact = || {
         Error::mismatch(format!(
             "{count} in unit {from} is not a whole number of unit {to}"
         ))
     };
-    if den == 0 || c % den != 0 {
+    // g >= 1 divides both: these never fail
+    let (Some(num), Some(den)) = (num.checked_div(g), den.checked_div(g)) else {
+        return Err(inexact());
+    };
+    // None for den == 0, which cannot hold the count either
+    if c.checked_rem(den) != Some(0) {
         return Err(inexact());
     }
-    (c / den)
-        .checked_mul(num)
+    c.checked_div(den)
+        .and_then(|q| q.checked_mul(num))
         .and_then(|v| i64::try_from(v).ok())
         .filter(|&v| v != NAT)
         .ok_or_else(|| {
@@ -336,5 +360,39 @@ mod calendar_tests {
             let (y, m, day) = civil_from_days(d);
             assert_eq!(days_from_civil(y, m, day), Some(d));
         }
+    }
+
+    /// The extremes of count and multiplier between every pair of units:
+    /// an error or a value, never an overflow (tests run with overflow
+    /// checks on, so a wrapped intermediate would panic here).
+    #[test]
+    fn extremes_never_overflow() {
+        let counts = [i64::MIN + 1, -1, 0, 1, i64::MAX];
+        for from in TimeUnit::ALL {
+            for to in TimeUnit::ALL {
+                for fm in [1, 7, u32::MAX] {
+                    for tm in [1, 7, u32::MAX] {
+                        for count in counts {
+                            for datetime in [true, false] {
+                                let f = DatetimeUnit {
+                                    unit: from,
+                                    multiplier: fm,
+                                };
+                                let t = DatetimeUnit {
+                                    unit: to,
+                                    multiplier: tm,
+                                };
+                                let _ = convert_time(count, f, t, datetime);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for d in [i64::MIN, i64::MAX] {
+            let _ = civil_from_days(d);
+        }
+        assert!(convert_time(i64::MAX, u("[M]"), u("[D]"), true).is_err());
+        assert!(convert_time(i64::MIN + 1, u("[D]"), u("[Y]"), true).is_err());
     }
 }

@@ -147,15 +147,20 @@ impl<'a> Enc<'a> {
         let big = s.order() == ByteOrder::Big;
         match s.ty() {
             ScalarType::Int(n @ (1 | 2 | 4 | 8)) => {
-                let bits = u32::from(n) * 8 - 1;
-                let (min, max) = (-(1i128 << bits), (1i128 << bits) - 1);
+                // n is 1, 2, 4 or 8: bits is at most 63, far inside i128
+                let bits = u32::from(n).wrapping_mul(8).wrapping_sub(1);
+                let (min, max) = (
+                    (1i128 << bits).wrapping_neg(),
+                    (1i128 << bits).wrapping_sub(1),
+                );
                 if v < min || v > max {
                     return Err(not_fit(v, &s));
                 }
                 write_uint(self.buf, v as u64, n, big)
             }
             ScalarType::UInt(n @ (1 | 2 | 4 | 8)) => {
-                let max = (1i128 << (u32::from(n) * 8)) - 1;
+                // n is 1, 2, 4 or 8: a shift of at most 64, far inside i128
+                let max = (1i128 << u32::from(n).wrapping_mul(8)).wrapping_sub(1);
                 if v < 0 || v > max {
                     return Err(not_fit(v, &s));
                 }
@@ -473,7 +478,8 @@ impl Seen {
                 None => false,
             }
         };
-        self.count += usize::from(fresh);
+        // at most one per field: count <= the number of fields
+        self.count = self.count.wrapping_add(usize::from(fresh));
         fresh
     }
     fn has(&self, i: usize) -> bool {
@@ -543,7 +549,8 @@ impl RecEnc<'_> {
         if !self.strict && !self.seen.mark(idx) {
             return Err(Error::mismatch("field given twice").in_field(key));
         }
-        self.next = idx + 1;
+        // idx indexes the record's fields: one more cannot overflow
+        self.next = idx.wrapping_add(1);
         Ok(())
     }
 
@@ -705,7 +712,8 @@ impl SeqEnc<'_> {
                     }
                 };
                 value.serialize(enc).map_err(|e| e.at_index(idx))?;
-                *i += 1;
+                // idx < n (checked above)
+                *i = idx.wrapping_add(1);
                 Ok(())
             }
             SeqEnc::Rec {
@@ -729,7 +737,8 @@ impl SeqEnc<'_> {
                 value
                     .serialize(Enc::with_mode(f.dtype(), dst, *strict))
                     .map_err(|e| e.in_field(f.name()))?;
-                *i += 1;
+                // idx indexes the record's fields (checked above)
+                *i = idx.wrapping_add(1);
                 Ok(())
             }
             SeqEnc::Complex { parts, n, .. } => {
@@ -749,7 +758,9 @@ impl SeqEnc<'_> {
                 if let Some(slot) = parts.get_mut(*n) {
                     *slot = Some(part);
                 }
-                *n += 1;
+                // more than 2 parts is refused at the end; saturation
+                // keeps that refusal whatever the count
+                *n = n.saturating_add(1);
                 Ok(())
             }
         }

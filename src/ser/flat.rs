@@ -20,6 +20,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
+use crate::de::at_least_one;
 use crate::special;
 // An element the fast mode does not take (never shown): the replay's own
 // zero-size miss, so both fast paths fail the same cheap way.
@@ -192,7 +193,7 @@ impl<'b> Flat<'b> {
     #[inline]
     pub(crate) fn suspend(&mut self) -> (&[u8], u64) {
         let (data, stored) = {
-            let stored = self.pos / self.layout.itemsize.max(1);
+            let stored = self.pos / at_least_one(self.layout.itemsize);
             let pos = std::mem::take(&mut self.pos);
             (pos, stored as u64)
         };
@@ -205,7 +206,7 @@ impl<'b> Flat<'b> {
     /// number of elements in them; the layout stays.
     #[inline]
     pub(crate) fn drain(&mut self) -> (&[u8], u64) {
-        let stored = self.pos / self.layout.itemsize.max(1);
+        let stored = self.pos / at_least_one(self.layout.itemsize);
         let pos = std::mem::take(&mut self.pos);
         (self.block.get(..pos).unwrap_or_default(), stored as u64)
     }

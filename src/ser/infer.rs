@@ -255,7 +255,9 @@ impl SeqInfer<'_> {
                     e.at_index(i)
                 }
             })?;
-        self.count += 1;
+        // below the first record's length when there is one; otherwise a
+        // count of elements serialized, refused rather than wrapped
+        self.count = self.count.checked_add(1).ok_or_else(super::too_many)?;
         Ok(())
     }
 
@@ -378,7 +380,9 @@ impl RecInfer<'_> {
                 }
             },
         }
-        self.index += 1;
+        // index <= fields.len(): one per field pushed or checked, and once
+        // a field mismatches the later ones return early (above)
+        self.index = i.wrapping_add(1);
         Ok(())
     }
 
@@ -397,7 +401,8 @@ impl RecInfer<'_> {
                 top: false,
             })
             .map_err(|e| e.in_field(&f.name))?;
-        self.index += 1;
+        // i indexes fields (checked by get_mut above)
+        self.index = i.wrapping_add(1);
         Ok(())
     }
 

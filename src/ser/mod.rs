@@ -8,6 +8,10 @@
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
 //! mode, `flat.rs`).
 
+// Counts, lengths and sizes here grow with the values written: every
+// operation is checked or proven bounded (ser/*.rs too).
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
@@ -35,6 +39,14 @@ pub(crate) fn refused_variant(name: &str, variant: &str) -> Error {
     Error::unsupported(format!(
         "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
     ))
+}
+
+/// A count of written elements past `u64::MAX`: refused rather than
+/// wrapped (a shape or record index would silently restart at 0).
+#[cold]
+#[inline(never)]
+pub(crate) fn too_many() -> Error {
+    Error::limit("array size overflows")
 }
 
 pub(crate) fn too_deep() -> Error {

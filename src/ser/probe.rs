@@ -57,7 +57,8 @@ impl PairProbe {
             (Some(p), Some(slot)) => *slot = Some(p),
             _ => self.bad = true,
         }
-        self.n += 1;
+        // past 2 the pair is refused (bad is set): saturation is harmless
+        self.n = self.n.saturating_add(1);
     }
     fn finish(self) -> Captured {
         match (self.bad, self.parts) {

@@ -494,7 +494,9 @@ impl Tape {
     #[cold]
     #[inline(never)]
     fn general<T: ?Sized + Serialize>(&mut self, value: &T, slot: &mut [u8]) -> Result<()> {
-        self.misses += 1;
+        // once past MAX_MISSES only the comparison matters: saturation is
+        // harmless
+        self.misses = self.misses.saturating_add(1);
         if self.misses >= MAX_MISSES {
             self.root.tag = Tag::Generic;
             self.root.kids = Box::default();
@@ -905,7 +907,8 @@ impl SeqReplay<'_, '_, '_> {
             if self.left == 0 {
                 return Err(Miss);
             }
-            self.left -= 1;
+            // left > 0 (checked above)
+            self.left = self.left.wrapping_sub(1);
             self.frame.base = self.at;
             self.at = self.at.wrapping_add(self.stride);
             &self.kids.as_slice().first().ok_or(Miss)?.node

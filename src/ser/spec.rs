@@ -271,7 +271,10 @@ impl SpecState<'_> {
                     .get(self.base..start)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
                 (c.flush)(data)?;
-                self.flushed = self.flushed.saturating_add(held);
+                // checked, with the cap below: the bytes encoded in all
+                // (flushed + pos) stay within the cap (a usize), which
+                // bounds the element counts of `SpecSeq::i` (collect_seq)
+                self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
                 if self.gaps {
                     // re-zeroed a block at a time below
                     self.out.truncate(self.base);
@@ -282,7 +285,10 @@ impl SpecState<'_> {
                     .ok_or_else(|| Error::limit("speculation: over the cap"))?;
             }
         }
-        if end.saturating_add(self.flushed) > self.cap {
+        if end
+            .checked_add(self.flushed)
+            .is_none_or(|total| total > self.cap)
+        {
             return Err(Error::limit("speculation: over the cap"));
         }
         let window_end = self
@@ -298,7 +304,10 @@ impl SpecState<'_> {
             .out
             .len()
             .saturating_add(ZERO_BLOCK)
-            .min(self.cap)
+            // flushed + pos stays within the cap for the elements `put`
+            // encodes into this block without coming back here (the same
+            // as `cap` until a chunk was flushed)
+            .min(self.cap.saturating_sub(self.flushed))
             .min(window_end)
             .min(self.out.capacity().max(end))
             .max(end);
@@ -355,7 +364,10 @@ impl SpecState<'_> {
                     .get(self.base..self.pos)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
                 (c.flush)(chunk)?;
-                self.flushed = self.flushed.saturating_add(held);
+                // checked, with the cap below: the bytes encoded in all
+                // (flushed + pos) stay within the cap (a usize), which
+                // bounds the element counts of `SpecSeq::i` (collect_seq)
+                self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
                 self.pos = self.base;
             }
         }
@@ -363,7 +375,10 @@ impl SpecState<'_> {
             .pos
             .checked_add(data.len())
             .ok_or_else(|| Error::limit("speculation: over the cap"))?;
-        if end.saturating_add(self.flushed) > self.cap {
+        if end
+            .checked_add(self.flushed)
+            .is_none_or(|total| total > self.cap)
+        {
             return Err(Error::limit("speculation: over the cap"));
         }
         // the zeroed room past `pos` (for `put`) is not needed here
@@ -440,7 +455,12 @@ impl SpecSeq<'_, '_> {
                 self.flat.resume(layout);
                 self.mode = Mode::Flat;
             }
-            None => self.mode = Mode::Put,
+            // zero-size elements grow no output, so nothing but the count
+            // itself bounds their count: they stay in `Walk`, one at a
+            // time through `element` (which saturates the count), and
+            // `Put`'s loop counts elements of at least one byte
+            None if self.st.itemsize != 0 => self.mode = Mode::Put,
+            None => {}
         }
     }
 
@@ -453,7 +473,7 @@ impl SpecSeq<'_, '_> {
                     // the block is full: appended, the element tried again
                     // into the empty block (which it fits)
                     let (data, stored) = self.flat.drain();
-                    self.i += stored;
+                    count(&mut self.i, stored);
                     append_block(self.st, data)?;
                     if self.flat.put(value).is_ok() {
                         return Ok(());
@@ -461,7 +481,8 @@ impl SpecSeq<'_, '_> {
                 }
                 self.mode = Mode::Put;
                 let (data, stored) = self.flat.suspend();
-                self.i += stored + 1;
+                count(&mut self.i, stored);
+                count(&mut self.i, 1);
                 return flat_missed(self.st, data, value);
             }
             Mode::Put => self.st.put(value)?,
@@ -471,7 +492,7 @@ impl SpecSeq<'_, '_> {
                 }
             }
         }
-        self.i += 1;
+        count(&mut self.i, 1);
         Ok(())
     }
 
@@ -484,9 +505,26 @@ impl SpecSeq<'_, '_> {
         }
         self.mode = Mode::Put;
         let (data, stored) = self.flat.suspend();
-        self.i += stored;
+        count(&mut self.i, stored);
         self.st.append(data)
     }
+}
+
+/// The speculative output would pass the cap (or `usize`).
+#[cold]
+#[inline(never)]
+fn over_cap() -> Error {
+    Error::limit("speculation: over the cap")
+}
+
+/// Counts `n` more elements of a sequence (`SpecSeq::i`). The count grows
+/// with the values (zero-size elements do not even grow the output), so it
+/// saturates rather than wraps, branch-free in the per-element loop: `end`
+/// refuses a count of `u64::MAX`, which no header can hold anyway (numpy's
+/// dims stop at `i64::MAX`).
+#[inline(always)]
+fn count(i: &mut u64, n: u64) {
+    *i = i.saturating_add(n);
 }
 
 impl Drop for SpecSeq<'_, '_> {
@@ -532,7 +570,8 @@ fn walk_element<T: ?Sized + Serialize>(
     depth: usize,
     value: &T,
 ) -> Result<bool> {
-    let depth = depth + 1;
+    // depth <= MAX_WRITE_DEPTH (checked here on the way down)
+    let depth = depth.wrapping_add(1);
     if depth > super::MAX_WRITE_DEPTH {
         return Err(super::too_deep());
     }
@@ -573,6 +612,10 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     #[inline(always)]
     fn end(mut self) -> Result<()> {
         self.leave()?;
+        // a saturated count (see `count`)
+        if self.i == u64::MAX {
+            return Err(super::too_many());
+        }
         let slot = self
             .st
             .dims
@@ -658,14 +701,16 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
+        // depth is 0 or a depth walk_element checked against MAX_WRITE_DEPTH
+        let below = self.depth.wrapping_add(1);
         if self.st.dims.len() <= self.depth {
-            self.st.dims.resize(self.depth + 1, None);
-            self.st.hints.resize(self.depth + 1, None);
+            self.st.dims.resize(below, None);
+            self.st.hints.resize(below, None);
             if let Some(h) = self.st.hints.get_mut(self.depth) {
                 *h = len;
             }
         }
-        let known = self.st.have && self.st.leaf_depth == Some(self.depth + 1);
+        let known = self.st.have && self.st.leaf_depth == Some(below);
         let mut seq = SpecSeq {
             st: self.st,
             depth: self.depth,
@@ -716,7 +761,11 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 Mode::Put => {
                     for item in iter.by_ref() {
                         seq.st.put(&item)?;
-                        seq.i += 1;
+                        // each element took itemsize >= 1 bytes of the
+                        // output, whose total (flushed + pos) `grow` and
+                        // `append` keep within the cap, a usize: i cannot
+                        // pass u64::MAX (which `end` refuses)
+                        seq.i = seq.i.wrapping_add(1);
                     }
                     break;
                 }

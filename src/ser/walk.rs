@@ -77,20 +77,25 @@ impl<S: Sink> WalkSeq<'_, S> {
                 "sequence longer than {n}, the length of the first one"
             ))));
         }
-        let r = if self.depth + 1 == self.shape.len() {
+        // depth < shape.len(): a sequence is only walked at an axis
+        let below = self.depth.wrapping_add(1);
+        let r = if below == self.shape.len() {
             let idx = *self.flat;
-            *self.flat += 1;
+            // every axis index is below its dim, but the dims' product is
+            // not checked on every path: refused rather than wrapped
+            *self.flat = idx.checked_add(1).ok_or_else(super::too_many)?;
             self.sink.element(idx, value)
         } else {
             value.serialize(Walk {
                 shape: self.shape,
-                depth: self.depth + 1,
+                depth: below,
                 sink: &mut *self.sink,
                 flat: &mut *self.flat,
             })
         };
         r.map_err(attach)?;
-        self.i += 1;
+        // i < n (checked above)
+        self.i = i.wrapping_add(1);
         Ok(())
     }
     fn finish(self) -> Result<()> {
@@ -299,7 +304,8 @@ impl CountSeq<'_> {
         value
             .serialize(Count {
                 shape: &mut *self.shape,
-                depth: self.depth + 1,
+                // depth < MAX_WRITE_DEPTH (checked above)
+                depth: self.depth.wrapping_add(1),
             })
             .map_err(|e| {
                 if self.depth == 0 {
@@ -308,12 +314,14 @@ impl CountSeq<'_> {
                     e.at_index(i)
                 }
             })?;
-        self.i += 1;
+        // a count of elements serialized: refused rather than wrapped
+        self.i = i.checked_add(1).ok_or_else(super::too_many)?;
         Ok(())
     }
     fn finish(self) -> Result<()> {
         if self.shape.dims.len() <= self.depth {
-            self.shape.dims.resize(self.depth + 1, None);
+            // depth <= MAX_WRITE_DEPTH (element checks it one level up)
+            self.shape.dims.resize(self.depth.wrapping_add(1), None);
         }
         match self.shape.dims.get_mut(self.depth) {
             Some(slot @ None) => {
