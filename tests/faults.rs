@@ -418,6 +418,27 @@ fn to_path_writes_what_to_vec_writes() {
         npy_serde::to_vec(&recs).unwrap(),
         "uniform records",
     );
+    // no element: the dtype cannot be inferred, the exact path refuses it
+    // as to_vec does, and nothing is left behind
+    let empty: Vec<Rec> = Vec::new();
+    assert_eq!(
+        npy_serde::to_path(&path, &empty).unwrap_err().to_string(),
+        npy_serde::to_vec(&empty).unwrap_err().to_string()
+    );
+    assert_eq!(dir_entries(&dir), ["x.npy"]);
+    let typed = WriteOptions::new().dtype("<f8".parse().unwrap());
+    let no_floats: Vec<f64> = Vec::new();
+    same(
+        &|p| typed.to_path(p, &no_floats),
+        typed.to_vec(&no_floats).unwrap(),
+        "empty, dtype given",
+    );
+    // a scalar: shape ()
+    same(
+        &|p| npy_serde::to_path(p, &recs[0]),
+        npy_serde::to_vec(&recs[0]).unwrap(),
+        "one record, shape ()",
+    );
     // strings widen after chunks reached the file: emptied, written again
     let mut widening = records(20_000);
     widening[19_000].name = "a much longer name than the others".into();
