@@ -249,8 +249,14 @@ impl From<std::io::Error> for Error {
 }
 
 impl From<zip::result::ZipError> for Error {
+    /// An I/O error inside the zip crate is reported as the I/O error it is
+    /// (the zip crate's own message for it is only "i/o error", without
+    /// what failed: "No space left on device").
     fn from(err: zip::result::ZipError) -> Self {
-        Error::new(ErrorKind::Zip(err))
+        match err {
+            zip::result::ZipError::Io(e) => Error::new(ErrorKind::Io(e)),
+            other => Error::new(ErrorKind::Zip(other)),
+        }
     }
 }
 

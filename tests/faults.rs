@@ -297,6 +297,78 @@ fn plain_writer_refuses_records_after_a_partial_write() {
     }
 }
 
+// ---- npz members ----------------------------------------------------------
+
+/// A seekable `FailAfter`: fails once `limit` bytes sit past the start.
+struct FailAfterSeek {
+    limit: u64,
+    out: Cursor<Vec<u8>>,
+}
+
+impl Write for FailAfterSeek {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let room = self.limit.saturating_sub(self.out.position());
+        if room == 0 && !buf.is_empty() {
+            return Err(std::io::Error::other("disk full"));
+        }
+        let n = (room as usize).min(buf.len());
+        self.out.write(&buf[..n])
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek for FailAfterSeek {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        self.out.seek(pos)
+    }
+}
+
+/// `NpzWriter::add` writes a member in one walk and starts the entry again
+/// when the values are not uniform: a disk that fills at any byte of the
+/// archive gives an error naming the member (never a panic), and an archive
+/// that fit is the one written without a limit.
+#[test]
+fn npz_members_fail_cleanly_at_every_byte() {
+    let write = |w: FailAfterSeek| -> (npy_serde::Result<()>, FailAfterSeek) {
+        let mut z = npy_serde::npz::NpzWriter::new(w);
+        let r = z
+            .add("even", &records(6))
+            .and_then(|()| z.add("uneven", &uneven_records()));
+        match r.and_then(|()| z.finish()) {
+            Ok(w) => (Ok(()), w),
+            Err(e) => (
+                Err(e),
+                FailAfterSeek {
+                    limit: 0,
+                    out: Cursor::new(Vec::new()),
+                },
+            ),
+        }
+    };
+    let (ok, full) = write(FailAfterSeek {
+        limit: u64::MAX,
+        out: Cursor::new(Vec::new()),
+    });
+    ok.unwrap();
+    let full = full.out.into_inner();
+    for k in 0..full.len() as u64 {
+        let (r, _) = write(FailAfterSeek {
+            limit: k,
+            out: Cursor::new(Vec::new()),
+        });
+        let err = r.unwrap_err().to_string();
+        assert!(err.contains("disk full"), "k={k}: {err}");
+    }
+    let (ok, w) = write(FailAfterSeek {
+        limit: full.len() as u64,
+        out: Cursor::new(Vec::new()),
+    });
+    ok.unwrap();
+    assert_eq!(w.out.into_inner(), full);
+}
+
 // ---- to_path ---------------------------------------------------------------
 
 /// A fresh, empty directory under the system temp dir.
