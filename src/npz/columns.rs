@@ -1,8 +1,9 @@
 //! Columnar writing: a sequence of records -> one member per record field.
 //!
 //! Zip members are written one after another, so the records are walked
-//! once per column. The record dtype is inferred once (the write path's
-//! pass 1); for each column only that field of every record is encoded
+//! once per column. The record dtype comes from one walk first (the write
+//! path's speculative pass, or its exact planning walk when the records are
+//! not uniform); for each column only that field of every record is encoded
 //! ([`Pick`] passes the other fields over by key), straight into a small
 //! chunk buffer that goes to the zip entry when full. Memory: one chunk,
 //! whatever the number of records; time: about one record encoding per
@@ -19,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::WriteOptions;
 use crate::ser::plan;
+use crate::ser::spec::speculate;
 use crate::ser::walk::{Sink, walk};
 
 use super::pick::Pick;
@@ -32,18 +34,18 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
     npz: &mut NpzWriter<W>,
     records: &T,
 ) -> Result<()> {
-    let plan = plan(records, &WriteOptions::new())?;
-    let &[n] = plan.shape.as_slice() else {
+    let (dtype, outer) = layout(records)?;
+    let &[n] = outer.as_slice() else {
         return Err(Error::schema(format!(
             "a columnar npz needs a sequence of records, found an array of shape {} of '{}'",
-            ShapeRepr(&plan.shape),
-            plan.dtype
+            ShapeRepr(&outer),
+            dtype
         )));
     };
-    let Some(record) = plan.dtype.as_record() else {
+    let Some(record) = dtype.as_record() else {
         return Err(Error::schema(format!(
             "a columnar npz needs a sequence of records (structs), found elements of dtype {}",
-            plan.dtype
+            dtype
         )));
     };
     for (position, field) in record.fields().iter().enumerate() {
@@ -65,11 +67,45 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
                 chunk: Vec::with_capacity(CHUNK.max(field.size())),
                 out: zip,
             };
-            walk(records, &plan.shape, &mut sink)?;
+            walk(records, &outer, &mut sink)?;
             sink.flush()
         })?;
     }
     Ok(())
+}
+
+/// The element dtype and the shape of `records`. Uniform records (each
+/// encodes with the first one's dtype) take the write path's speculative
+/// pass: one walk encoding into a discarded chunk, several times cheaper
+/// than inferring every record. Anything else takes the exact planning walk,
+/// which gives the widest strings or the error.
+fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
+    let mut out = Vec::new();
+    let mut discard = |_: &[u8]| Ok(());
+    let chunked = Some((CHUNK, &mut discard as &mut crate::ser::spec::Flush<'_>));
+    let spec = speculate(
+        records,
+        false,
+        &mut out,
+        usize::MAX,
+        &mut |dt, _, _| dt,
+        chunked,
+        None,
+    );
+    if let Some(spec) = spec {
+        let shape = spec.shape.clone();
+        let bytes = shape
+            .iter()
+            .try_fold(spec.descr().itemsize() as u64, |a, &d| a.checked_mul(d));
+        let uniform = shape.len() == 1
+            && spec.descr().as_record().is_some()
+            && bytes == Some(spec.len as u64);
+        if uniform {
+            return Ok((spec.into_descr(), shape));
+        }
+    }
+    let plan = plan(records, &WriteOptions::new())?;
+    Ok((plan.dtype, plan.shape))
 }
 
 /// Encodes one field of each record (see [`Pick`]) into the chunk.
