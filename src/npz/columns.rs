@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::WriteOptions;
 use crate::ser::plan;
+use crate::ser::replay::Tape;
 use crate::ser::spec::speculate;
 use crate::ser::walk::{Sink, walk};
 
@@ -64,6 +65,7 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
             let mut sink = ColumnSink {
                 field,
                 position,
+                tape: Tape::new(field.dtype(), false),
                 chunk: Vec::with_capacity(CHUNK.max(field.size())),
                 out: zip,
             };
@@ -112,6 +114,7 @@ fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
 struct ColumnSink<'a, W: Write> {
     field: &'a Field,
     position: usize,
+    tape: Tape,
     chunk: Vec<u8>,
     out: W,
 }
@@ -143,6 +146,7 @@ impl<W: Write> Sink for ColumnSink<'_, W> {
             .serialize(Pick {
                 field: self.field,
                 position: self.position,
+                tape: &mut self.tape,
                 out,
             })
             .map_err(|e| e.at_record(index))

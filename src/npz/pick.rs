@@ -18,8 +18,8 @@ use serde::ser::{self, Impossible};
 
 use crate::dtype::Field;
 use crate::error::{Error, Result};
-use crate::ser::encode::Enc;
 use crate::ser::key::key_text;
+use crate::ser::replay::Tape;
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
 /// `field`'s size).
@@ -28,6 +28,10 @@ pub(crate) struct Pick<'a> {
     /// records give their fields by position, `f0`, `f1`, ...).
     pub(crate) field: &'a Field,
     pub(crate) position: usize,
+    /// The field's dtype compiled once per column (`Tape::new(dtype,
+    /// false)`): the value is encoded as `Enc::new` would (same bytes and
+    /// errors), without interpreting the dtype per record.
+    pub(crate) tape: &'a mut Tape,
     pub(crate) out: &'a mut [u8],
 }
 
@@ -53,8 +57,10 @@ impl PickFields<'_> {
             return Err(changed("a field given twice").in_field(self.pick.field.name()));
         }
         self.found = true;
-        value
-            .serialize(Enc::new(self.pick.field.dtype(), self.pick.out))
+        let out = &mut *self.pick.out;
+        self.pick
+            .tape
+            .encode(value, out)
             .map_err(|e| e.in_field(self.pick.field.name()))
     }
 
