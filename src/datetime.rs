@@ -105,8 +105,8 @@ pub mod unit {
     }
 }
 
-/// The count numpy uses for NaT.
-const NAT: i64 = i64::MIN;
+// the count numpy uses for NaT
+use crate::timeconv::NAT;
 
 macro_rules! time_type {
     ($(#[$doc:meta])* $name:ident, $token:ident, $what:literal) => {

@@ -137,6 +137,7 @@ mod pyrepr;
 mod reader;
 mod ser;
 mod special;
+mod timeconv;
 mod trace;
 pub mod tutorial;
 mod writer;

@@ -14,10 +14,10 @@ use super::refused_variant;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
-use crate::ser::convert::parse_token_unit;
 use crate::ser::key::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special;
+use crate::timeconv::parse_unit as parse_token_unit;
 
 /// The inferred layout of a value.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,309 @@
+//! Exact conversion of datetime64/timedelta64 counts between units: the one
+//! rule behind writing (a `Datetime64<U>` into the dtype's unit) and reading
+//! (the file's unit into the `"$npy_serde::M8[unit]"` a type asks for).
+//!
+//! Units of the same kind convert by their ratio, reduced by its gcd so
+//! that no intermediate overflows before the result would (fixed-length
+//! units in attoseconds, years and months in months). A datetime in years
+//! or months converts to and from the fixed units through the proleptic
+//! Gregorian calendar, as numpy does (exact only on the first of a month or
+//! year); a timedelta in years or months has no fixed length and does not
+//! (numpy refuses that too). Anything inexact is refused; NaT stays NaT; the
+//! generic unit holds only NaT. Each side words a [`Refusal`] itself.
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use crate::dtype::{DatetimeUnit, TimeUnit};
+
+/// The count of NaT.
+pub(crate) const NAT: i64 = i64::MIN;
+
+/// Why a count does not convert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// A count other than NaT to or from the generic unit.
+    Generic,
+    /// A timedelta between years or months and the fixed-length units.
+    NoFixedLength,
+    /// Not a whole number of the target unit (for a datetime in years or
+    /// months: not the first of a month or year).
+    Inexact,
+    /// The result does not fit 64 bits (or would be NaT's count).
+    Overflow,
+}
+
+/// Length of one base unit: attoseconds for the linear units, months for
+/// years and months (which have no fixed length in seconds).
+fn unit_size(u: TimeUnit) -> Option<(bool, i128)> {
+    const E3: i128 = 1_000;
+    Some(match u {
+        TimeUnit::Generic => return None,
+        TimeUnit::Years => (true, 12),
+        TimeUnit::Months => (true, 1),
+        TimeUnit::Attoseconds => (false, 1),
+        TimeUnit::Femtoseconds => (false, E3),
+        TimeUnit::Picoseconds => (false, E3 * E3),
+        TimeUnit::Nanoseconds => (false, E3 * E3 * E3),
+        TimeUnit::Microseconds => (false, E3 * E3 * E3 * E3),
+        TimeUnit::Milliseconds => (false, E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Seconds => (false, E3 * E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Minutes => (false, 60 * E3 * E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Hours => (false, 3_600 * E3 * E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Days => (false, 86_400 * E3 * E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Weeks => (false, 7 * 86_400 * E3 * E3 * E3 * E3 * E3 * E3),
+    })
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    // checked_rem stops at b == 0 (and at i128::MIN % -1, which the
+    // positive unit sizes never reach)
+    while let Some(t) = a.checked_rem(b) {
+        a = b;
+        b = t;
+    }
+    a
+}
+
+/// Converts `count` from unit `from` to unit `to` exactly; `datetime`
+/// selects the calendar conversion of years and months (see the module).
+pub(crate) fn convert(
+    count: i64,
+    from: DatetimeUnit,
+    to: DatetimeUnit,
+    datetime: bool,
+) -> Result<i64, Refusal> {
+    let cal = |u: DatetimeUnit| matches!(u.unit, TimeUnit::Years | TimeUnit::Months);
+    let generic = |u: DatetimeUnit| u.unit == TimeUnit::Generic;
+    if !datetime
+        || count == NAT
+        || from == to
+        || generic(from)
+        || generic(to)
+        || cal(from) == cal(to)
+    {
+        return convert_linear(count, from, to);
+    }
+    let months = DatetimeUnit::new(TimeUnit::Months);
+    let days = DatetimeUnit::new(TimeUnit::Days);
+    if cal(from) {
+        // months since 1970-01 -> days since 1970-01-01
+        let m = convert_linear(count, from, months)?;
+        // |m / 12| < 2^60 and the remainder is 0..12: no overflow
+        let year = m.div_euclid(12).wrapping_add(1970);
+        let month = m.rem_euclid(12).wrapping_add(1);
+        let d = days_from_civil(year, month, 1).ok_or(Refusal::Overflow)?;
+        convert_linear(d, days, to)
+    } else {
+        // a count that is no whole number of days is no month start either
+        let d = convert_linear(count, from, days).map_err(|_| Refusal::Inexact)?;
+        let (y, m, day) = civil_from_days(d);
+        if day != 1 {
+            return Err(Refusal::Inexact);
+        }
+        let months_since = y
+            .checked_sub(1970)
+            .and_then(|v| v.checked_mul(12))
+            .and_then(|v| v.checked_add(m.checked_sub(1)?))
+            .ok_or(Refusal::Overflow)?;
+        convert_linear(months_since, months, to)
+    }
+}
+
+/// Converts between units of the same kind (both fixed-length, or both
+/// years/months) by their ratio.
+fn convert_linear(count: i64, from: DatetimeUnit, to: DatetimeUnit) -> Result<i64, Refusal> {
+    if count == NAT || from == to {
+        return Ok(count);
+    }
+    let (Some((cal_from, size_from)), Some((cal_to, size_to))) =
+        (unit_size(from.unit), unit_size(to.unit))
+    else {
+        return Err(Refusal::Generic);
+    };
+    if cal_from != cal_to {
+        return Err(Refusal::NoFixedLength);
+    }
+    // sizes are below 2^80 and multipliers below 2^32: the products fit
+    // an i128 with room to spare
+    let num = size_from.wrapping_mul(i128::from(from.multiplier));
+    let den = size_to.wrapping_mul(i128::from(to.multiplier));
+    let g = gcd(num, den).max(1);
+    let c = i128::from(count);
+    // g >= 1 divides both: these never fail
+    let (Some(num), Some(den)) = (num.checked_div(g), den.checked_div(g)) else {
+        return Err(Refusal::Inexact);
+    };
+    // None for den == 0, which cannot hold the count either
+    if c.checked_rem(den) != Some(0) {
+        return Err(Refusal::Inexact);
+    }
+    c.checked_div(den)
+        .and_then(|q| q.checked_mul(num))
+        .and_then(|v| i64::try_from(v).ok())
+        .filter(|&v| v != NAT)
+        .ok_or(Refusal::Overflow)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+/// `days_from_civil`).
+///
+/// Bounds: callers pass `1 <= m <= 12` and `1 <= d <= 31`; `y` may be any
+/// `i64` (its steps are checked). Then `mp` is `0..12`, `doy` is `0..397`,
+/// `yoe` is `0..400`, `doe` is `0..146_097`: the unchecked steps stay far
+/// inside `i64`.
+#[allow(clippy::arithmetic_side_effects)]
+fn days_from_civil(y: i64, m: i64, d: i64) -> Option<i64> {
+    let y = if m <= 2 { y.checked_sub(1)? } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era.checked_mul(146_097)?.checked_add(doe - 719_468)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01.
+///
+/// Bounds: in `i128`, `z + 719_468` cannot overflow for an `i64` `z`;
+/// `|era| < 2^47`, `doe` is `0..146_097`, `yoe` `0..400`, `doy` `0..366`,
+/// `mp` `0..12`, and `era * 400 < 2^56`: nothing here can overflow (the
+/// divisors are nonzero constants).
+#[allow(clippy::arithmetic_side_effects)]
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = i128::from(z) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i128::from(m <= 2);
+    (i64::try_from(y).unwrap_or(i64::MAX), m as i64, d as i64)
+}
+
+/// Parses the unit part of a datetime token after its prefix: `""` (generic),
+/// `"[ns]"`, `"[25s]"`. `None` for anything else (a zero multiplier too).
+pub(crate) fn parse_unit(rest: &str) -> Option<DatetimeUnit> {
+    if rest.is_empty() {
+        return Some(DatetimeUnit::new(TimeUnit::Generic));
+    }
+    let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
+    let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
+    let (num, code) = inner.split_at_checked(digits)?;
+    let multiplier = if num.is_empty() { 1 } else { num.parse().ok()? };
+    if multiplier == 0 {
+        return None;
+    }
+    Some(DatetimeUnit {
+        unit: TimeUnit::from_code(code)?,
+        multiplier,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(s: &str) -> DatetimeUnit {
+        parse_unit(s).unwrap()
+    }
+
+    #[test]
+    fn ratio_units() {
+        let lin = |c, a, b| convert(c, a, b, false);
+        assert_eq!(lin(3, u("[s]"), u("[ms]")), Ok(3000));
+        assert_eq!(lin(3000, u("[ms]"), u("[s]")), Ok(3));
+        assert_eq!(lin(3001, u("[ms]"), u("[s]")), Err(Refusal::Inexact));
+        assert_eq!(lin(2, u("[Y]"), u("[M]")), Ok(24));
+        assert_eq!(lin(-3, u("[Y]"), u("[M]")), Ok(-36));
+        assert_eq!(lin(2, u("[Y]"), u("[D]")), Err(Refusal::NoFixedLength));
+        assert_eq!(lin(NAT, u("[Y]"), u("[D]")), Ok(NAT));
+        assert_eq!(lin(4, u("[25s]"), u("[s]")), Ok(100));
+        assert_eq!(lin(50, u("[s]"), u("[25s]")), Ok(2));
+        assert_eq!(lin(i64::MAX, u("[W]"), u("[as]")), Err(Refusal::Overflow));
+        assert_eq!(lin(1, u("[W]"), u("[D]")), Ok(7));
+        assert_eq!(lin(1, u(""), u("[D]")), Err(Refusal::Generic));
+        assert_eq!(lin(NAT, u(""), u("[D]")), Ok(NAT));
+        assert_eq!(parse_unit("[x]"), None);
+        assert_eq!(parse_unit("[0s]"), None);
+    }
+
+    /// Large counts convert whenever the result fits: the ratio is reduced
+    /// first, never taken through attoseconds (1.1e15 weeks is 6.9e38
+    /// attoseconds, past an i128, and 1.9e17 hours).
+    #[test]
+    fn large_counts_convert_when_the_result_fits() {
+        let w = -1_143_338_179_290_048i64;
+        assert_eq!(convert(w, u("[W]"), u("[h]"), true), Ok(w * 168));
+        assert_eq!(convert(w * 168, u("[h]"), u("[W]"), true), Ok(w));
+        let y = 86_400_000_000_000i64;
+        assert!(convert(y, u("[Y]"), u("[W]"), true).is_ok());
+    }
+
+    #[test]
+    fn datetime_years_and_months_use_the_calendar() {
+        let cal = |c, a, b| convert(c, a, b, true);
+        // numpy: np.datetime64(1, 'Y').astype('M8[D]') == 365
+        assert_eq!(cal(1, u("[Y]"), u("[D]")), Ok(365));
+        assert_eq!(cal(2, u("[Y]"), u("[D]")), Ok(730));
+        assert_eq!(cal(3, u("[Y]"), u("[D]")), Ok(1096));
+        // 2000 is 30 years after 1970; 2000-03-01 is day 11017
+        assert_eq!(cal(30, u("[Y]"), u("[D]")), Ok(10957));
+        assert_eq!(cal(362, u("[M]"), u("[D]")), Ok(11017));
+        assert_eq!(cal(11017, u("[D]"), u("[M]")), Ok(362));
+        assert_eq!(cal(11018, u("[D]"), u("[M]")), Err(Refusal::Inexact));
+        assert_eq!(cal(-1, u("[M]"), u("[D]")), Ok(-31));
+        assert_eq!(cal(1096, u("[D]"), u("[Y]")), Ok(3));
+        assert_eq!(cal(1097, u("[D]"), u("[Y]")), Err(Refusal::Inexact));
+        assert_eq!(cal(59, u("[D]"), u("[M]")), Ok(2));
+        assert_eq!(cal(59 * 86400, u("[s]"), u("[M]")), Ok(2));
+        assert_eq!(
+            cal(59 * 86400 + 1, u("[s]"), u("[M]")),
+            Err(Refusal::Inexact)
+        );
+        assert_eq!(cal(5, u(""), u("[D]")), Err(Refusal::Generic));
+    }
+
+    #[test]
+    fn civil_round_trip() {
+        for d in (-800_000i64..800_000).chain([2_932_896, -2_932_896]) {
+            let (y, m, day) = civil_from_days(d);
+            assert_eq!(days_from_civil(y, m, day), Some(d));
+        }
+    }
+
+    /// The extremes of count and multiplier between every pair of units:
+    /// a refusal or a value, never an overflow (tests run with overflow
+    /// checks on, so a wrapped intermediate would panic here).
+    #[test]
+    fn extremes_never_overflow() {
+        let counts = [i64::MIN + 1, -1, 0, 1, i64::MAX];
+        for from in TimeUnit::ALL {
+            for to in TimeUnit::ALL {
+                for fm in [1, 7, u32::MAX] {
+                    for tm in [1, 7, u32::MAX] {
+                        for count in counts {
+                            for datetime in [true, false] {
+                                let f = DatetimeUnit {
+                                    unit: from,
+                                    multiplier: fm,
+                                };
+                                let t = DatetimeUnit {
+                                    unit: to,
+                                    multiplier: tm,
+                                };
+                                let _ = convert(count, f, t, datetime);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for d in [i64::MIN, i64::MAX] {
+            let _ = civil_from_days(d);
+        }
+        assert!(convert(i64::MAX, u("[M]"), u("[D]"), true).is_err());
+        assert!(convert(i64::MIN + 1, u("[D]"), u("[Y]"), true).is_err());
+    }
+}
