@@ -253,7 +253,7 @@ impl<'de> SeqAccess<'de> for Records<'_> {
         };
         seed.deserialize(record)
             .map(Some)
-            .map_err(|e| e.at_record(index))
+            .map_err(|e| at_record(e, index))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -297,6 +297,21 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
     }
 }
 
+/// Attaches the record index to an error on its way out (cold: only
+/// errors pay for the formatting code, the per-record path stays small).
+#[cold]
+#[inline(never)]
+fn at_record(e: Error, index: u64) -> Error {
+    e.at_record(index)
+}
+
+/// Attaches the field (column) name to an error on its way out (cold).
+#[cold]
+#[inline(never)]
+fn in_field(e: Error, name: &str) -> Error {
+    e.in_field(name)
+}
+
 struct RecordFields<'a> {
     record: RecordDe<'a>,
     next: usize,
@@ -305,6 +320,7 @@ struct RecordFields<'a> {
 impl<'de> MapAccess<'de> for RecordFields<'_> {
     type Error = Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         let Some(col) = self.record.columns.get(self.next) else {
             return Ok(None);
@@ -313,6 +329,7 @@ impl<'de> MapAccess<'de> for RecordFields<'_> {
             .map(Some)
     }
 
+    #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let col = self
             .record
@@ -330,7 +347,7 @@ impl<'de> MapAccess<'de> for RecordFields<'_> {
             Bytes::Copied(bytes),
             self.record.cfg,
         ))
-        .map_err(|e| e.in_field(&col.key))
+        .map_err(|e| in_field(e, &col.key))
     }
 
     fn size_hint(&self) -> Option<usize> {
