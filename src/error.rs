@@ -198,6 +198,7 @@ impl Error {
     /// assert_eq!(err.to_string(), "field pos.y: too big");
     /// ```
     #[must_use]
+    #[cold]
     pub fn in_field(mut self, name: &str) -> Self {
         self.0.path.push(Segment::Field(name.to_owned()));
         self
@@ -209,6 +210,7 @@ impl Error {
     /// assert_eq!(err.to_string(), "field pos[2]: too big");
     /// ```
     #[must_use]
+    #[cold]
     pub fn at_index(mut self, index: u64) -> Self {
         self.0.path.push(Segment::Index(index));
         self
@@ -221,6 +223,7 @@ impl Error {
     /// assert_eq!(err.to_string(), "record 4, field x: too big");
     /// ```
     #[must_use]
+    #[cold]
     pub fn at_record(mut self, index: u64) -> Self {
         if !self.0.path.iter().any(|s| matches!(s, Segment::Record(_))) {
             self.0.path.push(Segment::Record(index));
