@@ -159,14 +159,10 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     ) else {
         return Ok(false);
     };
-    let header = Header::new(spec.descr().clone(), false, spec.shape);
-    let known = spec.tape;
-    let Some(data_len) = header.data_len().ok().and_then(|n| usize::try_from(n).ok()) else {
+    let Some((header, data_len)) = checked_header(&spec) else {
         return Ok(false);
     };
-    if spec.len != data_len {
-        return Ok(false);
-    }
+    let known = spec.tape;
     let (head, _) = header.encode(opts.version)?;
     if keeping.get() && kept.len().saturating_add(out.len()) == data_len {
         // everything was kept: the chunks, then the last one
@@ -302,13 +298,9 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     let (Some(spec), Some(guessed)) = (spec, guessed) else {
         return Ok(Unchecked::Redo);
     };
-    let header = Header::new(spec.descr().clone(), false, spec.shape);
-    let Some(data_len) = header.data_len().ok().and_then(|n| usize::try_from(n).ok()) else {
+    let Some((header, _)) = checked_header(&spec) else {
         return Ok(Unchecked::Redo);
     };
-    if spec.len != data_len {
-        return Ok(Unchecked::Redo);
-    }
     let (head, _) = header.encode(opts.version)?;
     write_data_at(writer, &out, &head, offset)?;
     if head == guessed {
@@ -319,6 +311,15 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
             head,
         })
     }
+}
+
+/// The header of a finished speculative pass and its data length; `None`
+/// when the bytes it encoded do not add up to that (then the exact path
+/// writes the array).
+fn checked_header(spec: &crate::ser::spec::Speculated) -> Option<(Header, usize)> {
+    let header = Header::new(spec.descr().clone(), false, spec.shape.clone());
+    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
+    (spec.len == data_len).then_some((header, data_len))
 }
 
 /// The destination of [`one_pass_unchecked`] and what was written to it.
