@@ -147,7 +147,12 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         }
         dt
     };
-    let chunked = Some((CHUNK, &mut keep as &mut crate::ser::spec::Flush<'_>));
+    // past KEEP the chunks are not kept: plain numbers are only checked
+    let chunked = Some((
+        CHUNK,
+        &mut keep as &mut crate::ser::spec::Flush<'_>,
+        Some(KEEP),
+    ));
     let Some(spec) = speculate(
         value,
         opts.align,
@@ -185,7 +190,7 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
             Err(Error::schema("write failed"))
         }
     };
-    let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>));
+    let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>, None));
     let again = speculate(
         value,
         opts.align,
@@ -276,7 +281,7 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
         Ok(())
     };
     let mut out = Vec::new();
-    let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>));
+    let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>, None));
     let spec = speculate(
         value,
         opts.align,

@@ -137,6 +137,55 @@ fn a_bad_value_in_the_last_chunk_writes_nothing() {
     assert!(rec.writes.iter().all(|&w| w <= 64 * 1024));
 }
 
+/// Over 4 MiB, `to_writer`'s checking walk only checks plain numbers
+/// (stores nothing): the written bytes are still `to_vec`'s, an element
+/// the check does not take ends the check the way the storing walk ends,
+/// and a bad value anywhere still leaves the writer untouched.
+#[test]
+fn large_plain_arrays_are_checked_without_being_stored() {
+    let xs: Vec<f64> = (0..600_000).map(|i| f64::from(i) * 0.5).collect(); // 4.8 MB
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &xs).unwrap();
+    assert_eq!(rec.out, to_vec(&xs).unwrap());
+
+    // a late element of another number type: a miss in the check, then
+    // the tape; the result is what to_vec writes
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Num {
+        F(f64),
+        I(i64),
+    }
+    let mut mixed: Vec<Num> = (0..600_000).map(|i| Num::F(f64::from(i))).collect();
+    mixed[500_000] = Num::I(7);
+    let mut rec = Recorder::default();
+    let written = to_writer(&mut rec, &mixed).map(|()| rec.out);
+    let expected = to_vec(&mixed);
+    match (written, expected) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        (a, b) => panic!("to_writer {a:?}, to_vec {b:?}"),
+    }
+
+    // None late in a large array: refused, nothing written
+    let mut opts: Vec<Option<f64>> = (0..600_000).map(|i| Some(f64::from(i))).collect();
+    opts.push(None);
+    let mut rec = Recorder::default();
+    let err = to_writer(&mut rec, &opts).unwrap_err();
+    assert!(err.to_string().contains("600000"), "{err}");
+    assert!(rec.out.is_empty());
+
+    // rows of three: a late short row is ragged, nothing written
+    let mut rows: Vec<Vec<f32>> = (0..400_000).map(|i| vec![i as f32, 1.0, 2.0]).collect();
+    let mut rec = Recorder::default();
+    to_writer(&mut rec, &rows).unwrap();
+    assert_eq!(rec.out, to_vec(&rows).unwrap());
+    rows[399_000].pop();
+    let mut rec = Recorder::default();
+    assert!(to_writer(&mut rec, &rows).is_err());
+    assert!(rec.out.is_empty());
+}
+
 /// Fails once `limit` bytes were accepted.
 struct FailAfter {
     limit: usize,

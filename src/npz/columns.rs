@@ -84,7 +84,11 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
 fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
     let mut out = Vec::new();
     let mut discard = |_: &[u8]| Ok(());
-    let chunked = Some((CHUNK, &mut discard as &mut crate::ser::spec::Flush<'_>));
+    let chunked = Some((
+        CHUNK,
+        &mut discard as &mut crate::ser::spec::Flush<'_>,
+        None,
+    ));
     let spec = speculate(
         records,
         false,

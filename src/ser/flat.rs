@@ -104,6 +104,10 @@ pub(crate) struct Flat<'b> {
     /// Per number type, the first position an element of that type does
     /// not fit at: 0 for all but the layout's bare type.
     ends: Ends,
+    /// The layout elements are checked against without being stored
+    /// ([`check`](Flat::check)), and how many passed.
+    check: Layout,
+    checked: u64,
 }
 
 /// A `u16` per [`Plain`] (named fields, not an array: each stays a register).
@@ -176,7 +180,38 @@ impl<'b> Flat<'b> {
             pos: 0,
             layout: Layout::none(),
             ends: Ends::default(),
+            check: Layout::none(),
+            checked: 0,
         }
+    }
+
+    /// Checks elements of this layout from now on, storing nothing (a
+    /// pass whose output is discarded): see [`check`](Flat::check).
+    #[inline]
+    pub(crate) fn resume_check(&mut self, layout: Layout) {
+        self.check = layout;
+        self.checked = 0;
+    }
+
+    /// Whether `value` is an element of the checked layout, counting it.
+    /// Nothing is stored, so for a `Vec<f64>` (whose elements can only be
+    /// `f64`s) the compiler drops the loop over the values altogether.
+    #[inline(always)]
+    pub(crate) fn check<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
+        value.serialize(CheckLeaf { layout: self.check })?;
+        // one per element of an iterator: 2^64 of them cannot be walked;
+        // wrapping (unlike saturating) lets the compiler turn a loop of
+        // checks that cannot fail into one addition
+        self.checked = self.checked.wrapping_add(1);
+        Ok(())
+    }
+
+    /// Stops checking: the number of elements that passed. Every element
+    /// misses the check until the next [`resume_check`](Flat::resume_check).
+    #[inline]
+    pub(crate) fn stop_check(&mut self) -> u64 {
+        self.check = Layout::none();
+        std::mem::take(&mut self.checked)
     }
 
     /// Takes elements of this layout, into the empty block.
@@ -514,6 +549,113 @@ impl ser::SerializeTuple for Tuple<'_> {
         // the element was inside the block, so no overflow
         *self.pos = self.pos.wrapping_add(self.itemsize);
         Ok(())
+    }
+}
+
+/// One element checked against a layout, stored nowhere: the same
+/// misses as [`Leaf`] (the methods are shared), no bytes.
+struct CheckLeaf {
+    layout: Layout,
+}
+
+/// A tuple element being checked: numbers of type `num` until exactly
+/// `itemsize` bytes.
+struct CheckTuple {
+    num: Plain,
+    at: usize,
+    itemsize: usize,
+}
+
+/// One number of a tuple element being checked.
+struct CheckItem<'t> {
+    tuple: &'t mut CheckTuple,
+}
+
+impl CheckLeaf {
+    #[inline(always)]
+    fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
+        if self.layout.bare == Some(num) {
+            Ok(())
+        } else {
+            Err(Miss)
+        }
+    }
+}
+
+impl CheckItem<'_> {
+    #[inline(always)]
+    fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
+        let t = self.tuple;
+        if t.num != num {
+            return Err(Miss);
+        }
+        // at <= itemsize <= WINDOW before, N <= 8: no overflow
+        t.at = t.at.wrapping_add(N);
+        if t.at > t.itemsize {
+            return Err(Miss);
+        }
+        Ok(())
+    }
+}
+
+impl ser::Serializer for CheckLeaf {
+    type Ok = ();
+    type Error = Miss;
+    type SerializeSeq = Impossible<(), Miss>;
+    type SerializeTuple = CheckTuple;
+    type SerializeTupleStruct = Impossible<(), Miss>;
+    type SerializeTupleVariant = Impossible<(), Miss>;
+    type SerializeMap = Impossible<(), Miss>;
+    type SerializeStruct = Impossible<(), Miss>;
+    type SerializeStructVariant = Impossible<(), Miss>;
+
+    methods!();
+
+    #[inline]
+    fn serialize_tuple(self, _: usize) -> Result<CheckTuple, Miss> {
+        let Some(num) = self.layout.item else {
+            return Err(Miss);
+        };
+        Ok(CheckTuple {
+            num,
+            at: 0,
+            itemsize: self.layout.itemsize,
+        })
+    }
+}
+
+impl<'t> ser::Serializer for CheckItem<'t> {
+    type Ok = ();
+    type Error = Miss;
+    type SerializeSeq = Impossible<(), Miss>;
+    type SerializeTuple = Impossible<(), Miss>;
+    type SerializeTupleStruct = Impossible<(), Miss>;
+    type SerializeTupleVariant = Impossible<(), Miss>;
+    type SerializeMap = Impossible<(), Miss>;
+    type SerializeStruct = Impossible<(), Miss>;
+    type SerializeStructVariant = Impossible<(), Miss>;
+
+    methods!();
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Miss> {
+        Err(Miss)
+    }
+}
+
+impl ser::SerializeTuple for CheckTuple {
+    type Ok = ();
+    type Error = Miss;
+    #[inline(always)]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
+        value.serialize(CheckItem { tuple: self })
+    }
+    #[inline(always)]
+    fn end(self) -> Result<(), Miss> {
+        if self.at == self.itemsize {
+            Ok(())
+        } else {
+            Err(Miss)
+        }
     }
 }
 

@@ -81,6 +81,12 @@ pub(crate) type Flush<'a> = dyn FnMut(&[u8]) -> Result<()> + 'a;
 struct Chunked<'a> {
     window: usize,
     flush: &'a mut Flush<'a>,
+    /// The caller uses the chunks only up to this many bytes (its
+    /// checking pass): when the length hints claim more, plain-number
+    /// elements are only checked ([`Mode::Check`]), not stored.
+    check_above: Option<usize>,
+    /// Whether plain-number elements are only checked (decided in `first`).
+    check_only: bool,
 }
 
 /// Called with the dtype, the hinted shape and the output buffer; gives
@@ -138,18 +144,27 @@ pub(crate) struct SpecState<'o> {
 ///
 /// With `known` (what a previous pass over the same values found), the
 /// first element is not inferred: that dtype and tape are used (every
-/// element is still checked against them).
+/// element is still checked against them). `chunked` is (window, flush,
+/// check above): with the third (a caller that uses the chunks only up to
+/// that many bytes), an array whose length hints claim more has its
+/// plain-number elements checked without being stored: their bytes count
+/// in the length, no chunk gets them.
 pub(crate) fn speculate<T: ?Sized + Serialize>(
     value: &T,
     align: bool,
     out: &mut Vec<u8>,
     cap: usize,
     on_dtype: &mut OnDtype<'_>,
-    chunked: Option<(usize, &mut Flush<'_>)>,
+    chunked: Option<(usize, &mut Flush<'_>, Option<usize>)>,
     known: Option<Tape>,
 ) -> Option<Speculated> {
     let pos = out.len();
-    let chunked = chunked.map(|(window, flush)| Chunked { window, flush });
+    let chunked = chunked.map(|(window, flush, check_above)| Chunked {
+        window,
+        flush,
+        check_above,
+        check_only: false,
+    });
     let mut st = SpecState {
         pos,
         base: pos,
@@ -229,6 +244,15 @@ impl SpecState<'_> {
         };
         let dtype = tape.take_dtype();
         self.itemsize = dtype.itemsize();
+        if let Some(c) = self.chunked.as_mut() {
+            if let Some(limit) = c.check_above {
+                // as the caller computes it from the same hints: no hint is 0
+                let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
+                    acc.checked_mul(h.unwrap_or(0) as u64)
+                });
+                c.check_only = claimed.is_none_or(|n| n > limit as u64);
+            }
+        }
         self.gaps = crate::writer::has_gaps(&dtype);
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
         let dtype = (self.on_dtype)(dtype, &hinted, self.out);
@@ -388,6 +412,21 @@ impl SpecState<'_> {
         Ok(())
     }
 
+    /// Counts `bytes` of checked elements as encoded and handed on (they
+    /// went to no chunk: the caller discards the chunks), within the cap.
+    #[inline(never)]
+    fn skip(&mut self, bytes: usize) -> Result<()> {
+        self.flushed = self.flushed.checked_add(bytes).ok_or_else(over_cap)?;
+        if self
+            .flushed
+            .checked_add(self.pos)
+            .is_none_or(|total| total > self.cap)
+        {
+            return Err(over_cap());
+        }
+        Ok(())
+    }
+
     /// [`put`](SpecState::put) when the element does not fit in the zeroed
     /// part of the output.
     #[cold]
@@ -434,6 +473,11 @@ enum Mode {
     /// mode ([`Flat`]), falling back to [`SpecState::put`] for an element
     /// it does not take.
     Flat,
+    /// The array's elements are plain numbers and the pass only checks
+    /// them (`check_only`): each is checked by [`Flat::check`] and counted,
+    /// nothing is stored; an element it does not take ends the mode as in
+    /// `Flat`.
+    Check,
 }
 
 struct SpecSeq<'s, 'o> {
@@ -451,6 +495,10 @@ impl SpecSeq<'_, '_> {
     #[inline(always)]
     fn enter(&mut self) {
         match self.st.layout {
+            Some(layout) if self.st.chunked.as_ref().is_some_and(|c| c.check_only) => {
+                self.flat.resume_check(layout);
+                self.mode = Mode::Check;
+            }
             Some(layout) => {
                 self.flat.resume(layout);
                 self.mode = Mode::Flat;
@@ -485,6 +533,12 @@ impl SpecSeq<'_, '_> {
                 count(&mut self.i, 1);
                 return flat_missed(self.st, data, value);
             }
+            Mode::Check => {
+                // the element was not taken by the check
+                self.leave_check()?;
+                count(&mut self.i, 1);
+                return flat_missed(self.st, &[], value);
+            }
             Mode::Put => self.st.put(value)?,
             Mode::Walk => {
                 if walk_element(self.st, self.flat.block(), self.depth, value)? {
@@ -500,13 +554,37 @@ impl SpecSeq<'_, '_> {
     /// output and counted.
     #[inline(always)]
     fn leave(&mut self) -> Result<()> {
-        if self.mode != Mode::Flat {
-            return Ok(());
+        match self.mode {
+            Mode::Flat => {
+                self.mode = Mode::Put;
+                let (data, stored) = self.flat.suspend();
+                count(&mut self.i, stored);
+                self.st.append(data)
+            }
+            Mode::Check => self.leave_check(),
+            Mode::Put | Mode::Walk => Ok(()),
         }
+    }
+
+    /// Leaves [`Mode::Check`]: the checked elements are counted (out of
+    /// line: the storing modes' loops stay as they were).
+    #[cold]
+    #[inline(never)]
+    fn leave_check(&mut self) -> Result<()> {
         self.mode = Mode::Put;
-        let (data, stored) = self.flat.suspend();
-        count(&mut self.i, stored);
-        self.st.append(data)
+        let checked = self.flat.stop_check();
+        self.checked(checked)
+    }
+
+    /// Counts `n` elements that passed the check, and their bytes.
+    #[inline(never)]
+    fn checked(&mut self, n: u64) -> Result<()> {
+        count(&mut self.i, n);
+        let bytes = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(self.st.itemsize))
+            .ok_or_else(over_cap)?;
+        self.st.skip(bytes)
     }
 }
 
@@ -602,7 +680,7 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
         // the fast mode first: out of it every element misses, and for a
         // type that is never flat (a struct) the miss is known at compile
         // time, so this costs nothing there
-        if self.flat.put(value).is_ok() {
+        if self.flat.put(value).is_ok() || self.flat.check(value).is_ok() {
             return Ok(());
         }
         self.element(value)
@@ -748,6 +826,19 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                     let mut missed = None;
                     for item in iter.by_ref() {
                         if seq.flat.put(&item).is_err() {
+                            missed = Some(item);
+                            break;
+                        }
+                    }
+                    match missed {
+                        Some(item) => seq.element(&item)?,
+                        None => break,
+                    }
+                }
+                Mode::Check => {
+                    let mut missed = None;
+                    for item in iter.by_ref() {
+                        if seq.flat.check(&item).is_err() {
                             missed = Some(item);
                             break;
                         }
