@@ -8,7 +8,8 @@
 //! only to check the values (nothing is written when they do not encode),
 //! then, unless all the data fit in 4 MiB (kept from the checking pass),
 //! runs it again writing each full chunk: memory stays bounded whatever the
-//! array's size. `to_path` and npz members write where a failure is thrown
+//! array's size. Past 4 MiB the checking pass stores no plain numbers at
+//! all (`Mode::Check` in `ser/spec.rs`): for a `Vec<f64>` it costs nothing. `to_path` and npz members write where a failure is thrown
 //! away (a temporary file, an abandoned entry), so they need no checking
 //! walk: they run the pass once, writing each chunk as it fills.
 //!
