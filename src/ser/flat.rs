@@ -470,6 +470,22 @@ macro_rules! methods {
     };
 }
 
+/// The associated types of the fast mode's serializers: everything but
+/// numbers (and a tuple, for an element) misses.
+macro_rules! miss_types {
+    ($tuple:ty) => {
+        type Ok = ();
+        type Error = Miss;
+        type SerializeSeq = Impossible<(), Miss>;
+        type SerializeTuple = $tuple;
+        type SerializeTupleStruct = Impossible<(), Miss>;
+        type SerializeTupleVariant = Impossible<(), Miss>;
+        type SerializeMap = Impossible<(), Miss>;
+        type SerializeStruct = Impossible<(), Miss>;
+        type SerializeStructVariant = Impossible<(), Miss>;
+    };
+}
+
 impl Leaf<'_, '_> {
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
@@ -478,15 +494,7 @@ impl Leaf<'_, '_> {
 }
 
 impl<'a> ser::Serializer for Leaf<'a, '_> {
-    type Ok = ();
-    type Error = Miss;
-    type SerializeSeq = Impossible<(), Miss>;
-    type SerializeTuple = Tuple<'a>;
-    type SerializeTupleStruct = Impossible<(), Miss>;
-    type SerializeTupleVariant = Impossible<(), Miss>;
-    type SerializeMap = Impossible<(), Miss>;
-    type SerializeStruct = Impossible<(), Miss>;
-    type SerializeStructVariant = Impossible<(), Miss>;
+    miss_types!(Tuple<'a>);
 
     methods!();
 
@@ -517,15 +525,7 @@ impl<'a> ser::Serializer for Leaf<'a, '_> {
 }
 
 impl<'t, 'a> ser::Serializer for Item<'t, 'a> {
-    type Ok = ();
-    type Error = Miss;
-    type SerializeSeq = Impossible<(), Miss>;
-    type SerializeTuple = Impossible<(), Miss>;
-    type SerializeTupleStruct = Impossible<(), Miss>;
-    type SerializeTupleVariant = Impossible<(), Miss>;
-    type SerializeMap = Impossible<(), Miss>;
-    type SerializeStruct = Impossible<(), Miss>;
-    type SerializeStructVariant = Impossible<(), Miss>;
+    miss_types!(Impossible<(), Miss>);
 
     methods!();
 
@@ -599,15 +599,7 @@ impl CheckItem<'_> {
 }
 
 impl ser::Serializer for CheckLeaf {
-    type Ok = ();
-    type Error = Miss;
-    type SerializeSeq = Impossible<(), Miss>;
-    type SerializeTuple = CheckTuple;
-    type SerializeTupleStruct = Impossible<(), Miss>;
-    type SerializeTupleVariant = Impossible<(), Miss>;
-    type SerializeMap = Impossible<(), Miss>;
-    type SerializeStruct = Impossible<(), Miss>;
-    type SerializeStructVariant = Impossible<(), Miss>;
+    miss_types!(CheckTuple);
 
     methods!();
 
@@ -625,15 +617,7 @@ impl ser::Serializer for CheckLeaf {
 }
 
 impl<'t> ser::Serializer for CheckItem<'t> {
-    type Ok = ();
-    type Error = Miss;
-    type SerializeSeq = Impossible<(), Miss>;
-    type SerializeTuple = Impossible<(), Miss>;
-    type SerializeTupleStruct = Impossible<(), Miss>;
-    type SerializeTupleVariant = Impossible<(), Miss>;
-    type SerializeMap = Impossible<(), Miss>;
-    type SerializeStruct = Impossible<(), Miss>;
-    type SerializeStructVariant = Impossible<(), Miss>;
+    miss_types!(Impossible<(), Miss>);
 
     methods!();
 

@@ -818,36 +818,29 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         };
         let mut seq = self.serialize_seq(hint)?;
         let mut iter = iter;
+        // the elements while `flat.$method` takes them, then the one it
+        // did not take through `element` (which leaves the mode), or the end
+        macro_rules! run {
+            ($method:ident) => {{
+                let mut missed = None;
+                for item in iter.by_ref() {
+                    if seq.flat.$method(&item).is_err() {
+                        missed = Some(item);
+                        break;
+                    }
+                }
+                match missed {
+                    Some(item) => seq.element(&item)?,
+                    None => break,
+                }
+            }};
+        }
         // a loop per mode: the state a mode depends on changes only
         // between them, so within one its checks are computed once
         loop {
             match seq.mode {
-                Mode::Flat => {
-                    let mut missed = None;
-                    for item in iter.by_ref() {
-                        if seq.flat.put(&item).is_err() {
-                            missed = Some(item);
-                            break;
-                        }
-                    }
-                    match missed {
-                        Some(item) => seq.element(&item)?,
-                        None => break,
-                    }
-                }
-                Mode::Check => {
-                    let mut missed = None;
-                    for item in iter.by_ref() {
-                        if seq.flat.check(&item).is_err() {
-                            missed = Some(item);
-                            break;
-                        }
-                    }
-                    match missed {
-                        Some(item) => seq.element(&item)?,
-                        None => break,
-                    }
-                }
+                Mode::Flat => run!(put),
+                Mode::Check => run!(check),
                 // for good: every element through the tape
                 Mode::Put => {
                     for item in iter.by_ref() {
