@@ -124,31 +124,20 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     }
     let mut out = Vec::new();
     // the checking pass keeps its chunks while they total at most KEEP
-    // bytes: a small array is then written from them, in one walk; an
-    // array whose length hints claim more never starts keeping
-    let keeping = std::cell::Cell::new(true);
-    let mut kept: Vec<u8> = Vec::new();
+    // bytes: a small array is then written from them, in one walk; past
+    // KEEP (or when the length hints claim more: then the pass hands over
+    // no chunk and only checks plain numbers) the second walk writes
+    let mut kept: Option<Vec<u8>> = Some(Vec::new());
     let mut keep = |data: &[u8]| {
-        if keeping.get() {
-            if kept.len().saturating_add(data.len()) <= KEEP {
-                kept.extend_from_slice(data);
+        if let Some(k) = kept.as_mut() {
+            if k.len().saturating_add(data.len()) <= KEEP {
+                k.extend_from_slice(data);
             } else {
-                keeping.set(false);
-                kept = Vec::new();
+                kept = None;
             }
         }
         Ok(())
     };
-    let mut on_dtype = |dt: Dtype, hinted: &[u64], _: &mut Vec<u8>| {
-        let claimed = hinted
-            .iter()
-            .try_fold(dt.itemsize() as u64, |acc, &d| acc.checked_mul(d));
-        if claimed.is_none_or(|n| n > KEEP as u64) {
-            keeping.set(false);
-        }
-        dt
-    };
-    // past KEEP the chunks are not kept: plain numbers are only checked
     let chunked = Some((
         CHUNK,
         &mut keep as &mut crate::ser::spec::Flush<'_>,
@@ -159,7 +148,7 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         opts.align,
         &mut out,
         usize::MAX,
-        &mut on_dtype,
+        &mut |dt, _, _| dt,
         chunked,
         None,
     ) else {
@@ -170,7 +159,7 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     };
     let known = spec.tape;
     let (head, _) = header.encode(opts.version)?;
-    if keeping.get() && kept.len().saturating_add(out.len()) == data_len {
+    if let Some(kept) = kept.filter(|k| k.len().saturating_add(out.len()) == data_len) {
         // everything was kept: the chunks, then the last one
         writer.write_all(&head)?;
         write_data(writer, &kept, &head)?;

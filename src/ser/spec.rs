@@ -82,11 +82,23 @@ struct Chunked<'a> {
     window: usize,
     flush: &'a mut Flush<'a>,
     /// The caller uses the chunks only up to this many bytes (its
-    /// checking pass): when the length hints claim more, plain-number
-    /// elements are only checked ([`Mode::Check`]), not stored.
+    /// checking pass): when the length hints claim more, `flush` gets no
+    /// chunk at all and plain-number elements are only checked
+    /// ([`Mode::Check`]), not stored.
     check_above: Option<usize>,
-    /// Whether plain-number elements are only checked (decided in `first`).
+    /// Whether the pass only checks (decided in `first` from the hints).
     check_only: bool,
+}
+
+impl Chunked<'_> {
+    /// Hands a full chunk to the caller, unless the pass only checks.
+    #[inline]
+    fn flush(&mut self, data: &[u8]) -> Result<()> {
+        if self.check_only {
+            return Ok(());
+        }
+        (self.flush)(data)
+    }
 }
 
 /// Called with the dtype, the hinted shape and the output buffer; gives
@@ -246,7 +258,7 @@ impl SpecState<'_> {
         self.itemsize = dtype.itemsize();
         if let Some(c) = self.chunked.as_mut() {
             if let Some(limit) = c.check_above {
-                // as the caller computes it from the same hints: no hint is 0
+                // no hint counts as 0
                 let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
                     acc.checked_mul(h.unwrap_or(0) as u64)
                 });
@@ -294,7 +306,7 @@ impl SpecState<'_> {
                     .out
                     .get(self.base..start)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                (c.flush)(data)?;
+                c.flush(data)?;
                 // checked, with the cap below: the bytes encoded in all
                 // (flushed + pos) stay within the cap (a usize), which
                 // bounds the element counts of `SpecSeq::i` (collect_seq)
@@ -387,7 +399,7 @@ impl SpecState<'_> {
                     .out
                     .get(self.base..self.pos)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                (c.flush)(chunk)?;
+                c.flush(chunk)?;
                 // checked, with the cap below: the bytes encoded in all
                 // (flushed + pos) stay within the cap (a usize), which
                 // bounds the element counts of `SpecSeq::i` (collect_seq)
