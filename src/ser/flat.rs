@@ -339,36 +339,11 @@ impl Item<'_, '_> {
     }
 }
 
-/// The serialize methods of the numbers, each storing its own bytes.
-macro_rules! numbers {
-    ($($method:ident($ty:ty) => $num:ident;)*) => {$(
-        #[inline(always)]
-        fn $method(self, v: $ty) -> Result<(), Miss> {
-            self.store(Plain::$num, v.to_le_bytes())
-        }
-    )*};
-}
-
 /// The serializer methods: numbers are stored, `Some` and plain newtypes
 /// are transparent (as everywhere in the write path), the rest is a miss.
 macro_rules! methods {
     () => {
-        #[inline(always)]
-        fn serialize_bool(self, v: bool) -> Result<(), Miss> {
-            self.store(Plain::Bool, [u8::from(v)])
-        }
-        numbers! {
-            serialize_i8(i8) => I8;
-            serialize_i16(i16) => I16;
-            serialize_i32(i32) => I32;
-            serialize_i64(i64) => I64;
-            serialize_u8(u8) => U8;
-            serialize_u16(u16) => U16;
-            serialize_u32(u32) => U32;
-            serialize_u64(u64) => U64;
-            serialize_f32(f32) => F32;
-            serialize_f64(f64) => F64;
-        }
+        plain_number_methods!(#[inline(always)] store -> Result<(), Miss>);
         fn serialize_i128(self, _: i128) -> Result<(), Miss> {
             Err(Miss)
         }

@@ -12,6 +12,37 @@
 // operation is checked or proven bounded (ser/*.rs too).
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+/// The serializer methods of the plain numbers (`bool` as one byte), each
+/// handing its [`Plain`](crate::dtype::Plain) type and little-endian bytes
+/// to `self.$store`: the one list behind the write side's fast paths (the
+/// replay tape, the flat arrays and their check).
+macro_rules! plain_number_methods {
+    (#[$attr:meta] $store:ident -> $ret:ty) => {
+        #[$attr]
+        fn serialize_bool(self, v: bool) -> $ret {
+            self.$store(crate::dtype::Plain::Bool, [u8::from(v)])
+        }
+        plain_number_methods!(@num $attr, $store, $ret;
+            serialize_i8(i8) => I8;
+            serialize_i16(i16) => I16;
+            serialize_i32(i32) => I32;
+            serialize_i64(i64) => I64;
+            serialize_u8(u8) => U8;
+            serialize_u16(u16) => U16;
+            serialize_u32(u32) => U32;
+            serialize_u64(u64) => U64;
+            serialize_f32(f32) => F32;
+            serialize_f64(f64) => F64;
+        );
+    };
+    (@num $attr:meta, $store:ident, $ret:ty; $($method:ident($ty:ty) => $num:ident;)*) => {$(
+        #[$attr]
+        fn $method(self, v: $ty) -> $ret {
+            self.$store(crate::dtype::Plain::$num, v.to_le_bytes())
+        }
+    )*};
+}
+
 pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;

@@ -563,6 +563,13 @@ struct Replay<'a, 'f, 'b> {
 }
 
 impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
+    /// A plain number's bytes into its node ([`put`](Replay::put) with
+    /// the number's tag, a constant at each call site).
+    #[inline(always)]
+    fn put_plain<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Replayed {
+        self.put(tag_of(num), bytes)
+    }
+
     /// Stores a number's own little-endian bytes when the node expects
     /// exactly this type; anything else is a miss. (Not handed to `Enc`
     /// here: a call in every inlined field costs more than it saves. A
@@ -667,15 +674,6 @@ fn delegate(node: &Node, frame: &mut Frame<'_>, f: impl FnOnce(Enc<'_>) -> Resul
     f(enc(node, frame)?).map_err(|_| Miss)
 }
 
-macro_rules! scalars {
-    ($($method:ident($ty:ty) => $tag:ident;)*) => {$(
-        #[inline]
-        fn $method(self, v: $ty) -> Replayed {
-            self.put(Tag::$tag, v.to_le_bytes())
-        }
-    )*};
-}
-
 impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
     type Ok = ();
     type Error = Miss;
@@ -687,22 +685,7 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
     type SerializeStruct = RecReplay<'a, 'f, 'b>;
     type SerializeStructVariant = Impossible<(), Miss>;
 
-    #[inline]
-    fn serialize_bool(self, v: bool) -> Replayed {
-        self.put(Tag::Bool, [u8::from(v)])
-    }
-    scalars! {
-        serialize_i8(i8) => I8;
-        serialize_i16(i16) => I16;
-        serialize_i32(i32) => I32;
-        serialize_i64(i64) => I64;
-        serialize_u8(u8) => U8;
-        serialize_u16(u16) => U16;
-        serialize_u32(u32) => U32;
-        serialize_u64(u64) => U64;
-        serialize_f32(f32) => F32;
-        serialize_f64(f64) => F64;
-    }
+    plain_number_methods!(#[inline] put_plain -> Replayed);
     fn serialize_i128(self, _: i128) -> Replayed {
         Err(Miss)
     }
@@ -933,43 +916,28 @@ impl SeqReplay<'_, '_, '_> {
     }
 }
 
-impl ser::SerializeSeq for SeqReplay<'_, '_, '_> {
-    type Ok = ();
-    type Error = Miss;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Replayed {
-        self.finish()
-    }
+/// Sequences, tuples and tuple structs replay alike: element by element.
+macro_rules! seq_replay {
+    ($($tr:ident::$m:ident;)*) => {$(
+        impl ser::$tr for SeqReplay<'_, '_, '_> {
+            type Ok = ();
+            type Error = Miss;
+            #[inline]
+            fn $m<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
+                self.element(value)
+            }
+            #[inline]
+            fn end(self) -> Replayed {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for SeqReplay<'_, '_, '_> {
-    type Ok = ();
-    type Error = Miss;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Replayed {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqReplay<'_, '_, '_> {
-    type Ok = ();
-    type Error = Miss;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Replayed {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Replayed {
-        self.finish()
-    }
+seq_replay! {
+    SerializeSeq::serialize_element;
+    SerializeTuple::serialize_element;
+    SerializeTupleStruct::serialize_field;
 }
 
 /// A map into a record: handed to `Enc` whole (keys arrive as values, not
