@@ -58,7 +58,9 @@ pub enum ErrorKind {
     /// The underlying reader or writer failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// The zip container of an `.npz` archive is damaged or unsupported.
+    /// The zip container of an `.npz` archive is damaged or unsupported
+    /// (with the `npz` feature, on by default).
+    #[cfg(feature = "npz")]
     #[error(transparent)]
     Zip(#[from] zip::result::ZipError),
     /// The magic string, version, header length or header dictionary is wrong.
@@ -251,6 +253,7 @@ impl From<std::io::Error> for Error {
     }
 }
 
+#[cfg(feature = "npz")]
 impl From<zip::result::ZipError> for Error {
     /// An I/O error inside the zip crate is reported as the I/O error it is
     /// (the zip crate's own message for it is only "i/o error", without

@@ -106,6 +106,10 @@
 //!
 //! # Features
 //!
+//! - `npz` (on by default): `.npz` archives, the [`npz`] module and
+//!   [`ErrorKind::Zip`]; the only user of the zip dependency. Without it
+//!   (`default-features = false`) the crate reads and writes `.npy` files
+//!   with serde, thiserror, num-complex and serde_bytes alone.
 //! - `half`: `half::f16` as `'<f2'`.
 #![forbid(unsafe_code)]
 // Input decides sizes and offsets everywhere: no indexing that can panic, no
@@ -144,6 +148,7 @@ mod writer;
 
 pub mod bulk;
 pub mod complex;
+#[cfg(feature = "npz")]
 pub mod npz;
 
 pub use crate::atomic::{from_path, to_path};

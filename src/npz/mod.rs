@@ -1,6 +1,8 @@
 //! `.npz` archives: a zip of `.npy` members, one per key, as numpy's
 //! `np.savez`, `np.savez_compressed` and `np.load` use them.
 //!
+//! Needs the `npz` feature (on by default).
+//!
 //! Two everyday shapes map onto an archive:
 //!
 //! * **Struct of arrays.** A struct (or a string-keyed map) becomes one member
