@@ -79,12 +79,53 @@ fn shortest(x: Float) -> (String, i32) {
                 .unwrap_or_else(|| format!("{v:e}"))
         }
     };
-    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+    let (mut digits, exp) = split_exp(&text);
+    if let Some(even) = even_on_tie(x, &digits, exp) {
+        digits = even;
+    }
+    (digits, exp)
+}
+
+/// The significant digits (trailing zeros dropped, at least one) and the
+/// exponent of `{:e}` text.
+fn split_exp(text: &str) -> (String, i32) {
+    let (mantissa, exp) = text.split_once('e').unwrap_or((text, "0"));
     let mut digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     while digits.len() > 1 && digits.ends_with('0') {
         digits.pop();
     }
     (digits, exp.parse().unwrap_or(0))
+}
+
+/// numpy (Dragon4) breaks an exact tie between two shortest candidates
+/// towards an even last digit; Rust's shortest rounds it up. A tie needs
+/// the neighbour with the last digit one lower to read back as the same
+/// value (rare: checked by parsing) and the exact value to lie halfway
+/// (checked on its full decimal expansion, at most 767 digits for an f64).
+fn even_on_tie(x: Float, digits: &str, exp: i32) -> Option<String> {
+    let last = digits.bytes().last()?;
+    if last % 2 == 0 || digits.len() < 2 && last == b'1' {
+        return None;
+    }
+    let mut lower = digits[..digits.len() - 1].to_owned();
+    lower.push(char::from(last - 1));
+    let text = format!("{}.{}e{exp}", &lower[..1], &lower[1..]);
+    let reads_back = match x {
+        Float::F16(v) => text
+            .parse()
+            .is_ok_and(|y| round_f16(y) == f64::from(v.abs())),
+        Float::F32(v) => text.parse::<f32>() == Ok(v.abs()),
+        Float::F64(v) => text.parse::<f64>() == Ok(v.abs()),
+    };
+    if !reads_back {
+        return None;
+    }
+    let v = match x {
+        Float::F16(v) | Float::F32(v) => f64::from(v.abs()),
+        Float::F64(v) => v.abs(),
+    };
+    let (exact, exact_exp) = split_exp(&format!("{v:.767e}"));
+    (exact_exp == exp && exact == format!("{lower}5")).then_some(lower)
 }
 
 /// `y` rounded to the nearest `f16` (ties to even), as an `f64`; infinity

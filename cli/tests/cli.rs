@@ -126,6 +126,23 @@ fn csv_records() {
     assert_eq!(&rows[2][4], b"\xff\x00z");
 }
 
+/// 1000 floats of each width (random bit patterns and short decimals):
+/// the tool prints each as numpy's `str()` does (`tests/data/floats.csv`,
+/// written by numpy), ties between two shortest candidates included.
+#[test]
+fn floats_print_as_numpy_prints_them() {
+    let ours = String::from_utf8(stdout(&["csv", "tests/data/floats.npy"])).unwrap();
+    let numpy = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/floats.csv"),
+    )
+    .unwrap();
+    for (i, (a, b)) in ours.lines().zip(numpy.lines()).enumerate() {
+        assert_eq!(a, b, "line {}", i + 1);
+    }
+    assert_eq!(ours.lines().count(), 1001);
+    assert_eq!(numpy.lines().count(), 1001);
+}
+
 #[test]
 fn csv_plain_arrays_and_members() {
     insta::assert_snapshot!(npy(&["csv", "tests/data/plain_2d.npy"]));

@@ -70,4 +70,29 @@ with open("bad_crc.npz", "r+b") as f:
 # with_text.npz: an archive with a member that is not .npy (numpy loads it as bytes).
 shutil.copy("one.npz", "with_text.npz")
 with zipfile.ZipFile("with_text.npz", "a") as z:
-    z.writestr("readme.txt", "made by make.py\n")
+    # a fixed date, so that the file does not change from run to run
+    z.writestr(zipfile.ZipInfo("readme.txt", date_time=(2026, 1, 1, 0, 0, 0)), "made by make.py\n")
+
+# floats.npy / floats.csv: floats of every width and numpy's str() of each,
+# as CSV (what `npy csv floats.npy` must print): random bit patterns (every
+# binade, subnormals, NaN, infinities) and short decimals.
+rng = np.random.default_rng(16)
+n = 1000
+f2 = rng.integers(0, 2**16, n, dtype=np.uint64).astype(np.uint16).view(np.float16)
+f4 = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(np.float32)
+f8 = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True).view(np.float64)
+dec = np.array([
+    round(x, int(d))
+    for x, d in zip(rng.random(n) * 10.0 ** rng.integers(-6, 20, n), rng.integers(0, 8, n))
+])
+half = n // 2
+f2[:half] = dec[:half].astype(np.float16)
+f4[:half] = dec[:half].astype(np.float32)
+f8[:half] = dec[:half]
+floats = np.zeros(n, dtype=[("f2", "<f2"), ("f4", "<f4"), ("f8", "<f8")])
+floats["f2"], floats["f4"], floats["f8"] = f2, f4, f8
+np.save("floats.npy", floats)
+with open("floats.csv", "w", newline="") as f:
+    f.write("f2,f4,f8\n")
+    for row in floats:
+        f.write(",".join(str(row[k]) for k in ("f2", "f4", "f8")) + "\n")
