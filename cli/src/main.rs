@@ -47,6 +47,7 @@ enum Command {
     /// own width, complex as 1+2j. Every member of an .npz.
     #[command(after_help = EXIT_STATUS)]
     Show {
+        /// The .npy or .npz file.
         file: PathBuf,
         /// How many rows (records) to print per array.
         #[arg(long, short = 'n', default_value_t = 5)]
@@ -63,19 +64,23 @@ enum Command {
     /// "5 seconds", "NaT").
     #[command(after_help = EXIT_STATUS)]
     Json {
+        /// The .npy or .npz file.
         file: PathBuf,
         /// The .npz member to convert (needed when the archive has several).
         #[arg(long)]
         member: Option<String>,
     },
-    /// Convert a record array or a 1-D/2-D array to CSV, with a header.
-    ///
-    /// Columns: a field's name, pos[0] and pos[1] for a (2,) subarray,
-    /// sub.x for a nested record, 0, 1, ... for a 2-D array (0 for a 1-D
-    /// array of scalars). Values as numpy prints them; S and V cells hold
-    /// their bytes.
-    #[command(after_help = EXIT_STATUS)]
+    // (the help text as attributes: rustdoc would read pos[0] as a link)
+    #[command(
+        about = "Convert a record array or a 1-D/2-D array to CSV, with a header",
+        long_about = "Convert a record array or a 1-D/2-D array to CSV, with a header.\n\n\
+            Columns: a field's name, pos[0] and pos[1] for a (2,) subarray, sub.x for a \
+            nested record, 0, 1, ... for a 2-D array (0 for a 1-D array of scalars). \
+            Values as numpy prints them; S and V cells hold their bytes.",
+        after_help = EXIT_STATUS
+    )]
     Csv {
+        /// The .npy or .npz file.
         file: PathBuf,
         /// The .npz member to convert (needed when the archive has several).
         #[arg(long)]
@@ -88,6 +93,7 @@ enum Command {
     /// member with its CRC-32. Exit status 0 only when every file is good.
     #[command(after_help = EXIT_STATUS)]
     Check {
+        /// The .npy and .npz files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
