@@ -44,12 +44,15 @@ pub fn csv<R: Read>(reader: &mut NpyReader<R>, out: impl Write) -> Result<(), Fa
     Ok(())
 }
 
-/// The csv crate's error is an I/O error here (records are written as
-/// given, no serde).
+/// The csv crate's errors here are I/O errors: records are written as
+/// given (no serde), each as wide as the header.
 fn csv_failure(e: csv::Error) -> Failure {
+    if !matches!(e.kind(), csv::ErrorKind::Io(_)) {
+        return Failure::File(format!("internal error: {e}"));
+    }
     match e.into_kind() {
         csv::ErrorKind::Io(e) => Failure::Output(e),
-        other => Failure::Output(std::io::Error::other(format!("{other:?}"))),
+        _ => Failure::File("internal error: csv".to_owned()),
     }
 }
 

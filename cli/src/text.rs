@@ -99,9 +99,8 @@ fn split_exp(text: &str) -> (String, i32) {
 
 /// numpy (Dragon4) breaks an exact tie between two shortest candidates
 /// towards an even last digit; Rust's shortest rounds it up. A tie needs
-/// the neighbour with the last digit one lower to read back as the same
-/// value (rare: checked by parsing) and the exact value to lie halfway
-/// (checked on its full decimal expansion, at most 767 digits for an f64).
+/// the exact value to lie halfway, on `lower5` (checked in integers), and
+/// the candidate with the last digit one lower to read back as the value.
 fn even_on_tie(x: Float, digits: &str, exp: i32) -> Option<String> {
     let last = digits.bytes().last()?;
     if last % 2 == 0 || digits.len() < 2 && last == b'1' {
@@ -109,6 +108,16 @@ fn even_on_tie(x: Float, digits: &str, exp: i32) -> Option<String> {
     }
     let mut lower = digits[..digits.len() - 1].to_owned();
     lower.push(char::from(last - 1));
+    let v = match x {
+        Float::F16(v) | Float::F32(v) => f64::from(v.abs()),
+        Float::F64(v) => v.abs(),
+    };
+    // the midpoint lower5 × 10^q, q the exponent of its last digit
+    let mid: u64 = format!("{lower}5").parse().ok()?;
+    let q = exp - i32::try_from(lower.len()).ok()?;
+    if !equals_decimal(v, mid, q) {
+        return None;
+    }
     let text = format!("{}.{}e{exp}", &lower[..1], &lower[1..]);
     let reads_back = match x {
         Float::F16(v) => text
@@ -117,15 +126,34 @@ fn even_on_tie(x: Float, digits: &str, exp: i32) -> Option<String> {
         Float::F32(v) => text.parse::<f32>() == Ok(v.abs()),
         Float::F64(v) => text.parse::<f64>() == Ok(v.abs()),
     };
-    if !reads_back {
-        return None;
-    }
-    let v = match x {
-        Float::F16(v) | Float::F32(v) => f64::from(v.abs()),
-        Float::F64(v) => v.abs(),
+    reads_back.then_some(lower)
+}
+
+/// Whether the finite, positive `v` is exactly `d × 10^q`: with
+/// `v = m × 2^e`, both sides split into an odd part and a power of two,
+/// `10^q` into `2^q × 5^q`; the odd parts (at most 64 bits times a power of
+/// 5 that fits 128) and the powers of two must be equal.
+fn equals_decimal(v: f64, d: u64, q: i32) -> bool {
+    let bits = v.to_bits();
+    let biased = i32::try_from(bits >> 52).unwrap_or(0);
+    let frac = bits & ((1 << 52) - 1);
+    let (m, e) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | 1 << 52, biased - 1075)
     };
-    let (exact, exact_exp) = split_exp(&format!("{v:.767e}"));
-    (exact_exp == exp && exact == format!("{lower}5")).then_some(lower)
+    if m == 0 || d == 0 {
+        return m == d;
+    }
+    let (m_odd, m_twos) = (m >> m.trailing_zeros(), e + m.trailing_zeros() as i32);
+    let (d_odd, d_twos) = (d >> d.trailing_zeros(), q + d.trailing_zeros() as i32);
+    let five = |k: i32| 5u128.checked_pow(k.unsigned_abs());
+    let odd_equal = if q >= 0 {
+        five(q).and_then(|p| p.checked_mul(u128::from(d_odd))) == Some(u128::from(m_odd))
+    } else {
+        five(q).and_then(|p| p.checked_mul(u128::from(m_odd))) == Some(u128::from(d_odd))
+    };
+    odd_equal && m_twos == d_twos
 }
 
 /// `y` rounded to the nearest `f16` (ties to even), as an `f64`; infinity
@@ -207,5 +235,20 @@ mod tests {
         assert_eq!(c(1.0, f64::INFINITY), "1+infj");
         assert_eq!(c(1e-5, 1e20), "1e-05+1e+20j");
         assert_eq!(complex(Float::F32(0.1), Float::F32(-2.0)), "0.1-2j");
+        // ties between two shortest candidates go to the even digit
+        assert_eq!(f32_(246_307.0 + 0.125), "246307.12");
+        assert_eq!(f64_(1_173_068_851_645_764.0 + 0.25), "1173068851645764.2");
+    }
+
+    #[test]
+    fn exact_decimal_comparison() {
+        assert!(equals_decimal(246_307.0 + 0.125, 246_307_125, -3));
+        assert!(!equals_decimal(0.1, 1, -1));
+        assert!(equals_decimal(1.5, 15, -1));
+        assert!(equals_decimal(1e22, 1, 22));
+        assert!(!equals_decimal(1e23, 1, 23));
+        assert!(!equals_decimal(5e-324, 5, -324));
+        assert!(equals_decimal(65504.0, 65504, 0));
+        assert!(equals_decimal(0.5f64.powi(20), 95_367_431_640_625, -20));
     }
 }
