@@ -78,6 +78,7 @@ fn array<R: Read>(
         reader.len()
     )?;
     writeln!(out, "{indent}dtype {dtype}")?;
+    writeln!(out, "{indent}  itemsize {}", dtype.itemsize())?;
     if dtype.as_record().is_some() {
         let mut rows = Vec::new();
         tree(&dtype, 0, 0, &mut rows);
@@ -89,8 +90,6 @@ fn array<R: Read>(
                 "{indent}  {offset:>6}  {size:>4}  {label:width$}  {ty}"
             )?;
         }
-    } else {
-        writeln!(out, "{indent}  {} byte(s) per element", dtype.itemsize())?;
     }
     if reader.shape().is_empty() {
         writeln!(out, "{indent}value:")?;
