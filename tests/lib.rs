@@ -10,7 +10,6 @@
 //! | `memory` | memory bounded by the bytes present and by the writers' buffers |
 //! | `interop` | live round trips with numpy (driven by `.ci/run`) |
 //! | `dtype` | `Dtype::of` refusals and limits, with their messages |
-//! | `examples` | the `inspect` example's output |
 //!
 //! Fixtures live beside them: `data/` (numpy-made files and the hostile
 //! corpus, each with the script that made it), `fixtures/` (header and
