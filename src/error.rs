@@ -39,6 +39,9 @@ struct ErrorImpl {
     kind: ErrorKind,
     /// Innermost segment first: segments are pushed while the error unwinds.
     path: Vec<Segment>,
+    /// A serde `missing field` error that does not yet say what is there
+    /// (see [`Error::listing_what_is_there`]).
+    missing: bool,
 }
 
 /// What kind of error this is. The message of each variant is complete
@@ -130,6 +133,7 @@ impl Error {
         Error(Box::new(ErrorImpl {
             kind,
             path: Vec::new(),
+            missing: false,
         }))
     }
 
@@ -285,6 +289,51 @@ impl serde::de::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
         Error::new(ErrorKind::Message(msg.to_string()))
     }
+    fn missing_field(field: &'static str) -> Self {
+        let mut e = Error::new(ErrorKind::Message(format!("missing field `{field}`")));
+        e.0.missing = true;
+        e
+    }
+}
+
+impl Error {
+    /// A `missing field` error straight from the visitor of `container`
+    /// ("the record", "the archive") also lists what it has; other errors,
+    /// and one listed already by a nested container, pass unchanged.
+    #[cold]
+    pub(crate) fn listing_what_is_there<'a>(
+        mut self,
+        container: &str,
+        names: impl ExactSizeIterator<Item = &'a str>,
+    ) -> Self {
+        if std::mem::take(&mut self.0.missing) {
+            if let ErrorKind::Message(m) = &mut self.0.kind {
+                match name_list(names) {
+                    Some(list) => m.push_str(&format!("; {container} has {list}")),
+                    None => m.push_str(&format!("; {container} is empty")),
+                }
+            }
+        }
+        self
+    }
+}
+
+/// `'x', 'y'` (the first five, then the count), `None` for no names: what a
+/// record or archive holds, for a message about something it lacks.
+pub(crate) fn name_list<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Option<String> {
+    const SHOWN: usize = 5;
+    let n = names.len();
+    if n == 0 {
+        return None;
+    }
+    let mut list: Vec<String> = names
+        .take(SHOWN)
+        .map(|k| crate::pyrepr::PyStr(k).to_string())
+        .collect();
+    if n > SHOWN {
+        list.push(format!("... ({n} in all)"));
+    }
+    Some(list.join(", "))
 }
 
 struct DisplayError<'a>(&'a ErrorImpl);

@@ -42,12 +42,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let order = (0..self.npz.len()).collect();
-        visitor.visit_map(Members {
-            npz: self.npz,
-            order,
-            next: 0,
-            current: None,
-        })
+        visit_members(self.npz, order, visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -64,12 +59,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
                 order.push(i);
             }
         }
-        visitor.visit_map(Members {
-            npz: self.npz,
-            order,
-            next: 0,
-            current: None,
-        })
+        visit_members(self.npz, order, visitor)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -135,6 +125,22 @@ impl<R: Read + Seek> ArchiveDe<'_, R> {
     fn npz_cfg(&self) -> Cfg {
         self.npz.cfg()
     }
+}
+
+/// The members in `order` as a map; a missing field lists the archive's keys.
+fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
+    npz: &mut NpzReader<R>,
+    order: Vec<usize>,
+    visitor: V,
+) -> Result<V::Value> {
+    visitor
+        .visit_map(Members {
+            npz: &mut *npz,
+            order,
+            next: 0,
+            current: None,
+        })
+        .map_err(|e| e.listing_what_is_there("the archive", npz.names().iter().map(String::as_str)))
 }
 
 /// Members as map entries: key, then the member decoded from its stream.
@@ -272,10 +278,15 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(RecordFields {
-            record: self,
-            next: 0,
-        })
+        let columns = self.columns;
+        visitor
+            .visit_map(RecordFields {
+                record: self,
+                next: 0,
+            })
+            .map_err(|e| {
+                e.listing_what_is_there("the archive", columns.iter().map(|c| c.key.as_str()))
+            })
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

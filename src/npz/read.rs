@@ -322,20 +322,9 @@ impl<R: Read + Seek> NpzReader<R> {
         if let Some(i) = self.zip.index_for_name(&super::member_name(name)) {
             return Ok(i);
         }
-        const SHOWN: usize = 5;
-        let mut list: Vec<String> = self
-            .keys
-            .iter()
-            .take(SHOWN)
-            .map(|k| PyStr(k).to_string())
-            .collect();
-        if self.keys.len() > SHOWN {
-            list.push(format!("... ({} in all)", self.keys.len()));
-        }
-        let msg = if list.is_empty() {
-            "not in the archive; the archive is empty".to_owned()
-        } else {
-            format!("not in the archive; it has {}", list.join(", "))
+        let msg = match crate::error::name_list(self.keys.iter().map(String::as_str)) {
+            Some(list) => format!("not in the archive; it has {list}"),
+            None => "not in the archive; the archive is empty".to_owned(),
         };
         Err(Error::schema(msg).in_member(name))
     }
