@@ -39,9 +39,20 @@ struct ErrorImpl {
     kind: ErrorKind,
     /// Innermost segment first: segments are pushed while the error unwinds.
     path: Vec<Segment>,
-    /// A serde `missing field` error that does not yet say what is there
-    /// (see [`Error::listing_what_is_there`]).
-    missing: bool,
+    /// A hint the error waits for from a caller that knows more.
+    pending: Pending,
+}
+
+/// What an error can still be told by a caller up the stack.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    None,
+    /// A serde `missing field`: what the record or archive has
+    /// ([`Error::listing_what_is_there`]).
+    MissingField,
+    /// A value wider than its `U`/`S` field: how to give wider fields
+    /// ([`Error::with_width_hint`]).
+    Width,
 }
 
 /// What kind of error this is. The message of each variant is complete
@@ -133,7 +144,7 @@ impl Error {
         Error(Box::new(ErrorImpl {
             kind,
             path: Vec::new(),
-            missing: false,
+            pending: Pending::None,
         }))
     }
 
@@ -291,7 +302,7 @@ impl serde::de::Error for Error {
     }
     fn missing_field(field: &'static str) -> Self {
         let mut e = Error::new(ErrorKind::Message(format!("missing field `{field}`")));
-        e.0.missing = true;
+        e.0.pending = Pending::MissingField;
         e
     }
 }
@@ -306,12 +317,39 @@ impl Error {
         container: &str,
         names: impl ExactSizeIterator<Item = &'a str>,
     ) -> Self {
-        if std::mem::take(&mut self.0.missing) {
+        if self.0.pending == Pending::MissingField {
+            self.0.pending = Pending::None;
             if let ErrorKind::Message(m) = &mut self.0.kind {
                 match name_list(names) {
                     Some(list) => m.push_str(&format!("; {container} has {list}")),
                     None => m.push_str(&format!("; {container} is empty")),
                 }
+            }
+        }
+        self
+    }
+}
+
+impl Error {
+    /// Marks a value too wide for its string or bytes field.
+    #[cold]
+    pub(crate) fn too_wide(mut self) -> Self {
+        self.0.pending = Pending::Width;
+        self
+    }
+
+    /// A value too wide for its field (see [`Error::too_wide`]) says how
+    /// to give wider fields when streaming, where the dtype is fixed by the
+    /// first record or the caller.
+    #[cold]
+    pub(crate) fn with_width_hint(mut self) -> Self {
+        if self.0.pending == Pending::Width {
+            self.0.pending = Pending::None;
+            if let ErrorKind::Mismatch(m) = &mut self.0.kind {
+                m.push_str(
+                    "; a stream's widths are fixed by its first record: give wider fields \
+                     with NpyWriter::with_dtype(w, Dtype::of_records(&first_records)?)",
+                );
             }
         }
         self

@@ -200,3 +200,46 @@ mod erased {
         }
     }
 }
+
+#[test]
+fn streaming_strings_say_how_to_give_the_width() {
+    #[derive(serde::Serialize)]
+    struct Row {
+        id: u32,
+        name: String,
+    }
+    let mut w = npy_serde::NpyWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+    w.serialize(&Row {
+        id: 0,
+        name: "a".into(),
+    })
+    .unwrap();
+    let err = w
+        .serialize(&Row {
+            id: 1,
+            name: "abcde".into(),
+        })
+        .unwrap_err();
+    snap!("fidelity_stream_width_hint", err.to_string());
+    // the way without dtype text: the dtype of a first batch
+    let first = [
+        Row {
+            id: 0,
+            name: "a".into(),
+        },
+        Row {
+            id: 1,
+            name: "abcde".into(),
+        },
+    ];
+    let dtype = Dtype::of_records(&first).unwrap();
+    assert_eq!(dtype.to_string(), "[('id', '<u4'), ('name', '<U5')]");
+    let mut w = npy_serde::NpyWriter::with_dtype(std::io::Cursor::new(Vec::new()), dtype).unwrap();
+    for r in &first {
+        w.serialize(r).unwrap();
+    }
+    let bytes = w.finish().unwrap().into_inner();
+    assert_eq!(bytes, npy_serde::to_vec(&first).unwrap());
+    let subarray = Dtype::of_records(&[[1.0f32; 3]]).unwrap();
+    assert_eq!(subarray.to_string(), "('<f4', (3,))");
+}

@@ -431,7 +431,7 @@ fn inexact_float(v: &str, parts: &[f64], from_f32: bool, s: &Scalar) -> Error {
 
 #[cold]
 fn too_long(n: usize, unit: &str, s: &Scalar) -> Error {
-    Error::mismatch(format!("value of {n} {unit} does not fit '{s}'"))
+    Error::mismatch(format!("value of {n} {unit} does not fit '{s}'")).too_wide()
 }
 
 #[cold]
