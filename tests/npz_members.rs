@@ -74,3 +74,29 @@ fn non_array_members() {
     }
     assert_eq!(npz::from_reader::<OnlyX>(archive()).unwrap().x, [1.0]);
 }
+
+/// Members `arr_0`..`arr_{n-1}` (as `np.savez(f, a, b)` writes them) read
+/// positionally into tuples and tuple structs.
+#[test]
+fn positional_members_read_into_tuples() {
+    let mut file = Cursor::new(Vec::new());
+    let mut w = npz::NpzWriter::new(&mut file);
+    // written out of order: positions come from the names
+    w.add("arr_1", &[1.5f64, 2.5]).unwrap();
+    w.add("arr_0", &[1i32, 2, 3, 4]).unwrap();
+    w.finish().unwrap();
+    let bytes = file.into_inner();
+    let (a, b): (Vec<i32>, Vec<f64>) = npz::from_reader(Cursor::new(&bytes)).unwrap();
+    assert_eq!((a, b), (vec![1, 2, 3, 4], vec![1.5, 2.5]));
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Pair(Vec<i64>, Vec<f32>);
+    let p: Pair = npz::from_reader(Cursor::new(&bytes)).unwrap();
+    assert_eq!(p, Pair(vec![1, 2, 3, 4], vec![1.5, 2.5]));
+    // a tuple struct of another length, or an archive with other keys
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Three(Vec<i64>, Vec<f32>, Vec<u8>);
+    let three = npz::from_reader::<Three>(Cursor::new(&bytes)).unwrap_err();
+    let other = npz::from_reader::<Pair>(archive()).unwrap_err();
+    snap!("npz_positional_refused", format!("{three}\n{other}"));
+}

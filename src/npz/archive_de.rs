@@ -71,8 +71,17 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         })
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
+    /// Members `arr_0`..`arr_{n-1}` (what `np.savez(f, a, b)` writes) read
+    /// positionally into a tuple of n; any other archive as a sequence.
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        match positional(self.npz.names(), len) {
+            Some(order) => visitor.visit_seq(Positional {
+                npz: self.npz,
+                order,
+                next: 0,
+            }),
+            None => self.deserialize_seq(visitor),
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -106,10 +115,22 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
-        _: usize,
-        _: V,
+        len: usize,
+        visitor: V,
     ) -> Result<V::Value> {
-        refuse("a tuple struct")
+        if positional(self.npz.names(), len).is_none() {
+            let has = crate::error::name_list(self.npz.names().iter().map(String::as_str))
+                .map_or_else(
+                    || "the archive is empty".to_owned(),
+                    |l| format!("it has {l}"),
+                );
+            return refuse(&format!(
+                "a tuple struct of {len} (that takes members arr_0..arr_{}, as np.savez \
+                 writes them; {has})",
+                len.saturating_sub(1)
+            ));
+        }
+        self.deserialize_tuple(len, visitor)
     }
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -141,6 +162,40 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
             current: None,
         })
         .map_err(|e| e.listing_what_is_there("the archive", npz.names().iter().map(String::as_str)))
+}
+
+/// The member indices of `arr_0`..`arr_{len-1}` when those are exactly the
+/// archive's keys (in any order).
+fn positional(names: &[String], len: usize) -> Option<Vec<usize>> {
+    if names.len() != len || len == 0 {
+        return None;
+    }
+    (0..len)
+        .map(|i| names.iter().position(|k| *k == format!("arr_{i}")))
+        .collect()
+}
+
+/// Members `arr_0`, `arr_1`, ... as the elements of a tuple.
+struct Positional<'a, R: Read + Seek> {
+    npz: &'a mut NpzReader<R>,
+    order: Vec<usize>,
+    next: usize,
+}
+
+impl<'de, R: Read + Seek> SeqAccess<'de> for Positional<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let Some(&i) = self.order.get(self.next) else {
+            return Ok(None);
+        };
+        self.next = self.next.saturating_add(1);
+        self.npz.read_index(i, seed).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.order.len().saturating_sub(self.next))
+    }
 }
 
 /// Members as map entries: key, then the member decoded from its stream.
