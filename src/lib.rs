@@ -139,6 +139,7 @@ mod padding;
 mod printable;
 mod pyrepr;
 mod reader;
+mod sample;
 mod ser;
 mod special;
 mod timeconv;

@@ -626,11 +626,11 @@ impl WriteOptions {
     /// |---|---|
     /// | bool | `b1` only |
     /// | integer | `i1`..`i8`, `u1`..`u8` when it fits; `f2`/`f4`/`f8` when exact; `M8`/`m8` as a count of the dtype's unit |
-    /// | `f32`, `f64` | `f8`, `f4`, `f2` when exactly representable (NaN and infinities pass) |
+    /// | `f32`, `f64` | `f8`, `f4`, `f2` when exactly representable (infinities pass; a NaN keeps its sign, signalling bit and payload, refused when the payload does not fit) |
     /// | complex (`npy_serde::complex`), or `[re, im]` of numbers | `c8`, `c16`, each part exactly |
     /// | `half::f16` | `f2` bit-exact; `f4`/`f8` widened |
     /// | string, char, unit enum variant | `Un` (at most n characters), `Sn` (UTF-8, at most n bytes) |
-    /// | bytes | `Sn`, `Vn` (at most n bytes, zero padded) |
+    /// | bytes, or a sequence of integers 0..=255 (how `deserialize_any` reads `S`/`V`) | `Sn`, `Vn` (at most n bytes, zero padded) |
     /// | `Datetime64<U>` / `Timedelta64<U>` | `M8[unit]` / `m8[unit]`, unit converted exactly (NaT stays NaT; datetimes in years or months convert to days and shorter units through the calendar, timedeltas do not) |
     /// | sequence | a subarray of the same length, or positionally a record |
     /// | struct, map | a record, fields by name |
@@ -1144,7 +1144,7 @@ impl<W: Write> NpyWriter<W> {
     /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 2);
     /// w.serialize("ab").unwrap();
     /// let err = w.serialize("abc").unwrap_err(); // wider than the first record's '<U2'
-    /// assert_eq!(err.to_string(), "record 1: value of 3 characters does not fit '<U2'");
+    /// assert!(err.to_string().starts_with("record 1: value of 3 characters does not fit '<U2'; "));
     /// w.serialize("c").unwrap();
     /// assert_eq!(w.finish().unwrap(), npy_serde::to_vec(&["ab", "c"]).unwrap());
     /// ```
@@ -1162,7 +1162,7 @@ impl<W: Write> NpyWriter<W> {
                 }
                 let index = self.count;
                 tape.encode(record, &mut self.scratch)
-                    .map_err(|e| e.at_record(index))?;
+                    .map_err(|e| e.with_width_hint().at_record(index))?;
                 self.write_record(index)
             }
             _ => self.serialize_first(record),
@@ -1234,7 +1234,7 @@ impl<W: Write> NpyWriter<W> {
             self.scratch.fill(0);
         }
         tape.encode(record, &mut self.scratch)
-            .map_err(|e| e.at_record(index))?;
+            .map_err(|e| e.with_width_hint().at_record(index))?;
         self.write_record(index)
     }
 

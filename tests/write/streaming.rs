@@ -140,7 +140,9 @@ fn first_record_fixes_string_width() {
     let err = w.serialize(&"abc").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "record 1: value of 3 characters does not fit '<U2'"
+        "record 1: value of 3 characters does not fit '<U2'; a stream's widths are fixed by \
+         its first record: give wider fields with NpyWriter::with_dtype(w, \
+         Dtype::of_records(&first_records)?)"
     );
     w.serialize(&"c").unwrap();
     let bytes = w.finish().unwrap().into_inner();
