@@ -319,64 +319,88 @@ time_type!(
     crate::timeconv::parse_timedelta
 );
 
-/// The whole seconds and the nanoseconds of a count of `unit` (NaT and
-/// counts that do not fit refused): the exact path between numpy's units
-/// and std's times.
-fn to_secs_nanos(count: i64, unit: DatetimeUnit, datetime: bool) -> crate::Result<(i64, u32)> {
-    let what = || format!("{count} in unit {unit}");
+/// Seconds and the sub-second units, with how many of them make a second
+/// and how many nanoseconds make one of them: the steps of the exact path
+/// between numpy's units and other libraries' times (whole seconds first,
+/// so that the count in the step stays small).
+const STEPS: [(TimeUnit, i64, u32); 4] = [
+    (TimeUnit::Seconds, 1, 1_000_000_000),
+    (TimeUnit::Milliseconds, 1_000, 1_000_000),
+    (TimeUnit::Microseconds, 1_000_000, 1_000),
+    (TimeUnit::Nanoseconds, 1_000_000_000, 1),
+];
+
+/// The floor seconds and the nanoseconds (`0..1e9`) of a count of `unit`,
+/// through the coarsest of [`STEPS`] that holds it exactly (NaT, counts
+/// finer than nanoseconds and counts too large for every step refused).
+/// `target` names the other side in NaT's refusal.
+fn to_secs_nanos(
+    count: i64,
+    unit: DatetimeUnit,
+    datetime: bool,
+    target: &str,
+) -> crate::Result<(i64, u32)> {
     if count == NAT {
-        return Err(crate::Error::mismatch("NaT has no std time"));
+        return Err(crate::Error::mismatch(format!("NaT has no {target}")));
     }
-    let s = DatetimeUnit::new(TimeUnit::Seconds);
-    let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
-    if let Ok(secs) = crate::timeconv::convert(count, unit, s, datetime) {
-        return Ok((secs, 0));
+    let mut refusal = crate::timeconv::Refusal::Inexact;
+    for (step, per, ns) in STEPS {
+        match crate::timeconv::convert(count, unit, DatetimeUnit::new(step), datetime) {
+            // per >= 1; the remainder is below 1e9 and times ns below 1e9
+            Ok(n) => {
+                let frac = u32::try_from(n.rem_euclid(per)).unwrap_or(0);
+                return Ok((n.div_euclid(per), frac.saturating_mul(ns)));
+            }
+            Err(r) => refusal = r,
+        }
     }
-    let n = crate::timeconv::convert(count, unit, ns, datetime).map_err(|_| {
-        crate::Error::mismatch(format!(
-            "{} is not a whole number of nanoseconds within 64 bits",
-            what()
-        ))
-    })?;
-    let nanos = u32::try_from(n.rem_euclid(1_000_000_000)).unwrap_or(0);
-    Ok((n.div_euclid(1_000_000_000), nanos))
+    let why = match refusal {
+        crate::timeconv::Refusal::Generic => "the generic unit holds no time",
+        crate::timeconv::Refusal::NoFixedLength => "years and months have no fixed length",
+        _ => "not a whole number of nanoseconds within 64 bits",
+    };
+    Err(crate::Error::mismatch(format!(
+        "{count} in unit {unit}: {why}"
+    )))
 }
 
-/// A count of `unit` from whole seconds and nanoseconds, exactly or refused.
+/// A count of `unit` from floor seconds and nanoseconds (`0..1e9`), through
+/// the coarsest of [`STEPS`] that holds the nanoseconds, exactly or refused.
 fn from_secs_nanos(
     secs: i64,
     nanos: u32,
     unit: DatetimeUnit,
     datetime: bool,
 ) -> crate::Result<i64> {
-    let msg = |r| crate::Error::mismatch(format!("{secs} s + {nanos} ns in unit {unit}: {r}"));
+    let msg =
+        |r: &str| crate::Error::mismatch(format!("{secs} s + {nanos} ns in unit {unit}: {r}"));
     let why = |r: crate::timeconv::Refusal| match r {
         crate::timeconv::Refusal::Inexact => "not a whole number of the unit",
         crate::timeconv::Refusal::Overflow => "overflows 64 bits",
         _ => "no such conversion",
     };
-    if nanos == 0 {
-        return crate::timeconv::convert(
-            secs,
-            DatetimeUnit::new(TimeUnit::Seconds),
-            unit,
-            datetime,
-        )
-        .map_err(|r| msg(why(r)));
-    }
-    let n = secs
-        .checked_mul(1_000_000_000)
-        .and_then(|n| n.checked_add(i64::from(nanos)))
-        .ok_or_else(|| msg("overflows 64 bits in nanoseconds"))?;
-    crate::timeconv::convert(n, DatetimeUnit::new(TimeUnit::Nanoseconds), unit, datetime)
-        .map_err(|r| msg(why(r)))
+    let (step, per, ns) = STEPS
+        .into_iter()
+        .find(|&(_, _, ns)| nanos.checked_rem(ns) == Some(0))
+        .unwrap_or(STEPS[3]);
+    // |secs| * 1e9 + 1e9 is far inside an i128
+    let n = i128::from(secs)
+        .saturating_mul(i128::from(per))
+        .saturating_add(i128::from(nanos.checked_div(ns).unwrap_or(nanos)));
+    let n = i64::try_from(n).map_err(|_| {
+        msg(&format!(
+            "overflows 64 bits in unit {}",
+            DatetimeUnit::new(step)
+        ))
+    })?;
+    crate::timeconv::convert(n, DatetimeUnit::new(step), unit, datetime).map_err(|r| msg(why(r)))
 }
 
 impl<U: TimeUnitMarker> TryFrom<Datetime64<U>> for std::time::SystemTime {
     type Error = crate::Error;
     /// The time, exactly; NaT and times the platform cannot hold fail.
     fn try_from(t: Datetime64<U>) -> crate::Result<Self> {
-        let (secs, nanos) = to_secs_nanos(t.count(), U::UNIT, true)?;
+        let (secs, nanos) = to_secs_nanos(t.count(), U::UNIT, true, "std time")?;
         let epoch = std::time::SystemTime::UNIX_EPOCH;
         let out = if secs >= 0 {
             epoch.checked_add(std::time::Duration::new(secs.unsigned_abs(), nanos))
@@ -421,7 +445,7 @@ impl<U: TimeUnitMarker> TryFrom<Timedelta64<U>> for std::time::Duration {
     type Error = crate::Error;
     /// The duration, exactly; NaT and negative values fail.
     fn try_from(d: Timedelta64<U>) -> crate::Result<Self> {
-        let (secs, nanos) = to_secs_nanos(d.count(), U::UNIT, false)?;
+        let (secs, nanos) = to_secs_nanos(d.count(), U::UNIT, false, "std time")?;
         let secs = u64::try_from(secs)
             .map_err(|_| crate::Error::mismatch(format!("{d} is negative; a Duration is not")))?;
         Ok(std::time::Duration::new(secs, nanos))
@@ -435,6 +459,99 @@ impl<U: TimeUnitMarker> TryFrom<std::time::Duration> for Timedelta64<U> {
         let secs = i64::try_from(d.as_secs())
             .map_err(|_| crate::Error::mismatch("Duration overflows 64-bit seconds"))?;
         from_secs_nanos(secs, d.subsec_nanos(), U::UNIT, false).map(Self::new)
+    }
+}
+
+/// With the `chrono` feature: chrono's `NaiveDateTime` (a datetime in UTC,
+/// as numpy's are) and `TimeDelta`, both ways through the same exact path
+/// as std's times.
+#[cfg(feature = "chrono")]
+mod with_chrono {
+    use super::{Datetime64, TimeUnitMarker, Timedelta64, from_secs_nanos, to_secs_nanos};
+    use chrono::{DateTime, NaiveDateTime, TimeDelta};
+
+    impl<U: TimeUnitMarker> TryFrom<Datetime64<U>> for NaiveDateTime {
+        type Error = crate::Error;
+        /// The time, exactly; NaT, counts finer than nanoseconds and times
+        /// beyond chrono's years (±262,142) fail.
+        ///
+        /// ```
+        /// use chrono::NaiveDateTime;
+        /// use npy_serde::{Datetime64, unit};
+        /// let t = Datetime64::<unit::ms>::new(1_704_067_200_500);
+        /// let c = NaiveDateTime::try_from(t)?;
+        /// assert_eq!(c.to_string(), "2024-01-01 00:00:00.500");
+        /// assert_eq!(Datetime64::<unit::ms>::try_from(c)?, t);
+        /// // a time finer than the unit is refused, as a write would be
+        /// assert!(Datetime64::<unit::s>::try_from(c).is_err());
+        /// assert!(NaiveDateTime::try_from(Datetime64::<unit::s>::NAT).is_err());
+        /// # Ok::<(), npy_serde::Error>(())
+        /// ```
+        fn try_from(t: Datetime64<U>) -> crate::Result<Self> {
+            let (secs, nanos) = to_secs_nanos(t.count(), U::UNIT, true, "chrono time")?;
+            DateTime::from_timestamp(secs, nanos)
+                .map(|utc| utc.naive_utc())
+                .ok_or_else(|| {
+                    crate::Error::mismatch(format!("{t} is out of the range of NaiveDateTime"))
+                })
+        }
+    }
+
+    impl<U: TimeUnitMarker> TryFrom<NaiveDateTime> for Datetime64<U> {
+        type Error = crate::Error;
+        /// The count of `U` since 1970-01-01T00:00, exactly (a time finer
+        /// than `U` fails; so does a leap second, which numpy cannot count).
+        fn try_from(t: NaiveDateTime) -> crate::Result<Self> {
+            let utc = t.and_utc();
+            let nanos = utc.timestamp_subsec_nanos();
+            if nanos >= 1_000_000_000 {
+                return Err(crate::Error::mismatch(format!(
+                    "{t} is a leap second, which a datetime64 cannot hold"
+                )));
+            }
+            from_secs_nanos(utc.timestamp(), nanos, U::UNIT, true).map(Self::new)
+        }
+    }
+
+    impl<U: TimeUnitMarker> TryFrom<Timedelta64<U>> for TimeDelta {
+        type Error = crate::Error;
+        /// The duration, exactly; NaT, counts finer than nanoseconds and
+        /// durations beyond chrono's (±2^63 ms) fail.
+        ///
+        /// ```
+        /// use chrono::TimeDelta;
+        /// use npy_serde::{Timedelta64, unit};
+        /// let d = Timedelta64::<unit::us>::new(-1_500_001);
+        /// let c = TimeDelta::try_from(d)?;
+        /// assert_eq!(c, TimeDelta::microseconds(-1_500_001));
+        /// assert_eq!(Timedelta64::<unit::us>::try_from(c)?, d);
+        /// assert!(Timedelta64::<unit::ms>::try_from(c).is_err());
+        /// # Ok::<(), npy_serde::Error>(())
+        /// ```
+        fn try_from(d: Timedelta64<U>) -> crate::Result<Self> {
+            let (secs, nanos) = to_secs_nanos(d.count(), U::UNIT, false, "chrono time")?;
+            TimeDelta::new(secs, nanos).ok_or_else(|| {
+                crate::Error::mismatch(format!("{d} is out of the range of TimeDelta"))
+            })
+        }
+    }
+
+    impl<U: TimeUnitMarker> TryFrom<TimeDelta> for Timedelta64<U> {
+        type Error = crate::Error;
+        /// The count of `U`, exactly.
+        fn try_from(d: TimeDelta) -> crate::Result<Self> {
+            // chrono gives the nanoseconds the sign of the whole; the exact
+            // path takes them in 0..1e9 after floor seconds. chrono's
+            // seconds are within ±2^54, so neither step can wrap.
+            let (secs, nanos) = match d.subsec_nanos() {
+                n if n < 0 => (
+                    d.num_seconds().wrapping_sub(1),
+                    n.wrapping_add(1_000_000_000),
+                ),
+                n => (d.num_seconds(), n),
+            };
+            from_secs_nanos(secs, nanos.unsigned_abs(), U::UNIT, false).map(Self::new)
+        }
     }
 }
 

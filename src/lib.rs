@@ -111,6 +111,9 @@
 //!   (`default-features = false`) the crate reads and writes `.npy` files
 //!   with serde, thiserror, num-complex and serde_bytes alone.
 //! - `half`: `half::f16` as `'<f2'`.
+//! - `chrono`: `TryFrom` conversions between [`Datetime64`] /
+//!   [`Timedelta64`] and chrono's `NaiveDateTime` / `TimeDelta`, both ways,
+//!   exact or an error.
 #![forbid(unsafe_code)]
 // Input decides sizes and offsets everywhere: no indexing that can panic, no
 // unwrap, no explicit panic in library code (tests may).

@@ -153,6 +153,15 @@ fn system_time_round_trips() {
         Duration::from_secs(8_640_000_000)
     );
     assert_eq!(Datetime64::<unit::D>::try_from(st).unwrap(), t);
+    // past 2262 (the end of 64-bit nanoseconds) a fraction of a second goes
+    // through the coarsest unit that holds it
+    let t = Datetime64::<unit::us>::new(40_000_000_000_000_001);
+    let st = SystemTime::try_from(t).unwrap();
+    assert_eq!(
+        st.duration_since(SystemTime::UNIX_EPOCH).unwrap(),
+        Duration::new(40_000_000_000, 1_000)
+    );
+    assert_eq!(Datetime64::<unit::us>::try_from(st).unwrap(), t);
     let d = Timedelta64::<unit::us>::new(2_500_001);
     assert_eq!(
         Duration::try_from(d).unwrap(),
