@@ -4,7 +4,7 @@
 //! padding, so those types serialize as a newtype struct with a reserved name
 //! (the trick serde_json's `RawValue` uses). The serializer and deserializer
 //! recognise the names and map them to numpy's `c`, `M8`/`m8`, `f2` and `V`
-//! types. Other formats see an ordinary newtype and stay unaffected.
+//! types (`V2` for bfloat16, as ml_dtypes writes it). Other formats see an ordinary newtype and stay unaffected.
 
 // Constants only; the lint keeps it that way.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
@@ -15,6 +15,10 @@ pub(crate) const COMPLEX: &str = "$npy_serde::complex";
 pub(crate) const PADDING: &str = "$npy_serde::padding";
 /// `half::f16`'s own newtype name; the inner value is the `u16` bit pattern.
 pub(crate) const F16: &str = "f16";
+/// `half::bf16`'s own newtype name; the inner value is the `u16` bit
+/// pattern. numpy has no bfloat16: ml_dtypes saves it as `'|V2'`, the two
+/// bytes little-endian, and so does this crate.
+pub(crate) const BF16: &str = "bf16";
 /// Prefix of datetime64 tokens: `"$npy_serde::M8[ns]"`, `"$npy_serde::M8"` (generic).
 pub(crate) const DATETIME_PREFIX: &str = "$npy_serde::M8";
 /// Prefix of timedelta64 tokens: `"$npy_serde::m8[s]"`.

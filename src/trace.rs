@@ -451,6 +451,8 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         }
         let special = if name == special::F16 {
             Some(ScalarType::Float(2))
+        } else if name == special::BF16 {
+            Some(ScalarType::Void(2))
         } else if let Some(rest) = name.strip_prefix(special::DATETIME_PREFIX) {
             Some(ScalarType::Datetime(datetime_unit(name, rest)?))
         } else if let Some(rest) = name.strip_prefix(special::TIMEDELTA_PREFIX) {
@@ -1048,6 +1050,7 @@ mod tests {
     fn half_float() {
         assert_eq!(descr::<half::f16>(), "'<f2'");
         assert_eq!(descr::<[half::f16; 2]>(), "('<f2', (2,))");
+        assert_eq!(descr::<half::bf16>(), "'|V2'");
     }
 
     #[derive(Deserialize)]

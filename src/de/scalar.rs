@@ -443,6 +443,14 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
             }
             return self.any(visitor);
         }
+        if name == special::BF16 {
+            if ty == ScalarType::Void(2) {
+                let bits = rd!(u16, self.bytes.slice(), false);
+                return visitor.visit_newtype_struct(bits.into_deserializer());
+            }
+            // other dtypes as before: the u16 bits from an integer field
+            return visitor.visit_newtype_struct(self);
+        }
         if name == special::COMPLEX {
             if let ScalarType::Complex(8 | 16) = ty {
                 return visitor.visit_newtype_struct(ComplexDe(self));
@@ -604,7 +612,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
         visitor: V,
     ) -> Result<V::Value> {
         let found = self.scalar;
-        if name.starts_with("$npy_serde::") || name == special::F16 {
+        if name.starts_with("$npy_serde::") || name == special::F16 || name == special::BF16 {
             return self
                 .special(name, visitor)
                 .map_err(|e| fix_error(e, &format_args!("'{found}'")));

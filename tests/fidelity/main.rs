@@ -3,6 +3,8 @@
 //! over random dtypes and data), NaN payloads through the write side's
 //! conversions, and datetime text as numpy prints it.
 
+#[cfg(feature = "half")]
+mod bfloat16;
 #[cfg(feature = "chrono")]
 mod chrono;
 mod datetime_text;
