@@ -425,6 +425,13 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 }
 
 fn header_for(plan: &Plan, opts: &WriteOptions) -> Header {
+    if let Dtype::Subarray(..) = plan.dtype {
+        // the plan keeps a given subarray dtype when no element showed its
+        // axes (an empty array); numpy cannot read a subarray descr at the
+        // top level, so its axes join the shape (no elements: C order)
+        let (base, shape) = fold_subarray(&plan.dtype, &plan.shape);
+        return Header::new(base, false, shape);
+    }
     // numpy says `fortran_order: True` only for an array that is not also
     // C-contiguous: at least two axes longer than 1 and no empty axis.
     // Otherwise both layouts are the same bytes and numpy writes False.
@@ -1102,14 +1109,8 @@ impl<W: Write> NpyWriter<W> {
 
     /// The header for `count` records.
     fn header(&self, dtype: &Dtype, count: u64) -> Header {
-        let (descr, sub) = match dtype {
-            Dtype::Subarray(base, dims) => ((**base).clone(), dims.as_slice()),
-            other => (other.clone(), &[][..]),
-        };
-        // a capacity hint: saturation is harmless
-        let mut shape = Vec::with_capacity(sub.len().saturating_add(1));
-        shape.push(count);
-        shape.extend_from_slice(sub);
+        // every level of a nested subarray joins the shape
+        let (descr, shape) = fold_subarray(dtype, &[count]);
         Header::new(descr, false, shape)
     }
 
