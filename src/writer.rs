@@ -1346,13 +1346,14 @@ impl<W: Write> NpyWriter<W> {
 /// the first axis is `None` (numpy: "shape is not valid"), three of the
 /// growth spaces making room for it, so the size is the final header's.
 fn unfinished(mut bytes: Vec<u8>) -> Vec<u8> {
-    const AXIS: &[u8] = b"'shape': (0";
-    let at = bytes.windows(AXIS.len()).rposition(|w| w == AXIS);
+    const AXIS: &[u8] = b"'shape': (";
+    const ZERO: &[u8] = b"'shape': (0";
+    let at = bytes.windows(ZERO.len()).rposition(|w| w == ZERO);
     let newline = bytes.len().checked_sub(1);
     if let (Some(at), Some(newline)) = (at, newline) {
         // the padding before the final newline is spaces (at least the 20
         // growth spaces of a count of 0)
-        let digit = at.saturating_add(AXIS.len() - 1);
+        let digit = at.saturating_add(AXIS.len());
         bytes.drain(newline.saturating_sub(3)..newline);
         bytes.splice(digit..=digit, *b"None");
     }
