@@ -870,8 +870,8 @@ fn npz(c: &mut Criterion) {
 
 /// What `finish_durable`'s two syncs cost: appending 100 Particle records
 /// to a file and finishing with `finish` (flush only) or `finish_durable`
-/// (data synced, tail cut, header patched and synced). See
-/// bench/DURABILITY.md.
+/// (data synced, tail cut, header patched and synced):
+/// `cargo bench --bench npy -- append`.
 fn append(c: &mut Criterion) {
     let path = dir().join("append.npy");
     let recs = particles(100);
