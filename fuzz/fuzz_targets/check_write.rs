@@ -316,7 +316,9 @@ fn val_for(u: U, dt: &Dtype, exact: &mut bool) -> arbitrary::Result<(Val, Val)> 
             }
             ScalarType::Void(n) => {
                 let b = u.bytes(n)?.to_vec();
-                let read = b.iter().map(|&x| Val::U64(x.into())).collect();
+                // fewer bytes than the width are zero padded, as numpy pads
+                let mut read: Vec<Val> = b.iter().map(|&x| Val::U64(x.into())).collect();
+                read.resize(n, Val::U64(0));
                 (Val::Bytes(b), Val::Seq(read))
             }
             ScalarType::Unicode(n) => {
@@ -519,7 +521,11 @@ fn typed(u: U) -> arbitrary::Result<()> {
         }
         let back = npy_serde::from_slice::<Val>(bytes)
             .unwrap_or_else(|e| panic!("a written file does not read back: {e}"));
-        if exact {
+        // (nor, under an S or V dtype, whether an empty sequence is an empty
+        // axis or an empty value, which is zero padded: issue 15's rule)
+        let bytes_like = matches!(descr, Dtype::Scalar(s)
+            if matches!(s.ty(), ScalarType::Bytes(_) | ScalarType::Void(_)));
+        if exact && !(bytes_like && full.contains(&0)) {
             assert_eq!(back, expected, "read back other values than written ({dt})");
         }
     }

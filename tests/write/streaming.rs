@@ -295,7 +295,7 @@ fn dropped_writer_leaves_a_header_every_reader_refuses() {
             .unwrap_err()
             .to_string()
     );
-    insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("npy_writer_unfinished_refused", err.to_string());
     });
 
