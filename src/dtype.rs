@@ -712,6 +712,27 @@ pub enum Dtype {
 }
 
 impl Dtype {
+    /// Whether encoding a value of this dtype leaves bytes untouched (gaps in
+    /// records), so buffers must be zeroed before reuse.
+    pub(crate) fn has_gaps(&self) -> bool {
+        match self {
+            Dtype::Scalar(_) => false,
+            Dtype::Subarray(base, _) => base.has_gaps(),
+            Dtype::Record(r) => {
+                let mut pos = 0;
+                for f in r.fields() {
+                    if f.offset() != pos || f.dtype().has_gaps() {
+                        return true;
+                    }
+                    // saturation only answers "has gaps": the elements are
+                    // zeroed first, the bytes written stay the same
+                    pos = f.offset().saturating_add(f.dtype().itemsize());
+                }
+                pos != r.itemsize()
+            }
+        }
+    }
+
     /// Size of one element in bytes.
     ///
     /// ```
@@ -1116,19 +1137,18 @@ impl fmt::Display for Dtype {
     }
 }
 
-impl std::str::FromStr for Dtype {
-    type Err = Error;
-
-    /// Parses a descr as numpy writes it (`'<f8'`, `[('a', '<i4'), ...]`) or a
-    /// bare type string (`<f8`, `i4`, `=u2`; no prefix or `=` is native order).
-    fn from_str(s: &str) -> Result<Dtype> {
-        crate::descr::parse_descr(s, crate::descr::DEFAULT_MAX_DEPTH)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gaps() {
+        let packed: Dtype = "[('a', '<i4'), ('b', '<f8')]".parse().unwrap();
+        assert!(!packed.has_gaps());
+        assert!(packed.aligned().unwrap().has_gaps() || packed.aligned().unwrap().itemsize() == 12);
+        let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
+        assert!(padded.has_gaps());
+    }
 
     fn f8() -> Dtype {
         Dtype::scalar(ScalarType::Float(8))

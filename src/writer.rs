@@ -568,27 +568,6 @@ impl<W: Write> Sink for ChunkSink<W> {
     }
 }
 
-/// Whether encoding a value of this dtype leaves bytes untouched (gaps in
-/// records), so buffers must be zeroed before reuse.
-pub(crate) fn has_gaps(dt: &Dtype) -> bool {
-    match dt {
-        Dtype::Scalar(_) => false,
-        Dtype::Subarray(base, _) => has_gaps(base),
-        Dtype::Record(r) => {
-            let mut pos = 0;
-            for f in r.fields() {
-                if f.offset() != pos || has_gaps(f.dtype()) {
-                    return true;
-                }
-                // saturation only answers "has gaps": the elements are
-                // zeroed first, the bytes written stay the same
-                pos = f.offset().saturating_add(f.dtype().itemsize());
-            }
-            pos != r.itemsize()
-        }
-    }
-}
-
 fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
     let records = (CHUNK / at_least_one(itemsize)).max(1);
@@ -597,7 +576,7 @@ fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
         itemsize,
         buf: vec![0; records.saturating_mul(itemsize)],
         fill: 0,
-        zero: has_gaps(dtype),
+        zero: dtype.has_gaps(),
         out,
         emit,
         first: 0,
@@ -1036,7 +1015,7 @@ impl<W: Write> NpyWriter<W> {
 
     fn set_dtype(&mut self, dtype: Dtype) {
         self.scratch = vec![0; dtype.itemsize()];
-        self.zero = has_gaps(&dtype);
+        self.zero = dtype.has_gaps();
         self.tape = Some(Tape::new(&dtype, false));
         self.dtype = Some(dtype);
     }
@@ -1371,18 +1350,6 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, (0..24).collect::<Vec<_>>());
         assert_eq!(fortran_position(1, &shape), 6); // (0,0,1)
-    }
-
-    #[test]
-    fn gaps() {
-        let packed: Dtype = "[('a', '<i4'), ('b', '<f8')]".parse().unwrap();
-        assert!(!has_gaps(&packed));
-        assert!(
-            has_gaps(&packed.aligned().unwrap().clone())
-                || packed.aligned().unwrap().itemsize() == 12
-        );
-        let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
-        assert!(has_gaps(&padded));
     }
 }
 

@@ -22,9 +22,9 @@ use serde::ser::{self, Impossible, Serialize};
 
 use crate::de::at_least_one;
 use crate::special;
-// An element the fast mode does not take (never shown): the replay's own
-// zero-size miss, so both fast paths fail the same cheap way.
-pub(crate) use crate::ser::replay::Miss;
+// An element the fast mode does not take (never shown): the replay's
+// zero-size miss too, so both fast paths fail the same cheap way.
+use crate::ser::Miss;
 
 use crate::dtype::Plain;
 

@@ -114,6 +114,28 @@ impl Drop for Nesting {
     }
 }
 
+/// Why a fast path (the replay of a tape, the flat arrays) stopped; never
+/// shown (the caller encodes the element again with the general encoder,
+/// which gives the real error). A zero-sized error keeps the fast paths'
+/// results a single flag.
+#[derive(Debug)]
+pub(crate) struct Miss;
+
+impl std::fmt::Display for Miss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("value differs from the compiled dtype")
+    }
+}
+
+impl std::error::Error for Miss {}
+
+impl serde::ser::Error for Miss {
+    #[cold]
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Miss
+    }
+}
+
 /// Shape and element dtype of the array a value is written as.
 #[derive(Debug)]
 pub(crate) struct Plan {

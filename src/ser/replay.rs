@@ -44,6 +44,7 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::dtype::Plain;
 use crate::dtype::{ByteOrder, Dtype, ScalarType};
 use crate::error::Result;
+use crate::ser::Miss;
 use crate::ser::encode::{Enc, RecEnc};
 use crate::ser::flat::Layout;
 use crate::ser::infer::time_unit;
@@ -522,27 +523,6 @@ fn num_of(tag: Tag) -> Option<Plain> {
         Tag::F64 => Plain::F64,
         _ => return None,
     })
-}
-
-/// Why a replay stopped; never shown (the caller encodes the element again
-/// with [`Enc`], which gives the real error). A zero-sized error keeps the
-/// replay's results a single flag.
-#[derive(Debug)]
-pub(crate) struct Miss;
-
-impl std::fmt::Display for Miss {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("value differs from the compiled dtype")
-    }
-}
-
-impl std::error::Error for Miss {}
-
-impl ser::Error for Miss {
-    #[cold]
-    fn custom<T: std::fmt::Display>(_: T) -> Self {
-        Miss
-    }
 }
 
 type Replayed<T = ()> = std::result::Result<T, Miss>;

@@ -265,7 +265,7 @@ impl SpecState<'_> {
                 c.check_only = claimed.is_none_or(|n| n > limit as u64);
             }
         }
-        self.gaps = crate::writer::has_gaps(&dtype);
+        self.gaps = dtype.has_gaps();
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
         let dtype = (self.on_dtype)(dtype, &hinted, self.out);
         let count = self
