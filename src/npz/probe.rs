@@ -12,6 +12,8 @@ use std::fmt;
 use serde::Serialize;
 use serde::ser::{self, Impossible};
 
+use crate::special;
+
 /// The top-level shape of a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -110,7 +112,7 @@ impl ser::Serializer for Probe {
         name: &'static str,
         value: &T,
     ) -> R<()> {
-        if name.starts_with("$npy_serde::") || name == "f16" {
+        if special::is_own(name) {
             return stop(Kind::Other("scalar"));
         }
         value.serialize(self)

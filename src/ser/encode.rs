@@ -36,7 +36,7 @@ use crate::ser::convert::{
 use crate::ser::infer::time_unit;
 use crate::ser::key::key_text;
 use crate::ser::probe::{Captured, probe};
-use crate::special;
+use crate::special::Special;
 
 /// The pass-2 serializer for one element (or a part of one).
 ///
@@ -952,54 +952,50 @@ impl<'a> ser::Serializer for Enc<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if !name.starts_with('$') && name != special::F16 {
-            return value.serialize(self);
-        }
-        if name == special::COMPLEX {
-            return match probe(value) {
-                Captured::Pair(re, im, f32_parts) => {
-                    self.strict_ok(ScalarType::Complex(if f32_parts { 8 } else { 16 }))?;
-                    self.put_complex(re, im)
-                }
-                _ => Err(Error::mismatch(
-                    "malformed complex value (expected [re, im])",
-                )),
-            };
-        }
-        if name == special::PADDING {
-            if self.strict {
-                return Err(not_strict());
+        let (rest, delta) = match Special::of(name) {
+            None | Some(Special::Unknown | Special::Foreign) => return value.serialize(self),
+            Some(Special::Complex) => {
+                return match probe(value) {
+                    Captured::Pair(re, im, f32_parts) => {
+                        self.strict_ok(ScalarType::Complex(if f32_parts { 8 } else { 16 }))?;
+                        self.put_complex(re, im)
+                    }
+                    _ => Err(Error::mismatch(
+                        "malformed complex value (expected [re, im])",
+                    )),
+                };
             }
-            return match self.scalar() {
-                Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
-                    self.buf.fill(0);
-                    Ok(())
+            Some(Special::Padding) => {
+                if self.strict {
+                    return Err(not_strict());
                 }
-                _ => Err(self.mismatch("padding")),
-            };
-        }
-        if name == special::F16 {
-            let Captured::UInt(bits) = probe(value) else {
-                return Err(Error::mismatch("malformed half float (expected u16 bits)"));
-            };
-            let bits = u16::try_from(bits).map_err(|_| Error::mismatch("malformed half float"))?;
-            self.strict_ok(ScalarType::Float(2))?;
-            return match self.scalar() {
-                Some(s) if s.ty() == ScalarType::Float(2) => {
-                    write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
-                }
-                _ => {
-                    let v = f16_bits_to_f64(bits);
-                    self.put_float(v, true, &|| v.to_string())
-                }
-            };
-        }
-        let (rest, delta) = if let Some(rest) = name.strip_prefix(special::DATETIME_PREFIX) {
-            (rest, false)
-        } else if let Some(rest) = name.strip_prefix(special::TIMEDELTA_PREFIX) {
-            (rest, true)
-        } else {
-            return value.serialize(self);
+                return match self.scalar() {
+                    Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
+                        self.buf.fill(0);
+                        Ok(())
+                    }
+                    _ => Err(self.mismatch("padding")),
+                };
+            }
+            Some(Special::F16) => {
+                let Captured::UInt(bits) = probe(value) else {
+                    return Err(Error::mismatch("malformed half float (expected u16 bits)"));
+                };
+                let bits =
+                    u16::try_from(bits).map_err(|_| Error::mismatch("malformed half float"))?;
+                self.strict_ok(ScalarType::Float(2))?;
+                return match self.scalar() {
+                    Some(s) if s.ty() == ScalarType::Float(2) => {
+                        write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
+                    }
+                    _ => {
+                        let v = f16_bits_to_f64(bits);
+                        self.put_float(v, true, &|| v.to_string())
+                    }
+                };
+            }
+            Some(Special::Datetime(rest)) => (rest, false),
+            Some(Special::Timedelta(rest)) => (rest, true),
         };
         match probe(value) {
             Captured::Int(c) => self.put_time(c, name, rest, delta),

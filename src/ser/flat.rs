@@ -387,7 +387,7 @@ macro_rules! methods {
             value: &T,
         ) -> Result<(), Miss> {
             // the crate's special newtypes are other dtypes
-            if name.starts_with('$') || name == special::F16 {
+            if special::is_element(name) {
                 return Err(Miss);
             }
             value.serialize(self)

@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
 use crate::ser::key::key_text;
 use crate::ser::probe::{Captured, probe};
-use crate::special;
+use crate::special::Special;
 use crate::timeconv::parse_unit as parse_token_unit;
 
 /// The inferred layout of a value.
@@ -718,8 +718,8 @@ impl<'a> ser::Serializer for Infer<'a> {
 /// The node of one of the crate's special newtypes, `None` for an ordinary
 /// newtype struct.
 fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<Option<Node>> {
-    let node = if name == special::COMPLEX {
-        match probe(value) {
+    let node = match Special::of(name) {
+        Some(Special::Complex) => match probe(value) {
             Captured::Pair(_, _, true) => Node::Complex(8),
             Captured::Pair(_, _, false) => Node::Complex(16),
             _ => {
@@ -727,22 +727,17 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
                     "malformed complex value (expected [re, im])",
                 ));
             }
-        }
-    } else if name == special::PADDING {
-        match probe(value) {
+        },
+        Some(Special::Padding) => match probe(value) {
             Captured::UInt(n) => {
                 Node::Padding(usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?)
             }
             _ => return Err(Error::mismatch("malformed padding value")),
-        }
-    } else if name == special::F16 {
-        Node::Float(2)
-    } else if let Some(rest) = name.strip_prefix(special::DATETIME_PREFIX) {
-        Node::Datetime(time_unit(name, rest)?)
-    } else if let Some(rest) = name.strip_prefix(special::TIMEDELTA_PREFIX) {
-        Node::Timedelta(time_unit(name, rest)?)
-    } else {
-        return Ok(None);
+        },
+        Some(Special::F16) => Node::Float(2),
+        Some(Special::Datetime(rest)) => Node::Datetime(time_unit(name, rest)?),
+        Some(Special::Timedelta(rest)) => Node::Timedelta(time_unit(name, rest)?),
+        None | Some(Special::Unknown | Special::Foreign) => return Ok(None),
     };
     Ok(Some(node))
 }

@@ -5,7 +5,7 @@
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::error::{Error, Result};
-use crate::special;
+use crate::special::Special;
 
 /// What a probed value turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -171,16 +171,15 @@ impl ser::Serializer for Probe {
         name: &'static str,
         value: &T,
     ) -> Result<Captured> {
-        if name == special::PADDING {
-            return Ok(match probe(value) {
+        match Special::of(name) {
+            Some(Special::Padding) => Ok(match probe(value) {
                 Captured::UInt(n) => Captured::Padding(n),
                 _ => Captured::Other("a malformed padding value"),
-            });
+            }),
+            // half floats are their bits here
+            None | Some(Special::F16 | Special::Foreign) => value.serialize(self),
+            Some(_) => other("a special value"),
         }
-        if name.starts_with("$npy_serde::") {
-            return other("a special value");
-        }
-        value.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,

@@ -721,7 +721,7 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
         value: &T,
     ) -> Replayed {
         // transparent unless one of the crate's special newtypes (as `Enc`)
-        if !name.starts_with('$') && name != special::F16 {
+        if !special::is_element(name) {
             return value.serialize(self);
         }
         if self.node.tag == Tag::Time && self.node.is_token(name) {

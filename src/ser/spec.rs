@@ -775,7 +775,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if name.starts_with('$') || name == special::F16 {
+        if special::is_element(name) {
             return Err(self.leaf());
         }
         value.serialize(self)

@@ -236,7 +236,7 @@ impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if name.starts_with('$') || name == special::F16 {
+        if special::is_element(name) {
             return Err(self.not_seq("a scalar"));
         }
         value.serialize(self)
@@ -415,7 +415,7 @@ impl<'a> ser::Serializer for Count<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if name.starts_with('$') || name == special::F16 {
+        if special::is_element(name) {
             return self.leaf(false);
         }
         value.serialize(self)
