@@ -12,6 +12,7 @@ use std::fmt;
 use serde::Serialize;
 use serde::ser::{self, Impossible};
 
+use crate::ser::{Found, refuse};
 use crate::special;
 
 /// The top-level shape of a value.
@@ -56,16 +57,29 @@ struct Probe;
 
 type R<O = Impossible<(), Stop>> = Result<O, Stop>;
 
-fn stop<O>(k: Kind) -> R<O> {
-    Err(Stop::Kind(k))
-}
-
-macro_rules! other {
-    ($($m:ident($($t:ty),*) $word:literal;)*) => {$(
-        fn $m(self, $(_: $t),*) -> R<()> {
-            stop(Kind::Other($word))
-        }
-    )*};
+impl Probe {
+    /// The probe stops at the first call, with its answer.
+    fn refuse(self, found: Found) -> Stop {
+        Stop::Kind(match found {
+            Found::None => Kind::None,
+            Found::Seq | Found::Tuple => Kind::Seq,
+            Found::Map => Kind::Map,
+            Found::Struct => Kind::Struct,
+            Found::Bool => Kind::Other("bool"),
+            Found::Int => Kind::Other("integer"),
+            Found::Float => Kind::Other("float"),
+            Found::Char => Kind::Other("char"),
+            Found::Str => Kind::Other("string"),
+            Found::Bytes => Kind::Other("bytes"),
+            Found::Unit => Kind::Other("unit"),
+            Found::UnitStruct => Kind::Other("unit struct"),
+            Found::TupleStruct => Kind::Other("tuple struct"),
+            Found::UnitVariant(..)
+            | Found::NewtypeVariant(..)
+            | Found::TupleVariant(..)
+            | Found::StructVariant(..) => Kind::Other("enum variant"),
+        })
+    }
 }
 
 impl ser::Serializer for Probe {
@@ -79,31 +93,10 @@ impl ser::Serializer for Probe {
     type SerializeStruct = Impossible<(), Stop>;
     type SerializeStructVariant = Impossible<(), Stop>;
 
-    other! {
-        serialize_bool(bool) "bool";
-        serialize_i8(i8) "integer";
-        serialize_i16(i16) "integer";
-        serialize_i32(i32) "integer";
-        serialize_i64(i64) "integer";
-        serialize_i128(i128) "integer";
-        serialize_u8(u8) "integer";
-        serialize_u16(u16) "integer";
-        serialize_u32(u32) "integer";
-        serialize_u64(u64) "integer";
-        serialize_u128(u128) "integer";
-        serialize_f32(f32) "float";
-        serialize_f64(f64) "float";
-        serialize_char(char) "char";
-        serialize_str(&str) "string";
-        serialize_bytes(&[u8]) "bytes";
-        serialize_unit() "unit";
-        serialize_unit_struct(&'static str) "unit struct";
-        serialize_unit_variant(&'static str, u32, &'static str) "enum variant";
-    }
+    refuse!(numbers serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes
+        serialize_none serialize_unit serialize_unit_struct serialize_unit_variant
+        serialize_newtype_variant compounds);
 
-    fn serialize_none(self) -> R<()> {
-        stop(Kind::None)
-    }
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> R<()> {
         value.serialize(self)
     }
@@ -113,51 +106,9 @@ impl ser::Serializer for Probe {
         value: &T,
     ) -> R<()> {
         if special::is_own(name) {
-            return stop(Kind::Other("scalar"));
+            return Err(Stop::Kind(Kind::Other("scalar")));
         }
         value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> R<()> {
-        stop(Kind::Other("enum variant"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> R<Self::SerializeSeq> {
-        stop(Kind::Seq)
-    }
-    fn serialize_tuple(self, _: usize) -> R<Self::SerializeTuple> {
-        stop(Kind::Seq)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> R<Self::SerializeTupleStruct> {
-        stop(Kind::Other("tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> R<Self::SerializeTupleVariant> {
-        stop(Kind::Other("enum variant"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> R<Self::SerializeMap> {
-        stop(Kind::Map)
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> R<Self::SerializeStruct> {
-        stop(Kind::Struct)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> R<Self::SerializeStructVariant> {
-        stop(Kind::Other("enum variant"))
     }
 }
 

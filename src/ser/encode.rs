@@ -25,7 +25,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::refused_variant;
+use super::Found;
 use crate::dtype::{ByteOrder, Dtype, Record, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
@@ -59,6 +59,11 @@ fn not_strict() -> Error {
 }
 
 impl<'a> Enc<'a> {
+    /// Enum variants with data (the only values no pass writes).
+    fn refuse(self, found: Found) -> Error {
+        found.refused()
+    }
+
     /// An encoder writing `dt` into `buf` (`buf.len() == dt.itemsize()`);
     /// the crate goes through `Tape::new(dt, false)`, which encodes the same.
     #[cfg(test)]
@@ -856,6 +861,8 @@ impl<'a> ser::Serializer for Enc<'a> {
     type SerializeStruct = RecEnc<'a>;
     type SerializeStructVariant = Impossible<(), Error>;
 
+    refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
+
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         match self.scalar() {
@@ -1004,15 +1011,6 @@ impl<'a> ser::Serializer for Enc<'a> {
             )),
         }
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(refused_variant(name, variant))
-    }
     #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqEnc<'a>> {
         self.seq(SeqKind::Seq)
@@ -1024,30 +1022,12 @@ impl<'a> ser::Serializer for Enc<'a> {
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<SeqEnc<'a>> {
         self.seq(SeqKind::TupleStruct)
     }
-    fn serialize_tuple_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(refused_variant(name, variant))
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<RecEnc<'a>> {
         self.record()
     }
     #[inline]
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecEnc<'a>> {
         self.record()
-    }
-    fn serialize_struct_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(refused_variant(name, variant))
     }
     fn is_human_readable(&self) -> bool {
         false

@@ -10,7 +10,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::refused_variant;
+use super::Found;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
@@ -165,6 +165,11 @@ fn refuse_nul() -> Error {
 }
 
 impl<'a> Infer<'a> {
+    /// Enum variants with data (the only values no pass writes).
+    fn refuse(self, found: Found) -> Error {
+        found.refused()
+    }
+
     fn leaf(self, node: Node) -> Result<()> {
         put(self.slot, node)
     }
@@ -580,6 +585,8 @@ impl<'a> ser::Serializer for Infer<'a> {
     type SerializeStruct = RecInfer<'a>;
     type SerializeStructVariant = Impossible<(), Error>;
 
+    refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
+
     fn serialize_bool(self, _: bool) -> Result<()> {
         self.leaf(Node::Bool)
     }
@@ -664,15 +671,6 @@ impl<'a> ser::Serializer for Infer<'a> {
         }
         value.serialize(self)
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(refused_variant(name, variant))
-    }
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqInfer<'a>> {
         self.seq()
     }
@@ -686,29 +684,11 @@ impl<'a> ser::Serializer for Infer<'a> {
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
         self.record()
     }
-    fn serialize_tuple_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(refused_variant(name, variant))
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<RecInfer<'a>> {
         self.record()
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
         self.record()
-    }
-    fn serialize_struct_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(refused_variant(name, variant))
     }
     fn is_human_readable(&self) -> bool {
         false

@@ -17,6 +17,7 @@ use serde::Serialize;
 use serde::ser::{self, Impossible};
 
 use crate::error::Error;
+use crate::ser::Found;
 
 /// Why a key is not a name.
 #[derive(Debug)]
@@ -76,12 +77,28 @@ struct KeyText<F, R> {
     out: PhantomData<fn() -> R>,
 }
 
-macro_rules! not_text {
-    ($($m:ident($($t:ty),*) => $kind:literal;)*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<R, KeyError> {
-            Err(KeyError::NotText($kind))
-        }
-    )*};
+impl<F, R> KeyText<F, R> {
+    /// Any key that is not text, by its kind.
+    fn refuse(self, found: Found) -> KeyError {
+        KeyError::NotText(match found {
+            Found::Bool => "bool",
+            Found::Int => "integer",
+            Found::Float => "float",
+            Found::Char | Found::Str => "string",
+            Found::Bytes => "bytes",
+            Found::None => "None",
+            Found::Unit | Found::UnitStruct => "unit",
+            Found::Seq => "sequence",
+            Found::Tuple => "tuple",
+            Found::TupleStruct => "tuple struct",
+            Found::Map => "map",
+            Found::Struct => "struct",
+            Found::UnitVariant(..)
+            | Found::NewtypeVariant(..)
+            | Found::TupleVariant(..)
+            | Found::StructVariant(..) => "enum variant",
+        })
+    }
 }
 
 impl<F: FnOnce(&str) -> R, R> ser::Serializer for KeyText<F, R> {
@@ -95,18 +112,8 @@ impl<F: FnOnce(&str) -> R, R> ser::Serializer for KeyText<F, R> {
     type SerializeStruct = Impossible<R, KeyError>;
     type SerializeStructVariant = Impossible<R, KeyError>;
 
-    not_text! {
-        serialize_bool(bool) => "bool";
-        serialize_i8(i8) => "integer"; serialize_i16(i16) => "integer";
-        serialize_i32(i32) => "integer"; serialize_i64(i64) => "integer";
-        serialize_u8(u8) => "integer"; serialize_u16(u16) => "integer";
-        serialize_u32(u32) => "integer"; serialize_u64(u64) => "integer";
-        serialize_f32(f32) => "float"; serialize_f64(f64) => "float";
-        serialize_bytes(&[u8]) => "bytes";
-        serialize_none() => "None";
-        serialize_unit() => "unit";
-        serialize_unit_struct(&'static str) => "unit";
-    }
+    refuse!(numbers serialize_bytes serialize_none serialize_unit serialize_unit_struct
+        serialize_newtype_variant compounds);
 
     fn serialize_char(self, v: char) -> Result<R, KeyError> {
         Ok((self.on_text)(v.encode_utf8(&mut [0; 4])))
@@ -135,56 +142,6 @@ impl<F: FnOnce(&str) -> R, R> ser::Serializer for KeyText<F, R> {
         value: &T,
     ) -> Result<R, KeyError> {
         value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<R, KeyError> {
-        Err(KeyError::NotText("enum variant"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, KeyError> {
-        Err(KeyError::NotText("sequence"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, KeyError> {
-        Err(KeyError::NotText("tuple"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, KeyError> {
-        Err(KeyError::NotText("tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, KeyError> {
-        Err(KeyError::NotText("enum variant"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, KeyError> {
-        Err(KeyError::NotText("map"))
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, KeyError> {
-        Err(KeyError::NotText("struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, KeyError> {
-        Err(KeyError::NotText("enum variant"))
     }
 }
 

@@ -43,6 +43,176 @@ macro_rules! plain_number_methods {
     )*};
 }
 
+/// What a serializer was handed, in serde's data model: each method that
+/// [`refuse!`] writes hands one to the serializer's `refuse`, which words
+/// it in its own context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    Bool,
+    /// Any integer (`i8` ... `u128`).
+    Int,
+    Float,
+    Char,
+    Str,
+    Bytes,
+    None,
+    Unit,
+    UnitStruct,
+    /// The enum's name and the variant's, as serde gives them.
+    UnitVariant(&'static str, &'static str),
+    NewtypeVariant(&'static str, &'static str),
+    Seq,
+    Tuple,
+    TupleStruct,
+    TupleVariant(&'static str, &'static str),
+    Map,
+    Struct,
+    StructVariant(&'static str, &'static str),
+}
+
+/// The refuse-by-default base of the crate's serializers: writes each
+/// listed `serialize_*` method as `Err(self.refuse(found))`, so that a
+/// serializer spells out only what it accepts and one `refuse(self, Found)
+/// -> Self::Error` for the rest. `numbers` lists `bool` and the ten plain
+/// numbers; `compounds` the seven compound methods.
+macro_rules! refuse {
+    ($($method:ident)*) => {$($crate::ser::refuse!(@ $method);)*};
+    (@ numbers) => {
+        $crate::ser::refuse!(serialize_bool serialize_i8 serialize_i16 serialize_i32
+            serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64
+            serialize_f32 serialize_f64);
+    };
+    (@ compounds) => {
+        $crate::ser::refuse!(serialize_seq serialize_tuple serialize_tuple_struct
+            serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant);
+    };
+    (@ serialize_bool) => { $crate::ser::refuse!(@ serialize_bool(bool) Bool); };
+    (@ serialize_i8) => { $crate::ser::refuse!(@ serialize_i8(i8) Int); };
+    (@ serialize_i16) => { $crate::ser::refuse!(@ serialize_i16(i16) Int); };
+    (@ serialize_i32) => { $crate::ser::refuse!(@ serialize_i32(i32) Int); };
+    (@ serialize_i64) => { $crate::ser::refuse!(@ serialize_i64(i64) Int); };
+    (@ serialize_i128) => { $crate::ser::refuse!(@ serialize_i128(i128) Int); };
+    (@ serialize_u8) => { $crate::ser::refuse!(@ serialize_u8(u8) Int); };
+    (@ serialize_u16) => { $crate::ser::refuse!(@ serialize_u16(u16) Int); };
+    (@ serialize_u32) => { $crate::ser::refuse!(@ serialize_u32(u32) Int); };
+    (@ serialize_u64) => { $crate::ser::refuse!(@ serialize_u64(u64) Int); };
+    (@ serialize_u128) => { $crate::ser::refuse!(@ serialize_u128(u128) Int); };
+    (@ serialize_f32) => { $crate::ser::refuse!(@ serialize_f32(f32) Float); };
+    (@ serialize_f64) => { $crate::ser::refuse!(@ serialize_f64(f64) Float); };
+    (@ serialize_char) => { $crate::ser::refuse!(@ serialize_char(char) Char); };
+    (@ serialize_str) => { $crate::ser::refuse!(@ serialize_str(&str) Str); };
+    (@ serialize_bytes) => { $crate::ser::refuse!(@ serialize_bytes(&[u8]) Bytes); };
+    (@ $method:ident($ty:ty) $found:ident) => {
+        fn $method(self, _: $ty) -> ::core::result::Result<Self::Ok, Self::Error> {
+            Err(self.refuse($crate::ser::Found::$found))
+        }
+    };
+    (@ serialize_none) => {
+        fn serialize_none(self) -> ::core::result::Result<Self::Ok, Self::Error> {
+            Err(self.refuse($crate::ser::Found::None))
+        }
+    };
+    (@ serialize_unit) => {
+        fn serialize_unit(self) -> ::core::result::Result<Self::Ok, Self::Error> {
+            Err(self.refuse($crate::ser::Found::Unit))
+        }
+    };
+    (@ serialize_unit_struct) => {
+        fn serialize_unit_struct(
+            self,
+            _: &'static str,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            Err(self.refuse($crate::ser::Found::UnitStruct))
+        }
+    };
+    (@ serialize_unit_variant) => {
+        fn serialize_unit_variant(
+            self,
+            name: &'static str,
+            _: u32,
+            variant: &'static str,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            Err(self.refuse($crate::ser::Found::UnitVariant(name, variant)))
+        }
+    };
+    (@ serialize_newtype_variant) => {
+        fn serialize_newtype_variant<T: ?Sized + ::serde::Serialize>(
+            self,
+            name: &'static str,
+            _: u32,
+            variant: &'static str,
+            _: &T,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            Err(self.refuse($crate::ser::Found::NewtypeVariant(name, variant)))
+        }
+    };
+    (@ serialize_seq) => {
+        fn serialize_seq(
+            self,
+            _: Option<usize>,
+        ) -> ::core::result::Result<Self::SerializeSeq, Self::Error> {
+            Err(self.refuse($crate::ser::Found::Seq))
+        }
+    };
+    (@ serialize_tuple) => {
+        fn serialize_tuple(
+            self,
+            _: usize,
+        ) -> ::core::result::Result<Self::SerializeTuple, Self::Error> {
+            Err(self.refuse($crate::ser::Found::Tuple))
+        }
+    };
+    (@ serialize_tuple_struct) => {
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> ::core::result::Result<Self::SerializeTupleStruct, Self::Error> {
+            Err(self.refuse($crate::ser::Found::TupleStruct))
+        }
+    };
+    (@ serialize_tuple_variant) => {
+        fn serialize_tuple_variant(
+            self,
+            name: &'static str,
+            _: u32,
+            variant: &'static str,
+            _: usize,
+        ) -> ::core::result::Result<Self::SerializeTupleVariant, Self::Error> {
+            Err(self.refuse($crate::ser::Found::TupleVariant(name, variant)))
+        }
+    };
+    (@ serialize_map) => {
+        fn serialize_map(
+            self,
+            _: Option<usize>,
+        ) -> ::core::result::Result<Self::SerializeMap, Self::Error> {
+            Err(self.refuse($crate::ser::Found::Map))
+        }
+    };
+    (@ serialize_struct) => {
+        fn serialize_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> ::core::result::Result<Self::SerializeStruct, Self::Error> {
+            Err(self.refuse($crate::ser::Found::Struct))
+        }
+    };
+    (@ serialize_struct_variant) => {
+        fn serialize_struct_variant(
+            self,
+            name: &'static str,
+            _: u32,
+            variant: &'static str,
+            _: usize,
+        ) -> ::core::result::Result<Self::SerializeStructVariant, Self::Error> {
+            Err(self.refuse($crate::ser::Found::StructVariant(name, variant)))
+        }
+    };
+}
+pub(crate) use refuse;
+
 pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
@@ -65,11 +235,20 @@ use crate::options::WriteOptions;
 /// `serde_json::Value`, a recursive type) is an error, not a stack overflow.
 pub(crate) const MAX_WRITE_DEPTH: usize = 128;
 
-/// Enum variants with data have no numpy layout: one message for every pass.
-pub(crate) fn refused_variant(name: &str, variant: &str) -> Error {
-    Error::unsupported(format!(
-        "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
-    ))
+impl Found {
+    /// What no pass writes: enum variants with data have no numpy layout
+    /// (one message for every pass).
+    pub(crate) fn refused(self) -> Error {
+        match self {
+            Found::UnitVariant(name, variant)
+            | Found::NewtypeVariant(name, variant)
+            | Found::TupleVariant(name, variant)
+            | Found::StructVariant(name, variant) => Error::unsupported(format!(
+                "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
+            )),
+            other => Error::schema(format!("internal: {other:?} refused")),
+        }
+    }
 }
 
 /// A count of written elements past `u64::MAX`: refused rather than

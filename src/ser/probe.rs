@@ -5,6 +5,7 @@
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::error::{Error, Result};
+use crate::ser::Found;
 use crate::special::Special;
 
 /// What a probed value turned out to be.
@@ -43,6 +44,17 @@ pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
 }
 
 pub(crate) struct Probe;
+
+impl Probe {
+    /// A compound that is no pair: the probe fails.
+    fn refuse(self, found: Found) -> Error {
+        Error::mismatch(match found {
+            Found::Map => "a map",
+            Found::Struct | Found::TupleStruct => "a record",
+            _ => "an enum variant",
+        })
+    }
+}
 
 /// Collects a pair of numbers.
 pub(crate) struct PairProbe {
@@ -108,6 +120,9 @@ impl ser::Serializer for Probe {
     type SerializeMap = Impossible<Captured, Error>;
     type SerializeStruct = Impossible<Captured, Error>;
     type SerializeStructVariant = Impossible<Captured, Error>;
+
+    refuse!(serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
+        serialize_struct_variant);
 
     fn serialize_bool(self, v: bool) -> Result<Captured> {
         Ok(Captured::Bool(v))
@@ -199,37 +214,6 @@ impl ser::Serializer for Probe {
     }
     fn serialize_tuple(self, len: usize) -> Result<PairProbe> {
         self.serialize_seq(Some(len))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(Error::mismatch("a record"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(Error::mismatch("an enum variant"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(Error::mismatch("a map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(Error::mismatch("a record"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(Error::mismatch("an enum variant"))
     }
     fn is_human_readable(&self) -> bool {
         false

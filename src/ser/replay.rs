@@ -44,11 +44,11 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::dtype::Plain;
 use crate::dtype::{ByteOrder, Dtype, ScalarType};
 use crate::error::Result;
-use crate::ser::Miss;
 use crate::ser::encode::{Enc, RecEnc};
 use crate::ser::flat::Layout;
 use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, probe};
+use crate::ser::{Found, Miss};
 use crate::special;
 
 /// Most dtype nodes cloned into one tape (see [`Compiler`]); beyond it a
@@ -543,6 +543,10 @@ struct Replay<'a, 'f, 'b> {
 }
 
 impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
+    fn refuse(self, _: Found) -> Miss {
+        Miss
+    }
+
     /// A plain number's bytes into its node ([`put`](Replay::put) with
     /// the number's tag, a constant at each call site).
     #[inline(always)]
@@ -666,12 +670,8 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
     type SerializeStructVariant = Impossible<(), Miss>;
 
     plain_number_methods!(#[inline] put_plain -> Replayed);
-    fn serialize_i128(self, _: i128) -> Replayed {
-        Err(Miss)
-    }
-    fn serialize_u128(self, _: u128) -> Replayed {
-        Err(Miss)
-    }
+    refuse!(serialize_i128 serialize_u128 serialize_none serialize_newtype_variant
+        serialize_tuple_variant serialize_struct_variant);
     fn serialize_char(self, v: char) -> Replayed {
         self.put_str(v.encode_utf8(&mut [0; 4]))
     }
@@ -693,9 +693,6 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
         head.copy_from_slice(v);
         tail.fill(0);
         Ok(())
-    }
-    fn serialize_none(self) -> Replayed {
-        Err(Miss)
     }
     #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Replayed {
@@ -737,15 +734,6 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
             e.serialize_newtype_struct(name, value)
         })
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Replayed {
-        Err(Miss)
-    }
     // Sequences replay only along a subarray, tuples also along a record
     // (by position, as `Enc` in either mode). Everything else `Enc` may
     // take (complex `[re, im]` pairs, conversions of a given dtype) is a
@@ -773,15 +761,6 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
             _ => Err(Miss),
         }
     }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Replayed<Self::SerializeTupleVariant> {
-        Err(Miss)
-    }
     #[cold]
     #[inline(never)]
     fn serialize_map(self, len: Option<usize>) -> Replayed<MapReplay<'f>> {
@@ -801,15 +780,6 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
             // `Enc` takes a struct only into a record
             _ => Err(Miss),
         }
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Replayed<Self::SerializeStructVariant> {
-        Err(Miss)
     }
     fn is_human_readable(&self) -> bool {
         false

@@ -26,6 +26,7 @@ use serde::ser::{self, Impossible, Serialize};
 
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
+use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::replay::Tape;
@@ -465,6 +466,11 @@ struct Spec<'s, 'o> {
 }
 
 impl Spec<'_, '_> {
+    /// Whatever is not a sequence is an element.
+    fn refuse(self, _: Found) -> Error {
+        self.leaf()
+    }
+
     /// This value is not a sequence: it is an element. Signal the parent,
     /// which holds the value and encodes it.
     fn leaf(self) -> Error {
@@ -720,14 +726,6 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     }
 }
 
-macro_rules! leaves {
-    ($($method:ident($ty:ty);)*) => {$(
-        fn $method(self, _: $ty) -> Result<()> {
-            Err(self.leaf())
-        }
-    )*};
-}
-
 impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
     type Ok = ();
     type Error = Error;
@@ -739,36 +737,12 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
     type SerializeStruct = Impossible<(), Error>;
     type SerializeStructVariant = Impossible<(), Error>;
 
-    leaves! {
-        serialize_bool(bool);
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_i64(i64);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-        serialize_f32(f32);
-        serialize_f64(f64);
-        serialize_char(char);
-        serialize_str(&str);
-        serialize_bytes(&[u8]);
-    }
-    fn serialize_none(self) -> Result<()> {
-        Err(self.leaf())
-    }
+    refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_tuple
+        serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
+        serialize_struct_variant);
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<()> {
-        Err(self.leaf())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-        Err(self.leaf())
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
-        Err(self.leaf())
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
@@ -779,15 +753,6 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             return Err(self.leaf());
         }
         value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(self.leaf())
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
@@ -872,40 +837,6 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             }
         }
         ser::SerializeSeq::end(seq)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(self.leaf())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(self.leaf())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(self.leaf())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(self.leaf())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(self.leaf())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(self.leaf())
     }
     fn is_human_readable(&self) -> bool {
         false
