@@ -14,13 +14,13 @@
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 
 use crate::dtype::Field;
 use crate::error::{Error, Result};
 use crate::ser::key::key_text;
 use crate::ser::replay::Tape;
-use crate::ser::{Found, refuse};
+use crate::ser::{Found, refuse, serializer_types};
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
 /// `field`'s size).
@@ -91,15 +91,7 @@ impl<'a> Pick<'a> {
 }
 
 impl<'a> ser::Serializer for Pick<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = PickFields<'a>;
-    type SerializeTuple = PickFields<'a>;
-    type SerializeTupleStruct = PickFields<'a>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = PickFields<'a>;
-    type SerializeStruct = PickFields<'a>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (PickFields<'a>) (PickFields<'a>) (PickFields<'a>) _ (PickFields<'a>) (PickFields<'a>) _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant

@@ -12,7 +12,7 @@ use std::fmt;
 use serde::Serialize;
 use serde::ser::{self, Impossible};
 
-use crate::ser::{Found, refuse};
+use crate::ser::{Found, refuse, serializer_types};
 use crate::special;
 
 /// The top-level shape of a value.
@@ -83,15 +83,7 @@ impl Probe {
 }
 
 impl ser::Serializer for Probe {
-    type Ok = ();
-    type Error = Stop;
-    type SerializeSeq = Impossible<(), Stop>;
-    type SerializeTuple = Impossible<(), Stop>;
-    type SerializeTupleStruct = Impossible<(), Stop>;
-    type SerializeTupleVariant = Impossible<(), Stop>;
-    type SerializeMap = Impossible<(), Stop>;
-    type SerializeStruct = Impossible<(), Stop>;
-    type SerializeStructVariant = Impossible<(), Stop>;
+    serializer_types!((), Stop; _ _ _ _ _ _ _);
 
     refuse!(numbers serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes
         serialize_none serialize_unit serialize_unit_struct serialize_unit_variant

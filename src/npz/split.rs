@@ -10,11 +10,11 @@
 use std::io::{Seek, Write};
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 
 use crate::error::{Error, Result};
 use crate::ser::key::key_text;
-use crate::ser::{Found, refuse};
+use crate::ser::{Found, refuse, serializer_types};
 
 use super::probe::{Kind, kind_of};
 use super::write::NpzWriter;
@@ -48,15 +48,7 @@ impl<W: Write + Seek> Split<'_, W> {
 }
 
 impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = SplitMap<'a, W>;
-    type SerializeStruct = Self;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; _ _ _ _ (SplitMap<'a, W>) (Self) _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq

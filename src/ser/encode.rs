@@ -23,7 +23,7 @@
 //! Strings and bytes ending in NUL are refused (numpy strips trailing NULs).
 //! Padding bytes are left as they are in the buffer, which callers zero.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use super::Found;
 use crate::dtype::{ByteOrder, Dtype, Record, Scalar, ScalarType};
@@ -851,15 +851,7 @@ macro_rules! fast_int {
 }
 
 impl<'a> ser::Serializer for Enc<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqEnc<'a>;
-    type SerializeTuple = SeqEnc<'a>;
-    type SerializeTupleStruct = SeqEnc<'a>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = RecEnc<'a>;
-    type SerializeStruct = RecEnc<'a>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (SeqEnc<'a>) (SeqEnc<'a>) (SeqEnc<'a>) _ (RecEnc<'a>) (RecEnc<'a>) _);
 
     refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
 

@@ -330,15 +330,7 @@ impl<S> Leaf<S> {
 }
 
 impl<S: Store> ser::Serializer for Leaf<S> {
-    type Ok = ();
-    type Error = Miss;
-    type SerializeSeq = Impossible<(), Miss>;
-    type SerializeTuple = S::Tuple;
-    type SerializeTupleStruct = Impossible<(), Miss>;
-    type SerializeTupleVariant = Impossible<(), Miss>;
-    type SerializeMap = Impossible<(), Miss>;
-    type SerializeStruct = Impossible<(), Miss>;
-    type SerializeStructVariant = Impossible<(), Miss>;
+    serializer_types!((), Miss; _ (S::Tuple) _ _ _ _ _);
 
     plain_number_methods!(#[inline(always)] store -> Result<(), Miss>);
     refuse!(serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes

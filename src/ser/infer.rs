@@ -8,7 +8,7 @@
 //! variants with data, ragged lengths, records of another layout, strings
 //! ending in NUL...) happens here, before anything is written.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use super::Found;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
@@ -575,15 +575,7 @@ impl ser::SerializeTuple for TupleInfer<'_> {
 }
 
 impl<'a> ser::Serializer for Infer<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqInfer<'a>;
-    type SerializeTuple = TupleInfer<'a>;
-    type SerializeTupleStruct = RecInfer<'a>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = RecInfer<'a>;
-    type SerializeStruct = RecInfer<'a>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (SeqInfer<'a>) (TupleInfer<'a>) (RecInfer<'a>) _ (RecInfer<'a>) (RecInfer<'a>) _);
 
     refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
 

@@ -14,7 +14,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 
 use crate::error::Error;
 use crate::ser::Found;
@@ -102,15 +102,7 @@ impl<F, R> KeyText<F, R> {
 }
 
 impl<F: FnOnce(&str) -> R, R> ser::Serializer for KeyText<F, R> {
-    type Ok = R;
-    type Error = KeyError;
-    type SerializeSeq = Impossible<R, KeyError>;
-    type SerializeTuple = Impossible<R, KeyError>;
-    type SerializeTupleStruct = Impossible<R, KeyError>;
-    type SerializeTupleVariant = Impossible<R, KeyError>;
-    type SerializeMap = Impossible<R, KeyError>;
-    type SerializeStruct = Impossible<R, KeyError>;
-    type SerializeStructVariant = Impossible<R, KeyError>;
+    serializer_types!(R, KeyError; _ _ _ _ _ _ _);
 
     refuse!(numbers serialize_bytes serialize_none serialize_unit serialize_unit_struct
         serialize_newtype_variant compounds);

@@ -86,132 +86,101 @@ macro_rules! refuse {
         $crate::ser::refuse!(serialize_seq serialize_tuple serialize_tuple_struct
             serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant);
     };
-    (@ serialize_bool) => { $crate::ser::refuse!(@ serialize_bool(bool) Bool); };
-    (@ serialize_i8) => { $crate::ser::refuse!(@ serialize_i8(i8) Int); };
-    (@ serialize_i16) => { $crate::ser::refuse!(@ serialize_i16(i16) Int); };
-    (@ serialize_i32) => { $crate::ser::refuse!(@ serialize_i32(i32) Int); };
-    (@ serialize_i64) => { $crate::ser::refuse!(@ serialize_i64(i64) Int); };
-    (@ serialize_i128) => { $crate::ser::refuse!(@ serialize_i128(i128) Int); };
-    (@ serialize_u8) => { $crate::ser::refuse!(@ serialize_u8(u8) Int); };
-    (@ serialize_u16) => { $crate::ser::refuse!(@ serialize_u16(u16) Int); };
-    (@ serialize_u32) => { $crate::ser::refuse!(@ serialize_u32(u32) Int); };
-    (@ serialize_u64) => { $crate::ser::refuse!(@ serialize_u64(u64) Int); };
-    (@ serialize_u128) => { $crate::ser::refuse!(@ serialize_u128(u128) Int); };
-    (@ serialize_f32) => { $crate::ser::refuse!(@ serialize_f32(f32) Float); };
-    (@ serialize_f64) => { $crate::ser::refuse!(@ serialize_f64(f64) Float); };
-    (@ serialize_char) => { $crate::ser::refuse!(@ serialize_char(char) Char); };
-    (@ serialize_str) => { $crate::ser::refuse!(@ serialize_str(&str) Str); };
-    (@ serialize_bytes) => { $crate::ser::refuse!(@ serialize_bytes(&[u8]) Bytes); };
-    (@ $method:ident($ty:ty) $found:ident) => {
-        fn $method(self, _: $ty) -> ::core::result::Result<Self::Ok, Self::Error> {
-            Err(self.refuse($crate::ser::Found::$found))
-        }
-    };
-    (@ serialize_none) => {
-        fn serialize_none(self) -> ::core::result::Result<Self::Ok, Self::Error> {
-            Err(self.refuse($crate::ser::Found::None))
-        }
-    };
-    (@ serialize_unit) => {
-        fn serialize_unit(self) -> ::core::result::Result<Self::Ok, Self::Error> {
-            Err(self.refuse($crate::ser::Found::Unit))
-        }
-    };
+    (@ serialize_bool) => { $crate::ser::refuse!(@fn serialize_bool(_: bool) Bool); };
+    (@ serialize_i8) => { $crate::ser::refuse!(@fn serialize_i8(_: i8) Int); };
+    (@ serialize_i16) => { $crate::ser::refuse!(@fn serialize_i16(_: i16) Int); };
+    (@ serialize_i32) => { $crate::ser::refuse!(@fn serialize_i32(_: i32) Int); };
+    (@ serialize_i64) => { $crate::ser::refuse!(@fn serialize_i64(_: i64) Int); };
+    (@ serialize_i128) => { $crate::ser::refuse!(@fn serialize_i128(_: i128) Int); };
+    (@ serialize_u8) => { $crate::ser::refuse!(@fn serialize_u8(_: u8) Int); };
+    (@ serialize_u16) => { $crate::ser::refuse!(@fn serialize_u16(_: u16) Int); };
+    (@ serialize_u32) => { $crate::ser::refuse!(@fn serialize_u32(_: u32) Int); };
+    (@ serialize_u64) => { $crate::ser::refuse!(@fn serialize_u64(_: u64) Int); };
+    (@ serialize_u128) => { $crate::ser::refuse!(@fn serialize_u128(_: u128) Int); };
+    (@ serialize_f32) => { $crate::ser::refuse!(@fn serialize_f32(_: f32) Float); };
+    (@ serialize_f64) => { $crate::ser::refuse!(@fn serialize_f64(_: f64) Float); };
+    (@ serialize_char) => { $crate::ser::refuse!(@fn serialize_char(_: char) Char); };
+    (@ serialize_str) => { $crate::ser::refuse!(@fn serialize_str(_: &str) Str); };
+    (@ serialize_bytes) => { $crate::ser::refuse!(@fn serialize_bytes(_: &[u8]) Bytes); };
+    (@ serialize_none) => { $crate::ser::refuse!(@fn serialize_none() None); };
+    (@ serialize_unit) => { $crate::ser::refuse!(@fn serialize_unit() Unit); };
     (@ serialize_unit_struct) => {
-        fn serialize_unit_struct(
-            self,
-            _: &'static str,
-        ) -> ::core::result::Result<Self::Ok, Self::Error> {
-            Err(self.refuse($crate::ser::Found::UnitStruct))
-        }
+        $crate::ser::refuse!(@fn serialize_unit_struct(_: &'static str) UnitStruct);
     };
     (@ serialize_unit_variant) => {
-        fn serialize_unit_variant(
-            self,
-            name: &'static str,
-            _: u32,
-            variant: &'static str,
-        ) -> ::core::result::Result<Self::Ok, Self::Error> {
-            Err(self.refuse($crate::ser::Found::UnitVariant(name, variant)))
-        }
+        $crate::ser::refuse!(@fn serialize_unit_variant(n: &'static str, _: u32, v: &'static str)
+            UnitVariant(n, v));
     };
     (@ serialize_newtype_variant) => {
         fn serialize_newtype_variant<T: ?Sized + ::serde::Serialize>(
             self,
-            name: &'static str,
+            n: &'static str,
             _: u32,
-            variant: &'static str,
+            v: &'static str,
             _: &T,
         ) -> ::core::result::Result<Self::Ok, Self::Error> {
-            Err(self.refuse($crate::ser::Found::NewtypeVariant(name, variant)))
+            Err(self.refuse($crate::ser::Found::NewtypeVariant(n, v)))
         }
     };
     (@ serialize_seq) => {
-        fn serialize_seq(
-            self,
-            _: Option<usize>,
-        ) -> ::core::result::Result<Self::SerializeSeq, Self::Error> {
-            Err(self.refuse($crate::ser::Found::Seq))
-        }
+        $crate::ser::refuse!(@fn serialize_seq(_: Option<usize>) -> SerializeSeq Seq);
     };
     (@ serialize_tuple) => {
-        fn serialize_tuple(
-            self,
-            _: usize,
-        ) -> ::core::result::Result<Self::SerializeTuple, Self::Error> {
-            Err(self.refuse($crate::ser::Found::Tuple))
-        }
+        $crate::ser::refuse!(@fn serialize_tuple(_: usize) -> SerializeTuple Tuple);
     };
     (@ serialize_tuple_struct) => {
-        fn serialize_tuple_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> ::core::result::Result<Self::SerializeTupleStruct, Self::Error> {
-            Err(self.refuse($crate::ser::Found::TupleStruct))
-        }
+        $crate::ser::refuse!(@fn serialize_tuple_struct(_: &'static str, _: usize)
+            -> SerializeTupleStruct TupleStruct);
     };
     (@ serialize_tuple_variant) => {
-        fn serialize_tuple_variant(
-            self,
-            name: &'static str,
-            _: u32,
-            variant: &'static str,
-            _: usize,
-        ) -> ::core::result::Result<Self::SerializeTupleVariant, Self::Error> {
-            Err(self.refuse($crate::ser::Found::TupleVariant(name, variant)))
-        }
+        $crate::ser::refuse!(@fn serialize_tuple_variant(
+            n: &'static str, _: u32, v: &'static str, _: usize
+        ) -> SerializeTupleVariant TupleVariant(n, v));
     };
     (@ serialize_map) => {
-        fn serialize_map(
-            self,
-            _: Option<usize>,
-        ) -> ::core::result::Result<Self::SerializeMap, Self::Error> {
-            Err(self.refuse($crate::ser::Found::Map))
-        }
+        $crate::ser::refuse!(@fn serialize_map(_: Option<usize>) -> SerializeMap Map);
     };
     (@ serialize_struct) => {
-        fn serialize_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> ::core::result::Result<Self::SerializeStruct, Self::Error> {
-            Err(self.refuse($crate::ser::Found::Struct))
-        }
+        $crate::ser::refuse!(@fn serialize_struct(_: &'static str, _: usize)
+            -> SerializeStruct Struct);
     };
     (@ serialize_struct_variant) => {
-        fn serialize_struct_variant(
-            self,
-            name: &'static str,
-            _: u32,
-            variant: &'static str,
-            _: usize,
-        ) -> ::core::result::Result<Self::SerializeStructVariant, Self::Error> {
-            Err(self.refuse($crate::ser::Found::StructVariant(name, variant)))
+        $crate::ser::refuse!(@fn serialize_struct_variant(
+            n: &'static str, _: u32, v: &'static str, _: usize
+        ) -> SerializeStructVariant StructVariant(n, v));
+    };
+    // a compound method (`-> SerializeSeq`) or one returning `Self::Ok`
+    (@fn $method:ident($($p:tt: $t:ty),*) -> $ret:ident $found:ident $(($($f:ident),*))?) => {
+        fn $method(self, $($p: $t),*) -> ::core::result::Result<Self::$ret, Self::Error> {
+            Err(self.refuse($crate::ser::Found::$found $(($($f),*))?))
         }
+    };
+    (@fn $method:ident($($arg:tt)*) $($found:tt)+) => {
+        $crate::ser::refuse!(@fn $method($($arg)*) -> Ok $($found)+);
     };
 }
 pub(crate) use refuse;
+
+/// The associated types of a serializer: `Ok`, `Error`, then the seven
+/// compound types in serde's order (seq, tuple, tuple struct, tuple
+/// variant, map, struct, struct variant), each `(Type)` or `_` for
+/// `Impossible` (its method refused).
+macro_rules! serializer_types {
+    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt) => {
+        type Ok = $ok;
+        type Error = $err;
+        type SerializeSeq = $crate::ser::serializer_types!(@ $ok, $err, $seq);
+        type SerializeTuple = $crate::ser::serializer_types!(@ $ok, $err, $tuple);
+        type SerializeTupleStruct = $crate::ser::serializer_types!(@ $ok, $err, $ts);
+        type SerializeTupleVariant = $crate::ser::serializer_types!(@ $ok, $err, $tv);
+        type SerializeMap = $crate::ser::serializer_types!(@ $ok, $err, $map);
+        type SerializeStruct = $crate::ser::serializer_types!(@ $ok, $err, $st);
+        type SerializeStructVariant = $crate::ser::serializer_types!(@ $ok, $err, $sv);
+    };
+    (@ $ok:ty, $err:ty, _) => { ::serde::ser::Impossible<$ok, $err> };
+    (@ $ok:ty, $err:ty, ($t:ty)) => { $t };
+}
+pub(crate) use serializer_types;
 
 pub(crate) mod convert;
 pub(crate) mod encode;

@@ -2,7 +2,7 @@
 //! to read the inner value of the special newtypes (complex, datetime,
 //! half, padding) without allocating.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Result};
 use crate::ser::Found;
@@ -111,15 +111,7 @@ fn other(what: &'static str) -> Result<Captured> {
 }
 
 impl ser::Serializer for Probe {
-    type Ok = Captured;
-    type Error = Error;
-    type SerializeSeq = PairProbe;
-    type SerializeTuple = PairProbe;
-    type SerializeTupleStruct = Impossible<Captured, Error>;
-    type SerializeTupleVariant = Impossible<Captured, Error>;
-    type SerializeMap = Impossible<Captured, Error>;
-    type SerializeStruct = Impossible<Captured, Error>;
-    type SerializeStructVariant = Impossible<Captured, Error>;
+    serializer_types!(Captured, Error; (PairProbe) (PairProbe) _ _ _ _ _);
 
     refuse!(serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
         serialize_struct_variant);

@@ -39,7 +39,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::dtype::Plain;
 use crate::dtype::{ByteOrder, Dtype, ScalarType};
@@ -659,15 +659,7 @@ fn delegate(node: &Node, frame: &mut Frame<'_>, f: impl FnOnce(Enc<'_>) -> Resul
 }
 
 impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
-    type Ok = ();
-    type Error = Miss;
-    type SerializeSeq = SeqReplay<'a, 'f, 'b>;
-    type SerializeTuple = SeqReplay<'a, 'f, 'b>;
-    type SerializeTupleStruct = SeqReplay<'a, 'f, 'b>;
-    type SerializeTupleVariant = Impossible<(), Miss>;
-    type SerializeMap = MapReplay<'f>;
-    type SerializeStruct = RecReplay<'a, 'f, 'b>;
-    type SerializeStructVariant = Impossible<(), Miss>;
+    serializer_types!((), Miss; (SeqReplay<'a, 'f, 'b>) (SeqReplay<'a, 'f, 'b>) (SeqReplay<'a, 'f, 'b>) _ (MapReplay<'f>) (RecReplay<'a, 'f, 'b>) _);
 
     plain_number_methods!(#[inline] put_plain -> Replayed);
     refuse!(serialize_i128 serialize_u128 serialize_none serialize_newtype_variant

@@ -22,7 +22,7 @@
 //! mode's checks are loop-invariant (the compiler turns a run of `f64`s
 //! into a vectorized copy).
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
@@ -727,15 +727,7 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
 }
 
 impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SpecSeq<'s, 'o>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (SpecSeq<'s, 'o>) _ _ _ _ _ _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_tuple

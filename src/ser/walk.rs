@@ -4,7 +4,7 @@
 //! a [`Sink`], which encodes it where it belongs. [`Count`] is pass 1 when
 //! the dtype is given: it measures the shape without inferring a dtype.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Result};
 use crate::ser::Found;
@@ -157,15 +157,7 @@ impl<S: Sink> ser::SerializeTuple for WalkSeq<'_, S> {
 }
 
 impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = WalkSeq<'a, S>;
-    type SerializeTuple = WalkSeq<'a, S>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (WalkSeq<'a, S>) (WalkSeq<'a, S>) _ _ _ _ _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant
@@ -318,15 +310,7 @@ macro_rules! leaf_scalars {
 }
 
 impl<'a> ser::Serializer for Count<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = CountSeq<'a>;
-    type SerializeTuple = CountSeq<'a>;
-    type SerializeTupleStruct = Skip;
-    type SerializeTupleVariant = ser::Impossible<(), Error>;
-    type SerializeMap = Skip;
-    type SerializeStruct = Skip;
-    type SerializeStructVariant = ser::Impossible<(), Error>;
+    serializer_types!((), Error; (CountSeq<'a>) (CountSeq<'a>) (Skip) _ (Skip) (Skip) _);
 
     refuse!(serialize_tuple_variant serialize_struct_variant);
 
