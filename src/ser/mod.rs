@@ -1,12 +1,40 @@
 //! The write path: values -> array shape, dtype and data bytes.
 //!
+//! ```text
+//! value ─► writer.rs: to_vec, to_writer, to_path, npz members, NpyWriter
+//!  │
+//!  ├─ inferred dtype, C order: one walk (spec.rs, Spec over the outer axes)
+//!  │    first element ─► infer.rs (Infer) ─► Dtype ─► replay.rs (Tape)
+//!  │    each element  ─► flat.rs (Leaf: plain numbers into a block)
+//!  │                     or Tape::encode (replay.rs; a miss ─► encode.rs, Enc)
+//!  │    not uniform   ─► the exact passes below
+//!  │
+//!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► Plan
+//!       then walk.rs (Walk) ─► a Sink in writer.rs ─► Tape::encode per element
+//! ```
+//!
 //! Pass 1 ([`plan`]) decides the header: without a given dtype the value is
 //! inferred (`infer.rs`); with one, only the shape is measured (`walk.rs`,
 //! [`walk::Count`]). Pass 2 walks the outer sequences again (`walk.rs`) and
 //! encodes each element into its bytes (`encode.rs`, through the dtype
 //! compiled once in `replay.rs`). Inferred dtypes first try a single
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
-//! mode, `flat.rs`).
+//! mode, `flat.rs`). Beside them: `probe.rs` reads the inner value of a
+//! special newtype (classified once, in `crate::special`), `key.rs` a map
+//! key as a name, `convert.rs` the exact numeric conversions. Every
+//! serializer refuses by default ([`refuse!`]): it lists what it does not
+//! take and words a [`Found`] once.
+//!
+//! Adding a scalar kind (say a new numpy type), on the write side:
+//! 1. `dtype.rs`: its [`ScalarType`] (and `descr.rs` for its type string);
+//! 2. `special.rs`: its newtype name and [`Special`](crate::special::Special)
+//!    variant, when serde has no data model for it;
+//! 3. `infer.rs`: the inferred node for its values;
+//! 4. `encode.rs`: how `Enc` writes it into the dtype (the one encoder of
+//!    every pass, given dtypes and conversions included);
+//! 5. optionally `replay.rs`: a tag, when it should not fall back to `Enc`.
+//!
+//! The walkers, the fast mode and the drivers need no change.
 
 // Counts, lengths and sizes here grow with the values written: every
 // operation is checked or proven bounded (ser/*.rs too).
