@@ -158,6 +158,7 @@ pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
 pub use crate::padding::Padding;
+pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
 pub use crate::writer::{NpyWriter, to_vec, to_writer};
 

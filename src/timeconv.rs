@@ -182,6 +182,91 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (i64::try_from(y).unwrap_or(i64::MAX), m as i64, d as i64)
 }
 
+/// numpy's `np.datetime_as_string` for a count of `unit`: ISO 8601 down to
+/// the unit (`2024-01-01`, `2024-01-01T12:30`, `...T12:30:00.250`), weeks as
+/// days, `NaT`; the bare count for the generic unit (which numpy lets hold
+/// NaT only) and for a date too far out for a 64-bit day count.
+///
+/// Bounds: `|count * multiplier| < 2^95` in `i128`; every divisor is a
+/// nonzero constant; a year is at most `2^95 / 12` from 1970.
+#[allow(clippy::arithmetic_side_effects)]
+pub(crate) fn datetime_string(count: i64, unit: DatetimeUnit) -> String {
+    if count == NAT {
+        return "NaT".to_owned();
+    }
+    let n = i128::from(count) * i128::from(unit.multiplier);
+    // (counts per day, digits after the seconds, time parts after the date)
+    let (n, per_day, digits, parts) = match unit.unit {
+        TimeUnit::Generic => return count.to_string(),
+        TimeUnit::Years => return format!("{:04}", 1970 + n),
+        TimeUnit::Months => {
+            return format!("{:04}-{:02}", 1970 + n.div_euclid(12), n.rem_euclid(12) + 1);
+        }
+        TimeUnit::Weeks => (n * 7, 1, 0, 0),
+        TimeUnit::Days => (n, 1, 0, 0),
+        TimeUnit::Hours => (n, 24, 0, 1),
+        TimeUnit::Minutes => (n, 1_440, 0, 2),
+        TimeUnit::Seconds => (n, 86_400, 0, 3),
+        TimeUnit::Milliseconds => (n, 86_400 * 10i128.pow(3), 3, 3),
+        TimeUnit::Microseconds => (n, 86_400 * 10i128.pow(6), 6, 3),
+        TimeUnit::Nanoseconds => (n, 86_400 * 10i128.pow(9), 9, 3),
+        TimeUnit::Picoseconds => (n, 86_400 * 10i128.pow(12), 12, 3),
+        TimeUnit::Femtoseconds => (n, 86_400 * 10i128.pow(15), 15, 3),
+        TimeUnit::Attoseconds => (n, 86_400 * 10i128.pow(18), 18, 3),
+    };
+    let Ok(days) = i64::try_from(n.div_euclid(per_day)) else {
+        return count.to_string();
+    };
+    let (y, m, d) = civil_from_days(days);
+    let mut out = format!("{y:04}-{m:02}-{d:02}");
+    let rem = n.rem_euclid(per_day);
+    match parts {
+        0 => {}
+        1 => out.push_str(&format!("T{rem:02}")),
+        2 => out.push_str(&format!("T{:02}:{:02}", rem / 60, rem % 60)),
+        _ => {
+            let scale = 10i128.pow(digits);
+            let secs = rem / scale;
+            let (h, mi, s) = (secs / 3_600, secs / 60 % 60, secs % 60);
+            out.push_str(&format!("T{h:02}:{mi:02}:{s:02}"));
+            if digits > 0 {
+                let frac = rem % scale;
+                out.push_str(&format!(".{frac:0w$}", w = digits as usize));
+            }
+        }
+    }
+    out
+}
+
+/// numpy's `str()` of a `timedelta64`: `125 seconds` for `5` of `[25s]`,
+/// `NaT`; `generic time units` for the generic unit.
+///
+/// Bounds: `|count * multiplier| < 2^95` in `i128`.
+#[allow(clippy::arithmetic_side_effects)]
+pub(crate) fn timedelta_string(count: i64, unit: DatetimeUnit) -> String {
+    if count == NAT {
+        return "NaT".to_owned();
+    }
+    let n = i128::from(count) * i128::from(unit.multiplier);
+    let name = match unit.unit {
+        TimeUnit::Generic => "generic time units",
+        TimeUnit::Years => "years",
+        TimeUnit::Months => "months",
+        TimeUnit::Weeks => "weeks",
+        TimeUnit::Days => "days",
+        TimeUnit::Hours => "hours",
+        TimeUnit::Minutes => "minutes",
+        TimeUnit::Seconds => "seconds",
+        TimeUnit::Milliseconds => "milliseconds",
+        TimeUnit::Microseconds => "microseconds",
+        TimeUnit::Nanoseconds => "nanoseconds",
+        TimeUnit::Picoseconds => "picoseconds",
+        TimeUnit::Femtoseconds => "femtoseconds",
+        TimeUnit::Attoseconds => "attoseconds",
+    };
+    format!("{n} {name}")
+}
+
 /// Parses the unit part of a datetime token after its prefix: `""` (generic),
 /// `"[ns]"`, `"[25s]"`. `None` for anything else (a zero multiplier too).
 pub(crate) fn parse_unit(rest: &str) -> Option<DatetimeUnit> {
@@ -263,6 +348,59 @@ mod tests {
             Err(Refusal::Inexact)
         );
         assert_eq!(cal(5, u(""), u("[D]")), Err(Refusal::Generic));
+    }
+
+    #[test]
+    fn datetime_strings_are_numpys() {
+        // np.datetime_as_string / str() of numpy 2.4 for these counts
+        let cases = [
+            ("Y", 12_345, "14315"),
+            ("Y", -1_975, "-005"),
+            ("M", 12_345, "2998-10"),
+            ("M", -1, "1969-12"),
+            ("W", 12_345, "2206-08-07"),
+            ("W", -1, "1969-12-25"),
+            ("D", 12_345, "2003-10-20"),
+            ("D", -719_893 * 2, "-1972-01-01"),
+            ("D", 3_000_000, "10183-09-21"),
+            ("h", 12_345, "1971-05-30T09"),
+            ("m", 12_345, "1970-01-09T13:45"),
+            ("m", -1, "1969-12-31T23:59"),
+            ("s", 12_345, "1970-01-01T03:25:45"),
+            ("s", -1_000_000_000_000_000, "-31686769-06-29T22:13:20"),
+            ("ms", 12_345, "1970-01-01T00:00:12.345"),
+            ("us", -1, "1969-12-31T23:59:59.999999"),
+            ("ns", 12_345, "1970-01-01T00:00:00.000012345"),
+            ("ps", -1, "1969-12-31T23:59:59.999999999999"),
+            ("fs", 12_345, "1970-01-01T00:00:00.000000000012345"),
+            ("as", -1, "1969-12-31T23:59:59.999999999999999999"),
+            ("25s", 12_345, "1970-01-04T13:43:45"),
+            ("3M", 12_345, "5056-04"),
+        ];
+        for (code, count, want) in cases {
+            assert_eq!(
+                datetime_string(count, u(&format!("[{code}]"))),
+                want,
+                "{count} [{code}]"
+            );
+        }
+        assert_eq!(datetime_string(NAT, u("[s]")), "NaT");
+        assert_eq!(timedelta_string(5, u("[25s]")), "125 seconds");
+        assert_eq!(timedelta_string(5, u("[3M]")), "15 months");
+        assert_eq!(timedelta_string(1, u("[s]")), "1 seconds");
+        let generic = DatetimeUnit::new(TimeUnit::Generic);
+        assert_eq!(timedelta_string(5, generic), "5 generic time units");
+        assert_eq!(timedelta_string(NAT, generic), "NaT");
+        // every unit at the extremes: no overflow, no panic
+        for unit in TimeUnit::ALL {
+            for multiplier in [1, u32::MAX] {
+                for count in [i64::MIN + 1, i64::MAX, 0] {
+                    let unit = DatetimeUnit { unit, multiplier };
+                    assert!(!datetime_string(count, unit).is_empty());
+                    assert!(!timedelta_string(count, unit).is_empty());
+                }
+            }
+        }
     }
 
     #[test]
