@@ -42,7 +42,17 @@ const RESERVE_MAX: usize = 1 << 30;
 /// is rare next to the elements.
 const ZERO_BLOCK: usize = 2 * 1024;
 
-/// What the speculation produced.
+/// How the speculative pass ended (its destination's errors are the
+/// pass's `Err`).
+pub(crate) enum Speculation {
+    /// Every element encoded with the first one's dtype.
+    Uniform(Speculated),
+    /// Some element did not (or the shape is ragged, or a limit was hit):
+    /// the caller runs the exact passes, which give the error if any.
+    NotUniform,
+}
+
+/// What a uniform speculation produced.
 pub(crate) struct Speculated {
     /// The element dtype (its subarray dims are folded into `shape`: see
     /// [`Speculated::descr`]) and its compiled tape, to encode the same
@@ -74,7 +84,7 @@ impl Speculated {
 }
 
 /// Called with a run of whole encoded elements when the chunk is full; an
-/// error stops the pass.
+/// error ends the pass (which returns it).
 pub(crate) type Flush<'a> = dyn FnMut(&[u8]) -> Result<()> + 'a;
 
 /// Bounded output: at most `window` bytes (but always one whole element)
@@ -103,8 +113,9 @@ impl Chunked<'_> {
 }
 
 /// Called with the dtype, the hinted shape and the output buffer; gives
-/// the dtype back (lent, so that a header can be built without a copy).
-pub(crate) type OnDtype<'a> = dyn FnMut(Dtype, &[u64], &mut Vec<u8>) -> Dtype + 'a;
+/// the dtype back (lent, so that a header can be built without a copy). An
+/// error ends the pass (which returns it).
+pub(crate) type OnDtype<'a> = dyn FnMut(Dtype, &[u64], &mut Vec<u8>) -> Result<Dtype> + 'a;
 
 /// The state shared by the levels of the walk.
 pub(crate) struct SpecState<'o> {
@@ -150,10 +161,14 @@ pub(crate) struct SpecState<'o> {
     /// Set when elements of the fast mode could not be appended where no
     /// error could be returned (a sequence dropped without `end`).
     lost: bool,
+    /// The error of the destination (the dtype or flush callback): it
+    /// ends the pass, and the pass returns it.
+    failed: Option<Error>,
 }
 
-/// Runs the speculative pass; `Ok(None)` means "not uniform, use the two
-/// passes" (errors are never reported from here).
+/// Runs the speculative pass: [`Speculation::NotUniform`] means "use the
+/// two passes" (the values' errors are never reported from here; only the
+/// destination's, from the callbacks, are).
 ///
 /// With `known` (what a previous pass over the same values found), the
 /// first element is not inferred: that dtype and tape are used (every
@@ -170,7 +185,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     on_dtype: &mut OnDtype<'_>,
     chunked: Option<(usize, &mut Flush<'_>, Option<usize>)>,
     known: Option<Tape>,
-) -> Option<Speculated> {
+) -> Result<Speculation> {
     let pos = out.len();
     let chunked = chunked.map(|(window, flush, check_above)| Chunked {
         window,
@@ -198,10 +213,21 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         cap,
         on_dtype,
         lost: false,
+        failed: None,
     };
+    let found = run(&mut st, value);
+    // the destination's error is the pass's; any other means not uniform
+    if let Some(e) = st.failed.take() {
+        return Err(e);
+    }
+    Ok(found.map_or(Speculation::NotUniform, Speculation::Uniform))
+}
+
+/// The pass itself: `None` when the values are not uniform.
+fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Speculated> {
     let mut block = [0u8; BLOCK];
     match value.serialize(Spec {
-        st: &mut st,
+        st: &mut *st,
         block: &mut block,
         depth: 0,
     }) {
@@ -232,13 +258,20 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         dtype = base;
     }
     Some(Speculated {
-        tape: st.tape,
+        tape: std::mem::replace(&mut st.tape, Tape::placeholder()),
         shape,
         len,
     })
 }
 
 impl SpecState<'_> {
+    /// Keeps the destination's error (the pass's result) and ends the pass.
+    #[cold]
+    fn fail(&mut self, e: Error) -> Error {
+        self.failed = Some(e);
+        Error::schema("speculation: the destination failed")
+    }
+
     /// Infers the dtype from the first element and reserves the output.
     #[cold]
     #[inline(never)]
@@ -268,7 +301,10 @@ impl SpecState<'_> {
         }
         self.gaps = dtype.has_gaps();
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
-        let dtype = (self.on_dtype)(dtype, &hinted, self.out);
+        let dtype = match (self.on_dtype)(dtype, &hinted, self.out) {
+            Ok(dtype) => dtype,
+            Err(e) => return Err(self.fail(e)),
+        };
         let count = self
             .hints
             .iter()
@@ -307,7 +343,9 @@ impl SpecState<'_> {
                     .out
                     .get(self.base..start)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                c.flush(data)?;
+                if let Err(e) = c.flush(data) {
+                    return Err(self.fail(e));
+                }
                 // checked, with the cap below: the bytes encoded in all
                 // (flushed + pos) stay within the cap (a usize), which
                 // bounds the element counts of `SpecSeq::i` (collect_seq)
@@ -400,7 +438,9 @@ impl SpecState<'_> {
                     .out
                     .get(self.base..self.pos)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                c.flush(chunk)?;
+                if let Err(e) = c.flush(chunk) {
+                    return Err(self.fail(e));
+                }
                 // checked, with the cap below: the bytes encoded in all
                 // (flushed + pos) stay within the cap (a usize), which
                 // bounds the element counts of `SpecSeq::i` (collect_seq)
