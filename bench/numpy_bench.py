@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""numpy's side of bench/compare: np.save / np.load on the records of benches/npy.rs,
+"""numpy's side of bench/compare: np.save / np.load on the records of tests/benches/npy.rs,
 and np.savez / np.savez_compressed / np.load on its npz archive (four arrays).
 
 Prints one JSON object: {set: {op: {"times": [seconds...], "bytes": n}}}.

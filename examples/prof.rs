@@ -1,4 +1,4 @@
-//! A profiling target: one operation of `benches/npy.rs` on one data set,
+//! A profiling target: one operation of `tests/benches/npy.rs` on one data set,
 //! repeated, for instruction counts under callgrind (`bench/instr`).
 //!
 //! `prof DATASET OP N REPS`: builds `N` records of `DATASET` (`particle`,

@@ -1,4 +1,4 @@
-//! A profiling target for the npz paths of `benches/npy.rs` (its `npz`
+//! A profiling target for the npz paths of `tests/benches/npy.rs` (its `npz`
 //! group): a struct of four arrays written or read `REPS` times, for `perf`
 //! or callgrind.
 //!

@@ -1,5 +1,5 @@
 //! The fuzz oracle, shared by the stable proptest run inside `cargo test`
-//! (`tests/fuzz.rs` includes this file) and the cargo-fuzz target
+//! (`tests/robustness/fuzz.rs` includes this file) and the cargo-fuzz target
 //! `read_npy`.
 //!
 //! An input is read every way the crate offers; the oracle fails (panics)

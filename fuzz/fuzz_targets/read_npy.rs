@@ -1,6 +1,6 @@
 //! cargo-fuzz target: `cargo +nightly fuzz run read_npy` (from the
 //! repository root). The same oracle runs on stable inside `cargo test`
-//! (`tests/fuzz.rs`) with a fixed budget.
+//! (`tests/robustness/fuzz.rs`) with a fixed budget.
 //!
 //! The input is read as a whole `.npy` file and, to reach the header
 //! parser quickly, also as header text: the bytes up to the first `\n` (at

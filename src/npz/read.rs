@@ -29,7 +29,7 @@ const TAIL_PROBE: usize = 64;
 /// bytes. Deflate can expand 1032-fold (a 258-byte match in about two
 /// bits), so the compressed size bounds nothing useful: sizing to that
 /// bound let a 256-KiB archive whose header and directory both claim 1 GiB
-/// allocate 270 MB before failing (tests/alloc_bound.rs). Numeric arrays
+/// allocate 270 MB before failing (tests/memory/reading.rs). Numeric arrays
 /// typically deflate 2 to 8 times; data that inflates further grows its
 /// buffer as the inflated bytes arrive.
 const DEFLATE_PRESIZE_RATIO: u64 = 8;

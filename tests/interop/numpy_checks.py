@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live interop, Rust -> numpy: check every file `tests/interop_rust_writes.rs` wrote.
+"""Live interop, Rust -> numpy: check every file `tests/interop/to_numpy.rs` wrote.
 
 Usage: python numpy_checks.py DIR   (or set NPY_SERDE_OUT_DIR)
 

@@ -6,7 +6,7 @@ Usage: NPY_SERDE_INTEROP_DIR=/some/dir python numpy_writes.py
 
 Every run draws new random values, new string widths, new shapes and new
 field orders (records are shuffled at every nesting level), so the Rust side
-(`tests/interop_numpy.rs`) must match record fields by name. The seed is
+(`tests/interop/from_numpy.rs`) must match record fields by name. The seed is
 printed and stored in every sidecar; rerun a failure with
 NPY_SERDE_INTEROP_SEED=<seed>.
 

@@ -1,4 +1,4 @@
-"""Makes the hostile .npy corpus of tests/hostile.rs and tests/alloc_bound.rs.
+"""Makes the hostile .npy corpus of tests/robustness/hostile.rs and tests/memory/reading.rs.
 
 Every file here is malformed or malicious in exactly one way (the name says
 which); numpy makes the file where it can (valid arrays whose bytes are then

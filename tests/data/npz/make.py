@@ -1,4 +1,4 @@
-"""Generates the .npz fixtures for tests/npz.rs with numpy and zipfile.
+"""Generates the .npz fixtures for tests/npz/archives.rs with numpy and zipfile.
 
 Run with the project venv: /work/venv/bin/python tests/data/npz/make.py
 Every archive is written from scratch next to this script; the Rust tests

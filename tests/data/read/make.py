@@ -1,4 +1,4 @@
-"""Makes the .npy fixtures of tests/read.rs and expected.json, the values
+"""Makes the .npy fixtures of tests/read/numpy_files.rs and expected.json, the values
 each fixture must read as (the read side's presentation: records as objects
 in field order, subarrays and shapes as nested lists, S and V as lists of
 byte values, U as strings, complex as [re, im], datetimes as int64 counts).
@@ -268,7 +268,7 @@ def main():
         assert f.read(8)[6:8] == b"\x01\x00"
     write_version("version_2_0", va, (2, 0))
     write_version("version_3_0_ascii", va, (3, 0))
-    # what appending one record to each must give (tests/read.rs appends with NpyWriter)
+    # what appending one record to each must give (tests/read/numpy_files.rs appends with NpyWriter)
     vb = np.concatenate([va, np.array([(9, 9.5, "new")], vdt)])
     save("version_1_0_appended", vb)
     write_version("version_2_0_appended", vb, (2, 0))

@@ -1,4 +1,4 @@
-"""Generates the expected .npy bytes for tests/write.rs with numpy.
+"""Generates the expected .npy bytes for tests/write/byte_exact.rs with numpy.
 
 Run with the project venv: /work/venv/bin/python tests/data/write/make.py
 Each case is written with np.save into <name>.npy; the Rust test builds the

@@ -18,7 +18,7 @@
 //! By hand:
 //! ```text
 //! python tests/interop/numpy_writes.py /tmp/interop
-//! NPY_SERDE_INTEROP_DIR=/tmp/interop cargo test --all-features --test interop_numpy -- --nocapture
+//! NPY_SERDE_INTEROP_DIR=/tmp/interop cargo test -p tests --all-features --test interop from_numpy:: -- --nocapture
 //! ```
 
 use std::fmt;
@@ -339,7 +339,9 @@ fn check_typed(case: &str, bytes: &[u8], expected: &Value) {
         "unicode_names" => typed::<Vec<UnicodeNames>>(bytes, expected, what),
         "latin1_names" => typed::<Vec<Latin1Names>>(bytes, expected, what),
         "empty" => typed::<Vec<XyName>>(bytes, expected, what),
-        other => panic!("unknown case {other:?}: add it to check_typed in tests/interop_numpy.rs"),
+        other => {
+            panic!("unknown case {other:?}: add it to check_typed in tests/interop/from_numpy.rs")
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 
 fn fixture(name: &str) -> Cursor<Vec<u8>> {
-    let path = format!("{}/tests/data/npz/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/data/npz/{name}", env!("CARGO_MANIFEST_DIR"));
     Cursor::new(std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")))
 }
 
@@ -20,7 +20,7 @@ fn open(name: &str) -> NpzReader<Cursor<Vec<u8>>> {
 }
 
 fn snap(name: &str, text: String) {
-    insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!(name, text);
     });
 }

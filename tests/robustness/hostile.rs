@@ -10,7 +10,7 @@
 //! `.npz` archives (truncated, bad CRC, encrypted, bzip2/lzma members,
 //! deflate bombs, lying sizes, duplicate names) belong in the same corpus:
 //! add them to `make.py` as `npz_*.npz` with a test here reading them
-//! through the npz API (and to `tests/alloc_bound.rs`, `tests/mutate.rs`).
+//! through the npz API (and to `tests/memory/reading.rs`, `tests/robustness/mutate.rs`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -33,7 +33,7 @@ struct Rec {
 
 fn load(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/hostile")
+        .join("data/hostile")
         .join(format!("{name}.npy"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -129,7 +129,7 @@ fn check_with(file: &str, snapshot: &str, opts: &ReadOptions) {
     let bytes = load(file);
     let text = outcomes(&bytes, opts);
     insta::with_settings!({
-        snapshot_path => "../snapshots/npy_serde",
+        snapshot_path => "../../snapshots/npy_serde",
         prepend_module_to_snapshot => false,
         description => format!("tests/data/hostile/{file}.npy ({} bytes)", bytes.len()),
     }, {
@@ -145,7 +145,7 @@ macro_rules! hostile {
         #[test]
         fn every_file_is_tested() {
             let tested = [$(stringify!($name)),*];
-            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hostile");
             let mut missing = Vec::new();
             for entry in std::fs::read_dir(dir).unwrap() {
                 let path = entry.unwrap().path();
@@ -302,7 +302,7 @@ hostile!(
 /// Appending to a hostile file: a clean error (or a writer), never a panic.
 #[test]
 fn append_to_every_hostile_file() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hostile");
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "npy") {

@@ -1,45 +1,16 @@
-//! The npz writers keep memory bounded: a counting allocator (this test
-//! binary's own) measures the peak heap growth while a large columnar
+//! The npz writers keep memory bounded: the counting allocator of this test
+//! binary measures the peak heap growth while a large columnar
 //! archive and a large streamed member are written to a writer that keeps
 //! nothing.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Seek, SeekFrom, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use npy_serde::npz::{self, NpzWriter};
 use npy_serde::{Dtype, ScalarType};
 
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator; only counts sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
 /// Peak heap growth above the current level while `f` runs.
 fn peak_growth(f: impl FnOnce()) -> usize {
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    f();
-    let grew = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    let grew = crate::peak_of(f);
     eprintln!("peak heap growth: {grew} bytes");
     grew
 }
@@ -87,6 +58,7 @@ const BOUND: usize = 1 << 20;
 
 #[test]
 fn writers_keep_memory_bounded() {
+    let _only = crate::exclusive();
     // (one test function: the allocator counts are process-wide)
     let records: Vec<P> = (0..N)
         .map(|i| P {

@@ -72,7 +72,7 @@ fn writer_after_existing_bytes() {
 #[test]
 fn no_records_no_dtype() {
     let w = NpyWriter::new(Cursor::new(Vec::new())).unwrap();
-    insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("npy_writer_no_dtype", w.finish().unwrap_err().to_string());
     });
 }
@@ -94,7 +94,7 @@ fn promised_length() {
     let long = w.serialize(&v[1]).unwrap_err().to_string();
     assert_eq!(w.len(), 1);
     assert_eq!(w.finish().unwrap(), to_vec(&v[..1]).unwrap());
-    insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("npy_writer_len_mismatch", format!("{short}\n{long}"));
     });
 }
@@ -128,7 +128,7 @@ fn failed_record_is_rolled_back() {
         .to_vec(&vec![R { a: 1.0, b: "x" }, R { a: 3.0, b: "yy" }])
         .unwrap();
     assert_eq!(bytes, expected);
-    insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("npy_writer_rolled_back", format!("{e1}\n{e2}"));
     });
 }
@@ -234,10 +234,7 @@ fn append_to_file() {
     assert_eq!(std::fs::read(&path).unwrap(), to_vec(&v).unwrap());
 
     // numpy's own file (big-endian 2-d) appended with converted values
-    let fx = format!(
-        "{}/tests/data/write/fortran_2d.npy",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let fx = format!("{}/data/write/fortran_2d.npy", env!("CARGO_MANIFEST_DIR"));
     let f2 = dir.join("f.npy");
     std::fs::copy(&fx, &f2).unwrap();
     let file = std::fs::OpenOptions::new()
@@ -262,7 +259,7 @@ fn append_to_file() {
         to_vec(&vec![[1i64, 2, 3], [4, 5, 6]]).unwrap()
     );
     std::fs::remove_dir_all(&dir).unwrap();
-    insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("npy_writer_append_errors", format!("{err}\n{fortran}"));
     });
 }

@@ -9,21 +9,18 @@ use serde::Deserialize;
 use serde_json::Value;
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/data/read/{name}.npy", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/data/read/{name}.npy", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 fn expected() -> serde_json::Map<String, Value> {
-    let path = format!(
-        "{}/tests/data/read/expected.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/data/read/expected.json", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 macro_rules! snapshot {
     ($name:expr, $value:expr) => {
-        insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!($name, $value);
         })
     };
@@ -1600,7 +1597,7 @@ fn numpy_1x_bare_object_descr() {
 #[test]
 fn array_interface_examples_read_back() {
     fn write_fixture(name: &str) -> Vec<u8> {
-        let path = format!("{}/tests/data/write/{name}.npy", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/data/write/{name}.npy", env!("CARGO_MANIFEST_DIR"));
         std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
     #[derive(Deserialize, Debug, PartialEq)]
@@ -1727,7 +1724,7 @@ fn zero_size_parts() {
 #[test]
 fn escaped_and_astral_names_from_write_fixtures() {
     let file = |name: &str| {
-        let path = format!("{}/tests/data/write/{name}.npy", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/data/write/{name}.npy", env!("CARGO_MANIFEST_DIR"));
         std::fs::read(path).unwrap()
     };
     let escaped = file("escaped_names");

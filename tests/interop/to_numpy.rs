@@ -13,7 +13,7 @@
 //! write must still succeed and the header must carry the expected descr text).
 //! By hand:
 //! ```text
-//! NPY_SERDE_OUT_DIR=/tmp/rust-out cargo test --all-features --test interop_rust_writes
+//! NPY_SERDE_OUT_DIR=/tmp/rust-out cargo test -p tests --all-features --test interop to_numpy::
 //! python tests/interop/numpy_checks.py /tmp/rust-out
 //! ```
 

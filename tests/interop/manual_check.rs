@@ -1,5 +1,5 @@
 //! Writes a few files for a manual numpy load check (run with
-//! `NPY_SERDE_CHECK_DIR=dir cargo test --test numpy_loads -- --ignored`, then
+//! `NPY_SERDE_CHECK_DIR=dir cargo test -p tests --test interop manual_check -- --ignored`, then
 //! load them in numpy); ignored by default since numpy is not a dependency.
 
 use npy_serde::{Datetime64, NpyWriter, Padding, WriteOptions, to_vec, unit};

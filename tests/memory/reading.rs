@@ -21,78 +21,18 @@
 //! `(65536, 0)` is a few MiB of empty `Vec`s from a 128-byte file); the
 //! corpus holds files just past that cap, which must be refused cheaply.
 //!
-//! Everything runs in one `#[test]`, so no other test thread disturbs the
-//! counters.
+//! The test holds the binary's lock (`crate::exclusive`), so no other test
+//! thread disturbs the counters.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use npy_serde::NpyReader;
 use serde::Deserialize;
 
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every method forwards to `System` unchanged and only updates
-// counters; layouts and pointers are passed through as received.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded with the caller's layout.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            add(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded with the caller's layout.
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            add(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Ordering::SeqCst);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            // old and new block both exist during the move
-            add(new_size);
-            CURRENT.fetch_sub(layout.size(), Ordering::SeqCst);
-        }
-        p
-    }
-}
-
-fn add(n: usize) {
-    let now = CURRENT.fetch_add(n, Ordering::SeqCst) + n;
-    PEAK.fetch_max(now, Ordering::SeqCst);
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+use crate::peak_of;
 
 const PER_BYTE: usize = 64;
 const SLACK: usize = 96 * 1024;
-
-/// Peak bytes allocated above the level before `f`.
-fn peak_of(f: impl FnOnce()) -> usize {
-    let base = CURRENT.load(Ordering::SeqCst);
-    PEAK.store(base, Ordering::SeqCst);
-    f();
-    PEAK.load(Ordering::SeqCst) - base
-}
 
 #[derive(Deserialize)]
 #[allow(dead_code)]
@@ -152,7 +92,7 @@ fn peaks(bytes: &[u8]) -> Vec<(&'static str, usize)> {
 }
 
 fn hostile_files() -> Vec<(String, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hostile");
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -177,6 +117,7 @@ fn one_gib_declared() -> Vec<u8> {
 
 #[test]
 fn allocation_is_bounded_by_the_bytes_present() {
+    let _only = crate::exclusive();
     let mut failures = Vec::new();
     for (name, bytes) in hostile_files() {
         let bound = PER_BYTE * bytes.len() + SLACK;
@@ -260,7 +201,7 @@ fn allocation_is_bounded_by_the_bytes_present() {
     // allocated at most 16 KiB when stored (the zip reader's own buffers
     // included), 64 KiB when deflated (inflate's 32-KiB window and state,
     // a constant of the decompressor).
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hostile");
     for name in ["npz_1gib_member_stored", "npz_1gib_member_deflated"] {
         let bytes = std::fs::read(dir.join(format!("{name}.npz"))).unwrap();
         assert!(bytes.len() <= 1200);

@@ -319,7 +319,7 @@ fn refusals() {
     case("unknown version", refuse_with(&opts, &1u8));
 
     let text = lines.join("\n");
-    insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("write_refusals", text);
     });
 }

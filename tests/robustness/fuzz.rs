@@ -11,13 +11,13 @@
 //!
 //! The budget (8000 cases per property) takes a few seconds in debug.
 
-#[path = "../fuzz/fuzz_targets/check.rs"]
+#[path = "../../fuzz/fuzz_targets/check.rs"]
 mod check;
 
 use npy_serde::{Header, ReadOptions};
 use proptest::prelude::*;
 
-/// Cases per property; `FUZZ_CASES=200000 cargo test --test fuzz` runs longer.
+/// Cases per property; `FUZZ_CASES=200000 cargo test -p tests --test robustness fuzz::` runs longer.
 fn cases() -> u32 {
     std::env::var("FUZZ_CASES")
         .ok()

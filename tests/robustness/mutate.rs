@@ -28,7 +28,7 @@ fn fixtures() -> Vec<PathBuf> {
     }
     let mut out = Vec::new();
     walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("data"),
         &mut out,
     );
     out.sort();
@@ -162,7 +162,7 @@ fn read_npz(bytes: &[u8]) {
 /// fixtures (the npz work's damaged archives included).
 #[test]
 fn npz_fixtures_never_panic() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/npz");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/npz");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return;
     };

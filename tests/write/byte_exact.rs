@@ -11,7 +11,7 @@ use num_complex::Complex;
 use serde::{Serialize, Serializer};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/data/write/{name}.npy", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/data/write/{name}.npy", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -45,7 +45,7 @@ fn same(name: &str, ours: Vec<u8>) {
 
 macro_rules! snap {
     ($name:expr, $value:expr) => {
-        insta::with_settings!({snapshot_path => "../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!($name, $value);
         });
     };
@@ -1485,7 +1485,7 @@ fn aligned_every_kind_with_title_via_dtype() {
 #[test]
 fn forced_versions_match_numpy_write_array() {
     let read_fixture = |name: &str| {
-        let path = format!("{}/tests/data/read/{name}.npy", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/data/read/{name}.npy", env!("CARGO_MANIFEST_DIR"));
         std::fs::read(&path).unwrap()
     };
     #[derive(Serialize)]

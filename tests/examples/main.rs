@@ -1,0 +1,3 @@
+//! The cookbook examples whose output is pinned here.
+
+mod inspect;

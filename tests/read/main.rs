@@ -1,0 +1,6 @@
+//! Reading: numpy-made files into derived structs and JSON values, header
+//! and descr parsing, and `Bulk<T>`.
+
+mod bulk;
+mod header;
+mod numpy_files;
