@@ -2,7 +2,7 @@
 //! derived structs, read them back, and print how to open them in Python.
 //!
 //! ```sh
-//! cargo run --example quickstart            # writes into the current directory
+//! cargo run --example quickstart            # writes into a fresh temp dir
 //! cargo run --example quickstart -- OUTDIR  # or into OUTDIR
 //! ```
 
@@ -30,10 +30,11 @@ struct Snapshot {
 }
 
 fn main() -> npy_serde::Result<()> {
-    let dir = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("."));
+    let dir = match std::env::args().nth(1) {
+        Some(d) => PathBuf::from(d),
+        None => std::env::temp_dir().join(format!("npy_serde_quickstart_{}", std::process::id())),
+    };
+    std::fs::create_dir_all(&dir)?;
     let particles: Vec<Particle> = (0..4u8)
         .map(|i| Particle {
             id: u64::from(i) + 100,

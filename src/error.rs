@@ -39,6 +39,20 @@ struct ErrorImpl {
     kind: ErrorKind,
     /// Innermost segment first: segments are pushed while the error unwinds.
     path: Vec<Segment>,
+    /// A hint the error waits for from a caller that knows more.
+    pending: Pending,
+}
+
+/// What an error can still be told by a caller up the stack.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    None,
+    /// A serde `missing field`: what the record or archive has
+    /// ([`Error::listing_what_is_there`]).
+    MissingField,
+    /// A value wider than its `U`/`S` field: how to give wider fields
+    /// ([`Error::with_width_hint`]).
+    Width,
 }
 
 /// What kind of error this is. The message of each variant is complete
@@ -58,7 +72,9 @@ pub enum ErrorKind {
     /// The underlying reader or writer failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// The zip container of an `.npz` archive is damaged or unsupported.
+    /// The zip container of an `.npz` archive is damaged or unsupported
+    /// (with the `npz` feature, on by default).
+    #[cfg(feature = "npz")]
     #[error(transparent)]
     Zip(#[from] zip::result::ZipError),
     /// The magic string, version, header length or header dictionary is wrong.
@@ -130,6 +146,7 @@ impl Error {
         Error(Box::new(ErrorImpl {
             kind,
             path: Vec::new(),
+            pending: Pending::None,
         }))
     }
 
@@ -251,6 +268,7 @@ impl From<std::io::Error> for Error {
     }
 }
 
+#[cfg(feature = "npz")]
 impl From<zip::result::ZipError> for Error {
     /// An I/O error inside the zip crate is reported as the I/O error it is
     /// (the zip crate's own message for it is only "i/o error", without
@@ -285,6 +303,78 @@ impl serde::de::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
         Error::new(ErrorKind::Message(msg.to_string()))
     }
+    fn missing_field(field: &'static str) -> Self {
+        let mut e = Error::new(ErrorKind::Message(format!("missing field `{field}`")));
+        e.0.pending = Pending::MissingField;
+        e
+    }
+}
+
+impl Error {
+    /// A `missing field` error straight from the visitor of `container`
+    /// ("the record", "the archive") also lists what it has; other errors,
+    /// and one listed already by a nested container, pass unchanged.
+    #[cold]
+    pub(crate) fn listing_what_is_there<'a>(
+        mut self,
+        container: &str,
+        names: impl ExactSizeIterator<Item = &'a str>,
+    ) -> Self {
+        if self.0.pending == Pending::MissingField {
+            self.0.pending = Pending::None;
+            if let ErrorKind::Message(m) = &mut self.0.kind {
+                match name_list(names) {
+                    Some(list) => m.push_str(&format!("; {container} has {list}")),
+                    None => m.push_str(&format!("; {container} is empty")),
+                }
+            }
+        }
+        self
+    }
+}
+
+impl Error {
+    /// Marks a value too wide for its string or bytes field.
+    #[cold]
+    pub(crate) fn too_wide(mut self) -> Self {
+        self.0.pending = Pending::Width;
+        self
+    }
+
+    /// A value too wide for its field (see [`Error::too_wide`]) says how
+    /// to give wider fields when streaming, where the dtype is fixed by the
+    /// first record or the caller.
+    #[cold]
+    pub(crate) fn with_width_hint(mut self) -> Self {
+        if self.0.pending == Pending::Width {
+            self.0.pending = Pending::None;
+            if let ErrorKind::Mismatch(m) = &mut self.0.kind {
+                m.push_str(
+                    "; a stream's widths are fixed by its first record: give wider fields \
+                     with NpyWriter::with_dtype(w, Dtype::of_records(&first_records)?)",
+                );
+            }
+        }
+        self
+    }
+}
+
+/// `'x', 'y'` (the first five, then the count), `None` for no names: what a
+/// record or archive holds, for a message about something it lacks.
+pub(crate) fn name_list<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Option<String> {
+    const SHOWN: usize = 5;
+    let n = names.len();
+    if n == 0 {
+        return None;
+    }
+    let mut list: Vec<String> = names
+        .take(SHOWN)
+        .map(|k| crate::pyrepr::PyStr(k).to_string())
+        .collect();
+    if n > SHOWN {
+        list.push(format!("... ({n} in all)"));
+    }
+    Some(list.join(", "))
 }
 
 struct DisplayError<'a>(&'a ErrorImpl);

@@ -106,6 +106,10 @@
 //!
 //! # Features
 //!
+//! - `npz` (on by default): `.npz` archives, the [`npz`] module and
+//!   [`ErrorKind::Zip`]; the only user of the zip dependency. Without it
+//!   (`default-features = false`) the crate reads and writes `.npy` files
+//!   with serde, thiserror, num-complex and serde_bytes alone.
 //! - `half`: `half::f16` as `'<f2'`.
 #![forbid(unsafe_code)]
 // Input decides sizes and offsets everywhere: no indexing that can panic, no
@@ -135,6 +139,7 @@ mod padding;
 mod printable;
 mod pyrepr;
 mod reader;
+mod sample;
 mod ser;
 mod special;
 mod timeconv;
@@ -144,6 +149,7 @@ mod writer;
 
 pub mod bulk;
 pub mod complex;
+#[cfg(feature = "npz")]
 pub mod npz;
 
 pub use crate::atomic::{from_path, to_path};
@@ -160,7 +166,7 @@ pub use crate::options::{
 pub use crate::padding::Padding;
 pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
-pub use crate::writer::{NpyWriter, to_vec, to_writer};
+pub use crate::writer::{Durable, NpyWriter, to_vec, to_writer};
 
 /// The README's examples are compiled and run as doctests.
 #[cfg(doctest)]

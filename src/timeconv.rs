@@ -304,6 +304,161 @@ pub(crate) fn timedelta_string(count: i64, unit: DatetimeUnit) -> String {
     format!("{n} {name}")
 }
 
+/// The unit a numpy text of a datetime is written in: years, months or
+/// days for a date, then hours, minutes, seconds, and the sub-second unit
+/// of as many fraction digits (3 ms .. 18 as).
+fn text_unit(time_parts: usize, frac_digits: usize) -> Option<TimeUnit> {
+    Some(match (time_parts, frac_digits) {
+        (0, _) => TimeUnit::Days,
+        (1, _) => TimeUnit::Hours,
+        (2, _) => TimeUnit::Minutes,
+        (3, 0) => TimeUnit::Seconds,
+        (3, 1..=3) => TimeUnit::Milliseconds,
+        (3, 4..=6) => TimeUnit::Microseconds,
+        (3, 7..=9) => TimeUnit::Nanoseconds,
+        (3, 10..=12) => TimeUnit::Picoseconds,
+        (3, 13..=15) => TimeUnit::Femtoseconds,
+        (3, 16..=18) => TimeUnit::Attoseconds,
+        _ => return None,
+    })
+}
+
+/// Digits only (no sign), as an `i64`.
+fn digits(s: &str) -> Option<i64> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// Reads what [`datetime_string`] writes (`NaT`, `2024-01-01T00:00:00.500`,
+/// `-005`, `10183-09-21`) as a count of `unit`: the text's own unit is
+/// converted exactly, as a write would, or refused with a message.
+///
+/// Bounds: the calendar steps are checked; the time of day is below
+/// `86_400 * 10^18`, far inside `i128`.
+#[allow(clippy::arithmetic_side_effects)]
+pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, String> {
+    let bad = || format!("'{text}' is not a numpy datetime (like 2024-01-01T12:00:00.500 or NaT)");
+    if text == "NaT" {
+        return Ok(NAT);
+    }
+    let (date, time) = match text.split_once('T') {
+        Some((d, t)) => (d, Some(t)),
+        None => (text, None),
+    };
+    let (neg, date) = match date.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, date),
+    };
+    let mut parts = date.split('-');
+    let year = digits(parts.next().ok_or_else(bad)?).ok_or_else(bad)?;
+    let year = if neg { -year } else { year };
+    let month = parts
+        .next()
+        .map(|m| digits(m).filter(|m| (1..=12).contains(m)));
+    let day = parts.next().map(digits);
+    if parts.next().is_some() {
+        return Err(bad());
+    }
+    let (count, from): (i128, TimeUnit) = match (month, day, time) {
+        (None, None, None) => (i128::from(year) - 1970, TimeUnit::Years),
+        (Some(Some(m)), None, None) => (
+            (i128::from(year) - 1970) * 12 + i128::from(m - 1),
+            TimeUnit::Months,
+        ),
+        (Some(Some(m)), Some(Some(d)), time) => {
+            let days = days_from_civil(year, m, d.clamp(1, 31)).ok_or_else(bad)?;
+            if d < 1 || civil_from_days(days) != (year, m, d) {
+                return Err(bad());
+            }
+            let mut fields = time
+                .map(|t| t.split(':').collect::<Vec<_>>())
+                .unwrap_or_default();
+            let frac = match fields.last_mut().map(|last| last.split_once('.')) {
+                Some(Some((secs, frac))) if fields.len() == 3 => {
+                    if let Some(last) = fields.last_mut() {
+                        *last = secs;
+                    }
+                    frac
+                }
+                _ => "",
+            };
+            if time.is_some() && fields.is_empty() || fields.len() > 3 {
+                return Err(bad());
+            }
+            let from = text_unit(fields.len(), frac.len()).ok_or_else(bad)?;
+            let mut n = i128::from(days);
+            // hours of a day, minutes of an hour, seconds of a minute
+            for (f, per) in fields.iter().zip([24, 60, 60]) {
+                let v = digits(f).filter(|v| *v < per).ok_or_else(bad)?;
+                n = n * i128::from(per) + i128::from(v);
+            }
+            if !frac.is_empty() {
+                let width = match from {
+                    TimeUnit::Milliseconds => 3,
+                    TimeUnit::Microseconds => 6,
+                    TimeUnit::Nanoseconds => 9,
+                    TimeUnit::Picoseconds => 12,
+                    TimeUnit::Femtoseconds => 15,
+                    _ => 18,
+                };
+                let v = digits(frac).ok_or_else(bad)?;
+                let scale = 10i128.pow(width as u32 - frac.len() as u32);
+                n = n * 10i128.pow(width as u32) + i128::from(v) * scale;
+            }
+            (n, from)
+        }
+        _ => return Err(bad()),
+    };
+    let from = DatetimeUnit::new(from);
+    let count = i64::try_from(count)
+        .ok()
+        .filter(|&c| c != NAT)
+        .ok_or_else(|| format!("'{text}' overflows 64 bits in unit {from}"))?;
+    convert(count, from, unit, true).map_err(|r| refusal_text(text, r, from, unit))
+}
+
+/// Reads what [`timedelta_string`] writes (`125 seconds`, `NaT`) as a count
+/// of `unit`, converted exactly or refused with a message.
+pub(crate) fn parse_timedelta(text: &str, unit: DatetimeUnit) -> Result<i64, String> {
+    let bad = || format!("'{text}' is not a numpy timedelta (like '90 seconds' or NaT)");
+    if text == "NaT" {
+        return Ok(NAT);
+    }
+    let (num, name) = text.split_once(' ').ok_or_else(bad)?;
+    let from = match name {
+        "generic time units" => TimeUnit::Generic,
+        _ => *TimeUnit::ALL
+            .iter()
+            .find(|u| timedelta_string(1, DatetimeUnit::new(**u)).strip_prefix("1 ") == Some(name))
+            .ok_or_else(bad)?,
+    };
+    let neg = num.starts_with('-');
+    let n = digits(num.strip_prefix('-').unwrap_or(num)).ok_or_else(bad)?;
+    let n = if neg {
+        n.checked_neg().ok_or_else(bad)?
+    } else {
+        n
+    };
+    let from = DatetimeUnit::new(from);
+    convert(n, from, unit, false).map_err(|r| refusal_text(text, r, from, unit))
+}
+
+/// A parse's conversion refusal in words.
+fn refusal_text(text: &str, r: Refusal, from: DatetimeUnit, to: DatetimeUnit) -> String {
+    match r {
+        Refusal::Generic => {
+            format!("'{text}' cannot be held in unit {to}: the generic unit holds only NaT")
+        }
+        Refusal::NoFixedLength => format!(
+            "'{text}' cannot be converted from unit {from} to unit {to} (years and months have no fixed length)"
+        ),
+        Refusal::Inexact => format!("'{text}' is not a whole number of unit {to}"),
+        Refusal::Overflow => format!("'{text}' overflows 64 bits in unit {to}"),
+    }
+}
+
 /// Parses the unit part of a datetime token after its prefix: `""` (generic),
 /// `"[ns]"`, `"[25s]"`. `None` for anything else (a zero multiplier too).
 pub(crate) fn parse_unit(rest: &str) -> Option<DatetimeUnit> {

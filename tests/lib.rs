@@ -6,11 +6,11 @@
 //! | `write` | byte-exact output against numpy's files, every write path, refusals |
 //! | `read` | numpy-made files into derived structs and JSON, headers and descrs, `Bulk` |
 //! | `npz` | archives read and written, columnar members |
+//! | `fidelity` | numpy's bytes through a generic value and back unchanged, NaN payloads, datetime text |
 //! | `robustness` | hostile and mutated input, nesting depth, write faults, fuzzing |
 //! | `memory` | memory bounded by the bytes present and by the writers' buffers |
 //! | `interop` | live round trips with numpy (driven by `.ci/run`) |
 //! | `dtype` | `Dtype::of` refusals and limits, with their messages |
-//! | `examples` | the `inspect` example's output |
 //!
 //! Fixtures live beside them: `data/` (numpy-made files and the hostile
 //! corpus, each with the script that made it), `fixtures/` (header and

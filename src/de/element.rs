@@ -82,7 +82,10 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
             bytes: self.bytes,
             cfg: self.cfg,
         };
-        visitor.visit_map(&mut map).map_err(|e| self.fix(e))
+        visitor.visit_map(&mut map).map_err(|e| {
+            self.fix(e)
+                .listing_what_is_there("the record", r.iter().map(|f| &*f.name))
+        })
     }
 
     #[inline]

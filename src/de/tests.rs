@@ -411,7 +411,10 @@ fn type_mismatch_names_record_and_field() {
         mass: f64,
     }
     let err = de::<Vec<Missing>>(particle_dtype(), &[2], &data).unwrap_err();
-    assert_eq!(err.to_string(), "record 0: missing field `mass`");
+    assert_eq!(
+        err.to_string(),
+        "record 0: missing field `mass`; the record has 'id', 'pos', 'name', 'label', 'ok'"
+    );
     #[derive(Deserialize, Debug)]
     #[serde(deny_unknown_fields)]
     #[allow(dead_code)]

@@ -42,12 +42,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let order = (0..self.npz.len()).collect();
-        visitor.visit_map(Members {
-            npz: self.npz,
-            order,
-            next: 0,
-            current: None,
-        })
+        visit_members(self.npz, order, visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -64,12 +59,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
                 order.push(i);
             }
         }
-        visitor.visit_map(Members {
-            npz: self.npz,
-            order,
-            next: 0,
-            current: None,
-        })
+        visit_members(self.npz, order, visitor)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -81,8 +71,17 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         })
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
+    /// Members `arr_0`..`arr_{n-1}` (what `np.savez(f, a, b)` writes) read
+    /// positionally into a tuple of n; any other archive as a sequence.
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        match positional(self.npz.names(), len) {
+            Some(order) => visitor.visit_seq(Positional {
+                npz: self.npz,
+                order,
+                next: 0,
+            }),
+            None => self.deserialize_seq(visitor),
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -116,10 +115,22 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
-        _: usize,
-        _: V,
+        len: usize,
+        visitor: V,
     ) -> Result<V::Value> {
-        refuse("a tuple struct")
+        if positional(self.npz.names(), len).is_none() {
+            let has = crate::error::name_list(self.npz.names().iter().map(String::as_str))
+                .map_or_else(
+                    || "the archive is empty".to_owned(),
+                    |l| format!("it has {l}"),
+                );
+            return refuse(&format!(
+                "a tuple struct of {len} (that takes members arr_0..arr_{}, as np.savez \
+                 writes them; {has})",
+                len.saturating_sub(1)
+            ));
+        }
+        self.deserialize_tuple(len, visitor)
     }
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -134,6 +145,56 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
 impl<R: Read + Seek> ArchiveDe<'_, R> {
     fn npz_cfg(&self) -> Cfg {
         self.npz.cfg()
+    }
+}
+
+/// The members in `order` as a map; a missing field lists the archive's keys.
+fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
+    npz: &mut NpzReader<R>,
+    order: Vec<usize>,
+    visitor: V,
+) -> Result<V::Value> {
+    visitor
+        .visit_map(Members {
+            npz: &mut *npz,
+            order,
+            next: 0,
+            current: None,
+        })
+        .map_err(|e| e.listing_what_is_there("the archive", npz.names().iter().map(String::as_str)))
+}
+
+/// The member indices of `arr_0`..`arr_{len-1}` when those are exactly the
+/// archive's keys (in any order).
+fn positional(names: &[String], len: usize) -> Option<Vec<usize>> {
+    if names.len() != len || len == 0 {
+        return None;
+    }
+    (0..len)
+        .map(|i| names.iter().position(|k| *k == format!("arr_{i}")))
+        .collect()
+}
+
+/// Members `arr_0`, `arr_1`, ... as the elements of a tuple.
+struct Positional<'a, R: Read + Seek> {
+    npz: &'a mut NpzReader<R>,
+    order: Vec<usize>,
+    next: usize,
+}
+
+impl<'de, R: Read + Seek> SeqAccess<'de> for Positional<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let Some(&i) = self.order.get(self.next) else {
+            return Ok(None);
+        };
+        self.next = self.next.saturating_add(1);
+        self.npz.read_index(i, seed).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.order.len().saturating_sub(self.next))
     }
 }
 
@@ -272,10 +333,15 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(RecordFields {
-            record: self,
-            next: 0,
-        })
+        let columns = self.columns;
+        visitor
+            .visit_map(RecordFields {
+                record: self,
+                next: 0,
+            })
+            .map_err(|e| {
+                e.listing_what_is_there("the archive", columns.iter().map(|c| c.key.as_str()))
+            })
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

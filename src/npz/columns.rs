@@ -38,7 +38,8 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
     let (dtype, outer) = layout(records)?;
     let &[n] = outer.as_slice() else {
         return Err(Error::schema(format!(
-            "a columnar npz needs a sequence of records, found an array of shape {} of '{}'",
+            "a columnar npz needs a sequence of records, found an array of shape {} of {} \
+             (to store it as one member, use NpzWriter::add or a struct field)",
             ShapeRepr(&outer),
             dtype
         )));

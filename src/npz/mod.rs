@@ -1,6 +1,8 @@
 //! `.npz` archives: a zip of `.npy` members, one per key, as numpy's
 //! `np.savez`, `np.savez_compressed` and `np.load` use them.
 //!
+//! Needs the `npz` feature (on by default).
+//!
 //! Two everyday shapes map onto an archive:
 //!
 //! * **Struct of arrays.** A struct (or a string-keyed map) becomes one member
@@ -49,6 +51,7 @@ mod archive_de;
 mod columns;
 mod pick;
 mod probe;
+mod raw_member;
 mod read;
 mod split;
 mod write;
@@ -150,10 +153,12 @@ pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -
 ///
 /// * A **struct** or **map** takes the members by key (member name without
 ///   one `.npy` suffix). Extra members are ignored; a missing one is serde's
-///   `missing field` unless the field is an `Option` (then `None`) or has a
-///   default. Members that are not `.npy` (a `readme.txt`) are presented as
-///   bytes, as numpy returns them. Each member is decoded straight from the
-///   zip stream.
+///   `missing field` (listing the archive's members) unless the field is an
+///   `Option` (then `None`) or has a default. A member that is not `.npy` (a
+///   `readme.txt`) reads into a byte target (`serde_bytes::ByteBuf`) and is
+///   an error for any other; one named `.npy` without the npy magic is an
+///   error (numpy would return its bytes). Each member is decoded straight
+///   from the zip stream.
 /// * A **sequence of records** zips the columns back together by field
 ///   name: record `i` is a map from each `.npy` member's key to element `i`
 ///   of that member. All members must have the same first axis. Memory: the

@@ -322,20 +322,9 @@ impl<R: Read + Seek> NpzReader<R> {
         if let Some(i) = self.zip.index_for_name(&super::member_name(name)) {
             return Ok(i);
         }
-        const SHOWN: usize = 5;
-        let mut list: Vec<String> = self
-            .keys
-            .iter()
-            .take(SHOWN)
-            .map(|k| PyStr(k).to_string())
-            .collect();
-        if self.keys.len() > SHOWN {
-            list.push(format!("... ({} in all)", self.keys.len()));
-        }
-        let msg = if list.is_empty() {
-            "not in the archive; the archive is empty".to_owned()
-        } else {
-            format!("not in the archive; it has {}", list.join(", "))
+        let msg = match crate::error::name_list(self.keys.iter().map(String::as_str)) {
+            Some(list) => format!("not in the archive; it has {list}"),
+            None => "not in the archive; the archive is empty".to_owned(),
         };
         Err(Error::schema(msg).in_member(name))
     }
@@ -384,8 +373,10 @@ impl<R: Read + Seek> NpzReader<R> {
     }
 
     /// Reads member `name` (key or full name) into `T`. A member that is
-    /// not `.npy` is presented as its bytes, as numpy returns it (read it
-    /// into `serde_bytes::ByteBuf`, or use [`raw`](NpzReader::raw)).
+    /// not `.npy` is presented as its bytes to byte targets only (read it
+    /// into `serde_bytes::ByteBuf`, or use [`raw`](NpzReader::raw)); any
+    /// other target, `deserialize_any` included, is an error naming it. A
+    /// member named `.npy` without the npy magic is damaged: an error.
     ///
     /// ```
     /// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
@@ -411,7 +402,8 @@ impl<R: Read + Seek> NpzReader<R> {
         let options = self.options.clone();
         let mut member = self.open(i)?;
         let key = member.key.clone();
-        read_member(&mut member, &options, seed).map_err(|e| member_error(e, &key))
+        let npy_name = member.file.name().ends_with(".npy");
+        read_member(&mut member, &options, npy_name, seed).map_err(|e| member_error(e, &key))
     }
 
     /// Reads member `i`'s npy header, then its data into memory (exactly
@@ -516,15 +508,25 @@ fn check_end<R: Read>(r: &mut R, data_len: u64) -> Result<()> {
     }
 }
 
+/// Reads one member with `seed`. A member without the npy magic is
+/// corrupt when its name ends in `.npy`; any other is handed over as its
+/// bytes, to byte targets only (see [`super::raw_member`]).
 fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     member: &mut R,
     options: &ReadOptions,
+    npy_name: bool,
     seed: S,
 ) -> Result<S::Value> {
     let head = peek_magic(member)?;
     if head.as_slice() != MAGIC.as_slice() {
+        if npy_name {
+            return Err(Error::data(
+                "named .npy but not an npy file (no \\x93NUMPY magic): the member is damaged; \
+                 NpzReader::raw reads its bytes",
+            ));
+        }
         let bytes = read_raw(member, head, options.max_elements)?;
-        return seed.deserialize(serde::de::value::BytesDeserializer::<Error>::new(&bytes));
+        return seed.deserialize(super::raw_member::RawMember(&bytes));
     }
     let mut r = head.as_slice().chain(member);
     let parsed = read_header(&mut r, options)?;

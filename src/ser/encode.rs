@@ -10,11 +10,11 @@
 //! |---|---|
 //! | bool | only into `b1` |
 //! | integer | into `i*`/`u*` of any width when the value fits; into `f2`/`f4`/`f8` only when exact; into `M8`/`m8` as a count of the dtype's unit |
-//! | `f32`/`f64` | into `f8`, `f4` and `f2` only when exactly representable (NaN and infinities pass) |
+//! | `f32`/`f64` | into `f8`, `f4` and `f2` only when exactly representable (infinities pass; a NaN keeps its sign, signalling bit and payload, and is refused when the payload does not fit the narrower type) |
 //! | complex newtype, or a 2-sequence `[re, im]` of numbers | into `c8`/`c16`, each part exactly |
 //! | `half::f16` | into `f2` bit-exact, into `f4`/`f8` widened |
 //! | string, char, unit enum variant | into `Un` (at most n characters) and `Sn` (its UTF-8 bytes, at most n) |
-//! | bytes | into `Sn` and `Vn` (at most n bytes, zero padded) |
+//! | bytes, or a sequence of integers 0..=255 (how `deserialize_any` reads `S`/`V`) | into `Sn` and `Vn` (at most n bytes, zero padded) |
 //! | `Datetime64`/`Timedelta64` | into `M8`/`m8` respectively, unit converted exactly (NaT stays NaT; years/months do not convert into days or shorter units) |
 //! | `Padding<N>` | a gap; into a `V` field it writes zeros |
 //! | sequence | into a subarray of the same length (nested sequences for several dims), or positionally into a record |
@@ -30,8 +30,8 @@ use crate::dtype::{ByteOrder, Dtype, Record, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
 use crate::ser::convert::{
-    convert_time, f16_bits_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact, i64_to_f64_exact,
-    u64_to_f64_exact,
+    convert_time, f16_bits_to_f64, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact,
+    i64_to_f64_exact, u64_to_f64_exact,
 };
 use crate::ser::infer::time_unit;
 use crate::ser::key::key_text;
@@ -206,7 +206,7 @@ impl<'a> Enc<'a> {
             Some(s) if s.ty() == ScalarType::Float(4) => {
                 write_uint(self.buf, v.to_bits().into(), 4, s.order() == ByteOrder::Big)
             }
-            _ => self.put_float(f64::from(v), true, &|| v.to_string()),
+            _ => self.put_float(f32_to_f64(v), true, &|| v.to_string()),
         }
     }
 
@@ -220,11 +220,11 @@ impl<'a> Enc<'a> {
             ScalarType::Float(8) => write_uint(self.buf, v.to_bits(), 8, big),
             ScalarType::Float(4) => match f64_to_f32_exact(v) {
                 Some(f) => write_uint(self.buf, f.to_bits().into(), 4, big),
-                None => Err(inexact(&show(), &s)),
+                None => Err(inexact_float(&show(), &[v], from_f32, &s)),
             },
             ScalarType::Float(2) => match f64_to_f16_bits_exact(v) {
                 Some(b) => write_uint(self.buf, b.into(), 2, big),
-                None => Err(inexact(&show(), &s)),
+                None => Err(inexact_float(&show(), &[v], from_f32, &s)),
             },
             _ => {
                 let what = if from_f32 { "f32" } else { "float" };
@@ -250,7 +250,7 @@ impl<'a> Enc<'a> {
                         write_uint(a, r.to_bits().into(), 4, big)?;
                         write_uint(b, i.to_bits().into(), 4, big)
                     }
-                    _ => Err(inexact(&show(), &s)),
+                    _ => Err(inexact_float(&show(), &[re, im], false, &s)),
                 }
             }
             _ => Err(self.mismatch(&format!("complex {}", show()))),
@@ -384,6 +384,13 @@ impl<'a> Enc<'a> {
                 parts: [None, None],
                 n: 0,
             }),
+            Dtype::Scalar(s) if matches!(s.ty(), ScalarType::Bytes(_) | ScalarType::Void(_)) => {
+                Ok(SeqEnc::Bytes {
+                    s: *s,
+                    buf: self.buf,
+                    n: 0,
+                })
+            }
             _ => Err(self.mismatch("a sequence")),
         }
     }
@@ -407,9 +414,29 @@ fn inexact(v: &str, s: &Scalar) -> Error {
     Error::mismatch(format!("{v} is not exactly representable as '{s}'"))
 }
 
+/// [`inexact`] for floats: a NaN is shown with its bits, and the rule.
+#[cold]
+fn inexact_float(v: &str, parts: &[f64], from_f32: bool, s: &Scalar) -> Error {
+    let Some(nan) = parts.iter().find(|p| p.is_nan()) else {
+        return inexact(v, s);
+    };
+    let bits = match f64_to_f32_exact(*nan) {
+        Some(f) if from_f32 => format!("{:#010x}", f.to_bits()),
+        _ => format!("{:#018x}", nan.to_bits()),
+    };
+    let v = if parts.len() == 1 {
+        format!("NaN with bits {bits}")
+    } else {
+        format!("{v} with a NaN of bits {bits}")
+    };
+    Error::mismatch(format!(
+        "{v} is not exactly representable as '{s}' (a NaN converts only when its payload fits the narrower type)"
+    ))
+}
+
 #[cold]
 fn too_long(n: usize, unit: &str, s: &Scalar) -> Error {
-    Error::mismatch(format!("value of {n} {unit} does not fit '{s}'"))
+    Error::mismatch(format!("value of {n} {unit} does not fit '{s}'")).too_wide()
 }
 
 #[cold]
@@ -680,6 +707,13 @@ pub(crate) enum SeqEnc<'a> {
         parts: [Option<f64>; 2],
         n: usize,
     },
+    /// A sequence of `u8` into `Sn`/`Vn`: how `deserialize_any` hands such
+    /// a field over (`S` without its trailing NULs), so it writes back.
+    Bytes {
+        s: Scalar,
+        buf: &'a mut [u8],
+        n: usize,
+    },
 }
 
 impl SeqEnc<'_> {
@@ -750,7 +784,7 @@ impl SeqEnc<'_> {
             SeqEnc::Complex { parts, n, .. } => {
                 let part = match probe(value) {
                     Captured::F64(v) => Some(v),
-                    Captured::F32(v) => Some(f64::from(v)),
+                    Captured::F32(v) => Some(f32_to_f64(v)),
                     Captured::Int(v) => i64_to_f64_exact(v),
                     Captured::UInt(v) => u64_to_f64_exact(v),
                     _ => None,
@@ -767,6 +801,26 @@ impl SeqEnc<'_> {
                 // more than 2 parts is refused at the end; saturation
                 // keeps that refusal whatever the count
                 *n = n.saturating_add(1);
+                Ok(())
+            }
+            SeqEnc::Bytes { s, buf, n } => {
+                let byte = match probe(value) {
+                    Captured::UInt(v) => u8::try_from(v).ok(),
+                    Captured::Int(v) => u8::try_from(v).ok(),
+                    _ => None,
+                };
+                let Some(byte) = byte else {
+                    return Err(Error::mismatch(format!(
+                        "expected a byte (an integer 0..=255) of '{s}'"
+                    ))
+                    .at_index(*n as u64));
+                };
+                let Some(dst) = buf.get_mut(*n) else {
+                    return Err(too_long(n.saturating_add(1), "bytes", s));
+                };
+                *dst = byte;
+                // n < buf.len() (checked above)
+                *n = n.wrapping_add(1);
                 Ok(())
             }
         }
@@ -792,6 +846,14 @@ impl SeqEnc<'_> {
             SeqEnc::Complex { enc, n, .. } => Err(enc.mismatch(&format!(
                 "a sequence of length {n} (a complex number is [re, im])"
             ))),
+            SeqEnc::Bytes { s, buf, n } => {
+                let (head, tail) = buf.split_at_mut(n.min(buf.len()));
+                if matches!(s.ty(), ScalarType::Bytes(_)) && head.last() == Some(&0) {
+                    return Err(nul_error());
+                }
+                tail.fill(0);
+                Ok(())
+            }
         }
     }
 }

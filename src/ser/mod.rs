@@ -347,7 +347,17 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
             } else {
                 given.clone()
             };
-            let mut measured = walk::Shape::default();
+            let mut base = &given;
+            while let Dtype::Subarray(b, _) = base {
+                base = b;
+            }
+            let mut measured = walk::Shape {
+                bytes: matches!(
+                    base.as_scalar().map(|s| s.ty()),
+                    Some(ScalarType::Bytes(_) | ScalarType::Void(_))
+                ),
+                ..walk::Shape::default()
+            };
             value.serialize(walk::Count {
                 shape: &mut measured,
                 depth: 0,

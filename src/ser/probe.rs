@@ -29,7 +29,7 @@ impl Captured {
     /// parts; integers are accepted when exact.
     fn part(self) -> Option<(f64, bool)> {
         match self {
-            Captured::F32(v) => Some((f64::from(v), true)),
+            Captured::F32(v) => Some((crate::ser::convert::f32_to_f64(v), true)),
             Captured::F64(v) => Some((v, false)),
             Captured::Int(v) => crate::ser::convert::i64_to_f64_exact(v).map(|f| (f, false)),
             Captured::UInt(v) => crate::ser::convert::u64_to_f64_exact(v).map(|f| (f, false)),

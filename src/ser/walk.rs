@@ -8,6 +8,7 @@ use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Result};
 use crate::ser::Found;
+use crate::ser::probe::{Captured, probe};
 use crate::special;
 
 /// Receives the elements of the array, in C order.
@@ -202,6 +203,10 @@ pub(crate) struct Shape {
     pub dims: Vec<Option<u64>>,
     /// Depth of the leaves and whether they were plain numbers.
     pub leaf: Option<(usize, bool)>,
+    /// Set before counting when the dtype is `Sn`/`Vn`: a sequence of
+    /// integers is then one element (the bytes `deserialize_any` reads),
+    /// not an axis; so is an empty sequence below the outermost level.
+    pub bytes: bool,
 }
 
 pub(crate) struct Count<'a> {
@@ -234,10 +239,25 @@ pub(crate) struct CountSeq<'a> {
     shape: &'a mut Shape,
     depth: usize,
     i: u64,
+    /// How many elements were integers taken as bytes (`Shape::bytes`).
+    ints: u64,
 }
 
 impl CountSeq<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.shape.bytes && self.ints == self.i {
+            if let Captured::Int(_) | Captured::UInt(_) = probe(value) {
+                // ints == i, a count of elements serialized
+                self.ints = self.ints.wrapping_add(1);
+                self.i = self.ints;
+                return Ok(());
+            }
+        }
+        if self.ints > 0 {
+            return Err(Error::schema(
+                "a sequence of bytes (integers) with other values in it",
+            ));
+        }
         let i = self.i;
         if self.depth >= super::MAX_WRITE_DEPTH {
             return Err(super::too_deep());
@@ -260,6 +280,13 @@ impl CountSeq<'_> {
         Ok(())
     }
     fn finish(self) -> Result<()> {
+        if self.shape.bytes && self.ints == self.i && (self.i > 0 || self.depth > 0) {
+            return Count {
+                shape: self.shape,
+                depth: self.depth,
+            }
+            .leaf(false);
+        }
         if self.shape.dims.len() <= self.depth {
             // depth <= MAX_WRITE_DEPTH (element checks it one level up)
             self.shape.dims.resize(self.depth.wrapping_add(1), None);
@@ -369,6 +396,7 @@ impl<'a> ser::Serializer for Count<'a> {
             shape: self.shape,
             depth: self.depth,
             i: 0,
+            ints: 0,
         })
     }
     fn serialize_tuple(self, len: usize) -> Result<CountSeq<'a>> {

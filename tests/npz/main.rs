@@ -3,3 +3,4 @@
 
 mod archives;
 mod columns;
+mod members;

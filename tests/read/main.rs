@@ -4,3 +4,4 @@
 mod bulk;
 mod header;
 mod numpy_files;
+mod what_is_there;

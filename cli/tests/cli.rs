@@ -1,0 +1,191 @@
+//! The built `npy` binary on numpy-written fixtures (`tests/data/make.py`):
+//! its output, messages and exit status pinned by insta snapshots.
+
+use std::process::Command;
+
+/// Runs `npy ARGS` in the crate's folder: the command line, the exit
+/// status, stdout and stderr as one text.
+fn npy(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_npy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    format!(
+        "$ npy {}\nstatus {}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The stdout of a run that must succeed.
+fn stdout(args: &[&str]) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_npy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn show_records() {
+    insta::assert_snapshot!(npy(&["show", "tests/data/records.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/records.npy", "--records", "1"]));
+}
+
+#[test]
+fn show_plain_arrays() {
+    insta::assert_snapshot!(npy(&["show", "tests/data/plain_2d.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/plain_3d.npy", "-n", "1"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/fortran.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/zero_d.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/plain_1d.npy"]));
+}
+
+#[test]
+fn show_npz_archives() {
+    insta::assert_snapshot!(npy(&["show", "tests/data/archive.npz", "--records", "2"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/with_text.npz"]));
+}
+
+#[test]
+fn show_broken_files() {
+    // the records before the damage are shown, then the library's message
+    insta::assert_snapshot!(npy(&["show", "tests/data/truncated.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/not_npy.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/object.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/no_such_file.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/bad_crc.npz"]));
+}
+
+#[test]
+fn json_records() {
+    insta::assert_snapshot!(npy(&["json", "tests/data/records.npy"]));
+    // every line is JSON; integers past 2^53 exact; keys in dtype order
+    let text = String::from_utf8(stdout(&["json", "tests/data/records.npy"])).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    for line in &lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v.is_object());
+    }
+    assert!(
+        lines[1].starts_with(r#"{"id":18446744073709551615,"pos":["NaN","inf"],"mass":"-inf","#)
+    );
+    assert!(lines[2].starts_with(r#"{"id":9007199254740993,"#));
+    assert!(lines[0].contains(r#""mass":0.001,"#));
+}
+
+#[test]
+fn json_plain_arrays() {
+    insta::assert_snapshot!(npy(&["json", "tests/data/plain_2d.npy"]));
+    insta::assert_snapshot!(npy(&["json", "tests/data/plain_3d.npy"]));
+    insta::assert_snapshot!(npy(&["json", "tests/data/fortran.npy"]));
+    insta::assert_snapshot!(npy(&["json", "tests/data/plain_1d.npy"]));
+    insta::assert_snapshot!(npy(&["json", "tests/data/zero_d.npy"]));
+}
+
+#[test]
+fn json_npz_members() {
+    insta::assert_snapshot!(npy(&[
+        "json",
+        "tests/data/archive.npz",
+        "--member",
+        "counts"
+    ]));
+    insta::assert_snapshot!(npy(&["json", "tests/data/one.npz"]));
+    // several members and none chosen, or a missing one: usage errors
+    insta::assert_snapshot!(npy(&["json", "tests/data/archive.npz"]));
+    insta::assert_snapshot!(npy(&["json", "tests/data/archive.npz", "--member", "nope"]));
+    insta::assert_snapshot!(npy(&["json", "tests/data/records.npy", "--member", "x"]));
+    // a damaged member: its rows, then the CRC-32 error at its end
+    insta::assert_snapshot!(npy(&["json", "tests/data/bad_crc.npz"]));
+}
+
+#[test]
+fn csv_records() {
+    insta::assert_snapshot!(npy(&["csv", "tests/data/records.npy"]));
+    // the csv crate reads it back: a header and rows of the same width
+    let bytes = stdout(&["csv", "tests/data/records.npy"]);
+    let mut r = csv::ReaderBuilder::new().from_reader(&bytes[..]);
+    let header = r.byte_headers().unwrap().clone();
+    assert_eq!(&header[1], b"pos[0]");
+    assert_eq!(&header[header.len() - 1], b"sub.h");
+    let rows: Vec<csv::ByteRecord> = r.byte_records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|row| row.len() == header.len()));
+    // an S value's bytes as they are, not UTF-8
+    assert_eq!(&rows[2][4], b"\xff\x00z");
+}
+
+/// 1000 floats of each width (random bit patterns and short decimals):
+/// the tool prints each as numpy's `str()` does (`tests/data/floats.csv`,
+/// written by numpy), ties between two shortest candidates included.
+#[test]
+fn floats_print_as_numpy_prints_them() {
+    let ours = String::from_utf8(stdout(&["csv", "tests/data/floats.npy"])).unwrap();
+    let numpy = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/floats.csv"),
+    )
+    .unwrap();
+    for (i, (a, b)) in ours.lines().zip(numpy.lines()).enumerate() {
+        assert_eq!(a, b, "line {}", i + 1);
+    }
+    assert_eq!(ours.lines().count(), 1001);
+    assert_eq!(numpy.lines().count(), 1001);
+}
+
+#[test]
+fn csv_plain_arrays_and_members() {
+    insta::assert_snapshot!(npy(&["csv", "tests/data/plain_2d.npy"]));
+    insta::assert_snapshot!(npy(&["csv", "tests/data/fortran.npy"]));
+    insta::assert_snapshot!(npy(&["csv", "tests/data/plain_1d.npy"]));
+    insta::assert_snapshot!(npy(&[
+        "csv",
+        "tests/data/archive.npz",
+        "--member",
+        "records.npy"
+    ]));
+    // a 3-D array does not fit a table
+    insta::assert_snapshot!(npy(&["csv", "tests/data/plain_3d.npy"]));
+    insta::assert_snapshot!(npy(&["csv", "tests/data/archive.npz"]));
+}
+
+#[test]
+fn check_files() {
+    insta::assert_snapshot!(npy(&[
+        "check",
+        "tests/data/records.npy",
+        "tests/data/plain_3d.npy",
+        "tests/data/fortran.npy",
+        "tests/data/zero_d.npy",
+        "tests/data/archive.npz",
+        "tests/data/with_text.npz",
+    ]));
+    insta::assert_snapshot!(npy(&[
+        "check",
+        "tests/data/records.npy",
+        "tests/data/truncated.npy",
+        "tests/data/trailing.npy",
+        "tests/data/object.npy",
+        "tests/data/not_npy.npy",
+        "tests/data/bad_crc.npz",
+        "tests/data/no_such_file.npy",
+    ]));
+}
+
+#[test]
+fn usage_and_exit_statuses_documented() {
+    let help = String::from_utf8(stdout(&["--help"])).unwrap();
+    assert!(help.contains("Exit status:"), "{help}");
+    insta::assert_snapshot!(help);
+    insta::assert_snapshot!(npy(&["check"]));
+}

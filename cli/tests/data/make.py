@@ -1,0 +1,98 @@
+"""Fixtures for the npy tool's tests (cli/tests/cli.rs).
+
+Run from this folder with numpy installed:  python make.py
+Every file is small and written by numpy itself (the broken ones are numpy
+files damaged on purpose, as described below).
+"""
+import shutil
+import zipfile
+
+import numpy as np
+
+# A record array with every kind of value the tool prints specially.
+rec = np.dtype([
+    ("id", "<u8"),
+    ("pos", "<f8", (2,)),
+    ("mass", "<f4"),
+    ("name", "S5"),
+    ("tag", "<U3"),
+    ("t", "<M8[s]"),
+    ("dt", "<m8[ms]"),
+    ("z", "<c16"),
+    ("ok", "?"),
+    ("sub", [("x", "i1"), ("h", "<f2")]),
+])
+records = np.array([
+    (1, (0.5, -1.0), 0.001, b"ab", "x", "2024-01-02T03:04:05", 1500, 1 + 2j, True, (-1, 0.1)),
+    (2**64 - 1, (np.nan, np.inf), -np.inf, b"it's", "\u00e9\u4e2d", "NaT", -2, -0.5j, False, (127, 65504)),
+    (2**53 + 1, (1e-5, 1e16), 1e6, b"\xff\x00z", "", "1969-12-31T23:59:59", 0, np.nan + 0j, True, (0, -0.0)),
+], dtype=rec)
+np.save("records.npy", records)
+
+np.save("plain_2d.npy", np.arange(12, dtype="<i4").reshape(3, 4))
+np.save("plain_3d.npy", (np.arange(12, dtype="<f4") / 4).reshape(2, 2, 3))
+np.save("fortran.npy", np.asfortranarray(np.arange(6, dtype=">f8").reshape(2, 3)))
+np.save("zero_d.npy", np.float32(0.1))
+np.save("plain_1d.npy", np.array([0, 2**53 + 1, 2**64 - 1], dtype="<u8"))
+
+np.savez("archive.npz", records=records, counts=np.arange(3, dtype="<i2"))
+np.savez_compressed("one.npz", values=np.array([1.5, 2.5]))
+
+# Broken files.
+# truncated.npy: records.npy without its last 10 bytes.
+with open("records.npy", "rb") as f:
+    data = f.read()
+with open("truncated.npy", "wb") as f:
+    f.write(data[:-10])
+# trailing.npy: plain_1d.npy and three bytes more.
+with open("plain_1d.npy", "rb") as f:
+    data = f.read()
+with open("trailing.npy", "wb") as f:
+    f.write(data + b"\x01\x02\x03")
+# object.npy: pickled Python objects, which the library refuses.
+np.save("object.npy", np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
+# not_npy.npy: text.
+with open("not_npy.npy", "wb") as f:
+    f.write(b"id,x\n1,2\n")
+# bad_crc.npz: a stored archive whose member data has one byte changed.
+np.savez("bad_crc.npz", values=np.arange(4, dtype="<i8"))
+with zipfile.ZipFile("bad_crc.npz") as z:
+    info = z.getinfo("values.npy")
+    offset = info.header_offset
+with open("bad_crc.npz", "r+b") as f:
+    f.seek(offset)
+    local = f.read(30)
+    name_len = int.from_bytes(local[26:28], "little")
+    extra_len = int.from_bytes(local[28:30], "little")
+    data_start = offset + 30 + name_len + extra_len
+    f.seek(data_start + 128 + 8)  # the second value, after the 128-byte npy header
+    f.write(b"\x07")
+# with_text.npz: an archive with a member that is not .npy (numpy loads it as bytes).
+shutil.copy("one.npz", "with_text.npz")
+with zipfile.ZipFile("with_text.npz", "a") as z:
+    # a fixed date, so that the file does not change from run to run
+    z.writestr(zipfile.ZipInfo("readme.txt", date_time=(2026, 1, 1, 0, 0, 0)), "made by make.py\n")
+
+# floats.npy / floats.csv: floats of every width and numpy's str() of each,
+# as CSV (what `npy csv floats.npy` must print): random bit patterns (every
+# binade, subnormals, NaN, infinities) and short decimals.
+rng = np.random.default_rng(16)
+n = 1000
+f2 = rng.integers(0, 2**16, n, dtype=np.uint64).astype(np.uint16).view(np.float16)
+f4 = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(np.float32)
+f8 = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True).view(np.float64)
+dec = np.array([
+    round(x, int(d))
+    for x, d in zip(rng.random(n) * 10.0 ** rng.integers(-6, 20, n), rng.integers(0, 8, n))
+])
+half = n // 2
+f2[:half] = dec[:half].astype(np.float16)
+f4[:half] = dec[:half].astype(np.float32)
+f8[:half] = dec[:half]
+floats = np.zeros(n, dtype=[("f2", "<f2"), ("f4", "<f4"), ("f8", "<f8")])
+floats["f2"], floats["f4"], floats["f8"] = f2, f4, f8
+np.save("floats.npy", floats)
+with open("floats.csv", "w", newline="") as f:
+    f.write("f2,f4,f8\n")
+    for row in floats:
+        f.write(",".join(str(row[k]) for k in ("f2", "f4", "f8")) + "\n")

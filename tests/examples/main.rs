@@ -1,3 +1,0 @@
-//! The cookbook examples whose output is pinned here.
-
-mod inspect;
