@@ -36,6 +36,7 @@ use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::replay::Tape;
+use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
 use crate::ser::{Plan, plan};
 
@@ -72,7 +73,7 @@ fn one_pass<T: ?Sized + Serialize>(
     let mut guessed: Option<Vec<u64>> = None;
     let mut on_dtype = |dt: Dtype, hinted: &[u64], out: &mut Vec<u8>| {
         if !with_header {
-            return dt;
+            return Ok(dt);
         }
         let (header, whole) = hinted_header(dt, hinted);
         if let Ok((h, _)) = header.encode(opts.version) {
@@ -80,10 +81,14 @@ fn one_pass<T: ?Sized + Serialize>(
             out.extend_from_slice(&h);
             guessed = Some(header.shape);
         }
-        whole.unwrap_or(header.descr)
+        Ok(whole.unwrap_or(header.descr))
     };
-    let mut spec =
-        crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype, None, None)?;
+    // no callback fails: an error is impossible here
+    let Ok(Speculation::Uniform(mut spec)) =
+        speculate(value, opts.align, &mut out, cap, &mut on_dtype, None, None)
+    else {
+        return None;
+    };
     let shape = std::mem::take(&mut spec.shape);
     let header = Header::new(spec.into_descr(), false, shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
@@ -118,7 +123,6 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<bool> {
-    use crate::ser::spec::speculate;
     if opts.dtype.is_some() || opts.fortran_order {
         return Ok(false);
     }
@@ -143,15 +147,16 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         &mut keep as &mut crate::ser::spec::Flush<'_>,
         Some(KEEP),
     ));
-    let Some(spec) = speculate(
+    let Speculation::Uniform(spec) = speculate(
         value,
         opts.align,
         &mut out,
         usize::MAX,
-        &mut |dt, _, _| dt,
+        &mut |dt, _, _| Ok(dt),
         chunked,
         None,
-    ) else {
+    )?
+    else {
         return Ok(false);
     };
     let Some((header, data_len)) = checked_header(&spec) else {
@@ -169,16 +174,10 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     writer.write_all(&head)?;
     out.clear();
     let mut offset = 0usize;
-    let mut io_error = None;
-    let mut emit = |data: &[u8]| match write_data_at(&mut *writer, data, &head, offset) {
-        Ok(()) => {
-            offset = offset.saturating_add(data.len());
-            Ok(())
-        }
-        Err(e) => {
-            io_error = Some(e);
-            Err(Error::schema("write failed"))
-        }
+    let mut emit = |data: &[u8]| {
+        write_data_at(&mut *writer, data, &head, offset)?;
+        offset = offset.saturating_add(data.len());
+        Ok(())
     };
     let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>, None));
     let again = speculate(
@@ -186,16 +185,15 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         opts.align,
         &mut out,
         usize::MAX,
-        &mut |dt, _, _| dt,
+        &mut |dt, _, _| Ok(dt),
         chunked,
         // the dtype and tape of the checking pass: nothing inferred again
         Some(known),
-    );
-    if let Some(e) = io_error {
-        return Err(e);
-    }
+    )?;
     match again {
-        Some(s) if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape => {
+        Speculation::Uniform(s)
+            if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape =>
+        {
             write_data_at(writer, &out, &head, offset)?;
             Ok(true)
         }
@@ -230,7 +228,6 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<Unchecked> {
-    use crate::ser::spec::speculate;
     use std::cell::RefCell;
     if opts.dtype.is_some() || opts.fortran_order {
         return Ok(Unchecked::Redo);
@@ -240,33 +237,25 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     let direct = RefCell::new(Direct {
         writer: &mut *writer,
         head: None,
-        error: None,
         offset: 0,
     });
     let mut on_dtype = |dt: Dtype, hinted: &[u64], _: &mut Vec<u8>| {
         let (header, whole) = hinted_header(dt, hinted);
+        let (h, _) = header.encode(opts.version)?;
         let mut d = direct.borrow_mut();
-        match header.encode(opts.version) {
-            Ok((h, _)) => match d.writer.write_all(&h) {
-                Ok(()) => d.head = Some(h),
-                Err(e) => d.error = Some(e.into()),
-            },
-            Err(e) => d.error = Some(e),
-        }
-        whole.unwrap_or(header.descr)
+        d.writer.write_all(&h)?;
+        d.head = Some(h);
+        Ok(whole.unwrap_or(header.descr))
     };
     let mut emit = |data: &[u8]| -> Result<()> {
         let mut d = direct.borrow_mut();
         let d = &mut *d;
-        // `on_dtype` runs before the first chunk; after a failed header
-        // write the pass stops (the I/O error is the one reported)
-        let (None, Some(head)) = (&d.error, &d.head) else {
-            return Err(Error::schema("write failed"));
-        };
-        if let Err(e) = write_data_at(&mut *d.writer, data, head, d.offset) {
-            d.error = Some(e);
-            return Err(Error::schema("write failed"));
-        }
+        // `on_dtype` wrote the header before the first chunk
+        let head = d
+            .head
+            .as_ref()
+            .ok_or_else(|| Error::schema("internal: no header"))?;
+        write_data_at(&mut *d.writer, data, head, d.offset)?;
         d.offset = d.offset.saturating_add(data.len());
         Ok(())
     };
@@ -280,17 +269,13 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
         &mut on_dtype,
         chunked,
         None,
-    );
+    )?;
     let Direct {
         writer,
         head: guessed,
-        error,
         offset,
     } = direct.into_inner();
-    if let Some(e) = error {
-        return Err(e);
-    }
-    let (Some(spec), Some(guessed)) = (spec, guessed) else {
+    let (Speculation::Uniform(spec), Some(guessed)) = (spec, guessed) else {
         return Ok(Unchecked::Redo);
     };
     let Some((header, _)) = checked_header(&spec) else {
@@ -322,8 +307,6 @@ struct Direct<'w, W> {
     writer: &'w mut W,
     /// The header written (for the shape the length hints claimed).
     head: Option<Vec<u8>>,
-    /// The first I/O error; the pass stops at it.
-    error: Option<Error>,
     /// Data bytes written after the header.
     offset: usize,
 }
@@ -575,27 +558,6 @@ impl<W: Write> Sink for ChunkSink<W> {
     }
 }
 
-/// Whether encoding a value of this dtype leaves bytes untouched (gaps in
-/// records), so buffers must be zeroed before reuse.
-pub(crate) fn has_gaps(dt: &Dtype) -> bool {
-    match dt {
-        Dtype::Scalar(_) => false,
-        Dtype::Subarray(base, _) => has_gaps(base),
-        Dtype::Record(r) => {
-            let mut pos = 0;
-            for f in r.fields() {
-                if f.offset() != pos || has_gaps(f.dtype()) {
-                    return true;
-                }
-                // saturation only answers "has gaps": the elements are
-                // zeroed first, the bytes written stay the same
-                pos = f.offset().saturating_add(f.dtype().itemsize());
-            }
-            pos != r.itemsize()
-        }
-    }
-}
-
 fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
     let records = (CHUNK / at_least_one(itemsize)).max(1);
@@ -604,7 +566,7 @@ fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
         itemsize,
         buf: vec![0; records.saturating_mul(itemsize)],
         fill: 0,
-        zero: has_gaps(dtype),
+        zero: dtype.has_gaps(),
         out,
         emit,
         first: 0,
@@ -1050,7 +1012,7 @@ impl<W: Write> NpyWriter<W> {
 
     fn set_dtype(&mut self, dtype: Dtype) {
         self.scratch = vec![0; dtype.itemsize()];
-        self.zero = has_gaps(&dtype);
+        self.zero = dtype.has_gaps();
         self.tape = Some(Tape::new(&dtype, false));
         self.dtype = Some(dtype);
     }
@@ -1495,18 +1457,6 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, (0..24).collect::<Vec<_>>());
         assert_eq!(fortran_position(1, &shape), 6); // (0,0,1)
-    }
-
-    #[test]
-    fn gaps() {
-        let packed: Dtype = "[('a', '<i4'), ('b', '<f8')]".parse().unwrap();
-        assert!(!has_gaps(&packed));
-        assert!(
-            has_gaps(&packed.aligned().unwrap().clone())
-                || packed.aligned().unwrap().itemsize() == 12
-        );
-        let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
-        assert!(has_gaps(&padded));
     }
 }
 
