@@ -270,9 +270,12 @@ impl ReadOptions {
     /// | `Vec<T>` of a derived struct | `size_of::<T>()` plus what its fields own (a `String` field: 24 bytes and its text) |
     /// | `serde_json::Value` | 32 bytes per number (the enum), up to 64 while its `Vec` doubles; a record also a map with one `String` key per field (about 100 bytes per field) |
     ///
-    /// Time is linear in the elements (tens of nanoseconds each into
-    /// `Vec<f64>`, a few hundred into `serde_json::Value`); the element
-    /// count is known from the header before any data is read.
+    /// Time is linear in the elements; the element count is known from the
+    /// header before any data is read. Measured in a release build on a
+    /// busy 2-core machine: 19 ns per `'<f8'` element into `Vec<f64>` (a
+    /// copy through [`Bulk`](crate::Bulk)) and 236 ns into
+    /// `serde_json::Value`; a 49-byte record of 5 fields (11 numbers) 320 ns
+    /// into a derived struct and 6.8 µs into `serde_json::Value`.
     ///
     /// **Deflate amplifies**: an `.npz` member inflates up to about 1000
     /// times its compressed size, so 33 KB of archive can really hold
