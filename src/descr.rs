@@ -19,7 +19,15 @@ use crate::error::{Error, Result};
 use crate::literal::{self, LiteralError, Value};
 use crate::pyrepr::PyStr;
 
-pub(crate) const DEFAULT_MAX_DEPTH: usize = crate::options::DEFAULT_MAX_DEPTH;
+impl std::str::FromStr for Dtype {
+    type Err = Error;
+
+    /// Parses a descr as numpy writes it (`'<f8'`, `[('a', '<i4'), ...]`) or a
+    /// bare type string (`<f8`, `i4`, `=u2`; no prefix or `=` is native order).
+    fn from_str(s: &str) -> Result<Dtype> {
+        parse_descr(s, crate::options::DEFAULT_MAX_DEPTH)
+    }
+}
 
 /// numpy stores itemsizes and subarray dims in a C `int`.
 const MAX_C_INT: u64 = i32::MAX as u64;
@@ -437,6 +445,7 @@ fn coded_type(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::DEFAULT_MAX_DEPTH;
 
     fn p(text: &str) -> Dtype {
         parse_descr(text, DEFAULT_MAX_DEPTH).unwrap()

@@ -202,41 +202,6 @@ impl DatetimeUnit {
     }
 }
 
-impl DatetimeUnit {
-    /// A `datetime64` count of this unit as numpy's `np.datetime_as_string`
-    /// writes it: ISO 8601 down to the unit, weeks as days, `NaT` for
-    /// `i64::MIN`. The generic unit (which numpy lets hold NaT only) and a
-    /// date beyond a 64-bit day count give the bare count.
-    ///
-    /// ```
-    /// use npy_serde::{DatetimeUnit, TimeUnit};
-    /// let s = DatetimeUnit::new(TimeUnit::Seconds);
-    /// assert_eq!(s.datetime_as_string(12_345), "1970-01-01T03:25:45");
-    /// assert_eq!(s.datetime_as_string(-1), "1969-12-31T23:59:59");
-    /// let ms = DatetimeUnit::new(TimeUnit::Milliseconds);
-    /// assert_eq!(ms.datetime_as_string(1_700_000_000_250), "2023-11-14T22:13:20.250");
-    /// assert_eq!(DatetimeUnit::new(TimeUnit::Months).datetime_as_string(12_345), "2998-10");
-    /// assert_eq!(s.datetime_as_string(i64::MIN), "NaT");
-    /// ```
-    pub fn datetime_as_string(self, count: i64) -> String {
-        crate::timeconv::datetime_string(count, self)
-    }
-
-    /// A `timedelta64` count of this unit as numpy's `str()` writes it:
-    /// the count times the multiplier and the unit's name, `NaT` for
-    /// `i64::MIN`.
-    ///
-    /// ```
-    /// use npy_serde::{DatetimeUnit, TimeUnit};
-    /// let unit = DatetimeUnit { unit: TimeUnit::Seconds, multiplier: 25 };
-    /// assert_eq!(unit.timedelta_as_string(5), "125 seconds");
-    /// assert_eq!(unit.timedelta_as_string(i64::MIN), "NaT");
-    /// ```
-    pub fn timedelta_as_string(self, count: i64) -> String {
-        crate::timeconv::timedelta_string(count, self)
-    }
-}
-
 impl fmt::Display for DatetimeUnit {
     /// `[ns]`, `[25s]`, and nothing for the generic unit.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -747,6 +712,27 @@ pub enum Dtype {
 }
 
 impl Dtype {
+    /// Whether encoding a value of this dtype leaves bytes untouched (gaps in
+    /// records), so buffers must be zeroed before reuse.
+    pub(crate) fn has_gaps(&self) -> bool {
+        match self {
+            Dtype::Scalar(_) => false,
+            Dtype::Subarray(base, _) => base.has_gaps(),
+            Dtype::Record(r) => {
+                let mut pos = 0;
+                for f in r.fields() {
+                    if f.offset() != pos || f.dtype().has_gaps() {
+                        return true;
+                    }
+                    // saturation only answers "has gaps": the elements are
+                    // zeroed first, the bytes written stay the same
+                    pos = f.offset().saturating_add(f.dtype().itemsize());
+                }
+                pos != r.itemsize()
+            }
+        }
+    }
+
     /// Size of one element in bytes.
     ///
     /// ```
@@ -1151,19 +1137,18 @@ impl fmt::Display for Dtype {
     }
 }
 
-impl std::str::FromStr for Dtype {
-    type Err = Error;
-
-    /// Parses a descr as numpy writes it (`'<f8'`, `[('a', '<i4'), ...]`) or a
-    /// bare type string (`<f8`, `i4`, `=u2`; no prefix or `=` is native order).
-    fn from_str(s: &str) -> Result<Dtype> {
-        crate::descr::parse_descr(s, crate::descr::DEFAULT_MAX_DEPTH)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gaps() {
+        let packed: Dtype = "[('a', '<i4'), ('b', '<f8')]".parse().unwrap();
+        assert!(!packed.has_gaps());
+        assert!(packed.aligned().unwrap().has_gaps() || packed.aligned().unwrap().itemsize() == 12);
+        let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
+        assert!(padded.has_gaps());
+    }
 
     fn f8() -> Dtype {
         Dtype::scalar(ScalarType::Float(8))

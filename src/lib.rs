@@ -169,7 +169,7 @@ pub use crate::options::{
 pub use crate::padding::Padding;
 pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
-pub use crate::writer::{NpyWriter, to_vec, to_writer};
+pub use crate::writer::{Durable, NpyWriter, to_vec, to_writer};
 
 /// The README's examples are compiled and run as doctests.
 #[cfg(doctest)]

@@ -256,6 +256,45 @@ impl ReadOptions {
     /// elements: 65536 of them pass the default limit (an array of shape
     /// `(65536, 0)` reads; `(10**6, 0)` needs a higher limit).
     ///
+    /// # What a read can cost
+    ///
+    /// Nothing is allocated from a claim: a header's shape, a zip
+    /// directory's sizes are checked against the bytes actually present
+    /// before memory is reserved, and collections grow as data arrives. So a
+    /// read costs what the *target* makes of the elements really in the
+    /// file, and this limit is what bounds it:
+    ///
+    /// | target | memory per element |
+    /// |---|---|
+    /// | `Vec<f64>`, `Vec<u8>`, `serde_bytes::ByteBuf` | its size (8, 1, 1 bytes); a `Vec` may hold up to twice that while it doubles |
+    /// | `Vec<T>` of a derived struct | `size_of::<T>()` plus what its fields own (a `String` field: 24 bytes and its text) |
+    /// | `serde_json::Value` | 32 bytes per number (the enum), up to 64 while its `Vec` doubles; a record also a map with one `String` key per field (about 100 bytes per field) |
+    ///
+    /// Time is linear in the elements; the element count is known from the
+    /// header before any data is read. Measured in a release build on a
+    /// busy 2-core machine: 19 ns per `'<f8'` element into `Vec<f64>` (a
+    /// copy through [`Bulk`](crate::Bulk)) and 236 ns into
+    /// `serde_json::Value`; a 49-byte record of 5 fields (11 numbers) 320 ns
+    /// into a derived struct and 6.8 µs into `serde_json::Value`.
+    ///
+    /// **Deflate amplifies**: an `.npz` member inflates up to about 1000
+    /// times its compressed size, so 33 KB of archive can really hold
+    /// 33,554,433 bytes of `'|u1'`, which read into `serde_json::Value`
+    /// would take about 1 GiB (2 GiB at the `Vec`'s last doubling). The
+    /// default limit of 2^32 elements is meant for trusted files; a service
+    /// reading untrusted files should derive it from its memory budget per
+    /// read and its target: `budget / bytes per element`, e.g.
+    /// `max_elements(1 << 24)` (16 M elements: 512 MiB as
+    /// `serde_json::Value`, 128 MiB as `Vec<f64>`), keep the default
+    /// [`max_header_size`](ReadOptions::max_header_size) and
+    /// [`max_depth`](ReadOptions::max_depth), and bound the file size it
+    /// accepts. The same limit bounds [`NpzReader::raw`](crate::npz::NpzReader::raw)
+    /// in bytes. A refusal names the member and the limit:
+    ///
+    /// ```text
+    /// member 'big': limit exceeded: shape (33554433,) has 33554433 elements, more than max_elements 16777216; raise it with ReadOptions::max_elements(33554433)
+    /// ```
+    ///
     /// ```
     /// # fn npy(descr: &str, shape: &str) -> Vec<u8> {
     /// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");

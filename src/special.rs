@@ -28,3 +28,107 @@ pub(crate) const TIMEDELTA_PREFIX: &str = "$npy_serde::m8";
 /// through like any newtype (the bytes of `Vec<T>`); `::` keeps it apart
 /// from every Rust type name.
 pub(crate) const BULK: &str = "npy_serde::bulk";
+
+/// What a newtype struct's name marks: the one reading of the names above
+/// for every serializer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Special<'n> {
+    /// [`COMPLEX`].
+    Complex,
+    /// [`PADDING`].
+    Padding,
+    /// [`F16`].
+    F16,
+    /// A datetime64 token; the text after [`DATETIME_PREFIX`] (`"[ns]"`).
+    Datetime(&'n str),
+    /// A timedelta64 token; the text after [`TIMEDELTA_PREFIX`].
+    Timedelta(&'n str),
+    /// Another name of this crate's (`"$npy_serde::..."`), unknown here.
+    Unknown,
+    /// Another crate's reserved name (`$` first, serde_json's `RawValue`).
+    /// The walkers take it as an element, the encoders look through it.
+    Foreign,
+}
+
+impl Special<'_> {
+    /// The special type a newtype struct's name marks; `None` for an
+    /// ordinary (transparent) newtype.
+    pub(crate) fn of(name: &str) -> Option<Special<'_>> {
+        Some(match name {
+            COMPLEX => Special::Complex,
+            PADDING => Special::Padding,
+            F16 => Special::F16,
+            _ => {
+                if let Some(rest) = name.strip_prefix(DATETIME_PREFIX) {
+                    Special::Datetime(rest)
+                } else if let Some(rest) = name.strip_prefix(TIMEDELTA_PREFIX) {
+                    Special::Timedelta(rest)
+                } else if name.starts_with("$npy_serde::") {
+                    Special::Unknown
+                } else if name.starts_with('$') {
+                    Special::Foreign
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
+}
+
+/// Whether a newtype of this name is one element to the walkers of the
+/// outer axes (a special scalar, padding, or a reserved name), not a
+/// transparent wrapper around more axes: `Special::of(name).is_some()`,
+/// without the compares.
+#[inline]
+pub(crate) fn is_element(name: &str) -> bool {
+    name.starts_with('$') || name == F16
+}
+
+/// Whether a newtype of this name is one of this crate's special types
+/// (not another crate's reserved name).
+#[inline]
+pub(crate) fn is_own(name: &str) -> bool {
+    !matches!(Special::of(name), None | Some(Special::Foreign))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_classify() {
+        assert_eq!(Special::of(COMPLEX), Some(Special::Complex));
+        assert_eq!(Special::of(PADDING), Some(Special::Padding));
+        assert_eq!(Special::of(F16), Some(Special::F16));
+        assert_eq!(
+            Special::of("$npy_serde::M8[ns]"),
+            Some(Special::Datetime("[ns]"))
+        );
+        assert_eq!(Special::of("$npy_serde::m8"), Some(Special::Timedelta("")));
+        assert_eq!(Special::of("$npy_serde::x"), Some(Special::Unknown));
+        assert_eq!(
+            Special::of("$serde_json::private::RawValue"),
+            Some(Special::Foreign)
+        );
+        assert_eq!(Special::of(BULK), None);
+        assert_eq!(Special::of("Meters"), None);
+        for name in [COMPLEX, F16, "$x", "$npy_serde::m8[s]"] {
+            assert!(is_element(name));
+        }
+        for name in [
+            COMPLEX,
+            PADDING,
+            F16,
+            "$x",
+            "$npy_serde::M8",
+            "Meters",
+            BULK,
+            "",
+        ] {
+            assert_eq!(is_element(name), Special::of(name).is_some());
+        }
+        assert!(!is_element("Meters") && !is_element(BULK));
+        assert!(is_own(F16) && is_own("$npy_serde::x"));
+        assert!(!is_own("$x") && !is_own("Meters"));
+    }
+}

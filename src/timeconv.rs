@@ -15,6 +15,43 @@
 
 use crate::dtype::{DatetimeUnit, TimeUnit};
 
+// In this module rather than dtype.rs: the calendar is here, and dtype.rs
+// then needs nothing of it (no import cycle).
+impl DatetimeUnit {
+    /// A `datetime64` count of this unit as numpy's `np.datetime_as_string`
+    /// writes it: ISO 8601 down to the unit, weeks as days, `NaT` for
+    /// `i64::MIN`. The generic unit (which numpy lets hold NaT only) and a
+    /// date beyond a 64-bit day count give the bare count.
+    ///
+    /// ```
+    /// use npy_serde::{DatetimeUnit, TimeUnit};
+    /// let s = DatetimeUnit::new(TimeUnit::Seconds);
+    /// assert_eq!(s.datetime_as_string(12_345), "1970-01-01T03:25:45");
+    /// assert_eq!(s.datetime_as_string(-1), "1969-12-31T23:59:59");
+    /// let ms = DatetimeUnit::new(TimeUnit::Milliseconds);
+    /// assert_eq!(ms.datetime_as_string(1_700_000_000_250), "2023-11-14T22:13:20.250");
+    /// assert_eq!(DatetimeUnit::new(TimeUnit::Months).datetime_as_string(12_345), "2998-10");
+    /// assert_eq!(s.datetime_as_string(i64::MIN), "NaT");
+    /// ```
+    pub fn datetime_as_string(self, count: i64) -> String {
+        datetime_string(count, self)
+    }
+
+    /// A `timedelta64` count of this unit as numpy's `str()` writes it:
+    /// the count times the multiplier and the unit's name, `NaT` for
+    /// `i64::MIN`.
+    ///
+    /// ```
+    /// use npy_serde::{DatetimeUnit, TimeUnit};
+    /// let unit = DatetimeUnit { unit: TimeUnit::Seconds, multiplier: 25 };
+    /// assert_eq!(unit.timedelta_as_string(5), "125 seconds");
+    /// assert_eq!(unit.timedelta_as_string(i64::MIN), "NaT");
+    /// ```
+    pub fn timedelta_as_string(self, count: i64) -> String {
+        timedelta_string(count, self)
+    }
+}
+
 /// The count of NaT.
 pub(crate) const NAT: i64 = i64::MIN;
 

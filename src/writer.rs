@@ -36,6 +36,7 @@ use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::replay::Tape;
+use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
 use crate::ser::{Plan, plan};
 
@@ -72,7 +73,7 @@ fn one_pass<T: ?Sized + Serialize>(
     let mut guessed: Option<Vec<u64>> = None;
     let mut on_dtype = |dt: Dtype, hinted: &[u64], out: &mut Vec<u8>| {
         if !with_header {
-            return dt;
+            return Ok(dt);
         }
         let (header, whole) = hinted_header(dt, hinted);
         if let Ok((h, _)) = header.encode(opts.version) {
@@ -80,10 +81,14 @@ fn one_pass<T: ?Sized + Serialize>(
             out.extend_from_slice(&h);
             guessed = Some(header.shape);
         }
-        whole.unwrap_or(header.descr)
+        Ok(whole.unwrap_or(header.descr))
     };
-    let mut spec =
-        crate::ser::spec::speculate(value, opts.align, &mut out, cap, &mut on_dtype, None, None)?;
+    // no callback fails: an error is impossible here
+    let Ok(Speculation::Uniform(mut spec)) =
+        speculate(value, opts.align, &mut out, cap, &mut on_dtype, None, None)
+    else {
+        return None;
+    };
     let shape = std::mem::take(&mut spec.shape);
     let header = Header::new(spec.into_descr(), false, shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
@@ -118,7 +123,6 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<bool> {
-    use crate::ser::spec::speculate;
     if opts.dtype.is_some() || opts.fortran_order {
         return Ok(false);
     }
@@ -143,15 +147,16 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         &mut keep as &mut crate::ser::spec::Flush<'_>,
         Some(KEEP),
     ));
-    let Some(spec) = speculate(
+    let Speculation::Uniform(spec) = speculate(
         value,
         opts.align,
         &mut out,
         usize::MAX,
-        &mut |dt, _, _| dt,
+        &mut |dt, _, _| Ok(dt),
         chunked,
         None,
-    ) else {
+    )?
+    else {
         return Ok(false);
     };
     let Some((header, data_len)) = checked_header(&spec) else {
@@ -169,16 +174,10 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     writer.write_all(&head)?;
     out.clear();
     let mut offset = 0usize;
-    let mut io_error = None;
-    let mut emit = |data: &[u8]| match write_data_at(&mut *writer, data, &head, offset) {
-        Ok(()) => {
-            offset = offset.saturating_add(data.len());
-            Ok(())
-        }
-        Err(e) => {
-            io_error = Some(e);
-            Err(Error::schema("write failed"))
-        }
+    let mut emit = |data: &[u8]| {
+        write_data_at(&mut *writer, data, &head, offset)?;
+        offset = offset.saturating_add(data.len());
+        Ok(())
     };
     let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>, None));
     let again = speculate(
@@ -186,16 +185,15 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         opts.align,
         &mut out,
         usize::MAX,
-        &mut |dt, _, _| dt,
+        &mut |dt, _, _| Ok(dt),
         chunked,
         // the dtype and tape of the checking pass: nothing inferred again
         Some(known),
-    );
-    if let Some(e) = io_error {
-        return Err(e);
-    }
+    )?;
     match again {
-        Some(s) if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape => {
+        Speculation::Uniform(s)
+            if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape =>
+        {
             write_data_at(writer, &out, &head, offset)?;
             Ok(true)
         }
@@ -230,7 +228,6 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<Unchecked> {
-    use crate::ser::spec::speculate;
     use std::cell::RefCell;
     if opts.dtype.is_some() || opts.fortran_order {
         return Ok(Unchecked::Redo);
@@ -240,33 +237,25 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     let direct = RefCell::new(Direct {
         writer: &mut *writer,
         head: None,
-        error: None,
         offset: 0,
     });
     let mut on_dtype = |dt: Dtype, hinted: &[u64], _: &mut Vec<u8>| {
         let (header, whole) = hinted_header(dt, hinted);
+        let (h, _) = header.encode(opts.version)?;
         let mut d = direct.borrow_mut();
-        match header.encode(opts.version) {
-            Ok((h, _)) => match d.writer.write_all(&h) {
-                Ok(()) => d.head = Some(h),
-                Err(e) => d.error = Some(e.into()),
-            },
-            Err(e) => d.error = Some(e),
-        }
-        whole.unwrap_or(header.descr)
+        d.writer.write_all(&h)?;
+        d.head = Some(h);
+        Ok(whole.unwrap_or(header.descr))
     };
     let mut emit = |data: &[u8]| -> Result<()> {
         let mut d = direct.borrow_mut();
         let d = &mut *d;
-        // `on_dtype` runs before the first chunk; after a failed header
-        // write the pass stops (the I/O error is the one reported)
-        let (None, Some(head)) = (&d.error, &d.head) else {
-            return Err(Error::schema("write failed"));
-        };
-        if let Err(e) = write_data_at(&mut *d.writer, data, head, d.offset) {
-            d.error = Some(e);
-            return Err(Error::schema("write failed"));
-        }
+        // `on_dtype` wrote the header before the first chunk
+        let head = d
+            .head
+            .as_ref()
+            .ok_or_else(|| Error::schema("internal: no header"))?;
+        write_data_at(&mut *d.writer, data, head, d.offset)?;
         d.offset = d.offset.saturating_add(data.len());
         Ok(())
     };
@@ -280,17 +269,13 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
         &mut on_dtype,
         chunked,
         None,
-    );
+    )?;
     let Direct {
         writer,
         head: guessed,
-        error,
         offset,
     } = direct.into_inner();
-    if let Some(e) = error {
-        return Err(e);
-    }
-    let (Some(spec), Some(guessed)) = (spec, guessed) else {
+    let (Speculation::Uniform(spec), Some(guessed)) = (spec, guessed) else {
         return Ok(Unchecked::Redo);
     };
     let Some((header, _)) = checked_header(&spec) else {
@@ -322,8 +307,6 @@ struct Direct<'w, W> {
     writer: &'w mut W,
     /// The header written (for the shape the length hints claimed).
     head: Option<Vec<u8>>,
-    /// The first I/O error; the pass stops at it.
-    error: Option<Error>,
     /// Data bytes written after the header.
     offset: usize,
 }
@@ -425,6 +408,13 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 }
 
 fn header_for(plan: &Plan, opts: &WriteOptions) -> Header {
+    if let Dtype::Subarray(..) = plan.dtype {
+        // the plan keeps a given subarray dtype when no element showed its
+        // axes (an empty array); numpy cannot read a subarray descr at the
+        // top level, so its axes join the shape (no elements: C order)
+        let (base, shape) = fold_subarray(&plan.dtype, &plan.shape);
+        return Header::new(base, false, shape);
+    }
     // numpy says `fortran_order: True` only for an array that is not also
     // C-contiguous: at least two axes longer than 1 and no empty axis.
     // Otherwise both layouts are the same bytes and numpy writes False.
@@ -568,27 +558,6 @@ impl<W: Write> Sink for ChunkSink<W> {
     }
 }
 
-/// Whether encoding a value of this dtype leaves bytes untouched (gaps in
-/// records), so buffers must be zeroed before reuse.
-pub(crate) fn has_gaps(dt: &Dtype) -> bool {
-    match dt {
-        Dtype::Scalar(_) => false,
-        Dtype::Subarray(base, _) => has_gaps(base),
-        Dtype::Record(r) => {
-            let mut pos = 0;
-            for f in r.fields() {
-                if f.offset() != pos || has_gaps(f.dtype()) {
-                    return true;
-                }
-                // saturation only answers "has gaps": the elements are
-                // zeroed first, the bytes written stay the same
-                pos = f.offset().saturating_add(f.dtype().itemsize());
-            }
-            pos != r.itemsize()
-        }
-    }
-}
-
 fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
     let records = (CHUNK / at_least_one(itemsize)).max(1);
@@ -597,7 +566,7 @@ fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
         itemsize,
         buf: vec![0; records.saturating_mul(itemsize)],
         fill: 0,
-        zero: has_gaps(dtype),
+        zero: dtype.has_gaps(),
         out,
         emit,
         first: 0,
@@ -792,13 +761,16 @@ impl WriteOptions {
 ///   front; a record beyond it is refused and `finish` fails if fewer came.
 /// * [`NpyWriter::append`] adds records to an existing C-order file.
 ///
-/// Dropping a writer without [`finish`](NpyWriter::finish) leaves a file
-/// numpy can still open, but not the records you meant: on a seekable writer
-/// the header still says `shape: (0,)` (`np.load` and [`from_reader`](crate::from_reader)
-/// read zero records and ignore what follows; [`from_slice`](crate::from_slice)
-/// refuses the trailing bytes); on a plain `Write`
-/// with a promised length, the file is shorter than its header says and
-/// readers refuse it as truncated. Call `finish` to make the file complete.
+/// Until [`finish`](NpyWriter::finish) a new file on a seekable writer has a
+/// placeholder header whose first axis is `None` (`'shape': (None,)`), which
+/// every reader refuses, numpy (`shape is not valid`) and this crate alike:
+/// a writer dropped without `finish` leaves a file nobody mistakes for a
+/// complete one. On a plain `Write` with a promised length an unfinished
+/// file is shorter than its header says and readers refuse it as
+/// truncated. [`append`](NpyWriter::append) keeps the file's header until
+/// `finish` patches it, so an interrupted append leaves the old array.
+/// [`finish_durable`](NpyWriter::finish_durable) also syncs the file, for
+/// appends that survive a crash or a power loss.
 ///
 /// A record that fails to encode is not written and not counted; the writer
 /// stays usable. When the writer itself fails (an I/O error) while a record
@@ -822,6 +794,7 @@ impl WriteOptions {
 /// assert!(String::from_utf8_lossy(&bytes).contains("'shape': (3,), }"));
 /// assert_eq!(bytes.len(), 128 + 3 * 12);
 /// ```
+#[must_use = "a writer must be finished: until finish() the file's header is a placeholder every reader refuses"]
 pub struct NpyWriter<W: Write> {
     out: W,
     /// Dtype of one record (may be a subarray, folded into the shape).
@@ -935,11 +908,14 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
             .and_then(|o| o.checked_add(header.data_len().ok()?))
             .ok_or_else(|| Error::data("array size overflows"))?;
         let file_len = file.seek(SeekFrom::End(0))?;
-        if file_len != end {
+        if file_len < end {
             return Err(Error::data(format!(
                 "cannot append: the file has {file_len} bytes but its header describes {end}"
             )));
         }
+        // bytes past the end are what an interrupted append wrote but never
+        // counted (its header was not patched): the new records overwrite them
+        file.seek(SeekFrom::Start(end))?;
         // The header must be rewritable in place for any length.
         for n in [count, u64::MAX] {
             let mut shape = header.shape.clone();
@@ -1036,7 +1012,7 @@ impl<W: Write> NpyWriter<W> {
 
     fn set_dtype(&mut self, dtype: Dtype) {
         self.scratch = vec![0; dtype.itemsize()];
-        self.zero = has_gaps(&dtype);
+        self.zero = dtype.has_gaps();
         self.tape = Some(Tape::new(&dtype, false));
         self.dtype = Some(dtype);
     }
@@ -1102,14 +1078,8 @@ impl<W: Write> NpyWriter<W> {
 
     /// The header for `count` records.
     fn header(&self, dtype: &Dtype, count: u64) -> Header {
-        let (descr, sub) = match dtype {
-            Dtype::Subarray(base, dims) => ((**base).clone(), dims.as_slice()),
-            other => (other.clone(), &[][..]),
-        };
-        // a capacity hint: saturation is harmless
-        let mut shape = Vec::with_capacity(sub.len().saturating_add(1));
-        shape.push(count);
-        shape.extend_from_slice(sub);
+        // every level of a nested subarray joins the shape
+        let (descr, shape) = fold_subarray(dtype, &[count]);
         Header::new(descr, false, shape)
     }
 
@@ -1121,7 +1091,11 @@ impl<W: Write> NpyWriter<W> {
         })?;
         let header = self.header(dtype, self.promised.unwrap_or(0));
         header.data_len()?;
-        let (bytes, version) = header.encode(self.version)?;
+        let (mut bytes, version) = header.encode(self.version)?;
+        if self.patch.is_some() {
+            // a seekable new file: `finish` patches the real length in
+            bytes = unfinished(bytes);
+        }
         if let Err(e) = self.out.write_all(&bytes) {
             // a partial header cannot be completed by writing it again
             let taken_back = self
@@ -1272,7 +1246,8 @@ impl<W: Write> NpyWriter<W> {
 
     /// Completes the file: writes the header if no record came, patches
     /// the length (seekable writers) or checks it (promised length), flushes,
-    /// and returns the writer (positioned at the end of the array).
+    /// and returns the writer (positioned at the end of the array). Nothing
+    /// is synced to the device: see [`finish_durable`](NpyWriter::finish_durable).
     ///
     /// ```
     /// let mut w = npy_serde::NpyWriter::with_len(Vec::new(), None, 2);
@@ -1280,7 +1255,19 @@ impl<W: Write> NpyWriter<W> {
     /// let err = w.finish().unwrap_err();
     /// assert_eq!(err.to_string(), "the header promised 2 records, 1 were written");
     /// ```
-    pub fn finish(mut self) -> Result<W> {
+    pub fn finish(self) -> Result<W> {
+        let mut out = self.complete(|_, _| Ok(()))?;
+        out.flush()?;
+        Ok(out)
+    }
+
+    /// `finish` without the final flush: `before_patch` runs with the
+    /// array's end once the data is written and before the header is
+    /// patched (the durable variant syncs there).
+    fn complete(
+        mut self,
+        before_patch: impl FnOnce(&mut W, u64) -> std::io::Result<()>,
+    ) -> Result<W> {
         self.check_broken()?;
         if self.header_len.is_none() {
             self.write_header()?;
@@ -1310,10 +1297,112 @@ impl<W: Write> NpyWriter<W> {
                 .ok()
                 .and_then(|h| self.start.checked_add(h)?.checked_add(data))
                 .ok_or_else(|| Error::data("array size overflows"))?;
+            before_patch(&mut self.out, end)?;
             patch(&mut self.out, self.start, &bytes, end)?;
         }
-        self.out.flush()?;
         Ok(self.out)
+    }
+}
+
+/// A count-0 header as the placeholder of a file `finish` has not patched:
+/// the first axis is `None` (numpy: "shape is not valid"), three of the
+/// growth spaces making room for it, so the size is the final header's.
+fn unfinished(mut bytes: Vec<u8>) -> Vec<u8> {
+    const AXIS: &[u8] = b"'shape': (";
+    const ZERO: &[u8] = b"'shape': (0";
+    let at = bytes.windows(ZERO.len()).rposition(|w| w == ZERO);
+    let newline = bytes.len().checked_sub(1);
+    if let (Some(at), Some(newline)) = (at, newline) {
+        // the padding before the final newline is spaces (at least the 20
+        // growth spaces of a count of 0)
+        let digit = at.saturating_add(AXIS.len());
+        bytes.drain(newline.saturating_sub(3)..newline);
+        bytes.splice(digit..=digit, *b"None");
+    }
+    bytes
+}
+
+/// Storage whose data can be synced to the device and whose length can be
+/// set: what [`NpyWriter::finish_durable`] needs. Implemented for
+/// [`File`](std::fs::File), `&File`, `&mut` of any implementation and
+/// [`BufWriter`](std::io::BufWriter) of one.
+pub trait Durable: Write + Seek {
+    /// Writes buffered data and syncs it to the device (`File::sync_data`).
+    fn sync_data(&mut self) -> std::io::Result<()>;
+    /// Sets the length, cutting off what follows (`File::set_len`).
+    fn set_len(&mut self, len: u64) -> std::io::Result<()>;
+}
+
+impl Durable for std::fs::File {
+    fn sync_data(&mut self) -> std::io::Result<()> {
+        std::fs::File::sync_data(self)
+    }
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        std::fs::File::set_len(self, len)
+    }
+}
+
+impl Durable for &std::fs::File {
+    fn sync_data(&mut self) -> std::io::Result<()> {
+        std::fs::File::sync_data(self)
+    }
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        std::fs::File::set_len(self, len)
+    }
+}
+
+impl<D: Durable + ?Sized> Durable for &mut D {
+    fn sync_data(&mut self) -> std::io::Result<()> {
+        (**self).sync_data()
+    }
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        (**self).set_len(len)
+    }
+}
+
+impl<D: Durable> Durable for std::io::BufWriter<D> {
+    fn sync_data(&mut self) -> std::io::Result<()> {
+        self.flush()?;
+        self.get_mut().sync_data()
+    }
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        self.flush()?;
+        self.get_mut().set_len(len)
+    }
+}
+
+impl<W: Durable> NpyWriter<W> {
+    /// [`finish`](NpyWriter::finish) for a file that must survive a crash
+    /// or a power loss: syncs the records to the device, cuts off anything
+    /// after them (the remains of an interrupted append), patches the
+    /// header and syncs it. Killed at any moment, the file holds the old
+    /// array or the new one (never a header claiming records the disk lacks);
+    /// bytes past the array's end, if any, are records an interrupted append
+    /// wrote but never counted, which readers ignore and the next append
+    /// overwrites. The two syncs cost a device flush each: appending 100
+    /// records of 49 bytes to a file took 0.24 ms with `finish_durable`
+    /// against 0.055 ms with `finish` (medians of 50, ext4 on a virtual
+    /// disk; a disk that really flushes costs more). The bench group
+    /// `append` in `tests/benches/npy.rs` compares the two.
+    ///
+    /// ```
+    /// let path = std::env::temp_dir().join(format!("npy_serde_doc_durable_{}.npy", std::process::id()));
+    /// std::fs::write(&path, npy_serde::to_vec(&[1u32, 2])?)?;
+    /// let file = std::fs::OpenOptions::new().read(true).write(true).open(&path)?;
+    /// let mut w = npy_serde::NpyWriter::append(file)?;
+    /// w.serialize(&3u32)?;
+    /// w.finish_durable()?;
+    /// assert_eq!(npy_serde::from_path::<Vec<u32>>(&path)?, [1, 2, 3]);
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn finish_durable(self) -> Result<W> {
+        let mut out = self.complete(|out, end| {
+            out.sync_data()?;
+            out.set_len(end)
+        })?;
+        out.sync_data()?;
+        Ok(out)
     }
 }
 
@@ -1371,18 +1460,6 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, (0..24).collect::<Vec<_>>());
         assert_eq!(fortran_position(1, &shape), 6); // (0,0,1)
-    }
-
-    #[test]
-    fn gaps() {
-        let packed: Dtype = "[('a', '<i4'), ('b', '<f8')]".parse().unwrap();
-        assert!(!has_gaps(&packed));
-        assert!(
-            has_gaps(&packed.aligned().unwrap().clone())
-                || packed.aligned().unwrap().itemsize() == 12
-        );
-        let padded: Dtype = "[('a', '<i4'), ('', '|V4')]".parse().unwrap();
-        assert!(has_gaps(&padded));
     }
 }
 

@@ -6,7 +6,7 @@ use serde::de::{self, Visitor};
 
 use super::bulk;
 use super::element::ElementDe;
-use super::plan::{Fast, Kind, Plan};
+use super::plan::{Fast, Kind, Plan, bulk_key};
 use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
@@ -412,7 +412,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
             return self.visit_seq(visitor);
         }
         if name == crate::special::BULK {
-            if let Some(key) = bulk::key(self.dtype, self.dims) {
+            if let Some(key) = bulk_key(self.dtype, self.dims) {
                 return bulk::offer(&key, self, visitor);
             }
         }

@@ -8,40 +8,9 @@
 //! ordinary `Vec<T>` through the same deserializer as always, so values
 //! and messages of a mismatch are those of `Vec<T>`.
 
-use std::fmt::Write as _;
-
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use super::plan::Plan;
-use crate::dtype::{ByteOrder, Scalar, ScalarType};
 use crate::error::{Error, Result};
-
-/// The code of a scalar the bulk path reads with `from_le_bytes`: the
-/// plain numbers ([`Scalar::plain`]), and `<f2` (bits unchanged).
-pub(crate) fn code(s: Scalar) -> Option<&'static str> {
-    match s.plain() {
-        Some(p) => Some(p.code()),
-        None if s.ty() == ScalarType::Float(2) && s.order() != ByteOrder::Big => Some("f2"),
-        None => None,
-    }
-}
-
-/// The key of an array of `plan` with these dims, when its plan is a
-/// scalar with a [`code`] and there is at least one axis.
-pub(crate) fn key(plan: &Plan, dims: &[u64]) -> Option<String> {
-    let super::plan::Kind::Scalar(s) = &plan.kind else {
-        return None;
-    };
-    if dims.is_empty() {
-        return None;
-    }
-    let mut key = code(*s)?.to_owned();
-    for d in dims {
-        // writing into a String cannot fail
-        let _ = write!(key, ",{d}");
-    }
-    Some(key)
-}
 
 /// A deserializer that can also hand out its array's data as bytes.
 pub(crate) trait Raw<'de>: de::Deserializer<'de, Error = Error> {

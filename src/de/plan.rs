@@ -7,6 +7,7 @@
 //! `flatten` would make silently wrong.
 
 use std::fmt;
+use std::fmt::Write as _;
 
 use crate::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
 use crate::special;
@@ -96,7 +97,7 @@ impl Plan {
             ),
         };
         let bulk = match &kind {
-            Kind::Sub(base, dims, _) => super::bulk::key(base, dims).map(Into::into),
+            Kind::Sub(base, dims, _) => bulk_key(base, dims).map(Into::into),
             _ => None,
         };
         Plan {
@@ -146,4 +147,32 @@ impl fmt::Display for Found<'_> {
             },
         }
     }
+}
+
+/// The code of a scalar the bulk path reads with `from_le_bytes`: the
+/// plain numbers ([`Scalar::plain`]), and `<f2` (bits unchanged).
+fn bulk_code(s: Scalar) -> Option<&'static str> {
+    match s.plain() {
+        Some(p) => Some(p.code()),
+        None if s.ty() == ScalarType::Float(2) && s.order() != ByteOrder::Big => Some("f2"),
+        None => None,
+    }
+}
+
+/// The key the bulk path (`super::bulk`) offers for an array of `plan`
+/// with these dims, when its plan is a scalar with a [`bulk_code`] and
+/// there is at least one axis.
+pub(crate) fn bulk_key(plan: &Plan, dims: &[u64]) -> Option<String> {
+    let Kind::Scalar(s) = &plan.kind else {
+        return None;
+    };
+    if dims.is_empty() {
+        return None;
+    }
+    let mut key = bulk_code(*s)?.to_owned();
+    for d in dims {
+        // writing into a String cannot fail
+        let _ = write!(key, ",{d}");
+    }
+    Some(key)
 }

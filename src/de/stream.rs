@@ -16,7 +16,7 @@ use serde::de::{self, Visitor};
 use super::array::{ArrayDe, fortran_to_c};
 use super::bulk;
 use super::element::ElementDe;
-use super::plan::Plan;
+use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
@@ -434,7 +434,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
             return self.stream_seq(visitor);
         }
         if name == crate::special::BULK {
-            if let Some(key) = bulk::key(&self.plan, &self.header.shape) {
+            if let Some(key) = bulk_key(&self.plan, &self.header.shape) {
                 return bulk::offer(&key, self, visitor);
             }
         }

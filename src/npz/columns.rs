@@ -21,7 +21,7 @@ use crate::header::Header;
 use crate::options::WriteOptions;
 use crate::ser::plan;
 use crate::ser::replay::Tape;
-use crate::ser::spec::speculate;
+use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
 
 use super::pick::Pick;
@@ -95,11 +95,12 @@ fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
         false,
         &mut out,
         usize::MAX,
-        &mut |dt, _, _| dt,
+        &mut |dt, _, _| Ok(dt),
         chunked,
         None,
     );
-    if let Some(spec) = spec {
+    // the chunks are discarded: no callback fails
+    if let Ok(Speculation::Uniform(spec)) = spec {
         let shape = spec.shape.clone();
         let bytes = shape
             .iter()

@@ -61,7 +61,9 @@ use std::io::{Read, Seek, Write};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+use probe::{Kind, kind_of};
 
 pub use read::{MemberReader, NpzReader};
 pub use write::{MemberWriter, NpzWriter};
@@ -74,6 +76,24 @@ fn member_name(key: &str) -> String {
 /// The key of a member, numpy's `removesuffix('.npy')`.
 fn key_of(member: &str) -> &str {
     member.strip_suffix(".npy").unwrap_or(member)
+}
+
+/// Writes a struct/map as one member per field, a sequence of records as
+/// one member per column (what [`to_writer`] does).
+fn add_value<W: Write + Seek, T: ?Sized + Serialize>(
+    npz: &mut NpzWriter<W>,
+    value: &T,
+) -> Result<()> {
+    match kind_of(value) {
+        Kind::Struct | Kind::Map => value.serialize(split::Split { npz }),
+        Kind::Seq => columns::write_columns(npz, value),
+        Kind::None => Err(Error::schema(
+            "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found None",
+        )),
+        Kind::Other(what) => Err(Error::schema(format!(
+            "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found {what}"
+        ))),
+    }
 }
 
 /// Writes `value` as an `.npz` archive (stored, like `np.savez`).
@@ -124,7 +144,7 @@ fn key_of(member: &str) -> &str {
 /// ```
 pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
     let mut npz = NpzWriter::new(writer);
-    npz.add_value(value)?;
+    add_value(&mut npz, value)?;
     npz.finish()?;
     Ok(())
 }
@@ -162,7 +182,7 @@ pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -
 /// ```
 pub fn from_reader<T: DeserializeOwned>(reader: impl Read + Seek) -> Result<T> {
     let mut npz = NpzReader::new(reader)?;
-    npz.deserialize()
+    T::deserialize(archive_de::ArchiveDe { npz: &mut npz })
 }
 
 /// Writes an `.npz` archive to `path` atomically: into a temporary file in
@@ -184,7 +204,7 @@ pub fn from_reader<T: DeserializeOwned>(reader: impl Read + Seek) -> Result<T> {
 pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<std::path::Path>, value: &T) -> Result<()> {
     crate::atomic::write_atomically(path.as_ref(), |file| {
         let mut npz = NpzWriter::new(std::io::BufWriter::new(file));
-        npz.add_value(value)?;
+        add_value(&mut npz, value)?;
         // flush explicitly: a BufWriter dropped unflushed would hide the error
         std::io::Write::flush(&mut npz.finish()?)?;
         Ok(())

@@ -14,12 +14,13 @@
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 
 use crate::dtype::Field;
 use crate::error::{Error, Result};
 use crate::ser::key::key_text;
 use crate::ser::replay::Tape;
+use crate::ser::{Found, refuse, serializer_types};
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
 /// `field`'s size).
@@ -74,6 +75,11 @@ impl PickFields<'_> {
 }
 
 impl<'a> Pick<'a> {
+    /// The planning pass saw a record here.
+    fn refuse(self, _: Found) -> Error {
+        changed("not a record")
+    }
+
     fn fields(self) -> PickFields<'a> {
         PickFields {
             pick: self,
@@ -84,33 +90,12 @@ impl<'a> Pick<'a> {
     }
 }
 
-macro_rules! not_a_record {
-    ($($m:ident($($t:ty),*);)*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<()> {
-            Err(changed("not a record"))
-        }
-    )*};
-}
-
 impl<'a> ser::Serializer for Pick<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = PickFields<'a>;
-    type SerializeTuple = PickFields<'a>;
-    type SerializeTupleStruct = PickFields<'a>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = PickFields<'a>;
-    type SerializeStruct = PickFields<'a>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (PickFields<'a>) (PickFields<'a>) (PickFields<'a>) _ (PickFields<'a>) (PickFields<'a>) _);
 
-    not_a_record! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
-        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
+    refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant
+        serialize_tuple_variant serialize_struct_variant);
 
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
@@ -124,15 +109,6 @@ impl<'a> ser::Serializer for Pick<'a> {
         // scalars or gaps), so every newtype here is a transparent wrapper
         value.serialize(self)
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(changed("not a record"))
-    }
     fn serialize_seq(self, _: Option<usize>) -> Result<PickFields<'a>> {
         // the encoder takes a sequence for a record by position too
         Ok(self.fields())
@@ -143,29 +119,11 @@ impl<'a> ser::Serializer for Pick<'a> {
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<PickFields<'a>> {
         Ok(self.fields())
     }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(changed("not a record"))
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<PickFields<'a>> {
         Ok(self.fields())
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<PickFields<'a>> {
         Ok(self.fields())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(changed("not a record"))
     }
     fn is_human_readable(&self) -> bool {
         false

@@ -468,11 +468,6 @@ impl<R: Read + Seek> NpzReader<R> {
     pub(crate) fn cfg(&self) -> crate::de::Cfg {
         self.options.cfg()
     }
-
-    /// The whole archive into `T` (see [`super::from_reader`]).
-    pub(crate) fn deserialize<T: DeserializeOwned>(&mut self) -> Result<T> {
-        T::deserialize(super::archive_de::ArchiveDe { npz: self })
-    }
 }
 
 /// Reads up to 6 bytes: the magic of an npy member, or the start of

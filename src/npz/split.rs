@@ -10,10 +10,11 @@
 use std::io::{Seek, Write};
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 
 use crate::error::{Error, Result};
 use crate::ser::key::key_text;
+use crate::ser::{Found, refuse, serializer_types};
 
 use super::probe::{Kind, kind_of};
 use super::write::NpzWriter;
@@ -25,12 +26,6 @@ pub(crate) struct Split<'a, W: Write + Seek> {
 pub(crate) struct SplitMap<'a, W: Write + Seek> {
     npz: &'a mut NpzWriter<W>,
     key: Option<String>,
-}
-
-fn not_here<O>() -> Result<O> {
-    Err(Error::schema(
-        "npz::to_writer needs a struct, a string-keyed map or a sequence of records",
-    ))
 }
 
 /// Writes one field as a member unless it is `None`.
@@ -45,33 +40,19 @@ fn member<W: Write + Seek, T: ?Sized + Serialize>(
     npz.add(key, value)
 }
 
-macro_rules! refuse {
-    ($($m:ident($($t:ty),*);)*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<()> {
-            not_here()
-        }
-    )*};
+impl<W: Write + Seek> Split<'_, W> {
+    /// Anything but a struct or a map at the top of an npz value.
+    fn refuse(self, _: Found) -> Error {
+        Error::schema("npz::to_writer needs a struct, a string-keyed map or a sequence of records")
+    }
 }
 
 impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = SplitMap<'a, W>;
-    type SerializeStruct = Self;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; _ _ _ _ (SplitMap<'a, W>) (Self) _);
 
-    refuse! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
-        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
+    refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq
+        serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant);
 
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
@@ -83,37 +64,6 @@ impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
     ) -> Result<()> {
         value.serialize(self)
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        not_here()
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        not_here()
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        not_here()
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        not_here()
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        not_here()
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
         Ok(SplitMap {
             npz: self.npz,
@@ -122,15 +72,6 @@ impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
         Ok(self)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        not_here()
     }
 }
 

@@ -17,8 +17,7 @@ use crate::options::WriteOptions;
 use crate::pyrepr::PyStr;
 use crate::writer::{NpyWriter, Unchecked, one_pass_unchecked};
 
-use super::probe::{Kind, kind_of};
-use super::{columns, member_name, split};
+use super::member_name;
 
 /// Writes an `.npz` archive member by member.
 ///
@@ -323,21 +322,6 @@ impl<W: Write + Seek> NpzWriter<W> {
             written: &mut pending.written,
         };
         Ok(NpyWriter::with_len(out, Some(dtype), len))
-    }
-
-    /// Writes a struct/map as one member per field, a sequence of records
-    /// as one member per column (what [`super::to_writer`] does).
-    pub(crate) fn add_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        match kind_of(value) {
-            Kind::Struct | Kind::Map => value.serialize(split::Split { npz: self }),
-            Kind::Seq => columns::write_columns(self, value),
-            Kind::None => Err(Error::schema(
-                "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found None",
-            )),
-            Kind::Other(what) => Err(Error::schema(format!(
-                "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found {what}"
-            ))),
-        }
     }
 
     /// Starts member `key.npy` for raw bytes written by `f` (the columnar

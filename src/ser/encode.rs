@@ -23,9 +23,9 @@
 //! Strings and bytes ending in NUL are refused (numpy strips trailing NULs).
 //! Padding bytes are left as they are in the buffer, which callers zero.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
-use super::refused_variant;
+use super::Found;
 use crate::dtype::{ByteOrder, Dtype, Record, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
@@ -36,7 +36,7 @@ use crate::ser::convert::{
 use crate::ser::infer::time_unit;
 use crate::ser::key::key_text;
 use crate::ser::probe::{Captured, probe};
-use crate::special;
+use crate::special::Special;
 
 /// The pass-2 serializer for one element (or a part of one).
 ///
@@ -59,6 +59,11 @@ fn not_strict() -> Error {
 }
 
 impl<'a> Enc<'a> {
+    /// Enum variants with data (the only values no pass writes).
+    fn refuse(self, found: Found) -> Error {
+        found.refused()
+    }
+
     /// An encoder writing `dt` into `buf` (`buf.len() == dt.itemsize()`);
     /// the crate goes through `Tape::new(dt, false)`, which encodes the same.
     #[cfg(test)]
@@ -908,15 +913,9 @@ macro_rules! fast_int {
 }
 
 impl<'a> ser::Serializer for Enc<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqEnc<'a>;
-    type SerializeTuple = SeqEnc<'a>;
-    type SerializeTupleStruct = SeqEnc<'a>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = RecEnc<'a>;
-    type SerializeStruct = RecEnc<'a>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (SeqEnc<'a>) (SeqEnc<'a>) (SeqEnc<'a>) _ (RecEnc<'a>) (RecEnc<'a>) _);
+
+    refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
@@ -1014,54 +1013,50 @@ impl<'a> ser::Serializer for Enc<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if !name.starts_with('$') && name != special::F16 {
-            return value.serialize(self);
-        }
-        if name == special::COMPLEX {
-            return match probe(value) {
-                Captured::Pair(re, im, f32_parts) => {
-                    self.strict_ok(ScalarType::Complex(if f32_parts { 8 } else { 16 }))?;
-                    self.put_complex(re, im)
-                }
-                _ => Err(Error::mismatch(
-                    "malformed complex value (expected [re, im])",
-                )),
-            };
-        }
-        if name == special::PADDING {
-            if self.strict {
-                return Err(not_strict());
+        let (rest, delta) = match Special::of(name) {
+            None | Some(Special::Unknown | Special::Foreign) => return value.serialize(self),
+            Some(Special::Complex) => {
+                return match probe(value) {
+                    Captured::Pair(re, im, f32_parts) => {
+                        self.strict_ok(ScalarType::Complex(if f32_parts { 8 } else { 16 }))?;
+                        self.put_complex(re, im)
+                    }
+                    _ => Err(Error::mismatch(
+                        "malformed complex value (expected [re, im])",
+                    )),
+                };
             }
-            return match self.scalar() {
-                Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
-                    self.buf.fill(0);
-                    Ok(())
+            Some(Special::Padding) => {
+                if self.strict {
+                    return Err(not_strict());
                 }
-                _ => Err(self.mismatch("padding")),
-            };
-        }
-        if name == special::F16 {
-            let Captured::UInt(bits) = probe(value) else {
-                return Err(Error::mismatch("malformed half float (expected u16 bits)"));
-            };
-            let bits = u16::try_from(bits).map_err(|_| Error::mismatch("malformed half float"))?;
-            self.strict_ok(ScalarType::Float(2))?;
-            return match self.scalar() {
-                Some(s) if s.ty() == ScalarType::Float(2) => {
-                    write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
-                }
-                _ => {
-                    let v = f16_bits_to_f64(bits);
-                    self.put_float(v, true, &|| v.to_string())
-                }
-            };
-        }
-        let (rest, delta) = if let Some(rest) = name.strip_prefix(special::DATETIME_PREFIX) {
-            (rest, false)
-        } else if let Some(rest) = name.strip_prefix(special::TIMEDELTA_PREFIX) {
-            (rest, true)
-        } else {
-            return value.serialize(self);
+                return match self.scalar() {
+                    Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
+                        self.buf.fill(0);
+                        Ok(())
+                    }
+                    _ => Err(self.mismatch("padding")),
+                };
+            }
+            Some(Special::F16) => {
+                let Captured::UInt(bits) = probe(value) else {
+                    return Err(Error::mismatch("malformed half float (expected u16 bits)"));
+                };
+                let bits =
+                    u16::try_from(bits).map_err(|_| Error::mismatch("malformed half float"))?;
+                self.strict_ok(ScalarType::Float(2))?;
+                return match self.scalar() {
+                    Some(s) if s.ty() == ScalarType::Float(2) => {
+                        write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
+                    }
+                    _ => {
+                        let v = f16_bits_to_f64(bits);
+                        self.put_float(v, true, &|| v.to_string())
+                    }
+                };
+            }
+            Some(Special::Datetime(rest)) => (rest, false),
+            Some(Special::Timedelta(rest)) => (rest, true),
         };
         match probe(value) {
             Captured::Int(c) => self.put_time(c, name, rest, delta),
@@ -1069,15 +1064,6 @@ impl<'a> ser::Serializer for Enc<'a> {
                 "malformed datetime value (expected an i64 count)",
             )),
         }
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(refused_variant(name, variant))
     }
     #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqEnc<'a>> {
@@ -1090,30 +1076,12 @@ impl<'a> ser::Serializer for Enc<'a> {
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<SeqEnc<'a>> {
         self.seq(SeqKind::TupleStruct)
     }
-    fn serialize_tuple_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(refused_variant(name, variant))
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<RecEnc<'a>> {
         self.record()
     }
     #[inline]
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecEnc<'a>> {
         self.record()
-    }
-    fn serialize_struct_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(refused_variant(name, variant))
     }
     fn is_human_readable(&self) -> bool {
         false

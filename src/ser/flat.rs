@@ -22,9 +22,9 @@ use serde::ser::{self, Impossible, Serialize};
 
 use crate::de::at_least_one;
 use crate::special;
-// An element the fast mode does not take (never shown): the replay's own
-// zero-size miss, so both fast paths fail the same cheap way.
-pub(crate) use crate::ser::replay::Miss;
+// An element the fast mode does not take (never shown): the replay's
+// zero-size miss too, so both fast paths fail the same cheap way.
+use crate::ser::{Found, Miss};
 
 use crate::dtype::Plain;
 
@@ -198,7 +198,7 @@ impl<'b> Flat<'b> {
     /// `f64`s) the compiler drops the loop over the values altogether.
     #[inline(always)]
     pub(crate) fn check<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
-        value.serialize(CheckLeaf { layout: self.check })?;
+        value.serialize(Leaf(Check(self.check)))?;
         // one per element of an iterator: 2^64 of them cannot be walked;
         // wrapping (unlike saturating) lets the compiler turn a loop of
         // checks that cannot fail into one addition
@@ -267,11 +267,11 @@ impl<'b> Flat<'b> {
     /// element's bytes may be partly written past it).
     #[inline(always)]
     pub(crate) fn put<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
-        value.serialize(Leaf { f: self })
+        value.serialize(Leaf(self))
     }
 
     #[inline(always)]
-    fn store<const N: usize>(&mut self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
+    fn store_bare<const N: usize>(&mut self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
         // the type check folded into the bounds check: `ends` (the first
         // position an element does not fit at) is 0 for another type. It
         // depends on the layout only, so the compiler computes it once per
@@ -296,190 +296,87 @@ impl<'b> Flat<'b> {
     }
 }
 
-/// Serializes one element into the [`Flat`] block.
-pub(crate) struct Leaf<'a, 'b> {
-    f: &'a mut Flat<'b>,
+/// Where the numbers of one element of the fast mode go: the block (the
+/// element stored), a tuple element's window, or nowhere (the element only
+/// checked). One serializer, [`Leaf`], runs over each; which one is known at
+/// compile time, so each loop is as if written for it alone.
+trait Store: Sized {
+    /// What a tuple element's numbers are handed to.
+    type Tuple: ser::SerializeTuple<Ok = (), Error = Miss>;
+    /// Takes one number of type `num`, its little-endian bytes.
+    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss>;
+    /// A tuple element (a miss where the layout has none).
+    fn tuple(self) -> Result<Self::Tuple, Miss>;
 }
 
-/// A tuple element: its numbers go one after the other into `window`, a
-/// fixed-size view of the block at the cursor (the offsets of an unrolled
-/// array are then constants within it: no bounds check per number);
-/// complete when exactly the element's bytes were written.
-pub(crate) struct Tuple<'a> {
-    window: &'a mut Window,
-    /// Bytes written so far.
-    at: usize,
-    num: Plain,
-    pos: &'a mut usize,
-    itemsize: usize,
-}
+/// Serializes one element (or one number of a tuple element) into its
+/// [`Store`]: the one method of the element's number type stores it; `Some`
+/// and plain newtypes are transparent (as everywhere in the write path);
+/// anything else is a [`Miss`].
+struct Leaf<S>(S);
 
-/// One number of a tuple element.
-pub(crate) struct Item<'t, 'a> {
-    tuple: &'t mut Tuple<'a>,
-}
+impl<S> Leaf<S> {
+    fn refuse(self, _: Found) -> Miss {
+        Miss
+    }
 
-impl Item<'_, '_> {
     #[inline(always)]
-    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
-        let t = self.tuple;
-        if t.num != num {
-            return Err(Miss);
-        }
-        let Some(d) = t
-            .window
-            .get_mut(t.at..)
-            .and_then(|rest| rest.first_chunk_mut::<N>())
-        else {
-            return Err(Miss);
-        };
-        *d = bytes;
-        t.at = t.at.wrapping_add(N);
-        Ok(())
+    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss>
+    where
+        S: Store,
+    {
+        self.0.store(num, bytes)
     }
 }
 
-/// The serializer methods: numbers are stored, `Some` and plain newtypes
-/// are transparent (as everywhere in the write path), the rest is a miss.
-macro_rules! methods {
-    () => {
-        plain_number_methods!(#[inline(always)] store -> Result<(), Miss>);
-        fn serialize_i128(self, _: i128) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        fn serialize_u128(self, _: u128) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        fn serialize_char(self, _: char) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        fn serialize_str(self, _: &str) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        fn serialize_bytes(self, _: &[u8]) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        fn serialize_none(self) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        #[inline]
-        fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Miss> {
-            value.serialize(self)
-        }
-        fn serialize_unit(self) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        fn serialize_unit_struct(self, _: &'static str) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        fn serialize_unit_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-        ) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        #[inline]
-        fn serialize_newtype_struct<T: ?Sized + Serialize>(
-            self,
-            name: &'static str,
-            value: &T,
-        ) -> Result<(), Miss> {
-            // the crate's special newtypes are other dtypes
-            if name.starts_with('$') || name == special::F16 {
-                return Err(Miss);
-            }
-            value.serialize(self)
-        }
-        fn serialize_newtype_variant<T: ?Sized + Serialize>(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: &T,
-        ) -> Result<(), Miss> {
-            Err(Miss)
-        }
-        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Miss> {
-            Err(Miss)
-        }
-        fn serialize_tuple_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleStruct, Miss> {
-            Err(Miss)
-        }
-        fn serialize_tuple_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleVariant, Miss> {
-            Err(Miss)
-        }
-        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Miss> {
-            Err(Miss)
-        }
-        fn serialize_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeStruct, Miss> {
-            Err(Miss)
-        }
-        fn serialize_struct_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeStructVariant, Miss> {
-            Err(Miss)
-        }
-        fn is_human_readable(&self) -> bool {
-            false
-        }
-    };
-}
+impl<S: Store> ser::Serializer for Leaf<S> {
+    serializer_types!((), Miss; _ (S::Tuple) _ _ _ _ _);
 
-/// The associated types of the fast mode's serializers: everything but
-/// numbers (and a tuple, for an element) misses.
-macro_rules! miss_types {
-    ($tuple:ty) => {
-        type Ok = ();
-        type Error = Miss;
-        type SerializeSeq = Impossible<(), Miss>;
-        type SerializeTuple = $tuple;
-        type SerializeTupleStruct = Impossible<(), Miss>;
-        type SerializeTupleVariant = Impossible<(), Miss>;
-        type SerializeMap = Impossible<(), Miss>;
-        type SerializeStruct = Impossible<(), Miss>;
-        type SerializeStructVariant = Impossible<(), Miss>;
-    };
-}
+    plain_number_methods!(#[inline(always)] store -> Result<(), Miss>);
+    refuse!(serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes
+        serialize_none serialize_unit serialize_unit_struct serialize_unit_variant
+        serialize_newtype_variant serialize_seq serialize_tuple_struct serialize_tuple_variant
+        serialize_map serialize_struct serialize_struct_variant);
 
-impl Leaf<'_, '_> {
-    #[inline(always)]
-    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
-        self.f.store(num, bytes)
+    #[inline]
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Miss> {
+        value.serialize(self)
     }
-}
-
-impl<'a> ser::Serializer for Leaf<'a, '_> {
-    miss_types!(Tuple<'a>);
-
-    methods!();
-
+    #[inline]
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), Miss> {
+        // the crate's special newtypes are other dtypes
+        if special::is_element(name) {
+            return Err(Miss);
+        }
+        value.serialize(self)
+    }
     /// A tuple element: the tape's subarray (the replay takes a tuple of
     /// any announced length along it, element by element).
     #[inline]
-    fn serialize_tuple(self, _: usize) -> Result<Tuple<'a>, Miss> {
+    fn serialize_tuple(self, _: usize) -> Result<S::Tuple, Miss> {
+        self.0.tuple()
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// A whole element, into the block.
+impl<'a, 'b> Store for &'a mut Flat<'b> {
+    type Tuple = Tuple<'a>;
+    #[inline(always)]
+    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
+        self.store_bare(num, bytes)
+    }
+    #[inline]
+    fn tuple(self) -> Result<Tuple<'a>, Miss> {
         let Flat {
             block, pos, layout, ..
-        } = self.f;
+        } = self;
         let Some(num) = layout.item else {
             return Err(Miss);
         };
@@ -499,12 +396,39 @@ impl<'a> ser::Serializer for Leaf<'a, '_> {
     }
 }
 
-impl<'t, 'a> ser::Serializer for Item<'t, 'a> {
-    miss_types!(Impossible<(), Miss>);
+/// A tuple element: its numbers go one after the other into `window`, a
+/// fixed-size view of the block at the cursor (the offsets of an unrolled
+/// array are then constants within it: no bounds check per number);
+/// complete when exactly the element's bytes were written.
+struct Tuple<'a> {
+    window: &'a mut Window,
+    /// Bytes written so far.
+    at: usize,
+    num: Plain,
+    pos: &'a mut usize,
+    itemsize: usize,
+}
 
-    methods!();
-
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Miss> {
+/// One number of a tuple element, into its window.
+impl Store for &mut Tuple<'_> {
+    type Tuple = Impossible<(), Miss>;
+    #[inline(always)]
+    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
+        if self.num != num {
+            return Err(Miss);
+        }
+        let Some(d) = self
+            .window
+            .get_mut(self.at..)
+            .and_then(|rest| rest.first_chunk_mut::<N>())
+        else {
+            return Err(Miss);
+        };
+        *d = bytes;
+        self.at = self.at.wrapping_add(N);
+        Ok(())
+    }
+    fn tuple(self) -> Result<Self::Tuple, Miss> {
         Err(Miss)
     }
 }
@@ -514,7 +438,7 @@ impl ser::SerializeTuple for Tuple<'_> {
     type Error = Miss;
     #[inline(always)]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
-        value.serialize(Item { tuple: self })
+        value.serialize(Leaf(self))
     }
     #[inline(always)]
     fn end(self) -> Result<(), Miss> {
@@ -527,10 +451,32 @@ impl ser::SerializeTuple for Tuple<'_> {
     }
 }
 
-/// One element checked against a layout, stored nowhere: the same
-/// misses as [`Leaf`] (the methods are shared), no bytes.
-struct CheckLeaf {
-    layout: Layout,
+/// A whole element checked against a layout, stored nowhere: the same
+/// misses as the stored one, no bytes.
+#[derive(Clone, Copy)]
+struct Check(Layout);
+
+impl Store for Check {
+    type Tuple = CheckTuple;
+    #[inline(always)]
+    fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
+        if self.0.bare == Some(num) {
+            Ok(())
+        } else {
+            Err(Miss)
+        }
+    }
+    #[inline]
+    fn tuple(self) -> Result<CheckTuple, Miss> {
+        let Some(num) = self.0.item else {
+            return Err(Miss);
+        };
+        Ok(CheckTuple {
+            num,
+            at: 0,
+            itemsize: self.0.itemsize,
+        })
+    }
 }
 
 /// A tuple element being checked: numbers of type `num` until exactly
@@ -542,61 +488,21 @@ struct CheckTuple {
 }
 
 /// One number of a tuple element being checked.
-struct CheckItem<'t> {
-    tuple: &'t mut CheckTuple,
-}
-
-impl CheckLeaf {
+impl Store for &mut CheckTuple {
+    type Tuple = Impossible<(), Miss>;
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
-        if self.layout.bare == Some(num) {
-            Ok(())
-        } else {
-            Err(Miss)
-        }
-    }
-}
-
-impl CheckItem<'_> {
-    #[inline(always)]
-    fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
-        let t = self.tuple;
-        if t.num != num {
+        if self.num != num {
             return Err(Miss);
         }
         // at <= itemsize <= WINDOW before, N <= 8: no overflow
-        t.at = t.at.wrapping_add(N);
-        if t.at > t.itemsize {
+        self.at = self.at.wrapping_add(N);
+        if self.at > self.itemsize {
             return Err(Miss);
         }
         Ok(())
     }
-}
-
-impl ser::Serializer for CheckLeaf {
-    miss_types!(CheckTuple);
-
-    methods!();
-
-    #[inline]
-    fn serialize_tuple(self, _: usize) -> Result<CheckTuple, Miss> {
-        let Some(num) = self.layout.item else {
-            return Err(Miss);
-        };
-        Ok(CheckTuple {
-            num,
-            at: 0,
-            itemsize: self.layout.itemsize,
-        })
-    }
-}
-
-impl<'t> ser::Serializer for CheckItem<'t> {
-    miss_types!(Impossible<(), Miss>);
-
-    methods!();
-
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Miss> {
+    fn tuple(self) -> Result<Self::Tuple, Miss> {
         Err(Miss)
     }
 }
@@ -606,7 +512,7 @@ impl ser::SerializeTuple for CheckTuple {
     type Error = Miss;
     #[inline(always)]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
-        value.serialize(CheckItem { tuple: self })
+        value.serialize(Leaf(self))
     }
     #[inline(always)]
     fn end(self) -> Result<(), Miss> {

@@ -8,15 +8,15 @@
 //! variants with data, ragged lengths, records of another layout, strings
 //! ending in NUL...) happens here, before anything is written.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
-use super::refused_variant;
+use super::Found;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
 use crate::ser::key::key_text;
 use crate::ser::probe::{Captured, probe};
-use crate::special;
+use crate::special::Special;
 use crate::timeconv::parse_unit as parse_token_unit;
 
 /// The inferred layout of a value.
@@ -165,6 +165,11 @@ fn refuse_nul() -> Error {
 }
 
 impl<'a> Infer<'a> {
+    /// Enum variants with data (the only values no pass writes).
+    fn refuse(self, found: Found) -> Error {
+        found.refused()
+    }
+
     fn leaf(self, node: Node) -> Result<()> {
         put(self.slot, node)
     }
@@ -570,15 +575,9 @@ impl ser::SerializeTuple for TupleInfer<'_> {
 }
 
 impl<'a> ser::Serializer for Infer<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqInfer<'a>;
-    type SerializeTuple = TupleInfer<'a>;
-    type SerializeTupleStruct = RecInfer<'a>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = RecInfer<'a>;
-    type SerializeStruct = RecInfer<'a>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (SeqInfer<'a>) (TupleInfer<'a>) (RecInfer<'a>) _ (RecInfer<'a>) (RecInfer<'a>) _);
+
+    refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
 
     fn serialize_bool(self, _: bool) -> Result<()> {
         self.leaf(Node::Bool)
@@ -664,15 +663,6 @@ impl<'a> ser::Serializer for Infer<'a> {
         }
         value.serialize(self)
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(refused_variant(name, variant))
-    }
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqInfer<'a>> {
         self.seq()
     }
@@ -686,29 +676,11 @@ impl<'a> ser::Serializer for Infer<'a> {
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
         self.record()
     }
-    fn serialize_tuple_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(refused_variant(name, variant))
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<RecInfer<'a>> {
         self.record()
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
         self.record()
-    }
-    fn serialize_struct_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(refused_variant(name, variant))
     }
     fn is_human_readable(&self) -> bool {
         false
@@ -718,8 +690,8 @@ impl<'a> ser::Serializer for Infer<'a> {
 /// The node of one of the crate's special newtypes, `None` for an ordinary
 /// newtype struct.
 fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<Option<Node>> {
-    let node = if name == special::COMPLEX {
-        match probe(value) {
+    let node = match Special::of(name) {
+        Some(Special::Complex) => match probe(value) {
             Captured::Pair(_, _, true) => Node::Complex(8),
             Captured::Pair(_, _, false) => Node::Complex(16),
             _ => {
@@ -727,22 +699,17 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
                     "malformed complex value (expected [re, im])",
                 ));
             }
-        }
-    } else if name == special::PADDING {
-        match probe(value) {
+        },
+        Some(Special::Padding) => match probe(value) {
             Captured::UInt(n) => {
                 Node::Padding(usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?)
             }
             _ => return Err(Error::mismatch("malformed padding value")),
-        }
-    } else if name == special::F16 {
-        Node::Float(2)
-    } else if let Some(rest) = name.strip_prefix(special::DATETIME_PREFIX) {
-        Node::Datetime(time_unit(name, rest)?)
-    } else if let Some(rest) = name.strip_prefix(special::TIMEDELTA_PREFIX) {
-        Node::Timedelta(time_unit(name, rest)?)
-    } else {
-        return Ok(None);
+        },
+        Some(Special::F16) => Node::Float(2),
+        Some(Special::Datetime(rest)) => Node::Datetime(time_unit(name, rest)?),
+        Some(Special::Timedelta(rest)) => Node::Timedelta(time_unit(name, rest)?),
+        None | Some(Special::Unknown | Special::Foreign) => return Ok(None),
     };
     Ok(Some(node))
 }

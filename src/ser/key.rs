@@ -1,6 +1,7 @@
 //! Map keys read as names, for every serializer that takes maps: record
 //! fields by name (`encode`, `infer`), npz member names (`npz/split`),
-//! the column a pass keeps (`npz/pick`).
+//! the column a pass keeps (`npz/pick`); and, by the same look at a value's
+//! top, what a value is (`npz/probe`: a struct, a map, a sequence, `None`).
 //!
 //! One place decides which serialized keys are text: strings, chars and
 //! unit enum variants, through `Some` and newtype wrappers. Anything else
@@ -14,9 +15,11 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 
 use crate::error::Error;
+use crate::ser::Found;
+use crate::special;
 
 /// Why a key is not a name.
 #[derive(Debug)]
@@ -63,128 +66,157 @@ where
     T: ?Sized + Serialize,
     F: FnOnce(&str) -> R,
 {
-    key.serialize(KeyText {
-        on_text,
-        through_some,
+    key.serialize(Top {
+        on_text: |_, text: &str| on_text(text),
+        look: Look::Key { through_some },
+        out: PhantomData,
+    })
+    .map_err(|stop| match stop {
+        Stop::Is(found) => KeyError::NotText(key_word(found)),
+        Stop::Some => KeyError::NotText("Some"),
+        Stop::Special => KeyError::NotText("special value"),
+        Stop::Custom(msg) => KeyError::Custom(msg),
+    })
+}
+
+/// What a value is at its top, without walking it (`Some` and plain
+/// newtypes looked through): `Ok` with the kind of text it is (a string, a
+/// char, a unit variant's name), or the [`Stop`] that says what else.
+pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
+    value.serialize(Top {
+        on_text: |found, _: &str| found,
+        look: Look::Kind,
         out: PhantomData,
     })
 }
 
-struct KeyText<F, R> {
+/// A key's kind, in the words of the messages about keys.
+fn key_word(found: Found) -> &'static str {
+    match found {
+        Found::Bool => "bool",
+        Found::Int => "integer",
+        Found::Float => "float",
+        Found::Char | Found::Str => "string",
+        Found::Bytes => "bytes",
+        Found::None => "None",
+        Found::Unit | Found::UnitStruct => "unit",
+        Found::Seq => "sequence",
+        Found::Tuple => "tuple",
+        Found::TupleStruct => "tuple struct",
+        Found::Map => "map",
+        Found::Struct => "struct",
+        Found::UnitVariant(..)
+        | Found::NewtypeVariant(..)
+        | Found::TupleVariant(..)
+        | Found::StructVariant(..) => "enum variant",
+    }
+}
+
+/// Where [`Top`] stopped: the value is not text.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// What the value is.
+    Is(Found),
+    /// `Some`, where it is not looked through.
+    Some,
+    /// One of the crate's special newtypes (only when asking the kind).
+    Special,
+    /// The value's own `Serialize` failed (or used a type serde refuses by
+    /// default, such as `i128`, for a key).
+    Custom(String),
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl ser::Error for Stop {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Stop::Custom(msg.to_string())
+    }
+}
+
+/// What [`Top`] is asked.
+#[derive(Clone, Copy)]
+enum Look {
+    /// A map key's text: every newtype is looked through, `Some` only with
+    /// `through_some`; serde's defaults for `i128`/`u128` (an error).
+    Key { through_some: bool },
+    /// What the value is: `Some` looked through, the crate's special
+    /// newtypes are scalars, `i128`/`u128` integers.
+    Kind,
+}
+
+/// The top of a value: text goes to `on_text` (with what it was), anything
+/// else stops the serializer with its kind.
+struct Top<F, R> {
     on_text: F,
-    through_some: bool,
+    look: Look,
     out: PhantomData<fn() -> R>,
 }
 
-macro_rules! not_text {
-    ($($m:ident($($t:ty),*) => $kind:literal;)*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<R, KeyError> {
-            Err(KeyError::NotText($kind))
+impl<F, R> Top<F, R> {
+    fn refuse(self, found: Found) -> Stop {
+        Stop::Is(found)
+    }
+
+    /// A 128-bit integer: an integer when asking the kind, serde's default
+    /// refusal for a key.
+    fn wide(self, ty: &str) -> Stop {
+        match self.look {
+            Look::Kind => Stop::Is(Found::Int),
+            Look::Key { .. } => Stop::Custom(format!("{ty} is not supported")),
         }
-    )*};
+    }
 }
 
-impl<F: FnOnce(&str) -> R, R> ser::Serializer for KeyText<F, R> {
-    type Ok = R;
-    type Error = KeyError;
-    type SerializeSeq = Impossible<R, KeyError>;
-    type SerializeTuple = Impossible<R, KeyError>;
-    type SerializeTupleStruct = Impossible<R, KeyError>;
-    type SerializeTupleVariant = Impossible<R, KeyError>;
-    type SerializeMap = Impossible<R, KeyError>;
-    type SerializeStruct = Impossible<R, KeyError>;
-    type SerializeStructVariant = Impossible<R, KeyError>;
+impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Top<F, R> {
+    serializer_types!(R, Stop; _ _ _ _ _ _ _);
 
-    not_text! {
-        serialize_bool(bool) => "bool";
-        serialize_i8(i8) => "integer"; serialize_i16(i16) => "integer";
-        serialize_i32(i32) => "integer"; serialize_i64(i64) => "integer";
-        serialize_u8(u8) => "integer"; serialize_u16(u16) => "integer";
-        serialize_u32(u32) => "integer"; serialize_u64(u64) => "integer";
-        serialize_f32(f32) => "float"; serialize_f64(f64) => "float";
-        serialize_bytes(&[u8]) => "bytes";
-        serialize_none() => "None";
-        serialize_unit() => "unit";
-        serialize_unit_struct(&'static str) => "unit";
-    }
+    refuse!(numbers serialize_bytes serialize_none serialize_unit serialize_unit_struct
+        serialize_newtype_variant compounds);
 
-    fn serialize_char(self, v: char) -> Result<R, KeyError> {
-        Ok((self.on_text)(v.encode_utf8(&mut [0; 4])))
+    fn serialize_i128(self, _: i128) -> Result<R, Stop> {
+        Err(self.wide("i128"))
     }
-    fn serialize_str(self, v: &str) -> Result<R, KeyError> {
-        Ok((self.on_text)(v))
+    fn serialize_u128(self, _: u128) -> Result<R, Stop> {
+        Err(self.wide("u128"))
+    }
+    fn serialize_char(self, v: char) -> Result<R, Stop> {
+        Ok((self.on_text)(Found::Char, v.encode_utf8(&mut [0; 4])))
+    }
+    fn serialize_str(self, v: &str) -> Result<R, Stop> {
+        Ok((self.on_text)(Found::Str, v))
     }
     fn serialize_unit_variant(
         self,
-        _: &'static str,
+        name: &'static str,
         _: u32,
         variant: &'static str,
-    ) -> Result<R, KeyError> {
-        Ok((self.on_text)(variant))
+    ) -> Result<R, Stop> {
+        Ok((self.on_text)(Found::UnitVariant(name, variant), variant))
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<R, KeyError> {
-        if self.through_some {
-            value.serialize(self)
-        } else {
-            Err(KeyError::NotText("Some"))
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<R, Stop> {
+        match self.look {
+            Look::Key {
+                through_some: false,
+            } => Err(Stop::Some),
+            _ => value.serialize(self),
         }
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
-        _: &'static str,
+        name: &'static str,
         value: &T,
-    ) -> Result<R, KeyError> {
+    ) -> Result<R, Stop> {
+        if matches!(self.look, Look::Kind) && special::is_own(name) {
+            return Err(Stop::Special);
+        }
         value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<R, KeyError> {
-        Err(KeyError::NotText("enum variant"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, KeyError> {
-        Err(KeyError::NotText("sequence"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, KeyError> {
-        Err(KeyError::NotText("tuple"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, KeyError> {
-        Err(KeyError::NotText("tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, KeyError> {
-        Err(KeyError::NotText("enum variant"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, KeyError> {
-        Err(KeyError::NotText("map"))
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, KeyError> {
-        Err(KeyError::NotText("struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, KeyError> {
-        Err(KeyError::NotText("enum variant"))
     }
 }
 

@@ -1,12 +1,40 @@
 //! The write path: values -> array shape, dtype and data bytes.
 //!
+//! ```text
+//! value ─► writer.rs: to_vec, to_writer, to_path, npz members, NpyWriter
+//!  │
+//!  ├─ inferred dtype, C order: one walk (spec.rs, Spec over the outer axes)
+//!  │    first element ─► infer.rs (Infer) ─► Dtype ─► replay.rs (Tape)
+//!  │    each element  ─► flat.rs (Leaf: plain numbers into a block)
+//!  │                     or Tape::encode (replay.rs; a miss ─► encode.rs, Enc)
+//!  │    not uniform   ─► the exact passes below
+//!  │
+//!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► Plan
+//!       then walk.rs (Walk) ─► a Sink in writer.rs ─► Tape::encode per element
+//! ```
+//!
 //! Pass 1 ([`plan`]) decides the header: without a given dtype the value is
 //! inferred (`infer.rs`); with one, only the shape is measured (`walk.rs`,
 //! [`walk::Count`]). Pass 2 walks the outer sequences again (`walk.rs`) and
 //! encodes each element into its bytes (`encode.rs`, through the dtype
 //! compiled once in `replay.rs`). Inferred dtypes first try a single
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
-//! mode, `flat.rs`).
+//! mode, `flat.rs`). Beside them: `probe.rs` reads the inner value of a
+//! special newtype (classified once, in `crate::special`), `key.rs` a map
+//! key as a name, `convert.rs` the exact numeric conversions. Every
+//! serializer refuses by default ([`refuse!`]): it lists what it does not
+//! take and words a [`Found`] once.
+//!
+//! Adding a scalar kind (say a new numpy type), on the write side:
+//! 1. `dtype.rs`: its [`ScalarType`] (and `descr.rs` for its type string);
+//! 2. `special.rs`: its newtype name and [`Special`](crate::special::Special)
+//!    variant, when serde has no data model for it;
+//! 3. `infer.rs`: the inferred node for its values;
+//! 4. `encode.rs`: how `Enc` writes it into the dtype (the one encoder of
+//!    every pass, given dtypes and conversions included);
+//! 5. optionally `replay.rs`: a tag, when it should not fall back to `Enc`.
+//!
+//! The walkers, the fast mode and the drivers need no change.
 
 // Counts, lengths and sizes here grow with the values written: every
 // operation is checked or proven bounded (ser/*.rs too).
@@ -43,6 +71,145 @@ macro_rules! plain_number_methods {
     )*};
 }
 
+/// What a serializer was handed, in serde's data model: each method that
+/// [`refuse!`] writes hands one to the serializer's `refuse`, which words
+/// it in its own context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    Bool,
+    /// Any integer (`i8` ... `u128`).
+    Int,
+    Float,
+    Char,
+    Str,
+    Bytes,
+    None,
+    Unit,
+    UnitStruct,
+    /// The enum's name and the variant's, as serde gives them.
+    UnitVariant(&'static str, &'static str),
+    NewtypeVariant(&'static str, &'static str),
+    Seq,
+    Tuple,
+    TupleStruct,
+    TupleVariant(&'static str, &'static str),
+    Map,
+    Struct,
+    StructVariant(&'static str, &'static str),
+}
+
+/// The refuse-by-default base of the crate's serializers: writes each
+/// listed `serialize_*` method as `Err(self.refuse(found))`, so that a
+/// serializer spells out only what it accepts and one `refuse(self, Found)
+/// -> Self::Error` for the rest. `numbers` lists `bool` and the ten plain
+/// numbers; `compounds` the seven compound methods.
+macro_rules! refuse {
+    ($($method:ident)*) => {$($crate::ser::refuse!(@ $method);)*};
+    (@ numbers) => {
+        $crate::ser::refuse!(serialize_bool serialize_i8 serialize_i16 serialize_i32
+            serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64
+            serialize_f32 serialize_f64);
+    };
+    (@ compounds) => {
+        $crate::ser::refuse!(serialize_seq serialize_tuple serialize_tuple_struct
+            serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant);
+    };
+    (@ serialize_bool) => { $crate::ser::refuse!(@fn serialize_bool(_: bool) Bool); };
+    (@ serialize_i8) => { $crate::ser::refuse!(@fn serialize_i8(_: i8) Int); };
+    (@ serialize_i16) => { $crate::ser::refuse!(@fn serialize_i16(_: i16) Int); };
+    (@ serialize_i32) => { $crate::ser::refuse!(@fn serialize_i32(_: i32) Int); };
+    (@ serialize_i64) => { $crate::ser::refuse!(@fn serialize_i64(_: i64) Int); };
+    (@ serialize_i128) => { $crate::ser::refuse!(@fn serialize_i128(_: i128) Int); };
+    (@ serialize_u8) => { $crate::ser::refuse!(@fn serialize_u8(_: u8) Int); };
+    (@ serialize_u16) => { $crate::ser::refuse!(@fn serialize_u16(_: u16) Int); };
+    (@ serialize_u32) => { $crate::ser::refuse!(@fn serialize_u32(_: u32) Int); };
+    (@ serialize_u64) => { $crate::ser::refuse!(@fn serialize_u64(_: u64) Int); };
+    (@ serialize_u128) => { $crate::ser::refuse!(@fn serialize_u128(_: u128) Int); };
+    (@ serialize_f32) => { $crate::ser::refuse!(@fn serialize_f32(_: f32) Float); };
+    (@ serialize_f64) => { $crate::ser::refuse!(@fn serialize_f64(_: f64) Float); };
+    (@ serialize_char) => { $crate::ser::refuse!(@fn serialize_char(_: char) Char); };
+    (@ serialize_str) => { $crate::ser::refuse!(@fn serialize_str(_: &str) Str); };
+    (@ serialize_bytes) => { $crate::ser::refuse!(@fn serialize_bytes(_: &[u8]) Bytes); };
+    (@ serialize_none) => { $crate::ser::refuse!(@fn serialize_none() None); };
+    (@ serialize_unit) => { $crate::ser::refuse!(@fn serialize_unit() Unit); };
+    (@ serialize_unit_struct) => {
+        $crate::ser::refuse!(@fn serialize_unit_struct(_: &'static str) UnitStruct);
+    };
+    (@ serialize_unit_variant) => {
+        $crate::ser::refuse!(@fn serialize_unit_variant(n: &'static str, _: u32, v: &'static str)
+            UnitVariant(n, v));
+    };
+    (@ serialize_newtype_variant) => {
+        fn serialize_newtype_variant<T: ?Sized + ::serde::Serialize>(
+            self,
+            n: &'static str,
+            _: u32,
+            v: &'static str,
+            _: &T,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            Err(self.refuse($crate::ser::Found::NewtypeVariant(n, v)))
+        }
+    };
+    (@ serialize_seq) => {
+        $crate::ser::refuse!(@fn serialize_seq(_: Option<usize>) -> SerializeSeq Seq);
+    };
+    (@ serialize_tuple) => {
+        $crate::ser::refuse!(@fn serialize_tuple(_: usize) -> SerializeTuple Tuple);
+    };
+    (@ serialize_tuple_struct) => {
+        $crate::ser::refuse!(@fn serialize_tuple_struct(_: &'static str, _: usize)
+            -> SerializeTupleStruct TupleStruct);
+    };
+    (@ serialize_tuple_variant) => {
+        $crate::ser::refuse!(@fn serialize_tuple_variant(
+            n: &'static str, _: u32, v: &'static str, _: usize
+        ) -> SerializeTupleVariant TupleVariant(n, v));
+    };
+    (@ serialize_map) => {
+        $crate::ser::refuse!(@fn serialize_map(_: Option<usize>) -> SerializeMap Map);
+    };
+    (@ serialize_struct) => {
+        $crate::ser::refuse!(@fn serialize_struct(_: &'static str, _: usize)
+            -> SerializeStruct Struct);
+    };
+    (@ serialize_struct_variant) => {
+        $crate::ser::refuse!(@fn serialize_struct_variant(
+            n: &'static str, _: u32, v: &'static str, _: usize
+        ) -> SerializeStructVariant StructVariant(n, v));
+    };
+    // a compound method (`-> SerializeSeq`) or one returning `Self::Ok`
+    (@fn $method:ident($($p:tt: $t:ty),*) -> $ret:ident $found:ident $(($($f:ident),*))?) => {
+        fn $method(self, $($p: $t),*) -> ::core::result::Result<Self::$ret, Self::Error> {
+            Err(self.refuse($crate::ser::Found::$found $(($($f),*))?))
+        }
+    };
+    (@fn $method:ident($($arg:tt)*) $($found:tt)+) => {
+        $crate::ser::refuse!(@fn $method($($arg)*) -> Ok $($found)+);
+    };
+}
+pub(crate) use refuse;
+
+/// The associated types of a serializer: `Ok`, `Error`, then the seven
+/// compound types in serde's order (seq, tuple, tuple struct, tuple
+/// variant, map, struct, struct variant), each `(Type)` or `_` for
+/// `Impossible` (its method refused).
+macro_rules! serializer_types {
+    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt) => {
+        type Ok = $ok;
+        type Error = $err;
+        type SerializeSeq = $crate::ser::serializer_types!(@ $ok, $err, $seq);
+        type SerializeTuple = $crate::ser::serializer_types!(@ $ok, $err, $tuple);
+        type SerializeTupleStruct = $crate::ser::serializer_types!(@ $ok, $err, $ts);
+        type SerializeTupleVariant = $crate::ser::serializer_types!(@ $ok, $err, $tv);
+        type SerializeMap = $crate::ser::serializer_types!(@ $ok, $err, $map);
+        type SerializeStruct = $crate::ser::serializer_types!(@ $ok, $err, $st);
+        type SerializeStructVariant = $crate::ser::serializer_types!(@ $ok, $err, $sv);
+    };
+    (@ $ok:ty, $err:ty, _) => { ::serde::ser::Impossible<$ok, $err> };
+    (@ $ok:ty, $err:ty, ($t:ty)) => { $t };
+}
+pub(crate) use serializer_types;
+
 pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
@@ -65,11 +232,20 @@ use crate::options::WriteOptions;
 /// `serde_json::Value`, a recursive type) is an error, not a stack overflow.
 pub(crate) const MAX_WRITE_DEPTH: usize = 128;
 
-/// Enum variants with data have no numpy layout: one message for every pass.
-pub(crate) fn refused_variant(name: &str, variant: &str) -> Error {
-    Error::unsupported(format!(
-        "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
-    ))
+impl Found {
+    /// What no pass writes: enum variants with data have no numpy layout
+    /// (one message for every pass).
+    pub(crate) fn refused(self) -> Error {
+        match self {
+            Found::UnitVariant(name, variant)
+            | Found::NewtypeVariant(name, variant)
+            | Found::TupleVariant(name, variant)
+            | Found::StructVariant(name, variant) => Error::unsupported(format!(
+                "enum variant {name}::{variant} carries data; only unit variants can be written (as strings)"
+            )),
+            other => Error::schema(format!("internal: {other:?} refused")),
+        }
+    }
 }
 
 /// A count of written elements past `u64::MAX`: refused rather than
@@ -111,6 +287,28 @@ impl Nesting {
 impl Drop for Nesting {
     fn drop(&mut self) {
         NESTING.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
+
+/// Why a fast path (the replay of a tape, the flat arrays) stopped; never
+/// shown (the caller encodes the element again with the general encoder,
+/// which gives the real error). A zero-sized error keeps the fast paths'
+/// results a single flag.
+#[derive(Debug)]
+pub(crate) struct Miss;
+
+impl std::fmt::Display for Miss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("value differs from the compiled dtype")
+    }
+}
+
+impl std::error::Error for Miss {}
+
+impl serde::ser::Error for Miss {
+    #[cold]
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Miss
     }
 }
 

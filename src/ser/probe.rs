@@ -2,10 +2,11 @@
 //! to read the inner value of the special newtypes (complex, datetime,
 //! half, padding) without allocating.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Result};
-use crate::special;
+use crate::ser::Found;
+use crate::special::Special;
 
 /// What a probed value turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,6 +44,17 @@ pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
 }
 
 pub(crate) struct Probe;
+
+impl Probe {
+    /// A compound that is no pair: the probe fails.
+    fn refuse(self, found: Found) -> Error {
+        Error::mismatch(match found {
+            Found::Map => "a map",
+            Found::Struct | Found::TupleStruct => "a record",
+            _ => "an enum variant",
+        })
+    }
+}
 
 /// Collects a pair of numbers.
 pub(crate) struct PairProbe {
@@ -99,15 +111,10 @@ fn other(what: &'static str) -> Result<Captured> {
 }
 
 impl ser::Serializer for Probe {
-    type Ok = Captured;
-    type Error = Error;
-    type SerializeSeq = PairProbe;
-    type SerializeTuple = PairProbe;
-    type SerializeTupleStruct = Impossible<Captured, Error>;
-    type SerializeTupleVariant = Impossible<Captured, Error>;
-    type SerializeMap = Impossible<Captured, Error>;
-    type SerializeStruct = Impossible<Captured, Error>;
-    type SerializeStructVariant = Impossible<Captured, Error>;
+    serializer_types!(Captured, Error; (PairProbe) (PairProbe) _ _ _ _ _);
+
+    refuse!(serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
+        serialize_struct_variant);
 
     fn serialize_bool(self, v: bool) -> Result<Captured> {
         Ok(Captured::Bool(v))
@@ -171,16 +178,15 @@ impl ser::Serializer for Probe {
         name: &'static str,
         value: &T,
     ) -> Result<Captured> {
-        if name == special::PADDING {
-            return Ok(match probe(value) {
+        match Special::of(name) {
+            Some(Special::Padding) => Ok(match probe(value) {
                 Captured::UInt(n) => Captured::Padding(n),
                 _ => Captured::Other("a malformed padding value"),
-            });
+            }),
+            // half floats are their bits here
+            None | Some(Special::F16 | Special::Foreign) => value.serialize(self),
+            Some(_) => other("a special value"),
         }
-        if name.starts_with("$npy_serde::") {
-            return other("a special value");
-        }
-        value.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
@@ -200,37 +206,6 @@ impl ser::Serializer for Probe {
     }
     fn serialize_tuple(self, len: usize) -> Result<PairProbe> {
         self.serialize_seq(Some(len))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(Error::mismatch("a record"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(Error::mismatch("an enum variant"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(Error::mismatch("a map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(Error::mismatch("a record"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(Error::mismatch("an enum variant"))
     }
     fn is_human_readable(&self) -> bool {
         false

@@ -39,7 +39,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::dtype::Plain;
 use crate::dtype::{ByteOrder, Dtype, ScalarType};
@@ -48,6 +48,7 @@ use crate::ser::encode::{Enc, RecEnc};
 use crate::ser::flat::Layout;
 use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, probe};
+use crate::ser::{Found, Miss};
 use crate::special;
 
 /// Most dtype nodes cloned into one tape (see [`Compiler`]); beyond it a
@@ -524,27 +525,6 @@ fn num_of(tag: Tag) -> Option<Plain> {
     })
 }
 
-/// Why a replay stopped; never shown (the caller encodes the element again
-/// with [`Enc`], which gives the real error). A zero-sized error keeps the
-/// replay's results a single flag.
-#[derive(Debug)]
-pub(crate) struct Miss;
-
-impl std::fmt::Display for Miss {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("value differs from the compiled dtype")
-    }
-}
-
-impl std::error::Error for Miss {}
-
-impl ser::Error for Miss {
-    #[cold]
-    fn custom<T: std::fmt::Display>(_: T) -> Self {
-        Miss
-    }
-}
-
 type Replayed<T = ()> = std::result::Result<T, Miss>;
 
 /// The element's bytes and where the current frame (the element, or the
@@ -563,6 +543,10 @@ struct Replay<'a, 'f, 'b> {
 }
 
 impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
+    fn refuse(self, _: Found) -> Miss {
+        Miss
+    }
+
     /// A plain number's bytes into its node ([`put`](Replay::put) with
     /// the number's tag, a constant at each call site).
     #[inline(always)]
@@ -675,23 +659,11 @@ fn delegate(node: &Node, frame: &mut Frame<'_>, f: impl FnOnce(Enc<'_>) -> Resul
 }
 
 impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
-    type Ok = ();
-    type Error = Miss;
-    type SerializeSeq = SeqReplay<'a, 'f, 'b>;
-    type SerializeTuple = SeqReplay<'a, 'f, 'b>;
-    type SerializeTupleStruct = SeqReplay<'a, 'f, 'b>;
-    type SerializeTupleVariant = Impossible<(), Miss>;
-    type SerializeMap = MapReplay<'f>;
-    type SerializeStruct = RecReplay<'a, 'f, 'b>;
-    type SerializeStructVariant = Impossible<(), Miss>;
+    serializer_types!((), Miss; (SeqReplay<'a, 'f, 'b>) (SeqReplay<'a, 'f, 'b>) (SeqReplay<'a, 'f, 'b>) _ (MapReplay<'f>) (RecReplay<'a, 'f, 'b>) _);
 
     plain_number_methods!(#[inline] put_plain -> Replayed);
-    fn serialize_i128(self, _: i128) -> Replayed {
-        Err(Miss)
-    }
-    fn serialize_u128(self, _: u128) -> Replayed {
-        Err(Miss)
-    }
+    refuse!(serialize_i128 serialize_u128 serialize_none serialize_newtype_variant
+        serialize_tuple_variant serialize_struct_variant);
     fn serialize_char(self, v: char) -> Replayed {
         self.put_str(v.encode_utf8(&mut [0; 4]))
     }
@@ -713,9 +685,6 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
         head.copy_from_slice(v);
         tail.fill(0);
         Ok(())
-    }
-    fn serialize_none(self) -> Replayed {
-        Err(Miss)
     }
     #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Replayed {
@@ -741,7 +710,7 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
         value: &T,
     ) -> Replayed {
         // transparent unless one of the crate's special newtypes (as `Enc`)
-        if !name.starts_with('$') && name != special::F16 {
+        if !special::is_element(name) {
             return value.serialize(self);
         }
         if self.node.tag == Tag::Time && self.node.is_token(name) {
@@ -756,15 +725,6 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
         delegate(self.node, self.frame, move |e| {
             e.serialize_newtype_struct(name, value)
         })
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Replayed {
-        Err(Miss)
     }
     // Sequences replay only along a subarray, tuples also along a record
     // (by position, as `Enc` in either mode). Everything else `Enc` may
@@ -793,15 +753,6 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
             _ => Err(Miss),
         }
     }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Replayed<Self::SerializeTupleVariant> {
-        Err(Miss)
-    }
     #[cold]
     #[inline(never)]
     fn serialize_map(self, len: Option<usize>) -> Replayed<MapReplay<'f>> {
@@ -821,15 +772,6 @@ impl<'a: 'f, 'f, 'b> ser::Serializer for Replay<'a, 'f, 'b> {
             // `Enc` takes a struct only into a record
             _ => Err(Miss),
         }
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Replayed<Self::SerializeStructVariant> {
-        Err(Miss)
     }
     fn is_human_readable(&self) -> bool {
         false

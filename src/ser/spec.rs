@@ -22,10 +22,11 @@
 //! mode's checks are loop-invariant (the compiler turns a run of `f64`s
 //! into a vectorized copy).
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
+use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::replay::Tape;
@@ -41,7 +42,17 @@ const RESERVE_MAX: usize = 1 << 30;
 /// is rare next to the elements.
 const ZERO_BLOCK: usize = 2 * 1024;
 
-/// What the speculation produced.
+/// How the speculative pass ended (its destination's errors are the
+/// pass's `Err`).
+pub(crate) enum Speculation {
+    /// Every element encoded with the first one's dtype.
+    Uniform(Speculated),
+    /// Some element did not (or the shape is ragged, or a limit was hit):
+    /// the caller runs the exact passes, which give the error if any.
+    NotUniform,
+}
+
+/// What a uniform speculation produced.
 pub(crate) struct Speculated {
     /// The element dtype (its subarray dims are folded into `shape`: see
     /// [`Speculated::descr`]) and its compiled tape, to encode the same
@@ -73,7 +84,7 @@ impl Speculated {
 }
 
 /// Called with a run of whole encoded elements when the chunk is full; an
-/// error stops the pass.
+/// error ends the pass (which returns it).
 pub(crate) type Flush<'a> = dyn FnMut(&[u8]) -> Result<()> + 'a;
 
 /// Bounded output: at most `window` bytes (but always one whole element)
@@ -102,8 +113,9 @@ impl Chunked<'_> {
 }
 
 /// Called with the dtype, the hinted shape and the output buffer; gives
-/// the dtype back (lent, so that a header can be built without a copy).
-pub(crate) type OnDtype<'a> = dyn FnMut(Dtype, &[u64], &mut Vec<u8>) -> Dtype + 'a;
+/// the dtype back (lent, so that a header can be built without a copy). An
+/// error ends the pass (which returns it).
+pub(crate) type OnDtype<'a> = dyn FnMut(Dtype, &[u64], &mut Vec<u8>) -> Result<Dtype> + 'a;
 
 /// The state shared by the levels of the walk.
 pub(crate) struct SpecState<'o> {
@@ -149,10 +161,14 @@ pub(crate) struct SpecState<'o> {
     /// Set when elements of the fast mode could not be appended where no
     /// error could be returned (a sequence dropped without `end`).
     lost: bool,
+    /// The error of the destination (the dtype or flush callback): it
+    /// ends the pass, and the pass returns it.
+    failed: Option<Error>,
 }
 
-/// Runs the speculative pass; `Ok(None)` means "not uniform, use the two
-/// passes" (errors are never reported from here).
+/// Runs the speculative pass: [`Speculation::NotUniform`] means "use the
+/// two passes" (the values' errors are never reported from here; only the
+/// destination's, from the callbacks, are).
 ///
 /// With `known` (what a previous pass over the same values found), the
 /// first element is not inferred: that dtype and tape are used (every
@@ -169,7 +185,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     on_dtype: &mut OnDtype<'_>,
     chunked: Option<(usize, &mut Flush<'_>, Option<usize>)>,
     known: Option<Tape>,
-) -> Option<Speculated> {
+) -> Result<Speculation> {
     let pos = out.len();
     let chunked = chunked.map(|(window, flush, check_above)| Chunked {
         window,
@@ -197,10 +213,21 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         cap,
         on_dtype,
         lost: false,
+        failed: None,
     };
+    let found = run(&mut st, value);
+    // the destination's error is the pass's; any other means not uniform
+    if let Some(e) = st.failed.take() {
+        return Err(e);
+    }
+    Ok(found.map_or(Speculation::NotUniform, Speculation::Uniform))
+}
+
+/// The pass itself: `None` when the values are not uniform.
+fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Speculated> {
     let mut block = [0u8; BLOCK];
     match value.serialize(Spec {
-        st: &mut st,
+        st: &mut *st,
         block: &mut block,
         depth: 0,
     }) {
@@ -231,13 +258,20 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         dtype = base;
     }
     Some(Speculated {
-        tape: st.tape,
+        tape: std::mem::replace(&mut st.tape, Tape::placeholder()),
         shape,
         len,
     })
 }
 
 impl SpecState<'_> {
+    /// Keeps the destination's error (the pass's result) and ends the pass.
+    #[cold]
+    fn fail(&mut self, e: Error) -> Error {
+        self.failed = Some(e);
+        Error::schema("speculation: the destination failed")
+    }
+
     /// Infers the dtype from the first element and reserves the output.
     #[cold]
     #[inline(never)]
@@ -265,9 +299,12 @@ impl SpecState<'_> {
                 c.check_only = claimed.is_none_or(|n| n > limit as u64);
             }
         }
-        self.gaps = crate::writer::has_gaps(&dtype);
+        self.gaps = dtype.has_gaps();
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
-        let dtype = (self.on_dtype)(dtype, &hinted, self.out);
+        let dtype = match (self.on_dtype)(dtype, &hinted, self.out) {
+            Ok(dtype) => dtype,
+            Err(e) => return Err(self.fail(e)),
+        };
         let count = self
             .hints
             .iter()
@@ -306,7 +343,9 @@ impl SpecState<'_> {
                     .out
                     .get(self.base..start)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                c.flush(data)?;
+                if let Err(e) = c.flush(data) {
+                    return Err(self.fail(e));
+                }
                 // checked, with the cap below: the bytes encoded in all
                 // (flushed + pos) stay within the cap (a usize), which
                 // bounds the element counts of `SpecSeq::i` (collect_seq)
@@ -399,7 +438,9 @@ impl SpecState<'_> {
                     .out
                     .get(self.base..self.pos)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                c.flush(chunk)?;
+                if let Err(e) = c.flush(chunk) {
+                    return Err(self.fail(e));
+                }
                 // checked, with the cap below: the bytes encoded in all
                 // (flushed + pos) stay within the cap (a usize), which
                 // bounds the element counts of `SpecSeq::i` (collect_seq)
@@ -465,6 +506,11 @@ struct Spec<'s, 'o> {
 }
 
 impl Spec<'_, '_> {
+    /// Whatever is not a sequence is an element.
+    fn refuse(self, _: Found) -> Error {
+        self.leaf()
+    }
+
     /// This value is not a sequence: it is an element. Signal the parent,
     /// which holds the value and encodes it.
     fn leaf(self) -> Error {
@@ -720,74 +766,25 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     }
 }
 
-macro_rules! leaves {
-    ($($method:ident($ty:ty);)*) => {$(
-        fn $method(self, _: $ty) -> Result<()> {
-            Err(self.leaf())
-        }
-    )*};
-}
-
 impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SpecSeq<'s, 'o>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (SpecSeq<'s, 'o>) _ _ _ _ _ _);
 
-    leaves! {
-        serialize_bool(bool);
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_i64(i64);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-        serialize_f32(f32);
-        serialize_f64(f64);
-        serialize_char(char);
-        serialize_str(&str);
-        serialize_bytes(&[u8]);
-    }
-    fn serialize_none(self) -> Result<()> {
-        Err(self.leaf())
-    }
+    refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_tuple
+        serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
+        serialize_struct_variant);
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<()> {
-        Err(self.leaf())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-        Err(self.leaf())
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
-        Err(self.leaf())
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if name.starts_with('$') || name == special::F16 {
+        if special::is_element(name) {
             return Err(self.leaf());
         }
         value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(self.leaf())
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
@@ -872,40 +869,6 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             }
         }
         ser::SerializeSeq::end(seq)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(self.leaf())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(self.leaf())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(self.leaf())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(self.leaf())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(self.leaf())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(self.leaf())
     }
     fn is_human_readable(&self) -> bool {
         false

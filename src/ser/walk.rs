@@ -4,9 +4,10 @@
 //! a [`Sink`], which encodes it where it belongs. [`Count`] is pass 1 when
 //! the dtype is given: it measures the shape without inferring a dtype.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Result};
+use crate::ser::Found;
 use crate::ser::probe::{Captured, probe};
 use crate::special;
 
@@ -43,6 +44,27 @@ pub(crate) fn walk<S: Sink, T: ?Sized + Serialize>(
 }
 
 impl<S> Walk<'_, S> {
+    /// What is not a sequence where the shape has an axis.
+    fn refuse(self, found: Found) -> Error {
+        self.not_seq(match found {
+            Found::Bool => "bool",
+            Found::Int => "an integer",
+            Found::Float => "a float",
+            Found::Char | Found::Str => "a string",
+            Found::Bytes => "bytes",
+            Found::None => "None",
+            Found::Unit | Found::UnitStruct => "unit",
+            Found::TupleStruct => "a tuple struct",
+            Found::Map => "a map",
+            Found::Struct => "a record",
+            Found::Seq | Found::Tuple => "a sequence",
+            Found::UnitVariant(..)
+            | Found::NewtypeVariant(..)
+            | Found::TupleVariant(..)
+            | Found::StructVariant(..) => "an enum variant",
+        })
+    }
+
     fn not_seq(&self, found: &str) -> Error {
         let n = self.shape.get(self.depth).copied().unwrap_or(0);
         Error::schema(format!(
@@ -135,99 +157,13 @@ impl<S: Sink> ser::SerializeTuple for WalkSeq<'_, S> {
     }
 }
 
-macro_rules! not_seq_scalars {
-    ($($method:ident($ty:ty) => $what:literal;)*) => {$(
-        fn $method(self, _: $ty) -> Result<()> {
-            Err(self.not_seq($what))
-        }
-    )*};
-}
-
-macro_rules! not_seq_compounds {
-    () => {
-        fn serialize_none(self) -> Result<()> {
-            Err(self.not_seq("None"))
-        }
-        fn serialize_unit(self) -> Result<()> {
-            Err(self.not_seq("unit"))
-        }
-        fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-            Err(self.not_seq("unit"))
-        }
-        fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
-            Err(self.not_seq("an enum variant"))
-        }
-        fn serialize_newtype_variant<T: ?Sized + Serialize>(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: &T,
-        ) -> Result<()> {
-            Err(self.not_seq("an enum variant"))
-        }
-        fn serialize_tuple_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleStruct> {
-            Err(self.not_seq("a tuple struct"))
-        }
-        fn serialize_tuple_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleVariant> {
-            Err(self.not_seq("an enum variant"))
-        }
-        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-            Err(self.not_seq("a map"))
-        }
-        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-            Err(self.not_seq("a record"))
-        }
-        fn serialize_struct_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeStructVariant> {
-            Err(self.not_seq("an enum variant"))
-        }
-    };
-}
-
 impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = WalkSeq<'a, S>;
-    type SerializeTuple = WalkSeq<'a, S>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    serializer_types!((), Error; (WalkSeq<'a, S>) (WalkSeq<'a, S>) _ _ _ _ _);
 
-    not_seq_scalars! {
-        serialize_bool(bool) => "bool";
-        serialize_i8(i8) => "an integer";
-        serialize_i16(i16) => "an integer";
-        serialize_i32(i32) => "an integer";
-        serialize_i64(i64) => "an integer";
-        serialize_u8(u8) => "an integer";
-        serialize_u16(u16) => "an integer";
-        serialize_u32(u32) => "an integer";
-        serialize_u64(u64) => "an integer";
-        serialize_f32(f32) => "a float";
-        serialize_f64(f64) => "a float";
-        serialize_char(char) => "a string";
-        serialize_str(&str) => "a string";
-        serialize_bytes(&[u8]) => "bytes";
-    }
-    not_seq_compounds!();
+    refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant
+        serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
+        serialize_struct_variant);
 
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
@@ -237,7 +173,7 @@ impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if name.starts_with('$') || name == special::F16 {
+        if special::is_element(name) {
             return Err(self.not_seq("a scalar"));
         }
         value.serialize(self)
@@ -279,6 +215,11 @@ pub(crate) struct Count<'a> {
 }
 
 impl Count<'_> {
+    /// Enum variants with data (the only values no pass writes).
+    fn refuse(self, found: Found) -> Error {
+        found.refused()
+    }
+
     fn leaf(self, numeric: bool) -> Result<()> {
         match self.shape.leaf {
             None => {
@@ -396,15 +337,9 @@ macro_rules! leaf_scalars {
 }
 
 impl<'a> ser::Serializer for Count<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = CountSeq<'a>;
-    type SerializeTuple = CountSeq<'a>;
-    type SerializeTupleStruct = Skip;
-    type SerializeTupleVariant = ser::Impossible<(), Error>;
-    type SerializeMap = Skip;
-    type SerializeStruct = Skip;
-    type SerializeStructVariant = ser::Impossible<(), Error>;
+    serializer_types!((), Error; (CountSeq<'a>) (CountSeq<'a>) (Skip) _ (Skip) (Skip) _);
+
+    refuse!(serialize_tuple_variant serialize_struct_variant);
 
     leaf_scalars! {
         serialize_bool(bool) => false;
@@ -442,7 +377,7 @@ impl<'a> ser::Serializer for Count<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if name.starts_with('$') || name == special::F16 {
+        if special::is_element(name) {
             return self.leaf(false);
         }
         value.serialize(self)
@@ -475,15 +410,6 @@ impl<'a> ser::Serializer for Count<'a> {
         self.leaf(false)?;
         Ok(Skip)
     }
-    fn serialize_tuple_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(super::refused_variant(name, variant))
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
         self.leaf(false)?;
         Ok(Skip)
@@ -491,15 +417,6 @@ impl<'a> ser::Serializer for Count<'a> {
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
         self.leaf(false)?;
         Ok(Skip)
-    }
-    fn serialize_struct_variant(
-        self,
-        name: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(super::refused_variant(name, variant))
     }
     fn is_human_readable(&self) -> bool {
         false

@@ -868,9 +868,49 @@ fn npz(c: &mut Criterion) {
     let _ = std::fs::remove_file(&scratch);
 }
 
+/// What `finish_durable`'s two syncs cost: appending 100 Particle records
+/// to a file and finishing with `finish` (flush only) or `finish_durable`
+/// (data synced, tail cut, header patched and synced):
+/// `cargo bench --bench npy -- append`.
+fn append(c: &mut Criterion) {
+    let path = dir().join("append.npy");
+    let recs = particles(100);
+    let mut g = c.benchmark_group("append");
+    g.sampling_mode(SamplingMode::Flat);
+    for durable in [false, true] {
+        npy_serde::to_path(&path, &particles(1000)).unwrap();
+        let name = if durable {
+            "finish_durable_100"
+        } else {
+            "finish_100"
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let file = std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(&path)
+                    .unwrap();
+                let mut w = NpyWriter::append(file).unwrap();
+                for p in &recs {
+                    w.serialize(black_box(p)).unwrap();
+                }
+                if durable {
+                    w.finish_durable()
+                } else {
+                    w.finish()
+                }
+                .unwrap()
+            })
+        });
+    }
+    g.finish();
+    let _ = std::fs::remove_file(&path);
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = particle, narrow, wide, strings, f64s, f32x3, scaling, npz
+    targets = particle, narrow, wide, strings, f64s, f32x3, scaling, npz, append
 }
 criterion_main!(benches);

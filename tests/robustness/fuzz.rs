@@ -270,3 +270,16 @@ proptest! {
         let _ = check::check(&check::wrap_header(&bytes, &[]));
     }
 }
+
+/// The committed seeds of the cargo-fuzz target `read_npy`
+/// (`fuzz/seeds/read_npy`) through the same oracle.
+#[test]
+fn seeds_replay() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/read_npy");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        read += usize::from(check::check(&bytes));
+    }
+    assert!(read >= 20, "only {read} seeds read");
+}

@@ -266,9 +266,11 @@ fn append_to_file() {
     });
 }
 
-/// What a dropped, unfinished writer leaves behind (documented on `NpyWriter`).
+/// What a dropped, unfinished writer leaves behind (documented on
+/// `NpyWriter`): a placeholder header every reader refuses, of the size
+/// `finish` would have patched in.
 #[test]
-fn dropped_writer_leaves_an_empty_array_header() {
+fn dropped_writer_leaves_a_header_every_reader_refuses() {
     use std::io::Cursor;
     let mut cursor = Cursor::new(Vec::new());
     {
@@ -278,9 +280,24 @@ fn dropped_writer_leaves_an_empty_array_header() {
         // dropped without finish()
     }
     let bytes = cursor.into_inner();
-    let back: Vec<[f64; 2]> = npy_serde::from_reader(&bytes[..]).unwrap();
-    assert!(back.is_empty());
-    assert!(npy_serde::from_slice::<Vec<[f64; 2]>>(&bytes).is_err());
+    let finished = to_vec(&vec![[1.0f64, 2.0], [3.0, 4.0]]).unwrap();
+    assert_eq!(bytes.len(), finished.len());
+    assert_eq!(bytes[128..], finished[128..]);
+    let text = String::from_utf8_lossy(&bytes[10..128]);
+    assert!(
+        text.starts_with("{'descr': '<f8', 'fortran_order': False, 'shape': (None, 2), }"),
+        "{text}"
+    );
+    let err = npy_serde::from_reader::<Vec<[f64; 2]>>(&bytes[..]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        npy_serde::from_slice::<Vec<[f64; 2]>>(&bytes)
+            .unwrap_err()
+            .to_string()
+    );
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("npy_writer_unfinished_refused", err.to_string());
+    });
 
     // A promised length on a plain writer: the file is truncated.
     let mut out = Vec::new();
