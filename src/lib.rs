@@ -33,6 +33,7 @@
 //! | `bool` | `\|b1` |
 //! | `i8 i16 i32 i64`, `u8 u16 u32 u64` | `\|i1 <i2 <i4 <i8`, `\|u1 <u2 <u4 <u8` |
 //! | `f32`, `f64`; `half::f16` (feature `half`) | `<f4`, `<f8`; `<f2` (bit-exact both ways) |
+//! | `half::bf16` (feature `half`) | `\|V2`, the bits little-endian, as ml_dtypes saves bfloat16 (bit-exact both ways) |
 //! | `Complex<f32/f64>` with `#[serde(with = "npy_serde::complex")]` | `<c8`, `<c16` (without `with`: a `(2,)` subarray of floats) |
 //! | `char`; `String` / `&str` | `<U1`; `<Un`, n = longest value in characters (at least 1) |
 //! | bytes (`serde_bytes`) | `\|Sn`, n = longest value (at least 1) |
@@ -88,14 +89,14 @@
 //! | externally tagged enum with data | refused; unit-only enums are `<Un` strings |
 //! | `deny_unknown_fields` | reading a file with more fields than the struct fails |
 //!
-//! The special types ([`complex`], [`Datetime64`], `half::f16`, [`Padding`])
-//! are recognised by the name of the newtype they serialize as. Writing
-//! keeps them inside `flatten` and untagged enums. Reading them there goes
-//! through serde's buffering (`deserialize_any`), which loses the request,
-//! as with serde_json's `RawValue`: complex numbers still read (as
-//! `[re, im]`), datetimes read their raw count *without unit conversion*, and
-//! `half::f16` fails with an error. Keep such fields out of `flatten` when the
-//! units differ.
+//! The special types ([`complex`], [`Datetime64`], `half::f16`/`bf16`,
+//! [`Padding`]) are recognised by the name of the newtype they serialize
+//! as. Writing keeps them inside `flatten` and untagged enums. Reading them
+//! there goes through serde's buffering (`deserialize_any`), which loses the
+//! request, as with serde_json's `RawValue`: complex numbers still read (as
+//! `[re, im]`), datetimes read their raw count *without unit conversion*,
+//! and `half::f16`/`bf16` fail with an error. Keep such fields out of
+//! `flatten` when the units differ.
 //!
 //! # Limits for untrusted input
 //!
@@ -110,7 +111,8 @@
 //!   [`ErrorKind::Zip`]; the only user of the zip dependency. Without it
 //!   (`default-features = false`) the crate reads and writes `.npy` files
 //!   with serde, thiserror, num-complex and serde_bytes alone.
-//! - `half`: `half::f16` as `'<f2'`.
+//! - `half`: `half::f16` as `'<f2'`; `half::bf16` as `'|V2'` (ml_dtypes'
+//!   bfloat16 files).
 //! - `chrono`: `TryFrom` conversions between [`Datetime64`] /
 //!   [`Timedelta64`] and chrono's `NaiveDateTime` / `TimeDelta`, both ways,
 //!   exact or an error.

@@ -80,7 +80,8 @@ pub fn from_reader<T: DeserializeOwned>(reader: impl Read) -> Result<T> {
 /// numpy types: `Datetime64<U>` / `Timedelta64<U>` get the count converted
 /// exactly into their unit (an error when it is not a whole number of that
 /// unit; NaT stays NaT), `half::f16` gets the `f2` bits unchanged (NaN
-/// payloads included), `#[serde(with = "npy_serde::complex")]` reads `c8`
+/// payloads included), `half::bf16` the bits of a `V2` field (ml_dtypes'
+/// bfloat16, little-endian), `#[serde(with = "npy_serde::complex")]` reads `c8`
 /// and `c16` (and a `(2,)` subarray of floats), `Padding<N>` reads anything,
 /// or nothing when the field is absent.
 ///

@@ -39,6 +39,8 @@ pub(crate) enum Special<'n> {
     Padding,
     /// [`F16`].
     F16,
+    /// [`BF16`].
+    Bf16,
     /// A datetime64 token; the text after [`DATETIME_PREFIX`] (`"[ns]"`).
     Datetime(&'n str),
     /// A timedelta64 token; the text after [`TIMEDELTA_PREFIX`].
@@ -58,6 +60,7 @@ impl Special<'_> {
             COMPLEX => Special::Complex,
             PADDING => Special::Padding,
             F16 => Special::F16,
+            BF16 => Special::Bf16,
             _ => {
                 if let Some(rest) = name.strip_prefix(DATETIME_PREFIX) {
                     Special::Datetime(rest)
@@ -81,7 +84,7 @@ impl Special<'_> {
 /// without the compares.
 #[inline]
 pub(crate) fn is_element(name: &str) -> bool {
-    name.starts_with('$') || name == F16
+    name.starts_with('$') || name == F16 || name == BF16
 }
 
 /// Whether a newtype of this name is one of this crate's special types
@@ -100,6 +103,7 @@ mod tests {
         assert_eq!(Special::of(COMPLEX), Some(Special::Complex));
         assert_eq!(Special::of(PADDING), Some(Special::Padding));
         assert_eq!(Special::of(F16), Some(Special::F16));
+        assert_eq!(Special::of(BF16), Some(Special::Bf16));
         assert_eq!(
             Special::of("$npy_serde::M8[ns]"),
             Some(Special::Datetime("[ns]"))
@@ -119,6 +123,7 @@ mod tests {
             COMPLEX,
             PADDING,
             F16,
+            BF16,
             "$x",
             "$npy_serde::M8",
             "Meters",

@@ -1055,6 +1055,26 @@ impl<'a> ser::Serializer for Enc<'a> {
                     }
                 };
             }
+            Some(Special::Bf16) => {
+                let Captured::UInt(bits) = probe(value) else {
+                    return Err(Error::mismatch("malformed bfloat16 (expected u16 bits)"));
+                };
+                let bits =
+                    u16::try_from(bits).map_err(|_| Error::mismatch("malformed bfloat16"))?;
+                self.strict_ok(ScalarType::Void(2))?;
+                return match self.scalar() {
+                    // ml_dtypes' layout: the bits little-endian
+                    Some(s) if s.ty() == ScalarType::Void(2) => {
+                        write_uint(self.buf, bits.into(), 2, false)
+                    }
+                    // into a float dtype: its f32 value (the upper half of
+                    // an f32's bits), converted exactly or refused
+                    _ => {
+                        let v = f32_to_f64(f32::from_bits(u32::from(bits) << 16));
+                        self.put_float(v, true, &|| v.to_string())
+                    }
+                };
+            }
             Some(Special::Datetime(rest)) => (rest, false),
             Some(Special::Timedelta(rest)) => (rest, true),
         };

@@ -35,6 +35,8 @@ pub(crate) enum Node {
     Timedelta(DatetimeUnit),
     /// `Padding<N>`: a gap in a record.
     Padding(usize),
+    /// Opaque bytes of a `V` field: `half::bf16` as `V2`.
+    Void(usize),
     /// A sequence: its length once the first one has ended, and the merged
     /// layout of its elements (`None` while none was seen).
     Array {
@@ -77,7 +79,7 @@ impl Node {
             Node::Bytes(n) => ScalarType::Bytes(n.max(1)),
             Node::Datetime(u) => ScalarType::Datetime(u),
             Node::Timedelta(u) => ScalarType::Timedelta(u),
-            Node::Padding(n) => ScalarType::Void(n),
+            Node::Padding(n) | Node::Void(n) => ScalarType::Void(n),
             Node::Array { .. } | Node::Record(_) => return None,
         })
     }
@@ -707,6 +709,7 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
             _ => return Err(Error::mismatch("malformed padding value")),
         },
         Some(Special::F16) => Node::Float(2),
+        Some(Special::Bf16) => Node::Void(2),
         Some(Special::Datetime(rest)) => Node::Datetime(time_unit(name, rest)?),
         Some(Special::Timedelta(rest)) => Node::Timedelta(time_unit(name, rest)?),
         None | Some(Special::Unknown | Special::Foreign) => return Ok(None),

@@ -184,7 +184,7 @@ impl ser::Serializer for Probe {
                 _ => Captured::Other("a malformed padding value"),
             }),
             // half floats are their bits here
-            None | Some(Special::F16 | Special::Foreign) => value.serialize(self),
+            None | Some(Special::F16 | Special::Bf16 | Special::Foreign) => value.serialize(self),
             Some(_) => other("a special value"),
         }
     }
