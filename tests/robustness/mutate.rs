@@ -127,6 +127,11 @@ fn write_fixtures_never_panic() {
 }
 
 #[test]
+fn bf16_fixtures_never_panic() {
+    run_dir("bf16", None);
+}
+
+#[test]
 fn small_hostile_fixtures_never_panic() {
     run_dir("hostile", Some(false));
 }
@@ -208,7 +213,7 @@ fn every_folder_is_covered() {
             .unwrap()
             .to_owned();
         assert!(
-            ["read", "write", "hostile"].contains(&dir.as_str()),
+            ["read", "write", "hostile", "bf16"].contains(&dir.as_str()),
             "{}",
             path.display()
         );
