@@ -104,7 +104,9 @@
 //! An `.npz` is a zip of `.npy` members. [`npz::to_writer`](crate::npz::to_writer)
 //! writes one member per field of a struct (`np.load(f)["positions"]`), and a
 //! `Vec` of records as one member per column, the way pandas-minded code
-//! stores tables. [`npz::from_reader`](crate::npz::from_reader) is the mirror.
+//! stores tables; a tuple of arrays as `arr_0`, `arr_1`, ... as
+//! `np.savez(f, a, b)` does. [`npz::from_reader`](crate::npz::from_reader)
+//! is the mirror.
 //!
 //! ```
 //! use std::io::Cursor;

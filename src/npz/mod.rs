@@ -85,8 +85,9 @@ fn add_value<W: Write + Seek, T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<()> {
     match kind_of(value) {
-        Kind::Struct | Kind::Map => value.serialize(split::Split { npz }),
         Kind::Seq => columns::write_columns(npz, value),
+        Kind::Tuple if probe::is_tuple_of_records(value) => columns::write_columns(npz, value),
+        Kind::Struct | Kind::Map | Kind::Tuple => value.serialize(split::Split { npz }),
         Kind::None => Err(Error::schema(
             "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found None",
         )),
@@ -108,7 +109,25 @@ fn add_value<W: Write + Seek, T: ?Sized + Serialize>(
 ///   dtype is inferred once; then, because zip members are written one after
 ///   another, the records are walked once per column, each record encoded
 ///   into a one-record scratch buffer and the column's bytes copied out.
-///   Memory is bounded by one record, time is one pass per column.
+///   Memory is bounded by one record, time is one pass per column. A tuple
+///   or `[T; N]` of records is such a sequence too.
+/// * Any other **tuple** or a **tuple struct**: members `arr_0`, `arr_1`, ...
+///   in order, as `np.savez(f, a, b)` writes them (and [`from_reader`] reads
+///   them back into a tuple). An element that is `None` is an error (it
+///   would leave a gap in the positions).
+///
+/// ```
+/// # use std::io::Cursor;
+/// let mut file = Cursor::new(Vec::new());
+/// npy_serde::npz::to_writer(&mut file, &(vec![1i32, 2, 3], vec![0.5f64, 1.5]))?;
+/// let mut z = npy_serde::npz::NpzReader::new(&mut file)?;
+/// assert_eq!(z.names(), ["arr_0", "arr_1"]);
+/// drop(z);
+/// file.set_position(0);
+/// let (a, b): (Vec<i32>, Vec<f64>) = npy_serde::npz::from_reader(&mut file)?;
+/// assert_eq!((a, b), (vec![1, 2, 3], vec![0.5, 1.5]));
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 ///
 /// Use [`NpzWriter`] for compression, write options or streaming.
 ///

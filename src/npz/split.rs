@@ -1,7 +1,9 @@
-//! A struct or string-keyed map -> one member per field or entry.
+//! A struct or string-keyed map -> one member per field or entry; a tuple
+//! or tuple struct -> members `arr_0`, `arr_1`, ... as `np.savez(f, a, b)`
+//! writes them.
 //!
-//! `Split` is a serializer that accepts only a struct or a map at its top
-//! (the caller has already probed that), and hands each field's value to
+//! `Split` is a serializer that accepts only a struct, a map or a tuple at
+//! its top (the caller has already probed that), and hands each value to
 //! [`NpzWriter::add`], so each member is streamed into the archive while the
 //! value is being serialized.
 
@@ -21,6 +23,12 @@ use super::write::NpzWriter;
 
 pub(crate) struct Split<'a, W: Write + Seek> {
     pub(crate) npz: &'a mut NpzWriter<W>,
+}
+
+/// A tuple's elements in order, as members `arr_{next}`.
+pub(crate) struct SplitTuple<'a, W: Write + Seek> {
+    npz: &'a mut NpzWriter<W>,
+    next: usize,
 }
 
 pub(crate) struct SplitMap<'a, W: Write + Seek> {
@@ -48,11 +56,11 @@ impl<W: Write + Seek> Split<'_, W> {
 }
 
 impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
-    serializer_types!((), Error; _ _ _ _ (SplitMap<'a, W>) (Self) _);
+    serializer_types!((), Error; _ (SplitTuple<'a, W>) (SplitTuple<'a, W>) _ (SplitMap<'a, W>) (Self) _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq
-        serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant);
+        serialize_tuple_variant serialize_struct_variant);
 
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
@@ -72,6 +80,59 @@ impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
         Ok(self)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Ok(SplitTuple {
+            npz: self.npz,
+            next: 0,
+        })
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        self.serialize_tuple(len)
+    }
+}
+
+impl<W: Write + Seek> SplitTuple<'_, W> {
+    /// The next element as member `arr_{i}`; a `None` would leave a gap in
+    /// the positions, so it is refused.
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let i = self.next;
+        if kind_of(value) == Kind::None {
+            return Err(Error::schema(format!(
+                "npz::to_writer: tuple element {i} is None; positional members arr_0, arr_1, ... \
+                 cannot leave one out"
+            )));
+        }
+        self.next = i.saturating_add(1);
+        self.npz.add(&format!("arr_{i}"), value)
+    }
+}
+
+impl<W: Write + Seek> ser::SerializeTuple for SplitTuple<'_, W> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<W: Write + Seek> ser::SerializeTupleStruct for SplitTuple<'_, W> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        Ok(())
     }
 }
 

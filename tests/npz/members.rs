@@ -100,3 +100,39 @@ fn positional_members_read_into_tuples() {
     let other = npz::from_reader::<Pair>(archive()).unwrap_err();
     snap!("npz_positional_refused", format!("{three}\n{other}"));
 }
+
+/// A tuple or tuple struct writes members `arr_0`..`arr_{n-1}`, as
+/// `np.savez(f, a, b)` does: the same bytes as numpy's members, read back
+/// positionally.
+#[test]
+fn tuples_write_positional_members() {
+    let path = format!("{}/data/npz/positional.npz", env!("CARGO_MANIFEST_DIR"));
+    let mut numpy = NpzReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    let value = (vec![0i32, 1, 2], vec![1.0f64, 2.0]);
+    let mut file = Cursor::new(Vec::new());
+    npz::to_writer(&mut file, &value).unwrap();
+    let bytes = file.into_inner();
+    let mut ours = NpzReader::new(Cursor::new(&bytes)).unwrap();
+    assert_eq!(ours.names(), ["arr_0", "arr_1"]);
+    for name in ["arr_0", "arr_1"] {
+        assert_eq!(ours.raw(name).unwrap(), numpy.raw(name).unwrap(), "{name}");
+    }
+    let back: (Vec<i32>, Vec<f64>) = npz::from_reader(Cursor::new(&bytes)).unwrap();
+    assert_eq!(back, value);
+
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Pair(Vec<i64>, f32);
+    let pair = Pair(vec![7, 8], 0.5);
+    let mut file = Cursor::new(Vec::new());
+    npz::to_writer(&mut file, &pair).unwrap();
+    let bytes = file.into_inner();
+    assert_eq!(
+        NpzReader::new(Cursor::new(&bytes)).unwrap().names(),
+        ["arr_0", "arr_1"]
+    );
+    assert_eq!(npz::from_reader::<Pair>(Cursor::new(&bytes)).unwrap(), pair);
+
+    // a None would leave a gap in the positions
+    let err = npz::to_writer(Cursor::new(Vec::new()), &(vec![1u8], None::<Vec<u8>>)).unwrap_err();
+    snap!("npz_tuple_none_refused", err.to_string());
+}
