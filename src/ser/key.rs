@@ -82,6 +82,8 @@ where
 /// What a value is at its top, without walking it (`Some` and plain
 /// newtypes looked through): `Ok` with the kind of text it is (a string, a
 /// char, a unit variant's name), or the [`Stop`] that says what else.
+/// Only npz member dispatch asks this.
+#[cfg(feature = "npz")]
 pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
     value.serialize(Top {
         on_text: |found, _: &str| found,
@@ -148,6 +150,7 @@ enum Look {
     Key { through_some: bool },
     /// What the value is: `Some` looked through, the crate's special
     /// newtypes are scalars, `i128`/`u128` integers.
+    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
     Kind,
 }
 
