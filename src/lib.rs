@@ -139,6 +139,7 @@ mod error;
 mod header;
 mod header_read;
 mod literal;
+mod nd;
 mod options;
 mod padding;
 mod printable;
@@ -165,6 +166,7 @@ pub use crate::dtype::{
 };
 pub use crate::error::{Error, ErrorKind, Result, Segment};
 pub use crate::header::Header;
+pub use crate::nd::{NdView, NdViewMut, Order};
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
