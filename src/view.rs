@@ -43,6 +43,7 @@
 
 use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
 use crate::error::{Error, Result};
+use crate::header::Header;
 use crate::header_read::parse_header;
 use crate::nd::{NdView, NdViewMut, Order};
 use crate::options::ReadOptions;
@@ -159,10 +160,9 @@ impl ViewElement for bool {
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
 pub fn view<T: ViewElement>(bytes: &[u8]) -> Result<NdView<'_, T>> {
-    let (shape, order, start) = locate::<T>(bytes)?;
-    let data = bytes.get(start..).unwrap_or(&[]);
-    let values = T::cast(data).ok_or_else(refused::<T>)?;
-    NdView::new(shape, order, values)
+    let parsed = parse_header(bytes, &view_options())?;
+    let data = bytes.get(parsed.data_offset..).unwrap_or(&[]);
+    view_data(&parsed.header, data, parsed.data_offset as u64)
 }
 
 /// Borrows the data of the `.npy` file in `bytes` as a mutable n-d array of
@@ -178,23 +178,48 @@ pub fn view<T: ViewElement>(bytes: &[u8]) -> Result<NdView<'_, T>> {
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
 pub fn view_mut<T: ViewElement>(bytes: &mut [u8]) -> Result<NdViewMut<'_, T>> {
-    let (shape, order, start) = locate::<T>(bytes)?;
-    let data = bytes.get_mut(start..).unwrap_or(&mut []);
-    let values = T::cast_mut(data).ok_or_else(refused::<T>)?;
-    NdViewMut::new(shape, order, values)
+    let parsed = parse_header(bytes, &view_options())?;
+    let data = bytes.get_mut(parsed.data_offset..).unwrap_or(&mut []);
+    view_data_mut(&parsed.header, data, parsed.data_offset as u64)
 }
 
-/// Parses the header, checks that its dtype is `T` and that the rest of
-/// `bytes` is exactly its data, aligned for `T`: the shape, order and the
-/// offset of the data.
-fn locate<T: ViewElement>(bytes: &[u8]) -> Result<(Vec<usize>, Order, usize)> {
-    // a view allocates nothing: the element limit does not apply
-    let opts = ReadOptions::new().max_elements(u64::MAX);
-    let parsed = parse_header(bytes, &opts)?;
-    let header = &parsed.header;
+/// The header checks of a view: every limit but `max_elements`, since a
+/// view allocates nothing for the elements.
+pub(crate) fn view_options() -> ReadOptions {
+    ReadOptions::new().max_elements(u64::MAX)
+}
+
+/// `data`, which starts at byte `offset` of what the caller was given, as
+/// the array `header` describes: the one rule of every view.
+pub(crate) fn view_data<'a, T: ViewElement>(
+    header: &Header,
+    data: &'a [u8],
+    offset: u64,
+) -> Result<NdView<'a, T>> {
+    let (shape, order) = layout::<T>(header, data, offset)?;
+    NdView::new(shape, order, T::cast(data).ok_or_else(refused::<T>)?)
+}
+
+/// [`view_data`], to write.
+pub(crate) fn view_data_mut<'a, T: ViewElement>(
+    header: &Header,
+    data: &'a mut [u8],
+    offset: u64,
+) -> Result<NdViewMut<'a, T>> {
+    let (shape, order) = layout::<T>(header, data, offset)?;
+    NdViewMut::new(shape, order, T::cast_mut(data).ok_or_else(refused::<T>)?)
+}
+
+/// Checks that `header`'s dtype is `T` and that `data` is exactly its data,
+/// aligned for `T`: the shape and order.
+fn layout<T: ViewElement>(
+    header: &Header,
+    data: &[u8],
+    offset: u64,
+) -> Result<(Vec<usize>, Order)> {
     check_dtype::<T>(&header.descr, &header.shape)?;
     let total = header.data_len()?;
-    let have = (bytes.len() as u64).saturating_sub(parsed.data_offset as u64);
+    let have = data.len() as u64;
     if have < total {
         return Err(Error::data(format!(
             "data ends after {have} bytes, the header promises {total} bytes"
@@ -207,17 +232,11 @@ fn locate<T: ViewElement>(bytes: &[u8]) -> Result<(Vec<usize>, Order, usize)> {
             have.saturating_sub(total)
         )));
     }
-    // data_len() checked that the byte count, so every axis, fits a usize
-    let shape = header
-        .shape
-        .iter()
-        .map(|&n| usize::try_from(n).map_err(|_| Error::limit("an axis is too long")))
-        .collect::<Result<Vec<usize>>>()?;
+    let shape = header.usize_shape()?;
     let order = Order::of(header.fortran_order, &shape);
-    let data = bytes.get(parsed.data_offset..).unwrap_or(&[]);
-    check_aligned::<T>(data, parsed.data_offset)?;
+    check_aligned::<T>(data, offset)?;
     check_values::<T>(data)?;
-    Ok((shape, order, parsed.data_offset))
+    Ok((shape, order))
 }
 
 /// The dtype a view of `T` needs: `T`'s type in this machine's byte order.
@@ -238,7 +257,7 @@ fn check_dtype<T: ViewElement>(descr: &Dtype, shape: &[u64]) -> Result<()> {
     )))
 }
 
-fn check_aligned<T: ViewElement>(data: &[u8], offset: usize) -> Result<()> {
+fn check_aligned<T: ViewElement>(data: &[u8], offset: u64) -> Result<()> {
     let align = std::mem::align_of::<T>();
     let off = (data.as_ptr() as usize).checked_rem(align).unwrap_or(0);
     if off == 0 {

@@ -51,6 +51,7 @@ mod archive_de;
 mod columns;
 mod pick;
 mod probe;
+mod range;
 mod raw_member;
 mod read;
 mod split;
@@ -65,6 +66,7 @@ use crate::error::{Error, Result};
 
 use probe::{Kind, kind_of};
 
+pub use range::DataRange;
 pub use read::{MemberReader, NpzReader};
 pub use write::{MemberWriter, NpzWriter};
 
