@@ -265,8 +265,8 @@ fn check_aligned<T: ViewElement>(data: &[u8], offset: u64) -> Result<()> {
     }
     Err(Error::mismatch(format!(
         "the data (byte {offset} of the slice) is at an address {off} byte(s) past a multiple \
-         of {align}, the alignment of {}: a view needs aligned bytes (a memory map is; copy a \
-         Vec<u8> into aligned storage, or read it with from_slice)",
+         of {align}, the alignment of {}: a view needs aligned bytes (a memory map is aligned; \
+         a Vec<u8> is not: copy it into aligned storage, or read the array, which copies)",
         T::NAME
     )))
 }
@@ -327,8 +327,8 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "the data (byte 128 of the slice) is at an address 4 byte(s) past a multiple of \
-             8, the alignment of f64: a view needs aligned bytes (a memory map is; copy a \
-             Vec<u8> into aligned storage, or read it with from_slice)"
+             8, the alignment of f64: a view needs aligned bytes (a memory map is aligned; a \
+             Vec<u8> is not: copy it into aligned storage, or read the array, which copies)"
         );
     }
 
