@@ -242,3 +242,63 @@
 //! assert!(err.to_string().starts_with("record 0, field x: "), "{err}");
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
+//!
+//! # 9. Memory maps: zero-copy views and `write_zeroed`
+//!
+//! A file of plain numbers stored in this machine's byte order can be used
+//! where it lies: [`view`](crate::view()) borrows the data section of the
+//! file's bytes (a memory map) as an [`NdView`](crate::NdView), with the
+//! shape and order from the header, in constant time whatever the size.
+//! [`write_zeroed`](crate::write_zeroed) makes a file of zeros of any size
+//! (sparse, so a file larger than memory costs nothing yet), and
+//! [`view_mut`](crate::view_mut) fills it in place through a writable map.
+//! The map is the caller's `unsafe` (here memmap2's): it is sound only while
+//! no one else truncates or writes the file.
+//!
+//! ```
+//! use memmap2::{Mmap, MmapMut};
+//! use npy_serde::{Dtype, Order};
+//!
+//! # let dir = std::env::temp_dir().join(format!("npy-tutorial-map-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("frames.npy");
+//! let file = std::fs::OpenOptions::new()
+//!     .read(true).write(true).create(true).truncate(true).open(&path)?;
+//! npy_serde::write_zeroed(&file, &"<f4".parse::<Dtype>()?, &[100, 480, 640])?;
+//!
+//! // SAFETY: this process alone uses the file while it is mapped.
+//! let mut map = unsafe { MmapMut::map_mut(&file)? };
+//! let mut frames = npy_serde::view_mut::<f32>(&mut map)?;
+//! let frame = 480 * 640;
+//! frames.data_mut()[7 * frame..8 * frame].fill(1.0); // frame 7, in place
+//! map.flush()?;
+//!
+//! // SAFETY: as above.
+//! let map = unsafe { Mmap::map(&file)? };
+//! let frames = npy_serde::view::<f32>(&map)?;
+//! assert_eq!((frames.shape(), frames.order()), (&[100, 480, 640][..], Order::C));
+//! assert_eq!(frames.data()[7 * frame], 1.0);
+//!
+//! // nothing is converted: another type or byte order is an error
+//! let err = npy_serde::view::<f64>(&map).unwrap_err();
+//! assert!(err.to_string().starts_with("cannot view '<f4' data of shape (100, 480, 640) as f64"));
+//! # drop(map);
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A view is refused, never wrong: big-endian data (`'>f8'`), another type,
+//! data not aligned for the type in memory (a `Vec<u8>` is only 1-byte
+//! aligned; a map is page aligned and every `.npy` file's data starts at a
+//! multiple of 64), and a data section shorter or longer than the header
+//! says. [`from_slice`](crate::from_slice) reads (and converts) all of them.
+//! `bool` is viewed too, after a check that every byte is 0 or 1.
+//!
+//! `.npz` archives: [`NpzReader::data_range`](crate::npz::NpzReader::data_range)
+//! gives where a stored member's array data lies in the archive; a map of
+//! the whole archive then views it with
+//! [`DataRange::view`](crate::npz::DataRange::view). Archives written by
+//! [`NpzWriter`](crate::npz::NpzWriter) align that data to 64 bytes;
+//! numpy's `np.savez` does not, so viewing its members is refused as
+//! misaligned for types wider than a byte, and deflated members have no
+//! range at all.

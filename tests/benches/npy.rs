@@ -908,9 +908,32 @@ fn append(c: &mut Criterion) {
     let _ = std::fs::remove_file(&path);
 }
 
+/// `npy_serde::view::<f64>` of a 64-KB and a 64-MB `'<f8'` file in memory
+/// (64-byte aligned, as a memory map is): the header is parsed and the data
+/// cast in place, so the time must not grow with the size (the sink: the
+/// view's length and first element). Not scaled by `NPY_BENCH_SCALE`: the
+/// two sizes are the comparison.
+fn view(c: &mut Criterion) {
+    let mut g = c.benchmark_group("view");
+    for (name, bytes) in [("view_64k", 64usize << 10), ("view_64m", 64 << 20)] {
+        let n = bytes / 8;
+        let xs: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let file = tests::Aligned::new(&npy_serde::to_vec(&xs).unwrap(), 0);
+        let v = npy_serde::view::<f64>(file.bytes()).unwrap();
+        assert!(v.data() == &xs[..], "{name}: the view holds the values");
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let v = npy_serde::view::<f64>(black_box(file.bytes())).unwrap();
+                black_box((v.len(), v.data()[0]))
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = particle, narrow, wide, strings, f64s, f32x3, scaling, npz, append
+    targets = particle, narrow, wide, strings, f64s, f32x3, scaling, npz, append, view
 }
 criterion_main!(benches);
