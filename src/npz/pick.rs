@@ -18,7 +18,7 @@ use serde::ser;
 
 use crate::dtype::Field;
 use crate::error::{Error, Result};
-use crate::ser::key::key_text;
+use crate::ser::probe::key_text;
 use crate::ser::replay::Tape;
 use crate::ser::{Found, refuse, serializer_types};
 

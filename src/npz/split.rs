@@ -15,10 +15,10 @@ use serde::Serialize;
 use serde::ser;
 
 use crate::error::{Error, Result};
-use crate::ser::key::key_text;
+use crate::ser::probe::key_text;
 use crate::ser::{Found, refuse, serializer_types};
 
-use super::probe::{Kind, kind_of};
+use super::is_none;
 use super::write::NpzWriter;
 
 pub(crate) struct Split<'a, W: Write + Seek> {
@@ -42,7 +42,7 @@ fn member<W: Write + Seek, T: ?Sized + Serialize>(
     key: &str,
     value: &T,
 ) -> Result<()> {
-    if kind_of(value) == Kind::None {
+    if is_none(value) {
         return Ok(());
     }
     npz.add(key, value)
@@ -101,7 +101,7 @@ impl<W: Write + Seek> SplitTuple<'_, W> {
     /// the positions, so it is refused.
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.next;
-        if kind_of(value) == Kind::None {
+        if is_none(value) {
             return Err(Error::schema(format!(
                 "npz::to_writer: tuple element {i} is None; positional members arr_0, arr_1, ... \
                  cannot leave one out"

@@ -34,7 +34,7 @@ use crate::ser::convert::{
     i64_to_f64_exact, u64_to_f64_exact,
 };
 use crate::ser::infer::time_unit;
-use crate::ser::key::key_text;
+use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special::Special;
 

@@ -14,7 +14,7 @@ use super::Found;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
-use crate::ser::key::key_text;
+use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special::Special;
 use crate::timeconv::parse_unit as parse_token_unit;

@@ -19,9 +19,10 @@
 //! encodes each element into its bytes (`encode.rs`, through the dtype
 //! compiled once in `replay.rs`). Inferred dtypes first try a single
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
-//! mode, `flat.rs`). Beside them: `probe.rs` reads the inner value of a
-//! special newtype (classified once, in `crate::special`), `key.rs` a map
-//! key as a name, `convert.rs` the exact numeric conversions. Every
+//! mode, `flat.rs`). Beside them: `probe.rs` looks at a value's top (the
+//! inner value of a special newtype, classified once in `crate::special`;
+//! a map key as a name; what an npz value is), `convert.rs` the exact
+//! numeric conversions. Every
 //! serializer refuses by default ([`refuse!`]): it lists what it does not
 //! take and words a [`Found`] once.
 //!
@@ -214,7 +215,6 @@ pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
 pub(crate) mod infer;
-pub(crate) mod key;
 pub(crate) mod probe;
 pub(crate) mod replay;
 pub(crate) mod spec;
