@@ -1165,10 +1165,7 @@ impl<W: Write> NpyWriter<W> {
         if self.dtype.is_none() || self.check_layout {
             let mut slot = None;
             record
-                .serialize(crate::ser::infer::Infer {
-                    slot: &mut slot,
-                    top: false,
-                })
+                .serialize(crate::ser::infer::Infer::new(&mut slot, false))
                 .map_err(|e| e.at_record(index))?;
             let node = slot.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
             let inferred = crate::ser::infer::node_to_dtype(&node, self.align)

@@ -263,33 +263,6 @@ pub(crate) fn too_deep() -> Error {
     ))
 }
 
-std::thread_local! {
-    static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts one level of nesting while inferring a dtype, for as long as it
-/// lives (the inference serializer has no room for a depth of its own).
-pub(crate) struct Nesting(());
-
-impl Nesting {
-    pub(crate) fn enter() -> Result<Nesting> {
-        NESTING.with(|n| {
-            let depth = n.get().saturating_add(1);
-            if depth > MAX_WRITE_DEPTH {
-                return Err(too_deep());
-            }
-            n.set(depth);
-            Ok(Nesting(()))
-        })
-    }
-}
-
-impl Drop for Nesting {
-    fn drop(&mut self) {
-        NESTING.with(|n| n.set(n.get().saturating_sub(1)));
-    }
-}
-
 /// Why a fast path (the replay of a tape, the flat arrays) stopped; never
 /// shown (the caller encodes the element again with the general encoder,
 /// which gives the real error). A zero-sized error keeps the fast paths'
@@ -328,10 +301,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
     match &opts.dtype {
         None => {
             let mut root = None;
-            value.serialize(infer::Infer {
-                slot: &mut root,
-                top: true,
-            })?;
+            value.serialize(infer::Infer::new(&mut root, true))?;
             let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
             let (shape, elem) = infer::split_shape(&root)?;
             let dtype = infer::node_to_dtype(elem, opts.align)?;

@@ -280,10 +280,7 @@ impl SpecState<'_> {
             Some(known) => known,
             None => {
                 let mut slot = None;
-                value.serialize(Infer {
-                    slot: &mut slot,
-                    top: false,
-                })?;
+                value.serialize(Infer::new(&mut slot, false))?;
                 let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
                 Tape::from_dtype(node_to_dtype(&node, self.align)?, true)
             }
