@@ -268,25 +268,12 @@ impl<'a> Enc<'a> {
             return Err(not_strict());
         }
         match s.ty() {
-            ScalarType::Unicode(n) => {
-                let big = s.order() == ByteOrder::Big;
-                let mut chunks = self.buf.chunks_exact_mut(4);
-                for c in v.chars() {
-                    let Some(dst) = chunks.next() else {
-                        return Err(too_long(v.chars().count(), "characters", &s));
-                    };
-                    let b = if big {
-                        u32::from(c).to_be_bytes()
-                    } else {
-                        u32::from(c).to_le_bytes()
-                    };
-                    dst.copy_from_slice(&b);
+            ScalarType::Unicode(_) => {
+                if put_unicode(self.buf, v, s.order() == ByteOrder::Big) {
+                    Ok(())
+                } else {
+                    Err(too_long(v.chars().count(), "characters", &s))
                 }
-                for dst in chunks {
-                    dst.fill(0);
-                }
-                let _ = n;
-                Ok(())
             }
             ScalarType::Bytes(_) => self.put_raw(v.as_bytes(), &s),
             _ => Err(self.mismatch("string")),
@@ -444,6 +431,43 @@ fn nul_error() -> Error {
     Error::unsupported(
         "value ends in NUL, which numpy strips when reading; use a '|V' dtype to keep it",
     )
+}
+
+/// `v` as UCS-4 code points into `dst` (a `U` value), the rest zero;
+/// `false` when it has more characters than `dst` holds. The one `U`
+/// string encoder of every pass (ASCII text is widened without decoding).
+#[inline(always)]
+pub(crate) fn put_unicode(dst: &mut [u8], v: &str, big: bool) -> bool {
+    if v.is_ascii() {
+        let Some((head, tail)) = v
+            .len()
+            .checked_mul(4)
+            .and_then(|used| dst.split_at_mut_checked(used))
+        else {
+            return false;
+        };
+        for (d, b) in head.chunks_exact_mut(4).zip(v.bytes()) {
+            d.copy_from_slice(&if big { [0, 0, 0, b] } else { [b, 0, 0, 0] });
+        }
+        tail.fill(0);
+        return true;
+    }
+    let mut chunks = dst.chunks_exact_mut(4);
+    for c in v.chars() {
+        let Some(d) = chunks.next() else {
+            return false;
+        };
+        let c = u32::from(c);
+        d.copy_from_slice(&if big {
+            c.to_be_bytes()
+        } else {
+            c.to_le_bytes()
+        });
+    }
+    for d in chunks {
+        d.fill(0);
+    }
+    true
 }
 
 /// Writes the low `n` bytes of `bits` in the given byte order.
