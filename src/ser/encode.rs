@@ -882,42 +882,7 @@ impl SeqEnc<'_> {
     }
 }
 
-impl ser::SerializeSeq for SeqEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTuple for SeqEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] SeqEnc<'a> => (), Error: SerializeSeq SerializeTuple SerializeTupleStruct);
 
 /// The integer methods of [`Enc`]'s `Serializer`: one store when the
 /// dtype's scalar is this very type in little-endian order.

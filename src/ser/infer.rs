@@ -658,9 +658,7 @@ impl<'a> ser::Serializer for Infer<'a> {
             "None (numpy has no missing value; an Option is written only as Some)",
         ))
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
+    through!(some);
     fn serialize_unit(self) -> Result<()> {
         self.leaf(Node::Record(Vec::new()))
     }

@@ -190,6 +190,72 @@ macro_rules! refuse {
 }
 pub(crate) use refuse;
 
+/// The methods of a serializer that look through a wrapper: `some` writes
+/// `serialize_some`, `newtype` `serialize_newtype_struct`, each as the
+/// inner value serialized by the same serializer.
+macro_rules! through {
+    ($($what:ident)*) => {$($crate::ser::through!(@ $what);)*};
+    (@ some) => {
+        #[inline]
+        fn serialize_some<T: ?Sized + ::serde::Serialize>(
+            self,
+            value: &T,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            value.serialize(self)
+        }
+    };
+    (@ newtype) => {
+        fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
+            self,
+            _: &'static str,
+            value: &T,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            value.serialize(self)
+        }
+    };
+}
+pub(crate) use through;
+
+/// The positional compounds of a serializer's sequence state: for each
+/// listed trait (`SerializeSeq`, `SerializeTuple`, `SerializeTupleStruct`)
+/// an element is `self.element(value)` and the end `self.finish()`.
+/// `impl[generics] Type => Ok, Error: Traits`.
+macro_rules! elements {
+    (impl $gen:tt $ty:ty => $ok:ty, $err:ty: $($tr:ident)*) => {$(
+        $crate::ser::elements!(@impl $gen $ty, $ok, $err, $tr);
+    )*};
+    (@impl [$($gen:tt)*] $ty:ty, $ok:ty, $err:ty, $tr:ident) => {
+        impl<$($gen)*> ::serde::ser::$tr for $ty {
+            type Ok = $ok;
+            type Error = $err;
+            $crate::ser::elements!(@ $tr $err);
+            #[inline]
+            fn end(self) -> ::core::result::Result<$ok, $err> {
+                self.finish()
+            }
+        }
+    };
+    (@ SerializeTupleStruct $err:ty) => {
+        #[inline]
+        fn serialize_field<T: ?Sized + ::serde::Serialize>(
+            &mut self,
+            value: &T,
+        ) -> ::core::result::Result<(), $err> {
+            self.element(value)
+        }
+    };
+    (@ $tr:ident $err:ty) => {
+        #[inline]
+        fn serialize_element<T: ?Sized + ::serde::Serialize>(
+            &mut self,
+            value: &T,
+        ) -> ::core::result::Result<(), $err> {
+            self.element(value)
+        }
+    };
+}
+pub(crate) use elements;
+
 /// The associated types of a serializer: `Ok`, `Error`, then the seven
 /// compound types in serde's order (seq, tuple, tuple struct, tuple
 /// variant, map, struct, struct variant), each `(Type)` or `_` for

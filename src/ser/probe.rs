@@ -292,7 +292,7 @@ struct Elements<R> {
 }
 
 impl<R> Elements<R> {
-    fn push<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
         if self.first {
             let record = matches!(
                 value.serialize(Probe::new(Look::Kind, |_, _: &str| ())),
@@ -321,27 +321,7 @@ impl<R> Elements<R> {
     }
 }
 
-impl<R> ser::SerializeSeq for Elements<R> {
-    type Ok = Seen<R>;
-    type Error = Stop;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Seen<R>, Stop> {
-        self.finish()
-    }
-}
-
-impl<R> ser::SerializeTuple for Elements<R> {
-    type Ok = Seen<R>;
-    type Error = Stop;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Seen<R>, Stop> {
-        self.finish()
-    }
-}
+elements!(impl[R] Elements<R> => Seen<R>, Stop: SerializeSeq SerializeTuple);
 
 impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
     serializer_types!(Seen<R>, Stop; (Elements<R>) (Elements<R>) _ _ _ _ _);

@@ -770,9 +770,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_tuple
         serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
         serialize_struct_variant);
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
+    through!(some);
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,

@@ -133,29 +133,7 @@ impl<S: Sink> WalkSeq<'_, S> {
     }
 }
 
-impl<S: Sink> ser::SerializeSeq for WalkSeq<'_, S> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<S: Sink> ser::SerializeTuple for WalkSeq<'_, S> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a, S: Sink] WalkSeq<'a, S> => (), Error: SerializeSeq SerializeTuple);
 
 impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
     serializer_types!((), Error; (WalkSeq<'a, S>) (WalkSeq<'a, S>) _ _ _ _ _);
@@ -165,9 +143,7 @@ impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
         serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
         serialize_struct_variant);
 
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
+    through!(some);
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
@@ -306,27 +282,7 @@ impl CountSeq<'_> {
     }
 }
 
-impl ser::SerializeSeq for CountSeq<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTuple for CountSeq<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] CountSeq<'a> => (), Error: SerializeSeq SerializeTuple);
 
 macro_rules! leaf_scalars {
     ($($method:ident($ty:ty) => $numeric:literal;)*) => {$(
@@ -360,9 +316,7 @@ impl<'a> ser::Serializer for Count<'a> {
     fn serialize_none(self) -> Result<()> {
         self.leaf(false)
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
+    through!(some);
     fn serialize_unit(self) -> Result<()> {
         self.leaf(false)
     }
