@@ -478,27 +478,21 @@ fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
     } else {
         bits.to_le_bytes()
     };
+    // the low N bytes: the first N little-endian, the last N big-endian
+    fn low<const N: usize>(buf: &mut [u8], bytes: &[u8; 8], big: bool) -> Option<()> {
+        let src = if big {
+            bytes.last_chunk::<N>()
+        } else {
+            bytes.first_chunk::<N>()
+        };
+        *buf.first_chunk_mut::<N>()? = *src?;
+        Some(())
+    }
     let ok = match n {
-        8 => buf.first_chunk_mut::<8>().map(|d| *d = bytes),
-        4 => buf
-            .first_chunk_mut::<4>()
-            .zip(if big {
-                bytes.last_chunk::<4>()
-            } else {
-                bytes.first_chunk::<4>()
-            })
-            .map(|(d, s)| *d = *s),
-        2 => buf
-            .first_chunk_mut::<2>()
-            .zip(if big {
-                bytes.last_chunk::<2>()
-            } else {
-                bytes.first_chunk::<2>()
-            })
-            .map(|(d, s)| *d = *s),
-        1 => buf
-            .first_mut()
-            .map(|d| *d = if big { bytes[7] } else { bytes[0] }),
+        8 => low::<8>(buf, &bytes, big),
+        4 => low::<4>(buf, &bytes, big),
+        2 => low::<2>(buf, &bytes, big),
+        1 => low::<1>(buf, &bytes, big),
         _ => None,
     };
     ok.ok_or_else(|| Error::mismatch("internal: buffer does not match the itemsize"))

@@ -596,44 +596,24 @@ impl<'a> ser::Serializer for Infer<'a> {
 
     refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
 
-    fn serialize_bool(self, _: bool) -> Result<()> {
-        self.leaf(Node::Bool)
-    }
-    fn serialize_i8(self, _: i8) -> Result<()> {
-        self.leaf(Node::Int(1))
-    }
-    fn serialize_i16(self, _: i16) -> Result<()> {
-        self.leaf(Node::Int(2))
-    }
-    fn serialize_i32(self, _: i32) -> Result<()> {
-        self.leaf(Node::Int(4))
-    }
-    fn serialize_i64(self, _: i64) -> Result<()> {
-        self.leaf(Node::Int(8))
+    leaves! {
+        serialize_bool(bool) => Node::Bool;
+        serialize_i8(i8) => Node::Int(1);
+        serialize_i16(i16) => Node::Int(2);
+        serialize_i32(i32) => Node::Int(4);
+        serialize_i64(i64) => Node::Int(8);
+        serialize_u8(u8) => Node::UInt(1);
+        serialize_u16(u16) => Node::UInt(2);
+        serialize_u32(u32) => Node::UInt(4);
+        serialize_u64(u64) => Node::UInt(8);
+        serialize_f32(f32) => Node::Float(4);
+        serialize_f64(f64) => Node::Float(8);
     }
     fn serialize_i128(self, _: i128) -> Result<()> {
         Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
     }
-    fn serialize_u8(self, _: u8) -> Result<()> {
-        self.leaf(Node::UInt(1))
-    }
-    fn serialize_u16(self, _: u16) -> Result<()> {
-        self.leaf(Node::UInt(2))
-    }
-    fn serialize_u32(self, _: u32) -> Result<()> {
-        self.leaf(Node::UInt(4))
-    }
-    fn serialize_u64(self, _: u64) -> Result<()> {
-        self.leaf(Node::UInt(8))
-    }
     fn serialize_u128(self, _: u128) -> Result<()> {
         Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
-    }
-    fn serialize_f32(self, _: f32) -> Result<()> {
-        self.leaf(Node::Float(4))
-    }
-    fn serialize_f64(self, _: f64) -> Result<()> {
-        self.leaf(Node::Float(8))
     }
     fn serialize_char(self, v: char) -> Result<()> {
         if v == '\0' {

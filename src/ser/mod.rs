@@ -192,7 +192,8 @@ pub(crate) use refuse;
 
 /// The methods of a serializer that look through a wrapper: `some` writes
 /// `serialize_some`, `newtype` `serialize_newtype_struct`, each as the
-/// inner value serialized by the same serializer.
+/// inner value serialized by the same serializer; `newtype_or_element`
+/// takes a special newtype (`special::is_element`) as `self.element()`.
 macro_rules! through {
     ($($what:ident)*) => {$($crate::ser::through!(@ $what);)*};
     (@ some) => {
@@ -213,8 +214,33 @@ macro_rules! through {
             value.serialize(self)
         }
     };
+    // the walkers of the outer axes: a special newtype is one element
+    // (`self.element()`), any other is looked through
+    (@ newtype_or_element) => {
+        fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
+            self,
+            name: &'static str,
+            value: &T,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            if $crate::special::is_element(name) {
+                return self.element();
+            }
+            value.serialize(self)
+        }
+    };
 }
 pub(crate) use through;
+
+/// Serializer methods that take a value without looking at it:
+/// `method(type) => what` is `self.leaf(what)` (what inference and the
+/// shape count know of a scalar).
+macro_rules! leaves {
+    ($($method:ident($ty:ty) => $what:expr;)*) => {$(
+        fn $method(self, _: $ty) -> Result<()> {
+            self.leaf($what)
+        }
+    )*};
+}
 
 /// The positional compounds of a serializer's sequence state: for each
 /// listed trait (`SerializeSeq`, `SerializeTuple`, `SerializeTupleStruct`)

@@ -244,11 +244,6 @@ impl<F: FnOnce(Found, &str) -> R, R> Probe<F, R> {
         Stop::Is(found)
     }
 
-    #[inline]
-    fn number(self, captured: Captured) -> Result<Seen<R>, Stop> {
-        Ok(Seen::Value(captured))
-    }
-
     /// Text, except for [`Look::Value`] and [`Look::First`] (no text there).
     fn text(self, found: Found, text: &str) -> Result<Seen<R>, Stop> {
         match self.look {
@@ -323,6 +318,16 @@ impl<R> Elements<R> {
 
 elements!(impl[R] Elements<R> => Seen<R>, Stop: SerializeSeq SerializeTuple);
 
+/// The number methods of [`Probe`]: each value captured as it is (the
+/// integers widened to 64 bits).
+macro_rules! capture {
+    ($($method:ident($ty:ty) => $captured:ident;)*) => {$(
+        fn $method(self, v: $ty) -> Result<Seen<R>, Stop> {
+            Ok(Seen::Value(Captured::$captured(v.into())))
+        }
+    )*};
+}
+
 impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
     serializer_types!(Seen<R>, Stop; (Elements<R>) (Elements<R>) _ _ _ _ _);
 
@@ -330,38 +335,18 @@ impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
         serialize_newtype_variant serialize_tuple_struct serialize_tuple_variant serialize_map
         serialize_struct serialize_struct_variant);
 
-    fn serialize_bool(self, v: bool) -> Result<Seen<R>, Stop> {
-        self.number(Captured::Bool(v))
-    }
-    fn serialize_i8(self, v: i8) -> Result<Seen<R>, Stop> {
-        self.number(Captured::Int(v.into()))
-    }
-    fn serialize_i16(self, v: i16) -> Result<Seen<R>, Stop> {
-        self.number(Captured::Int(v.into()))
-    }
-    fn serialize_i32(self, v: i32) -> Result<Seen<R>, Stop> {
-        self.number(Captured::Int(v.into()))
-    }
-    fn serialize_i64(self, v: i64) -> Result<Seen<R>, Stop> {
-        self.number(Captured::Int(v))
-    }
-    fn serialize_u8(self, v: u8) -> Result<Seen<R>, Stop> {
-        self.number(Captured::UInt(v.into()))
-    }
-    fn serialize_u16(self, v: u16) -> Result<Seen<R>, Stop> {
-        self.number(Captured::UInt(v.into()))
-    }
-    fn serialize_u32(self, v: u32) -> Result<Seen<R>, Stop> {
-        self.number(Captured::UInt(v.into()))
-    }
-    fn serialize_u64(self, v: u64) -> Result<Seen<R>, Stop> {
-        self.number(Captured::UInt(v))
-    }
-    fn serialize_f32(self, v: f32) -> Result<Seen<R>, Stop> {
-        self.number(Captured::F32(v))
-    }
-    fn serialize_f64(self, v: f64) -> Result<Seen<R>, Stop> {
-        self.number(Captured::F64(v))
+    capture! {
+        serialize_bool(bool) => Bool;
+        serialize_i8(i8) => Int;
+        serialize_i16(i16) => Int;
+        serialize_i32(i32) => Int;
+        serialize_i64(i64) => Int;
+        serialize_u8(u8) => UInt;
+        serialize_u16(u16) => UInt;
+        serialize_u32(u32) => UInt;
+        serialize_u64(u64) => UInt;
+        serialize_f32(f32) => F32;
+        serialize_f64(f64) => F64;
     }
     fn serialize_i128(self, _: i128) -> Result<Seen<R>, Stop> {
         Err(self.wide("i128"))

@@ -30,7 +30,6 @@ use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::replay::Tape;
-use crate::special;
 
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
@@ -508,6 +507,11 @@ impl Spec<'_, '_> {
         self.leaf()
     }
 
+    /// A special newtype: an element.
+    fn element(self) -> Result<()> {
+        Err(self.leaf())
+    }
+
     /// This value is not a sequence: it is an element. Signal the parent,
     /// which holds the value and encodes it.
     fn leaf(self) -> Error {
@@ -770,17 +774,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_tuple
         serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
         serialize_struct_variant);
-    through!(some);
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        if special::is_element(name) {
-            return Err(self.leaf());
-        }
-        value.serialize(self)
-    }
+    through!(some newtype_or_element);
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
         // depth is 0 or a depth walk_element checked against MAX_WRITE_DEPTH
