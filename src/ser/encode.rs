@@ -565,8 +565,15 @@ impl RecEnc<'_> {
         }
     }
 
+    /// A struct's field, by its name.
     #[inline]
-    fn field<T: ?Sized + Serialize>(
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        let idx = self.lookup(key);
+        self.field_at(idx, key, value)
+    }
+
+    #[inline]
+    fn field_at<T: ?Sized + Serialize>(
         &mut self,
         idx: Option<usize>,
         key: &str,
@@ -638,23 +645,7 @@ fn field_names(rec: &Record) -> String {
     s
 }
 
-impl ser::SerializeStruct for RecEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        let idx = self.lookup(key);
-        self.field(idx, key, value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] RecEnc<'a> => (), Error: SerializeStruct);
 
 impl ser::SerializeMap for RecEnc<'_> {
     type Ok = ();
@@ -671,9 +662,9 @@ impl ser::SerializeMap for RecEnc<'_> {
         match self.pending.take() {
             Some(Ok(i)) => {
                 let name = rec.fields().get(i).map(|f| f.name()).unwrap_or_default();
-                self.field(Some(i), name, value)
+                self.field_at(Some(i), name, value)
             }
-            Some(Err(name)) => self.field(None, &name, value),
+            Some(Err(name)) => self.field_at(None, &name, value),
             None => Err(Error::mismatch("map value without a key")),
         }
     }

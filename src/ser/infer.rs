@@ -415,6 +415,12 @@ impl RecInfer<'_> {
         Ok(())
     }
 
+    /// A field given by position (`f0`, `f1`, ...).
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let name = tuple_field_name(self.index);
+        self.field(&name, value)
+    }
+
     /// The value of the field expected next (its key was already matched).
     fn expected_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.index;
@@ -463,32 +469,7 @@ pub(crate) fn tuple_field_name(i: usize) -> String {
     format!("f{i}")
 }
 
-impl ser::SerializeStruct for RecInfer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for RecInfer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let name = tuple_field_name(self.index);
-        self.field(&name, value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] RecInfer<'a> => (), Error: SerializeStruct SerializeTupleStruct);
 
 impl ser::SerializeMap for RecInfer<'_> {
     type Ok = ();
@@ -535,10 +516,7 @@ impl ser::SerializeTuple for TupleInfer<'_> {
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match self {
             TupleInfer::Seq(s) => s.element(value),
-            TupleInfer::Rec(r) => {
-                let name = tuple_field_name(r.index);
-                r.field(&name, value)
-            }
+            TupleInfer::Rec(r) => r.element(value),
             TupleInfer::New(_, nodes, depth) => {
                 let i = nodes.len();
                 let mut slot = None;

@@ -206,25 +206,23 @@ macro_rules! through {
         }
     };
     (@ newtype) => {
-        fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
-            self,
-            _: &'static str,
-            value: &T,
-        ) -> ::core::result::Result<Self::Ok, Self::Error> {
-            value.serialize(self)
-        }
+        $crate::ser::through!(@newtype_fn);
     };
     // the walkers of the outer axes: a special newtype is one element
     // (`self.element()`), any other is looked through
     (@ newtype_or_element) => {
+        $crate::ser::through!(@newtype_fn element);
+    };
+    (@newtype_fn $($element:ident)?) => {
         fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
             self,
             name: &'static str,
             value: &T,
         ) -> ::core::result::Result<Self::Ok, Self::Error> {
-            if $crate::special::is_element(name) {
-                return self.element();
-            }
+            let _ = name;
+            $(if $crate::special::is_element(name) {
+                return self.$element();
+            })?
             value.serialize(self)
         }
     };
@@ -242,9 +240,10 @@ macro_rules! leaves {
     )*};
 }
 
-/// The positional compounds of a serializer's sequence state: for each
+/// The compounds of a serializer's sequence or record state: for each
 /// listed trait (`SerializeSeq`, `SerializeTuple`, `SerializeTupleStruct`)
-/// an element is `self.element(value)` and the end `self.finish()`.
+/// an element is `self.element(value)`, for `SerializeStruct` a field
+/// `self.field(key, value)`; the end is `self.finish()`.
 /// `impl[generics] Type => Ok, Error: Traits`.
 macro_rules! elements {
     (impl $gen:tt $ty:ty => $ok:ty, $err:ty: $($tr:ident)*) => {$(
@@ -259,6 +258,16 @@ macro_rules! elements {
             fn end(self) -> ::core::result::Result<$ok, $err> {
                 self.finish()
             }
+        }
+    };
+    (@ SerializeStruct $err:ty) => {
+        #[inline]
+        fn serialize_field<T: ?Sized + ::serde::Serialize>(
+            &mut self,
+            key: &'static str,
+            value: &T,
+        ) -> ::core::result::Result<(), $err> {
+            self.field(key, value)
         }
     };
     (@ SerializeTupleStruct $err:ty) => {
