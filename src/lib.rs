@@ -142,6 +142,8 @@ mod literal;
 mod nd;
 mod options;
 mod padding;
+#[cfg(feature = "rayon")]
+mod par;
 mod printable;
 mod pyrepr;
 mod reader;
@@ -171,6 +173,8 @@ pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
 pub use crate::padding::Padding;
+#[cfg(feature = "rayon")]
+pub use crate::par::{par_from_path, par_from_slice};
 pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
 pub use crate::writer::{Durable, NpyWriter, to_vec, to_writer};
