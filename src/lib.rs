@@ -146,6 +146,8 @@ mod literal;
 mod nd;
 mod options;
 mod padding;
+#[cfg(feature = "rayon")]
+mod par;
 mod printable;
 mod pyrepr;
 mod reader;
@@ -178,6 +180,8 @@ pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
 pub use crate::padding::Padding;
+#[cfg(feature = "rayon")]
+pub use crate::par::{par_from_path, par_from_slice};
 pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
 #[cfg(feature = "view")]
