@@ -232,12 +232,11 @@ impl<'a, T> NdViewMut<'a, T> {
 /// ```
 /// use npy_serde::{NdArray, Order};
 ///
-/// // a 2 x 3 image, written and read back with its shape
-/// let img = NdArray::from_shape_vec(vec![2, 3], vec![0.0f32, 0.1, 0.2, 1.0, 1.1, 1.2])?;
-/// let bytes = npy_serde::to_vec(&img)?; // '<f4', shape (2, 3)
-/// let back: NdArray<f32> = npy_serde::from_slice(&bytes)?;
-/// assert_eq!(back.shape(), &[2, 3]);
-/// assert_eq!(back, img);
+/// // a 2 x 3 image ('<f4', shape (2, 3)) read with its shape
+/// let bytes = npy_serde::to_vec(&[[0.0f32, 0.1, 0.2], [1.0, 1.1, 1.2]])?;
+/// let img: NdArray<f32> = npy_serde::from_slice(&bytes)?;
+/// assert_eq!(img.shape(), &[2, 3]);
+/// assert_eq!(img.data(), &[0.0, 0.1, 0.2, 1.0, 1.1, 1.2]);
 ///
 /// // the same values stored column by column
 /// let f = NdArray::from_shape_vec_fortran(vec![2, 3], vec![0.0f32, 1.0, 0.1, 1.1, 0.2, 1.2])?;
