@@ -144,6 +144,7 @@ mod header;
 mod header_read;
 mod literal;
 mod nd;
+mod nd_serde;
 mod options;
 mod padding;
 #[cfg(feature = "rayon")]
@@ -175,7 +176,7 @@ pub use crate::dtype::{
 };
 pub use crate::error::{Error, ErrorKind, Result, Segment};
 pub use crate::header::Header;
-pub use crate::nd::{NdView, NdViewMut, Order};
+pub use crate::nd::{NdArray, NdView, NdViewMut, Order};
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
