@@ -144,8 +144,11 @@ mod header;
 mod header_read;
 mod literal;
 mod nd;
+mod nd_serde;
 mod options;
 mod padding;
+#[cfg(feature = "rayon")]
+mod par;
 mod printable;
 mod pyrepr;
 mod reader;
@@ -173,11 +176,13 @@ pub use crate::dtype::{
 };
 pub use crate::error::{Error, ErrorKind, Result, Segment};
 pub use crate::header::Header;
-pub use crate::nd::{NdView, NdViewMut, Order};
+pub use crate::nd::{NdArray, NdView, NdViewMut, Order};
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
 pub use crate::padding::Padding;
+#[cfg(feature = "rayon")]
+pub use crate::par::{par_from_path, par_from_slice};
 pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
 #[cfg(feature = "view")]

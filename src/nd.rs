@@ -18,6 +18,8 @@
 //! assert!(NdView::new(vec![2, 2], Order::C, &data).is_err());
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
+//!
+//! [`NdArray`] owns its data: any numpy array read with its shape and order.
 
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
@@ -50,7 +52,17 @@ impl Order {
     /// The order of an array of `shape` whose header says `fortran_order`:
     /// [`Order::C`] whenever both layouts coincide.
     pub fn of(fortran_order: bool, shape: &[usize]) -> Order {
-        if fortran_order && shape.iter().filter(|&&n| n > 1).count() > 1 {
+        Order::by_long_axes(fortran_order, shape.iter().filter(|&&n| n > 1).count())
+    }
+
+    /// [`Order::of`] for a header's shape.
+    pub(crate) fn of_header(fortran_order: bool, shape: &[u64]) -> Order {
+        Order::by_long_axes(fortran_order, shape.iter().filter(|&&n| n > 1).count())
+    }
+
+    /// The rule of [`Order::of`], given the number of axes longer than 1.
+    fn by_long_axes(fortran_order: bool, long: usize) -> Order {
+        if fortran_order && long > 1 {
             Order::Fortran
         } else {
             Order::C
@@ -207,6 +219,225 @@ impl<'a, T> NdViewMut<'a, T> {
             order: self.order,
             data: self.data,
         }
+    }
+}
+
+/// An n-d array as numpy has it: a shape, an [`Order`] and flat data.
+///
+/// Reading keeps the file's layout (a Fortran-order file gives
+/// [`Order::Fortran`] data, nothing transposed); plain numbers are read in
+/// one block. Equality compares the shape and the values in logical order,
+/// so a Fortran array equals its C-order copy.
+///
+/// ```
+/// use npy_serde::{NdArray, Order};
+///
+/// // a 2 x 3 image ('<f4', shape (2, 3)) read with its shape
+/// let bytes = npy_serde::to_vec(&[[0.0f32, 0.1, 0.2], [1.0, 1.1, 1.2]])?;
+/// let img: NdArray<f32> = npy_serde::from_slice(&bytes)?;
+/// assert_eq!(img.shape(), &[2, 3]);
+/// assert_eq!(img.data(), &[0.0, 0.1, 0.2, 1.0, 1.1, 1.2]);
+///
+/// // the same values stored column by column
+/// let f = NdArray::from_shape_vec_fortran(vec![2, 3], vec![0.0f32, 1.0, 0.1, 1.1, 0.2, 1.2])?;
+/// assert_eq!(f.order(), Order::Fortran);
+/// assert_eq!(f, img);
+/// assert_eq!(f.into_c_order().data(), img.data());
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct NdArray<T> {
+    shape: Vec<usize>,
+    order: Order,
+    data: Vec<T>,
+}
+
+impl<T> NdArray<T> {
+    /// A C-order array; an error when `data.len()` is not the product of
+    /// the shape's sizes.
+    ///
+    /// ```
+    /// let m = npy_serde::NdArray::from_shape_vec(vec![2, 2], vec![1, 2, 3, 4])?;
+    /// assert_eq!(m.data(), &[1, 2, 3, 4]);
+    /// assert!(npy_serde::NdArray::from_shape_vec(vec![2, 2], vec![1, 2, 3]).is_err());
+    /// // 0-d: shape [] and one element
+    /// assert_eq!(npy_serde::NdArray::from_shape_vec(vec![], vec![7])?.len(), 1);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn from_shape_vec(shape: Vec<usize>, data: Vec<T>) -> Result<NdArray<T>> {
+        NdArray::from_parts(shape, Order::C, data)
+    }
+
+    /// A Fortran-order array (the first axis varies fastest); the same
+    /// checks as [`from_shape_vec`](Self::from_shape_vec). The order is
+    /// normalised as [`Order::of`] does.
+    ///
+    /// ```
+    /// let m = npy_serde::NdArray::from_shape_vec_fortran(vec![2, 2], vec![1, 3, 2, 4])?;
+    /// assert_eq!(m, npy_serde::NdArray::from_shape_vec(vec![2, 2], vec![1, 2, 3, 4])?);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn from_shape_vec_fortran(shape: Vec<usize>, data: Vec<T>) -> Result<NdArray<T>> {
+        NdArray::from_parts(shape, Order::Fortran, data)
+    }
+
+    /// An array of `shape` laid out in `order`, checked.
+    pub(crate) fn from_parts(shape: Vec<usize>, order: Order, data: Vec<T>) -> Result<NdArray<T>> {
+        check_len(&shape, data.len())?;
+        Ok(NdArray {
+            order: Order::of(order.is_fortran(), &shape),
+            shape,
+            data,
+        })
+    }
+
+    /// The size of each axis; `[]` for a 0-d array (one element).
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// How [`data`](Self::data) is laid out.
+    pub fn order(&self) -> Order {
+        self.order
+    }
+
+    /// The elements, in [`order`](Self::order).
+    pub fn data(&self) -> &[T] {
+        &self.data
+    }
+
+    /// The elements, to be changed in place (the shape stays).
+    pub fn data_mut(&mut self) -> &mut [T] {
+        &mut self.data
+    }
+
+    /// The number of elements (the product of the shape).
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether an axis is 0 long.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// The elements, in [`order`](Self::order).
+    pub fn into_vec(self) -> Vec<T> {
+        self.data
+    }
+
+    /// A borrowed view of the array (written without a copy).
+    pub fn view(&self) -> NdView<'_, T> {
+        NdView {
+            shape: self.shape.clone(),
+            order: self.order,
+            data: &self.data,
+        }
+    }
+
+    /// The same array laid out in C order: a Fortran array's data is
+    /// transposed (moved, not cloned); a C array is returned as it is.
+    ///
+    /// ```
+    /// let f = npy_serde::NdArray::from_shape_vec_fortran(vec![2, 3], vec![0, 3, 1, 4, 2, 5])?;
+    /// assert_eq!(f.into_c_order().into_vec(), [0, 1, 2, 3, 4, 5]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn into_c_order(self) -> NdArray<T> {
+        if !self.order.is_fortran() {
+            return self;
+        }
+        let mut slots: Vec<Option<T>> = self.data.into_iter().map(Some).collect();
+        let data = FortranOffsets::new(&self.shape)
+            .filter_map(|at| slots.get_mut(at).and_then(Option::take))
+            .collect();
+        NdArray {
+            shape: self.shape,
+            order: Order::C,
+            data,
+        }
+    }
+}
+
+impl<T: PartialEq> PartialEq for NdArray<T> {
+    /// Equal shapes and equal values at every index, whatever the layouts.
+    fn eq(&self, other: &NdArray<T>) -> bool {
+        if self.shape != other.shape {
+            return false;
+        }
+        if self.order == other.order {
+            return self.data == other.data;
+        }
+        let (c, f) = if self.order.is_fortran() {
+            (&other.data, &self.data)
+        } else {
+            (&self.data, &other.data)
+        };
+        c.iter()
+            .zip(FortranOffsets::new(&self.shape))
+            .all(|(a, at)| f.get(at) == Some(a))
+    }
+}
+
+/// For each index of an array of `shape` in C order (last axis fastest),
+/// the offset of that element in Fortran-order data (first axis fastest).
+pub(crate) struct FortranOffsets {
+    dims: Vec<usize>,
+    /// Fortran strides in elements.
+    strides: Vec<usize>,
+    index: Vec<usize>,
+    offset: usize,
+    left: usize,
+}
+
+impl FortranOffsets {
+    /// The offsets for `shape`; its element count fits a `usize` (checked
+    /// where the shape was made).
+    pub(crate) fn new(shape: &[usize]) -> FortranOffsets {
+        let mut strides = Vec::with_capacity(shape.len());
+        let mut s = 1usize;
+        for &d in shape {
+            strides.push(s);
+            s = s.saturating_mul(d);
+        }
+        FortranOffsets {
+            dims: shape.to_vec(),
+            strides,
+            index: vec![0; shape.len()],
+            offset: 0,
+            left: s,
+        }
+    }
+}
+
+impl Iterator for FortranOffsets {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        self.left = self.left.checked_sub(1)?;
+        let at = self.offset;
+        // advance the C-order odometer: last axis fastest; every offset
+        // stays below the element count, so nothing here wraps
+        for ((i, &d), &st) in self
+            .index
+            .iter_mut()
+            .zip(&self.dims)
+            .zip(&self.strides)
+            .rev()
+        {
+            *i = i.wrapping_add(1);
+            self.offset = self.offset.wrapping_add(st);
+            if *i < d {
+                break;
+            }
+            self.offset = self.offset.wrapping_sub(st.wrapping_mul(d));
+            *i = 0;
+        }
+        Some(at)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
     }
 }
 

@@ -11,6 +11,7 @@
 //! | `memory` | memory bounded by the bytes present and by the writers' buffers |
 //! | `interop` | live round trips with numpy (driven by `.ci/run`) |
 //! | `dtype` | `Dtype::of` refusals and limits, with their messages |
+//! | `parallel` | the `rayon` feature's paths equal the sequential ones |
 //!
 //! Fixtures live beside them: `data/` (numpy-made files and the hostile
 //! corpus, each with the script that made it), `fixtures/` (header and
