@@ -110,7 +110,8 @@ impl Header {
 
     /// The shape in `usize`s, checked: an error when an axis does not fit
     /// (only on 32-bit machines, for files whose data could not be
-    /// addressed anyway).
+    /// addressed anyway). For views and npz data ranges.
+    #[cfg(any(feature = "view", feature = "npz"))]
     pub(crate) fn usize_shape(&self) -> Result<Vec<usize>> {
         self.shape
             .iter()
