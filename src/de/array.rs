@@ -63,6 +63,7 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             bytes: self.bytes,
             cfg: self.cfg,
             order: Order::C,
+            records: self.top,
         };
         nd::offer(Order::C, self.dims, flat, visitor)
     }

@@ -374,6 +374,7 @@ impl<'de, R: Read> nd::Source<'de> for &mut StreamDe<'_, R> {
                 bytes: Bytes::Copied(bytes),
                 cfg: self.cfg,
                 order: Order::Fortran,
+                records: false,
             };
             return flat.present(absorbed, visitor);
         }

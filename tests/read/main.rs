@@ -3,5 +3,6 @@
 
 mod bulk;
 mod header;
+mod nd;
 mod numpy_files;
 mod what_is_there;

@@ -132,6 +132,11 @@ fn bf16_fixtures_never_panic() {
 }
 
 #[test]
+fn nd_fixtures_never_panic() {
+    run_dir("nd", None);
+}
+
+#[test]
 fn small_hostile_fixtures_never_panic() {
     run_dir("hostile", Some(false));
 }
@@ -213,7 +218,7 @@ fn every_folder_is_covered() {
             .unwrap()
             .to_owned();
         assert!(
-            ["read", "write", "hostile", "bf16"].contains(&dir.as_str()),
+            ["read", "write", "hostile", "bf16", "nd"].contains(&dir.as_str()),
             "{}",
             path.display()
         );
