@@ -249,6 +249,10 @@
 //! let cloud = npy_serde::to_vec(&vec![[0.0f32, 1.0, 2.0]; 4])?;
 //! let pts: NdArray<[f32; 3]> = npy_serde::from_slice(&cloud)?;
 //! assert_eq!(pts.shape(), &[4]);
+//!
+//! // a flat Vec says what the file holds
+//! let err = npy_serde::from_slice::<Vec<f64>>(&file).unwrap_err();
+//! assert!(err.to_string().contains("2-d array of shape (3, 2)"), "{err}");
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
 //!

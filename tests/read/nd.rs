@@ -218,3 +218,22 @@ fn nd_reads_agree_with_vec_and_bulk_reads() {
         assert_eq!(nd.into_c_order().into_vec(), rows.concat(), "{name}");
     }
 }
+
+/// A 2-d file into a flat Vec names its shape and the types that read it.
+#[test]
+fn shape_errors_suggest_ndarray() {
+    let err = npy_serde::from_slice::<Vec<f64>>(&fixture("f8_2d_C_le")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 0: expected f64, found subarray of shape (4,) of '<f8'; the file holds a 2-d \
+         array of shape (3, 4): read it as NdArray<f64> (shape and flat data) or as nested Vecs \
+         (Vec<Vec<f64>>)"
+    );
+    let err = npy_serde::from_reader::<Bulk<f64>>(&fixture("f8_2d_C_le")[..]).unwrap_err();
+    assert!(err.to_string().contains("NdArray<f64>"), "{err}");
+    let err = npy_serde::from_slice::<Vec<Particle>>(&fixture("records_C")).unwrap_err();
+    assert!(
+        err.to_string().contains("a 2-d array of shape (20, 30)"),
+        "{err}"
+    );
+}
