@@ -66,29 +66,22 @@ fn one_pass<T: ?Sized + Serialize>(
         return None;
     }
     let mut out = Vec::new();
-    let mut prefix = 0usize;
-    // the header for the hinted shape, written in front of the data: when
-    // the hint was right it is already the file's header (encoding a long
-    // record descr costs as much as thousands of records)
-    let mut guessed: Option<Vec<u64>> = None;
-    let mut on_dtype = |dt: Dtype, hinted: &[u64], out: &mut Vec<u8>| {
-        if !with_header {
-            return Ok(dt);
-        }
-        let (header, whole) = hinted_header(dt, hinted);
-        if let Ok((h, _)) = header.encode(opts.version) {
-            prefix = h.len();
-            out.extend_from_slice(&h);
-            guessed = Some(header.shape);
-        }
-        Ok(whole.unwrap_or(header.descr))
+    let mut output = InMemory {
+        opts,
+        cap,
+        with_header,
+        prefix: 0,
+        guessed: None,
     };
-    // no callback fails: an error is impossible here
+    // the flavour never fails: an error is impossible here
     let Ok(Speculation::Uniform(mut spec)) =
-        speculate(value, opts.align, &mut out, cap, &mut on_dtype, None, None)
+        speculate(value, opts.align, &mut out, &mut output, None)
     else {
         return None;
     };
+    let InMemory {
+        prefix, guessed, ..
+    } = output;
     let shape = std::mem::take(&mut spec.shape);
     let header = Header::new(spec.into_descr(), false, shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
@@ -112,6 +105,61 @@ fn one_pass<T: ?Sized + Serialize>(
     }
 }
 
+/// [`one_pass`]'s flavour: all the data in memory, up to `cap` bytes;
+/// `with_header`, the header for the hinted shape in front of it (when the
+/// hint was right it is already the file's header: encoding a long record
+/// descr costs as much as thousands of records).
+struct InMemory<'o> {
+    opts: &'o WriteOptions,
+    cap: usize,
+    with_header: bool,
+    /// Bytes of the header written in front of the data.
+    prefix: usize,
+    /// The shape that header is for.
+    guessed: Option<Vec<u64>>,
+}
+
+impl crate::ser::spec::Output for InMemory<'_> {
+    fn cap(&self) -> usize {
+        self.cap
+    }
+    fn dtype(&mut self, dt: Dtype, hinted: &[u64], out: &mut Vec<u8>) -> Result<Dtype> {
+        if !self.with_header {
+            return Ok(dt);
+        }
+        let (header, whole) = hinted_header(dt, hinted);
+        if let Ok((h, _)) = header.encode(self.opts.version) {
+            self.prefix = h.len();
+            out.extend_from_slice(&h);
+            self.guessed = Some(header.shape);
+        }
+        Ok(whole.unwrap_or(header.descr))
+    }
+}
+
+/// The checking pass's flavour ([`one_pass_streamed`]): chunks of
+/// [`CHUNK`], kept while they total at most [`KEEP`] bytes.
+struct Keep(Option<Vec<u8>>);
+
+impl crate::ser::spec::Output for Keep {
+    fn window(&self) -> Option<usize> {
+        Some(CHUNK)
+    }
+    fn check_above(&self) -> Option<usize> {
+        Some(KEEP)
+    }
+    fn chunk(&mut self, data: &[u8]) -> Result<()> {
+        if let Some(k) = self.0.as_mut() {
+            if k.len().saturating_add(data.len()) <= KEEP {
+                k.extend_from_slice(data);
+            } else {
+                self.0 = None;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The speculative single pass for `to_writer`, in bounded memory: a first
 /// pass encodes every element into a reused [`CHUNK`] (checking that the
 /// values are uniform, writing nothing); when all the data fit in
@@ -131,34 +179,12 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     // bytes: a small array is then written from them, in one walk; past
     // KEEP (or when the length hints claim more: then the pass hands over
     // no chunk and only checks plain numbers) the second walk writes
-    let mut kept: Option<Vec<u8>> = Some(Vec::new());
-    let mut keep = |data: &[u8]| {
-        if let Some(k) = kept.as_mut() {
-            if k.len().saturating_add(data.len()) <= KEEP {
-                k.extend_from_slice(data);
-            } else {
-                kept = None;
-            }
-        }
-        Ok(())
-    };
-    let chunked = Some((
-        CHUNK,
-        &mut keep as &mut crate::ser::spec::Flush<'_>,
-        Some(KEEP),
-    ));
-    let Speculation::Uniform(spec) = speculate(
-        value,
-        opts.align,
-        &mut out,
-        usize::MAX,
-        &mut |dt, _, _| Ok(dt),
-        chunked,
-        None,
-    )?
+    let mut keep = Keep(Some(Vec::new()));
+    let Speculation::Uniform(spec) = speculate(value, opts.align, &mut out, &mut keep, None)?
     else {
         return Ok(false);
     };
+    let Keep(kept) = keep;
     let Some((header, data_len)) = checked_header(&spec) else {
         return Ok(false);
     };
@@ -173,27 +199,24 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     }
     writer.write_all(&head)?;
     out.clear();
-    let mut offset = 0usize;
-    let mut emit = |data: &[u8]| {
-        write_data_at(&mut *writer, data, &head, offset)?;
-        offset = offset.saturating_add(data.len());
-        Ok(())
+    let mut direct = Direct {
+        writer: &mut *writer,
+        opts,
+        head: Some(head),
+        offset: 0,
     };
-    let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>, None));
-    let again = speculate(
-        value,
-        opts.align,
-        &mut out,
-        usize::MAX,
-        &mut |dt, _, _| Ok(dt),
-        chunked,
-        // the dtype and tape of the checking pass: nothing inferred again
-        Some(known),
-    )?;
-    match again {
-        Speculation::Uniform(s)
-            if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape =>
-        {
+    // the dtype and tape of the checking pass: nothing inferred again
+    let again = speculate(value, opts.align, &mut out, &mut direct, Some(known))?;
+    match (again, direct) {
+        (
+            Speculation::Uniform(s),
+            Direct {
+                writer,
+                head: Some(head),
+                offset,
+                ..
+            },
+        ) if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape => {
             write_data_at(writer, &out, &head, offset)?;
             Ok(true)
         }
@@ -228,53 +251,23 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<Unchecked> {
-    use std::cell::RefCell;
     if opts.dtype.is_some() || opts.fortran_order {
         return Ok(Unchecked::Redo);
     }
-    // shared by the two callbacks: the dtype one writes the header, the
-    // chunk one the data after it
-    let direct = RefCell::new(Direct {
+    let mut direct = Direct {
         writer: &mut *writer,
+        opts,
         head: None,
         offset: 0,
-    });
-    let mut on_dtype = |dt: Dtype, hinted: &[u64], _: &mut Vec<u8>| {
-        let (header, whole) = hinted_header(dt, hinted);
-        let (h, _) = header.encode(opts.version)?;
-        let mut d = direct.borrow_mut();
-        d.writer.write_all(&h)?;
-        d.head = Some(h);
-        Ok(whole.unwrap_or(header.descr))
-    };
-    let mut emit = |data: &[u8]| -> Result<()> {
-        let mut d = direct.borrow_mut();
-        let d = &mut *d;
-        // `on_dtype` wrote the header before the first chunk
-        let head = d
-            .head
-            .as_ref()
-            .ok_or_else(|| Error::schema("internal: no header"))?;
-        write_data_at(&mut *d.writer, data, head, d.offset)?;
-        d.offset = d.offset.saturating_add(data.len());
-        Ok(())
     };
     let mut out = Vec::new();
-    let chunked = Some((CHUNK, &mut emit as &mut crate::ser::spec::Flush<'_>, None));
-    let spec = speculate(
-        value,
-        opts.align,
-        &mut out,
-        usize::MAX,
-        &mut on_dtype,
-        chunked,
-        None,
-    )?;
+    let spec = speculate(value, opts.align, &mut out, &mut direct, None)?;
     let Direct {
         writer,
         head: guessed,
         offset,
-    } = direct.into_inner();
+        ..
+    } = direct;
     let (Speculation::Uniform(spec), Some(guessed)) = (spec, guessed) else {
         return Ok(Unchecked::Redo);
     };
@@ -302,13 +295,43 @@ fn checked_header(spec: &crate::ser::spec::Speculated) -> Option<(Header, usize)
     (spec.len == data_len).then_some((header, data_len))
 }
 
-/// The destination of [`one_pass_unchecked`] and what was written to it.
-struct Direct<'w, W> {
+/// The flavour that writes as it goes ([`one_pass_unchecked`], the
+/// writing pass of [`one_pass_streamed`]): chunks of [`CHUNK`] written
+/// after `head`; without one, the header for the shape the length hints
+/// claim is written first, when the dtype is known.
+struct Direct<'w, 'o, W> {
     writer: &'w mut W,
-    /// The header written (for the shape the length hints claimed).
+    opts: &'o WriteOptions,
+    /// The header written.
     head: Option<Vec<u8>>,
     /// Data bytes written after the header.
     offset: usize,
+}
+
+impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
+    fn window(&self) -> Option<usize> {
+        Some(CHUNK)
+    }
+    fn dtype(&mut self, dt: Dtype, hinted: &[u64], _: &mut Vec<u8>) -> Result<Dtype> {
+        if self.head.is_some() {
+            return Ok(dt);
+        }
+        let (header, whole) = hinted_header(dt, hinted);
+        let (h, _) = header.encode(self.opts.version)?;
+        self.writer.write_all(&h)?;
+        self.head = Some(h);
+        Ok(whole.unwrap_or(header.descr))
+    }
+    fn chunk(&mut self, data: &[u8]) -> Result<()> {
+        // `dtype` wrote the header before the first chunk
+        let head = self
+            .head
+            .as_ref()
+            .ok_or_else(|| Error::schema("internal: no header"))?;
+        write_data_at(&mut *self.writer, data, head, self.offset)?;
+        self.offset = self.offset.saturating_add(data.len());
+        Ok(())
+    }
 }
 
 /// Writes the data section after `head`; an I/O error names the record
@@ -375,6 +398,17 @@ fn fold_subarray(dt: &Dtype, outer: &[u64]) -> (Dtype, Vec<u64>) {
         cur = base;
     }
     (cur.clone(), shape)
+}
+
+/// The header of a C-order array of `dtype` and `shape` (a subarray dtype
+/// folded in) and its bytes as `np.save` writes them, the version chosen as
+/// numpy chooses it; an error when the data size overflows.
+pub(crate) fn npy_header(dtype: &Dtype, shape: &[u64]) -> Result<(Header, Vec<u8>)> {
+    let (descr, shape) = fold_subarray(dtype, shape);
+    let header = Header::new(descr, false, shape);
+    header.data_len()?;
+    let (bytes, _) = header.encode(None)?;
+    Ok((header, bytes))
 }
 
 /// Writes `value` as an `.npy` file: a sequence of records gives a record
@@ -1165,10 +1199,7 @@ impl<W: Write> NpyWriter<W> {
         if self.dtype.is_none() || self.check_layout {
             let mut slot = None;
             record
-                .serialize(crate::ser::infer::Infer {
-                    slot: &mut slot,
-                    top: false,
-                })
+                .serialize(crate::ser::infer::Infer::new(&mut slot, false))
                 .map_err(|e| e.at_record(index))?;
             let node = slot.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
             let inferred = crate::ser::infer::node_to_dtype(&node, self.align)

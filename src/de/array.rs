@@ -420,10 +420,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
         self.visit_seq(visitor)
     }
 
-    #[inline]
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_some(self)
-    }
+    de_methods!(some);
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,

@@ -62,15 +62,6 @@ impl<'de, D: Raw<'de>> de::MapAccess<'de> for Offer<'_, D> {
 /// is the ordinary deserializer.
 struct Value<D>(D);
 
-macro_rules! forward {
-    ($($m:ident)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            self.0.$m(visitor)
-        }
-    )*};
-}
-
 impl<'de, D: Raw<'de>> de::Deserializer<'de> for Value<D> {
     type Error = Error;
 
@@ -78,57 +69,12 @@ impl<'de, D: Raw<'de>> de::Deserializer<'de> for Value<D> {
         self.0.raw(visitor)
     }
 
-    forward!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+    de_methods!(forward(0)
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_byte_buf deserialize_option
         deserialize_unit deserialize_seq deserialize_map deserialize_identifier
-        deserialize_ignored_any);
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.0.deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.0.deserialize_newtype_struct(name, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        self.0.deserialize_tuple(len, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.0.deserialize_tuple_struct(name, len, visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.0.deserialize_struct(name, fields, visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.0.deserialize_enum(name, variants, visitor)
-    }
+        deserialize_ignored_any deserialize_unit_struct deserialize_newtype_struct
+        deserialize_tuple deserialize_tuple_struct deserialize_struct deserialize_enum);
 }

@@ -230,10 +230,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         self.general(visitor, |d, v| d.deserialize_bool(v))
     }
 
-    #[inline]
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_some(self)
-    }
+    de_methods!(some);
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {

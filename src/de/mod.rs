@@ -42,6 +42,101 @@
 // every operation is checked or proven bounded (de/*.rs too).
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+/// The read side's shared `Deserializer` methods, so each deserializer
+/// writes only what is its own:
+///
+/// - `some`: `deserialize_option` is always `Some` (numpy has no missing
+///   value); `newtype`: a newtype struct is its inner value; `ignored`:
+///   `deserialize_ignored_any` takes nothing;
+/// - `refuse(f) method "what" ...`: each listed method is `Err(f("what"))`
+///   (the word may be left out: `f("")`), refuse-by-default as
+///   `crate::ser::refuse!` is on the write side;
+/// - `forward(field) method ...`: each listed method is `self.field`'s.
+macro_rules! de_methods {
+    (some) => {
+        #[inline]
+        fn deserialize_option<V: ::serde::de::Visitor<'de>>(
+            self,
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            visitor.visit_some(self)
+        }
+    };
+    (newtype) => {
+        fn deserialize_newtype_struct<V: ::serde::de::Visitor<'de>>(
+            self,
+            _: &'static str,
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            visitor.visit_newtype_struct(self)
+        }
+    };
+    (ignored) => {
+        /// Skipped: fine whatever it holds.
+        fn deserialize_ignored_any<V: ::serde::de::Visitor<'de>>(
+            self,
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            visitor.visit_unit()
+        }
+    };
+    (refuse($f:path) $($m:ident $($what:literal)?)*) => {$(
+        $crate::de::de_methods!(@args $m refuse ($f, concat!("", $($what)?)));
+    )*};
+    (forward($field:tt) $($m:ident)*) => {$(
+        $crate::de::de_methods!(@args $m forward ($field));
+    )*};
+    // the methods' own parameters, then `@refuse` or `@forward`
+    (@args deserialize_unit_struct $to:ident $x:tt) => {
+        $crate::de::de_methods!(@$to deserialize_unit_struct(name: &'static str) $x);
+    };
+    (@args deserialize_newtype_struct $to:ident $x:tt) => {
+        $crate::de::de_methods!(@$to deserialize_newtype_struct(name: &'static str) $x);
+    };
+    (@args deserialize_tuple $to:ident $x:tt) => {
+        $crate::de::de_methods!(@$to deserialize_tuple(len: usize) $x);
+    };
+    (@args deserialize_tuple_struct $to:ident $x:tt) => {
+        $crate::de::de_methods!(@$to deserialize_tuple_struct(name: &'static str, len: usize) $x);
+    };
+    (@args deserialize_struct $to:ident $x:tt) => {
+        $crate::de::de_methods!(@$to deserialize_struct(
+            name: &'static str,
+            fields: &'static [&'static str]
+        ) $x);
+    };
+    (@args deserialize_enum $to:ident $x:tt) => {
+        $crate::de::de_methods!(@$to deserialize_enum(
+            name: &'static str,
+            variants: &'static [&'static str]
+        ) $x);
+    };
+    (@args $m:ident $to:ident $x:tt) => {
+        $crate::de::de_methods!(@$to $m() $x);
+    };
+    (@refuse $m:ident($($a:ident: $t:ty),*) ($f:path, $what:expr)) => {
+        fn $m<V: ::serde::de::Visitor<'de>>(
+            self,
+            $($a: $t,)*
+            _: V,
+        ) -> $crate::error::Result<V::Value> {
+            let _ = ($($a,)*);
+            Err($f($what))
+        }
+    };
+    (@forward $m:ident($($a:ident: $t:ty),*) ($field:tt)) => {
+        #[inline]
+        fn $m<V: ::serde::de::Visitor<'de>>(
+            self,
+            $($a: $t,)*
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            self.$field.$m($($a,)* visitor)
+        }
+    };
+}
+pub(crate) use de_methods;
+
 pub(crate) mod array;
 pub(crate) mod bulk;
 pub(crate) mod datetime;

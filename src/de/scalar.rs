@@ -601,10 +601,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
         self.deserialize_bytes(visitor)
     }
 
-    #[inline]
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_some(self)
-    }
+    de_methods!(some);
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,

@@ -453,9 +453,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
         deserialize_seq deserialize_map deserialize_identifier);
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_some(self)
-    }
+    de_methods!(some);
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,

@@ -8,7 +8,7 @@ use std::io::{Read, Seek};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::de::element::ElementDe;
-use crate::de::{Bytes, Cfg};
+use crate::de::{Bytes, Cfg, de_methods};
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
@@ -19,18 +19,10 @@ pub(crate) struct ArchiveDe<'a, R: Read + Seek> {
     pub(crate) npz: &'a mut NpzReader<R>,
 }
 
-fn refuse<T>(what: &str) -> Result<T> {
-    Err(Error::schema(format!(
+fn refuse(what: &str) -> Error {
+    Error::schema(format!(
         "an npz archive reads as a struct, a map or a sequence of records, not as {what}"
-    )))
-}
-
-macro_rules! refuse_all {
-    ($($m:ident $what:literal;)*) => {$(
-        fn $m<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-            refuse($what)
-        }
-    )*};
+    ))
 }
 
 impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
@@ -84,34 +76,17 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         }
     }
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_some(self)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
-    }
-
-    refuse_all! {
-        deserialize_bool "bool"; deserialize_i8 "an integer"; deserialize_i16 "an integer";
-        deserialize_i32 "an integer"; deserialize_i64 "an integer"; deserialize_u8 "an integer";
-        deserialize_u16 "an integer"; deserialize_u32 "an integer"; deserialize_u64 "an integer";
-        deserialize_f32 "a float"; deserialize_f64 "a float"; deserialize_char "a char";
-        deserialize_str "a string"; deserialize_string "a string"; deserialize_bytes "bytes";
-        deserialize_byte_buf "bytes"; deserialize_unit "unit"; deserialize_identifier "an identifier";
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, _: V) -> Result<V::Value> {
-        refuse("a unit struct")
-    }
+    de_methods!(some);
+    de_methods!(newtype);
+    de_methods!(ignored);
+    de_methods!(refuse(refuse)
+        deserialize_bool "bool" deserialize_i8 "an integer" deserialize_i16 "an integer"
+        deserialize_i32 "an integer" deserialize_i64 "an integer" deserialize_u8 "an integer"
+        deserialize_u16 "an integer" deserialize_u32 "an integer" deserialize_u64 "an integer"
+        deserialize_f32 "a float" deserialize_f64 "a float" deserialize_char "a char"
+        deserialize_str "a string" deserialize_string "a string" deserialize_bytes "bytes"
+        deserialize_byte_buf "bytes" deserialize_unit "unit" deserialize_identifier "an identifier"
+        deserialize_unit_struct "a unit struct" deserialize_enum "an enum");
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
@@ -124,21 +99,13 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
                     || "the archive is empty".to_owned(),
                     |l| format!("it has {l}"),
                 );
-            return refuse(&format!(
+            return Err(refuse(&format!(
                 "a tuple struct of {len} (that takes members arr_0..arr_{}, as np.savez \
                  writes them; {has})",
                 len.saturating_sub(1)
-            ));
+            )));
         }
         self.deserialize_tuple(len, visitor)
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value> {
-        refuse("an enum")
     }
 }
 
@@ -344,17 +311,8 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
             })
     }
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_some(self)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
-    }
+    de_methods!(some);
+    de_methods!(newtype);
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string

@@ -21,7 +21,7 @@ use crate::header::Header;
 use crate::options::WriteOptions;
 use crate::ser::plan;
 use crate::ser::replay::Tape;
-use crate::ser::spec::{Speculation, speculate};
+use crate::ser::spec::{Output, Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
 
 use super::pick::Pick;
@@ -83,23 +83,16 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
 /// than inferring every record. Anything else takes the exact planning walk,
 /// which gives the widest strings or the error.
 fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
+    /// The flavour that discards its chunks.
+    struct Discard;
+    impl Output for Discard {
+        fn window(&self) -> Option<usize> {
+            Some(CHUNK)
+        }
+    }
     let mut out = Vec::new();
-    let mut discard = |_: &[u8]| Ok(());
-    let chunked = Some((
-        CHUNK,
-        &mut discard as &mut crate::ser::spec::Flush<'_>,
-        None,
-    ));
-    let spec = speculate(
-        records,
-        false,
-        &mut out,
-        usize::MAX,
-        &mut |dt, _, _| Ok(dt),
-        chunked,
-        None,
-    );
-    // the chunks are discarded: no callback fails
+    let spec = speculate(records, false, &mut out, &mut Discard, None);
+    // the chunks are discarded: the flavour never fails
     if let Ok(Speculation::Uniform(spec)) = spec {
         let shape = spec.shape.clone();
         let bytes = shape

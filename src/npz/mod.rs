@@ -50,7 +50,7 @@
 mod archive_de;
 mod columns;
 mod pick;
-mod probe;
+mod range;
 mod raw_member;
 mod read;
 mod split;
@@ -63,8 +63,10 @@ use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Result};
 
-use probe::{Kind, kind_of};
+use crate::ser::Found;
+use crate::ser::probe::{Stop, first_is_record, top_of};
 
+pub use range::DataRange;
 pub use read::{MemberReader, NpzReader};
 pub use write::{MemberWriter, NpzWriter};
 
@@ -78,20 +80,69 @@ fn key_of(member: &str) -> &str {
     member.strip_suffix(".npy").unwrap_or(member)
 }
 
+/// What an npz value is at its top, for the dispatch of [`add_value`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TopKind {
+    None,
+    Seq,
+    /// A tuple or a tuple struct (serde writes `[T; N]` as a tuple too).
+    Tuple,
+    Struct,
+    Map,
+    /// Anything else, with serde's word for it.
+    Other(&'static str),
+}
+
+/// The top-level kind of `value` (`Some` and plain newtypes are looked
+/// through), without walking it.
+fn top_kind<T: ?Sized + Serialize>(value: &T) -> TopKind {
+    match top_of(value) {
+        Ok(Found::Char) => TopKind::Other("char"),
+        Ok(Found::Str) => TopKind::Other("string"),
+        Ok(_) => TopKind::Other("enum variant"),
+        Err(Stop::Is(found)) => match found {
+            Found::None => TopKind::None,
+            Found::Seq => TopKind::Seq,
+            Found::Tuple | Found::TupleStruct => TopKind::Tuple,
+            Found::Map => TopKind::Map,
+            Found::Struct => TopKind::Struct,
+            Found::Bool => TopKind::Other("bool"),
+            Found::Int => TopKind::Other("integer"),
+            Found::Float => TopKind::Other("float"),
+            Found::Char => TopKind::Other("char"),
+            Found::Str => TopKind::Other("string"),
+            Found::Bytes => TopKind::Other("bytes"),
+            Found::Unit => TopKind::Other("unit"),
+            Found::UnitStruct => TopKind::Other("unit struct"),
+            Found::UnitVariant(..)
+            | Found::NewtypeVariant(..)
+            | Found::TupleVariant(..)
+            | Found::StructVariant(..) => TopKind::Other("enum variant"),
+        },
+        Err(Stop::Special) => TopKind::Other("scalar"),
+        Err(Stop::Some | Stop::First(_) | Stop::Custom(_)) => TopKind::Other("value"),
+    }
+}
+
+/// Whether a field's value is `None` (then it writes no member).
+fn is_none<T: ?Sized + Serialize>(value: &T) -> bool {
+    top_kind(value) == TopKind::None
+}
+
 /// Writes a struct/map as one member per field, a sequence of records as
 /// one member per column (what [`to_writer`] does).
 fn add_value<W: Write + Seek, T: ?Sized + Serialize>(
     npz: &mut NpzWriter<W>,
     value: &T,
 ) -> Result<()> {
-    match kind_of(value) {
-        Kind::Seq => columns::write_columns(npz, value),
-        Kind::Tuple if probe::is_tuple_of_records(value) => columns::write_columns(npz, value),
-        Kind::Struct | Kind::Map | Kind::Tuple => value.serialize(split::Split { npz }),
-        Kind::None => Err(Error::schema(
+    match top_kind(value) {
+        TopKind::Seq => columns::write_columns(npz, value),
+        TopKind::Tuple if first_is_record(value) => columns::write_columns(npz, value),
+        TopKind::Struct | TopKind::Map | TopKind::Tuple => value.serialize(split::Split { npz }),
+        TopKind::None => Err(Error::schema(
             "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found None",
         )),
-        Kind::Other(what) => Err(Error::schema(format!(
+        TopKind::Other(what) => Err(Error::schema(format!(
             "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found {what}"
         ))),
     }
@@ -247,4 +298,32 @@ pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<std::path::Path>, value: 
 pub fn from_path<T: DeserializeOwned>(path: impl AsRef<std::path::Path>) -> Result<T> {
     let file = std::fs::File::open(path.as_ref())?;
     from_reader(std::io::BufReader::new(file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        assert_eq!(top_kind(&None::<u8>), TopKind::None);
+        assert_eq!(top_kind(&Some(vec![1u8])), TopKind::Seq);
+        assert_eq!(top_kind(&vec![1u8, 2]), TopKind::Seq);
+        assert_eq!(top_kind(&[1u8, 2]), TopKind::Tuple);
+        assert_eq!(top_kind(&(1u8, 2.0f64)), TopKind::Tuple);
+        #[derive(serde::Serialize)]
+        struct R {
+            a: u8,
+        }
+        assert!(first_is_record(&[R { a: 1 }, R { a: 2 }]));
+        assert!(first_is_record(&[0u8; 0]));
+        assert!(!first_is_record(&(vec![1u8], R { a: 1 })));
+        assert!(!first_is_record(&[1u8, 2]));
+        assert!(!first_is_record(&vec![R { a: 1 }]));
+        assert_eq!(
+            top_kind(&std::collections::BTreeMap::<String, u8>::new()),
+            TopKind::Map
+        );
+        assert_eq!(top_kind(&1.5f64), TopKind::Other("float"));
+    }
 }

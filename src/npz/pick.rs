@@ -18,9 +18,9 @@ use serde::ser;
 
 use crate::dtype::Field;
 use crate::error::{Error, Result};
-use crate::ser::key::key_text;
+use crate::ser::probe::key_text;
 use crate::ser::replay::Tape;
-use crate::ser::{Found, refuse, serializer_types};
+use crate::ser::{Found, refuse, serializer_types, through};
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
 /// `field`'s size).
@@ -97,18 +97,9 @@ impl<'a> ser::Serializer for Pick<'a> {
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant
         serialize_tuple_variant serialize_struct_variant);
 
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        // a record is never one of the crate's special newtypes (those are
-        // scalars or gaps), so every newtype here is a transparent wrapper
-        value.serialize(self)
-    }
+    // a record is never one of the crate's special newtypes (those are
+    // scalars or gaps), so every newtype here is a transparent wrapper
+    through!(some newtype);
     fn serialize_seq(self, _: Option<usize>) -> Result<PickFields<'a>> {
         // the encoder takes a sequence for a record by position too
         Ok(self.fields())

@@ -5,24 +5,18 @@
 
 use serde::de::{self, Visitor};
 
+use crate::de::de_methods;
 use crate::error::{Error, Result};
 
 /// The bytes of a member without an npy header.
 pub(crate) struct RawMember<'a>(pub &'a [u8]);
 
-fn not_an_array() -> Error {
+/// Whatever is asked but bytes.
+fn not_an_array(_: &str) -> Error {
     Error::schema(
         "not an array (no npy header); read its bytes with NpzReader::raw or into a \
          byte buffer (serde_bytes::ByteBuf)",
     )
-}
-
-macro_rules! refuse {
-    ($($m:ident)*) => {$(
-        fn $m<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-            Err(not_an_array())
-        }
-    )*};
 }
 
 impl<'de> de::Deserializer<'de> for RawMember<'_> {
@@ -34,54 +28,14 @@ impl<'de> de::Deserializer<'de> for RawMember<'_> {
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_bytes(self.0)
     }
-    /// A skipped member is fine whatever it holds.
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
-    }
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_some(self)
-    }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
-    }
-    refuse! {
+    de_methods!(ignored);
+    de_methods!(some);
+    de_methods!(newtype);
+    de_methods!(refuse(not_an_array)
         deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
         deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string
         deserialize_unit deserialize_seq deserialize_map deserialize_identifier
-    }
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, _: V) -> Result<V::Value> {
-        Err(not_an_array())
-    }
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
-        Err(not_an_array())
-    }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: usize,
-        _: V,
-    ) -> Result<V::Value> {
-        Err(not_an_array())
-    }
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value> {
-        Err(not_an_array())
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value> {
-        Err(not_an_array())
-    }
+        deserialize_unit_struct deserialize_tuple deserialize_tuple_struct deserialize_struct
+        deserialize_enum);
 }

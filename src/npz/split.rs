@@ -15,10 +15,10 @@ use serde::Serialize;
 use serde::ser;
 
 use crate::error::{Error, Result};
-use crate::ser::key::key_text;
-use crate::ser::{Found, refuse, serializer_types};
+use crate::ser::probe::key_text;
+use crate::ser::{Found, elements, refuse, serializer_types, through};
 
-use super::probe::{Kind, kind_of};
+use super::is_none;
 use super::write::NpzWriter;
 
 pub(crate) struct Split<'a, W: Write + Seek> {
@@ -42,7 +42,7 @@ fn member<W: Write + Seek, T: ?Sized + Serialize>(
     key: &str,
     value: &T,
 ) -> Result<()> {
-    if kind_of(value) == Kind::None {
+    if is_none(value) {
         return Ok(());
     }
     npz.add(key, value)
@@ -62,16 +62,7 @@ impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq
         serialize_tuple_variant serialize_struct_variant);
 
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        value.serialize(self)
-    }
+    through!(some newtype);
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
         Ok(SplitMap {
             npz: self.npz,
@@ -101,7 +92,7 @@ impl<W: Write + Seek> SplitTuple<'_, W> {
     /// the positions, so it is refused.
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.next;
-        if kind_of(value) == Kind::None {
+        if is_none(value) {
             return Err(Error::schema(format!(
                 "npz::to_writer: tuple element {i} is None; positional members arr_0, arr_1, ... \
                  cannot leave one out"
@@ -110,31 +101,13 @@ impl<W: Write + Seek> SplitTuple<'_, W> {
         self.next = i.saturating_add(1);
         self.npz.add(&format!("arr_{i}"), value)
     }
-}
 
-impl<W: Write + Seek> ser::SerializeTuple for SplitTuple<'_, W> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
+    fn finish(self) -> Result<()> {
         Ok(())
     }
 }
 
-impl<W: Write + Seek> ser::SerializeTupleStruct for SplitTuple<'_, W> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+elements!(impl['a, W: Write + Seek] SplitTuple<'a, W> => (), Error: SerializeTuple SerializeTupleStruct);
 
 impl<W: Write + Seek> ser::SerializeStruct for Split<'_, W> {
     type Ok = ();

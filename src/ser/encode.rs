@@ -34,7 +34,7 @@ use crate::ser::convert::{
     i64_to_f64_exact, u64_to_f64_exact,
 };
 use crate::ser::infer::time_unit;
-use crate::ser::key::key_text;
+use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special::Special;
 
@@ -268,25 +268,12 @@ impl<'a> Enc<'a> {
             return Err(not_strict());
         }
         match s.ty() {
-            ScalarType::Unicode(n) => {
-                let big = s.order() == ByteOrder::Big;
-                let mut chunks = self.buf.chunks_exact_mut(4);
-                for c in v.chars() {
-                    let Some(dst) = chunks.next() else {
-                        return Err(too_long(v.chars().count(), "characters", &s));
-                    };
-                    let b = if big {
-                        u32::from(c).to_be_bytes()
-                    } else {
-                        u32::from(c).to_le_bytes()
-                    };
-                    dst.copy_from_slice(&b);
+            ScalarType::Unicode(_) => {
+                if put_unicode(self.buf, v, s.order() == ByteOrder::Big) {
+                    Ok(())
+                } else {
+                    Err(too_long(v.chars().count(), "characters", &s))
                 }
-                for dst in chunks {
-                    dst.fill(0);
-                }
-                let _ = n;
-                Ok(())
             }
             ScalarType::Bytes(_) => self.put_raw(v.as_bytes(), &s),
             _ => Err(self.mismatch("string")),
@@ -446,6 +433,43 @@ fn nul_error() -> Error {
     )
 }
 
+/// `v` as UCS-4 code points into `dst` (a `U` value), the rest zero;
+/// `false` when it has more characters than `dst` holds. The one `U`
+/// string encoder of every pass (ASCII text is widened without decoding).
+#[inline(always)]
+pub(crate) fn put_unicode(dst: &mut [u8], v: &str, big: bool) -> bool {
+    if v.is_ascii() {
+        let Some((head, tail)) = v
+            .len()
+            .checked_mul(4)
+            .and_then(|used| dst.split_at_mut_checked(used))
+        else {
+            return false;
+        };
+        for (d, b) in head.chunks_exact_mut(4).zip(v.bytes()) {
+            d.copy_from_slice(&if big { [0, 0, 0, b] } else { [b, 0, 0, 0] });
+        }
+        tail.fill(0);
+        return true;
+    }
+    let mut chunks = dst.chunks_exact_mut(4);
+    for c in v.chars() {
+        let Some(d) = chunks.next() else {
+            return false;
+        };
+        let c = u32::from(c);
+        d.copy_from_slice(&if big {
+            c.to_be_bytes()
+        } else {
+            c.to_le_bytes()
+        });
+    }
+    for d in chunks {
+        d.fill(0);
+    }
+    true
+}
+
 /// Writes the low `n` bytes of `bits` in the given byte order.
 #[inline]
 fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
@@ -454,27 +478,21 @@ fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
     } else {
         bits.to_le_bytes()
     };
+    // the low N bytes: the first N little-endian, the last N big-endian
+    fn low<const N: usize>(buf: &mut [u8], bytes: &[u8; 8], big: bool) -> Option<()> {
+        let src = if big {
+            bytes.last_chunk::<N>()
+        } else {
+            bytes.first_chunk::<N>()
+        };
+        *buf.first_chunk_mut::<N>()? = *src?;
+        Some(())
+    }
     let ok = match n {
-        8 => buf.first_chunk_mut::<8>().map(|d| *d = bytes),
-        4 => buf
-            .first_chunk_mut::<4>()
-            .zip(if big {
-                bytes.last_chunk::<4>()
-            } else {
-                bytes.first_chunk::<4>()
-            })
-            .map(|(d, s)| *d = *s),
-        2 => buf
-            .first_chunk_mut::<2>()
-            .zip(if big {
-                bytes.last_chunk::<2>()
-            } else {
-                bytes.first_chunk::<2>()
-            })
-            .map(|(d, s)| *d = *s),
-        1 => buf
-            .first_mut()
-            .map(|d| *d = if big { bytes[7] } else { bytes[0] }),
+        8 => low::<8>(buf, &bytes, big),
+        4 => low::<4>(buf, &bytes, big),
+        2 => low::<2>(buf, &bytes, big),
+        1 => low::<1>(buf, &bytes, big),
         _ => None,
     };
     ok.ok_or_else(|| Error::mismatch("internal: buffer does not match the itemsize"))
@@ -547,8 +565,15 @@ impl RecEnc<'_> {
         }
     }
 
+    /// A struct's field, by its name.
     #[inline]
-    fn field<T: ?Sized + Serialize>(
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        let idx = self.lookup(key);
+        self.field_at(idx, key, value)
+    }
+
+    #[inline]
+    fn field_at<T: ?Sized + Serialize>(
         &mut self,
         idx: Option<usize>,
         key: &str,
@@ -620,23 +645,7 @@ fn field_names(rec: &Record) -> String {
     s
 }
 
-impl ser::SerializeStruct for RecEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        let idx = self.lookup(key);
-        self.field(idx, key, value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] RecEnc<'a> => (), Error: SerializeStruct);
 
 impl ser::SerializeMap for RecEnc<'_> {
     type Ok = ();
@@ -653,9 +662,9 @@ impl ser::SerializeMap for RecEnc<'_> {
         match self.pending.take() {
             Some(Ok(i)) => {
                 let name = rec.fields().get(i).map(|f| f.name()).unwrap_or_default();
-                self.field(Some(i), name, value)
+                self.field_at(Some(i), name, value)
             }
-            Some(Err(name)) => self.field(None, &name, value),
+            Some(Err(name)) => self.field_at(None, &name, value),
             None => Err(Error::mismatch("map value without a key")),
         }
     }
@@ -858,42 +867,7 @@ impl SeqEnc<'_> {
     }
 }
 
-impl ser::SerializeSeq for SeqEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTuple for SeqEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] SeqEnc<'a> => (), Error: SerializeSeq SerializeTuple SerializeTupleStruct);
 
 /// The integer methods of [`Enc`]'s `Serializer`: one store when the
 /// dtype's scalar is this very type in little-endian order.

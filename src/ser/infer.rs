@@ -14,7 +14,7 @@ use super::Found;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
-use crate::ser::key::key_text;
+use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special::Special;
 use crate::timeconv::parse_unit as parse_token_unit;
@@ -154,10 +154,13 @@ fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
 
 /// The pass-1 serializer: lays the value into `slot`.
 pub(crate) struct Infer<'a> {
-    pub slot: &'a mut Option<Node>,
+    slot: &'a mut Option<Node>,
     /// Whether sequences here are the array's first axis (errors name the
     /// record rather than an index).
-    pub top: bool,
+    top: bool,
+    /// Levels of sequences and records above this value (at most
+    /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
+    depth: usize,
 }
 
 fn refuse_nul() -> Error {
@@ -167,6 +170,31 @@ fn refuse_nul() -> Error {
 }
 
 impl<'a> Infer<'a> {
+    /// Infers the value at the top of a walk into `slot`.
+    pub(crate) fn new(slot: &'a mut Option<Node>, top: bool) -> Self {
+        Infer {
+            slot,
+            top,
+            depth: 0,
+        }
+    }
+
+    /// Infers a value one level below `depth` into `slot`: refused past
+    /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH), so a value nested
+    /// thousands deep is an error, not a stack overflow.
+    fn below(slot: &'a mut Option<Node>, depth: usize) -> Result<Self> {
+        // depth <= MAX_WRITE_DEPTH (checked here on the way down)
+        let depth = depth.wrapping_add(1);
+        if depth > super::MAX_WRITE_DEPTH {
+            return Err(super::too_deep());
+        }
+        Ok(Infer {
+            slot,
+            top: false,
+            depth,
+        })
+    }
+
     /// Enum variants with data (the only values no pass writes).
     fn refuse(self, found: Found) -> Error {
         found.refused()
@@ -194,17 +222,19 @@ impl<'a> Infer<'a> {
     }
 
     fn seq(self) -> Result<SeqInfer<'a>> {
-        let top = self.top;
+        let (top, depth) = (self.top, self.depth);
         let (len, elem) = self.array_slot()?;
         Ok(SeqInfer {
             len,
             elem,
             count: 0,
             top,
+            depth,
         })
     }
 
     fn record(self) -> Result<RecInfer<'a>> {
+        let depth = self.depth;
         match self.slot {
             None => Ok(RecInfer {
                 target: RecTarget::New(self.slot, Vec::new()),
@@ -212,6 +242,7 @@ impl<'a> Infer<'a> {
                 pending_key: None,
                 mismatch: None,
                 hashes: Vec::new(),
+                depth,
             }),
             Some(Node::Record(_)) => match self.slot {
                 Some(Node::Record(fields)) => Ok(RecInfer {
@@ -220,6 +251,7 @@ impl<'a> Infer<'a> {
                     pending_key: None,
                     mismatch: None,
                     hashes: Vec::new(),
+                    depth,
                 }),
                 _ => Err(Error::schema("internal: record slot")),
             },
@@ -237,6 +269,7 @@ pub(crate) struct SeqInfer<'a> {
     elem: &'a mut Option<Node>,
     count: u64,
     top: bool,
+    depth: usize,
 }
 
 impl SeqInfer<'_> {
@@ -249,12 +282,8 @@ impl SeqInfer<'_> {
                 )));
             }
         }
-        let _level = super::Nesting::enter()?;
         value
-            .serialize(Infer {
-                slot: self.elem,
-                top: false,
-            })
+            .serialize(Infer::below(self.elem, self.depth)?)
             .map_err(|e| {
                 if self.top {
                     e.at_record(i)
@@ -316,6 +345,7 @@ pub(crate) struct RecInfer<'a> {
     /// repeated name compares text only on a hash match (a record of n
     /// fields is inferred in O(n²) integer compares, not string compares).
     hashes: Vec<u64>,
+    depth: usize,
 }
 
 /// FNV-1a: a name's hash for the repeated-field check.
@@ -356,12 +386,8 @@ impl RecInfer<'_> {
                     return Err(Error::schema(format!("field {} appears twice", PyStr(key))));
                 }
                 let mut slot = None;
-                let _level = super::Nesting::enter()?;
                 value
-                    .serialize(Infer {
-                        slot: &mut slot,
-                        top: false,
-                    })
+                    .serialize(Infer::below(&mut slot, self.depth)?)
                     .map_err(|e| e.in_field(key))?;
                 self.hashes.push(h);
                 fields.push(RecField {
@@ -371,12 +397,8 @@ impl RecInfer<'_> {
             }
             RecTarget::Check(fields) => match fields.get_mut(i) {
                 Some(f) if f.name == key => {
-                    let _level = super::Nesting::enter()?;
                     value
-                        .serialize(Infer {
-                            slot: &mut f.node,
-                            top: false,
-                        })
+                        .serialize(Infer::below(&mut f.node, self.depth)?)
                         .map_err(|e| e.in_field(key))?;
                 }
                 _ => {
@@ -393,6 +415,12 @@ impl RecInfer<'_> {
         Ok(())
     }
 
+    /// A field given by position (`f0`, `f1`, ...).
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let name = tuple_field_name(self.index);
+        self.field(&name, value)
+    }
+
     /// The value of the field expected next (its key was already matched).
     fn expected_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.index;
@@ -403,10 +431,7 @@ impl RecInfer<'_> {
             .get_mut(i)
             .ok_or_else(|| Error::schema("internal: expected field index"))?;
         value
-            .serialize(Infer {
-                slot: &mut f.node,
-                top: false,
-            })
+            .serialize(Infer::below(&mut f.node, self.depth)?)
             .map_err(|e| e.in_field(&f.name))?;
         // i indexes fields (checked by get_mut above)
         self.index = i.wrapping_add(1);
@@ -444,32 +469,7 @@ pub(crate) fn tuple_field_name(i: usize) -> String {
     format!("f{i}")
 }
 
-impl ser::SerializeStruct for RecInfer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for RecInfer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let name = tuple_field_name(self.index);
-        self.field(&name, value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] RecInfer<'a> => (), Error: SerializeStruct SerializeTupleStruct);
 
 impl ser::SerializeMap for RecInfer<'_> {
     type Ok = ();
@@ -507,7 +507,7 @@ impl ser::SerializeMap for RecInfer<'_> {
 pub(crate) enum TupleInfer<'a> {
     Seq(SeqInfer<'a>),
     Rec(RecInfer<'a>),
-    New(&'a mut Option<Node>, Vec<Node>),
+    New(&'a mut Option<Node>, Vec<Node>, usize),
 }
 
 impl ser::SerializeTuple for TupleInfer<'_> {
@@ -516,19 +516,12 @@ impl ser::SerializeTuple for TupleInfer<'_> {
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match self {
             TupleInfer::Seq(s) => s.element(value),
-            TupleInfer::Rec(r) => {
-                let name = tuple_field_name(r.index);
-                r.field(&name, value)
-            }
-            TupleInfer::New(_, nodes) => {
+            TupleInfer::Rec(r) => r.element(value),
+            TupleInfer::New(_, nodes, depth) => {
                 let i = nodes.len();
                 let mut slot = None;
-                let _level = super::Nesting::enter()?;
                 value
-                    .serialize(Infer {
-                        slot: &mut slot,
-                        top: false,
-                    })
+                    .serialize(Infer::below(&mut slot, *depth)?)
                     .map_err(|e| e.at_index(i as u64))?;
                 nodes.push(slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?);
                 Ok(())
@@ -539,7 +532,7 @@ impl ser::SerializeTuple for TupleInfer<'_> {
         match self {
             TupleInfer::Seq(s) => s.finish(),
             TupleInfer::Rec(r) => r.finish(),
-            TupleInfer::New(slot, nodes) => {
+            TupleInfer::New(slot, nodes, _) => {
                 let mut iter = nodes.iter();
                 let homogeneous = match iter.next() {
                     None => true,
@@ -581,44 +574,24 @@ impl<'a> ser::Serializer for Infer<'a> {
 
     refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
 
-    fn serialize_bool(self, _: bool) -> Result<()> {
-        self.leaf(Node::Bool)
-    }
-    fn serialize_i8(self, _: i8) -> Result<()> {
-        self.leaf(Node::Int(1))
-    }
-    fn serialize_i16(self, _: i16) -> Result<()> {
-        self.leaf(Node::Int(2))
-    }
-    fn serialize_i32(self, _: i32) -> Result<()> {
-        self.leaf(Node::Int(4))
-    }
-    fn serialize_i64(self, _: i64) -> Result<()> {
-        self.leaf(Node::Int(8))
+    leaves! {
+        serialize_bool(bool) => Node::Bool;
+        serialize_i8(i8) => Node::Int(1);
+        serialize_i16(i16) => Node::Int(2);
+        serialize_i32(i32) => Node::Int(4);
+        serialize_i64(i64) => Node::Int(8);
+        serialize_u8(u8) => Node::UInt(1);
+        serialize_u16(u16) => Node::UInt(2);
+        serialize_u32(u32) => Node::UInt(4);
+        serialize_u64(u64) => Node::UInt(8);
+        serialize_f32(f32) => Node::Float(4);
+        serialize_f64(f64) => Node::Float(8);
     }
     fn serialize_i128(self, _: i128) -> Result<()> {
         Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
     }
-    fn serialize_u8(self, _: u8) -> Result<()> {
-        self.leaf(Node::UInt(1))
-    }
-    fn serialize_u16(self, _: u16) -> Result<()> {
-        self.leaf(Node::UInt(2))
-    }
-    fn serialize_u32(self, _: u32) -> Result<()> {
-        self.leaf(Node::UInt(4))
-    }
-    fn serialize_u64(self, _: u64) -> Result<()> {
-        self.leaf(Node::UInt(8))
-    }
     fn serialize_u128(self, _: u128) -> Result<()> {
         Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
-    }
-    fn serialize_f32(self, _: f32) -> Result<()> {
-        self.leaf(Node::Float(4))
-    }
-    fn serialize_f64(self, _: f64) -> Result<()> {
-        self.leaf(Node::Float(8))
     }
     fn serialize_char(self, v: char) -> Result<()> {
         if v == '\0' {
@@ -643,9 +616,7 @@ impl<'a> ser::Serializer for Infer<'a> {
             "None (numpy has no missing value; an Option is written only as Some)",
         ))
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
+    through!(some);
     fn serialize_unit(self) -> Result<()> {
         self.leaf(Node::Record(Vec::new()))
     }
@@ -670,7 +641,7 @@ impl<'a> ser::Serializer for Infer<'a> {
     }
     fn serialize_tuple(self, _: usize) -> Result<TupleInfer<'a>> {
         match self.slot {
-            None => Ok(TupleInfer::New(self.slot, Vec::new())),
+            None => Ok(TupleInfer::New(self.slot, Vec::new(), self.depth)),
             Some(Node::Record(_)) => Ok(TupleInfer::Rec(self.record()?)),
             Some(_) => Ok(TupleInfer::Seq(self.seq()?)),
         }
@@ -811,10 +782,7 @@ mod tests {
 
     fn infer<T: Serialize + ?Sized>(v: &T) -> Result<Node> {
         let mut slot = None;
-        v.serialize(Infer {
-            slot: &mut slot,
-            top: true,
-        })?;
+        v.serialize(Infer::new(&mut slot, true))?;
         Ok(slot.unwrap())
     }
 

@@ -19,9 +19,10 @@
 //! encodes each element into its bytes (`encode.rs`, through the dtype
 //! compiled once in `replay.rs`). Inferred dtypes first try a single
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
-//! mode, `flat.rs`). Beside them: `probe.rs` reads the inner value of a
-//! special newtype (classified once, in `crate::special`), `key.rs` a map
-//! key as a name, `convert.rs` the exact numeric conversions. Every
+//! mode, `flat.rs`). Beside them: `probe.rs` looks at a value's top (the
+//! inner value of a special newtype, classified once in `crate::special`;
+//! a map key as a name; what an npz value is), `convert.rs` the exact
+//! numeric conversions. Every
 //! serializer refuses by default ([`refuse!`]): it lists what it does not
 //! take and words a [`Found`] once.
 //!
@@ -189,6 +190,107 @@ macro_rules! refuse {
 }
 pub(crate) use refuse;
 
+/// The methods of a serializer that look through a wrapper: `some` writes
+/// `serialize_some`, `newtype` `serialize_newtype_struct`, each as the
+/// inner value serialized by the same serializer; `newtype_or_element`
+/// takes a special newtype (`special::is_element`) as `self.element()`.
+macro_rules! through {
+    ($($what:ident)*) => {$($crate::ser::through!(@ $what);)*};
+    (@ some) => {
+        #[inline]
+        fn serialize_some<T: ?Sized + ::serde::Serialize>(
+            self,
+            value: &T,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            value.serialize(self)
+        }
+    };
+    (@ newtype) => {
+        $crate::ser::through!(@newtype_fn);
+    };
+    // the walkers of the outer axes: a special newtype is one element
+    // (`self.element()`), any other is looked through
+    (@ newtype_or_element) => {
+        $crate::ser::through!(@newtype_fn element);
+    };
+    (@newtype_fn $($element:ident)?) => {
+        fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
+            self,
+            name: &'static str,
+            value: &T,
+        ) -> ::core::result::Result<Self::Ok, Self::Error> {
+            let _ = name;
+            $(if $crate::special::is_element(name) {
+                return self.$element();
+            })?
+            value.serialize(self)
+        }
+    };
+}
+pub(crate) use through;
+
+/// Serializer methods that take a value without looking at it:
+/// `method(type) => what` is `self.leaf(what)` (what inference and the
+/// shape count know of a scalar).
+macro_rules! leaves {
+    ($($method:ident($ty:ty) => $what:expr;)*) => {$(
+        fn $method(self, _: $ty) -> Result<()> {
+            self.leaf($what)
+        }
+    )*};
+}
+
+/// The compounds of a serializer's sequence or record state: for each
+/// listed trait (`SerializeSeq`, `SerializeTuple`, `SerializeTupleStruct`)
+/// an element is `self.element(value)`, for `SerializeStruct` a field
+/// `self.field(key, value)`; the end is `self.finish()`.
+/// `impl[generics] Type => Ok, Error: Traits`.
+macro_rules! elements {
+    (impl $gen:tt $ty:ty => $ok:ty, $err:ty: $($tr:ident)*) => {$(
+        $crate::ser::elements!(@impl $gen $ty, $ok, $err, $tr);
+    )*};
+    (@impl [$($gen:tt)*] $ty:ty, $ok:ty, $err:ty, $tr:ident) => {
+        impl<$($gen)*> ::serde::ser::$tr for $ty {
+            type Ok = $ok;
+            type Error = $err;
+            $crate::ser::elements!(@ $tr $err);
+            #[inline]
+            fn end(self) -> ::core::result::Result<$ok, $err> {
+                self.finish()
+            }
+        }
+    };
+    (@ SerializeStruct $err:ty) => {
+        #[inline]
+        fn serialize_field<T: ?Sized + ::serde::Serialize>(
+            &mut self,
+            key: &'static str,
+            value: &T,
+        ) -> ::core::result::Result<(), $err> {
+            self.field(key, value)
+        }
+    };
+    (@ SerializeTupleStruct $err:ty) => {
+        #[inline]
+        fn serialize_field<T: ?Sized + ::serde::Serialize>(
+            &mut self,
+            value: &T,
+        ) -> ::core::result::Result<(), $err> {
+            self.element(value)
+        }
+    };
+    (@ $tr:ident $err:ty) => {
+        #[inline]
+        fn serialize_element<T: ?Sized + ::serde::Serialize>(
+            &mut self,
+            value: &T,
+        ) -> ::core::result::Result<(), $err> {
+            self.element(value)
+        }
+    };
+}
+pub(crate) use elements;
+
 /// The associated types of a serializer: `Ok`, `Error`, then the seven
 /// compound types in serde's order (seq, tuple, tuple struct, tuple
 /// variant, map, struct, struct variant), each `(Type)` or `_` for
@@ -214,7 +316,6 @@ pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
 pub(crate) mod infer;
-pub(crate) mod key;
 pub(crate) mod probe;
 pub(crate) mod replay;
 pub(crate) mod spec;
@@ -263,33 +364,6 @@ pub(crate) fn too_deep() -> Error {
     ))
 }
 
-std::thread_local! {
-    static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts one level of nesting while inferring a dtype, for as long as it
-/// lives (the inference serializer has no room for a depth of its own).
-pub(crate) struct Nesting(());
-
-impl Nesting {
-    pub(crate) fn enter() -> Result<Nesting> {
-        NESTING.with(|n| {
-            let depth = n.get().saturating_add(1);
-            if depth > MAX_WRITE_DEPTH {
-                return Err(too_deep());
-            }
-            n.set(depth);
-            Ok(Nesting(()))
-        })
-    }
-}
-
-impl Drop for Nesting {
-    fn drop(&mut self) {
-        NESTING.with(|n| n.set(n.get().saturating_sub(1)));
-    }
-}
-
 /// Why a fast path (the replay of a tape, the flat arrays) stopped; never
 /// shown (the caller encodes the element again with the general encoder,
 /// which gives the real error). A zero-sized error keeps the fast paths'
@@ -328,10 +402,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
     match &opts.dtype {
         None => {
             let mut root = None;
-            value.serialize(infer::Infer {
-                slot: &mut root,
-                top: true,
-            })?;
+            value.serialize(infer::Infer::new(&mut root, true))?;
             let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
             let (shape, elem) = infer::split_shape(&root)?;
             let dtype = infer::node_to_dtype(elem, opts.align)?;

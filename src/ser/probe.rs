@@ -1,12 +1,34 @@
-//! A tiny serializer that captures one scalar (or a `[re, im]` pair), used
-//! to read the inner value of the special newtypes (complex, datetime,
-//! half, padding) without allocating.
+//! One look at the top of a value, without walking it, for every question
+//! the write side asks there:
+//!
+//! - [`probe`]: the inner value of a special newtype (complex, datetime,
+//!   half, padding): one number or a `[re, im]` pair, without allocating;
+//! - [`key_text`]: a map key read as a name, for every serializer that
+//!   takes maps (record fields by name in `encode` and `infer`, npz member
+//!   names, the column `npz/pick` keeps);
+//! - [`top_of`] and [`first_is_record`]: what a value is (a struct, a map,
+//!   a sequence, `None`), for npz's dispatch.
+//!
+//! One serializer ([`Probe`]) answers them all; it stops at the first call
+//! that settles the question, so no element is visited (a pair's two parts
+//! and a tuple's first element aside). One place decides which serialized
+//! keys are text: strings, chars and unit enum variants, through `Some` and
+//! newtype wrappers. Anything else is refused with its kind (`"integer"`,
+//! `"sequence"`, ...), and each caller words the refusal for its own
+//! context. The text is handed to a closure while it is borrowed, so
+//! finding a known name allocates nothing.
 
-use serde::ser::{self, Serialize};
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use crate::error::{Error, Result};
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::Serialize;
+use serde::ser;
+
+use crate::error::Error;
 use crate::ser::Found;
-use crate::special::Special;
+use crate::special::{self, Special};
 
 /// What a probed value turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,7 +43,7 @@ pub(crate) enum Captured {
     /// The crate's padding newtype with its size.
     Padding(u64),
     /// Anything else (string, record, longer sequence...).
-    Other(&'static str),
+    Other,
 }
 
 impl Captured {
@@ -36,178 +58,383 @@ impl Captured {
             _ => None,
         }
     }
-}
 
-/// Probes `value`.
-pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
-    value.serialize(Probe).unwrap_or(Captured::Other("a value"))
-}
-
-pub(crate) struct Probe;
-
-impl Probe {
-    /// A compound that is no pair: the probe fails.
-    fn refuse(self, found: Found) -> Error {
-        Error::mismatch(match found {
-            Found::Map => "a map",
-            Found::Struct | Found::TupleStruct => "a record",
-            _ => "an enum variant",
-        })
+    /// What a captured number is in serde's data model (a pair or padding
+    /// is only captured by [`probe`]).
+    fn found(self) -> Found {
+        match self {
+            Captured::Bool(_) => Found::Bool,
+            Captured::Int(_) | Captured::UInt(_) => Found::Int,
+            Captured::F32(_) | Captured::F64(_) => Found::Float,
+            Captured::Pair(..) => Found::Seq,
+            Captured::Padding(_) | Captured::Other => Found::UnitStruct,
+        }
     }
 }
 
-/// Collects a pair of numbers.
-pub(crate) struct PairProbe {
+/// Probes `value`: a number, a pair or padding, or [`Captured::Other`].
+pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
+    match value.serialize(Probe::new(Look::Value, |_, _: &str| ())) {
+        Ok(Seen::Value(captured)) => captured,
+        _ => Captured::Other,
+    }
+}
+
+/// Why a key is not a name.
+#[derive(Debug)]
+pub(crate) enum KeyError {
+    /// The key is not text; its kind, for the caller's message.
+    NotText(&'static str),
+    /// The key's own `Serialize` failed (or used a type serde refuses by
+    /// default, such as `i128`).
+    Custom(String),
+}
+
+impl KeyError {
+    /// The crate error: `not_text` words a key that is not text; a custom
+    /// error keeps its message.
+    pub(crate) fn into_error(self, not_text: impl FnOnce(&'static str) -> Error) -> Error {
+        match self {
+            KeyError::NotText(kind) => not_text(kind),
+            KeyError::Custom(msg) => <Error as ser::Error>::custom(msg),
+        }
+    }
+}
+
+/// Calls `on_text` with the key's text. `through_some`: whether `Some(k)`
+/// is the key `k` (else it is refused as `"Some"`).
+pub(crate) fn key_text<T, R, F>(key: &T, through_some: bool, on_text: F) -> Result<R, KeyError>
+where
+    T: ?Sized + Serialize,
+    F: FnOnce(&str) -> R,
+{
+    let seen = key.serialize(Probe::new(Look::Key { through_some }, |_, text: &str| {
+        on_text(text)
+    }));
+    match seen {
+        Ok(Seen::Text(r)) => Ok(r),
+        Ok(Seen::Value(captured)) => Err(KeyError::NotText(key_word(captured.found()))),
+        Err(Stop::Is(found)) => Err(KeyError::NotText(key_word(found))),
+        Err(Stop::Some) => Err(KeyError::NotText("Some")),
+        Err(Stop::Special | Stop::First(_)) => Err(KeyError::NotText("special value")),
+        Err(Stop::Custom(msg)) => Err(KeyError::Custom(msg)),
+    }
+}
+
+/// What a value is at its top, without walking it (`Some` and plain
+/// newtypes looked through): `Ok` with the kind of text it is (a string, a
+/// char, a unit variant's name), or the [`Stop`] that says what else.
+/// Only npz member dispatch asks this.
+#[cfg(feature = "npz")]
+pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
+    match value.serialize(Probe::new(Look::Kind, |found, _: &str| found))? {
+        Seen::Text(found) => Ok(found),
+        Seen::Value(captured) => Err(Stop::Is(captured.found())),
+    }
+}
+
+/// Whether `value` is a tuple (or `[T; N]`) whose first element is a
+/// record (a struct or a map), or an empty one: a sequence of records, as
+/// a `Vec` would be. Only the first element is looked at.
+#[cfg(feature = "npz")]
+pub(crate) fn first_is_record<T: ?Sized + Serialize>(value: &T) -> bool {
+    matches!(
+        value.serialize(Probe::new(Look::First, |_, _: &str| ())),
+        Err(Stop::First(true))
+    )
+}
+
+/// A key's kind, in the words of the messages about keys.
+fn key_word(found: Found) -> &'static str {
+    match found {
+        Found::Bool => "bool",
+        Found::Int => "integer",
+        Found::Float => "float",
+        Found::Char | Found::Str => "string",
+        Found::Bytes => "bytes",
+        Found::None => "None",
+        Found::Unit | Found::UnitStruct => "unit",
+        Found::Seq => "sequence",
+        Found::Tuple => "tuple",
+        Found::TupleStruct => "tuple struct",
+        Found::Map => "map",
+        Found::Struct => "struct",
+        Found::UnitVariant(..)
+        | Found::NewtypeVariant(..)
+        | Found::TupleVariant(..)
+        | Found::StructVariant(..) => "enum variant",
+    }
+}
+
+/// Where [`Probe`] stopped: the value is not what was asked.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// What the value is.
+    Is(Found),
+    /// `Some`, where it is not looked through.
+    Some,
+    /// One of the crate's special newtypes (only when asking the kind).
+    Special,
+    /// A tuple's first element is a record, or there is none (`true`).
+    First(#[cfg_attr(not(feature = "npz"), allow(dead_code))] bool),
+    /// The value's own `Serialize` failed (or used a type serde refuses by
+    /// default, such as `i128`, for a key).
+    Custom(String),
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl ser::Error for Stop {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Stop::Custom(msg.to_string())
+    }
+}
+
+/// What [`Probe`] is asked.
+#[derive(Clone, Copy)]
+enum Look {
+    /// A special newtype's inner value ([`probe`]): numbers, a pair,
+    /// padding; the other special newtypes are no value.
+    Value,
+    /// A map key's text: every newtype is looked through, `Some` only with
+    /// `through_some`; serde's defaults for `i128`/`u128` (an error).
+    Key { through_some: bool },
+    /// What the value is: `Some` looked through, the crate's special
+    /// newtypes are scalars, `i128`/`u128` integers.
+    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
+    Kind,
+    /// Whether a tuple's first element is a record ([`first_is_record`]).
+    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
+    First,
+}
+
+/// What [`Probe`] saw at the top.
+enum Seen<R> {
+    /// A number (any [`Look`]), a pair or padding ([`Look::Value`]).
+    Value(Captured),
+    /// Text, as `on_text` took it.
+    Text(R),
+}
+
+/// The top of a value: text goes to `on_text` (with what it was), numbers
+/// are captured, anything else stops the serializer with its kind.
+struct Probe<F, R> {
+    on_text: F,
+    look: Look,
+    out: PhantomData<fn() -> R>,
+}
+
+impl<F: FnOnce(Found, &str) -> R, R> Probe<F, R> {
+    #[inline]
+    fn new(look: Look, on_text: F) -> Self {
+        Probe {
+            on_text,
+            look,
+            out: PhantomData,
+        }
+    }
+
+    fn refuse(self, found: Found) -> Stop {
+        Stop::Is(found)
+    }
+
+    /// Text, except for [`Look::Value`] and [`Look::First`] (no text there).
+    fn text(self, found: Found, text: &str) -> Result<Seen<R>, Stop> {
+        match self.look {
+            Look::Key { .. } | Look::Kind => Ok(Seen::Text((self.on_text)(found, text))),
+            Look::Value | Look::First => Err(Stop::Is(found)),
+        }
+    }
+
+    /// A 128-bit integer: serde's default refusal for a key, else an
+    /// integer (no value to capture).
+    fn wide(self, ty: &str) -> Stop {
+        match self.look {
+            Look::Key { .. } => Stop::Custom(format!("{ty} is not supported")),
+            _ => Stop::Is(Found::Int),
+        }
+    }
+
+    /// A sequence or a tuple: a pair's parts, a tuple's first element.
+    fn elements(self, found: Found) -> Result<Elements<R>, Stop> {
+        match (self.look, found) {
+            (Look::Value, _) | (Look::First, Found::Tuple) => Ok(Elements {
+                parts: [None, None],
+                n: 0,
+                bad: false,
+                first: matches!(self.look, Look::First),
+                out: PhantomData,
+            }),
+            _ => Err(Stop::Is(found)),
+        }
+    }
+}
+
+/// Collects a pair of numbers ([`Look::Value`]), or stops at a tuple's
+/// first element ([`Look::First`]).
+struct Elements<R> {
     parts: [Option<(f64, bool)>; 2],
     n: usize,
     bad: bool,
+    first: bool,
+    out: PhantomData<fn() -> R>,
 }
 
-impl PairProbe {
-    fn push<T: ?Sized + Serialize>(&mut self, value: &T) {
+impl<R> Elements<R> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
+        if self.first {
+            let record = matches!(
+                value.serialize(Probe::new(Look::Kind, |_, _: &str| ())),
+                Err(Stop::Is(Found::Struct | Found::Map))
+            );
+            return Err(Stop::First(record));
+        }
         match (probe(value).part(), self.parts.get_mut(self.n)) {
             (Some(p), Some(slot)) => *slot = Some(p),
             _ => self.bad = true,
         }
         // past 2 the pair is refused (bad is set): saturation is harmless
         self.n = self.n.saturating_add(1);
+        Ok(())
     }
-    fn finish(self) -> Captured {
-        match (self.bad, self.parts) {
+    fn finish(self) -> Result<Seen<R>, Stop> {
+        if self.first {
+            return Err(Stop::First(true));
+        }
+        Ok(Seen::Value(match (self.bad, self.parts) {
             (false, [Some((re, a)), Some((im, b))]) if self.n == 2 => {
                 Captured::Pair(re, im, a && b)
             }
-            _ => Captured::Other("a sequence"),
+            _ => Captured::Other,
+        }))
+    }
+}
+
+elements!(impl[R] Elements<R> => Seen<R>, Stop: SerializeSeq SerializeTuple);
+
+/// The number methods of [`Probe`]: each value captured as it is (the
+/// integers widened to 64 bits).
+macro_rules! capture {
+    ($($method:ident($ty:ty) => $captured:ident;)*) => {$(
+        fn $method(self, v: $ty) -> Result<Seen<R>, Stop> {
+            Ok(Seen::Value(Captured::$captured(v.into())))
         }
-    }
+    )*};
 }
 
-impl ser::SerializeSeq for PairProbe {
-    type Ok = Captured;
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.push(value);
-        Ok(())
-    }
-    fn end(self) -> Result<Captured> {
-        Ok(self.finish())
-    }
-}
+impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
+    serializer_types!(Seen<R>, Stop; (Elements<R>) (Elements<R>) _ _ _ _ _);
 
-impl ser::SerializeTuple for PairProbe {
-    type Ok = Captured;
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.push(value);
-        Ok(())
-    }
-    fn end(self) -> Result<Captured> {
-        Ok(self.finish())
-    }
-}
+    refuse!(serialize_bytes serialize_none serialize_unit serialize_unit_struct
+        serialize_newtype_variant serialize_tuple_struct serialize_tuple_variant serialize_map
+        serialize_struct serialize_struct_variant);
 
-fn other(what: &'static str) -> Result<Captured> {
-    Ok(Captured::Other(what))
-}
-
-impl ser::Serializer for Probe {
-    serializer_types!(Captured, Error; (PairProbe) (PairProbe) _ _ _ _ _);
-
-    refuse!(serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
-        serialize_struct_variant);
-
-    fn serialize_bool(self, v: bool) -> Result<Captured> {
-        Ok(Captured::Bool(v))
+    capture! {
+        serialize_bool(bool) => Bool;
+        serialize_i8(i8) => Int;
+        serialize_i16(i16) => Int;
+        serialize_i32(i32) => Int;
+        serialize_i64(i64) => Int;
+        serialize_u8(u8) => UInt;
+        serialize_u16(u16) => UInt;
+        serialize_u32(u32) => UInt;
+        serialize_u64(u64) => UInt;
+        serialize_f32(f32) => F32;
+        serialize_f64(f64) => F64;
     }
-    fn serialize_i8(self, v: i8) -> Result<Captured> {
-        Ok(Captured::Int(v.into()))
+    fn serialize_i128(self, _: i128) -> Result<Seen<R>, Stop> {
+        Err(self.wide("i128"))
     }
-    fn serialize_i16(self, v: i16) -> Result<Captured> {
-        Ok(Captured::Int(v.into()))
+    fn serialize_u128(self, _: u128) -> Result<Seen<R>, Stop> {
+        Err(self.wide("u128"))
     }
-    fn serialize_i32(self, v: i32) -> Result<Captured> {
-        Ok(Captured::Int(v.into()))
+    fn serialize_char(self, v: char) -> Result<Seen<R>, Stop> {
+        self.text(Found::Char, v.encode_utf8(&mut [0; 4]))
     }
-    fn serialize_i64(self, v: i64) -> Result<Captured> {
-        Ok(Captured::Int(v))
+    fn serialize_str(self, v: &str) -> Result<Seen<R>, Stop> {
+        self.text(Found::Str, v)
     }
-    fn serialize_u8(self, v: u8) -> Result<Captured> {
-        Ok(Captured::UInt(v.into()))
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<Seen<R>, Stop> {
+        self.text(Found::UnitVariant(name, variant), variant)
     }
-    fn serialize_u16(self, v: u16) -> Result<Captured> {
-        Ok(Captured::UInt(v.into()))
-    }
-    fn serialize_u32(self, v: u32) -> Result<Captured> {
-        Ok(Captured::UInt(v.into()))
-    }
-    fn serialize_u64(self, v: u64) -> Result<Captured> {
-        Ok(Captured::UInt(v))
-    }
-    fn serialize_f32(self, v: f32) -> Result<Captured> {
-        Ok(Captured::F32(v))
-    }
-    fn serialize_f64(self, v: f64) -> Result<Captured> {
-        Ok(Captured::F64(v))
-    }
-    fn serialize_char(self, _: char) -> Result<Captured> {
-        other("a char")
-    }
-    fn serialize_str(self, _: &str) -> Result<Captured> {
-        other("a string")
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<Captured> {
-        other("bytes")
-    }
-    fn serialize_none(self) -> Result<Captured> {
-        other("None")
-    }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Captured> {
-        value.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<Captured> {
-        other("unit")
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<Captured> {
-        other("unit")
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<Captured> {
-        other("an enum variant")
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Seen<R>, Stop> {
+        match self.look {
+            Look::Key {
+                through_some: false,
+            } => Err(Stop::Some),
+            _ => value.serialize(self),
+        }
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
         value: &T,
-    ) -> Result<Captured> {
-        match Special::of(name) {
-            Some(Special::Padding) => Ok(match probe(value) {
-                Captured::UInt(n) => Captured::Padding(n),
-                _ => Captured::Other("a malformed padding value"),
-            }),
-            // half floats are their bits here
-            None | Some(Special::F16 | Special::Bf16 | Special::Foreign) => value.serialize(self),
-            Some(_) => other("a special value"),
+    ) -> Result<Seen<R>, Stop> {
+        match self.look {
+            Look::Value => match Special::of(name) {
+                Some(Special::Padding) => Ok(Seen::Value(match probe(value) {
+                    Captured::UInt(n) => Captured::Padding(n),
+                    _ => Captured::Other,
+                })),
+                // half floats are their bits here
+                None | Some(Special::F16 | Special::Bf16 | Special::Foreign) => {
+                    value.serialize(self)
+                }
+                Some(_) => Ok(Seen::Value(Captured::Other)),
+            },
+            Look::Kind if special::is_own(name) => Err(Stop::Special),
+            _ => value.serialize(self),
         }
     }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<Captured> {
-        other("an enum variant")
+    fn serialize_seq(self, _: Option<usize>) -> Result<Elements<R>, Stop> {
+        self.elements(Found::Seq)
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<PairProbe> {
-        Ok(PairProbe {
-            parts: [None, None],
-            n: 0,
-            bad: false,
-        })
-    }
-    fn serialize_tuple(self, len: usize) -> Result<PairProbe> {
-        self.serialize_seq(Some(len))
+    fn serialize_tuple(self, _: usize) -> Result<Elements<R>, Stop> {
+        self.elements(Found::Tuple)
     }
     fn is_human_readable(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{KeyError, key_text};
+
+    #[derive(serde::Serialize)]
+    enum E {
+        Unit,
+        New(u8),
+    }
+
+    fn text<T: serde::Serialize + ?Sized>(k: &T, some: bool) -> Result<String, String> {
+        key_text(k, some, str::to_owned).map_err(|e| match e {
+            KeyError::NotText(kind) => kind.to_owned(),
+            KeyError::Custom(m) => format!("custom: {m}"),
+        })
+    }
+
+    #[test]
+    fn text_keys_and_kinds() {
+        assert_eq!(text("a", true), Ok("a".into()));
+        assert_eq!(text(&'é', true), Ok("é".into()));
+        assert_eq!(text(&E::Unit, true), Ok("Unit".into()));
+        assert_eq!(text(&Some("a"), true), Ok("a".into()));
+        assert_eq!(text(&Some("a"), false), Err("Some".into()));
+        assert_eq!(text(&3u8, true), Err("integer".into()));
+        assert_eq!(text(&E::New(1), true), Err("enum variant".into()));
+        assert_eq!(text(&(1, 2), true), Err("tuple".into()));
+        assert!(text(&1i128, true).unwrap_err().starts_with("custom: "));
     }
 }

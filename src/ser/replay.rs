@@ -44,7 +44,7 @@ use serde::ser::{self, Serialize};
 use crate::dtype::Plain;
 use crate::dtype::{ByteOrder, Dtype, ScalarType};
 use crate::error::Result;
-use crate::ser::encode::{Enc, RecEnc};
+use crate::ser::encode::{Enc, RecEnc, put_unicode};
 use crate::ser::flat::Layout;
 use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, probe};
@@ -600,26 +600,11 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
             return Err(Miss);
         }
         let slot = self.slot()?;
-        if v.is_ascii() {
-            // one byte per char: widened without decoding, the rest zeroed
-            // in one go
-            let used = v.len().checked_mul(4).ok_or(Miss)?;
-            let (head, tail) = slot.split_at_mut_checked(used).ok_or(Miss)?;
-            for (d, b) in head.chunks_exact_mut(4).zip(v.bytes()) {
-                d.copy_from_slice(&[b, 0, 0, 0]);
-            }
-            tail.fill(0);
-            return Ok(());
+        if put_unicode(slot, v, false) {
+            Ok(())
+        } else {
+            Err(Miss)
         }
-        let mut chunks = slot.chunks_exact_mut(4);
-        for c in v.chars() {
-            let d = chunks.next().ok_or(Miss)?;
-            d.copy_from_slice(&u32::from(c).to_le_bytes());
-        }
-        for d in chunks {
-            d.fill(0);
-        }
-        Ok(())
     }
 
     /// The node's parts as a sequence: along a subarray (`Sub`), the one

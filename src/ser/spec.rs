@@ -30,7 +30,6 @@ use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::replay::Tape;
-use crate::special;
 
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
@@ -83,39 +82,52 @@ impl Speculated {
     }
 }
 
-/// Called with a run of whole encoded elements when the chunk is full; an
-/// error ends the pass (which returns it).
-pub(crate) type Flush<'a> = dyn FnMut(&[u8]) -> Result<()> + 'a;
+/// Where a speculative pass's data goes: the flavour of the walk (as
+/// postcard's `Flavor`; buffering and I/O stay here, the serializers never
+/// see them). The data is encoded into the pass's buffer; a flavour with a
+/// [`window`](Output::window) is handed it in chunks of whole elements and
+/// the buffer is reused. Its errors end the pass, which returns them.
+pub(crate) trait Output {
+    /// Bytes held before a chunk is handed over (always one whole element
+    /// at least); `None`: all the data stays in the buffer.
+    fn window(&self) -> Option<usize> {
+        None
+    }
+    /// A windowed flavour that uses the chunks only up to this many bytes
+    /// (a checking pass): when the length hints claim more, no chunk is
+    /// handed over and plain-number elements are only checked
+    /// ([`Mode::Check`]), their bytes counted in the length.
+    fn check_above(&self) -> Option<usize> {
+        None
+    }
+    /// Most bytes of data: past them the pass gives up (not uniform).
+    fn cap(&self) -> usize {
+        usize::MAX
+    }
+    /// The dtype is known, with the shape the length hints claim, before
+    /// the first element is encoded into `out` (`to_vec` puts the header
+    /// there); gives the dtype back (lent, so that a header can be built
+    /// without a copy).
+    fn dtype(&mut self, dtype: Dtype, hinted: &[u64], out: &mut Vec<u8>) -> Result<Dtype> {
+        let _ = (hinted, out);
+        Ok(dtype)
+    }
+    /// A full chunk of whole encoded elements (windowed flavours only).
+    fn chunk(&mut self, data: &[u8]) -> Result<()> {
+        let _ = data;
+        Ok(())
+    }
+}
 
-/// Bounded output: at most `window` bytes (but always one whole element)
-/// are held before `flush` gets them and the buffer is reused.
-struct Chunked<'a> {
+/// A windowed flavour's state in the pass.
+struct Window {
+    /// [`Output::window`].
     window: usize,
-    flush: &'a mut Flush<'a>,
-    /// The caller uses the chunks only up to this many bytes (its
-    /// checking pass): when the length hints claim more, `flush` gets no
-    /// chunk at all and plain-number elements are only checked
-    /// ([`Mode::Check`]), not stored.
+    /// [`Output::check_above`].
     check_above: Option<usize>,
     /// Whether the pass only checks (decided in `first` from the hints).
     check_only: bool,
 }
-
-impl Chunked<'_> {
-    /// Hands a full chunk to the caller, unless the pass only checks.
-    #[inline]
-    fn flush(&mut self, data: &[u8]) -> Result<()> {
-        if self.check_only {
-            return Ok(());
-        }
-        (self.flush)(data)
-    }
-}
-
-/// Called with the dtype, the hinted shape and the output buffer; gives
-/// the dtype back (lent, so that a header can be built without a copy). An
-/// error ends the pass (which returns it).
-pub(crate) type OnDtype<'a> = dyn FnMut(Dtype, &[u64], &mut Vec<u8>) -> Result<Dtype> + 'a;
 
 /// The state shared by the levels of the walk.
 pub(crate) struct SpecState<'o> {
@@ -145,19 +157,19 @@ pub(crate) struct SpecState<'o> {
     /// encoding an element is a bounds check and the element's stores, not
     /// a `resize` per element.
     pos: usize,
-    /// Give up when the data would grow past this many bytes.
+    /// Give up when the data would grow past this many bytes
+    /// ([`Output::cap`]).
     cap: usize,
     /// Where the data starts in `out` (a chunk restarts here).
     base: usize,
     /// Bytes handed to the flush callback so far.
     flushed: usize,
-    chunked: Option<Chunked<'o>>,
+    chunked: Option<Window>,
     /// Whether the dtype has gaps the encoder leaves as they are (so a
     /// reused chunk must be zeroed again).
     gaps: bool,
-    /// Called once with the dtype and hinted shape, before the first
-    /// element is encoded (lets `to_vec` reserve room for the header).
-    on_dtype: &'o mut OnDtype<'o>,
+    /// The flavour: where the data goes.
+    output: &'o mut (dyn Output + 'o),
     /// Set when elements of the fast mode could not be appended where no
     /// error could be returned (a sequence dropped without `end`).
     lost: bool,
@@ -172,27 +184,22 @@ pub(crate) struct SpecState<'o> {
 ///
 /// With `known` (what a previous pass over the same values found), the
 /// first element is not inferred: that dtype and tape are used (every
-/// element is still checked against them). `chunked` is (window, flush,
-/// check above): with the third (a caller that uses the chunks only up to
-/// that many bytes), an array whose length hints claim more has its
-/// plain-number elements checked without being stored: their bytes count
-/// in the length, no chunk gets them.
+/// element is still checked against them). `output` is the flavour: where
+/// the data goes, in chunks or not ([`Output`]).
 pub(crate) fn speculate<T: ?Sized + Serialize>(
     value: &T,
     align: bool,
     out: &mut Vec<u8>,
-    cap: usize,
-    on_dtype: &mut OnDtype<'_>,
-    chunked: Option<(usize, &mut Flush<'_>, Option<usize>)>,
+    output: &mut dyn Output,
     known: Option<Tape>,
 ) -> Result<Speculation> {
     let pos = out.len();
-    let chunked = chunked.map(|(window, flush, check_above)| Chunked {
+    let chunked = output.window().map(|window| Window {
         window,
-        flush,
-        check_above,
+        check_above: output.check_above(),
         check_only: false,
     });
+    let cap = output.cap();
     let mut st = SpecState {
         pos,
         base: pos,
@@ -211,7 +218,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         align,
         out,
         cap,
-        on_dtype,
+        output,
         lost: false,
         failed: None,
     };
@@ -280,10 +287,7 @@ impl SpecState<'_> {
             Some(known) => known,
             None => {
                 let mut slot = None;
-                value.serialize(Infer {
-                    slot: &mut slot,
-                    top: false,
-                })?;
+                value.serialize(Infer::new(&mut slot, false))?;
                 let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
                 Tape::from_dtype(node_to_dtype(&node, self.align)?, true)
             }
@@ -301,7 +305,7 @@ impl SpecState<'_> {
         }
         self.gaps = dtype.has_gaps();
         let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
-        let dtype = match (self.on_dtype)(dtype, &hinted, self.out) {
+        let dtype = match self.output.dtype(dtype, &hinted, self.out) {
             Ok(dtype) => dtype,
             Err(e) => return Err(self.fail(e)),
         };
@@ -343,7 +347,12 @@ impl SpecState<'_> {
                     .out
                     .get(self.base..start)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                if let Err(e) = c.flush(data) {
+                let handed = if c.check_only {
+                    Ok(())
+                } else {
+                    self.output.chunk(data)
+                };
+                if let Err(e) = handed {
                     return Err(self.fail(e));
                 }
                 // checked, with the cap below: the bytes encoded in all
@@ -438,7 +447,12 @@ impl SpecState<'_> {
                     .out
                     .get(self.base..self.pos)
                     .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                if let Err(e) = c.flush(chunk) {
+                let handed = if c.check_only {
+                    Ok(())
+                } else {
+                    self.output.chunk(chunk)
+                };
+                if let Err(e) = handed {
                     return Err(self.fail(e));
                 }
                 // checked, with the cap below: the bytes encoded in all
@@ -509,6 +523,11 @@ impl Spec<'_, '_> {
     /// Whatever is not a sequence is an element.
     fn refuse(self, _: Found) -> Error {
         self.leaf()
+    }
+
+    /// A special newtype: an element.
+    fn element(self) -> Result<()> {
+        Err(self.leaf())
     }
 
     /// This value is not a sequence: it is an element. Signal the parent,
@@ -773,19 +792,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_tuple
         serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
         serialize_struct_variant);
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        if special::is_element(name) {
-            return Err(self.leaf());
-        }
-        value.serialize(self)
-    }
+    through!(some newtype_or_element);
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
         // depth is 0 or a depth walk_element checked against MAX_WRITE_DEPTH

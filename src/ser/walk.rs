@@ -9,7 +9,6 @@ use serde::ser::{self, Serialize};
 use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::probe::{Captured, probe};
-use crate::special;
 
 /// Receives the elements of the array, in C order.
 pub(crate) trait Sink {
@@ -63,6 +62,11 @@ impl<S> Walk<'_, S> {
             | Found::TupleVariant(..)
             | Found::StructVariant(..) => "an enum variant",
         })
+    }
+
+    /// A special newtype where the shape has an axis.
+    fn element(self) -> Result<()> {
+        Err(self.not_seq("a scalar"))
     }
 
     fn not_seq(&self, found: &str) -> Error {
@@ -133,29 +137,7 @@ impl<S: Sink> WalkSeq<'_, S> {
     }
 }
 
-impl<S: Sink> ser::SerializeSeq for WalkSeq<'_, S> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<S: Sink> ser::SerializeTuple for WalkSeq<'_, S> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a, S: Sink] WalkSeq<'a, S> => (), Error: SerializeSeq SerializeTuple);
 
 impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
     serializer_types!((), Error; (WalkSeq<'a, S>) (WalkSeq<'a, S>) _ _ _ _ _);
@@ -165,19 +147,7 @@ impl<'a, S: Sink> ser::Serializer for Walk<'a, S> {
         serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
         serialize_struct_variant);
 
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        if special::is_element(name) {
-            return Err(self.not_seq("a scalar"));
-        }
-        value.serialize(self)
-    }
+    through!(some newtype_or_element);
     fn serialize_seq(self, _: Option<usize>) -> Result<WalkSeq<'a, S>> {
         Ok(WalkSeq {
             shape: self.shape,
@@ -218,6 +188,11 @@ impl Count<'_> {
     /// Enum variants with data (the only values no pass writes).
     fn refuse(self, found: Found) -> Error {
         found.refused()
+    }
+
+    /// A special newtype: a leaf, not a number.
+    fn element(self) -> Result<()> {
+        self.leaf(false)
     }
 
     fn leaf(self, numeric: bool) -> Result<()> {
@@ -306,42 +281,14 @@ impl CountSeq<'_> {
     }
 }
 
-impl ser::SerializeSeq for CountSeq<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTuple for CountSeq<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-macro_rules! leaf_scalars {
-    ($($method:ident($ty:ty) => $numeric:literal;)*) => {$(
-        fn $method(self, _: $ty) -> Result<()> {
-            self.leaf($numeric)
-        }
-    )*};
-}
+elements!(impl['a] CountSeq<'a> => (), Error: SerializeSeq SerializeTuple);
 
 impl<'a> ser::Serializer for Count<'a> {
     serializer_types!((), Error; (CountSeq<'a>) (CountSeq<'a>) (Skip) _ (Skip) (Skip) _);
 
     refuse!(serialize_tuple_variant serialize_struct_variant);
 
-    leaf_scalars! {
+    leaves! {
         serialize_bool(bool) => false;
         serialize_i8(i8) => true;
         serialize_i16(i16) => true;
@@ -360,9 +307,7 @@ impl<'a> ser::Serializer for Count<'a> {
     fn serialize_none(self) -> Result<()> {
         self.leaf(false)
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
+    through!(some);
     fn serialize_unit(self) -> Result<()> {
         self.leaf(false)
     }
@@ -372,16 +317,7 @@ impl<'a> ser::Serializer for Count<'a> {
     fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
         self.leaf(false)
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        if special::is_element(name) {
-            return self.leaf(false);
-        }
-        value.serialize(self)
-    }
+    through!(newtype_or_element);
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -426,38 +362,24 @@ impl<'a> ser::Serializer for Count<'a> {
 /// Accepts the fields of a record leaf without looking at them.
 pub(crate) struct Skip;
 
-impl ser::SerializeStruct for Skip {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, _: &T) -> Result<()> {
-        Ok(())
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
+/// Each listed method of `Skip` takes its value and looks at nothing.
+macro_rules! skip {
+    ($($tr:ident { $(fn $m:ident($($p:ty),*);)* })*) => {$(
+        impl ser::$tr for Skip {
+            type Ok = ();
+            type Error = Error;
+            $(fn $m<T: ?Sized + Serialize>(&mut self, $(_: $p,)* _: &T) -> Result<()> {
+                Ok(())
+            })*
+            fn end(self) -> Result<()> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTupleStruct for Skip {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &T) -> Result<()> {
-        Ok(())
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeMap for Skip {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_key<T: ?Sized + Serialize>(&mut self, _: &T) -> Result<()> {
-        Ok(())
-    }
-    fn serialize_value<T: ?Sized + Serialize>(&mut self, _: &T) -> Result<()> {
-        Ok(())
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
+skip! {
+    SerializeStruct { fn serialize_field(&'static str); }
+    SerializeTupleStruct { fn serialize_field(); }
+    SerializeMap { fn serialize_key(); fn serialize_value(); }
 }
