@@ -237,3 +237,21 @@ fn shape_errors_suggest_ndarray() {
         "{err}"
     );
 }
+
+/// `NpyReader` hands out the first axis: each row an n-d array of the rest.
+#[test]
+fn npy_reader_rows_are_nd_arrays() {
+    for name in ["f8_3d_C_le", "f8_3d_F_be"] {
+        let bytes = fixture(name);
+        let mut r = npy_serde::NpyReader::new(&bytes[..]).unwrap();
+        let rows: Vec<NdArray<f64>> = r.deserialize().collect::<Result<_, _>>().unwrap();
+        assert_eq!(rows.len(), 2, "{name}");
+        assert!(
+            rows.iter()
+                .all(|row| row.shape() == [3, 4] && row.order() == Order::C)
+        );
+        let whole: NdArray<f64> = npy_serde::from_slice(&bytes).unwrap();
+        let flat: Vec<f64> = rows.iter().flat_map(|row| row.data().to_vec()).collect();
+        assert_eq!(flat, whole.into_c_order().into_vec(), "{name}");
+    }
+}
