@@ -9,9 +9,11 @@
 //! (from a reader, an `.npz` member, a deflated one too) and converts them
 //! with `from_le_bytes` in a loop the compiler vectorises.
 //!
+//! Big-endian data of exactly the element's type (`'>f8'` for `f64`) is
+//! taken in one piece too, byte-swapped in a loop of its own.
 //! Everything else reads exactly as `Vec<T>` reads it, with the same values
-//! and the same error messages: another byte order, width or kind
-//! (`'>f8'`, `'<f4'` into `f64`, records, strings), another shape. Writing
+//! and the same error messages: another width or kind (`'<f4'` into `f64`,
+//! records, strings), another shape. Writing
 //! is `Vec<T>`'s too: the same bytes, the same dtype. Other serde formats see
 //! an ordinary newtype over a sequence (JSON: `[1.0, 2.0]`).
 //!
@@ -47,9 +49,9 @@
 //! # How it works
 //!
 //! `Bulk<T>` asks for the newtype `"npy_serde::bulk"` (a name no Rust type
-//! can have). This crate's reader answers on an array of little-endian (or
-//! single-byte) scalars with a one-entry map: the key describes the array
-//! (`"f4,1000,3"`: base type, then the shape), the value is the array. When
+//! can have). This crate's reader answers on an array of plain numbers
+//! with a one-entry map: the key describes the array (`"f4,1000,3"`: base
+//! type, `>` first when big-endian, then the shape), the value is the array. When
 //! the key is exactly `T`'s layout, the value is taken as raw bytes;
 //! otherwise it is read as `Vec<T>`, through the ordinary path. Any other
 //! array, and any other format, answers with an ordinary newtype.
@@ -208,6 +210,8 @@ mod sealed {
         /// One element from exactly `SIZE` little-endian bytes (zeros for a
         /// shorter slice, which the callers never pass).
         fn decode(bytes: &[u8]) -> Self;
+        /// The same from big-endian bytes.
+        fn decode_be(bytes: &[u8]) -> Self;
     }
 }
 
@@ -243,6 +247,13 @@ macro_rules! scalars {
                     None => <$t>::from_le_bytes([0; $n]),
                 }
             }
+            #[inline(always)]
+            fn decode_be(bytes: &[u8]) -> Self {
+                match bytes.first_chunk::<$n>() {
+                    Some(a) => <$t>::from_be_bytes(*a),
+                    None => <$t>::from_be_bytes([0; $n]),
+                }
+            }
         }
         impl Element for $t {}
     )*};
@@ -273,6 +284,10 @@ impl Layout for bool {
     fn decode(bytes: &[u8]) -> Self {
         bytes.first().is_some_and(|&b| b != 0)
     }
+    #[inline(always)]
+    fn decode_be(bytes: &[u8]) -> Self {
+        Self::decode(bytes)
+    }
 }
 impl Element for bool {}
 
@@ -289,6 +304,10 @@ impl Layout for half::f16 {
     fn decode(bytes: &[u8]) -> Self {
         half::f16::from_bits(u16::decode(bytes))
     }
+    #[inline(always)]
+    fn decode_be(bytes: &[u8]) -> Self {
+        half::f16::from_bits(u16::decode_be(bytes))
+    }
 }
 #[cfg(feature = "half")]
 impl Element for half::f16 {}
@@ -303,40 +322,60 @@ impl<E: Element, const N: usize> Layout for [E; N] {
     }
     #[inline(always)]
     fn decode(bytes: &[u8]) -> Self {
-        std::array::from_fn(|i| {
-            E::decode(
-                i.checked_mul(E::SIZE)
-                    .and_then(|at| bytes.get(at..))
-                    .unwrap_or(&[]),
-            )
-        })
+        std::array::from_fn(|i| E::decode(nth::<E>(bytes, i)))
+    }
+    #[inline(always)]
+    fn decode_be(bytes: &[u8]) -> Self {
+        std::array::from_fn(|i| E::decode_be(nth::<E>(bytes, i)))
     }
 }
 impl<E: Element, const N: usize> Element for [E; N] where [E; N]: Serialize + DeserializeOwned {}
 
+/// The bytes from the `i`-th element of `E` on (empty past the end).
+#[inline(always)]
+fn nth<E: Element>(bytes: &[u8], i: usize) -> &[u8] {
+    i.checked_mul(E::SIZE)
+        .and_then(|at| bytes.get(at..))
+        .unwrap_or(&[])
+}
+
+/// The byte order of the data a key claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Endian {
+    Little,
+    Big,
+}
+
 /// Bytes into elements, appended; `bytes` holds whole elements (checked by
-/// the callers) and `T::SIZE` is not 0.
+/// the callers) and `T::SIZE` is not 0. Each order is its own loop of
+/// loads, which the compiler vectorises (a byte swap per element).
 #[inline]
-fn extend<T: Element>(out: &mut Vec<T>, bytes: &[u8]) {
+fn extend<T: Element>(out: &mut Vec<T>, bytes: &[u8], endian: Endian) {
     if T::SIZE == 0 {
         return;
     }
-    out.extend(bytes.chunks_exact(T::SIZE).map(T::decode));
+    match endian {
+        Endian::Little => out.extend(bytes.chunks_exact(T::SIZE).map(T::decode)),
+        Endian::Big => out.extend(bytes.chunks_exact(T::SIZE).map(T::decode_be)),
+    }
 }
 
 /// The key the reader offers is `T`'s layout: the number of elements it
-/// claims, `None` when it is another array.
-fn claimed_len<T: Element>(key: &str) -> Option<u64> {
+/// claims and their byte order, `None` when it is another array.
+fn claimed_len<T: Element>(key: &str) -> Option<(u64, Endian)> {
     if T::SIZE == 0 {
         // nothing in the bytes says how many; the ordinary path counts
         return None;
     }
     let mut parts = key.split(',');
-    if parts.next()? != T::CODE {
-        return None;
-    }
+    let code = parts.next()?;
+    let endian = match code.strip_prefix('>') {
+        Some(c) if c == T::CODE => Endian::Big,
+        None if code == T::CODE => Endian::Little,
+        _ => return None,
+    };
     let n = parts.next()?.parse::<u64>().ok()?;
-    T::dims_match(parts).then_some(n)
+    T::dims_match(parts).then_some((n, endian))
 }
 
 struct BulkVisitor<T>(PhantomData<T>);
@@ -366,31 +405,36 @@ impl<'de, T: Element> Visitor<'de> for BulkVisitor<T> {
             return Err(de::Error::invalid_length(0, &self));
         };
         match claim {
-            Some(n) => map.next_value_seed(RawSeed::<T> { n, _t: PhantomData }),
+            Some((n, endian)) => map.next_value_seed(RawSeed::<T> {
+                n,
+                endian,
+                _t: PhantomData,
+            }),
             None => map.next_value::<Vec<T>>(),
         }
     }
 }
 
-/// Reads the key: `Some(n)` when it is `T`'s layout with `n` elements.
+/// Reads the key: `Some((n, order))` when it is `T`'s layout with `n`
+/// elements.
 struct KeySeed<T>(PhantomData<T>);
 
 impl<'de, T: Element> DeserializeSeed<'de> for KeySeed<T> {
-    type Value = Option<u64>;
+    type Value = Option<(u64, Endian)>;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<u64>, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_str(self)
     }
 }
 
 impl<'de, T: Element> Visitor<'de> for KeySeed<T> {
-    type Value = Option<u64>;
+    type Value = Option<(u64, Endian)>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an array layout")
     }
 
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<u64>, E> {
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Self::Value, E> {
         Ok(claimed_len::<T>(key))
     }
 }
@@ -399,6 +443,7 @@ impl<'de, T: Element> Visitor<'de> for KeySeed<T> {
 /// whole elements (`visit_seq`), `n` elements in all.
 struct RawSeed<T> {
     n: u64,
+    endian: Endian,
     _t: PhantomData<T>,
 }
 
@@ -423,7 +468,7 @@ impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
             return Err(E::invalid_length(bytes.len(), &self));
         }
         let mut out = Vec::with_capacity(bytes.len() / at_least_one(T::SIZE));
-        extend(&mut out, bytes);
+        extend(&mut out, bytes, self.endian);
         Ok(out)
     }
 
@@ -438,6 +483,7 @@ impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
             .next_element_seed(Append {
                 out: &mut out,
                 n: self.n,
+                endian: self.endian,
             })?
             .is_some()
         {}
@@ -452,6 +498,7 @@ impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
 struct Append<'a, T> {
     out: &'a mut Vec<T>,
     n: u64,
+    endian: Endian,
 }
 
 impl<'de, T: Element> DeserializeSeed<'de> for Append<'_, T> {
@@ -484,7 +531,7 @@ impl<'de, T: Element> Visitor<'de> for Append<'_, T> {
             // double what is held (bytes that arrived), never past the claim
             self.out.reserve_exact(len.max(k).min(left));
         }
-        extend(self.out, bytes);
+        extend(self.out, bytes, self.endian);
         Ok(())
     }
 }

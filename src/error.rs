@@ -359,6 +359,17 @@ impl Error {
     }
 }
 
+impl Error {
+    /// Appends `text` to a type mismatch's message (other errors pass).
+    #[cold]
+    pub(crate) fn with_mismatch_note(mut self, text: &str) -> Self {
+        if let ErrorKind::Mismatch(m) = &mut self.0.kind {
+            m.push_str(text);
+        }
+        self
+    }
+}
+
 /// `'x', 'y'` (the first five, then the count), `None` for no names: what a
 /// record or archive holds, for a message about something it lacks.
 pub(crate) fn name_list<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Option<String> {

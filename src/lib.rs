@@ -47,6 +47,7 @@
 //! | unit-only enum | `<Un` holding the variant name |
 //! | [`Datetime64<U>`] / [`Timedelta64<U>`] | `<M8[unit]` / `<m8[unit]`, the `i64` count; NaT is `i64::MIN` |
 //! | [`Bulk<T>`], or `Vec<T>` with `#[serde(with = "npy_serde::bulk")]` ([`bulk`]) | as `Vec<T>` (`T`: numbers, `bool`, `[E; N]` of them); read in one piece when the file holds exactly `T` |
+//! | [`NdArray<T>`] (reading) | any array: shape, [`Order`] as stored, flat data; plain numbers in one piece; `[E; N]` elements take the last axis |
 //!
 //! A sequence of records gives shape `(N,)`; a sequence of fixed-size arrays
 //! of scalars (`Vec<[f64; 3]>`, equal-length `Vec<Vec<f64>>`) gives shape

@@ -227,7 +227,39 @@
 //! trailing NULs from `S` and `U` values when it reads them, so a value
 //! ending in NUL is refused on write (use a `V` dtype for raw bytes).
 //!
-//! # 8. Errors
+//! # 8. Plain arrays: images, matrices, point clouds, Fortran order
+//!
+//! A plain numeric array reads into [`NdArray<T>`](crate::NdArray) with its
+//! shape and its order as stored: an image, a matrix, an `(N, 3)` point
+//! cloud (`NdArray<[f32; 3]>` takes the last axis), a Fortran-order matrix
+//! (kept column-major until [`into_c_order`](crate::NdArray::into_c_order)).
+//!
+//! ```
+//! use npy_serde::{NdArray, Order};
+//!
+//! // a 3 x 2 matrix saved in Fortran order (np.asfortranarray)
+//! let m = vec![vec![1.0f64, 2.0], vec![3.0, 4.0], vec![5.0, 6.0]];
+//! let file = npy_serde::WriteOptions::new().fortran_order(true).to_vec(&m)?;
+//! let a: NdArray<f64> = npy_serde::from_slice(&file)?;
+//! assert_eq!((a.shape(), a.order()), (&[3, 2][..], Order::Fortran));
+//! assert_eq!(a.data(), &[1.0, 3.0, 5.0, 2.0, 4.0, 6.0]); // column by column
+//! assert_eq!(a.into_c_order().into_vec(), m.concat());
+//!
+//! // an (N, 3) point cloud: one [f32; 3] per point
+//! let cloud = npy_serde::to_vec(&vec![[0.0f32, 1.0, 2.0]; 4])?;
+//! let pts: NdArray<[f32; 3]> = npy_serde::from_slice(&cloud)?;
+//! assert_eq!(pts.shape(), &[4]);
+//!
+//! // a flat Vec says what the file holds
+//! let err = npy_serde::from_slice::<Vec<f64>>(&file).unwrap_err();
+//! assert!(err.to_string().contains("2-d array of shape (3, 2)"), "{err}");
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! serde's arrays stop at 32 elements (`[f32; 640]` does not implement
+//! `Deserialize`): wide rows are `NdArray<f32>` or `Vec<Vec<f32>>`.
+//!
+//! # 9. Errors
 //!
 //! Every error says where (npz member, record, field path), what was
 //! expected and what was found, in numpy's vocabulary:
@@ -243,7 +275,7 @@
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
 //!
-//! # 9. Memory maps: zero-copy views and `write_zeroed`
+//! # 10. Memory maps: zero-copy views and `write_zeroed`
 //!
 //! A file of plain numbers stored in this machine's byte order can be used
 //! where it lies: [`view`](crate::view()) borrows the data section of the

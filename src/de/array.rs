@@ -8,7 +8,7 @@ use super::bulk;
 use super::element::ElementDe;
 use super::nd;
 use super::plan::{Fast, Kind, Plan, bulk_key};
-use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal};
+use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal, with_shape_hint};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -63,6 +63,7 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             bytes: self.bytes,
             cfg: self.cfg,
             order: Order::C,
+            records: self.top,
         };
         nd::offer(Order::C, self.dims, flat, visitor)
     }
@@ -115,9 +116,14 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             top: self.top,
         };
         let found = Shape(self.dtype, self.dims, self.top);
-        let v = visitor
-            .visit_seq(&mut seq)
-            .map_err(|e| fix_error(e, &found))?;
+        let header = self.header;
+        let v = visitor.visit_seq(&mut seq).map_err(|e| {
+            let e = fix_error(e, &found);
+            match header {
+                Some(header) => with_shape_hint(e, header),
+                None => e,
+            }
+        })?;
         if seq.next < seq.len {
             return Err(Error::mismatch(format!(
                 "expected {} elements, found {found}",

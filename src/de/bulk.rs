@@ -1,5 +1,5 @@
 //! The read side of [`crate::Bulk`]: when a type asks for the newtype
-//! `"npy_serde::bulk"` on an array of little-endian (or one-byte) scalars,
+//! `"npy_serde::bulk"` on an array of plain numbers (either byte order),
 //! the deserializer offers a one-entry map: key = the array's layout
 //! (`"f4,1000,3"`: base scalar code, then the dims), value = the array.
 //! The type compares the key with its own layout (only it knows `T`) and

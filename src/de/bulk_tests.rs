@@ -217,7 +217,7 @@ struct OfferedField {
 }
 
 #[test]
-fn offers_name_the_layout_of_exact_little_endian_arrays() {
+fn offers_name_the_layout_of_exact_plain_arrays() {
     let offered = |descr: &str, shape: Vec<u64>, fortran: bool| -> [String; 2] {
         let d: Dtype = descr.parse().unwrap();
         let n = shape.iter().product::<u64>() as usize * d.itemsize();
@@ -244,8 +244,10 @@ fn offers_name_the_layout_of_exact_little_endian_arrays() {
     assert_eq!(offered("<f8", vec![2, 3], true), both("f8,2,3"));
     // a 1-d Fortran array is C order already
     assert_eq!(offered("<f8", vec![3], true), both("f8,3"));
+    // big-endian plain numbers too, marked with '>'
+    assert_eq!(offered(">f8", vec![5], false), both(">f8,5"));
+    assert_eq!(offered(">i2", vec![2, 3], false), both(">i2,2,3"));
     for (descr, shape) in [
-        (">f8", vec![5]),
         ("<c16", vec![5]),
         ("<M8[ns]", vec![5]),
         ("<U3", vec![5]),
@@ -266,7 +268,7 @@ fn offers_name_the_layout_of_exact_little_endian_arrays() {
     };
     assert_eq!(field("[('x', '<f4', (3,))]"), "f4,3");
     assert_eq!(field("[('a', '|u1'), ('x', '<i2', (2, 3))]"), "i2,2,3");
-    assert_eq!(field("[('x', '>f4', (3,))]"), "newtype");
+    assert_eq!(field("[('x', '>f4', (3,))]"), ">f4,3");
     assert_eq!(field("[('x', '<f4')]"), "newtype");
     assert_eq!(field("[('x', [('y', '<f4')], (2,))]"), "newtype");
     // rows of an (N, 3) array, one at a time

@@ -69,6 +69,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
             bytes: self.exact()?,
             cfg: self.cfg,
             order: Order::C,
+            records: false,
         };
         nd::offer(Order::C, dims, flat, visitor)
     }

@@ -149,7 +149,7 @@ pub(crate) mod stream;
 use std::fmt;
 
 use crate::dtype::{Dtype, ScalarType};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Segment};
 
 /// Caps serde size hints: never more elements than this many bytes of
 /// Rust values would take, whatever the header claims.
@@ -354,6 +354,44 @@ pub(crate) fn fix_error(err: Error, found: &dyn fmt::Display) -> Error {
         return Error::mismatch(format!("expected {exp}, found {unexp} in {found}"));
     }
     err
+}
+
+/// A type that wanted one element per record but met a row of a 2-d (or
+/// more) array is told the shape and the types that read it: the mismatch
+/// at record 0 of a plain array whose row is a subarray, or of a record
+/// array whose row is a sequence of records.
+#[cold]
+pub(crate) fn with_shape_hint(err: Error, header: &crate::header::Header) -> Error {
+    let path: Vec<&Segment> = err.path().collect();
+    let ErrorKind::Mismatch(msg) = err.kind() else {
+        return err;
+    };
+    // (a row of the wrong length for a fixed-size array says so already)
+    let plain_row = path == [&Segment::Record(0)]
+        && msg.contains(", found subarray of shape")
+        && !msg.contains(" elements, found");
+    let record_row = path == [&Segment::Record(0), &Segment::Index(0)]
+        && matches!(header.descr, Dtype::Record(_))
+        && msg.contains(", found record");
+    if header.shape.len() < 2 || !(plain_row || record_row) {
+        return err;
+    }
+    let element = match (&header.descr, msg.split_once("expected ")) {
+        (Dtype::Scalar(_), Some((_, rest))) => rest
+            .split_once(',')
+            .map(|(e, _)| e)
+            .filter(|e| !e.contains(' '))
+            .unwrap_or("T"),
+        _ => "T",
+    }
+    .to_owned();
+    let note = format!(
+        "; the file holds a {}-d array of shape {}: read it as NdArray<{element}> (shape and \
+         flat data) or as nested Vecs (Vec<Vec<{element}>>)",
+        header.shape.len(),
+        crate::dtype::ShapeRepr(&header.shape)
+    );
+    err.with_mismatch_note(&note)
 }
 
 /// What a visitor expected, from serde's fresh `invalid type` / `invalid

@@ -86,6 +86,9 @@ pub(crate) struct Flat<'a, B> {
     pub(crate) bytes: B,
     pub(crate) cfg: Cfg,
     pub(crate) order: Order,
+    /// The dims are a file's whole 1-d shape: positions in errors are
+    /// records, as `Vec<T>` reads name them.
+    pub(crate) records: bool,
 }
 
 impl<'de, B: Src<'de>> Source<'de> for Flat<'_, B> {
@@ -101,7 +104,8 @@ impl<'de, B: Src<'de>> Source<'de> for Flat<'_, B> {
                 false,
             ));
         }
-        visitor.visit_newtype_struct(ArrayDe::new(self.plan, &flat, self.bytes, self.cfg, false))
+        let top = self.records && self.dims.len() == 1 && absorbed == 0;
+        visitor.visit_newtype_struct(ArrayDe::new(self.plan, &flat, self.bytes, self.cfg, top))
     }
 }
 
@@ -217,6 +221,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FortranFile<'_, B> {
                 bytes: self.bytes,
                 cfg: self.cfg,
                 order,
+                records: false,
             };
             return offer(order, shape, flat, visitor);
         }

@@ -150,13 +150,21 @@ impl fmt::Display for Found<'_> {
 }
 
 /// The code of a scalar the bulk path reads with `from_le_bytes`: the
-/// plain numbers ([`Scalar::plain`]), and `<f2` (bits unchanged).
-fn bulk_code(s: Scalar) -> Option<&'static str> {
-    match s.plain() {
-        Some(p) => Some(p.code()),
-        None if s.ty() == ScalarType::Float(2) && s.order() != ByteOrder::Big => Some("f2"),
-        None => None,
-    }
+/// plain numbers ([`Scalar::plain`]), and `<f2` (bits unchanged); the
+/// same numbers big-endian (read with `from_be_bytes`) have the code
+/// prefixed with `>`.
+fn bulk_code(s: Scalar) -> Option<String> {
+    let little = Scalar::new(s.ty(), ByteOrder::Little);
+    let code = match little.plain() {
+        Some(p) => p.code(),
+        None if s.ty() == ScalarType::Float(2) => "f2",
+        None => return None,
+    };
+    Some(if s.order() == ByteOrder::Big {
+        format!(">{code}")
+    } else {
+        code.to_owned()
+    })
 }
 
 /// The key the bulk path (`super::bulk`) offers for an array of `plan`
@@ -169,7 +177,7 @@ pub(crate) fn bulk_key(plan: &Plan, dims: &[u64]) -> Option<String> {
     if dims.is_empty() {
         return None;
     }
-    let mut key = bulk_code(*s)?.to_owned();
+    let mut key = bulk_code(*s)?;
     for d in dims {
         // writing into a String cannot fail
         let _ = write!(key, ",{d}");

@@ -18,7 +18,7 @@ use super::bulk;
 use super::element::ElementDe;
 use super::nd;
 use super::plan::{Plan, bulk_key};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -278,7 +278,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let found = Top(header);
         let v = visitor
             .visit_seq(&mut seq)
-            .map_err(|e| fix_error(e, &found))?;
+            .map_err(|e| with_shape_hint(fix_error(e, &found), header))?;
         if seq.next < seq.len {
             return Err(Error::mismatch(format!(
                 "expected {} elements, found {found}",
@@ -374,6 +374,7 @@ impl<'de, R: Read> nd::Source<'de> for &mut StreamDe<'_, R> {
                 bytes: Bytes::Copied(bytes),
                 cfg: self.cfg,
                 order: Order::Fortran,
+                records: false,
             };
             return flat.present(absorbed, visitor);
         }

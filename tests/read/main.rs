@@ -3,6 +3,7 @@
 
 mod bulk;
 mod header;
+mod nd;
 mod numpy_files;
 mod view;
 mod what_is_there;

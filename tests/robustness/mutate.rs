@@ -137,6 +137,11 @@ fn bf16_fixtures_never_panic() {
 }
 
 #[test]
+fn nd_fixtures_never_panic() {
+    run_dir("nd", None);
+}
+
+#[test]
 fn view_fixtures_never_panic() {
     run_dir("view", None);
 }
@@ -223,7 +228,7 @@ fn every_folder_is_covered() {
             .unwrap()
             .to_owned();
         assert!(
-            ["read", "write", "hostile", "bf16", "view"].contains(&dir.as_str()),
+            ["read", "write", "hostile", "bf16", "nd", "view"].contains(&dir.as_str()),
             "{}",
             path.display()
         );
