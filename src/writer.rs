@@ -510,6 +510,9 @@ struct ChunkSink<W> {
     out: W,
     /// Whether to write at all (false: only check that elements encode).
     emit: bool,
+    /// Without `emit`: the chunks checked so far while they total at most
+    /// [`KEEP`] bytes (`None` past that, or when not asked for).
+    kept: Option<Vec<u8>>,
     /// Index of the first element in `buf`, and elements per record (the
     /// product of the inner dims; 0 for a 0-d array): an I/O error names
     /// the record whose bytes were being written.
@@ -534,6 +537,13 @@ impl<W: Write> ChunkSink<W> {
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(self.write_failed(done, e)),
                 }
+            }
+        } else if let Some(k) = self.kept.as_mut() {
+            let data = self.buf.get(..self.fill).unwrap_or(&[]);
+            if k.len().saturating_add(data.len()) <= KEEP {
+                k.extend_from_slice(data);
+            } else {
+                self.kept = None;
             }
         }
         self.fill = 0;
@@ -574,7 +584,7 @@ impl<W: Write> Sink for ChunkSink<W> {
             dst.fill(0);
         }
         self.tape.encode(value, dst)?;
-        if self.emit {
+        if self.emit || self.kept.is_some() {
             self.fill = end;
         }
         Ok(())
@@ -592,6 +602,7 @@ fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
         zero: dtype.has_gaps(),
         out,
         emit,
+        kept: None,
         first: 0,
         per_record: 1,
     }
@@ -656,8 +667,22 @@ impl WriteOptions {
         }
         let (head, _) = header.encode(self.version)?;
         if !plan.checked {
+            // the checking pass keeps its chunks up to KEEP bytes, as the
+            // inferred dtypes' does: a small array is written from them
             let mut check = chunk_sink(&plan.dtype, std::io::sink(), false);
+            check.kept = Some(Vec::new());
             walk(value, &plan.shape, &mut check)?;
+            check.flush()?;
+            if let Some(kept) = check.kept.filter(|k| k.len() as u64 == data_len) {
+                // in chunks, as the writing pass writes them
+                writer.write_all(&head)?;
+                let mut offset = 0usize;
+                for piece in kept.chunks(check.buf.len().max(1)) {
+                    write_data_at(&mut writer, piece, &head, offset)?;
+                    offset = offset.saturating_add(piece.len());
+                }
+                return Ok(());
+            }
         }
         writer.write_all(&head)?;
         let mut sink = chunk_sink(&plan.dtype, &mut writer, true);
