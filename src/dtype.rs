@@ -1050,10 +1050,11 @@ impl RecordBuilder {
     }
 }
 
-/// Python's repr of a shape tuple: `()`, `(3,)`, `(2, 3)`.
-pub(crate) struct ShapeRepr<'a>(pub &'a [u64]);
+/// Python's repr of a shape tuple: `()`, `(3,)`, `(2, 3)` (sizes as the
+/// header has them, `u64`, or checked into `usize`).
+pub(crate) struct ShapeRepr<'a, N = u64>(pub &'a [N]);
 
-impl fmt::Display for ShapeRepr<'_> {
+impl<N: fmt::Display> fmt::Display for ShapeRepr<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             [] => f.write_str("()"),

@@ -108,6 +108,23 @@ impl Header {
         count.checked_mul(itemsize).ok_or_else(too_big)
     }
 
+    /// The shape in `usize`s, checked: an error when an axis does not fit
+    /// (only on 32-bit machines, for files whose data could not be
+    /// addressed anyway).
+    pub(crate) fn usize_shape(&self) -> Result<Vec<usize>> {
+        self.shape
+            .iter()
+            .map(|&n| {
+                usize::try_from(n).map_err(|_| {
+                    Error::limit(format!(
+                        "shape {} has an axis longer than this platform can address",
+                        ShapeRepr(&self.shape)
+                    ))
+                })
+            })
+            .collect()
+    }
+
     /// The descr without surrounding quotes for scalars (for messages).
     fn descr_short(&self) -> String {
         match &self.descr {

@@ -309,23 +309,41 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
     }
     // Values that hold no bytes (empty records, alone or in subarrays) are
     // not bounded by the data present: a 128-byte file can declare billions
-    // of them. Each counts as EMPTY_VALUE_COST elements.
-    let empty = match empty_axes(&header.shape) {
-        Some(n) => n,
-        None => count.saturating_mul(empty_values(&header.descr)),
-    };
+    // of them. Each counts as EMPTY_VALUE_COST elements. Empty sequences of
+    // a shape with a 0 axis are checked where the shape is presented as
+    // nested sequences ([`check_empty_axes`]): an `NdArray` holds them in
+    // O(1).
+    if empty_axes(&header.shape).is_none() {
+        let empty = count.saturating_mul(empty_values(&header.descr));
+        check_empty(&header, empty, opts.max_elements)?;
+    }
+    Ok((header, folded))
+}
+
+/// The limit on values that hold no bytes for a shape with a 0 axis
+/// (`(12345678, 0)`: 12345678 empty sequences when presented as nested
+/// sequences); checked by every read that presents the shape so, not by
+/// `NdArray`, which holds such an array in O(1).
+pub(crate) fn check_empty_axes(header: &Header, max_elements: u64) -> Result<()> {
+    match empty_axes(&header.shape) {
+        Some(empty) => check_empty(header, empty, max_elements),
+        None => Ok(()),
+    }
+}
+
+/// `empty` values that hold no bytes against `max_elements`.
+fn check_empty(header: &Header, empty: u64, max_elements: u64) -> Result<()> {
     let needed = empty.saturating_mul(EMPTY_VALUE_COST);
-    if needed > opts.max_elements {
+    if needed > max_elements {
         return Err(Error::limit(format!(
             "shape {} of {} declares {empty} values that hold no bytes (each counts as \
-             {EMPTY_VALUE_COST} elements against max_elements {}); raise it with \
+             {EMPTY_VALUE_COST} elements against max_elements {max_elements}); raise it with \
              ReadOptions::max_elements({needed})",
             ShapeRepr(&header.shape),
             header.descr,
-            opts.max_elements
         )));
     }
-    Ok((header, folded))
+    Ok(())
 }
 
 /// For dims with a 0 (no elements at all), the number of empty sequences
@@ -619,11 +637,21 @@ mod tests {
              'shape': (1,)}",
         );
         assert!(e.contains("values that hold no bytes"), "{e}");
-        // regression: (1, 2**32, 0) is a sequence of 2^32 empty sequences
-        let e = err(
+        // regression: (1, 2**32, 0) is a sequence of 2^32 empty sequences;
+        // checked where the shape is presented as sequences (an NdArray
+        // holds it in O(1))
+        let f = file(
             1,
             "{'descr': '|S3', 'fortran_order': False, 'shape': (1, 4294967296, 0)}",
         );
+        assert!(parse_header(&f, &ReadOptions::default()).is_ok());
+        let e = crate::from_slice::<Vec<Vec<Vec<String>>>>(&f)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("4294967296 values that hold no bytes"), "{e}");
+        let e = crate::from_reader::<Vec<Vec<Vec<String>>>>(&f[..])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("4294967296 values that hold no bytes"), "{e}");
         let e = err(
             1,

@@ -111,6 +111,10 @@
 //!   [`ErrorKind::Zip`]; the only user of the zip dependency. Without it
 //!   (`default-features = false`) the crate reads and writes `.npy` files
 //!   with serde, thiserror, num-complex and serde_bytes alone.
+//! - `view` (on by default): [`view()`] and [`view_mut`], zero-copy
+//!   [`NdView`]s of plain-number data in place (a memory map's), with
+//!   bytemuck's checked casts; the only user of the bytemuck dependency.
+//!   [`write_zeroed`] needs no feature.
 //! - `half`: `half::f16` as `'<f2'`; `half::bf16` as `'|V2'` (ml_dtypes'
 //!   bfloat16 files).
 //! - `chrono`: `TryFrom` conversions between [`Datetime64`] /
@@ -139,8 +143,12 @@ mod error;
 mod header;
 mod header_read;
 mod literal;
+mod nd;
+mod nd_serde;
 mod options;
 mod padding;
+#[cfg(feature = "rayon")]
+mod par;
 mod printable;
 mod pyrepr;
 mod reader;
@@ -151,11 +159,14 @@ mod timeconv;
 mod trace;
 pub mod tutorial;
 mod writer;
+mod zeroed;
 
 pub mod bulk;
 pub mod complex;
 #[cfg(feature = "npz")]
 pub mod npz;
+#[cfg(feature = "view")]
+pub mod view;
 
 pub use crate::atomic::{from_path, to_path};
 pub use crate::bulk::Bulk;
@@ -165,13 +176,19 @@ pub use crate::dtype::{
 };
 pub use crate::error::{Error, ErrorKind, Result, Segment};
 pub use crate::header::Header;
+pub use crate::nd::{NdArray, NdView, NdViewMut, Order};
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
 pub use crate::padding::Padding;
+#[cfg(feature = "rayon")]
+pub use crate::par::{par_from_path, par_from_slice};
 pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
+#[cfg(feature = "view")]
+pub use crate::view::{view, view_mut};
 pub use crate::writer::{Durable, NpyWriter, to_vec, to_writer};
+pub use crate::zeroed::write_zeroed;
 
 /// The README's examples are compiled and run as doctests.
 #[cfg(doctest)]

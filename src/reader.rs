@@ -15,13 +15,14 @@ use serde::de::DeserializeOwned;
 
 use crate::de::array::{ArrayDe, fortran_to_c};
 use crate::de::element::ElementDe;
+use crate::de::nd::FortranFile;
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
 use crate::de::{Bytes, Cfg, check_readable};
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
-use crate::header_read::{ParsedHeader, parse_header, read_header};
+use crate::header_read::{ParsedHeader, check_empty_axes, parse_header, read_header};
 use crate::options::ReadOptions;
 
 /// Reads one array from a stream: exactly its header and its data, no
@@ -118,7 +119,10 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 impl ReadOptions {
     /// The options the deserializers consult.
     pub(crate) fn cfg(&self) -> Cfg {
-        Cfg { lossy: self.lossy }
+        Cfg {
+            lossy: self.lossy,
+            max_elements: self.max_elements,
+        }
     }
 
     /// [`from_reader`] with these options.
@@ -205,22 +209,16 @@ pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
     }
     let plan = Plan::new(&header.descr);
     if header.fortran_order && header.shape.len() >= 2 {
-        let c = fortran_to_c(data, &header.shape, header.descr.itemsize())?;
-        return T::deserialize(ArrayDe::new(
-            &plan,
-            &header.shape,
-            Bytes::Copied(&c),
+        return T::deserialize(FortranFile {
+            plan: &plan,
+            header,
+            bytes: Bytes::Borrowed(data),
             cfg,
-            true,
-        ));
+        });
     }
-    T::deserialize(ArrayDe::new(
-        &plan,
-        &header.shape,
-        Bytes::Borrowed(data),
-        cfg,
-        true,
-    ))
+    T::deserialize(
+        ArrayDe::new(&plan, &header.shape, Bytes::Borrowed(data), cfg, true).of_file(header),
+    )
 }
 
 /// Reads an `.npy` array one outer element (record) at a time.
@@ -329,14 +327,13 @@ impl<R: Read> NpyReader<R> {
         options: &ReadOptions,
     ) -> Result<Self> {
         check_readable(&parsed.header.descr)?;
+        check_empty_axes(&parsed.header, options.max_elements)?;
         let total = parsed.header.data_len()?;
         let row = row_size(&parsed.header)?;
         let len = parsed.header.shape.first().copied().unwrap_or(1);
         Ok(NpyReader {
             version: parsed.version,
-            cfg: Cfg {
-                lossy: options.lossy,
-            },
+            cfg: options.cfg(),
             data: Chunked::new(reader, total, row),
             len,
             next: 0,

@@ -29,6 +29,15 @@ pub(crate) const TIMEDELTA_PREFIX: &str = "$npy_serde::m8";
 /// from every Rust type name.
 pub(crate) const BULK: &str = "npy_serde::bulk";
 
+/// [`crate::NdArray`] and [`crate::NdView`]: an n-d array, newtype over
+/// `{shape, order, data}`. This crate's reader answers it with the shape,
+/// the order and the flat data (see `de::nd`).
+pub(crate) const NDARRAY: &str = "$npy_serde::ndarray";
+/// The request for an n-d array's flat data, asked of the value the reader
+/// offers for [`NDARRAY`]: a tuple struct whose length is the number of
+/// trailing axes the element type absorbs (`[f32; 3]`: 1).
+pub(crate) const NDDATA: &str = "$npy_serde::ndarray::data";
+
 /// What a newtype struct's name marks: the one reading of the names above
 /// for every serializer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

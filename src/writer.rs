@@ -400,6 +400,17 @@ fn fold_subarray(dt: &Dtype, outer: &[u64]) -> (Dtype, Vec<u64>) {
     (cur.clone(), shape)
 }
 
+/// The header of a C-order array of `dtype` and `shape` (a subarray dtype
+/// folded in) and its bytes as `np.save` writes them, the version chosen as
+/// numpy chooses it; an error when the data size overflows.
+pub(crate) fn npy_header(dtype: &Dtype, shape: &[u64]) -> Result<(Header, Vec<u8>)> {
+    let (descr, shape) = fold_subarray(dtype, shape);
+    let header = Header::new(descr, false, shape);
+    header.data_len()?;
+    let (bytes, _) = header.encode(None)?;
+    Ok((header, bytes))
+}
+
 /// Writes `value` as an `.npy` file: a sequence of records gives a record
 /// array of shape `(N,)`, nested equal-length sequences give more axes, a
 /// single value gives shape `()`. The dtype is derived from the values (see

@@ -11,6 +11,7 @@
 //! | `memory` | memory bounded by the bytes present and by the writers' buffers |
 //! | `interop` | live round trips with numpy (driven by `.ci/run`) |
 //! | `dtype` | `Dtype::of` refusals and limits, with their messages |
+//! | `parallel` | the `rayon` feature's paths equal the sequential ones |
 //!
 //! Fixtures live beside them: `data/` (numpy-made files and the hostile
 //! corpus, each with the script that made it), `fixtures/` (header and
@@ -18,3 +19,36 @@
 //! interop). Snapshots are in `../snapshots/npy_serde`. The benches against
 //! npyz and hand-written codecs are in `benches/npy.rs`.
 #![forbid(unsafe_code)]
+
+/// A copy of some bytes at a chosen alignment in memory: its first byte at
+/// a multiple of 64 plus `shift` (a `Vec<u8>` alone is only 1-byte aligned),
+/// for the zero-copy views (`npy_serde::view`).
+pub struct Aligned {
+    buf: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Aligned {
+    /// `bytes` copied to an address `shift` bytes past a multiple of 64.
+    pub fn new(bytes: &[u8], shift: usize) -> Aligned {
+        let mut buf = vec![0u8; bytes.len() + shift + 64];
+        let start = buf.as_ptr().align_offset(64) + shift;
+        buf[start..start + bytes.len()].copy_from_slice(bytes);
+        Aligned {
+            buf,
+            start,
+            len: bytes.len(),
+        }
+    }
+
+    /// The copy.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf[self.start..self.start + self.len]
+    }
+
+    /// The copy, to write.
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.buf[self.start..self.start + self.len]
+    }
+}

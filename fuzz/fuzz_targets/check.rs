@@ -5,7 +5,8 @@
 //! An input is read every way the crate offers; the oracle fails (panics)
 //! only when the crate panics or when the read paths disagree:
 //! `from_slice` succeeding means `from_reader` and the `NpyReader` iterator
-//! give the same values.
+//! give the same values, and a zero-copy `view` that succeeds holds the
+//! values `from_slice` reads.
 
 use npy_serde::NpyReader;
 use serde::Deserialize;
@@ -52,6 +53,7 @@ pub fn check(bytes: &[u8]) -> bool {
         reader.as_ref().map_err(ToString::to_string),
         "short reads change the outcome"
     );
+    check_views(bytes, &slice);
     let typed_slice = npy_serde::from_slice::<Vec<Rec>>(bytes);
     let typed_reader = npy_serde::from_reader::<Vec<Rec>>(bytes);
     if let (Ok(a), Ok(b)) = (&typed_slice, &typed_reader) {
@@ -99,6 +101,47 @@ pub fn check(bytes: &[u8]) -> bool {
         let _ = item;
     }
     read
+}
+
+/// A view of `u8` or `i64` that succeeds (on a copy of `bytes` aligned for
+/// it) holds the values `from_slice` reads, in C order; `from_slice` may
+/// refuse only on a limit (views have no element limit).
+fn check_views(bytes: &[u8], slice: &Result<Value, npy_serde::Error>) {
+    let mut buf = vec![0u8; bytes.len() + 8];
+    let start = buf.as_ptr().align_offset(8);
+    let aligned = &mut buf[start..start + bytes.len()];
+    aligned.copy_from_slice(bytes);
+    view_agrees::<u8>(aligned, slice, Value::from);
+    view_agrees::<i64>(aligned, slice, Value::from);
+}
+
+fn view_agrees<T: npy_serde::view::ViewElement>(
+    bytes: &[u8],
+    slice: &Result<Value, npy_serde::Error>,
+    to_value: fn(T) -> Value,
+) {
+    let Ok(view) = npy_serde::view::<T>(bytes) else {
+        return;
+    };
+    let value = match slice {
+        Ok(value) => value,
+        Err(e) if matches!(e.kind(), npy_serde::ErrorKind::Limit(_)) => return,
+        Err(e) => panic!("a view read what from_slice refused: {e}"),
+    };
+    if view.order() == npy_serde::Order::C {
+        let mut flat = Vec::new();
+        flatten(value, &mut flat);
+        let viewed: Vec<Value> = view.data().iter().map(|&x| to_value(x)).collect();
+        assert_eq!(flat, viewed, "the view disagrees with from_slice");
+    }
+}
+
+/// The scalars of a nested array value, in order.
+fn flatten(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Array(items) => items.iter().for_each(|v| flatten(v, out)),
+        other => out.push(other.clone()),
+    }
 }
 
 /// Reads 1, 2 or 3 bytes per call, in turn.

@@ -6,10 +6,14 @@ use serde::de::{self, Visitor};
 
 use super::bulk;
 use super::element::ElementDe;
+use super::nd;
 use super::plan::{Fast, Kind, Plan, bulk_key};
 use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
+use crate::header::Header;
+use crate::header_read::check_empty_axes;
+use crate::nd::Order;
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
@@ -20,6 +24,9 @@ pub(crate) struct ArrayDe<'a, B> {
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
+    /// The file's header when this is its whole shape: the empty sequences
+    /// of a 0 axis are checked against the limit before they are presented.
+    header: Option<&'a Header>,
 }
 
 impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
@@ -31,12 +38,33 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             bytes,
             cfg,
             top,
+            header: None,
         }
+    }
+
+    /// The whole array of a file with this header (see the `header` field).
+    #[inline]
+    pub(crate) fn of_file(mut self, header: &'a Header) -> Self {
+        self.header = Some(header);
+        self
     }
 
     #[inline]
     fn element(&self) -> ElementDe<'a, B> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
+    }
+
+    /// Offers the array (C order) to an `NdArray` (see `super::nd`).
+    #[inline(never)]
+    fn offer_nd<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let flat = nd::Flat {
+            plan: self.dtype,
+            dims: self.dims,
+            bytes: self.bytes,
+            cfg: self.cfg,
+            order: Order::C,
+        };
+        nd::offer(Order::C, self.dims, flat, visitor)
     }
 
     /// Visits the first axis as a sequence (dims must not be empty).
@@ -45,6 +73,9 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
+        if let Some(header) = self.header {
+            check_empty_axes(header, self.cfg.max_elements)?;
+        }
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
         if let (true, Kind::Scalar(_), true) =
             (rest.is_empty(), &self.dtype.kind, self.dtype.size != 0)
@@ -402,6 +433,9 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if name == crate::special::NDARRAY {
+            return self.offer_nd(visitor);
+        }
         if self.dims.is_empty() {
             return self.element().deserialize_newtype_struct(name, visitor);
         }

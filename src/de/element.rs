@@ -5,11 +5,13 @@ use serde::de::{self, IntoDeserializer, Visitor};
 
 use super::array::{ArrayDe, run_seq, scalar_run};
 use super::bulk;
+use super::nd;
 use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
 use super::{Cfg, Src, fix_error, internal};
 use crate::dtype::Plain;
 use crate::error::{Error, Result};
+use crate::nd::Order;
 
 /// One element of `dtype`: the first `dtype.itemsize()` of `bytes`.
 ///
@@ -51,6 +53,24 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     #[inline]
     fn exact(&self) -> Result<B> {
         self.bytes.range(0, self.dtype.size)
+    }
+
+    /// Offers the element to an `NdArray` (see `super::nd`): a subarray
+    /// with its dims, anything else as a 0-d array.
+    #[inline(never)]
+    fn offer_nd<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (plan, dims): (&Plan, &[u64]) = match &self.dtype.kind {
+            Kind::Sub(base, dims, _) => (base, dims),
+            _ => (self.dtype, &[]),
+        };
+        let flat = nd::Flat {
+            plan,
+            dims,
+            bytes: self.exact()?,
+            cfg: self.cfg,
+            order: Order::C,
+        };
+        nd::offer(Order::C, dims, flat, visitor)
     }
 
     #[cold]
@@ -232,6 +252,9 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if name == crate::special::NDARRAY {
+            return self.offer_nd(visitor);
+        }
         if let Some(token) = &self.dtype.token {
             if name == &**token {
                 if let Some(a) = self.bytes.slice().first_chunk::<8>() {

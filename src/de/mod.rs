@@ -141,6 +141,7 @@ pub(crate) mod array;
 pub(crate) mod bulk;
 pub(crate) mod datetime;
 pub(crate) mod element;
+pub(crate) mod nd;
 pub(crate) mod plan;
 pub(crate) mod scalar;
 pub(crate) mod stream;
@@ -310,10 +311,22 @@ pub(crate) fn internal() -> Error {
 }
 
 /// Options the deserializers consult.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Cfg {
     /// Allow rounding conversions into `f32`/`f64`.
     pub(crate) lossy: bool,
+    /// `ReadOptions::max_elements`, for the empty sequences of a shape with
+    /// a 0 axis (checked where the shape is presented as sequences).
+    pub(crate) max_elements: u64,
+}
+
+impl Default for Cfg {
+    fn default() -> Cfg {
+        Cfg {
+            lossy: false,
+            max_elements: crate::options::DEFAULT_MAX_ELEMENTS,
+        }
+    }
 }
 
 /// Rewrites serde's own `invalid type: X, expected Y` into

@@ -16,11 +16,14 @@ use serde::de::{self, Visitor};
 use super::array::{ArrayDe, fortran_to_c};
 use super::bulk;
 use super::element::ElementDe;
+use super::nd;
 use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal};
 use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
 use crate::header::Header;
+use crate::header_read::check_empty_axes;
+use crate::nd::Order;
 
 /// How far ahead the buffer reads.
 pub(crate) const CHUNK: usize = 64 * 1024;
@@ -242,12 +245,12 @@ impl<'h, R: Read> StreamDe<'h, R> {
         if fortran {
             let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
             f(
-                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true).of_file(header),
                 visitor,
             )
         } else {
             f(
-                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true).of_file(header),
                 visitor,
             )
         }
@@ -262,6 +265,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
 
     fn stream_seq<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let header = self.header;
+        check_empty_axes(header, self.cfg.max_elements)?;
         let n = header.shape.first().copied().ok_or_else(internal)?;
         let mut seq = StreamSeq {
             descr: &self.plan,
@@ -355,6 +359,38 @@ impl<'de, R: Read> bulk::Raw<'de> for &mut StreamDe<'_, R> {
     }
 }
 
+impl<'de, R: Read> nd::Source<'de> for &mut StreamDe<'_, R> {
+    /// The data as it arrives, through a stream deserializer of the flat
+    /// shape over the same reader; a Fortran array whose element absorbs
+    /// axes is read whole and reordered.
+    fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value> {
+        let header = self.header;
+        if self.fortran() && absorbed > 0 {
+            let total = usize::try_from(self.data.total).map_err(|_| internal())?;
+            let bytes = self.data.take(total)?;
+            let flat = nd::Flat {
+                plan: &self.plan,
+                dims: &header.shape,
+                bytes: Bytes::Copied(bytes),
+                cfg: self.cfg,
+                order: Order::Fortran,
+            };
+            return flat.present(absorbed, visitor);
+        }
+        let flat = Header::new(
+            header.descr.clone(),
+            false,
+            nd::flat_dims(&header.shape, absorbed)?,
+        );
+        let mut inner = StreamDe::new(&flat, &mut self.data.reader, self.cfg)?;
+        let value = visitor.visit_newtype_struct(&mut inner)?;
+        inner.finish()?;
+        // the inner deserializer read the whole data
+        self.data.reset_to(self.data.total);
+        Ok(value)
+    }
+}
+
 /// The data of a whole array as a sequence of byte chunks (whole rows).
 struct RawChunks<'s, R> {
     data: &'s mut Chunked<R>,
@@ -423,6 +459,11 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if name == crate::special::NDARRAY {
+            let header = self.header;
+            let order = Order::of_header(header.fortran_order, &header.shape);
+            return nd::offer(order, &header.shape, self, visitor);
+        }
         if self.header.shape.is_empty() || self.fortran() {
             return self.whole(visitor, |de, v| {
                 de::Deserializer::deserialize_newtype_struct(de, name, v)

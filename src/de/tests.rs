@@ -38,7 +38,10 @@ fn de_lossy<'de, T: Deserialize<'de>>(dtype: Dtype, shape: &[u64], data: &'de [u
     deserialize_data(
         &Header::new(dtype, false, shape.to_vec()),
         data,
-        Cfg { lossy: true },
+        Cfg {
+            lossy: true,
+            ..Cfg::default()
+        },
     )
 }
 

@@ -50,6 +50,7 @@
 mod archive_de;
 mod columns;
 mod pick;
+mod range;
 mod raw_member;
 mod read;
 mod split;
@@ -65,6 +66,7 @@ use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::probe::{Stop, first_is_record, top_of};
 
+pub use range::DataRange;
 pub use read::{MemberReader, NpzReader};
 pub use write::{MemberWriter, NpzWriter};
 

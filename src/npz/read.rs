@@ -19,6 +19,7 @@ use crate::pyrepr::PyStr;
 use crate::reader::NpyReader;
 
 use super::key_of;
+use super::range::DataRange;
 
 /// Bytes read after a member's data to reach its end: enough to see the
 /// end of the stream (so the zip crate checks the CRC-32), and too few to
@@ -68,6 +69,9 @@ pub struct NpzReader<R: Read + Seek> {
     /// Bytes from the archive's start to the end of the stream: no member
     /// holds more compressed bytes than this.
     archive_len: u64,
+    /// The stream position the archive starts at (what data ranges count
+    /// from).
+    start: u64,
 }
 
 impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
@@ -270,6 +274,7 @@ impl<R: Read + Seek> NpzReader<R> {
             options,
             keys,
             archive_len,
+            start,
         })
     }
 
@@ -462,6 +467,75 @@ impl<R: Read + Seek> NpzReader<R> {
         let mut member = self.open(i)?;
         let key = member.key.clone();
         read_raw(&mut member, Vec::new(), limit).map_err(|e| member_error(e, &key))
+    }
+
+    /// Where member `name`'s array data lies in the archive, with its
+    /// dtype, shape and order, for a zero-copy view of the archive's bytes
+    /// (see [`DataRange`]). Only stored members (`np.savez`, an
+    /// [`NpzWriter`](super::NpzWriter) that does not compress) have their
+    /// data in the archive's bytes: a deflated member is an error. The
+    /// member's npy header is read and checked as [`by_name`](Self::by_name)
+    /// does (except `max_elements`: nothing is allocated), and the member
+    /// must hold exactly the data the header promises.
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    /// use npy_serde::npz::{NpzReader, NpzWriter};
+    /// let mut w = NpzWriter::new(Cursor::new(Vec::new())).compressed(true);
+    /// w.add("x", &[1.0f64, 2.0])?;
+    /// let mut z = NpzReader::new(w.finish()?)?;
+    /// let err = z.data_range("x").unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "member 'x': unsupported: the member is compressed (deflated): only stored members \
+    ///      (np.savez, NpzWriter without compressed) hold their data as it is in the archive's \
+    ///      bytes; read it with by_name"
+    /// );
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn data_range(&mut self, name: &str) -> Result<DataRange> {
+        let i = self.index(name)?;
+        // a range allocates nothing for the elements: no element limit
+        let options = self.options.clone().max_elements(u64::MAX);
+        let (archive_start, archive_len) = (self.start, self.archive_len);
+        let mut member = self.open(i)?;
+        let key = member.key.clone();
+        let method = member.file.compression();
+        if method != CompressionMethod::Stored {
+            return Err(Error::unsupported(format!(
+                "the member is compressed ({}): only stored members (np.savez, NpzWriter \
+                 without compressed) hold their data as it is in the archive's bytes; read it \
+                 with by_name",
+                method_name(method)
+            ))
+            .in_member(&key));
+        }
+        let data_start = member.file.data_start();
+        let size = member.file.size();
+        let parsed = read_header(&mut member, &options).map_err(|e| member_error(e, &key))?;
+        let data_len = parsed.header.data_len().map_err(|e| e.in_member(&key))?;
+        let offset = data_start
+            .saturating_sub(archive_start)
+            .checked_add(parsed.data_offset as u64);
+        let range = offset
+            .ok_or_else(|| Error::limit("the member's data is past 2^64 bytes"))
+            .and_then(|at| DataRange::new(parsed.header, at))
+            .map_err(|e| e.in_member(&key))?;
+        let promised = (parsed.data_offset as u64).saturating_add(data_len);
+        if size != promised {
+            return Err(Error::data(format!(
+                "the member holds {size} bytes, but its npy header and data promise {promised}"
+            ))
+            .in_member(&key));
+        }
+        if range.range().end > archive_len {
+            return Err(Error::data(format!(
+                "the member's data ends at byte {}, past the archive's end at {archive_len}",
+                range.range().end
+            ))
+            .in_member(&key));
+        }
+        Ok(range)
     }
 
     /// The options' deserializer settings.

@@ -12,7 +12,7 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
-use crate::header::Header;
+use crate::header::{ARRAY_ALIGN, Header};
 use crate::options::WriteOptions;
 use crate::pyrepr::PyStr;
 use crate::writer::{NpyWriter, Unchecked, one_pass_unchecked};
@@ -159,7 +159,12 @@ impl<W: Write + Seek> NpzWriter<W> {
             base.compression_method(CompressionMethod::Deflated)
                 .compression_level(Some(6))
         } else {
+            // The member's data starts at a multiple of 64 within the
+            // archive (zip extra-field padding), and so does its array
+            // data: every npy header is a multiple of 64 long. A memory
+            // map of the archive views it in place (`data_range`).
             base.compression_method(CompressionMethod::Stored)
+                .with_alignment(ARRAY_ALIGN as u16)
         }
     }
 

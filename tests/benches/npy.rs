@@ -449,7 +449,7 @@ fn to_file<T: Serialize>(p: &Path, recs: &Vec<T>) {
 /// Checks every path once (a fast wrong path cannot win), then times them.
 fn run_set<T>(c: &mut Criterion, set: Set<T>)
 where
-    T: Serialize + DeserializeOwned + Hand + PartialEq + std::fmt::Debug,
+    T: Serialize + DeserializeOwned + Hand + PartialEq + std::fmt::Debug + Send + Sync,
 {
     let Set {
         name,
@@ -590,6 +590,30 @@ where
     g.bench_function("hand_dec", |b| {
         b.iter(|| hand_decode::<T>(black_box(&ours[header.len()..])))
     });
+    #[cfg(feature = "rayon")]
+    {
+        assert!(
+            npy_serde::par_from_slice::<T>(&ours).unwrap() == recs,
+            "{name}: par_from_slice"
+        );
+        assert!(
+            npy_serde::par_from_path::<T>(&path).unwrap() == recs,
+            "{name}: par_from_path"
+        );
+        g.bench_function("par_from_slice", |b| {
+            b.iter(|| npy_serde::par_from_slice::<T>(black_box(&ours)).unwrap())
+        });
+        g.bench_function("par_from_path", |b| {
+            b.iter(|| npy_serde::par_from_path::<T>(&path).unwrap())
+        });
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        g.bench_function("par_from_slice_1t", |b| {
+            b.iter(|| one.install(|| npy_serde::par_from_slice::<T>(black_box(&ours)).unwrap()))
+        });
+    }
     if let Some((r, rf)) = bulk {
         g.bench_function("bulk_from_slice", |b| b.iter(|| r(black_box(&ours))));
         g.bench_function("bulk_from_reader_file", |b| b.iter(|| rf(&path)));

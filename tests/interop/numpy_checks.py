@@ -184,6 +184,8 @@ def check_npz(path):
          member names and the same local header fields (version needed,
          flags, method, time and date, zip64 extra). The compressed bytes
          are not compared: deflate output depends on the zlib build.
+      4. stored members' array data starts at a multiple of 64 in the
+         archive (NpzWriter aligns it for zero-copy views; np.savez does not).
     """
     with open(path, "rb") as f:
         data = f.read()
@@ -221,6 +223,17 @@ def check_npz(path):
         want = local_header(ref_data, ref.getinfo(name))
         if got != want:
             return f"local header of {name!r}: {got} where np.savez writes {want}"
+        info = ours.getinfo(name)
+        if info.compress_type == zipfile.ZIP_STORED:
+            off = info.header_offset
+            name_len, extra_len = struct.unpack("<HH", data[off + 26 : off + 30])
+            start = off + 30 + name_len + extra_len
+            npy = data[start : start + info.file_size]
+            major = npy[6]
+            (hlen,) = struct.unpack("<H" if major == 1 else "<I", npy[8 : 10 if major == 1 else 12])
+            array_start = start + (10 if major == 1 else 12) + hlen
+            if array_start % 64:
+                return f"member {name!r}: array data at byte {array_start}, not a multiple of 64"
     return None
 
 

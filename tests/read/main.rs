@@ -1,7 +1,8 @@
 //! Reading: numpy-made files into derived structs and JSON values, header
-//! and descr parsing, and `Bulk<T>`.
+//! and descr parsing, `Bulk<T>`, and zero-copy views.
 
 mod bulk;
 mod header;
 mod numpy_files;
+mod view;
 mod what_is_there;

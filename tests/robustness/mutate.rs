@@ -57,6 +57,11 @@ fn positions(len: usize) -> Vec<usize> {
 /// Reads `bytes` every way that must not panic; the results are dropped.
 fn read_all(bytes: &[u8]) {
     let _ = npy_serde::from_slice::<serde_json::Value>(bytes);
+    // views: a 64-byte aligned copy, so the header and data checks are reached
+    let aligned = tests::Aligned::new(bytes, 0);
+    let _ = npy_serde::view::<u8>(aligned.bytes());
+    let _ = npy_serde::view::<f64>(aligned.bytes());
+    let _ = npy_serde::view::<bool>(aligned.bytes());
     if let Ok(mut r) = NpyReader::new(bytes) {
         let mut n = 0u64;
         for item in r.deserialize::<serde_json::Value>() {
@@ -129,6 +134,11 @@ fn write_fixtures_never_panic() {
 #[test]
 fn bf16_fixtures_never_panic() {
     run_dir("bf16", None);
+}
+
+#[test]
+fn view_fixtures_never_panic() {
+    run_dir("view", None);
 }
 
 #[test]
@@ -213,7 +223,7 @@ fn every_folder_is_covered() {
             .unwrap()
             .to_owned();
         assert!(
-            ["read", "write", "hostile", "bf16"].contains(&dir.as_str()),
+            ["read", "write", "hostile", "bf16", "view"].contains(&dir.as_str()),
             "{}",
             path.display()
         );

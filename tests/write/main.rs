@@ -1,5 +1,6 @@
 //! Writing: bytes equal to the files numpy wrote, every write path giving
-//! the same bytes, streaming and chunked output, and every refusal.
+//! the same bytes, streaming and chunked output, every refusal, and
+//! `write_zeroed`.
 
 mod byte_exact;
 mod chunked;
@@ -9,3 +10,4 @@ mod replay;
 mod roundtrip;
 mod same_bytes;
 mod streaming;
+mod zeroed;

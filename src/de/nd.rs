@@ -1,0 +1,305 @@
+//! The read side of [`crate::NdArray`]: when a type asks for the newtype
+//! `"$npy_serde::ndarray"`, the deserializer offers a one-entry map: key =
+//! the array's order and shape (`"F,480,640"`, `"C"` for 0-d), value = its
+//! flat data in the order it is stored, nothing transposed.
+//!
+//! The type answers with the number of trailing axes its element absorbs
+//! (`[f32; 3]` absorbs the last axis of `(N, 3)`), asking the value for the
+//! tuple struct `"$npy_serde::ndarray::data"` of that length. The value then
+//! presents the data as the array `(n, trailing axes...)` to an ordinary
+//! newtype visitor: `Bulk<T>` takes plain numbers in one block from it,
+//! every other element type reads it as `Vec<T>`, with the usual values and
+//! messages. An element that absorbs axes needs them contiguous: a Fortran
+//! array is then reordered into C order first (and reported as C).
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::array::{ArrayDe, fortran_to_c};
+use super::plan::Plan;
+use super::{Bytes, Cfg, Src, internal};
+use crate::error::{Error, Result};
+use crate::header::Header;
+use crate::nd::Order;
+use crate::special::NDDATA;
+
+/// An array whose data can be presented flat (see the module docs).
+pub(crate) trait Source<'de> {
+    /// The data as the array `(product of the leading axes, the last
+    /// `absorbed` axes...)`, to `visitor.visit_newtype_struct`.
+    fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value>;
+}
+
+/// The offer's key: `"C"` or `"F"`, then `",n"` per axis.
+pub(crate) fn offer_key(order: Order, dims: &[u64]) -> String {
+    let mut key = String::from(if order.is_fortran() { "F" } else { "C" });
+    for d in dims {
+        key.push(',');
+        key.push_str(&d.to_string());
+    }
+    key
+}
+
+/// The order and shape of an [`offer_key`]; `None` for anything else.
+pub(crate) fn parse_offer_key(key: &str) -> Option<(Order, Vec<u64>)> {
+    let mut parts = key.split(',');
+    let order = match parts.next()? {
+        "C" => Order::C,
+        "F" => Order::Fortran,
+        _ => return None,
+    };
+    let dims = parts.map(|d| d.parse().ok()).collect::<Option<_>>()?;
+    Some((order, dims))
+}
+
+/// Offers `source`, an array of `order` and `dims`, to the visitor of an
+/// `NdArray<T>`.
+pub(crate) fn offer<'de, S: Source<'de>, V: Visitor<'de>>(
+    order: Order,
+    dims: &[u64],
+    source: S,
+    visitor: V,
+) -> Result<V::Value> {
+    visitor.visit_map(Offer {
+        key: Some(offer_key(order, dims)),
+        value: Some(source),
+    })
+}
+
+/// `(product of the leading axes, the last `absorbed` axes...)`.
+pub(crate) fn flat_dims(dims: &[u64], absorbed: usize) -> Result<Vec<u64>> {
+    let split = dims.len().checked_sub(absorbed).ok_or_else(internal)?;
+    let (lead, rest) = dims.split_at_checked(split).ok_or_else(internal)?;
+    let n = lead
+        .iter()
+        .try_fold(1u64, |a, &d| a.checked_mul(d))
+        .ok_or_else(internal)?;
+    let mut flat = Vec::with_capacity(rest.len().saturating_add(1));
+    flat.push(n);
+    flat.extend_from_slice(rest);
+    Ok(flat)
+}
+
+/// An array in memory: its elements' plan, dims, stored bytes and order.
+pub(crate) struct Flat<'a, B> {
+    pub(crate) plan: &'a Plan,
+    pub(crate) dims: &'a [u64],
+    pub(crate) bytes: B,
+    pub(crate) cfg: Cfg,
+    pub(crate) order: Order,
+}
+
+impl<'de, B: Src<'de>> Source<'de> for Flat<'_, B> {
+    fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value> {
+        let flat = flat_dims(self.dims, absorbed)?;
+        if self.order.is_fortran() && absorbed > 0 {
+            let c = fortran_to_c(self.bytes.slice(), self.dims, self.plan.size)?;
+            return visitor.visit_newtype_struct(ArrayDe::new(
+                self.plan,
+                &flat,
+                Bytes::Copied(&c),
+                self.cfg,
+                false,
+            ));
+        }
+        visitor.visit_newtype_struct(ArrayDe::new(self.plan, &flat, self.bytes, self.cfg, false))
+    }
+}
+
+struct Offer<S> {
+    key: Option<String>,
+    value: Option<S>,
+}
+
+impl<'de, S: Source<'de>> de::MapAccess<'de> for Offer<S> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.key.take() {
+            Some(key) => seed
+                .deserialize(de::value::StringDeserializer::<Error>::new(key))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
+        let source = self.value.take().ok_or_else(internal)?;
+        seed.deserialize(Data(source))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.key.is_some()))
+    }
+}
+
+/// The offered data: answers only the [`NDDATA`] request.
+struct Data<S>(S);
+
+impl<'de, S: Source<'de>> de::Deserializer<'de> for Data<S> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(internal())
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if name != NDDATA {
+            return Err(internal());
+        }
+        self.0.present(len, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        map struct enum identifier ignored_any
+    }
+}
+
+/// The whole of a Fortran-order file in memory (`from_slice`, npz): an
+/// `NdArray` gets the data as stored; every other type the data reordered
+/// into C order, as always.
+pub(crate) struct FortranFile<'a, B> {
+    pub(crate) plan: &'a Plan,
+    pub(crate) header: &'a Header,
+    pub(crate) bytes: B,
+    pub(crate) cfg: Cfg,
+}
+
+impl<'de, B: Src<'de>> FortranFile<'_, B> {
+    /// The data in C order, to `f`.
+    fn reordered<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        let header = self.header;
+        let c = fortran_to_c(self.bytes.slice(), &header.shape, header.descr.itemsize())?;
+        let de = ArrayDe::new(self.plan, &header.shape, Bytes::Copied(&c), self.cfg, true);
+        f(de.of_file(header), visitor)
+    }
+}
+
+macro_rules! reordered {
+    ($($m:ident)*) => {$(
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.reordered(visitor, |de, v| de::Deserializer::$m(de, v))
+        }
+    )*};
+}
+
+impl<'de, B: Src<'de>> de::Deserializer<'de> for FortranFile<'_, B> {
+    type Error = Error;
+
+    reordered!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
+        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
+        deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+        deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq
+        deserialize_map deserialize_identifier deserialize_ignored_any);
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if name == crate::special::NDARRAY {
+            let shape = &self.header.shape;
+            let order = Order::of_header(true, shape);
+            let flat = Flat {
+                plan: self.plan,
+                dims: shape,
+                bytes: self.bytes,
+                cfg: self.cfg,
+                order,
+            };
+            return offer(order, shape, flat, visitor);
+        }
+        self.reordered(visitor, |de, v| {
+            de::Deserializer::deserialize_newtype_struct(de, name, v)
+        })
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.reordered(visitor, |de, v| {
+            de::Deserializer::deserialize_unit_struct(de, name, v)
+        })
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        self.reordered(visitor, |de, v| {
+            de::Deserializer::deserialize_tuple(de, len, v)
+        })
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.reordered(visitor, |de, v| {
+            de::Deserializer::deserialize_tuple_struct(de, name, len, v)
+        })
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.reordered(visitor, |de, v| {
+            de::Deserializer::deserialize_struct(de, name, fields, v)
+        })
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.reordered(visitor, |de, v| {
+            de::Deserializer::deserialize_enum(de, name, variants, v)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip() {
+        for (order, dims) in [
+            (Order::C, vec![]),
+            (Order::Fortran, vec![480, 640]),
+            (Order::C, vec![12345678, 0]),
+        ] {
+            let key = offer_key(order, &dims);
+            assert_eq!(parse_offer_key(&key), Some((order, dims)));
+        }
+        assert_eq!(offer_key(Order::Fortran, &[2, 3]), "F,2,3");
+        assert_eq!(parse_offer_key("shape"), None);
+        assert_eq!(parse_offer_key("C,x"), None);
+    }
+
+    #[test]
+    fn flat_dims_keep_the_absorbed_axes() {
+        assert_eq!(flat_dims(&[4, 5, 3], 1).unwrap(), [20, 3]);
+        assert_eq!(flat_dims(&[4, 5, 3], 0).unwrap(), [60]);
+        assert_eq!(flat_dims(&[], 0).unwrap(), [1]);
+        assert_eq!(flat_dims(&[12345678, 0], 0).unwrap(), [0]);
+        assert!(flat_dims(&[3], 2).is_err());
+    }
+}

@@ -1,0 +1,395 @@
+//! serde for [`NdArray`]: with this crate's format an n-d array is the
+//! file's shape, order and flat data (see `de::nd` for the protocol); other
+//! formats see a struct `{shape, order, data}` (`order`: `"C"` or `"F"`).
+//!
+//! Reading picks the one-block path ([`crate::Bulk`]) for the plain number
+//! types with a `TypeId` check and a `Box<dyn Any>` downcast; every other
+//! element type reads its flat data as `Vec<T>`. An element type that is
+//! itself an array (`[f32; 3]`, nested arrays, tuples) absorbs that many
+//! trailing axes: it is found by asking the type to deserialize itself from
+//! a probe that records the tuple lengths asked for and then fails.
+
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+use crate::de::nd::parse_offer_key;
+use crate::dtype::ShapeRepr;
+use crate::nd::{NdArray, Order};
+use crate::special::{NDARRAY, NDDATA};
+
+/// The field names other formats see.
+const FIELDS: &[&str] = &["shape", "order", "data"];
+
+impl<'de, T: Deserialize<'de> + 'static> Deserialize<'de> for NdArray<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_newtype_struct(NDARRAY, NdVisitor(PhantomData))
+    }
+}
+
+struct NdVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for NdVisitor<T> {
+    type Value = NdArray<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an n-d array")
+    }
+
+    /// Another format: the struct `{shape, order, data}`.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<NdArray<T>, D::Error> {
+        d.deserialize_struct("NdArray", FIELDS, ReprVisitor(PhantomData))
+    }
+
+    /// This crate's offer: order and shape, then the flat data.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<NdArray<T>, A::Error> {
+        let Some(key) = map.next_key::<String>()? else {
+            return Err(de::Error::invalid_length(0, &self));
+        };
+        let Some((order, dims)) = parse_offer_key(&key) else {
+            return Err(de::Error::custom(format_args!(
+                "expected an n-d array, found a map key {key:?}"
+            )));
+        };
+        let absorbed = absorbed_axes::<T>();
+        let parts = dims
+            .len()
+            .checked_sub(absorbed.len())
+            .and_then(|at| dims.split_at_checked(at));
+        let lead = match parts {
+            Some((lead, rest)) if rest.iter().copied().eq(absorbed.iter().map(|&n| n as u64)) => {
+                lead
+            }
+            _ => {
+                return Err(de::Error::custom(format_args!(
+                    "expected an array whose last axes are {} (the element type's), found shape {}",
+                    ShapeRepr(&absorbed),
+                    ShapeRepr(&dims)
+                )));
+            }
+        };
+        let shape = lead
+            .iter()
+            .map(|&d| usize::try_from(d))
+            .collect::<Result<Vec<usize>, _>>()
+            .map_err(|_| {
+                de::Error::custom(format_args!(
+                    "shape {} does not fit this platform's usize",
+                    ShapeRepr(&dims)
+                ))
+            })?;
+        let data = map.next_value_seed(DataSeed::<T> {
+            absorbed: absorbed.len(),
+            _t: PhantomData,
+        })?;
+        // absorbed axes are read in C order (see de::nd)
+        let order = if absorbed.is_empty() { order } else { Order::C };
+        NdArray::from_parts(shape, order, data).map_err(de::Error::custom)
+    }
+}
+
+/// Asks for the flat data, saying how many axes the element absorbs.
+struct DataSeed<T> {
+    absorbed: usize,
+    _t: PhantomData<T>,
+}
+
+impl<'de, T: Deserialize<'de> + 'static> DeserializeSeed<'de> for DataSeed<T> {
+    type Value = Vec<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+        d.deserialize_tuple_struct(NDDATA, self.absorbed, DataVisitor(PhantomData))
+    }
+}
+
+struct DataVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for DataVisitor<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the flat data of an n-d array")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+        flat_vec(d)
+    }
+}
+
+/// The elements of an array presented flat: in one block for the plain
+/// number types (`Bulk`), as `Vec<T>` otherwise.
+pub(crate) fn flat_vec<'de, T: Deserialize<'de> + 'static, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    macro_rules! bulk {
+        ($($t:ty),*) => {$(
+            if TypeId::of::<T>() == TypeId::of::<$t>() {
+                let v: Vec<$t> = crate::bulk::deserialize(d)?;
+                return downcast(v);
+            }
+        )*};
+    }
+    bulk!(f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, bool);
+    #[cfg(feature = "half")]
+    bulk!(half::f16);
+    Vec::<T>::deserialize(d)
+}
+
+/// `Vec<U>` as the `Vec<T>` it is (`TypeId` checked by the caller).
+fn downcast<T: 'static, U: 'static, E: de::Error>(v: Vec<U>) -> Result<Vec<T>, E> {
+    let boxed: Box<dyn Any> = Box::new(v);
+    boxed
+        .downcast::<Vec<T>>()
+        .map(|b| *b)
+        .map_err(|_| E::custom("internal error: element type mismatch"))
+}
+
+/// The sizes of the trailing axes an element type absorbs: the tuple
+/// lengths it asks for, outermost first (`[[f32; 4]; 2]`: `[2, 4]`);
+/// none for a complex number (numpy's `c8`/`c16` is one scalar).
+fn absorbed_axes<'de, T: Deserialize<'de> + 'static>() -> Vec<usize> {
+    let complex = [
+        TypeId::of::<num_complex::Complex<f32>>(),
+        TypeId::of::<num_complex::Complex<f64>>(),
+    ];
+    let mut lens = Vec::new();
+    if !complex.contains(&TypeId::of::<T>()) {
+        // the probe always ends in an error: only the lengths matter
+        let _ = T::deserialize(Probe(&mut lens));
+    }
+    lens
+}
+
+/// Records `deserialize_tuple` lengths and fails on anything else.
+struct Probe<'a>(&'a mut Vec<usize>);
+
+impl<'de> Deserializer<'de> for Probe<'_> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::custom("probe"))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.push(len);
+        visitor.visit_seq(ProbeSeq(Some(self.0)))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple_struct
+        map struct enum identifier ignored_any
+    }
+}
+
+/// The probe's sequence: probes its first element, then fails.
+struct ProbeSeq<'a>(Option<&'a mut Vec<usize>>);
+
+impl<'de> SeqAccess<'de> for ProbeSeq<'_> {
+    type Error = de::value::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, Self::Error> {
+        if let Some(lens) = self.0.take() {
+            seed.deserialize(Probe(lens))?;
+        }
+        Err(de::Error::custom("probe"))
+    }
+}
+
+/// Other formats: `{shape, order, data}`.
+struct ReprVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for ReprVisitor<T> {
+    type Value = NdArray<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct NdArray {shape, order, data}")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<NdArray<T>, A::Error> {
+        let (mut shape, mut order, mut data) = (None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "shape" => shape = Some(map.next_value::<Vec<usize>>()?),
+                "order" => order = Some(map.next_value::<Order>()?),
+                "data" => data = Some(map.next_value::<Vec<T>>()?),
+                other => return Err(de::Error::unknown_field(other, FIELDS)),
+            }
+        }
+        let shape = shape.ok_or_else(|| de::Error::missing_field("shape"))?;
+        let data = data.ok_or_else(|| de::Error::missing_field("data"))?;
+        NdArray::from_parts(shape, order.unwrap_or_default(), data).map_err(de::Error::custom)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<NdArray<T>, A::Error> {
+        let shape: Vec<usize> = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let order: Order = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        let data: Vec<T> = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(2, &self))?;
+        NdArray::from_parts(shape, order, data).map_err(de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for Order {
+    /// `"C"` or `"F"`, as numpy's `order=` argument.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct OrderVisitor;
+        impl Visitor<'_> for OrderVisitor {
+            type Value = Order;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("\"C\" or \"F\"")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Order, E> {
+                match s {
+                    "C" => Ok(Order::C),
+                    "F" => Ok(Order::Fortran),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(s), &self)),
+                }
+            }
+        }
+        deserializer.deserialize_str(OrderVisitor)
+    }
+}
+
+impl serde::Serialize for Order {
+    /// `"C"` or `"F"`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(if self.is_fortran() { "F" } else { "C" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Bulk, NdArray, Order, ReadOptions, WriteOptions};
+
+    fn rows(r: usize, c: usize) -> Vec<Vec<f64>> {
+        (0..r)
+            .map(|i| (0..c).map(|j| (i * 10 + j) as f64).collect())
+            .collect()
+    }
+
+    /// Reads `bytes` through from_slice, from_reader and an npz member.
+    fn all_ways<T: serde::de::DeserializeOwned + 'static + PartialEq + std::fmt::Debug>(
+        bytes: &[u8],
+    ) -> NdArray<T> {
+        let a: NdArray<T> = crate::from_slice(bytes).unwrap();
+        let b: NdArray<T> = crate::from_reader(bytes).unwrap();
+        assert_eq!(a.shape(), b.shape());
+        assert_eq!(a.order(), b.order());
+        assert_eq!(a.data(), b.data());
+        a
+    }
+
+    #[test]
+    fn c_and_fortran_keep_their_layout() {
+        let m = rows(3, 4);
+        let c = crate::to_vec(&m).unwrap();
+        let a: NdArray<f64> = all_ways(&c);
+        assert_eq!(a.shape(), &[3, 4]);
+        assert_eq!(a.order(), Order::C);
+        assert_eq!(a.data(), m.concat());
+        let f = WriteOptions::new().fortran_order(true).to_vec(&m).unwrap();
+        let b: NdArray<f64> = all_ways(&f);
+        assert_eq!(b.order(), Order::Fortran);
+        assert_eq!(b.data()[..3], [0.0, 10.0, 20.0]);
+        assert_eq!(a, b);
+        assert_eq!(b.into_c_order().into_vec(), m.concat());
+        // the general path (i64 into i32 is not the one-block path)
+        let m: Vec<Vec<i64>> = vec![vec![0, 1, 2], vec![10, 11, 12]];
+        let f = WriteOptions::new().fortran_order(true).to_vec(&m).unwrap();
+        let ints: NdArray<i32> = all_ways(&f);
+        assert_eq!(ints.order(), Order::Fortran);
+        assert_eq!(ints.data()[..3], [0, 10, 1]);
+    }
+
+    #[test]
+    fn element_arrays_absorb_trailing_axes() {
+        let m = rows(5, 3);
+        for opts in [WriteOptions::new(), WriteOptions::new().fortran_order(true)] {
+            let bytes = opts.to_vec(&m).unwrap();
+            let a: NdArray<[f64; 3]> = all_ways(&bytes);
+            assert_eq!(a.shape(), &[5]);
+            assert_eq!(a.order(), Order::C);
+            assert_eq!(a.data()[1], [10.0, 11.0, 12.0]);
+            let err = crate::from_slice::<NdArray<[f64; 4]>>(&bytes).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "expected an array whose last axes are (4,) (the element type's), found shape (5, 3)"
+            );
+        }
+    }
+
+    #[test]
+    fn zero_d_and_empty_shapes() {
+        let s = crate::to_vec(&2.5f32).unwrap();
+        let a: NdArray<f32> = all_ways(&s);
+        assert_eq!((a.shape(), a.data()), (&[][..], &[2.5][..]));
+        let e = WriteOptions::new()
+            .dtype("<f8".parse().unwrap())
+            .to_vec(&vec![Vec::<f64>::new(); 5])
+            .unwrap();
+        let a: NdArray<f64> = all_ways(&e);
+        assert_eq!(a.shape(), &[5, 0]);
+        // (12345678, 0): refused as nested Vecs, held in O(1) here
+        let mut big = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+        let dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (12345678, 0), }";
+        big.extend(format!("{dict:<117}\n").bytes());
+        let a: NdArray<f64> = all_ways(&big);
+        assert_eq!(a.shape(), &[12345678, 0]);
+        assert!(a.is_empty());
+        assert!(crate::from_slice::<Vec<Vec<f64>>>(&big).is_err());
+        assert!(crate::from_reader::<Vec<Vec<f64>>>(&big[..]).is_err());
+        let opts = ReadOptions::new().max_elements(1 << 40);
+        assert_eq!(
+            opts.from_slice::<Vec<Vec<f64>>>(&big).unwrap().len(),
+            12345678
+        );
+    }
+
+    #[test]
+    fn strings_and_records_read_through_serde() {
+        let words = vec![
+            vec!["a".to_string(), "bc".into()],
+            vec!["d".into(), "".into()],
+        ];
+        let bytes = crate::to_vec(&words).unwrap();
+        let a: NdArray<String> = all_ways(&bytes);
+        assert_eq!(a.shape(), &[2, 2]);
+        assert_eq!(a.data(), ["a", "bc", "d", ""]);
+        let big_endian = WriteOptions::new()
+            .dtype(">f8".parse().unwrap())
+            .to_vec(&rows(2, 2))
+            .unwrap();
+        let b: NdArray<f64> = all_ways(&big_endian);
+        assert_eq!(b.data(), [0.0, 1.0, 10.0, 11.0]);
+        let bulk: Bulk<f64> = crate::from_slice(&crate::to_vec(&[1.0f64, 2.0]).unwrap()).unwrap();
+        assert_eq!(*bulk, [1.0, 2.0]);
+    }
+
+    #[test]
+    fn other_formats_see_a_struct() {
+        let json = r#"{"shape": [2, 2], "order": "F", "data": [1, 3, 2, 4]}"#;
+        let a: NdArray<i32> = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            a,
+            NdArray::from_shape_vec(vec![2, 2], vec![1, 2, 3, 4]).unwrap()
+        );
+        let bad = r#"{"shape": [2, 2], "order": "C", "data": [1]}"#;
+        assert!(serde_json::from_str::<NdArray<i32>>(bad).is_err());
+    }
+}

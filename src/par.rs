@@ -1,0 +1,303 @@
+//! Reading on every core (feature `rayon`): [`par_from_slice`] and
+//! [`par_from_path`].
+//!
+//! The first axis of an array splits into runs of whole rows (records, or
+//! rows of a 2-d file) that decode independently. Rows are decoded a wave
+//! at a time: a wave is a few chunks per thread of rayon's pool (so
+//! `RAYON_NUM_THREADS` and a caller's own pool entered with `install` are
+//! honoured), decoded in parallel and then appended in file order. Memory
+//! is the output plus one wave (two from a file: the next wave is read
+//! while the current one decodes), never a second copy of the data; a
+//! Fortran-order file keeps its one reordering copy, as `from_slice` does.
+//!
+//! The values are those of [`from_slice::<Vec<T>>`](crate::from_slice), and
+//! so are the errors: when any chunk fails, the whole input is read again
+//! by the sequential path, whose error (the first failing record in file
+//! order, with its message) is returned. Failing is the rare case, and this
+//! way there is one implementation of every message.
+//!
+//! ```
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Particle {
+//!     id: u64,
+//!     pos: [f64; 3],
+//! }
+//! let particles: Vec<Particle> = (0..10_000)
+//!     .map(|i| Particle { id: i, pos: [i as f64; 3] })
+//!     .collect();
+//! let bytes = npy_serde::to_vec(&particles)?;
+//! let back: Vec<Particle> = npy_serde::par_from_slice(&bytes)?;
+//! assert_eq!(back, particles);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+
+// Sizes and counts here come from untrusted headers: every operation is
+// checked or proven bounded.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::num::NonZeroUsize;
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::plan::Plan;
+use crate::de::stream::row_size;
+use crate::de::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, check_readable};
+use crate::error::Result;
+use crate::header::Header;
+use crate::header_read::{parse_header, read_header};
+use crate::options::ReadOptions;
+
+/// Bytes of file data per chunk: big enough that a chunk's setup is noise,
+/// small enough that a wave fits in a core's cache several times over.
+const CHUNK_BYTES: usize = 256 << 10;
+
+/// Chunks per thread in a wave, so that a slow chunk does not idle the
+/// other threads.
+const CHUNKS_PER_THREAD: usize = 4;
+
+/// Reads an `.npy` array's elements of the first axis into a `Vec`, on
+/// all cores: the same values and errors as
+/// [`from_slice::<Vec<T>>`](crate::from_slice).
+///
+/// `T` is what one element of the first axis reads as: a record, a row
+/// type (`[f32; 3]` for an `(n, 3)` file), a number. A 0-d file has one
+/// element, as for `from_slice`.
+///
+/// ```
+/// let rows: Vec<[f32; 3]> = (0..100_000).map(|i| [i as f32, 0.5, -1.0]).collect();
+/// let bytes = npy_serde::to_vec(&rows)?; // '<f4', shape (100000, 3)
+/// assert_eq!(npy_serde::par_from_slice::<[f32; 3]>(&bytes)?, rows);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn par_from_slice<T: DeserializeOwned + Send>(bytes: &[u8]) -> Result<Vec<T>> {
+    ReadOptions::new().par_from_slice(bytes)
+}
+
+/// Reads an `.npy` file's elements of the first axis into a `Vec`, on all
+/// cores: the same values and errors as
+/// [`from_path::<Vec<T>>`](crate::from_path). The file is read in large
+/// calls, a wave ahead of the decoding, never more than it holds.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("npy_serde_doc_par_from_path_{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("t.npy");
+/// let t: Vec<f64> = (0..100_000).map(|i| i as f64 * 0.25).collect();
+/// npy_serde::to_path(&path, &t)?;
+/// assert_eq!(npy_serde::par_from_path::<f64>(&path)?, t);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn par_from_path<T: DeserializeOwned + Send>(path: impl AsRef<Path>) -> Result<Vec<T>> {
+    ReadOptions::new().par_from_path(path)
+}
+
+impl ReadOptions {
+    /// [`par_from_slice`] with these options.
+    ///
+    /// ```
+    /// let bytes = npy_serde::to_vec(&vec![1i64 << 60 | 1; 3])?;
+    /// let x = npy_serde::ReadOptions::new().lossy(true).par_from_slice::<f64>(&bytes)?;
+    /// assert_eq!(x, [(1u64 << 60) as f64; 3]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn par_from_slice<T: DeserializeOwned + Send>(&self, bytes: &[u8]) -> Result<Vec<T>> {
+        let parsed = parse_header(bytes, self)?;
+        let data = bytes.get(parsed.data_offset..).unwrap_or_default();
+        match Rows::of(&parsed.header, data.len()) {
+            Some(rows) => rows.decode_all(data, self.cfg()),
+            None => Err(()),
+        }
+        .or_else(|()| self.from_slice(bytes))
+    }
+
+    /// [`par_from_path`] with these options.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("npy_serde_doc_opts_par_from_path_{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("x.npy");
+    /// npy_serde::to_path(&path, &vec![0.1f64; 5])?;
+    /// let x = npy_serde::ReadOptions::new().lossy(true).par_from_path::<f32>(&path)?;
+    /// assert_eq!(x, [0.1f32; 5]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn par_from_path<T: DeserializeOwned + Send>(
+        &self,
+        path: impl AsRef<Path>,
+    ) -> Result<Vec<T>> {
+        let path = path.as_ref();
+        let sequential = || self.from_path(path);
+        let Ok(file) = File::open(path) else {
+            return sequential();
+        };
+        let present = file.metadata().map_or(0, |m| m.len());
+        let mut reader = BufReader::with_capacity(64 << 10, file);
+        let Ok(parsed) = read_header(&mut reader, self) else {
+            return sequential();
+        };
+        let present = usize::try_from(present.saturating_sub(parsed.data_offset as u64))
+            .unwrap_or(usize::MAX);
+        // The file's own size, not the header's claim, decides what is read.
+        match Rows::of(&parsed.header, present) {
+            Some(rows) => rows.decode_stream(&mut reader, self.cfg()),
+            None => Err(()),
+        }
+        .or_else(|()| sequential())
+    }
+}
+
+/// How the first axis of an array splits into chunks of whole rows.
+struct Rows<'h> {
+    header: &'h Header,
+    /// Bytes of one row.
+    row: NonZeroUsize,
+    /// Rows per chunk (never 0).
+    chunk_rows: usize,
+    /// Bytes of data in all: exactly what the header promises.
+    total: usize,
+}
+
+impl<'h> Rows<'h> {
+    /// The split of an array whose data has `present` bytes, or `None` when
+    /// the sequential path should read it: a 0-d array, zero-sized rows,
+    /// fewer than two chunks, or data that is not exactly what the header
+    /// promises (the sequential path says what is wrong).
+    fn of(header: &'h Header, present: usize) -> Option<Rows<'h>> {
+        check_readable(&header.descr).ok()?;
+        let row = NonZeroUsize::new(row_size(header).ok()?)?;
+        let total = usize::try_from(header.data_len().ok()?).ok()?;
+        let split = !header.shape.is_empty() && total >= 2 * CHUNK_BYTES;
+        (split && total == present).then(|| Rows {
+            header,
+            row,
+            chunk_rows: (CHUNK_BYTES / row).max(1),
+            total,
+        })
+    }
+
+    /// Whether the rows are scattered over the whole data (Fortran order
+    /// of two or more dimensions): it is reordered into C order first.
+    fn scattered(&self) -> bool {
+        self.header.fortran_order && self.header.shape.len() >= 2
+    }
+
+    /// Decodes all of `data` (exactly [`total`](Self::total) bytes).
+    fn decode_all<T: DeserializeOwned + Send>(&self, data: &[u8], cfg: Cfg) -> Fallible<Vec<T>> {
+        let reordered;
+        let data = if self.scattered() {
+            let h = self.header;
+            reordered = fortran_to_c(data, &h.shape, h.descr.itemsize()).map_err(drop)?;
+            &reordered[..]
+        } else {
+            data
+        };
+        let plan = Plan::new(&self.header.descr);
+        let mut out = self.output::<T>();
+        for wave in data.chunks(self.wave_bytes()) {
+            self.decode_wave(&plan, cfg, wave, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Decodes the data from `reader` (positioned at its first byte), a
+    /// wave read while the one before it decodes.
+    fn decode_stream<T: DeserializeOwned + Send>(
+        &self,
+        reader: &mut (impl Read + Send),
+        cfg: Cfg,
+    ) -> Fallible<Vec<T>> {
+        if self.scattered() {
+            let mut data = Vec::new();
+            fill(reader, &mut data, self.total)?;
+            return self.decode_all(&data, cfg);
+        }
+        let plan = Plan::new(&self.header.descr);
+        let mut out = self.output::<T>();
+        let wave_bytes = self.wave_bytes();
+        let (mut current, mut next) = (Vec::new(), Vec::new());
+        fill(reader, &mut current, wave_bytes.min(self.total))?;
+        let mut left = self.total.saturating_sub(current.len());
+        while !current.is_empty() {
+            let want = wave_bytes.min(left);
+            let (read, decoded) = rayon::join(
+                || fill(reader, &mut next, want),
+                || self.decode_wave(&plan, cfg, &current, &mut out),
+            );
+            read.and(decoded)?;
+            left = left.saturating_sub(next.len());
+            std::mem::swap(&mut current, &mut next);
+        }
+        Ok(out)
+    }
+
+    /// Bytes of chunk.
+    fn chunk_bytes(&self) -> usize {
+        self.chunk_rows.saturating_mul(self.row.get())
+    }
+
+    /// Bytes of a wave: a few chunks per thread of the current pool.
+    fn wave_bytes(&self) -> usize {
+        self.chunk_bytes()
+            .saturating_mul(CHUNKS_PER_THREAD)
+            .saturating_mul(rayon::current_num_threads())
+    }
+
+    /// The output vector, sized for every row when its values take at most
+    /// a few times the bytes of the data (else it grows as rows arrive).
+    fn output<T>(&self) -> Vec<T> {
+        let rows = self.total / self.row;
+        let cap_bytes = self.total.saturating_mul(4).max(SIZE_HINT_BYTES);
+        Vec::with_capacity(rows.min(cap_bytes / at_least_one(size_of::<T>())))
+    }
+
+    /// Decodes the whole rows of `wave` on the pool's threads and appends
+    /// them to `out` in order; `Err` when any chunk fails (which one does
+    /// not matter: the caller reads everything again sequentially).
+    fn decode_wave<T: DeserializeOwned + Send>(
+        &self,
+        plan: &Plan,
+        cfg: Cfg,
+        wave: &[u8],
+        out: &mut Vec<T>,
+    ) -> Fallible<()> {
+        let inner = self.header.shape.get(1..).unwrap_or_default();
+        let parts: Vec<Fallible<Vec<T>>> = wave
+            .par_chunks(self.chunk_bytes())
+            .map(|chunk| {
+                let mut dims = Vec::with_capacity(self.header.shape.len());
+                dims.push((chunk.len() / self.row) as u64);
+                dims.extend_from_slice(inner);
+                Vec::<T>::deserialize(ArrayDe::new(plan, &dims, Bytes::Borrowed(chunk), cfg, true))
+                    .map_err(drop)
+            })
+            .collect();
+        for part in parts {
+            out.append(&mut part?);
+        }
+        Ok(())
+    }
+}
+
+/// Replaces `buf` with the next `want` bytes of `reader`; `Err` when the
+/// stream fails or ends before them.
+fn fill(reader: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> Fallible<()> {
+    buf.clear();
+    buf.try_reserve_exact(want).map_err(drop)?;
+    match reader.by_ref().take(want as u64).read_to_end(buf) {
+        Ok(got) if got == want => Ok(()),
+        _ => Err(()),
+    }
+}
+
+/// A step of the parallel path: `Err(())` sends the caller to the
+/// sequential path, which then says what is wrong (one implementation of
+/// every message).
+type Fallible<T> = std::result::Result<T, ()>;

@@ -1,0 +1,4 @@
+//! Parallel paths (feature `rayon`): their values, bytes and errors are
+//! the sequential paths', at one thread and at several.
+
+mod read;
