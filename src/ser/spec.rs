@@ -335,39 +335,52 @@ impl SpecState<'_> {
         Ok(())
     }
 
+    /// Windowed flavours: when `incoming` more bytes would grow the chunk
+    /// held (`base..end`) past the window, hands it to the flavour (unless
+    /// the pass only checks) and counts it; `true` when the chunk restarts
+    /// at `base`.
+    #[inline]
+    fn hand_over(&mut self, end: usize, incoming: usize) -> Result<bool> {
+        let Some(c) = self.chunked.as_mut() else {
+            return Ok(false);
+        };
+        let held = end.saturating_sub(self.base);
+        if held == 0 || held.saturating_add(incoming) <= c.window {
+            return Ok(false);
+        }
+        let data = self
+            .out
+            .get(self.base..end)
+            .ok_or_else(|| Error::schema("speculation: buffer"))?;
+        let handed = if c.check_only {
+            Ok(())
+        } else {
+            self.output.chunk(data)
+        };
+        if let Err(e) = handed {
+            return Err(self.fail(e));
+        }
+        // checked, with the cap: the bytes encoded in all (flushed + pos)
+        // stay within the cap (a usize), which bounds the element counts
+        // of `SpecSeq::i` (collect_seq)
+        self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
+        Ok(true)
+    }
+
     /// Makes room for the element at `start..end`: hands a full chunk to the
     /// flush callback (chunked mode), checks the cap and zeroes the next
     /// block. Returns the element's (possibly moved) place.
     #[inline(never)]
     fn grow(&mut self, mut start: usize, mut end: usize) -> Result<(usize, usize)> {
-        if let Some(c) = self.chunked.as_mut() {
-            let held = start.saturating_sub(self.base);
-            if held > 0 && held.saturating_add(self.itemsize) > c.window {
-                let data = self
-                    .out
-                    .get(self.base..start)
-                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                let handed = if c.check_only {
-                    Ok(())
-                } else {
-                    self.output.chunk(data)
-                };
-                if let Err(e) = handed {
-                    return Err(self.fail(e));
-                }
-                // checked, with the cap below: the bytes encoded in all
-                // (flushed + pos) stay within the cap (a usize), which
-                // bounds the element counts of `SpecSeq::i` (collect_seq)
-                self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
-                if self.gaps {
-                    // re-zeroed a block at a time below
-                    self.out.truncate(self.base);
-                }
-                start = self.base;
-                end = start
-                    .checked_add(self.itemsize)
-                    .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        if self.hand_over(start, self.itemsize)? {
+            if self.gaps {
+                // re-zeroed a block at a time below
+                self.out.truncate(self.base);
             }
+            start = self.base;
+            end = start
+                .checked_add(self.itemsize)
+                .ok_or_else(|| Error::limit("speculation: over the cap"))?;
         }
         if end
             .checked_add(self.flushed)
@@ -440,27 +453,8 @@ impl SpecState<'_> {
         if data.is_empty() {
             return Ok(());
         }
-        if let Some(c) = self.chunked.as_mut() {
-            let held = self.pos.saturating_sub(self.base);
-            if held > 0 && held.saturating_add(data.len()) > c.window {
-                let chunk = self
-                    .out
-                    .get(self.base..self.pos)
-                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                let handed = if c.check_only {
-                    Ok(())
-                } else {
-                    self.output.chunk(chunk)
-                };
-                if let Err(e) = handed {
-                    return Err(self.fail(e));
-                }
-                // checked, with the cap below: the bytes encoded in all
-                // (flushed + pos) stay within the cap (a usize), which
-                // bounds the element counts of `SpecSeq::i` (collect_seq)
-                self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
-                self.pos = self.base;
-            }
+        if self.hand_over(self.pos, data.len())? {
+            self.pos = self.base;
         }
         let end = self
             .pos
