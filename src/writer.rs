@@ -35,7 +35,7 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
-use crate::ser::replay::Tape;
+use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
 use crate::ser::{Plan, plan};
@@ -463,7 +463,7 @@ fn usize_len(n: u64) -> Result<usize> {
 
 /// Puts element `index` (C order) at its place in a whole data section.
 struct SliceSink<'a> {
-    tape: Tape,
+    tape: DtypeTree,
     data: &'a mut [u8],
     itemsize: usize,
     /// The shape when the data is column-major.
@@ -512,7 +512,7 @@ fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
 
 /// Encodes elements into a chunk of whole records and writes full chunks.
 struct ChunkSink<W> {
-    tape: Tape,
+    tape: DtypeTree,
     itemsize: usize,
     buf: Vec<u8>,
     fill: usize,
@@ -606,7 +606,7 @@ fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
     let records = (CHUNK / at_least_one(itemsize)).max(1);
     ChunkSink {
-        tape: Tape::new(dtype, false),
+        tape: DtypeTree::new(dtype, false),
         itemsize,
         buf: vec![0; records.saturating_mul(itemsize)],
         fill: 0,
@@ -794,7 +794,7 @@ impl WriteOptions {
             .get_mut(head.len()..)
             .ok_or_else(|| Error::schema("internal: output size"))?;
         let mut sink = SliceSink {
-            tape: Tape::new(&plan.dtype, false),
+            tape: DtypeTree::new(&plan.dtype, false),
             data,
             itemsize: plan.dtype.itemsize(),
             fortran: header.fortran_order.then_some(&plan.shape[..]),
@@ -874,7 +874,7 @@ pub struct NpyWriter<W: Write> {
     count: u64,
     scratch: Vec<u8>,
     /// The dtype compiled for encoding (set with the dtype).
-    tape: Option<Tape>,
+    tape: Option<DtypeTree>,
     zero: bool,
     /// For `append`: the first record's inferred layout must match this.
     check_layout: bool,
@@ -1072,7 +1072,7 @@ impl<W: Write> NpyWriter<W> {
     fn set_dtype(&mut self, dtype: Dtype) {
         self.scratch = vec![0; dtype.itemsize()];
         self.zero = dtype.has_gaps();
-        self.tape = Some(Tape::new(&dtype, false));
+        self.tape = Some(DtypeTree::new(&dtype, false));
         self.dtype = Some(dtype);
     }
 

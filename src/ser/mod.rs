@@ -4,13 +4,13 @@
 //! value ─► writer.rs: to_vec, to_writer, to_path, npz members, NpyWriter
 //!  │
 //!  ├─ inferred dtype, C order: one walk (spec.rs, Spec over the outer axes)
-//!  │    first element ─► infer.rs (Infer) ─► Dtype ─► replay.rs (Tape)
+//!  │    first element ─► infer.rs (Infer) ─► Dtype ─► replay.rs (DtypeTree)
 //!  │    each element  ─► flat.rs (Leaf: plain numbers into a block)
-//!  │                     or Tape::encode (replay.rs; a miss ─► encode.rs, Enc)
+//!  │                     or DtypeTree::encode (replay.rs; a miss ─► encode.rs, Enc)
 //!  │    not uniform   ─► the exact passes below
 //!  │
 //!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► Plan
-//!       then walk.rs (Walk) ─► a Sink in writer.rs ─► Tape::encode per element
+//!       then walk.rs (Walk) ─► a Sink in writer.rs ─► DtypeTree::encode per element
 //! ```
 //!
 //! Pass 1 ([`plan`]) decides the header: without a given dtype the value is

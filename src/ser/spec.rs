@@ -4,7 +4,7 @@
 //! can be encoded. Most arrays are uniform, so instead the dtype is inferred
 //! from the FIRST element only and every element is encoded right away in
 //! strict mode (no conversions, fields in order, strings no wider than the
-//! first element's), through the dtype's compiled [`Tape`] (`replay.rs`).
+//! first element's), through the dtype's compiled [`DtypeTree`] (`replay.rs`).
 //! If anything does not fit, the result is thrown away and
 //! the caller runs the two exact passes, which give the widest strings or
 //! the proper error. The output for a successful speculation is identical
@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
-use crate::ser::replay::Tape;
+use crate::ser::replay::DtypeTree;
 
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
@@ -56,7 +56,7 @@ pub(crate) struct Speculated {
     /// The element dtype (its subarray dims are folded into `shape`: see
     /// [`Speculated::descr`]) and its compiled tape, to encode the same
     /// values again without inferring anything.
-    pub tape: Tape,
+    pub tape: DtypeTree,
     pub shape: Vec<u64>,
     /// Bytes of data encoded, including those handed to the flush callback.
     pub len: usize,
@@ -142,9 +142,9 @@ pub(crate) struct SpecState<'o> {
     have: bool,
     /// The dtype compiled for the per-element encoding (a placeholder
     /// until the first element is seen; `put` is never called before).
-    tape: Tape,
+    tape: DtypeTree,
     /// A tape to take instead of inferring the first element.
-    known: Option<Tape>,
+    known: Option<DtypeTree>,
     /// The element as plain numbers, when it is (`flat.rs`): sequences of
     /// such elements run in the fast mode.
     layout: Option<Layout>,
@@ -191,7 +191,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     align: bool,
     out: &mut Vec<u8>,
     output: &mut dyn Output,
-    known: Option<Tape>,
+    known: Option<DtypeTree>,
 ) -> Result<Speculation> {
     let pos = out.len();
     let chunked = output.window().map(|window| Window {
@@ -211,7 +211,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         leaf_depth: None,
         leaf_found: false,
         have: false,
-        tape: Tape::placeholder(),
+        tape: DtypeTree::placeholder(),
         known,
         layout: None,
         itemsize: 0,
@@ -265,7 +265,7 @@ fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Specu
         dtype = base;
     }
     Some(Speculated {
-        tape: std::mem::replace(&mut st.tape, Tape::placeholder()),
+        tape: std::mem::replace(&mut st.tape, DtypeTree::placeholder()),
         shape,
         len,
     })
@@ -289,7 +289,7 @@ impl SpecState<'_> {
                 let mut slot = None;
                 value.serialize(Infer::new(&mut slot, false))?;
                 let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-                Tape::from_dtype(node_to_dtype(&node, self.align)?, true)
+                DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true)
             }
         };
         let dtype = tape.take_dtype();
