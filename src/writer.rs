@@ -38,7 +38,7 @@ use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
-use crate::ser::{Plan, plan};
+use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing.
 const CHUNK: usize = 64 * 1024;
@@ -441,7 +441,7 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     WriteOptions::new().to_vec(value)
 }
 
-fn header_for(plan: &Plan, opts: &WriteOptions) -> Header {
+fn header_for(plan: &WritePlan, opts: &WriteOptions) -> Header {
     if let Dtype::Subarray(..) = plan.dtype {
         // the plan keeps a given subarray dtype when no element showed its
         // axes (an empty array); numpy cannot read a subarray descr at the
@@ -778,7 +778,7 @@ impl WriteOptions {
     fn encode_vec<T: ?Sized + Serialize>(
         &self,
         value: &T,
-        plan: &Plan,
+        plan: &WritePlan,
         header: &Header,
     ) -> Result<Vec<u8>> {
         let data_len = usize_len(header.data_len()?)?;

@@ -9,7 +9,7 @@
 //!  │                     or DtypeTree::encode (replay.rs; a miss ─► encode.rs, Enc)
 //!  │    not uniform   ─► the exact passes below
 //!  │
-//!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► Plan
+//!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► WritePlan
 //!       then walk.rs (Walk) ─► a Sink in writer.rs ─► DtypeTree::encode per element
 //! ```
 //!
@@ -388,7 +388,7 @@ impl serde::ser::Error for Miss {
 
 /// Shape and element dtype of the array a value is written as.
 #[derive(Debug)]
-pub(crate) struct Plan {
+pub(crate) struct WritePlan {
     /// The header's descr (never a subarray: numpy folds those into the shape).
     pub dtype: Dtype,
     pub shape: Vec<u64>,
@@ -398,7 +398,7 @@ pub(crate) struct Plan {
 }
 
 /// Pass 1: shape and dtype.
-pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<Plan> {
+pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
     match &opts.dtype {
         None => {
             let mut root = None;
@@ -406,7 +406,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
             let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
             let (shape, elem) = infer::split_shape(&root)?;
             let dtype = infer::node_to_dtype(elem, opts.align)?;
-            Ok(Plan {
+            Ok(WritePlan {
                 dtype,
                 shape,
                 checked: true,
@@ -434,7 +434,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
                 depth: 0,
             })?;
             let (dtype, shape) = fit_shape(given, measured)?;
-            Ok(Plan {
+            Ok(WritePlan {
                 dtype,
                 shape,
                 checked: false,
