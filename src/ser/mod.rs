@@ -19,12 +19,25 @@
 //! encodes each element into its bytes (`encode.rs`, through the dtype
 //! compiled once in `replay.rs`). Inferred dtypes first try a single
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
-//! mode, `flat.rs`). Beside them: `probe.rs` looks at a value's top (the
-//! inner value of a special newtype, classified once in `crate::special`;
-//! a map key as a name; what an npz value is), `convert.rs` the exact
-//! numeric conversions. Every
-//! serializer refuses by default ([`refuse!`]): it lists what it does not
-//! take and words a [`Found`] once.
+//! mode, `flat.rs`). Where that pass's bytes go is its flavour
+//! ([`spec::Output`]: all in memory for `to_vec`, chunks kept up to 4 MiB
+//! by `to_writer`'s checking pass, written as they come by `Direct`);
+//! buffering and I/O live in the flavours, the serializers never see them,
+//! and a flavour's error is the pass's `Err`. Beside them: `probe.rs` looks
+//! at a value's top (the inner value of a special newtype, classified once
+//! in `crate::special`; a map key as a name; what an npz value is),
+//! `convert.rs` the exact numeric conversions. Every serializer refuses by
+//! default ([`refuse!`]): it lists what it does not take and words a
+//! [`Found`] once; [`through!`] and [`elements!`] write the methods that
+//! only look through a wrapper or hand on an element.
+//!
+//! A new write path (an n-d array written as its shape plus one block of
+//! flat data, parallel chunks) is a flavour or a sink of these walkers,
+//! not a new serializer: a special newtype (say `NdArray`'s
+//! `special::NDARRAY`) gets a [`Special`](crate::special::Special)
+//! variant, the outer-axis walkers already take it as one element
+//! (`through!(newtype_or_element)`), and its shape and data reach the
+//! encoder through [`probe`](probe::probe)-like looks at its parts.
 //!
 //! Adding a scalar kind (say a new numpy type), on the write side:
 //! 1. `dtype.rs`: its [`ScalarType`] (and `descr.rs` for its type string);
