@@ -109,7 +109,7 @@ impl Dtype {
     /// assert_eq!(Dtype::of_with_depth::<Deep>(4).unwrap().to_string(), "('<f4', (2, 2, 2, 2))");
     /// ```
     pub fn of_with_depth<'de, T: Deserialize<'de>>(max_depth: usize) -> Result<Dtype> {
-        let mut plan = Plan::default();
+        let mut plan = TracePlan::default();
         let mut first: Option<Traced> = None;
         for _ in 0..MAX_PASSES {
             let mut ctx = Ctx {
@@ -167,7 +167,7 @@ enum Traced {
 
 /// What earlier passes learned, keyed by the names serde passes.
 #[derive(Default)]
-struct Plan {
+struct TracePlan {
     /// Per struct (name, field list): keys to leave out (aliases) and the
     /// field's own name for the key that stays.
     aliases: HashMap<(&'static str, &'static [&'static str]), AliasHint>,
@@ -185,7 +185,7 @@ struct AliasHint {
 
 /// State shared by the tracer and its accessors during one pass.
 struct Ctx {
-    plan: Plan,
+    plan: TracePlan,
     depth: usize,
     max_depth: usize,
     /// The dtype of the value traced last; taken by the parent.

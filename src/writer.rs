@@ -35,10 +35,10 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
-use crate::ser::replay::Tape;
+use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
-use crate::ser::{Plan, plan};
+use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing.
 const CHUNK: usize = 64 * 1024;
@@ -441,7 +441,7 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     WriteOptions::new().to_vec(value)
 }
 
-fn header_for(plan: &Plan, opts: &WriteOptions) -> Header {
+fn header_for(plan: &WritePlan, opts: &WriteOptions) -> Header {
     if let Dtype::Subarray(..) = plan.dtype {
         // the plan keeps a given subarray dtype when no element showed its
         // axes (an empty array); numpy cannot read a subarray descr at the
@@ -463,7 +463,7 @@ fn usize_len(n: u64) -> Result<usize> {
 
 /// Puts element `index` (C order) at its place in a whole data section.
 struct SliceSink<'a> {
-    tape: Tape,
+    tape: DtypeTree,
     data: &'a mut [u8],
     itemsize: usize,
     /// The shape when the data is column-major.
@@ -512,7 +512,7 @@ fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
 
 /// Encodes elements into a chunk of whole records and writes full chunks.
 struct ChunkSink<W> {
-    tape: Tape,
+    tape: DtypeTree,
     itemsize: usize,
     buf: Vec<u8>,
     fill: usize,
@@ -521,6 +521,9 @@ struct ChunkSink<W> {
     out: W,
     /// Whether to write at all (false: only check that elements encode).
     emit: bool,
+    /// Without `emit`: the chunks checked so far while they total at most
+    /// [`KEEP`] bytes (`None` past that, or when not asked for).
+    kept: Option<Vec<u8>>,
     /// Index of the first element in `buf`, and elements per record (the
     /// product of the inner dims; 0 for a 0-d array): an I/O error names
     /// the record whose bytes were being written.
@@ -545,6 +548,13 @@ impl<W: Write> ChunkSink<W> {
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(self.write_failed(done, e)),
                 }
+            }
+        } else if let Some(k) = self.kept.as_mut() {
+            let data = self.buf.get(..self.fill).unwrap_or(&[]);
+            if k.len().saturating_add(data.len()) <= KEEP {
+                k.extend_from_slice(data);
+            } else {
+                self.kept = None;
             }
         }
         self.fill = 0;
@@ -585,7 +595,7 @@ impl<W: Write> Sink for ChunkSink<W> {
             dst.fill(0);
         }
         self.tape.encode(value, dst)?;
-        if self.emit {
+        if self.emit || self.kept.is_some() {
             self.fill = end;
         }
         Ok(())
@@ -596,13 +606,14 @@ fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
     let itemsize = dtype.itemsize();
     let records = (CHUNK / at_least_one(itemsize)).max(1);
     ChunkSink {
-        tape: Tape::new(dtype, false),
+        tape: DtypeTree::new(dtype, false),
         itemsize,
         buf: vec![0; records.saturating_mul(itemsize)],
         fill: 0,
         zero: dtype.has_gaps(),
         out,
         emit,
+        kept: None,
         first: 0,
         per_record: 1,
     }
@@ -667,8 +678,22 @@ impl WriteOptions {
         }
         let (head, _) = header.encode(self.version)?;
         if !plan.checked {
+            // the checking pass keeps its chunks up to KEEP bytes, as the
+            // inferred dtypes' does: a small array is written from them
             let mut check = chunk_sink(&plan.dtype, std::io::sink(), false);
+            check.kept = Some(Vec::new());
             walk(value, &plan.shape, &mut check)?;
+            check.flush()?;
+            if let Some(kept) = check.kept.filter(|k| k.len() as u64 == data_len) {
+                // in chunks, as the writing pass writes them
+                writer.write_all(&head)?;
+                let mut offset = 0usize;
+                for piece in kept.chunks(check.buf.len().max(1)) {
+                    write_data_at(&mut writer, piece, &head, offset)?;
+                    offset = offset.saturating_add(piece.len());
+                }
+                return Ok(());
+            }
         }
         writer.write_all(&head)?;
         let mut sink = chunk_sink(&plan.dtype, &mut writer, true);
@@ -753,7 +778,7 @@ impl WriteOptions {
     fn encode_vec<T: ?Sized + Serialize>(
         &self,
         value: &T,
-        plan: &Plan,
+        plan: &WritePlan,
         header: &Header,
     ) -> Result<Vec<u8>> {
         let data_len = usize_len(header.data_len()?)?;
@@ -769,7 +794,7 @@ impl WriteOptions {
             .get_mut(head.len()..)
             .ok_or_else(|| Error::schema("internal: output size"))?;
         let mut sink = SliceSink {
-            tape: Tape::new(&plan.dtype, false),
+            tape: DtypeTree::new(&plan.dtype, false),
             data,
             itemsize: plan.dtype.itemsize(),
             fortran: header.fortran_order.then_some(&plan.shape[..]),
@@ -849,7 +874,7 @@ pub struct NpyWriter<W: Write> {
     count: u64,
     scratch: Vec<u8>,
     /// The dtype compiled for encoding (set with the dtype).
-    tape: Option<Tape>,
+    tape: Option<DtypeTree>,
     zero: bool,
     /// For `append`: the first record's inferred layout must match this.
     check_layout: bool,
@@ -1047,7 +1072,7 @@ impl<W: Write> NpyWriter<W> {
     fn set_dtype(&mut self, dtype: Dtype) {
         self.scratch = vec![0; dtype.itemsize()];
         self.zero = dtype.has_gaps();
-        self.tape = Some(Tape::new(&dtype, false));
+        self.tape = Some(DtypeTree::new(&dtype, false));
         self.dtype = Some(dtype);
     }
 

@@ -4,7 +4,7 @@
 
 use serde::de::{self, Visitor};
 
-use super::bulk;
+use super::bulk_offer;
 use super::element::ElementDe;
 use super::nd;
 use super::plan::{Fast, Kind, Plan, bulk_key};
@@ -450,7 +450,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
         }
         if name == crate::special::BULK {
             if let Some(key) = bulk_key(self.dtype, self.dims) {
-                return bulk::offer(&key, self, visitor);
+                return bulk_offer::offer(&key, self, visitor);
             }
         }
         visitor.visit_newtype_struct(self)
@@ -510,7 +510,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
     }
 }
 
-impl<'de, B: Src<'de>> bulk::Raw<'de> for ArrayDe<'_, B> {
+impl<'de, B: Src<'de>> bulk_offer::Raw<'de> for ArrayDe<'_, B> {
     /// The whole data (C order), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.bytes.visit(visitor)

@@ -4,7 +4,7 @@
 use serde::de::{self, IntoDeserializer, Visitor};
 
 use super::array::{ArrayDe, run_seq, scalar_run};
-use super::bulk;
+use super::bulk_offer;
 use super::nd;
 use super::plan::{Fast, Found, Kind, PField, Plan};
 use super::scalar::ScalarDe;
@@ -273,7 +273,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
                 ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_newtype_struct(name, visitor)
             }
             Kind::Sub(..) if name == crate::special::BULK => match &self.dtype.bulk {
-                Some(key) => bulk::offer(key, self, visitor),
+                Some(key) => bulk_offer::offer(key, self, visitor),
                 None => visitor.visit_newtype_struct(self),
             },
             _ if name == crate::special::PADDING => visitor.visit_unit(),
@@ -343,7 +343,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     serde::forward_to_deserialize_any! { map identifier }
 }
 
-impl<'de, B: Src<'de>> bulk::Raw<'de> for ElementDe<'_, B> {
+impl<'de, B: Src<'de>> bulk_offer::Raw<'de> for ElementDe<'_, B> {
     /// The subarray's bytes (exactly its own: a record field's bytes run on
     /// to the end of the record), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

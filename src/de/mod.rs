@@ -138,13 +138,13 @@ macro_rules! de_methods {
 pub(crate) use de_methods;
 
 pub(crate) mod array;
-pub(crate) mod bulk;
-pub(crate) mod datetime;
+pub(crate) mod bulk_offer;
 pub(crate) mod element;
 pub(crate) mod nd;
 pub(crate) mod plan;
 pub(crate) mod scalar;
 pub(crate) mod stream;
+pub(crate) mod time_token;
 
 use std::fmt;
 

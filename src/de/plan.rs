@@ -123,7 +123,7 @@ fn own_token(s: Scalar) -> Option<Box<str>> {
         _ => return None,
     };
     let token = format!("{prefix}{unit}");
-    (super::datetime::parse_token(&token) == Some((datetime, unit))).then(|| token.into())
+    (super::time_token::parse_token(&token) == Some((datetime, unit))).then(|| token.into())
 }
 
 /// How a value was found in the file, for "expected X, found Y" messages.

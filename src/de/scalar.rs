@@ -457,7 +457,7 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
             }
             return self.any(visitor);
         }
-        if let Some((datetime, unit)) = super::datetime::parse_token(name) {
+        if let Some((datetime, unit)) = super::time_token::parse_token(name) {
             let (file_dt, file_unit) = match ty {
                 ScalarType::Datetime(u) => (true, u),
                 ScalarType::Timedelta(u) => (false, u),
@@ -475,7 +475,7 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
                 )));
             }
             let count = rd!(i64, self.bytes.slice(), self.big());
-            let converted = super::datetime::convert(count, file_unit, unit, datetime)
+            let converted = super::time_token::convert(count, file_unit, unit, datetime)
                 .map_err(|msg| Error::mismatch(format!("'{}' {msg}", self.scalar)))?;
             return visitor.visit_newtype_struct(converted.into_deserializer());
         }

@@ -14,7 +14,7 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, fortran_to_c};
-use super::bulk;
+use super::bulk_offer;
 use super::element::ElementDe;
 use super::nd;
 use super::plan::{Plan, bulk_key};
@@ -345,7 +345,7 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
     }
 }
 
-impl<'de, R: Read> bulk::Raw<'de> for &mut StreamDe<'_, R> {
+impl<'de, R: Read> bulk_offer::Raw<'de> for &mut StreamDe<'_, R> {
     /// The data in chunks of whole rows, about [`CHUNK`] bytes each, as
     /// they arrive (C order with at least one axis: the caller checked).
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -475,7 +475,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         }
         if name == crate::special::BULK {
             if let Some(key) = bulk_key(&self.plan, &self.header.shape) {
-                return bulk::offer(&key, self, visitor);
+                return bulk_offer::offer(&key, self, visitor);
             }
         }
         visitor.visit_newtype_struct(self)

@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::WriteOptions;
 use crate::ser::plan;
-use crate::ser::replay::Tape;
+use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Output, Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
 
@@ -66,7 +66,7 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
             let mut sink = ColumnSink {
                 field,
                 position,
-                tape: Tape::new(field.dtype(), false),
+                tape: DtypeTree::new(field.dtype(), false),
                 chunk: Vec::with_capacity(CHUNK.max(field.size())),
                 out: zip,
             };
@@ -113,7 +113,7 @@ fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
 struct ColumnSink<'a, W: Write> {
     field: &'a Field,
     position: usize,
-    tape: Tape,
+    tape: DtypeTree,
     chunk: Vec<u8>,
     out: W,
 }

@@ -19,7 +19,7 @@ use serde::ser;
 use crate::dtype::Field;
 use crate::error::{Error, Result};
 use crate::ser::probe::key_text;
-use crate::ser::replay::Tape;
+use crate::ser::replay::DtypeTree;
 use crate::ser::{Found, refuse, serializer_types, through};
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
@@ -29,10 +29,10 @@ pub(crate) struct Pick<'a> {
     /// records give their fields by position, `f0`, `f1`, ...).
     pub(crate) field: &'a Field,
     pub(crate) position: usize,
-    /// The field's dtype compiled once per column (`Tape::new(dtype,
+    /// The field's dtype compiled once per column (`DtypeTree::new(dtype,
     /// false)`): the value is encoded as `Enc::new` would (same bytes and
     /// errors), without interpreting the dtype per record.
-    pub(crate) tape: &'a mut Tape,
+    pub(crate) tape: &'a mut DtypeTree,
     pub(crate) out: &'a mut [u8],
 }
 

@@ -65,7 +65,7 @@ impl<'a> Enc<'a> {
     }
 
     /// An encoder writing `dt` into `buf` (`buf.len() == dt.itemsize()`);
-    /// the crate goes through `Tape::new(dt, false)`, which encodes the same.
+    /// the crate goes through `DtypeTree::new(dt, false)`, which encodes the same.
     #[cfg(test)]
     pub(crate) fn new(dt: &'a Dtype, buf: &'a mut [u8]) -> Self {
         Enc::with_mode(dt, buf, false)

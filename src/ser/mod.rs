@@ -4,13 +4,13 @@
 //! value ─► writer.rs: to_vec, to_writer, to_path, npz members, NpyWriter
 //!  │
 //!  ├─ inferred dtype, C order: one walk (spec.rs, Spec over the outer axes)
-//!  │    first element ─► infer.rs (Infer) ─► Dtype ─► replay.rs (Tape)
+//!  │    first element ─► infer.rs (Infer) ─► Dtype ─► replay.rs (DtypeTree)
 //!  │    each element  ─► flat.rs (Leaf: plain numbers into a block)
-//!  │                     or Tape::encode (replay.rs; a miss ─► encode.rs, Enc)
+//!  │                     or DtypeTree::encode (replay.rs; a miss ─► encode.rs, Enc)
 //!  │    not uniform   ─► the exact passes below
 //!  │
-//!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► Plan
-//!       then walk.rs (Walk) ─► a Sink in writer.rs ─► Tape::encode per element
+//!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► WritePlan
+//!       then walk.rs (Walk) ─► a Sink in writer.rs ─► DtypeTree::encode per element
 //! ```
 //!
 //! Pass 1 ([`plan`]) decides the header: without a given dtype the value is
@@ -19,12 +19,25 @@
 //! encodes each element into its bytes (`encode.rs`, through the dtype
 //! compiled once in `replay.rs`). Inferred dtypes first try a single
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
-//! mode, `flat.rs`). Beside them: `probe.rs` looks at a value's top (the
-//! inner value of a special newtype, classified once in `crate::special`;
-//! a map key as a name; what an npz value is), `convert.rs` the exact
-//! numeric conversions. Every
-//! serializer refuses by default ([`refuse!`]): it lists what it does not
-//! take and words a [`Found`] once.
+//! mode, `flat.rs`). Where that pass's bytes go is its flavour
+//! ([`spec::Output`]: all in memory for `to_vec`, chunks kept up to 4 MiB
+//! by `to_writer`'s checking pass, written as they come by `Direct`);
+//! buffering and I/O live in the flavours, the serializers never see them,
+//! and a flavour's error is the pass's `Err`. Beside them: `probe.rs` looks
+//! at a value's top (the inner value of a special newtype, classified once
+//! in `crate::special`; a map key as a name; what an npz value is),
+//! `convert.rs` the exact numeric conversions. Every serializer refuses by
+//! default ([`refuse!`]): it lists what it does not take and words a
+//! [`Found`] once; [`through!`] and [`elements!`] write the methods that
+//! only look through a wrapper or hand on an element.
+//!
+//! A new write path (an n-d array written as its shape plus one block of
+//! flat data, parallel chunks) is a flavour or a sink of these walkers,
+//! not a new serializer: a special newtype (say `NdArray`'s
+//! `special::NDARRAY`) gets a [`Special`](crate::special::Special)
+//! variant, the outer-axis walkers already take it as one element
+//! (`through!(newtype_or_element)`), and its shape and data reach the
+//! encoder through [`probe`](probe::probe)-like looks at its parts.
 //!
 //! Adding a scalar kind (say a new numpy type), on the write side:
 //! 1. `dtype.rs`: its [`ScalarType`] (and `descr.rs` for its type string);
@@ -388,7 +401,7 @@ impl serde::ser::Error for Miss {
 
 /// Shape and element dtype of the array a value is written as.
 #[derive(Debug)]
-pub(crate) struct Plan {
+pub(crate) struct WritePlan {
     /// The header's descr (never a subarray: numpy folds those into the shape).
     pub dtype: Dtype,
     pub shape: Vec<u64>,
@@ -398,7 +411,7 @@ pub(crate) struct Plan {
 }
 
 /// Pass 1: shape and dtype.
-pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<Plan> {
+pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
     match &opts.dtype {
         None => {
             let mut root = None;
@@ -406,7 +419,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
             let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
             let (shape, elem) = infer::split_shape(&root)?;
             let dtype = infer::node_to_dtype(elem, opts.align)?;
-            Ok(Plan {
+            Ok(WritePlan {
                 dtype,
                 shape,
                 checked: true,
@@ -434,7 +447,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
                 depth: 0,
             })?;
             let (dtype, shape) = fit_shape(given, measured)?;
-            Ok(Plan {
+            Ok(WritePlan {
                 dtype,
                 shape,
                 checked: false,

@@ -3,9 +3,9 @@
 //! [`Enc`] walks the dtype alongside every value: per field it looks the
 //! name up, builds a sub-encoder, matches the scalar type against the dtype
 //! and decorates errors with the field's path. For an array of millions of
-//! records of one type, that is the same work every time. A [`Tape`] does
+//! records of one type, that is the same work every time. A [`DtypeTree`] does
 //! it once per dtype (once per array, per `NpyWriter`): the dtype is
-//! compiled into a tree of [`Node`]s (fields in dtype order with their byte
+//! compiled into a tree of [`TreeNode`]s (fields in dtype order with their byte
 //! offsets, scalars with a one-byte type tag, short subarrays of numbers
 //! unrolled into one node per element, longer ones one node for their
 //! element whatever their length), and [`Replay`] serializes an element by
@@ -25,7 +25,7 @@
 //! dtype, or a big-endian one; fields in another order, a record cut
 //! short, a sequence of the wrong length) and every error ends the replay
 //! with the zero-sized [`Miss`];
-//! the caller ([`Tape::encode`]) then zeroes the element's bytes and
+//! the caller ([`DtypeTree::encode`]) then zeroes the element's bytes and
 //! encodes it again with the general `Enc`, which gives the converted value
 //! or the real error with its path. So the output is byte-identical to
 //! `Enc`'s, errors included. After [`MAX_MISSES`] misses a tape stops
@@ -98,7 +98,7 @@ enum Tag {
 
 /// One value's place in the element and what it expects.
 #[derive(Debug)]
-struct Node {
+struct TreeNode {
     tag: Tag,
     /// Offset from the start of the frame: the element, or the subarray
     /// element this node is in. Offsets are `u32` (elements of more than
@@ -133,10 +133,10 @@ struct FieldNode {
     /// same text: a pointer compare instead of a byte compare per field.
     /// Atomic only to keep the tape `Sync`; relaxed loads are plain loads.
     key: AtomicUsize,
-    node: Node,
+    node: TreeNode,
 }
 
-impl Node {
+impl TreeNode {
     /// Whether `name` is this `Time` node's datetime kind and unit.
     #[inline(always)]
     fn is_token(&self, name: &'static str) -> bool {
@@ -249,8 +249,8 @@ fn tag_of(p: Plain) -> Tag {
 }
 
 impl Compiler {
-    fn node(&self, tag: Tag, off: usize, size: usize, dt: Dtype) -> Node {
-        Node {
+    fn node(&self, tag: Tag, off: usize, size: usize, dt: Dtype) -> TreeNode {
+        TreeNode {
             tag,
             // within the element, whose size was checked to fit
             off: u32::try_from(off).unwrap_or(u32::MAX),
@@ -264,7 +264,7 @@ impl Compiler {
         }
     }
 
-    fn kid(node: Node) -> FieldNode {
+    fn kid(node: TreeNode) -> FieldNode {
         FieldNode {
             name: "".into(),
             key: AtomicUsize::new(0),
@@ -273,7 +273,7 @@ impl Compiler {
     }
 
     /// The node for `Enc::with_mode(dt, slot)` with the slot at `off`.
-    fn with_mode(&mut self, dt: &Dtype, off: usize, size: usize) -> Node {
+    fn with_mode(&mut self, dt: &Dtype, off: usize, size: usize) -> TreeNode {
         match dt {
             Dtype::Subarray(base, dims) => self.state(base, dims, off, size),
             _ => self.state(dt, &[], off, size),
@@ -281,13 +281,13 @@ impl Compiler {
     }
 
     /// The node for the encoder state `Enc { dt, dims }`.
-    fn state(&mut self, dt: &Dtype, dims: &[u64], off: usize, size: usize) -> Node {
+    fn state(&mut self, dt: &Dtype, dims: &[u64], off: usize, size: usize) -> TreeNode {
         self.state_inner(dt, dims, off, size, true)
     }
 
     /// The root node for `Enc::with_mode(dt, slot)`, its own dtype left a
     /// stand-in (the caller has `dt` to put there).
-    fn with_mode_shallow(&mut self, dt: &Dtype, size: usize) -> Node {
+    fn with_mode_shallow(&mut self, dt: &Dtype, size: usize) -> TreeNode {
         match dt {
             Dtype::Subarray(base, dims) => self.state_inner(base, dims, 0, size, false),
             _ => self.state_inner(dt, &[], 0, size, false),
@@ -301,7 +301,7 @@ impl Compiler {
         off: usize,
         size: usize,
         copy: bool,
-    ) -> Node {
+    ) -> TreeNode {
         let own = match (copy, dims.is_empty()) {
             (false, _) => Dtype::scalar(ScalarType::Bool),
             (true, true) => dt.clone(),
@@ -369,16 +369,16 @@ impl Compiler {
 
 /// A dtype compiled for [`Replay`], with the general [`Enc`] as fallback.
 #[derive(Debug)]
-pub(crate) struct Tape {
-    root: Node,
+pub(crate) struct DtypeTree {
+    root: TreeNode,
     /// Replays that missed; at [`MAX_MISSES`] replay is no longer tried.
     misses: u64,
 }
 
-impl Tape {
+impl DtypeTree {
     /// A tape for elements of `dt`, encoding like `Enc::new` (or like
     /// `Enc::strict` with `strict`).
-    pub(crate) fn new(dt: &Dtype, strict: bool) -> Tape {
+    pub(crate) fn new(dt: &Dtype, strict: bool) -> DtypeTree {
         let mut c = Compiler { weight: 0, strict };
         let size = dt.itemsize();
         let root = if u32::try_from(size).is_ok() {
@@ -386,11 +386,11 @@ impl Tape {
         } else {
             c.node(Tag::Generic, 0, size, dt.clone())
         };
-        Tape { root, misses: 0 }
+        DtypeTree { root, misses: 0 }
     }
 
     /// A tape for elements of `dt`, keeping `dt` (no copy of the root).
-    pub(crate) fn from_dtype(dt: Dtype, strict: bool) -> Tape {
+    pub(crate) fn from_dtype(dt: Dtype, strict: bool) -> DtypeTree {
         let mut c = Compiler { weight: 0, strict };
         let size = dt.itemsize();
         let mut root = if u32::try_from(size).is_ok() {
@@ -403,7 +403,7 @@ impl Tape {
             c.node(Tag::Generic, 0, size, Dtype::scalar(ScalarType::Bool))
         };
         root.dt = dt;
-        Tape { root, misses: 0 }
+        DtypeTree { root, misses: 0 }
     }
 
     /// The dtype of the elements.
@@ -421,7 +421,7 @@ impl Tape {
         std::mem::replace(&mut self.root.dt, Dtype::scalar(ScalarType::Bool))
     }
 
-    /// Gives back the dtype lent by [`take_dtype`](Tape::take_dtype).
+    /// Gives back the dtype lent by [`take_dtype`](DtypeTree::take_dtype).
     pub(crate) fn put_dtype(&mut self, dt: Dtype) {
         self.root.dt = dt;
     }
@@ -464,8 +464,8 @@ impl Tape {
 
     /// A tape to hold until the dtype is known; used on no element (a
     /// `bool` into a zero-byte slot would fail).
-    pub(crate) fn placeholder() -> Tape {
-        Tape::new(&Dtype::scalar(ScalarType::Bool), true)
+    pub(crate) fn placeholder() -> DtypeTree {
+        DtypeTree::new(&Dtype::scalar(ScalarType::Bool), true)
     }
 
     /// Encodes one element into `slot` (`dt.itemsize()` bytes, zero where
@@ -538,7 +538,7 @@ struct Frame<'b> {
 
 /// Serializes one value along its node: see the module docs.
 struct Replay<'a, 'f, 'b> {
-    node: &'a Node,
+    node: &'a TreeNode,
     frame: &'f mut Frame<'b>,
 }
 
@@ -628,7 +628,7 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
 
 /// The general encoder over a node's slot.
 #[inline]
-fn enc<'f>(node: &'f Node, frame: &'f mut Frame<'_>) -> Replayed<Enc<'f>> {
+fn enc<'f>(node: &'f TreeNode, frame: &'f mut Frame<'_>) -> Replayed<Enc<'f>> {
     let at = (frame.base as usize).wrapping_add(node.off as usize);
     let end = at.checked_add(node.size).ok_or(Miss)?;
     let slot = frame.buf.get_mut(at..end).ok_or(Miss)?;
@@ -639,7 +639,11 @@ fn enc<'f>(node: &'f Node, frame: &'f mut Frame<'_>) -> Replayed<Enc<'f>> {
 /// small enough to be inlined).
 #[cold]
 #[inline(never)]
-fn delegate(node: &Node, frame: &mut Frame<'_>, f: impl FnOnce(Enc<'_>) -> Result<()>) -> Replayed {
+fn delegate(
+    node: &TreeNode,
+    frame: &mut Frame<'_>,
+    f: impl FnOnce(Enc<'_>) -> Result<()>,
+) -> Replayed {
     f(enc(node, frame)?).map_err(|_| Miss)
 }
 
@@ -940,14 +944,14 @@ mod tests {
     }
 
     /// The tape (replay, falling back to `Enc`), on a zeroed slot.
-    fn by_tape<T: ?Sized + Serialize>(tape: &mut Tape, v: &T) -> Option<Vec<u8>> {
+    fn by_tape<T: ?Sized + Serialize>(tape: &mut DtypeTree, v: &T) -> Option<Vec<u8>> {
         let mut buf = vec![0u8; tape.root.size];
         tape.encode(v, &mut buf).ok()?;
         Some(buf)
     }
 
     /// Whether the replay alone takes the value (no fallback).
-    fn replays<T: ?Sized + Serialize>(tape: &Tape, v: &T) -> bool {
+    fn replays<T: ?Sized + Serialize>(tape: &DtypeTree, v: &T) -> bool {
         let mut buf = vec![0u8; tape.root.size];
         let mut frame = Frame {
             buf: &mut buf,
@@ -965,7 +969,10 @@ mod tests {
     #[track_caller]
     fn same<T: ?Sized + Serialize>(dt: &Dtype, v: &T) {
         for strict in [false, true] {
-            for mut tape in [Tape::new(dt, strict), Tape::from_dtype(dt.clone(), strict)] {
+            for mut tape in [
+                DtypeTree::new(dt, strict),
+                DtypeTree::from_dtype(dt.clone(), strict),
+            ] {
                 assert_eq!(tape.dtype(), dt);
                 for _ in 0..2 {
                     assert_eq!(
@@ -1007,15 +1014,15 @@ mod tests {
     fn records_replay_with_the_same_bytes() {
         let d = dt(PDT);
         same(&d, &p());
-        assert!(replays(&Tape::new(&d, true), &p()));
+        assert!(replays(&DtypeTree::new(&d, true), &p()));
         // aligned: gaps stay zero
         let a = d.aligned().unwrap();
         same(&a, &p());
-        assert!(replays(&Tape::new(&a, true), &p()));
+        assert!(replays(&DtypeTree::new(&a, true), &p()));
         // tuples into records, by position
         let t = dt("[('f0', '|u1'), ('f1', '<f4')]");
         same(&t, &(1u8, 2.5f32));
-        assert!(replays(&Tape::new(&t, true), &(1u8, 2.5f32)));
+        assert!(replays(&DtypeTree::new(&t, true), &(1u8, 2.5f32)));
         #[derive(Serialize)]
         struct Ts(u8, f32);
         same(&t, &Ts(1, 2.5));
@@ -1041,7 +1048,7 @@ mod tests {
             y: true,
         };
         same(&n, &v);
-        assert!(replays(&Tape::new(&n, true), &v));
+        assert!(replays(&DtypeTree::new(&n, true), &v));
     }
 
     #[test]
@@ -1050,14 +1057,14 @@ mod tests {
         let long = dt("('<i2', (40,))");
         let v: Vec<i16> = (0..40).collect();
         same(&long, &v);
-        assert!(replays(&Tape::new(&long, true), &v));
+        assert!(replays(&DtypeTree::new(&long, true), &v));
         same(&long, &v[..39]); // too short: both refuse
         same(&long, &(0..41).collect::<Vec<i16>>()); // too long
         // nested dims
         let nested = dt("('<f8', (3, 20))");
         let v = [[0.5f64; 20]; 3];
         same(&nested, &v);
-        assert!(replays(&Tape::new(&nested, true), &v));
+        assert!(replays(&DtypeTree::new(&nested, true), &v));
         // a subarray of records
         #[derive(Serialize, Clone, Copy)]
         struct Q {
@@ -1075,7 +1082,7 @@ mod tests {
             z: 9,
         };
         same(&recs, &v);
-        assert!(replays(&Tape::new(&recs, true), &v));
+        assert!(replays(&DtypeTree::new(&recs, true), &v));
     }
 
     #[test]
@@ -1098,7 +1105,7 @@ mod tests {
             c: 'z',
         };
         same(&d, &ok);
-        assert!(replays(&Tape::new(&d, true), &ok));
+        assert!(replays(&DtypeTree::new(&d, true), &ok));
         // ASCII (widened byte by byte) and not, short and full, too long
         for other in [
             S { s: "ab", ..ok },
@@ -1106,7 +1113,7 @@ mod tests {
             S { s: "", ..ok },
         ] {
             same(&d, &other);
-            assert!(replays(&Tape::new(&d, true), &other));
+            assert!(replays(&DtypeTree::new(&d, true), &other));
         }
         for bad in [
             S { s: "toolong", ..ok },
@@ -1131,7 +1138,7 @@ mod tests {
             },
         );
         assert!(!replays(
-            &Tape::new(&t, true),
+            &DtypeTree::new(&t, true),
             &T {
                 t: Datetime64::new(3)
             }
@@ -1160,10 +1167,10 @@ mod tests {
         }
         // conversions: a miss, then `Enc` (which refuses them in strict mode)
         same(&d, &Ab { a: -1, b: 0.5 });
-        assert!(!replays(&Tape::new(&d, false), &Ab { a: -1, b: 0.5 }));
+        assert!(!replays(&DtypeTree::new(&d, false), &Ab { a: -1, b: 0.5 }));
         // fields in another order: a miss, then `Enc` by name
         same(&d, &Ba { b: 0.5, a: 2 });
-        assert!(!replays(&Tape::new(&d, false), &Ba { b: 0.5, a: 2 }));
+        assert!(!replays(&DtypeTree::new(&d, false), &Ba { b: 0.5, a: 2 }));
         // maps go to `Enc` whole
         let mut m = BTreeMap::new();
         m.insert("b", 1.0f64);
@@ -1186,7 +1193,7 @@ mod tests {
     #[test]
     fn many_misses_turn_the_replay_off() {
         let d = dt("[('a', '<i8'), ('b', '<f8')]");
-        let mut tape = Tape::new(&d, false);
+        let mut tape = DtypeTree::new(&d, false);
         #[derive(Serialize)]
         struct Ba {
             b: f64,
@@ -1207,7 +1214,7 @@ mod tests {
         assert_eq!(by_tape(&mut tape, &m), by_enc(&d, false, &m));
         // conversions, each a miss until the tape is off
         let s = dt("<i2");
-        let mut tape = Tape::new(&s, false);
+        let mut tape = DtypeTree::new(&s, false);
         for i in 0..(MAX_MISSES + 10) {
             let v = i as i64;
             assert_eq!(by_tape(&mut tape, &v), by_enc(&s, false, &v));
@@ -1217,15 +1224,15 @@ mod tests {
         // a string into a bytes node goes to `Enc` (which takes it only
         // outside strict mode), without a miss
         let b = dt("|S4");
-        assert!(replays(&Tape::new(&b, false), &"ab"));
-        assert!(!replays(&Tape::new(&b, true), &"ab"));
+        assert!(replays(&DtypeTree::new(&b, false), &"ab"));
+        assert!(!replays(&DtypeTree::new(&b, true), &"ab"));
         same(&b, &"ab");
     }
 
     #[test]
     fn key_cache_needs_address_and_length() {
         let d = dt("[('ab', '|u1'), ('abc', '|u1')]");
-        let tape = Tape::new(&d, true);
+        let tape = DtypeTree::new(&d, true);
         let Some([ab, abc]) = tape.root.kids.first_chunk::<2>() else {
             panic!("two fields");
         };

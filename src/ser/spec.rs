@@ -4,7 +4,7 @@
 //! can be encoded. Most arrays are uniform, so instead the dtype is inferred
 //! from the FIRST element only and every element is encoded right away in
 //! strict mode (no conversions, fields in order, strings no wider than the
-//! first element's), through the dtype's compiled [`Tape`] (`replay.rs`).
+//! first element's), through the dtype's compiled [`DtypeTree`] (`replay.rs`).
 //! If anything does not fit, the result is thrown away and
 //! the caller runs the two exact passes, which give the widest strings or
 //! the proper error. The output for a successful speculation is identical
@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
-use crate::ser::replay::Tape;
+use crate::ser::replay::DtypeTree;
 
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
@@ -56,7 +56,7 @@ pub(crate) struct Speculated {
     /// The element dtype (its subarray dims are folded into `shape`: see
     /// [`Speculated::descr`]) and its compiled tape, to encode the same
     /// values again without inferring anything.
-    pub tape: Tape,
+    pub tape: DtypeTree,
     pub shape: Vec<u64>,
     /// Bytes of data encoded, including those handed to the flush callback.
     pub len: usize,
@@ -142,9 +142,9 @@ pub(crate) struct SpecState<'o> {
     have: bool,
     /// The dtype compiled for the per-element encoding (a placeholder
     /// until the first element is seen; `put` is never called before).
-    tape: Tape,
+    tape: DtypeTree,
     /// A tape to take instead of inferring the first element.
-    known: Option<Tape>,
+    known: Option<DtypeTree>,
     /// The element as plain numbers, when it is (`flat.rs`): sequences of
     /// such elements run in the fast mode.
     layout: Option<Layout>,
@@ -191,7 +191,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     align: bool,
     out: &mut Vec<u8>,
     output: &mut dyn Output,
-    known: Option<Tape>,
+    known: Option<DtypeTree>,
 ) -> Result<Speculation> {
     let pos = out.len();
     let chunked = output.window().map(|window| Window {
@@ -211,7 +211,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         leaf_depth: None,
         leaf_found: false,
         have: false,
-        tape: Tape::placeholder(),
+        tape: DtypeTree::placeholder(),
         known,
         layout: None,
         itemsize: 0,
@@ -265,7 +265,7 @@ fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Specu
         dtype = base;
     }
     Some(Speculated {
-        tape: std::mem::replace(&mut st.tape, Tape::placeholder()),
+        tape: std::mem::replace(&mut st.tape, DtypeTree::placeholder()),
         shape,
         len,
     })
@@ -289,7 +289,7 @@ impl SpecState<'_> {
                 let mut slot = None;
                 value.serialize(Infer::new(&mut slot, false))?;
                 let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-                Tape::from_dtype(node_to_dtype(&node, self.align)?, true)
+                DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true)
             }
         };
         let dtype = tape.take_dtype();
@@ -335,39 +335,52 @@ impl SpecState<'_> {
         Ok(())
     }
 
+    /// Windowed flavours: when `incoming` more bytes would grow the chunk
+    /// held (`base..end`) past the window, hands it to the flavour (unless
+    /// the pass only checks) and counts it; `true` when the chunk restarts
+    /// at `base`.
+    #[inline]
+    fn hand_over(&mut self, end: usize, incoming: usize) -> Result<bool> {
+        let Some(c) = self.chunked.as_mut() else {
+            return Ok(false);
+        };
+        let held = end.saturating_sub(self.base);
+        if held == 0 || held.saturating_add(incoming) <= c.window {
+            return Ok(false);
+        }
+        let data = self
+            .out
+            .get(self.base..end)
+            .ok_or_else(|| Error::schema("speculation: buffer"))?;
+        let handed = if c.check_only {
+            Ok(())
+        } else {
+            self.output.chunk(data)
+        };
+        if let Err(e) = handed {
+            return Err(self.fail(e));
+        }
+        // checked, with the cap: the bytes encoded in all (flushed + pos)
+        // stay within the cap (a usize), which bounds the element counts
+        // of `SpecSeq::i` (collect_seq)
+        self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
+        Ok(true)
+    }
+
     /// Makes room for the element at `start..end`: hands a full chunk to the
     /// flush callback (chunked mode), checks the cap and zeroes the next
     /// block. Returns the element's (possibly moved) place.
     #[inline(never)]
     fn grow(&mut self, mut start: usize, mut end: usize) -> Result<(usize, usize)> {
-        if let Some(c) = self.chunked.as_mut() {
-            let held = start.saturating_sub(self.base);
-            if held > 0 && held.saturating_add(self.itemsize) > c.window {
-                let data = self
-                    .out
-                    .get(self.base..start)
-                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                let handed = if c.check_only {
-                    Ok(())
-                } else {
-                    self.output.chunk(data)
-                };
-                if let Err(e) = handed {
-                    return Err(self.fail(e));
-                }
-                // checked, with the cap below: the bytes encoded in all
-                // (flushed + pos) stay within the cap (a usize), which
-                // bounds the element counts of `SpecSeq::i` (collect_seq)
-                self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
-                if self.gaps {
-                    // re-zeroed a block at a time below
-                    self.out.truncate(self.base);
-                }
-                start = self.base;
-                end = start
-                    .checked_add(self.itemsize)
-                    .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+        if self.hand_over(start, self.itemsize)? {
+            if self.gaps {
+                // re-zeroed a block at a time below
+                self.out.truncate(self.base);
             }
+            start = self.base;
+            end = start
+                .checked_add(self.itemsize)
+                .ok_or_else(|| Error::limit("speculation: over the cap"))?;
         }
         if end
             .checked_add(self.flushed)
@@ -440,27 +453,8 @@ impl SpecState<'_> {
         if data.is_empty() {
             return Ok(());
         }
-        if let Some(c) = self.chunked.as_mut() {
-            let held = self.pos.saturating_sub(self.base);
-            if held > 0 && held.saturating_add(data.len()) > c.window {
-                let chunk = self
-                    .out
-                    .get(self.base..self.pos)
-                    .ok_or_else(|| Error::schema("speculation: buffer"))?;
-                let handed = if c.check_only {
-                    Ok(())
-                } else {
-                    self.output.chunk(chunk)
-                };
-                if let Err(e) = handed {
-                    return Err(self.fail(e));
-                }
-                // checked, with the cap below: the bytes encoded in all
-                // (flushed + pos) stay within the cap (a usize), which
-                // bounds the element counts of `SpecSeq::i` (collect_seq)
-                self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
-                self.pos = self.base;
-            }
+        if self.hand_over(self.pos, data.len())? {
+            self.pos = self.base;
         }
         let end = self
             .pos
