@@ -201,14 +201,22 @@ impl<'h> Rows<'h> {
         };
         let plan = Plan::new(&self.header.descr);
         let mut out = self.output::<T>();
+        let (mut ready, mut filling) = (self.wave(), self.wave());
         for wave in data.chunks(self.wave_bytes()) {
-            self.decode_wave(&plan, cfg, wave, &mut out)?;
+            let ((), decoded) = rayon::join(
+                || ready.append_to(&mut out),
+                || self.decode_wave(&plan, cfg, wave, &mut filling),
+            );
+            decoded?;
+            std::mem::swap(&mut ready, &mut filling);
         }
+        ready.append_to(&mut out);
         Ok(out)
     }
 
-    /// Decodes the data from `reader` (positioned at its first byte), a
-    /// wave read while the one before it decodes.
+    /// Decodes the data from `reader` (positioned at its first byte): the
+    /// next wave is read while this one decodes and the one before it is
+    /// appended to the output.
     fn decode_stream<T: DeserializeOwned + Send>(
         &self,
         reader: &mut (impl Read + Send),
@@ -223,18 +231,26 @@ impl<'h> Rows<'h> {
         let mut out = self.output::<T>();
         let wave_bytes = self.wave_bytes();
         let (mut current, mut next) = (Vec::new(), Vec::new());
+        let (mut ready, mut filling) = (self.wave(), self.wave());
         fill(reader, &mut current, wave_bytes.min(self.total))?;
         let mut left = self.total.saturating_sub(current.len());
         while !current.is_empty() {
             let want = wave_bytes.min(left);
-            let (read, decoded) = rayon::join(
+            let (read, ((), decoded)) = rayon::join(
                 || fill(reader, &mut next, want),
-                || self.decode_wave(&plan, cfg, &current, &mut out),
+                || {
+                    rayon::join(
+                        || ready.append_to(&mut out),
+                        || self.decode_wave(&plan, cfg, &current, &mut filling),
+                    )
+                },
             );
             read.and(decoded)?;
             left = left.saturating_sub(next.len());
             std::mem::swap(&mut current, &mut next);
+            std::mem::swap(&mut ready, &mut filling);
         }
+        ready.append_to(&mut out);
         Ok(out)
     }
 
@@ -243,11 +259,19 @@ impl<'h> Rows<'h> {
         self.chunk_rows.saturating_mul(self.row.get())
     }
 
-    /// Bytes of a wave: a few chunks per thread of the current pool.
+    /// Chunks in a wave: a few per thread of the current pool.
+    fn wave_chunks(&self) -> usize {
+        CHUNKS_PER_THREAD.saturating_mul(rayon::current_num_threads())
+    }
+
+    /// Bytes of a wave.
     fn wave_bytes(&self) -> usize {
-        self.chunk_bytes()
-            .saturating_mul(CHUNKS_PER_THREAD)
-            .saturating_mul(rayon::current_num_threads())
+        self.chunk_bytes().saturating_mul(self.wave_chunks())
+    }
+
+    /// Empty buffers for a wave's decoded rows.
+    fn wave<T>(&self) -> Wave<T> {
+        Wave((0..self.wave_chunks()).map(|_| Vec::new()).collect())
     }
 
     /// The output vector, sized for every row when its values take at most
@@ -258,31 +282,43 @@ impl<'h> Rows<'h> {
         Vec::with_capacity(rows.min(cap_bytes / at_least_one(size_of::<T>())))
     }
 
-    /// Decodes the whole rows of `wave` on the pool's threads and appends
-    /// them to `out` in order; `Err` when any chunk fails (which one does
-    /// not matter: the caller reads everything again sequentially).
+    /// Decodes the whole rows of `wave` on the pool's threads, chunk `i`
+    /// into buffer `i` of `into`; `Err` when any chunk fails (which one
+    /// does not matter: the caller reads everything again sequentially).
     fn decode_wave<T: DeserializeOwned + Send>(
         &self,
         plan: &Plan,
         cfg: Cfg,
         wave: &[u8],
-        out: &mut Vec<T>,
+        into: &mut Wave<T>,
     ) -> Fallible<()> {
         let inner = self.header.shape.get(1..).unwrap_or_default();
-        let parts: Vec<Fallible<Vec<T>>> = wave
-            .par_chunks(self.chunk_bytes())
-            .map(|chunk| {
+        into.0
+            .par_iter_mut()
+            .zip(wave.par_chunks(self.chunk_bytes()))
+            .try_for_each(|(rows, chunk)| {
                 let mut dims = Vec::with_capacity(self.header.shape.len());
                 dims.push((chunk.len() / self.row) as u64);
                 dims.extend_from_slice(inner);
-                Vec::<T>::deserialize(ArrayDe::new(plan, &dims, Bytes::Borrowed(chunk), cfg, true))
-                    .map_err(drop)
+                let de = ArrayDe::new(plan, &dims, Bytes::Borrowed(chunk), cfg, true);
+                // into the buffer's own memory: `rows` is empty, its capacity kept
+                Vec::<T>::deserialize_in_place(de, rows).map_err(drop)
             })
-            .collect();
-        for part in parts {
-            out.append(&mut part?);
+    }
+}
+
+/// The decoded rows of one wave, a buffer per chunk. The buffers are kept
+/// from wave to wave, so decoding writes into memory it has written before
+/// (fresh memory page-faults at a fraction of the speed).
+struct Wave<T>(Vec<Vec<T>>);
+
+impl<T> Wave<T> {
+    /// Moves the rows into `out`, in order, leaving the buffers empty with
+    /// their capacity.
+    fn append_to(&mut self, out: &mut Vec<T>) {
+        for rows in &mut self.0 {
+            out.append(rows);
         }
-        Ok(())
     }
 }
 
