@@ -119,10 +119,7 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 impl ReadOptions {
     /// The options the deserializers consult.
     pub(crate) fn cfg(&self) -> Cfg {
-        Cfg {
-            lossy: self.lossy,
-            max_elements: self.max_elements,
-        }
+        Cfg { lossy: self.lossy }
     }
 
     /// [`from_reader`] with these options.
@@ -167,7 +164,7 @@ impl ReadOptions {
         let data = bytes
             .get(parsed.data_offset..)
             .ok_or_else(|| Error::header("the header runs past the end of the input"))?;
-        deserialize_data(&parsed.header, data, self.cfg())
+        deserialize_data(&parsed.header, data, self.cfg(), self.max_elements)
     }
 }
 
@@ -180,7 +177,7 @@ pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
     options: &ReadOptions,
 ) -> Result<(T, R)> {
     check_readable(&header.descr)?;
-    let mut de = StreamDe::new(header, reader, options.cfg())?;
+    let mut de = StreamDe::new(header, reader, options.cfg(), options.max_elements)?;
     let value = T::deserialize(&mut de)?;
     let reader = de.finish()?;
     Ok((value, reader))
@@ -192,6 +189,7 @@ pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
     header: &Header,
     data: &'de [u8],
     cfg: Cfg,
+    max_elements: u64,
 ) -> Result<T> {
     let total = header.data_len()?;
     let have = data.len() as u64;
@@ -214,10 +212,12 @@ pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
             header,
             bytes: Bytes::Borrowed(data),
             cfg,
+            max_elements,
         });
     }
     T::deserialize(
-        ArrayDe::new(&plan, &header.shape, Bytes::Borrowed(data), cfg, true).of_file(header),
+        ArrayDe::new(&plan, &header.shape, Bytes::Borrowed(data), cfg, true)
+            .of_file(header, max_elements),
     )
 }
 

@@ -24,9 +24,11 @@ pub(crate) struct ArrayDe<'a, B> {
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
-    /// The file's header when this is its whole shape: the empty sequences
-    /// of a 0 axis are checked against the limit before they are presented.
-    header: Option<&'a Header>,
+    /// The file's header and `ReadOptions::max_elements` when this is its
+    /// whole shape: the empty sequences of a 0 axis are checked against the
+    /// limit before they are presented. Kept out of the per-element [`Cfg`],
+    /// which every element copies.
+    file: Option<(&'a Header, u64)>,
 }
 
 impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
@@ -38,14 +40,14 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             bytes,
             cfg,
             top,
-            header: None,
+            file: None,
         }
     }
 
-    /// The whole array of a file with this header (see the `header` field).
+    /// The whole array of a file with this header (see the `file` field).
     #[inline]
-    pub(crate) fn of_file(mut self, header: &'a Header) -> Self {
-        self.header = Some(header);
+    pub(crate) fn of_file(mut self, header: &'a Header, max_elements: u64) -> Self {
+        self.file = Some((header, max_elements));
         self
     }
 
@@ -74,8 +76,8 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
-        if let Some(header) = self.header {
-            check_empty_axes(header, self.cfg.max_elements)?;
+        if let Some((header, max_elements)) = self.file {
+            check_empty_axes(header, max_elements)?;
         }
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
         if let (true, Kind::Scalar(_), true) =
@@ -116,11 +118,11 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             top: self.top,
         };
         let found = Shape(self.dtype, self.dims, self.top);
-        let header = self.header;
+        let file = self.file;
         let v = visitor.visit_seq(&mut seq).map_err(|e| {
             let e = fix_error(e, &found);
-            match header {
-                Some(header) => with_shape_hint(e, header),
+            match file {
+                Some((header, _)) => with_shape_hint(e, header),
                 None => e,
             }
         })?;

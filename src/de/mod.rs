@@ -310,23 +310,13 @@ pub(crate) fn internal() -> Error {
     Error::data("internal error: element bytes do not match the dtype")
 }
 
-/// Options the deserializers consult.
-#[derive(Clone, Copy, Debug)]
+/// Options the deserializers consult per element (copied into every
+/// element's deserializer: keep it small; whole-file limits such as
+/// `max_elements` travel with the top-level deserializers instead).
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Cfg {
     /// Allow rounding conversions into `f32`/`f64`.
     pub(crate) lossy: bool,
-    /// `ReadOptions::max_elements`, for the empty sequences of a shape with
-    /// a 0 axis (checked where the shape is presented as sequences).
-    pub(crate) max_elements: u64,
-}
-
-impl Default for Cfg {
-    fn default() -> Cfg {
-        Cfg {
-            lossy: false,
-            max_elements: crate::options::DEFAULT_MAX_ELEMENTS,
-        }
-    }
 }
 
 /// Rewrites serde's own `invalid type: X, expected Y` into

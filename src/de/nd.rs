@@ -173,6 +173,8 @@ pub(crate) struct FortranFile<'a, B> {
     pub(crate) header: &'a Header,
     pub(crate) bytes: B,
     pub(crate) cfg: Cfg,
+    /// `ReadOptions::max_elements` (see `ArrayDe::of_file`).
+    pub(crate) max_elements: u64,
 }
 
 impl<'de, B: Src<'de>> FortranFile<'_, B> {
@@ -185,7 +187,7 @@ impl<'de, B: Src<'de>> FortranFile<'_, B> {
         let header = self.header;
         let c = fortran_to_c(self.bytes.slice(), &header.shape, header.descr.itemsize())?;
         let de = ArrayDe::new(self.plan, &header.shape, Bytes::Copied(&c), self.cfg, true);
-        f(de.of_file(header), visitor)
+        f(de.of_file(header, self.max_elements), visitor)
     }
 }
 

@@ -203,10 +203,12 @@ pub(crate) struct StreamDe<'h, R> {
     plan: Plan,
     data: Chunked<R>,
     cfg: Cfg,
+    /// `ReadOptions::max_elements` (see `ArrayDe::of_file`).
+    max_elements: u64,
 }
 
 impl<'h, R: Read> StreamDe<'h, R> {
-    pub(crate) fn new(header: &'h Header, reader: R, cfg: Cfg) -> Result<Self> {
+    pub(crate) fn new(header: &'h Header, reader: R, cfg: Cfg, max_elements: u64) -> Result<Self> {
         let total = header.data_len()?;
         let row = row_size(header)?;
         Ok(StreamDe {
@@ -214,6 +216,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
             plan: Plan::new(&header.descr),
             data: Chunked::new(reader, total, row),
             cfg,
+            max_elements,
         })
     }
 
@@ -245,12 +248,14 @@ impl<'h, R: Read> StreamDe<'h, R> {
         if fortran {
             let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
             f(
-                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true).of_file(header),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true)
+                    .of_file(header, self.max_elements),
                 visitor,
             )
         } else {
             f(
-                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true).of_file(header),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true)
+                    .of_file(header, self.max_elements),
                 visitor,
             )
         }
@@ -265,7 +270,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
 
     fn stream_seq<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let header = self.header;
-        check_empty_axes(header, self.cfg.max_elements)?;
+        check_empty_axes(header, self.max_elements)?;
         let n = header.shape.first().copied().ok_or_else(internal)?;
         let mut seq = StreamSeq {
             descr: &self.plan,
@@ -383,7 +388,7 @@ impl<'de, R: Read> nd::Source<'de> for &mut StreamDe<'_, R> {
             false,
             nd::flat_dims(&header.shape, absorbed)?,
         );
-        let mut inner = StreamDe::new(&flat, &mut self.data.reader, self.cfg)?;
+        let mut inner = StreamDe::new(&flat, &mut self.data.reader, self.cfg, self.max_elements)?;
         let value = visitor.visit_newtype_struct(&mut inner)?;
         inner.finish()?;
         // the inner deserializer read the whole data

@@ -31,6 +31,7 @@ fn de<'de, T: Deserialize<'de>>(dtype: Dtype, shape: &[u64], data: &'de [u8]) ->
         &Header::new(dtype, false, shape.to_vec()),
         data,
         Cfg::default(),
+        crate::options::DEFAULT_MAX_ELEMENTS,
     )
 }
 
@@ -38,10 +39,8 @@ fn de_lossy<'de, T: Deserialize<'de>>(dtype: Dtype, shape: &[u64], data: &'de [u
     deserialize_data(
         &Header::new(dtype, false, shape.to_vec()),
         data,
-        Cfg {
-            lossy: true,
-            ..Cfg::default()
-        },
+        Cfg { lossy: true },
+        crate::options::DEFAULT_MAX_ELEMENTS,
     )
 }
 
@@ -50,7 +49,12 @@ fn de_stream<T: serde::de::DeserializeOwned>(
     header: &Header,
     mut data: &[u8],
 ) -> Result<(T, usize)> {
-    let mut de = StreamDe::new(header, &mut data, Cfg::default())?;
+    let mut de = StreamDe::new(
+        header,
+        &mut data,
+        Cfg::default(),
+        crate::options::DEFAULT_MAX_ELEMENTS,
+    )?;
     let v = T::deserialize(&mut de)?;
     de.finish()?;
     Ok((v, data.len()))
@@ -204,7 +208,13 @@ fn fortran_order_is_reordered() {
     // np.asfortranarray(np.arange(6, dtype='<i4').reshape(2, 3))
     let data = hex("000000000300000001000000040000000200000005000000");
     let h = Header::new(sc(ScalarType::Int(4)), true, vec![2, 3]);
-    let v: Vec<Vec<i32>> = deserialize_data(&h, &data, Cfg::default()).unwrap();
+    let v: Vec<Vec<i32>> = deserialize_data(
+        &h,
+        &data,
+        Cfg::default(),
+        crate::options::DEFAULT_MAX_ELEMENTS,
+    )
+    .unwrap();
     assert_eq!(v, [[0, 1, 2], [3, 4, 5]]);
     let (v, left): (Vec<Vec<i32>>, _) = de_stream(&h, &data).unwrap();
     assert_eq!((v, left), (vec![vec![0, 1, 2], vec![3, 4, 5]], 0));

@@ -606,7 +606,7 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     let parsed = read_header(&mut r, options)?;
     let header = parsed.header;
     crate::de::check_readable(&header.descr)?;
-    let mut de = StreamDe::new(&header, &mut r, options.cfg())?;
+    let mut de = StreamDe::new(&header, &mut r, options.cfg(), options.max_elements)?;
     let value = seed.deserialize(&mut de)?;
     let mut r = de.finish()?;
     check_end(&mut r, header.data_len()?)?;
