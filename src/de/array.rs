@@ -139,18 +139,20 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
         };
         self.file.check()?;
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        if let (true, Kind::Scalar(_), true) =
-            (rest.is_empty(), &self.dtype.kind, self.dtype.size != 0)
-        {
-            // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
-            // to the visitor, no element layer in between (the bytes hold
-            // exactly `n` of them: the header's sizes were checked)
+        if rest.is_empty() && self.dtype.size != 0 {
+            // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
+            // the elements straight to the visitor, no array layer in
+            // between, the sequence's only state the bytes not yet handed
+            // out (they hold exactly `n` elements: the header's sizes were
+            // checked; a 1-d array's messages need no file facts)
+            if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
+                return Err(internal());
+            }
             return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
-            // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
-            // to the visitor, no element layer in between (scalar_run checks
-            // the length)
+            // scalars of no bytes (`S0`): counted, not split from the bytes
+            // (scalar_run checks the length)
             return scalar_run(
                 self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor,
             );
