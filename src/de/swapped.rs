@@ -15,8 +15,8 @@ use serde::de::{self, Visitor};
 
 use super::array::{at_position, run_error, run_too_few};
 use super::element::ElementDe;
-use super::plan::{Found, Kind, Plan};
-use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error};
+use super::plan::{Kind, Plan};
+use super::{Cfg, Copied, SIZE_HINT_BYTES, Src, at_least_one};
 use crate::dtype::{ByteOrder, Plain, Scalar};
 use crate::error::{Error, Result};
 
@@ -141,6 +141,7 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for SwappedSeq<'_, B> {
             native: self.swapped.get(at..).unwrap_or(&[]),
             tag: self.tag,
             plan: self.base,
+            cfg: self.cfg,
             elem: ElementDe::with_fast(self.base, None, own, self.cfg),
         };
         seed.deserialize(de)
@@ -154,26 +155,27 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for SwappedSeq<'_, B> {
     }
 }
 
-/// One element: the file type's own numeric method loads the swapped
-/// bytes; every other method is the ordinary element.
+/// One element: the file type's own numeric method is the little-endian
+/// fast path over the swapped bytes (with the file's plan, for messages);
+/// every other method is the ordinary element over the file's bytes.
 struct Swapped<'a, B> {
     /// The element's little-endian bytes first.
     native: &'a [u8],
     tag: Plain,
     plan: &'a Plan,
+    cfg: Cfg,
     elem: ElementDe<'a, B>,
 }
 
 macro_rules! native {
-    ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
+    ($($m:ident $tag:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             if self.tag == Plain::$tag {
-                if let Some(a) = self.native.first_chunk::<$n>() {
-                    return visitor
-                        .$visit(<$t>::from_le_bytes(*a))
-                        .map_err(|e| fix_error(e, &Found(self.plan)));
-                }
+                // the tag matches, so the fast path takes it (the bytes
+                // hold a whole element)
+                return ElementDe::with_fast(self.plan, Some(self.tag), Copied(self.native), self.cfg)
+                    .$m(visitor);
             }
             self.elem.$m(visitor)
         }
@@ -184,14 +186,14 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for Swapped<'_, B> {
     type Error = Error;
 
     native! {
-        deserialize_i16 I16 i16, 2, visit_i16;
-        deserialize_i32 I32 i32, 4, visit_i32;
-        deserialize_i64 I64 i64, 8, visit_i64;
-        deserialize_u16 U16 u16, 2, visit_u16;
-        deserialize_u32 U32 u32, 4, visit_u32;
-        deserialize_u64 U64 u64, 8, visit_u64;
-        deserialize_f32 F32 f32, 4, visit_f32;
-        deserialize_f64 F64 f64, 8, visit_f64;
+        deserialize_i16 I16;
+        deserialize_i32 I32;
+        deserialize_i64 I64;
+        deserialize_u16 U16;
+        deserialize_u32 U32;
+        deserialize_u64 U64;
+        deserialize_f32 F32;
+        deserialize_f64 F64;
     }
 
     de_methods!(forward(elem)
