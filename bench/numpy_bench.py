@@ -74,6 +74,8 @@ SETS = {
     "f64": lambda: np.arange(n(8_000_000), dtype=np.float64) * 0.5,
     "f32x3": lambda: (lambda i: np.stack([i, i * 0.5, -i], axis=1))(
         np.arange(n(2_000_000), dtype=np.float32)),
+    # the n-d set: 8M f64 as (2000, 4000), C order
+    "nd": lambda: (np.arange(n(2000) * 4000, dtype=np.float64) * 0.5).reshape(n(2000), 4000),
 }
 
 

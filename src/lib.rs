@@ -164,6 +164,8 @@ mod zeroed;
 
 pub mod bulk;
 pub mod complex;
+#[cfg(feature = "ndarray")]
+pub mod ndarray;
 #[cfg(feature = "npz")]
 pub mod npz;
 #[cfg(feature = "view")]

@@ -291,6 +291,18 @@ impl<T> NdArray<T> {
         })
     }
 
+    /// An array from an ndarray array's parts, which ndarray has already
+    /// checked (the data fills the shape, whose element count fits).
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn from_ndarray_parts(shape: Vec<usize>, order: Order, data: Vec<T>) -> NdArray<T> {
+        debug_assert_eq!(element_count(&shape).ok(), Some(data.len()));
+        NdArray {
+            order: Order::of(order.is_fortran(), &shape),
+            shape,
+            data,
+        }
+    }
+
     /// The size of each axis; `[]` for a 0-d array (one element).
     pub fn shape(&self) -> &[usize] {
         &self.shape

@@ -4,8 +4,10 @@
 //! `{shape, order, data}` (`order`: `"C"` or `"F"`).
 //!
 //! Reading picks the one-block path ([`crate::Bulk`]) for the plain number
-//! types with a `TypeId` check and a `Box<dyn Any>` downcast; every other
-//! element type reads its flat data as `Vec<T>`. An element type that is
+//! types, and for the common rows of them (`[f32; 2..=4]`, `[f64; 2..=4]`,
+//! `[u8; 3]` and `[u8; 4]` pixels), with a `TypeId` check and a
+//! `Box<dyn Any>` downcast; every other element type reads its flat data as
+//! `Vec<T>`. An element type that is
 //! itself an array (`[f32; 3]`, nested arrays, tuples) absorbs that many
 //! trailing axes: it is found by asking the type to deserialize itself from
 //! a probe that records the tuple lengths asked for and then fails.
@@ -208,6 +210,10 @@ pub(crate) fn flat_vec<'de, T: Deserialize<'de> + 'static, D: Deserializer<'de>>
     bulk!(f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, bool);
     #[cfg(feature = "half")]
     bulk!(half::f16);
+    // the common rows: points and vectors, RGB(A) pixels
+    bulk!(
+        [f32; 2], [f32; 3], [f32; 4], [f64; 2], [f64; 3], [f64; 4], [u8; 3], [u8; 4]
+    );
     Vec::<T>::deserialize(d)
 }
 
@@ -399,6 +405,24 @@ mod tests {
             assert_eq!(a.shape(), &[5]);
             assert_eq!(a.order(), Order::C);
             assert_eq!(a.data()[1], [10.0, 11.0, 12.0]);
+            // the one-block rows, either byte order, equal the serde path
+            let be = opts
+                .clone()
+                .dtype(">f4".parse().unwrap())
+                .to_vec(&m)
+                .unwrap();
+            let rows: Vec<[f32; 3]> = crate::from_slice(
+                &WriteOptions::new()
+                    .dtype(">f4".parse().unwrap())
+                    .to_vec(&m)
+                    .unwrap(),
+            )
+            .unwrap();
+            let b: NdArray<[f32; 3]> = all_ways(&be);
+            assert_eq!((b.shape(), b.data()), (&[5][..], &rows[..]));
+            let px: Vec<Vec<u8>> = (0..4u8).map(|i| vec![i, i + 1, i + 2, 255]).collect();
+            let p: NdArray<[u8; 4]> = all_ways(&opts.clone().to_vec(&px).unwrap());
+            assert_eq!(p.data()[3], [3, 4, 5, 255]);
             let err = crate::from_slice::<NdArray<[f64; 4]>>(&bytes).unwrap_err();
             assert_eq!(
                 err.to_string(),

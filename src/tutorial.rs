@@ -289,6 +289,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! With the feature `ndarray`, `into_ndarray::<D>()` makes an `NdArray` an
+//! ndarray `Array<T, D>` (a Fortran file keeps Fortran strides, no copy) and
+//! `NdArray::from(array)` goes back; the module `npy_serde::ndarray` has the
+//! details and the functions for `Array` fields of `.npz` structs. ndarray's
+//! own serde impl (its feature `serde`) does not write or read numpy's
+//! arrays with this format: convert through `NdArray` instead.
+//!
 //! # 9. Errors
 //!
 //! Every error says where (npz member, record, field path), what was

@@ -8,6 +8,7 @@ use super::bulk_offer;
 use super::element::ElementDe;
 use super::nd;
 use super::plan::{Fast, Kind, Plan, bulk_key};
+use super::swapped::{swapped_run, swapped_tag};
 use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal, with_shape_hint};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
@@ -148,6 +149,12 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
             }
+            if let (true, None, Kind::Scalar(_)) = (self.top, &self.dtype.fast, &self.dtype.kind) {
+                // a file of big-endian numbers: swapped a block at a time
+                if let Some(tag) = swapped_tag(self.dtype) {
+                    return swapped_run(self.dtype, tag, self.bytes, self.cfg, self.top, visitor);
+                }
+            }
             return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
@@ -258,7 +265,7 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const ROWS: bool>(
 /// The elements of a run that the type did not take.
 #[cold]
 #[inline(never)]
-fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> Error {
+pub(super) fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> Error {
     // `left` is the length of a suffix of the run
     let dims = [(total / at_least_one(base.size)) as u64];
     let took = total.saturating_sub(left) / at_least_one(base.size);
@@ -268,7 +275,7 @@ fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> Error {
 /// A visitor's error in a run, with serde's wording fixed.
 #[cold]
 #[inline(never)]
-fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
+pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
     let dims = [(total / at_least_one(base.size)) as u64];
     fix_error(e, &Shape(base, &dims, top))
 }
@@ -349,7 +356,7 @@ impl std::fmt::Display for Shape<'_> {
 /// axis, an index below it.
 #[cold]
 #[inline(never)]
-fn at_position(e: Error, top: bool, i: usize) -> Error {
+pub(super) fn at_position(e: Error, top: bool, i: usize) -> Error {
     if top {
         e.at_record(i as u64)
     } else {

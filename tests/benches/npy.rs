@@ -36,6 +36,14 @@
 //! bench directory for numpy to load. Also the columnar form: a
 //! `Vec<Particle>` as one member per field (`npz::to_writer` /
 //! `npz::from_reader`, stored; no numpy counterpart).
+//!
+//! The `nd` group: an `NdArray<f64>` of 8M elements, shape (2000, 4000),
+//! read from memory (`from_slice`, its sink the returned array) against a
+//! fresh copy of the same bytes (`to_vec`) and ndarray-npy's
+//! `ReadNpyExt::read_npy` into an `Array2<f64>`; the same read of the file
+//! in big-endian order (`'>f8'`, `from_slice_be`), and the 1-d 8M `'<f8'` /
+//! `'>f8'` files into serde's `Vec<f64>` and `Bulk<f64>` (`*_be`: the
+//! big-endian file). Every reader is checked to give the values back.
 
 use std::fs::File;
 use std::hint::black_box;
@@ -46,7 +54,7 @@ use std::time::Duration;
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
-use npy_serde::{Datetime64, NpyReader, NpyWriter, unit};
+use npy_serde::{Bulk, Datetime64, NdArray, NpyReader, NpyWriter, WriteOptions, unit};
 use npyz::WriterBuilder;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -987,9 +995,70 @@ fn byte_order(c: &mut Criterion) {
     g.finish();
 }
 
+/// See the module docs (`nd`): n-d reads against a fresh copy, ndarray-npy
+/// and big-endian data.
+fn nd(c: &mut Criterion) {
+    use ndarray_npy::ReadNpyExt;
+    let (rows, cols) = (scaled(2000), 4000);
+    let xs: Vec<f64> = (0..rows * cols).map(|i| i as f64 * 0.5).collect();
+    let want = NdArray::from_shape_vec(vec![rows, cols], xs.clone()).unwrap();
+    let nested: Vec<&[f64]> = xs.chunks(cols).collect();
+    let be_opts = WriteOptions::new().dtype(">f8".parse().unwrap());
+    let le = npy_serde::to_vec(&nested).unwrap();
+    let be = be_opts.to_vec(&nested).unwrap();
+    let flat_le = npy_serde::to_vec(&xs).unwrap();
+    let flat_be = be_opts.to_vec(&xs).unwrap();
+    std::fs::write(dir().join("nd.npy"), &le).unwrap();
+
+    // --- self-checks
+    for (file, what) in [(&le, "'<f8'"), (&be, "'>f8'")] {
+        let a: NdArray<f64> = npy_serde::from_slice(file).unwrap();
+        assert!(a == want, "nd: from_slice of {what}");
+    }
+    let theirs = ndarray::Array2::<f64>::read_npy(&le[..]).unwrap();
+    assert!(theirs.as_slice() == Some(&xs[..]), "nd: ndarray-npy");
+    for file in [&flat_le, &flat_be] {
+        assert!(
+            npy_serde::from_slice::<Vec<f64>>(file).unwrap() == xs,
+            "nd: Vec<f64>"
+        );
+        assert!(
+            *npy_serde::from_slice::<Bulk<f64>>(file).unwrap() == xs,
+            "nd: Bulk<f64>"
+        );
+    }
+
+    let mut g = c.benchmark_group("nd");
+    g.sampling_mode(SamplingMode::Flat);
+    g.throughput(Throughput::Bytes(le.len() as u64));
+    g.bench_function("from_slice", |b| {
+        b.iter(|| npy_serde::from_slice::<NdArray<f64>>(black_box(&le)).unwrap())
+    });
+    g.bench_function("from_slice_be", |b| {
+        b.iter(|| npy_serde::from_slice::<NdArray<f64>>(black_box(&be)).unwrap())
+    });
+    g.bench_function("copy_fresh", |b| b.iter(|| black_box(&le[..]).to_vec()));
+    g.bench_function("ndarray_npy_read", |b| {
+        b.iter(|| ndarray::Array2::<f64>::read_npy(black_box(&le[..])).unwrap())
+    });
+    g.bench_function("vec_from_slice", |b| {
+        b.iter(|| npy_serde::from_slice::<Vec<f64>>(black_box(&flat_le)).unwrap())
+    });
+    g.bench_function("vec_from_slice_be", |b| {
+        b.iter(|| npy_serde::from_slice::<Vec<f64>>(black_box(&flat_be)).unwrap())
+    });
+    g.bench_function("bulk_from_slice", |b| {
+        b.iter(|| npy_serde::from_slice::<Bulk<f64>>(black_box(&flat_le)).unwrap())
+    });
+    g.bench_function("bulk_from_slice_be", |b| {
+        b.iter(|| npy_serde::from_slice::<Bulk<f64>>(black_box(&flat_be)).unwrap())
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = particle, narrow, wide, strings, f64s, f32x3, byte_order, scaling, npz, append, view
+    targets = particle, narrow, wide, strings, f64s, f32x3, byte_order, scaling, npz, append, view, nd
 }
 criterion_main!(benches);

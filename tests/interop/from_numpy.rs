@@ -12,7 +12,9 @@
 //!    deserializer presents them as a sequence; when it presents them as
 //!    bytes, which serde_json::Value cannot hold, a clean error is required);
 //! 3. into a derived struct whose field order differs from the file's
-//!    (fields are matched by name).
+//!    (fields are matched by name), and plain and record arrays of any
+//!    shape into `NdArray<T>` (shape, order as stored, values in C order;
+//!    with the feature `ndarray` also through `into_ndarray`).
 //!
 //! Without `NPY_SERDE_INTEROP_DIR` the test is skipped; `.ci/run` sets it.
 //! By hand:
@@ -25,7 +27,7 @@ use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
-use npy_serde::{Datetime64, TimeUnitMarker, Timedelta64, unit};
+use npy_serde::{Datetime64, NdArray, TimeUnitMarker, Timedelta64, unit};
 use num_complex::Complex;
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -315,10 +317,86 @@ impl Check for Halves {
     }
 }
 
+/// The sidecar's nested values as the flat list of the array's elements in
+/// C order (`depth` axes unnested; 0: the bare element of a 0-d array).
+fn flatten(values: &Value, depth: usize, out: &mut Vec<Value>) {
+    match (depth, values) {
+        (0, v) => out.push(v.clone()),
+        (d, Value::Array(items)) => items.iter().for_each(|v| flatten(v, d - 1, out)),
+        (_, other) => panic!("sidecar has {other} where an axis was expected"),
+    }
+}
+
+/// The file read as `NdArray<T>` (from a slice and from a reader), whose
+/// element absorbs the last `absorbed` axes: numpy's shape and layout, and
+/// the values in C order equal to the sidecar's. With the feature
+/// `ndarray`, the same through `into_ndarray`.
+fn nd<T: DeserializeOwned + Check + 'static>(
+    bytes: &[u8],
+    sidecar: &Value,
+    absorbed: usize,
+    what: &str,
+) {
+    let what = format!("{what} as NdArray<{}>", std::any::type_name::<T>());
+    let shape: Vec<usize> = serde_json::from_value(sidecar["shape"].clone()).unwrap();
+    let lead = &shape[..shape.len() - absorbed];
+    let fortran = sidecar["fortran_order"].as_bool().unwrap()
+        && absorbed == 0
+        && shape.iter().filter(|&&n| n > 1).count() > 1;
+    let mut flat = Vec::new();
+    flatten(&sidecar["values"], lead.len(), &mut flat);
+    let flat = Value::Array(flat);
+    for (how, read) in [
+        ("from_slice", npy_serde::from_slice::<NdArray<T>>(bytes)),
+        ("from_reader", npy_serde::from_reader::<NdArray<T>>(bytes)),
+    ] {
+        let a = read.unwrap_or_else(|e| panic!("{what}: {how} failed: {e}"));
+        assert_eq!(a.shape(), lead, "{what}: {how} shape");
+        assert_eq!(a.order().is_fortran(), fortran, "{what}: {how} order");
+        check_items(a.into_c_order().data(), &flat, &format!("{what} ({how})"));
+    }
+    #[cfg(feature = "ndarray")]
+    {
+        let a: NdArray<T> = npy_serde::from_slice(bytes).unwrap();
+        let arr: ndarray::ArrayD<T> = a.into_ndarray().unwrap();
+        assert_eq!(arr.shape(), lead, "{what}: into_ndarray shape");
+        // ndarray iterates in logical (C) order whatever the strides
+        let items: Vec<&T> = arr.iter().collect();
+        for (i, (item, e)) in items.iter().zip(flat.as_array().unwrap()).enumerate() {
+            item.check(e, &format!("{what} (into_ndarray)[{i}]"));
+        }
+    }
+}
+
+/// The n-d cases of numpy_writes.py: `nd_<kind><size><le|be>_<k>d_<C|F>`.
+fn check_nd(case: &str, bytes: &[u8], sidecar: &Value) {
+    let what = format!("{case} (typed)");
+    let kind = case.split('_').nth(1).unwrap();
+    let ty = kind.trim_end_matches("le").trim_end_matches("be");
+    match ty {
+        "f8" => nd::<f64>(bytes, sidecar, 0, &what),
+        "f4" => nd::<f32>(bytes, sidecar, 0, &what),
+        "i2" => nd::<i16>(bytes, sidecar, 0, &what),
+        "i4" => nd::<i32>(bytes, sidecar, 0, &what),
+        "u8" => nd::<u64>(bytes, sidecar, 0, &what),
+        "u1" => nd::<u8>(bytes, sidecar, 0, &what),
+        "b1" => nd::<bool>(bytes, sidecar, 0, &what),
+        "c16" => nd::<Complex<f64>>(bytes, sidecar, 0, &what),
+        "c8" => nd::<Complex<f32>>(bytes, sidecar, 0, &what),
+        "U12" => nd::<String>(bytes, sidecar, 0, &what),
+        "M8" => nd::<Datetime64<unit::us>>(bytes, sidecar, 0, &what),
+        other => panic!("unknown n-d case {case:?} ({other}): add it to check_nd"),
+    }
+}
+
 /// The typed reads for one case; the names are the contract with numpy_writes.py.
-fn check_typed(case: &str, bytes: &[u8], expected: &Value) {
+fn check_typed(case: &str, bytes: &[u8], sidecar: &Value) {
+    let expected = &sidecar["values"];
     let what = format!("{case} (typed)");
     let what = what.as_str();
+    if case.starts_with("nd_") {
+        return check_nd(case, bytes, sidecar);
+    }
     match case {
         "scalars_le" | "scalars_be" => {
             typed::<Vec<Scalars>>(bytes, expected, what);
@@ -329,16 +407,42 @@ fn check_typed(case: &str, bytes: &[u8], expected: &Value) {
         "subarrays" => typed::<Vec<Subarrays>>(bytes, expected, what),
         "nested" => typed::<Vec<Nested>>(bytes, expected, what),
         "aligned" => typed::<Vec<Aligned>>(bytes, expected, what),
-        "plain_n3" => typed::<Vec<[f64; 3]>>(bytes, expected, what),
-        "plain_n3_i4_be" => typed::<Vec<Vec<i32>>>(bytes, expected, what),
-        "fortran_2d" => typed::<Vec<Vec<f64>>>(bytes, expected, what),
-        "fortran_2d_i8_be" => typed::<Vec<Vec<i64>>>(bytes, expected, what),
-        "fortran_records" => typed::<Vec<Vec<Small>>>(bytes, expected, what),
-        "scalar_0d" => typed::<f64>(bytes, expected, what),
-        "record_0d" => typed::<XyName>(bytes, expected, what),
+        "plain_n3" => {
+            typed::<Vec<[f64; 3]>>(bytes, expected, what);
+            nd::<[f64; 3]>(bytes, sidecar, 1, what);
+            nd::<f64>(bytes, sidecar, 0, what);
+        }
+        "plain_n3_i4_be" => {
+            typed::<Vec<Vec<i32>>>(bytes, expected, what);
+            nd::<[i32; 3]>(bytes, sidecar, 1, what);
+            nd::<i32>(bytes, sidecar, 0, what);
+        }
+        "fortran_2d" => {
+            typed::<Vec<Vec<f64>>>(bytes, expected, what);
+            nd::<f64>(bytes, sidecar, 0, what);
+        }
+        "fortran_2d_i8_be" => {
+            typed::<Vec<Vec<i64>>>(bytes, expected, what);
+            nd::<i64>(bytes, sidecar, 0, what);
+        }
+        "fortran_records" => {
+            typed::<Vec<Vec<Small>>>(bytes, expected, what);
+            nd::<Small>(bytes, sidecar, 0, what);
+        }
+        "scalar_0d" => {
+            typed::<f64>(bytes, expected, what);
+            nd::<f64>(bytes, sidecar, 0, what);
+        }
+        "record_0d" => {
+            typed::<XyName>(bytes, expected, what);
+            nd::<XyName>(bytes, sidecar, 0, what);
+        }
         "unicode_names" => typed::<Vec<UnicodeNames>>(bytes, expected, what),
         "latin1_names" => typed::<Vec<Latin1Names>>(bytes, expected, what),
-        "empty" => typed::<Vec<XyName>>(bytes, expected, what),
+        "empty" => {
+            typed::<Vec<XyName>>(bytes, expected, what);
+            nd::<XyName>(bytes, sidecar, 0, what);
+        }
         other => {
             panic!("unknown case {other:?}: add it to check_typed in tests/interop/from_numpy.rs")
         }
@@ -519,8 +623,8 @@ fn check_file(npy: &Path) {
         Err(e) => panic!("{case}: serde_json::Value read failed: {e}"),
     }
 
-    // 3. derived structs, by name.
-    check_typed(case, &bytes, expected);
+    // 3. derived structs, by name, and n-d arrays (NdArray).
+    check_typed(case, &bytes, &sidecar);
 }
 
 #[test]

@@ -288,6 +288,17 @@ def cases(rng):
     # latin1-only names stay format 1.0, written as raw latin1 bytes (0xE9 for é)
     yield "latin1_names", rec([("café", "<i4"), ("naïve", "<f4"), ("plain", "|u1")]), (n(),), False
     yield "empty", rec([("x", "<f8"), ("y", "<i2"), ("name", "<U4")]), (0,), False
+    # n-d arrays of plain dtypes, C and Fortran (NdArray in from_numpy.rs): the case
+    # name says the dtype ("nd_<kind><size><le|be>_<k>d_<C|F>"); every axis has at
+    # least 2 elements, so a Fortran file's layout differs from C order
+    for fmt, k, fortran in [("<f8", 3, False), (">f8", 3, True), ("<f4", 2, True),
+                            (">i2", 4, False), ("<i4", 4, True), (">u8", 2, True),
+                            ("|u1", 1, False), ("|b1", 3, True), ("<c16", 2, True),
+                            (">c8", 3, False), ("<U3", 2, True), ("<M8[us]", 2, True)]:
+        dt = np.dtype(fmt)
+        end = {"<": "le", ">": "be", "|": ""}[fmt[0]]
+        name = f"nd_{dt.kind}{dt.itemsize}{end}_{k}d_{'F' if fortran else 'C'}"
+        yield name, dt, tuple(dim() for _ in range(k)), fortran
 
 
 def main():

@@ -4,6 +4,8 @@
 mod bulk;
 mod header;
 mod nd;
+#[cfg(feature = "ndarray")]
+mod ndarray;
 mod numpy_files;
 mod view;
 mod what_is_there;
