@@ -339,7 +339,7 @@
 //!
 //! With the `rayon` feature, a large slice of records is read and written
 //! on every core of rayon's pool (`RAYON_NUM_THREADS`, or a pool of the
-//! caller's own entered with `install`): [`par_to_vec`](crate::par_to_vec)
+//! caller's own entered with `install`): `par_to_vec`
 //! (and `par_to_writer`, `par_to_path`, the same on `WriteOptions`) encodes
 //! chunks of the slice at once and writes exactly the bytes of `to_vec`,
 //! string widths taken over all the records; `par_from_slice` and
