@@ -2,6 +2,7 @@
 //! repeated, for instruction counts under callgrind (`bench/instr`).
 //!
 //! `prof DATASET OP N REPS`: builds `N` records of `DATASET` (`particle`,
+//! `particle_be` (the same records in a big-endian file: read operations),
 //! `narrow`, `wide`, `tagged`, `f64`, `f32x3`) and the file bytes once, then
 //! runs `OP` (`to_vec`, `to_writer` into a reused `Vec`, `npywriter` into a
 //! reused `Vec`, `from_slice`, `from_reader` over a `BufReader` on a slice,
@@ -14,7 +15,7 @@
 
 use std::io::{BufReader, Cursor};
 
-use npy_serde::{Bulk, Datetime64, NpyReader, NpyWriter, unit};
+use npy_serde::{Bulk, Datetime64, NpyReader, NpyWriter, WriteOptions, unit};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -66,7 +67,15 @@ fn run<T>(op: &str, recs: &[T], reps: usize) -> Result<(), npy_serde::Error>
 where
     T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
 {
-    let bytes = npy_serde::to_vec(recs)?;
+    run_file(op, recs, npy_serde::to_vec(recs)?, reps)
+}
+
+/// [`run`] over given file bytes (another dtype than the inferred one,
+/// e.g. big-endian): every operation reads or writes those bytes.
+fn run_file<T>(op: &str, recs: &[T], bytes: Vec<u8>, reps: usize) -> Result<(), npy_serde::Error>
+where
+    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+{
     let mut reused = Vec::with_capacity(bytes.len());
     for _ in 0..reps {
         match op {
@@ -131,6 +140,21 @@ where
     }
 }
 
+fn particles(n: usize) -> Vec<Particle> {
+    (0..n)
+        .map(|i| {
+            let x = i as f64;
+            Particle {
+                id: i as u64 * 7919,
+                pos: [x * 0.25, -x, x + 0.5],
+                vel: [(i % 1000) as f32 * 0.5, 1.25, -2.0],
+                mass: (i % 97) as f32 + 0.75,
+                charge: (i % 7) as i8 - 3,
+            }
+        })
+        .collect()
+}
+
 fn main() -> Result<(), npy_serde::Error> {
     let args: Vec<String> = std::env::args().collect();
     let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
@@ -138,20 +162,14 @@ fn main() -> Result<(), npy_serde::Error> {
     let n: usize = arg(3).parse().unwrap_or(10_000);
     let reps: usize = arg(4).parse().unwrap_or(1);
     match set {
-        "particle" => {
-            let recs: Vec<Particle> = (0..n)
-                .map(|i| {
-                    let x = i as f64;
-                    Particle {
-                        id: i as u64 * 7919,
-                        pos: [x * 0.25, -x, x + 0.5],
-                        vel: [(i % 1000) as f32 * 0.5, 1.25, -2.0],
-                        mass: (i % 97) as f32 + 0.75,
-                        charge: (i % 7) as i8 - 3,
-                    }
-                })
-                .collect();
-            run(op, &recs, reps)
+        "particle" => run(op, &particles(n), reps),
+        "particle_be" => {
+            // the same records in a big-endian file (read operations)
+            let recs = particles(n);
+            let be = "[('id', '>u8'), ('pos', '>f8', (3,)), ('vel', '>f4', (3,)), \
+                      ('mass', '>f4'), ('charge', 'i1')]";
+            let bytes = WriteOptions::new().dtype(be.parse()?).to_vec(&recs)?;
+            run_file(op, &recs, bytes, reps)
         }
         "narrow" => {
             let recs: Vec<Narrow> = (0..n)

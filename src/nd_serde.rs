@@ -1,6 +1,7 @@
-//! serde for [`NdArray`]: with this crate's format an n-d array is the
-//! file's shape, order and flat data (see `de::nd` for the protocol); other
-//! formats see a struct `{shape, order, data}` (`order`: `"C"` or `"F"`).
+//! serde for [`NdArray`] and [`NdView`]: with this crate's format an n-d
+//! array is the file's shape, order and flat data (see `de::nd` for the
+//! reading protocol, `ser::nd` for writing); other formats see a struct
+//! `{shape, order, data}` (`order`: `"C"` or `"F"`).
 //!
 //! Reading picks the one-block path ([`crate::Bulk`]) for the plain number
 //! types with a `TypeId` check and a `Box<dyn Any>` downcast; every other
@@ -14,15 +15,87 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::de::nd::parse_offer_key;
 use crate::dtype::ShapeRepr;
-use crate::nd::{NdArray, Order};
-use crate::special::{NDARRAY, NDDATA};
+use crate::nd::{NdArray, NdView, Order};
+use crate::special::{NDARRAY, NDDATA, nd_name};
 
 /// The field names other formats see.
 const FIELDS: &[&str] = &["shape", "order", "data"];
+
+/// What an n-d array serializes as, inside its newtype: `{shape, order,
+/// data}`, the data flat in `order` (this crate's writer takes its shape
+/// and order from here, see `ser::nd`).
+struct Parts<'a, T> {
+    shape: &'a [usize],
+    order: Order,
+    data: &'a [T],
+}
+
+impl<T: Serialize> Serialize for Parts<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut parts = serializer.serialize_struct("NdArray", FIELDS.len())?;
+        parts.serialize_field("shape", self.shape)?;
+        parts.serialize_field("order", &self.order)?;
+        parts.serialize_field("data", self.data)?;
+        parts.end()
+    }
+}
+
+/// An n-d array as the newtype this crate's writer recognises; its name
+/// carries the element's numpy type for plain numbers, so that an empty
+/// array still has a dtype.
+fn serialize_nd<T: Serialize + 'static, S: Serializer>(
+    shape: &[usize],
+    order: Order,
+    data: &[T],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_newtype_struct(nd_name::<T>(), &Parts { shape, order, data })
+}
+
+impl<T: Serialize + 'static> Serialize for NdArray<T> {
+    /// This crate writes the array with its shape and in its own order
+    /// (unless [`WriteOptions::fortran_order`](crate::WriteOptions::fortran_order)
+    /// says otherwise); as a record's field it is a subarray field. Other
+    /// formats see the struct `{shape, order, data}`.
+    ///
+    /// ```
+    /// use npy_serde::NdArray;
+    /// let m = NdArray::from_shape_vec(vec![2, 3], vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+    /// let bytes = npy_serde::to_vec(&m)?;
+    /// assert!(String::from_utf8_lossy(&bytes[..128]).contains("'shape': (2, 3)"));
+    /// assert_eq!(npy_serde::from_slice::<NdArray<f64>>(&bytes)?, m);
+    /// assert_eq!(
+    ///     serde_json::to_string(&m).unwrap(),
+    ///     r#"{"shape":[2,3],"order":"C","data":[1.0,2.0,3.0,4.0,5.0,6.0]}"#
+    /// );
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_nd(self.shape(), self.order(), self.data(), serializer)
+    }
+}
+
+impl<T: Serialize + 'static> Serialize for NdView<'_, T> {
+    /// As [`NdArray`]'s: the borrowed data is written without a copy.
+    ///
+    /// ```
+    /// use npy_serde::{NdView, Order};
+    /// let data = [0u8, 3, 1, 4, 2, 5];
+    /// let view = NdView::new(vec![2, 3], Order::Fortran, &data)?;
+    /// let bytes = npy_serde::to_vec(&view)?;
+    /// assert!(String::from_utf8_lossy(&bytes[..128]).contains("'fortran_order': True, 'shape': (2, 3)"));
+    /// assert_eq!(&bytes[128..], &data);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_nd(self.shape(), self.order(), self.data(), serializer)
+    }
+}
 
 impl<'de, T: Deserialize<'de> + 'static> Deserialize<'de> for NdArray<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -74,7 +74,8 @@ pub const DEFAULT_MAX_ELEMENTS: u64 = 1 << 32;
 pub struct WriteOptions {
     pub(crate) align: bool,
     pub(crate) dtype: Option<Dtype>,
-    pub(crate) fortran_order: bool,
+    /// `None`: C order, an n-d array in its own order.
+    pub(crate) fortran_order: Option<bool>,
     pub(crate) version: Option<(u8, u8)>,
 }
 
@@ -131,10 +132,12 @@ impl WriteOptions {
     }
 
     /// Store arrays of two or more dimensions column-major with
-    /// `fortran_order: True`. Values are still given in logical (row-major)
-    /// order. As in numpy, an array with at most one axis longer than 1, or
-    /// with no elements, is the same bytes in both orders and is written
-    /// with `fortran_order: False`.
+    /// `fortran_order: True` (`false`: row-major). Values are still given
+    /// in logical (row-major) order. As in numpy, an array with at most
+    /// one axis longer than 1, or with no elements, is the same bytes in
+    /// both orders and is written with `fortran_order: False`. Unset, an
+    /// [`NdArray`](crate::NdArray) is written in its own order, anything
+    /// else row-major.
     ///
     /// ```
     /// let m = vec![[1i32, 2, 3], [4, 5, 6]];
@@ -147,7 +150,7 @@ impl WriteOptions {
     /// ```
     #[must_use]
     pub fn fortran_order(mut self, fortran_order: bool) -> Self {
-        self.fortran_order = fortran_order;
+        self.fortran_order = Some(fortran_order);
         self
     }
 

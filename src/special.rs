@@ -31,8 +31,32 @@ pub(crate) const BULK: &str = "npy_serde::bulk";
 
 /// [`crate::NdArray`] and [`crate::NdView`]: an n-d array, newtype over
 /// `{shape, order, data}`. This crate's reader answers it with the shape,
-/// the order and the flat data (see `de::nd`).
+/// the order and the flat data (see `de::nd`). Written, the name may end in
+/// the element's numpy type when it is a plain number (`":f8"`, see
+/// [`nd_name`]): an empty array still has a dtype.
 pub(crate) const NDARRAY: &str = "$npy_serde::ndarray";
+
+/// The name an n-d array of `T` is written under: [`NDARRAY`], followed by
+/// `":"` and the numpy type (`f8`, `i4`, `b1`, `c16`...) when `T` is a
+/// plain number or a complex number.
+pub(crate) fn nd_name<T: 'static>() -> &'static str {
+    use std::any::TypeId;
+    macro_rules! names {
+        ($($t:ty => $code:literal),* $(,)?) => {$(
+            if TypeId::of::<T>() == TypeId::of::<$t>() {
+                return concat!("$npy_serde::ndarray:", $code);
+            }
+        )*};
+    }
+    names!(
+        bool => "b1", i8 => "i1", i16 => "i2", i32 => "i4", i64 => "i8",
+        u8 => "u1", u16 => "u2", u32 => "u4", u64 => "u8", f32 => "f4", f64 => "f8",
+        num_complex::Complex<f32> => "c8", num_complex::Complex<f64> => "c16",
+    );
+    #[cfg(feature = "half")]
+    names!(half::f16 => "f2");
+    NDARRAY
+}
 /// The request for an n-d array's flat data, asked of the value the reader
 /// offers for [`NDARRAY`]: a tuple struct whose length is the number of
 /// trailing axes the element type absorbs (`[f32; 3]`: 1).
@@ -54,6 +78,9 @@ pub(crate) enum Special<'n> {
     Datetime(&'n str),
     /// A timedelta64 token; the text after [`TIMEDELTA_PREFIX`].
     Timedelta(&'n str),
+    /// [`NDARRAY`]: an n-d array; the element's numpy type when the name
+    /// carries one ([`nd_name`]: `"f8"`), else `""`.
+    NdArray(&'n str),
     /// Another name of this crate's (`"$npy_serde::..."`), unknown here.
     Unknown,
     /// Another crate's reserved name (`$` first, serde_json's `RawValue`).
@@ -71,7 +98,9 @@ impl Special<'_> {
             F16 => Special::F16,
             BF16 => Special::Bf16,
             _ => {
-                if let Some(rest) = name.strip_prefix(DATETIME_PREFIX) {
+                if let Some(rest) = name.strip_prefix(NDARRAY).and_then(nd_hint) {
+                    Special::NdArray(rest)
+                } else if let Some(rest) = name.strip_prefix(DATETIME_PREFIX) {
                     Special::Datetime(rest)
                 } else if let Some(rest) = name.strip_prefix(TIMEDELTA_PREFIX) {
                     Special::Timedelta(rest)
@@ -84,6 +113,18 @@ impl Special<'_> {
                 }
             }
         })
+    }
+}
+
+/// The element type an n-d array's name carries after [`NDARRAY`]: `""`
+/// or `":f8"` (as `"f8"`); `None` for any other name of that prefix.
+fn nd_hint(rest: &str) -> Option<&str> {
+    match rest.strip_prefix(':') {
+        None if rest.is_empty() => Some(""),
+        Some(code) if !code.is_empty() && code.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+            Some(code)
+        }
+        _ => None,
     }
 }
 
@@ -119,6 +160,10 @@ mod tests {
         );
         assert_eq!(Special::of("$npy_serde::m8"), Some(Special::Timedelta("")));
         assert_eq!(Special::of("$npy_serde::x"), Some(Special::Unknown));
+        assert_eq!(Special::of(NDARRAY), Some(Special::NdArray("")));
+        assert_eq!(Special::of(nd_name::<f64>()), Some(Special::NdArray("f8")));
+        assert_eq!(Special::of(nd_name::<String>()), Some(Special::NdArray("")));
+        assert_eq!(Special::of(NDDATA), Some(Special::Unknown));
         assert_eq!(
             Special::of("$serde_json::private::RawValue"),
             Some(Special::Foreign)

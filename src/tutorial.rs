@@ -259,6 +259,36 @@
 //! serde's arrays stop at 32 elements (`[f32; 640]` does not implement
 //! `Deserialize`): wide rows are `NdArray<f32>` or `Vec<Vec<f32>>`.
 //!
+//! Writing an `NdArray` (or an [`NdView`](crate::NdView) of borrowed
+//! data) keeps its shape and its own order; [`WriteOptions::fortran_order`](crate::WriteOptions::fortran_order)
+//! set explicitly converts the layout, [`WriteOptions::dtype`](crate::WriteOptions::dtype)
+//! the values. In a record it is a subarray field:
+//!
+//! ```
+//! use npy_serde::NdArray;
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Frame { t: f64, depth: NdArray<u16> }
+//!
+//! let frames = vec![
+//!     Frame { t: 0.0, depth: NdArray::from_shape_vec(vec![2, 2], vec![1, 2, 3, 4])? },
+//!     Frame { t: 0.5, depth: NdArray::from_shape_vec(vec![2, 2], vec![5, 6, 7, 8])? },
+//! ];
+//! let bytes = npy_serde::to_vec(&frames)?;
+//! assert!(String::from_utf8_lossy(&bytes).contains("('depth', '<u2', (2, 2))"));
+//! assert_eq!(npy_serde::from_slice::<Vec<Frame>>(&bytes)?, frames);
+//!
+//! // big-endian, column-major: what a Fortran program reads
+//! let m = NdArray::from_shape_vec(vec![2, 3], vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+//! let be = npy_serde::WriteOptions::new()
+//!     .dtype(">f8".parse()?)
+//!     .fortran_order(true)
+//!     .to_vec(&m)?;
+//! assert!(String::from_utf8_lossy(&be).contains("'descr': '>f8', 'fortran_order': True"));
+//! assert_eq!(npy_serde::from_slice::<NdArray<f64>>(&be)?, m);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # 9. Errors
 //!
 //! Every error says where (npz member, record, field path), what was

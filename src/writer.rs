@@ -1,17 +1,19 @@
 //! Writing `.npy`: [`to_writer`], [`to_vec`], the same through
 //! [`WriteOptions`], and the streaming [`NpyWriter`].
 //!
-//! With the dtype inferred, both first try a single pass (`ser/spec.rs`):
-//! the dtype is taken from the first element and every element is encoded
-//! at once, falling back to the two exact passes when the values are not
-//! uniform. `to_writer` runs that pass into a reused chunk of about 64 KiB
+//! Every write first tries a single pass (`ser/spec.rs`): the dtype is
+//! taken from the first element (or given) and every element is encoded at
+//! once, falling back to the two exact passes when the values are not
+//! uniform (or do not convert into a given dtype: the exact passes give the
+//! error). `to_writer` runs that pass into a reused chunk of about 64 KiB
 //! only to check the values (nothing is written when they do not encode),
 //! then, unless all the data fit in 4 MiB (kept from the checking pass),
 //! runs it again writing each full chunk: memory stays bounded whatever the
 //! array's size. Past 4 MiB the checking pass stores no plain numbers at
-//! all (`Mode::Check` in `ser/spec.rs`): for a `Vec<f64>` it costs nothing. `to_path` and npz members write where a failure is thrown
-//! away (a temporary file, an abandoned entry), so they need no checking
-//! walk: they run the pass once, writing each chunk as it fills.
+//! all (`Mode::Check` in `ser/spec.rs`): for a `Vec<f64>` it costs nothing.
+//! `to_path` and npz members write where a failure is thrown away (a
+//! temporary file, an abandoned entry), so they need no checking walk: they
+//! run the pass once, writing each chunk as it fills.
 //!
 //! In the two-pass path, `to_vec` sizes the output once (header + count ×
 //! itemsize) and encodes each element straight into its place. `to_writer`
@@ -19,7 +21,9 @@
 //! it out; with `fortran_order(true)` and two or more dimensions it builds
 //! the whole array in memory first (elements arrive in C order), and with a
 //! given dtype it checks every value by a first walk before writing anything
-//! (conversion errors must surface before the first byte).
+//! (conversion errors must surface before the first byte). An n-d array
+//! (`NdArray`) on that path is one element of its shape, encoded in C order
+//! and reordered when the header says Fortran.
 
 // Counts and sizes here grow with the values written: every operation is
 // checked or proven bounded.
@@ -35,6 +39,7 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
+use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
@@ -62,9 +67,10 @@ fn one_pass<T: ?Sized + Serialize>(
     cap: usize,
     with_header: bool,
 ) -> Option<OnePass> {
-    if opts.dtype.is_some() || opts.fortran_order {
+    if opts.fortran_order == Some(true) {
         return None;
     }
+    let known = given_tape(opts).ok()?;
     let mut out = Vec::new();
     let mut output = InMemory {
         opts,
@@ -75,20 +81,27 @@ fn one_pass<T: ?Sized + Serialize>(
     };
     // the flavour never fails: an error is impossible here
     let Ok(Speculation::Uniform(mut spec)) =
-        speculate(value, opts.align, &mut out, &mut output, None)
+        speculate(value, opts.align, &mut out, &mut output, known)
     else {
         return None;
     };
     let InMemory {
         prefix, guessed, ..
     } = output;
+    if !keeps_order(&spec, opts) {
+        return None;
+    }
     let shape = std::mem::take(&mut spec.shape);
-    let header = Header::new(spec.into_descr(), false, shape);
+    let fortran = spec.fortran;
+    let header = Header::new(spec.into_descr(), fortran, shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
     if out.len().checked_sub(prefix)? != data_len {
         return None;
     }
-    if with_header && guessed.as_ref() == Some(&header.shape) {
+    let guessed_right = guessed
+        .as_ref()
+        .is_some_and(|(f, s)| *f == header.fortran_order && *s == header.shape);
+    if with_header && guessed_right {
         return Some((Vec::new(), out));
     }
     let (head, _) = header.encode(opts.version).ok()?;
@@ -115,23 +128,29 @@ struct InMemory<'o> {
     with_header: bool,
     /// Bytes of the header written in front of the data.
     prefix: usize,
-    /// The shape that header is for.
-    guessed: Option<Vec<u64>>,
+    /// The order and shape that header is for.
+    guessed: Option<(bool, Vec<u64>)>,
 }
 
 impl crate::ser::spec::Output for InMemory<'_> {
     fn cap(&self) -> usize {
         self.cap
     }
-    fn dtype(&mut self, dt: Dtype, hinted: &[u64], out: &mut Vec<u8>) -> Result<Dtype> {
+    fn dtype(
+        &mut self,
+        dt: Dtype,
+        hinted: &[u64],
+        fortran: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<Dtype> {
         if !self.with_header {
             return Ok(dt);
         }
-        let (header, whole) = hinted_header(dt, hinted);
+        let (header, whole) = hinted_header(dt, hinted, fortran);
         if let Ok((h, _)) = header.encode(self.opts.version) {
             self.prefix = h.len();
             out.extend_from_slice(&h);
-            self.guessed = Some(header.shape);
+            self.guessed = Some((header.fortran_order, header.shape));
         }
         Ok(whole.unwrap_or(header.descr))
     }
@@ -171,21 +190,24 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<bool> {
-    if opts.dtype.is_some() || opts.fortran_order {
+    if opts.fortran_order == Some(true) {
         return Ok(false);
     }
+    let Ok(given) = given_tape(opts) else {
+        return Ok(false);
+    };
     let mut out = Vec::new();
     // the checking pass keeps its chunks while they total at most KEEP
     // bytes: a small array is then written from them, in one walk; past
     // KEEP (or when the length hints claim more: then the pass hands over
     // no chunk and only checks plain numbers) the second walk writes
     let mut keep = Keep(Some(Vec::new()));
-    let Speculation::Uniform(spec) = speculate(value, opts.align, &mut out, &mut keep, None)?
+    let Speculation::Uniform(spec) = speculate(value, opts.align, &mut out, &mut keep, given)?
     else {
         return Ok(false);
     };
     let Keep(kept) = keep;
-    let Some((header, data_len)) = checked_header(&spec) else {
+    let Some((header, data_len)) = checked_header(&spec, opts) else {
         return Ok(false);
     };
     let known = spec.tape;
@@ -216,7 +238,11 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
                 offset,
                 ..
             },
-        ) if s.len == data_len && *s.descr() == header.descr && s.shape == header.shape => {
+        ) if s.len == data_len
+            && *s.descr() == header.descr
+            && s.shape == header.shape
+            && s.fortran == header.fortran_order =>
+        {
             write_data_at(writer, &out, &head, offset)?;
             Ok(true)
         }
@@ -224,6 +250,22 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
             "the values changed between the checking pass and the writing pass",
         )),
     }
+}
+
+/// The compiled given dtype of `opts` (aligned when asked), for the
+/// speculative pass to encode into instead of inferring one; `None` when
+/// the dtype is inferred. A given dtype converts the values (not strict),
+/// exactly as the exact path's second pass does.
+fn given_tape(opts: &WriteOptions) -> Result<Option<DtypeTree>> {
+    let Some(given) = &opts.dtype else {
+        return Ok(None);
+    };
+    let dt = if opts.align {
+        given.aligned()?
+    } else {
+        given.clone()
+    };
+    Ok(Some(DtypeTree::from_dtype(dt, false)))
 }
 
 /// How [`one_pass_unchecked`] ended.
@@ -251,9 +293,12 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<Unchecked> {
-    if opts.dtype.is_some() || opts.fortran_order {
+    if opts.fortran_order == Some(true) {
         return Ok(Unchecked::Redo);
     }
+    let Ok(given) = given_tape(opts) else {
+        return Ok(Unchecked::Redo);
+    };
     let mut direct = Direct {
         writer: &mut *writer,
         opts,
@@ -261,7 +306,7 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
         offset: 0,
     };
     let mut out = Vec::new();
-    let spec = speculate(value, opts.align, &mut out, &mut direct, None)?;
+    let spec = speculate(value, opts.align, &mut out, &mut direct, given)?;
     let Direct {
         writer,
         head: guessed,
@@ -271,7 +316,7 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     let (Speculation::Uniform(spec), Some(guessed)) = (spec, guessed) else {
         return Ok(Unchecked::Redo);
     };
-    let Some((header, _)) = checked_header(&spec) else {
+    let Some((header, _)) = checked_header(&spec, opts) else {
         return Ok(Unchecked::Redo);
     };
     let (head, _) = header.encode(opts.version)?;
@@ -289,8 +334,14 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
 /// The header of a finished speculative pass and its data length; `None`
 /// when the bytes it encoded do not add up to that (then the exact path
 /// writes the array).
-fn checked_header(spec: &crate::ser::spec::Speculated) -> Option<(Header, usize)> {
-    let header = Header::new(spec.descr().clone(), false, spec.shape.clone());
+fn checked_header(
+    spec: &crate::ser::spec::Speculated,
+    opts: &WriteOptions,
+) -> Option<(Header, usize)> {
+    if !keeps_order(spec, opts) {
+        return None;
+    }
+    let header = Header::new(spec.descr().clone(), spec.fortran, spec.shape.clone());
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
     (spec.len == data_len).then_some((header, data_len))
 }
@@ -312,11 +363,17 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
     fn window(&self) -> Option<usize> {
         Some(CHUNK)
     }
-    fn dtype(&mut self, dt: Dtype, hinted: &[u64], _: &mut Vec<u8>) -> Result<Dtype> {
+    fn dtype(
+        &mut self,
+        dt: Dtype,
+        hinted: &[u64],
+        fortran: bool,
+        _: &mut Vec<u8>,
+    ) -> Result<Dtype> {
         if self.head.is_some() {
             return Ok(dt);
         }
-        let (header, whole) = hinted_header(dt, hinted);
+        let (header, whole) = hinted_header(dt, hinted, fortran);
         let (h, _) = header.encode(self.opts.version)?;
         self.writer.write_all(&h)?;
         self.head = Some(h);
@@ -383,14 +440,22 @@ pub(crate) fn write_data_at<W: Write>(
 /// pass when the header did not take it whole. The dtype is lent to the
 /// header (a record's copy costs an allocation per field name); only a
 /// subarray's base is copied.
-fn hinted_header(dt: Dtype, hinted: &[u64]) -> (Header, Option<Dtype>) {
+fn hinted_header(dt: Dtype, hinted: &[u64], fortran: bool) -> (Header, Option<Dtype>) {
     match dt {
         Dtype::Subarray(..) => {
             let (base, shape) = fold_subarray(&dt, hinted);
             (Header::new(base, false, shape), Some(dt))
         }
-        dt => (Header::new(dt, false, hinted.to_vec()), None),
+        dt => (Header::new(dt, fortran, hinted.to_vec()), None),
     }
+}
+
+/// Whether a speculative pass wrote the data in the order the options ask
+/// for: an n-d array is written in its own order unless
+/// [`WriteOptions::fortran_order`] says otherwise (then the exact path
+/// reorders it).
+fn keeps_order(spec: &crate::ser::spec::Speculated, opts: &WriteOptions) -> bool {
+    !(spec.fortran && opts.fortran_order == Some(false))
 }
 
 /// A top-level subarray dtype as numpy stores it: base descr, dims
@@ -449,16 +514,21 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 fn header_for(plan: &WritePlan, opts: &WriteOptions) -> Header {
     if let Dtype::Subarray(..) = plan.dtype {
         // the plan keeps a given subarray dtype when no element showed its
-        // axes (an empty array); numpy cannot read a subarray descr at the
-        // top level, so its axes join the shape (no elements: C order)
+        // axes (an empty array), and an n-d array is one element of its
+        // shape; numpy cannot read a subarray descr at the top level, so
+        // its axes join the shape. An n-d array is written in its own order
+        // unless the options say otherwise (an element with axes of its
+        // own: C order); anything else has no elements (C order).
         let (base, shape) = fold_subarray(&plan.dtype, &plan.shape);
-        return Header::new(base, false, shape);
+        let fortran = match &plan.nd {
+            Some(nd) if shape.len() == nd.dims.len() => {
+                fortran_header(opts.fortran_order.unwrap_or(nd.fortran), &shape)
+            }
+            _ => false,
+        };
+        return Header::new(base, fortran, shape);
     }
-    // numpy says `fortran_order: True` only for an array that is not also
-    // C-contiguous: at least two axes longer than 1 and no empty axis.
-    // Otherwise both layouts are the same bytes and numpy writes False.
-    let long_axes = plan.shape.iter().filter(|&&d| d > 1).count();
-    let fortran = opts.fortran_order && long_axes >= 2 && !plan.shape.contains(&0);
+    let fortran = fortran_header(opts.fortran_order == Some(true), &plan.shape);
     Header::new(plan.dtype.clone(), fortran, plan.shape.clone())
 }
 
@@ -805,6 +875,18 @@ impl WriteOptions {
             fortran: header.fortran_order.then_some(&plan.shape[..]),
         };
         walk(value, &plan.shape, &mut sink)?;
+        if plan.nd.is_some() && header.fortran_order {
+            // an n-d array is one element, encoded in C order
+            let data = out.get_mut(head.len()..).unwrap_or_default();
+            let c_order = data.to_vec();
+            reorder(
+                &c_order,
+                data,
+                &header.shape,
+                header.descr.itemsize(),
+                false,
+            );
+        }
         Ok(out)
     }
 }
@@ -1578,6 +1660,88 @@ mod one_pass_tests {
         check(&3.5f64, true);
         check(&(1u8, 2.0f32), true);
         check(&vec![(1u8, "x"), (2, "y")], true);
+    }
+
+    /// With a given dtype the one pass converts as the exact passes do and
+    /// gives their bytes; what it cannot take (bytes given as integer
+    /// sequences, complex numbers as nested `Vec`s, a value that does not
+    /// convert) takes the exact passes.
+    #[test]
+    fn given_dtypes_take_one_pass() {
+        #[track_caller]
+        fn given<T: ?Sized + Serialize>(v: &T, descr: &str, uniform: bool) {
+            let opts = WriteOptions::new().dtype(descr.parse().unwrap());
+            let one = one_pass(v, &opts, usize::MAX, true);
+            assert_eq!(one.is_some(), uniform, "{descr}");
+            if let Some((_, bytes)) = one {
+                assert_eq!(bytes, two_pass(v, &opts), "{descr}");
+            }
+        }
+        given(&vec![1.0f64, 2.0], ">f8", true);
+        given(&vec![1i32, -2], "<f4", true);
+        given(&vec![vec![1u8, 2], vec![3, 4]], "<i8", true);
+        // a fixed-size array is one element to the pass, axes to the plan
+        given(&vec![[1u8, 2], [3, 4]], "<i8", false);
+        given(&vec![[1.0f64, 2.0]], "<c16", true);
+        given(&vec![vec![1.0f64, 2.0]], "<c16", false);
+        given(&vec![vec![1u8, 2, 3]], "|S3", false);
+        given(&vec!["ab", "c"], "<U4", true);
+        #[derive(Serialize)]
+        struct Ab {
+            b: f64,
+            a: u8,
+        }
+        given(
+            &vec![Ab { a: 1, b: 2.5 }],
+            "[('a', '<i2'), ('b', '>f4')]",
+            true,
+        );
+        given(&vec![[1.0f32; 3]; 2], "('<f8', (3,))", true);
+        given(&vec![70000i32], "<i2", false);
+    }
+
+    /// An n-d array's flat data is the outer axes of the one pass, in its
+    /// own order; what the pass cannot write as numpy does (complex pairs,
+    /// a Fortran array of elements with axes of their own, no elements)
+    /// takes the exact passes, with the same bytes.
+    #[test]
+    fn nd_arrays_take_one_pass() {
+        use crate::NdArray;
+        let data: Vec<f64> = (0..24).map(f64::from).collect();
+        let c = NdArray::from_shape_vec(vec![2, 3, 4], data.clone()).unwrap();
+        let f = NdArray::from_shape_vec_fortran(vec![2, 3, 4], data).unwrap();
+        check(&c, true);
+        check(&f, true);
+        check(&NdArray::from_shape_vec(vec![], vec![7u8]).unwrap(), true);
+        let words = vec!["ab".to_string(), "cd".into(), "".into(), "ef".into()];
+        check(
+            &NdArray::from_shape_vec_fortran(vec![2, 2], words).unwrap(),
+            true,
+        );
+        // wider than the first: the exact passes widen the strings
+        let words = vec!["a".to_string(), "bcd".into(), "".into(), "ef".into()];
+        check(
+            &NdArray::from_shape_vec_fortran(vec![2, 2], words).unwrap(),
+            false,
+        );
+        let points = vec![[1.0f32, 2.0, 3.0]; 4];
+        check(
+            &NdArray::from_shape_vec(vec![2, 2], points.clone()).unwrap(),
+            true,
+        );
+        check(
+            &NdArray::from_shape_vec_fortran(vec![2, 2], points).unwrap(),
+            false,
+        );
+        let z = vec![num_complex::Complex::new(1.0f64, 2.0); 6];
+        check(
+            &NdArray::from_shape_vec_fortran(vec![2, 3], z).unwrap(),
+            false,
+        );
+        check(
+            &NdArray::<i16>::from_shape_vec(vec![0, 3], vec![]).unwrap(),
+            false,
+        );
     }
 
     /// Zero-size elements stay in the speculative pass's per-element path

@@ -17,18 +17,64 @@ use crate::nd::Order;
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
-pub(crate) struct ArrayDe<'a, B> {
+///
+/// `F` is what the whole array of a file adds ([`OfFile`], see
+/// [`ArrayDe::of_file`]); nested arrays (rows, subarrays) have `()`, which
+/// adds nothing: they stay as small as their bytes and plan, and their
+/// sequences test nothing about the file.
+pub(crate) struct ArrayDe<'a, B, F = ()> {
     dtype: &'a Plan,
     dims: &'a [u64],
     bytes: B,
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
-    /// The file's header and `ReadOptions::max_elements` when this is its
-    /// whole shape: the empty sequences of a 0 axis are checked against the
-    /// limit before they are presented. Kept out of the per-element [`Cfg`],
-    /// which every element copies.
-    file: Option<(&'a Header, u64)>,
+    file: F,
+}
+
+/// What [`ArrayDe::visit_seq`] does for the whole array of a file: `()`
+/// for nested arrays (nothing), [`OfFile`] for a file's shape.
+pub(crate) trait Whole: Copy {
+    /// Checked before the shape is presented as sequences.
+    fn check(self) -> Result<()>;
+
+    /// Applied to the visitor's error.
+    fn hint(self, e: Error) -> Error;
+}
+
+impl Whole for () {
+    #[inline(always)]
+    fn check(self) -> Result<()> {
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn hint(self, e: Error) -> Error {
+        e
+    }
+}
+
+/// The file's header and `ReadOptions::max_elements`, carried by the
+/// top-level [`ArrayDe`] only (kept out of the per-element [`Cfg`], which
+/// every element copies): the empty sequences of a 0 axis are checked
+/// against the limit before they are presented, and a type that wanted
+/// one element per record is told the file's shape.
+#[derive(Clone, Copy)]
+pub(crate) struct OfFile<'a> {
+    header: &'a Header,
+    max_elements: u64,
+}
+
+impl Whole for OfFile<'_> {
+    #[inline]
+    fn check(self) -> Result<()> {
+        check_empty_axes(self.header, self.max_elements)
+    }
+
+    #[cold]
+    fn hint(self, e: Error) -> Error {
+        with_shape_hint(e, self.header)
+    }
 }
 
 impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
@@ -40,17 +86,32 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             bytes,
             cfg,
             top,
-            file: None,
+            file: (),
         }
     }
 
-    /// The whole array of a file with this header (see the `file` field).
+    /// The whole array of a file with this header (see [`OfFile`]).
     #[inline]
-    pub(crate) fn of_file(mut self, header: &'a Header, max_elements: u64) -> Self {
-        self.file = Some((header, max_elements));
-        self
+    pub(crate) fn of_file(
+        self,
+        header: &'a Header,
+        max_elements: u64,
+    ) -> ArrayDe<'a, B, OfFile<'a>> {
+        ArrayDe {
+            dtype: self.dtype,
+            dims: self.dims,
+            bytes: self.bytes,
+            cfg: self.cfg,
+            top: self.top,
+            file: OfFile {
+                header,
+                max_elements,
+            },
+        }
     }
+}
 
+impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
     #[inline]
     fn element(&self) -> ElementDe<'a, B> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
@@ -76,22 +137,22 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
-        if let Some((header, max_elements)) = self.file {
-            check_empty_axes(header, max_elements)?;
-        }
+        self.file.check()?;
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        if let (true, Kind::Scalar(_), true) =
-            (rest.is_empty(), &self.dtype.kind, self.dtype.size != 0)
-        {
-            // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
-            // to the visitor, no element layer in between (the bytes hold
-            // exactly `n` of them: the header's sizes were checked)
+        if rest.is_empty() && self.dtype.size != 0 {
+            // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
+            // the elements straight to the visitor, no array layer in
+            // between, the sequence's only state the bytes not yet handed
+            // out (they hold exactly `n` elements: the header's sizes were
+            // checked; a 1-d array's messages need no file facts)
+            if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
+                return Err(internal());
+            }
             return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
-            // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
-            // to the visitor, no element layer in between (scalar_run checks
-            // the length)
+            // scalars of no bytes (`S0`): counted, not split from the bytes
+            // (scalar_run checks the length)
             return scalar_run(
                 self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor,
             );
@@ -119,13 +180,9 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         };
         let found = Shape(self.dtype, self.dims, self.top);
         let file = self.file;
-        let v = visitor.visit_seq(&mut seq).map_err(|e| {
-            let e = fix_error(e, &found);
-            match file {
-                Some((header, _)) => with_shape_hint(e, header),
-                None => e,
-            }
-        })?;
+        let v = visitor
+            .visit_seq(&mut seq)
+            .map_err(|e| file.hint(fix_error(e, &found)))?;
         if seq.next < seq.len {
             return Err(Error::mismatch(format!(
                 "expected {} elements, found {found}",
@@ -404,7 +461,7 @@ macro_rules! elem_or_seq {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
+impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
     type Error = Error;
 
     elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
@@ -512,7 +569,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ArrayDe<'_, B> {
     }
 }
 
-impl<'de, B: Src<'de>> bulk_offer::Raw<'de> for ArrayDe<'_, B> {
+impl<'de, B: Src<'de>, F: Whole> bulk_offer::Raw<'de> for ArrayDe<'_, B, F> {
     /// The whole data (C order), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.bytes.visit(visitor)

@@ -74,10 +74,39 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         nd::offer(Order::C, dims, flat, visitor)
     }
 
+    /// A fast path's visit, its error fixed (out of line).
+    #[inline(always)]
+    fn visited<T>(&self, r: Result<T>) -> Result<T> {
+        match r {
+            Ok(v) => Ok(v),
+            Err(e) => Err(self.fix(e)),
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn fix(&self, e: Error) -> Error {
         fix_error(e, &Found(self.dtype))
+    }
+
+    /// The numeric methods when `fast` did not match: a big-endian number
+    /// whose plan's `swapped` tag is the asked type takes one swapping
+    /// load (`load`), anything else [`ElementDe::general`]. Out of line,
+    /// so a little-endian file's hot path is one compare as before.
+    #[inline(never)]
+    fn swapped_or_general<V: Visitor<'de>, const N: usize>(
+        self,
+        visitor: V,
+        tag: Plain,
+        load: impl FnOnce(V, &[u8; N]) -> Result<V::Value>,
+        f: impl FnOnce(ScalarDe<B>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        if self.dtype.swapped == Some(tag) {
+            if let Some(a) = self.bytes.slice().first_chunk::<N>() {
+                return self.visited(load(visitor, a));
+            }
+        }
+        self.general(visitor, f)
     }
 
     /// The general path of the numeric methods: the scalar with its
@@ -167,24 +196,26 @@ macro_rules! to_scalar {
     )*};
 }
 
-/// The numeric methods: when the plan's [`Fast`] tag says the file's type is
-/// exactly the asked one in little-endian order, one load and one visit;
-/// anything else (other types, big-endian, conversions, records) goes
-/// through [`ElementDe::general`], out of line.
+/// The numeric methods: when the plan's [`Fast`] tag says the file's type
+/// is exactly the asked one in little-endian order, one load and one
+/// visit; anything else (big-endian: [`ElementDe::swapped_or_general`];
+/// other types, conversions, records: [`ElementDe::general`]) goes out
+/// of line.
 macro_rules! fast_scalar {
     ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             if self.fast == Some(Plain::$tag) {
                 if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
-                    let x = <$t>::from_le_bytes(*a);
-                    return match visitor.$visit(x) {
-                        Ok(v) => Ok(v),
-                        Err(e) => Err(self.fix(e)),
-                    };
+                    return self.visited(visitor.$visit(<$t>::from_le_bytes(*a)));
                 }
             }
-            self.general(visitor, |d, v| d.$m(v))
+            self.swapped_or_general(
+                visitor,
+                Plain::$tag,
+                |v, a: &[u8; $n]| v.$visit(<$t>::from_be_bytes(*a)),
+                |d, v| d.$m(v),
+            )
         }
     )*};
 }
@@ -221,10 +252,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.fast == Some(Plain::Bool) {
             if let Some(&b) = self.bytes.slice().first() {
-                return match visitor.visit_bool(b != 0) {
-                    Ok(v) => Ok(v),
-                    Err(e) => Err(self.fix(e)),
-                };
+                return self.visited(visitor.visit_bool(b != 0));
             }
         }
         self.general(visitor, |d, v| d.deserialize_bool(v))

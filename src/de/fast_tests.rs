@@ -118,18 +118,26 @@ fn fast_paths_match_the_general_path() {
 }
 
 #[test]
-fn tags_are_only_for_exact_little_endian_types() {
+fn tags_are_only_for_exact_types() {
     let tag = |s: Scalar| Plan::new(&Dtype::Scalar(s)).fast;
     assert_eq!(tag(Scalar::le(ScalarType::Float(8))), Some(Plain::F64));
     assert_eq!(tag(Scalar::le(ScalarType::Float(4))), Some(Plain::F32));
     assert_eq!(tag(Scalar::le(ScalarType::Float(2))), None);
     assert_eq!(tag(Scalar::new(ScalarType::Float(8), ByteOrder::Big)), None);
+    let swapped = |s: Scalar| Plan::new(&Dtype::Scalar(s)).swapped;
+    let big = |ty| Scalar::new(ty, ByteOrder::Big);
+    assert_eq!(swapped(big(ScalarType::Float(8))), Some(Plain::F64));
+    assert_eq!(swapped(big(ScalarType::UInt(2))), Some(Plain::U16));
+    assert_eq!(swapped(big(ScalarType::Float(2))), None);
+    assert_eq!(swapped(big(ScalarType::Int(1))), None);
+    assert_eq!(swapped(Scalar::le(ScalarType::Float(8))), None);
+    let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
+    assert_eq!(swapped(big(ScalarType::Datetime(ns))), None);
     assert_eq!(
         tag(Scalar::new(ScalarType::Int(1), ByteOrder::Big)),
         Some(Plain::I8)
     );
     assert_eq!(tag(Scalar::le(ScalarType::Bool)), Some(Plain::Bool));
-    let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
     assert_eq!(tag(Scalar::le(ScalarType::Datetime(ns))), None);
     let plan = Plan::new(&Dtype::Scalar(Scalar::le(ScalarType::Datetime(ns))));
     assert_eq!(plan.token.as_deref(), Some("$npy_serde::M8[ns]"));

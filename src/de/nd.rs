@@ -14,7 +14,7 @@
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use super::array::{ArrayDe, fortran_to_c};
+use super::array::{ArrayDe, OfFile, fortran_to_c};
 use super::plan::Plan;
 use super::{Bytes, Cfg, Src, internal};
 use crate::error::{Error, Result};
@@ -182,7 +182,7 @@ impl<'de, B: Src<'de>> FortranFile<'_, B> {
     fn reordered<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>, OfFile<'_>>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         let header = self.header;
         let c = fortran_to_c(self.bytes.slice(), &header.shape, header.descr.itemsize())?;

@@ -19,6 +19,10 @@ pub(crate) struct Plan {
     pub(crate) size: usize,
     /// The scalar types whose value is one little-endian load (see [`Fast`]).
     pub(crate) fast: Fast,
+    /// The same for the numbers in big-endian order: one byte-swapping
+    /// load. Read from the plan only when `fast` did not match, so a
+    /// little-endian file's hot path stays one compare.
+    pub(crate) swapped: Fast,
     /// For a little-endian `M8`/`m8` scalar, the newtype token of its own
     /// unit (`"$npy_serde::M8[ns]"`): a type asking for exactly this token
     /// gets the count unconverted, without parsing the token per record.
@@ -33,9 +37,11 @@ pub(crate) struct Plan {
 /// little-endian (or single-byte) load and one `visit_` call, decided once
 /// per file ([`Scalar::plain`](crate::dtype::Scalar::plain), the rule the
 /// write side's fast paths share): `deserialize_f64` on a `<f8` node checks
-/// this tag and nothing else. Every other pairing (`>f8`, `<f4` into `f64`,
-/// `<f8` into `i32`, strings, datetimes) is `None` or a different number,
-/// and takes the general path with its conversions and messages.
+/// this tag and nothing else; on a `>f8` node it misses and the plan's
+/// `swapped` tag (`F64`: one byte-swapping load) is checked next. Every
+/// other pairing (`<f4` into `f64`, `<f8` into `i32`, strings, datetimes)
+/// is `None` or a different number in both, and takes the general path
+/// with its conversions and messages.
 pub(crate) type Fast = Option<Plain>;
 
 /// What the node is. An explicit tag byte (`repr(u8)`) instead of a niche in
@@ -64,9 +70,9 @@ impl Plan {
     /// Compiles a dtype (sizes were checked when it was parsed or built).
     pub(crate) fn new(dtype: &Dtype) -> Plan {
         let size = dtype.itemsize();
-        let fast = match dtype {
-            Dtype::Scalar(s) => s.plain(),
-            _ => None,
+        let (fast, swapped) = match dtype {
+            Dtype::Scalar(s) => (s.plain(), swapped(*s)),
+            _ => (None, None),
         };
         let token = match dtype {
             Dtype::Scalar(s) => own_token(*s),
@@ -103,10 +109,21 @@ impl Plan {
         Plan {
             size,
             fast,
+            swapped,
             token,
             bulk,
             kind,
         }
+    }
+}
+
+/// The [`Fast`] tag of a big-endian number: what [`Scalar::plain`] gives
+/// the same type in little-endian order (single bytes have no order and
+/// take `fast`).
+fn swapped(s: Scalar) -> Fast {
+    match (s.order(), s.plain()) {
+        (ByteOrder::Big, None) => Scalar::new(s.ty(), ByteOrder::Little).plain(),
+        _ => None,
     }
 }
 

@@ -13,7 +13,7 @@ use std::io::Read;
 
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, fortran_to_c};
+use super::array::{ArrayDe, OfFile, fortran_to_c};
 use super::bulk_offer;
 use super::element::ElementDe;
 use super::nd;
@@ -237,7 +237,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
     fn whole<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>, OfFile<'_>>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         let total = usize::try_from(self.data.total).map_err(|_| internal())?;
         let cfg = self.cfg;

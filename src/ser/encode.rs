@@ -311,6 +311,45 @@ impl<'a> Enc<'a> {
     }
 
     #[inline]
+    /// An n-d array into a subarray whose outer dims are its shape: the
+    /// flat data encoded in C order (Fortran data into a buffer first, then
+    /// reordered).
+    fn nd<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        let nd = crate::ser::nd::shape_of(value)?;
+        let (Some(count), Some(rest)) = (nd.count(), self.dims.strip_prefix(&nd.dims[..])) else {
+            return Err(self.mismatch(&format!(
+                "an n-d array of shape {}",
+                crate::dtype::ShapeRepr(&nd.dims)
+            )));
+        };
+        // the outer dims as one axis of all the elements, in the order stored
+        let flat: Vec<u64> = std::iter::once(count).chain(rest.iter().copied()).collect();
+        let (dt, strict) = (self.dt, self.strict);
+        if !nd.reordered() {
+            let enc = Enc {
+                dt,
+                dims: &flat,
+                buf: self.buf,
+                strict,
+            };
+            return crate::ser::nd::parts(value, |_| Ok(enc)).map(|_| ());
+        }
+        let mut stored = vec![0u8; self.buf.len()];
+        let enc = Enc {
+            dt,
+            dims: &flat,
+            buf: &mut stored,
+            strict,
+        };
+        crate::ser::nd::parts(value, |_| Ok(enc))?;
+        let elsize = usize::try_from(count)
+            .ok()
+            .and_then(|n| stored.len().checked_div(n))
+            .unwrap_or(0);
+        crate::ser::nd::reorder(&stored, self.buf, &nd.dims, elsize, true);
+        Ok(())
+    }
+
     fn record(self) -> Result<RecEnc<'a>> {
         match (self.dims.is_empty(), self.dt) {
             (true, Dtype::Record(rec)) => Ok(RecEnc {
@@ -989,6 +1028,7 @@ impl<'a> ser::Serializer for Enc<'a> {
     ) -> Result<()> {
         let (rest, delta) = match Special::of(name) {
             None | Some(Special::Unknown | Special::Foreign) => return value.serialize(self),
+            Some(Special::NdArray(_)) => return self.nd(value),
             Some(Special::Complex) => {
                 return match probe(value) {
                     Captured::Pair(re, im, f32_parts) => {

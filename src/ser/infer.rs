@@ -233,6 +233,55 @@ impl<'a> Infer<'a> {
         })
     }
 
+    /// An n-d array: what nested sequences of its shape infer (a subarray
+    /// of its shape, or its element when 0-d), whatever its order; the
+    /// element from the values, or from the numpy type its name carries
+    /// (`code`) when there are none. Every record must give the same shape.
+    fn nd<T: ?Sized + Serialize>(self, code: &str, value: &T) -> Result<()> {
+        let (nd, elem) = match code_node(code) {
+            // complex numbers serialize as pairs: the name says what they are
+            Some(elem @ Node::Complex(_)) => (crate::ser::nd::shape_of(value)?, Some(elem)),
+            hint => {
+                let mut flat = None;
+                let depth = self.depth;
+                let (nd, ()) = crate::ser::nd::parts(value, |_| Infer::below(&mut flat, depth))?;
+                match flat {
+                    Some(Node::Array { len, elem }) if len == nd.count() => (nd, elem.or(hint)),
+                    _ => return Err(Error::schema("malformed n-d array: data and shape differ")),
+                }
+            }
+        };
+        let Some(elem) = elem else {
+            return Err(empty_elem());
+        };
+        if let Some(first) = self.slot.as_ref() {
+            let mut dims = Vec::new();
+            let mut cur = first;
+            while let (Node::Array { len, elem }, true) = (cur, dims.len() < nd.dims.len()) {
+                dims.push(len.unwrap_or(0));
+                match &**elem {
+                    Some(e) => cur = e,
+                    None => break,
+                }
+            }
+            if dims != nd.dims {
+                return Err(Error::schema(format!(
+                    "an n-d array of shape {} where the first record has {}",
+                    crate::dtype::ShapeRepr(&nd.dims),
+                    match first {
+                        Node::Array { .. } => format!("shape {}", crate::dtype::ShapeRepr(&dims)),
+                        other => other.describe(),
+                    }
+                )));
+            }
+        }
+        let node = nd.dims.iter().rev().fold(elem, |e, &d| Node::Array {
+            len: Some(d),
+            elem: Box::new(Some(e)),
+        });
+        self.leaf(node)
+    }
+
     fn record(self) -> Result<RecInfer<'a>> {
         let depth = self.depth;
         match self.slot {
@@ -631,6 +680,9 @@ impl<'a> ser::Serializer for Infer<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
+        if let Some(Special::NdArray(code)) = Special::of(name) {
+            return self.nd(code, value);
+        }
         if let Some(node) = special_node(name, value)? {
             return self.leaf(node);
         }
@@ -683,9 +735,25 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
         Some(Special::Bf16) => Node::Void(2),
         Some(Special::Datetime(rest)) => Node::Datetime(time_unit(name, rest)?),
         Some(Special::Timedelta(rest)) => Node::Timedelta(time_unit(name, rest)?),
-        None | Some(Special::Unknown | Special::Foreign) => return Ok(None),
+        // an n-d array is inferred by `Infer::nd`, from its parts
+        None | Some(Special::NdArray(_) | Special::Unknown | Special::Foreign) => return Ok(None),
     };
     Ok(Some(node))
+}
+
+/// The node of the numpy type an n-d array's name carries
+/// ([`nd_name`](crate::special::nd_name)).
+fn code_node(code: &str) -> Option<Node> {
+    let (kind, size) = code.split_at_checked(1)?;
+    let size: u8 = size.parse().ok()?;
+    Some(match kind {
+        "b" => Node::Bool,
+        "i" => Node::Int(size),
+        "u" => Node::UInt(size),
+        "f" => Node::Float(size),
+        "c" => Node::Complex(size),
+        _ => return None,
+    })
 }
 
 pub(crate) fn time_unit(name: &str, rest: &str) -> Result<DatetimeUnit> {

@@ -31,13 +31,15 @@
 //! [`Found`] once; [`through!`] and [`elements!`] write the methods that
 //! only look through a wrapper or hand on an element.
 //!
-//! A new write path (an n-d array written as its shape plus one block of
-//! flat data, parallel chunks) is a flavour or a sink of these walkers,
-//! not a new serializer: a special newtype (say `NdArray`'s
-//! `special::NDARRAY`) gets a [`Special`](crate::special::Special)
-//! variant, the outer-axis walkers already take it as one element
-//! (`through!(newtype_or_element)`), and its shape and data reach the
-//! encoder through [`probe`](probe::probe)-like looks at its parts.
+//! A new write path is a flavour or a sink of these walkers, not a new
+//! walker. An n-d array (`NdArray`, `NdView`, the
+//! [`Special::NdArray`](crate::special::Special) newtype over `{shape,
+//! order, data}`) shows how: `nd.rs` reads its parts for every serializer
+//! (one small serializer of the parts, [`nd::parts`]); at the top of a
+//! write the speculative pass walks its flat data as the outer axes and
+//! puts the shape and order into the header; as an element (a record's
+//! field, or the whole array on the exact path) `infer.rs` and `encode.rs`
+//! take it as a subarray of its shape in C order.
 //!
 //! Adding a scalar kind (say a new numpy type), on the write side:
 //! 1. `dtype.rs`: its [`ScalarType`] (and `descr.rs` for its type string);
@@ -329,6 +331,7 @@ pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
 pub(crate) mod infer;
+pub(crate) mod nd;
 pub(crate) mod probe;
 pub(crate) mod replay;
 pub(crate) mod spec;
@@ -408,21 +411,60 @@ pub(crate) struct WritePlan {
     /// Whether pass 1 already checked that every element encodes (inferred
     /// dtypes always fit; a given dtype is checked only by pass 2).
     pub checked: bool,
+    /// The value is an n-d array (then `dtype` is a subarray of its shape
+    /// and `shape` is empty: the array is one element, encoded in C order).
+    pub nd: Option<nd::NdShape>,
 }
 
 /// Pass 1: shape and dtype.
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
+    let nd = probe::nd_top(value);
     match &opts.dtype {
         None => {
             let mut root = None;
             value.serialize(infer::Infer::new(&mut root, true))?;
             let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
+            if nd.is_some() {
+                return Ok(WritePlan {
+                    dtype: infer::node_to_dtype(&root, opts.align)?,
+                    shape: Vec::new(),
+                    checked: true,
+                    nd,
+                });
+            }
             let (shape, elem) = infer::split_shape(&root)?;
             let dtype = infer::node_to_dtype(elem, opts.align)?;
             Ok(WritePlan {
                 dtype,
                 shape,
                 checked: true,
+                nd,
+            })
+        }
+        Some(given) if nd.is_some() => {
+            let given = if opts.align {
+                given.aligned()?
+            } else {
+                given.clone()
+            };
+            let nd_dims = nd.as_ref().map_or(&[][..], |nd| &nd.dims[..]);
+            // the element's own axes (`[f32; 3]`), measured as the flat
+            // data's inner axes
+            let mut measured = count_shape(&given);
+            nd::parts(value, |_| {
+                Ok(walk::Count {
+                    shape: &mut measured,
+                    depth: 0,
+                })
+            })?;
+            let (base, dims) = fit_shape(given, measured)?;
+            let inner = dims.get(1..).unwrap_or_default();
+            let dims: Vec<u64> = nd_dims.iter().chain(inner).copied().collect();
+            Ok(WritePlan {
+                dtype: nd::subarray_of(base, &dims)?,
+                shape: Vec::new(),
+                checked: false,
+                nd,
             })
         }
         Some(given) => {
@@ -431,17 +473,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
             } else {
                 given.clone()
             };
-            let mut base = &given;
-            while let Dtype::Subarray(b, _) = base {
-                base = b;
-            }
-            let mut measured = walk::Shape {
-                bytes: matches!(
-                    base.as_scalar().map(|s| s.ty()),
-                    Some(ScalarType::Bytes(_) | ScalarType::Void(_))
-                ),
-                ..walk::Shape::default()
-            };
+            let mut measured = count_shape(&given);
             value.serialize(walk::Count {
                 shape: &mut measured,
                 depth: 0,
@@ -451,8 +483,25 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
                 dtype,
                 shape,
                 checked: false,
+                nd,
             })
         }
+    }
+}
+
+/// The shape count for values of a given dtype: for `Sn`/`Vn`, a sequence
+/// of integers is one element (its bytes).
+fn count_shape(given: &Dtype) -> walk::Shape {
+    let mut base = given;
+    while let Dtype::Subarray(b, _) = base {
+        base = b;
+    }
+    walk::Shape {
+        bytes: matches!(
+            base.as_scalar().map(|s| s.ty()),
+            Some(ScalarType::Bytes(_) | ScalarType::Void(_))
+        ),
+        ..walk::Shape::default()
     }
 }
 

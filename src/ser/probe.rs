@@ -6,6 +6,7 @@
 //! - [`key_text`]: a map key read as a name, for every serializer that
 //!   takes maps (record fields by name in `encode` and `infer`, npz member
 //!   names, the column `npz/pick` keeps);
+//! - [`dims`]: a sequence of sizes (an n-d array's shape);
 //! - [`top_of`] and [`first_is_record`]: what a value is (a struct, a map,
 //!   a sequence, `None`), for npz's dispatch.
 //!
@@ -28,6 +29,7 @@ use serde::ser;
 
 use crate::error::Error;
 use crate::ser::Found;
+use crate::ser::nd::{NdShape, shape_of};
 use crate::special::{self, Special};
 
 /// What a probed value turned out to be.
@@ -80,6 +82,24 @@ pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
     }
 }
 
+/// Probes `value` as a sequence of sizes (an n-d array's shape): `None`
+/// when it is anything else.
+pub(crate) fn dims<T: ?Sized + Serialize>(value: &T) -> Option<Vec<u64>> {
+    match value.serialize(Probe::new(Look::Dims, |_, _: &str| ())) {
+        Ok(Seen::Dims(dims)) => Some(dims),
+        _ => None,
+    }
+}
+
+/// The shape and order of `value` when it is an n-d array (`NdArray`,
+/// `NdView`; `Some` and plain newtypes looked through).
+pub(crate) fn nd_top<T: ?Sized + Serialize>(value: &T) -> Option<NdShape> {
+    match value.serialize(Probe::new(Look::Nd, |_, _: &str| ())) {
+        Ok(Seen::Nd(nd)) => Some(nd),
+        _ => None,
+    }
+}
+
 /// Why a key is not a name.
 #[derive(Debug)]
 pub(crate) enum KeyError {
@@ -114,6 +134,8 @@ where
     match seen {
         Ok(Seen::Text(r)) => Ok(r),
         Ok(Seen::Value(captured)) => Err(KeyError::NotText(key_word(captured.found()))),
+        Ok(Seen::Dims(_)) => Err(KeyError::NotText(key_word(Found::Seq))),
+        Ok(Seen::Nd(_)) => Err(KeyError::NotText("special value")),
         Err(Stop::Is(found)) => Err(KeyError::NotText(key_word(found))),
         Err(Stop::Some) => Err(KeyError::NotText("Some")),
         Err(Stop::Special | Stop::First(_)) => Err(KeyError::NotText("special value")),
@@ -130,6 +152,8 @@ pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
     match value.serialize(Probe::new(Look::Kind, |found, _: &str| found))? {
         Seen::Text(found) => Ok(found),
         Seen::Value(captured) => Err(Stop::Is(captured.found())),
+        Seen::Dims(_) => Err(Stop::Is(Found::Seq)),
+        Seen::Nd(_) => Err(Stop::Special),
     }
 }
 
@@ -212,6 +236,10 @@ enum Look {
     /// Whether a tuple's first element is a record ([`first_is_record`]).
     #[cfg_attr(not(feature = "npz"), allow(dead_code))]
     First,
+    /// A sequence of sizes ([`dims`]).
+    Dims,
+    /// Whether the value is an n-d array ([`nd_top`]).
+    Nd,
 }
 
 /// What [`Probe`] saw at the top.
@@ -220,6 +248,10 @@ enum Seen<R> {
     Value(Captured),
     /// Text, as `on_text` took it.
     Text(R),
+    /// Sizes ([`Look::Dims`]).
+    Dims(Vec<u64>),
+    /// An n-d array's shape ([`Look::Nd`]).
+    Nd(NdShape),
 }
 
 /// The top of a value: text goes to `on_text` (with what it was), numbers
@@ -248,7 +280,7 @@ impl<F: FnOnce(Found, &str) -> R, R> Probe<F, R> {
     fn text(self, found: Found, text: &str) -> Result<Seen<R>, Stop> {
         match self.look {
             Look::Key { .. } | Look::Kind => Ok(Seen::Text((self.on_text)(found, text))),
-            Look::Value | Look::First => Err(Stop::Is(found)),
+            Look::Value | Look::First | Look::Dims | Look::Nd => Err(Stop::Is(found)),
         }
     }
 
@@ -264,11 +296,12 @@ impl<F: FnOnce(Found, &str) -> R, R> Probe<F, R> {
     /// A sequence or a tuple: a pair's parts, a tuple's first element.
     fn elements(self, found: Found) -> Result<Elements<R>, Stop> {
         match (self.look, found) {
-            (Look::Value, _) | (Look::First, Found::Tuple) => Ok(Elements {
+            (Look::Value | Look::Dims, _) | (Look::First, Found::Tuple) => Ok(Elements {
                 parts: [None, None],
                 n: 0,
                 bad: false,
                 first: matches!(self.look, Look::First),
+                dims: matches!(self.look, Look::Dims).then(Vec::new),
                 out: PhantomData,
             }),
             _ => Err(Stop::Is(found)),
@@ -283,6 +316,8 @@ struct Elements<R> {
     n: usize,
     bad: bool,
     first: bool,
+    /// [`Look::Dims`]: the sizes so far.
+    dims: Option<Vec<u64>>,
     out: PhantomData<fn() -> R>,
 }
 
@@ -295,6 +330,13 @@ impl<R> Elements<R> {
             );
             return Err(Stop::First(record));
         }
+        if let Some(dims) = self.dims.as_mut() {
+            match probe(value) {
+                Captured::UInt(n) => dims.push(n),
+                _ => return Err(Stop::Is(Found::Seq)),
+            }
+            return Ok(());
+        }
         match (probe(value).part(), self.parts.get_mut(self.n)) {
             (Some(p), Some(slot)) => *slot = Some(p),
             _ => self.bad = true,
@@ -306,6 +348,9 @@ impl<R> Elements<R> {
     fn finish(self) -> Result<Seen<R>, Stop> {
         if self.first {
             return Err(Stop::First(true));
+        }
+        if let Some(dims) = self.dims {
+            return Ok(Seen::Dims(dims));
         }
         Ok(Seen::Value(match (self.bad, self.parts) {
             (false, [Some((re, a)), Some((im, b))]) if self.n == 2 => {
@@ -394,6 +439,13 @@ impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
                 Some(_) => Ok(Seen::Value(Captured::Other)),
             },
             Look::Kind if special::is_own(name) => Err(Stop::Special),
+            Look::Nd => match Special::of(name) {
+                None => value.serialize(self),
+                Some(Special::NdArray(_)) => {
+                    shape_of(value).map(Seen::Nd).map_err(|_| Stop::Special)
+                }
+                Some(_) => Err(Stop::Special),
+            },
             _ => value.serialize(self),
         }
     }

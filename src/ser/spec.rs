@@ -29,7 +29,9 @@ use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
+use crate::ser::nd::{NdShape, fortran_header};
 use crate::ser::replay::DtypeTree;
+use crate::special::{self, Special};
 
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
@@ -58,6 +60,9 @@ pub(crate) struct Speculated {
     /// values again without inferring anything.
     pub tape: DtypeTree,
     pub shape: Vec<u64>,
+    /// Whether the data is laid out column-major (an n-d array in Fortran
+    /// order: its flat data as stored), as the header says.
+    pub fortran: bool,
     /// Bytes of data encoded, including those handed to the flush callback.
     pub len: usize,
 }
@@ -104,12 +109,18 @@ pub(crate) trait Output {
     fn cap(&self) -> usize {
         usize::MAX
     }
-    /// The dtype is known, with the shape the length hints claim, before
-    /// the first element is encoded into `out` (`to_vec` puts the header
-    /// there); gives the dtype back (lent, so that a header can be built
-    /// without a copy).
-    fn dtype(&mut self, dtype: Dtype, hinted: &[u64], out: &mut Vec<u8>) -> Result<Dtype> {
-        let _ = (hinted, out);
+    /// The dtype is known, with the shape the length hints claim (and
+    /// whether the data is column-major), before the first element is
+    /// encoded into `out` (`to_vec` puts the header there); gives the dtype
+    /// back (lent, so that a header can be built without a copy).
+    fn dtype(
+        &mut self,
+        dtype: Dtype,
+        hinted: &[u64],
+        fortran: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<Dtype> {
+        let _ = (hinted, fortran, out);
         Ok(dtype)
     }
     /// A full chunk of whole encoded elements (windowed flavours only).
@@ -138,6 +149,9 @@ pub(crate) struct SpecState<'o> {
     leaf_depth: Option<usize>,
     /// Set by a level that found it is not a sequence.
     leaf_found: bool,
+    /// The value is an n-d array: its shape and order; its flat data is
+    /// walked as the outer axes (see `ser::nd`).
+    nd: Option<NdShape>,
     /// Whether the dtype is known (the first element was seen).
     have: bool,
     /// The dtype compiled for the per-element encoding (a placeholder
@@ -210,6 +224,7 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
         hints: Vec::new(),
         leaf_depth: None,
         leaf_found: false,
+        nd: None,
         have: false,
         tape: DtypeTree::placeholder(),
         known,
@@ -260,13 +275,27 @@ fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Specu
         return None;
     }
     let mut dtype = st.tape.dtype();
+    let mut absorbed = shape.len() > 1;
     while let Dtype::Subarray(base, sub) = dtype {
         shape.extend_from_slice(sub);
         dtype = base;
+        absorbed = true;
+    }
+    let mut fortran = false;
+    if let Some(nd) = st.nd.take() {
+        // the flat data is all of the array's elements; an element with
+        // axes of its own is C order inside, so a Fortran array of them
+        // is reordered by the exact path
+        if shape.first() != nd.count().as_ref() || (absorbed && nd.reordered()) {
+            return None;
+        }
+        shape.splice(..1, nd.dims.iter().copied());
+        fortran = fortran_header(nd.fortran, &shape);
     }
     Some(Speculated {
         tape: std::mem::replace(&mut st.tape, DtypeTree::placeholder()),
         shape,
+        fortran,
         len,
     })
 }
@@ -304,8 +333,14 @@ impl SpecState<'_> {
             }
         }
         self.gaps = dtype.has_gaps();
-        let hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
-        let dtype = match self.output.dtype(dtype, &hinted, self.out) {
+        let mut hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
+        let mut fortran = false;
+        if let Some(nd) = &self.nd {
+            // the data's length is the array's element count
+            hinted.splice(..1.min(hinted.len()), nd.dims.iter().copied());
+            fortran = hinted.len() == nd.dims.len() && fortran_header(nd.fortran, &hinted);
+        }
+        let dtype = match self.output.dtype(dtype, &hinted, fortran, self.out) {
             Ok(dtype) => dtype,
             Err(e) => return Err(self.fail(e)),
         };
@@ -786,7 +821,35 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_tuple
         serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
         serialize_struct_variant);
-    through!(some newtype_or_element);
+    through!(some);
+    /// A special newtype is an element; an n-d array at the top is its
+    /// flat data, walked as the outer axes (the shape is put back at the
+    /// end of the pass).
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if !special::is_element(name) {
+            return value.serialize(self);
+        }
+        if self.depth == 0 && self.st.nd.is_none() {
+            if let Some(Special::NdArray(code)) = Special::of(name) {
+                if code.starts_with('c') {
+                    // complex numbers serialize as pairs, which only the
+                    // exact path writes as numpy's complex type
+                    return Err(Error::schema("speculation: complex n-d array"));
+                }
+                let Spec { st, block, depth } = self;
+                return crate::ser::nd::parts(value, move |nd| {
+                    st.nd = Some(nd.clone());
+                    Ok(Spec { st, block, depth })
+                })
+                .map(|_| ());
+            }
+        }
+        self.element()
+    }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
         // depth is 0 or a depth walk_element checked against MAX_WRITE_DEPTH

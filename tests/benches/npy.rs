@@ -22,6 +22,10 @@
 //! counts, for quick runs. The files written here stay in
 //! `$TMPDIR/npy_serde_bench/` so numpy can check that it loads them.
 //!
+//! The `byte_order` group: `from_slice::<Vec<Particle>>` of the same records
+//! in a little-endian file (`le`) and in a big-endian one (`be`, every
+//! multi-byte field `>`), both checked to decode back.
+//!
 //! The `npz` group: a struct of four arrays (`id`, `pos`, `vel`, `mass`
 //! of the `Particle` records, ~48 MB at scale 1), the way
 //! `np.savez_compressed(f, id=..., pos=..., vel=..., mass=...)` is used,
@@ -965,9 +969,37 @@ fn view(c: &mut Criterion) {
     g.finish();
 }
 
+/// The big-endian Particle descr (numpy's spelling).
+const PARTICLE_BE: &str = "[('id', '>u8'), ('pos', '>f8', (3,)), ('vel', '>f4', (3,)), ('mass', '>f4'), ('charge', 'i1')]";
+
+fn byte_order(c: &mut Criterion) {
+    let recs = particles(scaled(1_000_000));
+    let le = npy_serde::to_vec(&recs).unwrap();
+    let be = npy_serde::WriteOptions::new()
+        .dtype(PARTICLE_BE.parse().unwrap())
+        .to_vec(&recs)
+        .unwrap();
+    assert!(be != le, "byte_order: the big-endian file differs");
+    for (name, bytes) in [("le", &le), ("be", &be)] {
+        assert!(
+            npy_serde::from_slice::<Vec<Particle>>(bytes).unwrap() == recs,
+            "byte_order: {name} from_slice"
+        );
+    }
+    let mut g = c.benchmark_group("byte_order");
+    g.sampling_mode(SamplingMode::Flat);
+    g.throughput(Throughput::Bytes(le.len() as u64));
+    for (name, bytes) in [("le_from_slice", &le), ("be_from_slice", &be)] {
+        g.bench_function(name, |b| {
+            b.iter(|| npy_serde::from_slice::<Vec<Particle>>(black_box(bytes)).unwrap())
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = particle, narrow, wide, strings, f64s, f32x3, scaling, npz, append, view
+    targets = particle, narrow, wide, strings, f64s, f32x3, byte_order, scaling, npz, append, view
 }
 criterion_main!(benches);

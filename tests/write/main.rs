@@ -5,6 +5,7 @@
 mod byte_exact;
 mod chunked;
 mod flat;
+mod nd;
 mod refusals;
 mod replay;
 mod roundtrip;

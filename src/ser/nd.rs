@@ -1,0 +1,284 @@
+//! n-d arrays on the write side.
+//!
+//! An [`NdArray`](crate::NdArray) or [`NdView`](crate::NdView) serializes
+//! as a newtype named by [`special::nd_name`](crate::special::nd_name)
+//! over the struct `{shape, order, data}`, `data` flat in `order`: what
+//! other formats see. This crate's serializers look into those parts here
+//! ([`parts`]: the shape and order, then the flat data handed to a
+//! serializer of the caller's) and take an n-d array
+//!
+//! - as an element (a record's field; `infer.rs`, `encode.rs`): a subarray
+//!   of its shape, C order (Fortran data is [`reorder`]ed);
+//! - at the top of a write (`spec.rs`, the plan in `ser/mod.rs`): an
+//!   array of its shape in its own order, its flat data walked as the
+//!   outer axes.
+
+// Sizes here are the array's own, checked against the data: every
+// operation is checked or proven bounded.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use std::marker::PhantomData;
+
+use serde::Serialize;
+use serde::ser;
+
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
+use crate::ser::Found;
+use crate::ser::probe::{dims, key_text};
+
+/// An n-d array's shape and order, as its parts say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NdShape {
+    pub dims: Vec<u64>,
+    /// Whether the flat data is laid out column-major (normalised as
+    /// [`Order::of`](crate::Order::of) does).
+    pub fortran: bool,
+}
+
+impl NdShape {
+    /// The number of elements; `None` when it overflows.
+    pub(crate) fn count(&self) -> Option<u64> {
+        self.dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d))
+    }
+
+    /// Whether the flat data needs reordering to be C order: Fortran with
+    /// more than one element (any smaller array is both).
+    pub(crate) fn reordered(&self) -> bool {
+        self.fortran && self.count().is_some_and(|n| n > 1)
+    }
+}
+
+/// Whether a header for `shape` says `fortran_order: True` when the data
+/// is laid out column-major (`fortran`): numpy says it only for an array
+/// that is not also C-contiguous, at least two axes longer than 1 and no
+/// empty axis; otherwise both layouts are the same bytes.
+pub(crate) fn fortran_header(fortran: bool, shape: &[u64]) -> bool {
+    fortran && shape.iter().filter(|&&d| d > 1).count() >= 2 && !shape.contains(&0)
+}
+
+/// `base` as the element of an array of `dims` (a subarray, its own dims
+/// inside; `base` itself for a 0-d array).
+pub(crate) fn subarray_of(base: Dtype, dims: &[u64]) -> Result<Dtype> {
+    if dims.is_empty() {
+        return Ok(base);
+    }
+    match base {
+        Dtype::Subarray(inner, sub) => {
+            Dtype::subarray(*inner, dims.iter().chain(&sub).copied().collect())
+        }
+        base => Dtype::subarray(base, dims.to_vec()),
+    }
+}
+
+fn malformed() -> Error {
+    Error::schema("malformed n-d array (expected {shape, order, data})")
+}
+
+/// Reads the parts of an n-d array (`value`, the inner value of its
+/// newtype): its shape and order, then its flat data serialized by the
+/// serializer `data` makes for that shape. The data's element count is the
+/// serializer's to check.
+pub(crate) fn parts<V, S, F>(value: &V, data: F) -> Result<(NdShape, S::Ok)>
+where
+    V: ?Sized + Serialize,
+    S: ser::Serializer<Error = Error>,
+    F: FnOnce(&NdShape) -> Result<S>,
+{
+    value.serialize(Parts {
+        data,
+        out: PhantomData,
+    })
+}
+
+/// The shape and order of an n-d array (`value`, the inner value of its
+/// newtype), its data not looked at.
+pub(crate) fn shape_of<V: ?Sized + Serialize>(value: &V) -> Result<NdShape> {
+    let mut seen = None;
+    // the serializer type is nominal: the walk stops before the data
+    let looked = parts(
+        value,
+        |nd: &NdShape| -> Result<crate::ser::infer::Infer<'_>> {
+            seen = Some(nd.clone());
+            Err(malformed())
+        },
+    );
+    match (looked, seen) {
+        (_, Some(nd)) => Ok(nd),
+        (Err(e), None) => Err(e),
+        (Ok(_), None) => Err(malformed()),
+    }
+}
+
+/// Copies the elements of `elsize` bytes of an array of `dims` from `src`
+/// into `dst` (both `count * elsize` bytes), from Fortran into C order
+/// (`from_fortran`) or from C into Fortran order.
+pub(crate) fn reorder(src: &[u8], dst: &mut [u8], dims: &[u64], elsize: usize, from_fortran: bool) {
+    let Some(dims) = dims
+        .iter()
+        .map(|&d| usize::try_from(d).ok())
+        .collect::<Option<Vec<usize>>>()
+    else {
+        return;
+    };
+    if elsize == 0 || src.len() != dst.len() {
+        return;
+    }
+    // the source's stride of each axis, in elements; the product of the
+    // dims is the element count, so no partial product overflows
+    let mut strides = vec![0usize; dims.len()];
+    let mut step = 1usize;
+    let axes: Vec<usize> = (0..dims.len()).collect();
+    let source_order: Vec<usize> = if from_fortran {
+        axes.clone()
+    } else {
+        axes.iter().rev().copied().collect()
+    };
+    for &ax in &source_order {
+        if let (Some(s), Some(&d)) = (strides.get_mut(ax), dims.get(ax)) {
+            *s = step;
+            step = step.saturating_mul(d);
+        }
+    }
+    // the destination is walked in its own order, fastest axis first
+    let dest_order: Vec<usize> = source_order.into_iter().rev().collect();
+    let mut index = vec![0usize; dims.len()];
+    let mut at = 0usize;
+    for out in dst.chunks_exact_mut(elsize) {
+        let from = at.saturating_mul(elsize);
+        if let Some(piece) = src.get(from..from.saturating_add(elsize)) {
+            out.copy_from_slice(piece);
+        }
+        for &ax in &dest_order {
+            let (Some(i), Some(&d), Some(&s)) = (index.get_mut(ax), dims.get(ax), strides.get(ax))
+            else {
+                break;
+            };
+            // i < d and at + s * (d - 1) < count: the odometer stays
+            // inside the array
+            *i = i.wrapping_add(1);
+            at = at.wrapping_add(s);
+            if *i < d {
+                break;
+            }
+            at = at.wrapping_sub(s.wrapping_mul(d));
+            *i = 0;
+        }
+    }
+}
+
+/// The serializer of an n-d array's parts (see [`parts`]).
+struct Parts<F, S> {
+    data: F,
+    out: PhantomData<fn() -> S>,
+}
+
+impl<F, S> Parts<F, S> {
+    fn refuse(self, _: Found) -> Error {
+        malformed()
+    }
+}
+
+impl<F, S> ser::Serializer for Parts<F, S>
+where
+    S: ser::Serializer<Error = Error>,
+    F: FnOnce(&NdShape) -> Result<S>,
+{
+    serializer_types!((NdShape, S::Ok), Error; _ _ _ _ _ (PartsStruct<F, S>) _);
+
+    refuse!(numbers serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes
+        serialize_none serialize_unit serialize_unit_struct serialize_unit_variant
+        serialize_newtype_variant serialize_seq serialize_tuple serialize_tuple_struct
+        serialize_tuple_variant serialize_map serialize_struct_variant);
+    through!(some newtype);
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<PartsStruct<F, S>> {
+        Ok(PartsStruct {
+            data: Some(self.data),
+            dims: None,
+            fortran: false,
+            done: None,
+        })
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// The fields of an n-d array's parts, in the order written.
+struct PartsStruct<F, S: ser::Serializer> {
+    data: Option<F>,
+    dims: Option<Vec<u64>>,
+    fortran: bool,
+    done: Option<(NdShape, S::Ok)>,
+}
+
+impl<F, S> PartsStruct<F, S>
+where
+    S: ser::Serializer<Error = Error>,
+    F: FnOnce(&NdShape) -> Result<S>,
+{
+    fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
+        match key {
+            "shape" => self.dims = Some(dims(value).ok_or_else(malformed)?),
+            "order" => {
+                self.fortran = key_text(value, false, |t| t == "F").map_err(|_| malformed())?;
+            }
+            "data" => {
+                let nd = NdShape {
+                    dims: self.dims.take().ok_or_else(malformed)?,
+                    fortran: self.fortran,
+                };
+                let make = self.data.take().ok_or_else(malformed)?;
+                let ok = value.serialize(make(&nd)?)?;
+                self.done = Some((nd, ok));
+            }
+            _ => return Err(malformed()),
+        }
+        Ok(())
+    }
+    fn finish(self) -> Result<(NdShape, S::Ok)> {
+        self.done.ok_or_else(malformed)
+    }
+}
+
+elements!(impl[F: FnOnce(&NdShape) -> Result<S>, S: ser::Serializer<Error = Error>]
+    PartsStruct<F, S> => (NdShape, S::Ok), Error: SerializeStruct);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reorder_both_ways() {
+        // a 2 x 3 array of 2-byte elements: C order 0..6
+        let c: Vec<u8> = (0u8..6).flat_map(|v| [v, 100 + v]).collect();
+        let mut f = vec![0; 12];
+        reorder(&c, &mut f, &[2, 3], 2, false);
+        let firsts: Vec<u8> = f.chunks(2).map(|e| e[0]).collect();
+        assert_eq!(firsts, [0, 3, 1, 4, 2, 5]);
+        assert_eq!(f[1], 100);
+        let mut back = vec![0; 12];
+        reorder(&f, &mut back, &[2, 3], 2, true);
+        assert_eq!(back, c);
+        // 3-d
+        let c: Vec<u8> = (0u8..24).collect();
+        let mut f = vec![0; 24];
+        reorder(&c, &mut f, &[2, 3, 4], 1, false);
+        // Fortran position of (i, j, k) is i + 2j + 6k
+        for (i, j, k) in [(1, 2, 3), (0, 1, 2), (1, 0, 0)] {
+            assert_eq!(f[i + 2 * j + 6 * k], c[12 * i + 4 * j + k]);
+        }
+        let mut back = vec![0; 24];
+        reorder(&f, &mut back, &[2, 3, 4], 1, true);
+        assert_eq!(back, c);
+    }
+
+    #[test]
+    fn headers_say_fortran_only_when_it_differs() {
+        assert!(fortran_header(true, &[2, 3]));
+        assert!(!fortran_header(true, &[1, 3]));
+        assert!(!fortran_header(true, &[2, 0, 3]));
+        assert!(!fortran_header(false, &[2, 3]));
+    }
+}
