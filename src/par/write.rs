@@ -268,7 +268,8 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
     fn of(opts: &'a WriteOptions, records: &'a [T]) -> Option<Self> {
         // the records' size in memory stands for their size encoded
         let per = (CHUNK_BYTES / at_least_one(size_of::<T>())).max(1);
-        let split = !opts.fortran_order && records.len().checked_div(per).is_some_and(|c| c >= 2);
+        let split = opts.fortran_order != Some(true)
+            && records.len().checked_div(per).is_some_and(|c| c >= 2);
         split.then_some(Chunks { opts, records, per })
     }
 
