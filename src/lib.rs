@@ -185,7 +185,7 @@ pub use crate::options::{
 };
 pub use crate::padding::Padding;
 #[cfg(feature = "rayon")]
-pub use crate::par::{par_from_path, par_from_slice};
+pub use crate::par::{par_from_path, par_from_slice, par_to_path, par_to_vec, par_to_writer};
 pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
 #[cfg(feature = "view")]

@@ -1,5 +1,6 @@
-//! Reading on every core (feature `rayon`): [`par_from_slice`] and
-//! [`par_from_path`].
+//! Reading and writing on every core (feature `rayon`): [`par_from_slice`]
+//! and [`par_from_path`] here, [`par_to_vec`], [`par_to_writer`] and
+//! [`par_to_path`] in `par/write.rs`.
 //!
 //! The first axis of an array splits into runs of whole rows (records, or
 //! rows of a 2-d file) that decode independently. Rows are decoded a wave
@@ -52,6 +53,9 @@ use crate::error::Result;
 use crate::header::Header;
 use crate::header_read::{parse_header, read_header};
 use crate::options::ReadOptions;
+
+mod write;
+pub use write::{par_to_path, par_to_vec, par_to_writer};
 
 /// Bytes of file data per chunk: big enough that a chunk's setup is noise,
 /// small enough that a wave fits in a core's cache several times over.

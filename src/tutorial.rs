@@ -371,3 +371,35 @@
 //! numpy's `np.savez` does not, so viewing its members is refused as
 //! misaligned for types wider than a byte, and deflated members have no
 //! range at all.
+//!
+//! # 11. Every core: feature `rayon`
+//!
+//! With the `rayon` feature, a large slice of records is read and written
+//! on every core of rayon's pool (`RAYON_NUM_THREADS`, or a pool of the
+//! caller's own entered with `install`): `par_to_vec`
+//! (and `par_to_writer`, `par_to_path`, the same on `WriteOptions`) encodes
+//! chunks of the slice at once and writes exactly the bytes of `to_vec`,
+//! string widths taken over all the records; `par_from_slice` and
+//! `par_from_path` decode chunks of the first axis into a `Vec`. Values,
+//! bytes and errors (the failing record's index included) are those of the
+//! sequential calls; small inputs simply take them.
+//!
+#![cfg_attr(feature = "rayon", doc = "```")]
+#![cfg_attr(not(feature = "rayon"), doc = "```ignore")]
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Star {
+//!     name: String,
+//!     pos: [f64; 3],
+//!     mag: f32,
+//! }
+//! let stars: Vec<Star> = (0..50_000)
+//!     .map(|i| Star { name: format!("HD {i}"), pos: [i as f64; 3], mag: 4.5 })
+//!     .collect();
+//! let bytes = npy_serde::par_to_vec(&stars)?;
+//! assert_eq!(bytes, npy_serde::to_vec(&stars)?); // '<U8' for "HD 49999"
+//!
+//! let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+//! let back: Vec<Star> = pool.install(|| npy_serde::par_from_slice(&bytes))?;
+//! assert_eq!(back, stars);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```

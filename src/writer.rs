@@ -398,7 +398,12 @@ fn write_data<W: Write>(writer: &mut W, data: &[u8], head: &[u8]) -> Result<()> 
 }
 
 /// Writes part of the data section that starts `offset` bytes into it.
-fn write_data_at<W: Write>(writer: &mut W, data: &[u8], head: &[u8], offset: usize) -> Result<()> {
+pub(crate) fn write_data_at<W: Write>(
+    writer: &mut W,
+    data: &[u8],
+    head: &[u8],
+    offset: usize,
+) -> Result<()> {
     let mut done = 0usize;
     while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
         let e = match writer.write(rest) {

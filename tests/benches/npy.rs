@@ -625,6 +625,16 @@ where
         g.bench_function("par_from_slice_1t", |b| {
             b.iter(|| one.install(|| npy_serde::par_from_slice::<T>(black_box(&ours)).unwrap()))
         });
+        assert!(
+            npy_serde::par_to_vec(&recs).unwrap() == ours,
+            "{name}: par_to_vec"
+        );
+        g.bench_function("par_to_vec", |b| {
+            b.iter(|| npy_serde::par_to_vec(black_box(&recs)).unwrap())
+        });
+        g.bench_function("par_to_vec_1t", |b| {
+            b.iter(|| one.install(|| npy_serde::par_to_vec(black_box(&recs)).unwrap()))
+        });
     }
     if let Some((r, rf)) = bulk {
         g.bench_function("bulk_from_slice", |b| b.iter(|| r(black_box(&ours))));

@@ -2,3 +2,4 @@
 //! the sequential paths', at one thread and at several.
 
 mod read;
+mod write;
