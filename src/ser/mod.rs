@@ -418,7 +418,7 @@ pub(crate) struct WritePlan {
 
 /// Pass 1: shape and dtype.
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
-    let nd = probe::nd_top(value);
+    let nd = nd::top(value);
     match &opts.dtype {
         None => {
             let mut root = None;

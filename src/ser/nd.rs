@@ -26,6 +26,7 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::probe::{dims, key_text};
+use crate::special::Special;
 
 /// An n-d array's shape and order, as its parts say.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,8 +76,8 @@ fn malformed() -> Error {
     Error::schema("malformed n-d array (expected {shape, order, data})")
 }
 
-/// Reads the parts of an n-d array (`value`, the inner value of its
-/// newtype): its shape and order, then its flat data serialized by the
+/// Reads the parts of an n-d array (`value`, its newtype or the inner
+/// value of it): its shape and order, then its flat data serialized by the
 /// serializer `data` makes for that shape. The data's element count is the
 /// serializer's to check.
 pub(crate) fn parts<V, S, F>(value: &V, data: F) -> Result<(NdShape, S::Ok)>
@@ -87,6 +88,7 @@ where
 {
     value.serialize(Parts {
         data,
+        inside: true,
         out: PhantomData,
     })
 }
@@ -94,15 +96,28 @@ where
 /// The shape and order of an n-d array (`value`, the inner value of its
 /// newtype), its data not looked at.
 pub(crate) fn shape_of<V: ?Sized + Serialize>(value: &V) -> Result<NdShape> {
+    look(value, true)
+}
+
+/// The shape and order of `value` when it is an n-d array (`NdArray`,
+/// `NdView`, through `Some` and plain newtypes); any other value is left
+/// at its first call.
+pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
+    look(value, false).ok()
+}
+
+/// [`shape_of`] (`inside` the array's newtype) or [`top`].
+fn look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape> {
     let mut seen = None;
-    // the serializer type is nominal: the walk stops before the data
-    let looked = parts(
-        value,
-        |nd: &NdShape| -> Result<crate::ser::infer::Infer<'_>> {
+    // the data's serializer is nominal: the walk stops before the data
+    let looked = value.serialize(Parts {
+        data: |nd: &NdShape| -> Result<crate::ser::walk::Count<'_>> {
             seen = Some(nd.clone());
             Err(malformed())
         },
-    );
+        inside,
+        out: PhantomData,
+    });
     match (looked, seen) {
         (_, Some(nd)) => Ok(nd),
         (Err(e), None) => Err(e),
@@ -167,9 +182,12 @@ pub(crate) fn reorder(src: &[u8], dst: &mut [u8], dims: &[u64], elsize: usize, f
     }
 }
 
-/// The serializer of an n-d array's parts (see [`parts`]).
+/// The serializer of an n-d array's parts (see [`parts`]): their struct
+/// only `inside` the array's newtype, which it looks for through plain
+/// newtypes and `Some`.
 struct Parts<F, S> {
     data: F,
+    inside: bool,
     out: PhantomData<fn() -> S>,
 }
 
@@ -190,9 +208,25 @@ where
         serialize_none serialize_unit serialize_unit_struct serialize_unit_variant
         serialize_newtype_variant serialize_seq serialize_tuple serialize_tuple_struct
         serialize_tuple_variant serialize_map serialize_struct_variant);
-    through!(some newtype);
+    through!(some);
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(NdShape, S::Ok)> {
+        match Special::of(name) {
+            Some(Special::NdArray(_)) => self.inside = true,
+            None => {}
+            Some(_) => return Err(malformed()),
+        }
+        value.serialize(self)
+    }
 
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<PartsStruct<F, S>> {
+        if !self.inside {
+            return Err(malformed());
+        }
         Ok(PartsStruct {
             data: Some(self.data),
             dims: None,

@@ -29,7 +29,6 @@ use serde::ser;
 
 use crate::error::Error;
 use crate::ser::Found;
-use crate::ser::nd::{NdShape, shape_of};
 use crate::special::{self, Special};
 
 /// What a probed value turned out to be.
@@ -91,15 +90,6 @@ pub(crate) fn dims<T: ?Sized + Serialize>(value: &T) -> Option<Vec<u64>> {
     }
 }
 
-/// The shape and order of `value` when it is an n-d array (`NdArray`,
-/// `NdView`; `Some` and plain newtypes looked through).
-pub(crate) fn nd_top<T: ?Sized + Serialize>(value: &T) -> Option<NdShape> {
-    match value.serialize(Probe::new(Look::Nd, |_, _: &str| ())) {
-        Ok(Seen::Nd(nd)) => Some(nd),
-        _ => None,
-    }
-}
-
 /// Why a key is not a name.
 #[derive(Debug)]
 pub(crate) enum KeyError {
@@ -135,7 +125,6 @@ where
         Ok(Seen::Text(r)) => Ok(r),
         Ok(Seen::Value(captured)) => Err(KeyError::NotText(key_word(captured.found()))),
         Ok(Seen::Dims(_)) => Err(KeyError::NotText(key_word(Found::Seq))),
-        Ok(Seen::Nd(_)) => Err(KeyError::NotText("special value")),
         Err(Stop::Is(found)) => Err(KeyError::NotText(key_word(found))),
         Err(Stop::Some) => Err(KeyError::NotText("Some")),
         Err(Stop::Special | Stop::First(_)) => Err(KeyError::NotText("special value")),
@@ -153,7 +142,6 @@ pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
         Seen::Text(found) => Ok(found),
         Seen::Value(captured) => Err(Stop::Is(captured.found())),
         Seen::Dims(_) => Err(Stop::Is(Found::Seq)),
-        Seen::Nd(_) => Err(Stop::Special),
     }
 }
 
@@ -238,8 +226,6 @@ enum Look {
     First,
     /// A sequence of sizes ([`dims`]).
     Dims,
-    /// Whether the value is an n-d array ([`nd_top`]).
-    Nd,
 }
 
 /// What [`Probe`] saw at the top.
@@ -250,8 +236,6 @@ enum Seen<R> {
     Text(R),
     /// Sizes ([`Look::Dims`]).
     Dims(Vec<u64>),
-    /// An n-d array's shape ([`Look::Nd`]).
-    Nd(NdShape),
 }
 
 /// The top of a value: text goes to `on_text` (with what it was), numbers
@@ -280,7 +264,7 @@ impl<F: FnOnce(Found, &str) -> R, R> Probe<F, R> {
     fn text(self, found: Found, text: &str) -> Result<Seen<R>, Stop> {
         match self.look {
             Look::Key { .. } | Look::Kind => Ok(Seen::Text((self.on_text)(found, text))),
-            Look::Value | Look::First | Look::Dims | Look::Nd => Err(Stop::Is(found)),
+            Look::Value | Look::First | Look::Dims => Err(Stop::Is(found)),
         }
     }
 
@@ -439,13 +423,6 @@ impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
                 Some(_) => Ok(Seen::Value(Captured::Other)),
             },
             Look::Kind if special::is_own(name) => Err(Stop::Special),
-            Look::Nd => match Special::of(name) {
-                None => value.serialize(self),
-                Some(Special::NdArray(_)) => {
-                    shape_of(value).map(Seen::Nd).map_err(|_| Stop::Special)
-                }
-                Some(_) => Err(Stop::Special),
-            },
             _ => value.serialize(self),
         }
     }
