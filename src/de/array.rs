@@ -79,6 +79,14 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         };
         if let Some((header, max_elements)) = self.file {
             check_empty_axes(header, max_elements)?;
+            // a file of big-endian numbers as a sequence of them: swapped a
+            // block at a time (here, not in the hot case below, which every
+            // row of a 2-d array takes)
+            if rest.is_empty() && self.dtype.size != 0 {
+                if let Some(tag) = swapped_tag(self.dtype) {
+                    return swapped_run(self.dtype, tag, self.bytes, self.cfg, self.top, visitor);
+                }
+            }
         }
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
         if let (true, Kind::Scalar(_), true) =
@@ -87,12 +95,6 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
             // the hot case (`Vec<f64>`, rows of `[f32; 3]`): scalars straight
             // to the visitor, no element layer in between (the bytes hold
             // exactly `n` of them: the header's sizes were checked)
-            if self.top && self.dtype.fast.is_none() {
-                // a file of big-endian numbers: swapped a block at a time
-                if let Some(tag) = swapped_tag(self.dtype) {
-                    return swapped_run(self.dtype, tag, self.bytes, self.cfg, self.top, visitor);
-                }
-            }
             return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
