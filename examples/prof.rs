@@ -8,14 +8,17 @@
 //! reused `Vec`, `from_slice`, `from_reader` over a `BufReader` on a slice,
 //! `iter` for the `NpyReader::deserialize` iterator; for `f64` and `f32x3`
 //! also `bulk` = `from_slice` and `bulk_reader` = `from_reader` into
-//! `npy_serde::Bulk<T>`) `REPS` times. Two runs
+//! `npy_serde::Bulk<T>`, and `from_slice_be` / `bulk_be` of the same values
+//! stored big-endian) `REPS` times. Two runs
 //! with different `REPS` differ by exactly the operation's cost, so
 //! `bench/instr` divides that difference by the records processed. Every
 //! run checks its result against the input, so a wrong fast path shows.
 
 use std::io::{BufReader, Cursor};
 
-use npy_serde::{Bulk, Datetime64, NpyReader, NpyWriter, WriteOptions, unit};
+use npy_serde::{
+    Bulk, ByteOrder, Datetime64, Dtype, NpyReader, NpyWriter, Scalar, WriteOptions, unit,
+};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -133,6 +136,23 @@ where
             for _ in 0..reps {
                 let back: Bulk<T> = npy_serde::from_reader(BufReader::new(&bytes[..]))?;
                 assert!(*back == recs);
+            }
+            Ok(())
+        }
+        // the same values stored big-endian ('>f8'), into serde's Vec<T>
+        // and into Bulk<T>
+        "from_slice_be" | "bulk_be" => {
+            let dtype = NpyReader::new(&bytes[..])?.dtype().clone();
+            let s = dtype.as_scalar().expect("a plain array");
+            let be = Dtype::Scalar(Scalar::new(s.ty(), ByteOrder::Big));
+            let be = WriteOptions::new().dtype(be).to_vec(recs)?;
+            for _ in 0..reps {
+                if op == "bulk_be" {
+                    let back: Bulk<T> = npy_serde::from_slice(&be)?;
+                    assert!(*back == recs);
+                } else {
+                    assert!(npy_serde::from_slice::<Vec<T>>(&be)? == recs);
+                }
             }
             Ok(())
         }

@@ -91,6 +91,8 @@ struct SwappedSeq<'a, B> {
 
 impl<'de, B: Src<'de>> SwappedSeq<'_, B> {
     /// Swaps the next block into `swapped`; `false` when none is left.
+    /// Out of line: once per block, so the element loop stays small.
+    #[inline(never)]
     fn refill(&mut self) -> Result<bool> {
         let take = self
             .rest
@@ -123,15 +125,21 @@ fn reverse_each<const N: usize>(bytes: &mut [u8]) {
 impl<'de, B: Src<'de>> de::SeqAccess<'de> for SwappedSeq<'_, B> {
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>> {
-        if self.block.len() == 0 && !self.refill()? {
-            return Ok(None);
-        }
-        let (own, block) = self.block.split(self.size.get())?;
+        let (own, block) = match self.block.split_checked(self.size.get()) {
+            Some(parts) => parts,
+            None => {
+                // the block holds whole elements: it is used up
+                if !self.refill()? {
+                    return Ok(None);
+                }
+                self.block.split(self.size.get())?
+            }
+        };
         self.block = block;
         let at = self.at;
         self.at = at.saturating_add(self.size.get());
