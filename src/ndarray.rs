@@ -1,7 +1,7 @@
 //! ndarray interop (feature `ndarray`): [`NdArray`] and [`NdView`] to and
 //! from ndarray's [`Array`] and [`ArrayView`], and
-//! `#[serde(deserialize_with = "npy_serde::ndarray::deserialize")]` for
-//! `Array<T, D>` fields of `.npz` structs.
+//! `#[serde(with = "npy_serde::ndarray")]` for `Array<T, D>` fields of
+//! `.npz` structs (or records: a subarray field).
 //!
 //! Read a file as an [`NdArray`] (any shape, plain numbers in one block) and
 //! turn it into an `Array` of the dimension you expect; a Fortran-order file
@@ -38,7 +38,7 @@
 //! | other strides (a slice with steps, permuted axes) | `NdArray`: copied to C order; `NdView`: refused (use `as_standard_layout`) |
 
 use ::ndarray::{Array, ArrayBase, ArrayView, Data, Dimension, ShapeBuilder, StrideShape};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
@@ -259,4 +259,44 @@ where
     NdArray::<T>::deserialize(deserializer)?
         .into_ndarray()
         .map_err(serde::de::Error::custom)
+}
+
+/// Serializes an ndarray [`Array`] as the n-d array numpy has (its shape,
+/// standard or Fortran layout as it is, without a copy; other strides
+/// copied into C order), for `Array` fields of `.npz` structs:
+/// `#[serde(with = "npy_serde::ndarray")]` (or `serialize_with`).
+///
+/// ```
+/// use ndarray::{Array2, array};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, Debug, PartialEq)]
+/// struct Scene {
+///     #[serde(with = "npy_serde::ndarray")]
+///     depth: Array2<f32>,
+/// }
+///
+/// let scene = Scene { depth: array![[1.0, 2.0], [3.0, 4.0]].reversed_axes() };
+/// let mut file = std::io::Cursor::new(Vec::new());
+/// npy_serde::npz::to_writer(&mut file, &scene)?;
+/// file.set_position(0);
+/// let mut z = npy_serde::npz::NpzReader::new(&mut file)?;
+/// assert!(String::from_utf8_lossy(&z.raw("depth")?).contains("'fortran_order': True, 'shape': (2, 2)"));
+/// file.set_position(0);
+/// assert_eq!(npy_serde::npz::from_reader::<Scene>(&mut file)?, scene);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn serialize<T, D, S>(
+    array: &Array<T, D>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error>
+where
+    T: Serialize + Clone + 'static,
+    D: Dimension,
+    S: Serializer,
+{
+    match NdView::try_from(array.view()) {
+        Ok(view) => view.serialize(serializer),
+        Err(_) => NdArray::from(array.as_standard_layout().into_owned()).serialize(serializer),
+    }
 }
