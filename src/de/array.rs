@@ -8,7 +8,6 @@ use super::bulk_offer;
 use super::element::ElementDe;
 use super::nd;
 use super::plan::{Fast, Kind, Plan, bulk_key};
-use super::swapped::{swapped_run, swapped_tag};
 use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal, with_shape_hint};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
@@ -148,12 +147,6 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
             // checked; a 1-d array's messages need no file facts)
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
-            }
-            if let (true, None, Kind::Scalar(_)) = (self.top, &self.dtype.fast, &self.dtype.kind) {
-                // a file of big-endian numbers: swapped a block at a time
-                if let Some(tag) = swapped_tag(self.dtype) {
-                    return swapped_run(self.dtype, tag, self.bytes, self.cfg, self.top, visitor);
-                }
             }
             return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }

@@ -144,7 +144,6 @@ pub(crate) mod nd;
 pub(crate) mod plan;
 pub(crate) mod scalar;
 pub(crate) mod stream;
-pub(crate) mod swapped;
 pub(crate) mod time_token;
 
 use std::fmt;
