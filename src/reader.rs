@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 
 use crate::de::array::{ArrayDe, fortran_to_c};
 use crate::de::element::ElementDe;
-use crate::de::nd::FortranFile;
+use crate::de::fortran::FortranFile;
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
 use crate::de::{Bytes, Cfg, check_readable};

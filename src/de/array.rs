@@ -8,7 +8,7 @@ use super::bulk_offer;
 use super::element::ElementDe;
 use super::nd;
 use super::plan::{Fast, Kind, Plan, bulk_key};
-use super::{Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal, with_shape_hint};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal, with_shape_hint};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -120,7 +120,7 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
     /// Offers the array (C order) to an `NdArray` (see `super::nd`).
     #[inline(never)]
     fn offer_nd<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let flat = nd::Flat {
+        let flat = Flat {
             plan: self.dtype,
             dims: self.dims,
             bytes: self.bytes,
@@ -629,6 +629,36 @@ pub(crate) fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Resul
         }
     }
     Ok(out)
+}
+
+/// An array in memory: its elements' plan, dims, stored bytes and order.
+pub(crate) struct Flat<'a, B> {
+    pub(crate) plan: &'a Plan,
+    pub(crate) dims: &'a [u64],
+    pub(crate) bytes: B,
+    pub(crate) cfg: Cfg,
+    pub(crate) order: Order,
+    /// The dims are a file's whole 1-d shape: positions in errors are
+    /// records, as `Vec<T>` reads name them.
+    pub(crate) records: bool,
+}
+
+impl<'de, B: Src<'de>> nd::Source<'de> for Flat<'_, B> {
+    fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value> {
+        let flat = nd::flat_dims(self.dims, absorbed)?;
+        if self.order.is_fortran() && absorbed > 0 {
+            let c = fortran_to_c(self.bytes.slice(), self.dims, self.plan.size)?;
+            return visitor.visit_newtype_struct(ArrayDe::new(
+                self.plan,
+                &flat,
+                Bytes::Copied(&c),
+                self.cfg,
+                false,
+            ));
+        }
+        let top = self.records && self.dims.len() == 1 && absorbed == 0;
+        visitor.visit_newtype_struct(ArrayDe::new(self.plan, &flat, self.bytes, self.cfg, top))
+    }
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
             Kind::Sub(base, dims, _) => (base, dims),
             _ => (self.dtype, &[]),
         };
-        let flat = nd::Flat {
+        let flat = super::array::Flat {
             plan,
             dims,
             bytes: self.exact()?,

@@ -140,6 +140,7 @@ pub(crate) use de_methods;
 pub(crate) mod array;
 pub(crate) mod bulk_offer;
 pub(crate) mod element;
+pub(crate) mod fortran;
 pub(crate) mod nd;
 pub(crate) mod plan;
 pub(crate) mod scalar;

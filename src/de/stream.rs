@@ -373,7 +373,7 @@ impl<'de, R: Read> nd::Source<'de> for &mut StreamDe<'_, R> {
         if self.fortran() && absorbed > 0 {
             let total = usize::try_from(self.data.total).map_err(|_| internal())?;
             let bytes = self.data.take(total)?;
-            let flat = nd::Flat {
+            let flat = super::array::Flat {
                 plan: &self.plan,
                 dims: &header.shape,
                 bytes: Bytes::Copied(bytes),
