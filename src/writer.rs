@@ -8,12 +8,15 @@
 //! error). `to_writer` runs that pass into a reused chunk of about 64 KiB
 //! only to check the values (nothing is written when they do not encode),
 //! then, unless all the data fit in 4 MiB (kept from the checking pass),
-//! runs it again writing each full chunk: memory stays bounded whatever the
+//! runs it again writing chunks of 1 MiB: memory stays bounded whatever the
 //! array's size. Past 4 MiB the checking pass stores no plain numbers at
 //! all (`Mode::Check` in `ser/spec.rs`): for a `Vec<f64>` it costs nothing.
-//! `to_path` and npz members write where a failure is thrown away (a
-//! temporary file, an abandoned entry), so they need no checking walk: they
-//! run the pass once, writing each chunk as it fills.
+//! An n-d array of real numbers or booleans in its own type and layout
+//! cannot fail to encode, so it skips the checking pass. `to_path` and npz
+//! members write where a failure is thrown away (a temporary file, an
+//! abandoned entry), so they need no checking walk either: they run the
+//! pass once, writing each chunk as it fills. The writing passes end their
+//! writes on page boundaries of the file ([`Direct`]).
 //!
 //! In the two-pass path, `to_vec` sizes the output once (header + count ×
 //! itemsize) and encodes each element straight into its place. `to_writer`
@@ -39,19 +42,27 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
-use crate::ser::nd::{fortran_header, reorder};
+use crate::ser::nd::{fortran_header, reorder, top};
 use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
 use crate::ser::{WritePlan, plan};
 
-/// Size of the chunk of whole records `to_writer` fills before writing.
-const CHUNK: usize = 64 * 1024;
+/// Size of the chunk of whole records `to_writer` fills before writing
+/// (its checking pass, the exact path; npz members, whose memory this
+/// bounds).
+pub(crate) const CHUNK: usize = 64 * 1024;
 
 /// Most bytes of data `to_writer`'s checking pass keeps, so that an array
 /// this small is written from them instead of being encoded a second time
 /// (about 1.6x faster for such arrays; memory stays bounded by this).
 const KEEP: usize = 4 * 1024 * 1024;
+
+/// The chunk the writing passes ([`Direct`]) hand to the writer: fewer,
+/// larger calls cost the page cache less (a 64 MB array written into a
+/// file in 1 MiB calls took about 10% less than in 64 KiB ones here), and
+/// it still fits a core's L2 cache, from which the kernel copies it.
+const WRITE_CHUNK: usize = 1024 * 1024;
 
 /// Bytes of a one-pass result: the header (empty when it is already in
 /// front of the data) and the data.
@@ -193,6 +204,18 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     if opts.fortran_order == Some(true) {
         return Ok(false);
     }
+    let plain_nd = top(value).is_some_and(|nd| nd.plain && nd.count().is_some_and(|n| n > 0));
+    if plain_nd && opts.dtype.is_none() && opts.fortran_order.is_none() {
+        // an n-d array of plain numbers in its own type and layout: nothing
+        // can fail once the header is out, so there is nothing to check
+        // first and the data is written in one walk
+        return match one_pass_unchecked(writer, value, opts, WRITE_CHUNK)? {
+            Unchecked::Written => Ok(true),
+            Unchecked::WrongHeader { .. } | Unchecked::Redo => Err(Error::schema(
+                "internal: an n-d array of plain numbers was not written in one pass",
+            )),
+        };
+    }
     let Ok(given) = given_tape(opts) else {
         return Ok(false);
     };
@@ -216,34 +239,23 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         // everything was kept: the chunks, then the last one
         writer.write_all(&head)?;
         write_data(writer, &kept, &head)?;
-        write_data_at(writer, &out, &head, kept.len())?;
+        write_data_at(writer, [&out, &[]], &head, kept.len())?;
         return Ok(true);
     }
     writer.write_all(&head)?;
     out.clear();
-    let mut direct = Direct {
-        writer: &mut *writer,
-        opts,
-        head: Some(head),
-        offset: 0,
-    };
+    let mut direct = Direct::new(&mut *writer, opts, Some(head), WRITE_CHUNK);
     // the dtype and tape of the checking pass: nothing inferred again
     let again = speculate(value, opts.align, &mut out, &mut direct, Some(known))?;
-    match (again, direct) {
-        (
-            Speculation::Uniform(s),
-            Direct {
-                writer,
-                head: Some(head),
-                offset,
-                ..
-            },
-        ) if s.len == data_len
-            && *s.descr() == header.descr
-            && s.shape == header.shape
-            && s.fortran == header.fortran_order =>
+    match again {
+        Speculation::Uniform(s)
+            if s.len == data_len
+                && *s.descr() == header.descr
+                && s.shape == header.shape
+                && s.fortran == header.fortran_order =>
         {
-            write_data_at(writer, &out, &head, offset)?;
+            let head = direct.head.take().unwrap_or_default();
+            direct.finish(&out, &head)?;
             Ok(true)
         }
         _ => Err(Error::schema(
@@ -287,11 +299,13 @@ pub(crate) enum Unchecked {
 /// contents are thrown away on failure ([`to_path`](crate::to_path)'s
 /// temporary file, an npz member): no checking pass first, so the values
 /// are walked once. The header is written when the dtype is known, for the
-/// shape serde's length hints claim.
+/// shape serde's length hints claim; the data in chunks of `window` bytes
+/// (memory stays bounded by it).
 pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     writer: &mut W,
     value: &T,
     opts: &WriteOptions,
+    window: usize,
 ) -> Result<Unchecked> {
     if opts.fortran_order == Some(true) {
         return Ok(Unchecked::Redo);
@@ -299,28 +313,17 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     let Ok(given) = given_tape(opts) else {
         return Ok(Unchecked::Redo);
     };
-    let mut direct = Direct {
-        writer: &mut *writer,
-        opts,
-        head: None,
-        offset: 0,
-    };
+    let mut direct = Direct::new(&mut *writer, opts, None, window);
     let mut out = Vec::new();
     let spec = speculate(value, opts.align, &mut out, &mut direct, given)?;
-    let Direct {
-        writer,
-        head: guessed,
-        offset,
-        ..
-    } = direct;
-    let (Speculation::Uniform(spec), Some(guessed)) = (spec, guessed) else {
+    let (Speculation::Uniform(spec), Some(guessed)) = (spec, direct.head.take()) else {
         return Ok(Unchecked::Redo);
     };
     let Some((header, _)) = checked_header(&spec, opts) else {
         return Ok(Unchecked::Redo);
     };
     let (head, _) = header.encode(opts.version)?;
-    write_data_at(writer, &out, &head, offset)?;
+    direct.finish(&out, &head)?;
     if head == guessed {
         Ok(Unchecked::Written)
     } else {
@@ -347,9 +350,17 @@ fn checked_header(
 }
 
 /// The flavour that writes as it goes ([`one_pass_unchecked`], the
-/// writing pass of [`one_pass_streamed`]): chunks of [`CHUNK`] written
-/// after `head`; without one, the header for the shape the length hints
-/// claim is written first, when the dtype is known.
+/// writing pass of [`one_pass_streamed`]): chunks of `window` bytes
+/// written after `head`; without one, the header for the shape the length
+/// hints claim is written first, when the dtype is known.
+///
+/// Every write but the last ends on a page boundary of the destination
+/// (counted from the start of the header): the bytes of a chunk after its
+/// last page boundary are held back and written in front of the next
+/// chunk, in one vectored write. Chunks of whole elements after a header
+/// of 128 bytes otherwise end mid-page, and each such page is written by
+/// two calls: a 64 MB array took about 25% longer into ext4's page cache
+/// here that way.
 struct Direct<'w, 'o, W> {
     writer: &'w mut W,
     opts: &'o WriteOptions,
@@ -357,11 +368,50 @@ struct Direct<'w, 'o, W> {
     head: Option<Vec<u8>>,
     /// Data bytes written after the header.
     offset: usize,
+    /// Bytes of a chunk.
+    window: usize,
+    /// Data bytes held back after `offset`: they do not reach the next
+    /// page boundary.
+    carry: Vec<u8>,
+}
+
+/// The page size [`Direct`] aligns its writes to (the common one; a larger
+/// page is a multiple of it).
+const PAGE: usize = 4096;
+
+impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
+    fn new(
+        writer: &'w mut W,
+        opts: &'o WriteOptions,
+        head: Option<Vec<u8>>,
+        window: usize,
+    ) -> Self {
+        Direct {
+            writer,
+            opts,
+            head,
+            offset: 0,
+            window,
+            carry: Vec::new(),
+        }
+    }
+
+    /// Writes the data held back and then `rest` (what the pass left in its
+    /// buffer); `head` names the records in an error.
+    fn finish(&mut self, rest: &[u8], head: &[u8]) -> Result<()> {
+        write_data_at(&mut *self.writer, [&self.carry, rest], head, self.offset)?;
+        self.offset = self
+            .offset
+            .saturating_add(self.carry.len())
+            .saturating_add(rest.len());
+        self.carry.clear();
+        Ok(())
+    }
 }
 
 impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
     fn window(&self) -> Option<usize> {
-        Some(CHUNK)
+        Some(self.window)
     }
     fn dtype(
         &mut self,
@@ -385,8 +435,27 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
             .head
             .as_ref()
             .ok_or_else(|| Error::schema("internal: no header"))?;
-        write_data_at(&mut *self.writer, data, head, self.offset)?;
-        self.offset = self.offset.saturating_add(data.len());
+        // positions in the destination: written up to `done`, held up to
+        // `start`, this chunk up to `end`
+        let done = head.len().saturating_add(self.offset);
+        let start = done.saturating_add(self.carry.len());
+        let end = start.saturating_add(data.len());
+        let page_end = end.saturating_sub(end.rem_euclid(PAGE));
+        if page_end <= done {
+            // no page boundary reached past what is written
+            self.carry.extend_from_slice(data);
+            return Ok(());
+        }
+        // `done` is on a page boundary after the first write and the carry
+        // shorter than a page, so `page_end` is past `start`
+        let (now, later) = data.split_at(page_end.saturating_sub(start).min(data.len()));
+        write_data_at(&mut *self.writer, [&self.carry, now], head, self.offset)?;
+        self.offset = self
+            .offset
+            .saturating_add(self.carry.len())
+            .saturating_add(now.len());
+        self.carry.clear();
+        self.carry.extend_from_slice(later);
         Ok(())
     }
 }
@@ -394,24 +463,33 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
 /// Writes the data section after `head`; an I/O error names the record
 /// whose bytes were being written.
 fn write_data<W: Write>(writer: &mut W, data: &[u8], head: &[u8]) -> Result<()> {
-    write_data_at(writer, data, head, 0)
+    write_data_at(writer, [data, &[]], head, 0)
 }
 
-/// Writes part of the data section that starts `offset` bytes into it.
+/// Writes part of the data section, `parts` one after the other (in one
+/// vectored write where the writer takes it), starting `offset` bytes into
+/// the data section.
 pub(crate) fn write_data_at<W: Write>(
     writer: &mut W,
-    data: &[u8],
+    parts: [&[u8]; 2],
     head: &[u8],
     offset: usize,
 ) -> Result<()> {
+    let mut slices = parts.map(std::io::IoSlice::new);
+    let mut bufs = &mut slices[..];
+    // the empty parts out of the way
+    std::io::IoSlice::advance_slices(&mut bufs, 0);
     let mut done = 0usize;
-    while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
-        let e = match writer.write(rest) {
+    while !bufs.is_empty() {
+        let e = match writer.write_vectored(bufs) {
             Ok(0) => std::io::Error::from(std::io::ErrorKind::WriteZero),
             Ok(k) => {
-                // k <= rest.len() (Write's contract); saturating keeps a
-                // writer that breaks it from wrapping (the loop then ends)
+                // k <= what is left (Write's contract); the clamp keeps a
+                // writer that breaks it from advancing past the end
+                let left = bufs.iter().fold(0usize, |n, b| n.saturating_add(b.len()));
+                let k = k.min(left);
                 done = done.saturating_add(k);
+                std::io::IoSlice::advance_slices(&mut bufs, k);
                 continue;
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -699,7 +777,9 @@ impl WriteOptions {
     /// values nothing is written: errors are found before the header goes
     /// out (for more than 64 KiB of data by a checking pass over the
     /// values; the data is then encoded again and written a chunk of about
-    /// 64 KiB at a time, so memory stays bounded). A `Serialize` impl that
+    /// 1 MiB at a time, so memory stays bounded; an n-d array of real
+    /// numbers or booleans cannot fail and is written in one walk). A
+    /// `Serialize` impl that
     /// gives different values on the second pass is reported as an error
     /// after part of the array was written.
     ///
@@ -764,7 +844,7 @@ impl WriteOptions {
                 writer.write_all(&head)?;
                 let mut offset = 0usize;
                 for piece in kept.chunks(check.buf.len().max(1)) {
-                    write_data_at(&mut writer, piece, &head, offset)?;
+                    write_data_at(&mut writer, [piece, &[]], &head, offset)?;
                     offset = offset.saturating_add(piece.len());
                 }
                 return Ok(());
@@ -817,7 +897,7 @@ impl WriteOptions {
         value: &T,
     ) -> Result<()> {
         // a fresh file: the header starts at 0
-        match one_pass_unchecked(file, value, self)? {
+        match one_pass_unchecked(file, value, self, WRITE_CHUNK)? {
             Unchecked::Written => return Ok(()),
             Unchecked::WrongHeader { guessed, head } if guessed == head.len() => {
                 file.seek(SeekFrom::Start(0))?;
@@ -1742,6 +1822,48 @@ mod one_pass_tests {
             &NdArray::<i16>::from_shape_vec(vec![0, 3], vec![]).unwrap(),
             false,
         );
+    }
+
+    /// `to_writer` writes a non-empty n-d array of real numbers or booleans
+    /// in its own type and layout in one walk, nothing checked first (it
+    /// cannot fail): the same bytes as the exact passes.
+    #[test]
+    fn plain_nd_arrays_are_written_unchecked() {
+        use crate::NdArray;
+        use crate::ser::nd::top;
+        #[track_caller]
+        fn unchecked<T: Serialize + 'static + Clone>(data: Vec<T>, shape: Vec<usize>, want: bool) {
+            let arrays = [
+                NdArray::from_shape_vec(shape.clone(), data.clone()).unwrap(),
+                NdArray::from_shape_vec_fortran(shape, data).unwrap(),
+            ];
+            for a in &arrays {
+                let nd = top(a).unwrap();
+                assert_eq!(nd.plain && nd.count() != Some(0), want);
+                let mut out = Vec::new();
+                to_writer(&mut out, a).unwrap();
+                assert_eq!(out, two_pass(a, &WriteOptions::new()));
+                assert_eq!(out, to_vec(a).unwrap());
+            }
+        }
+        let xs: Vec<f64> = (0..24).map(f64::from).collect();
+        unchecked(xs.clone(), vec![2, 3, 4], true);
+        unchecked(
+            vec![true, false, true, true, false, false],
+            vec![3, 2],
+            true,
+        );
+        unchecked(vec![-3i8, 4, 5, 6], vec![2, 2], true);
+        unchecked(vec![7u64], vec![], true);
+        unchecked(vec![1.5f32; 6], vec![6], true);
+        unchecked(Vec::<u16>::new(), vec![0, 3], false);
+        unchecked(
+            vec![num_complex::Complex::new(1.0f64, 2.0); 6],
+            vec![2, 3],
+            false,
+        );
+        unchecked(vec!["ab".to_string(); 4], vec![2, 2], false);
+        unchecked(vec![[1.0f32, 2.0, 3.0]; 4], vec![2, 2], false);
     }
 
     /// Zero-size elements stay in the speculative pass's per-element path

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::header::{ARRAY_ALIGN, Header};
 use crate::options::WriteOptions;
 use crate::pyrepr::PyStr;
-use crate::writer::{NpyWriter, Unchecked, one_pass_unchecked};
+use crate::writer::{CHUNK, NpyWriter, Unchecked, one_pass_unchecked};
 
 use super::member_name;
 
@@ -258,7 +258,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         // started again. Then, or with a given dtype, `to_writer_streamed`
         // plans and writes (two walks).
         if options.dtype.is_none() {
-            match one_pass_unchecked(&mut self.zip, value, options) {
+            match one_pass_unchecked(&mut self.zip, value, options, CHUNK) {
                 Ok(Unchecked::Written) => return Ok(()),
                 Ok(Unchecked::WrongHeader { .. } | Unchecked::Redo) => self.restart(key)?,
                 Err(e) => return Err(self.abandon(key, e)),

@@ -481,7 +481,7 @@ fn put<W: Write>(
     offset: &mut usize,
 ) -> Result<()> {
     for piece in pieces {
-        write_data_at(writer, piece.data(), &layout.head, *offset)?;
+        write_data_at(writer, [piece.data(), &[]], &layout.head, *offset)?;
         *offset = offset.saturating_add(piece.data().len());
     }
     Ok(())

@@ -35,6 +35,11 @@ pub(crate) struct NdShape {
     /// Whether the flat data is laid out column-major (normalised as
     /// [`Order::of`](crate::Order::of) does).
     pub fortran: bool,
+    /// Whether the newtype's name, when it was seen ([`top`]), says the
+    /// data are real numbers or booleans
+    /// ([`special::nd_name`](crate::special::nd_name)): encoded as their
+    /// own type, they cannot fail.
+    pub plain: bool,
 }
 
 impl NdShape {
@@ -89,6 +94,7 @@ where
     value.serialize(Parts {
         data,
         inside: true,
+        plain: false,
         out: PhantomData,
     })
 }
@@ -116,6 +122,7 @@ fn look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape> {
             Err(malformed())
         },
         inside,
+        plain: false,
         out: PhantomData,
     });
     match (looked, seen) {
@@ -188,6 +195,8 @@ pub(crate) fn reorder(src: &[u8], dst: &mut [u8], dims: &[u64], elsize: usize, f
 struct Parts<F, S> {
     data: F,
     inside: bool,
+    /// The newtype's name gave the element's numpy type.
+    plain: bool,
     out: PhantomData<fn() -> S>,
 }
 
@@ -216,7 +225,12 @@ where
         value: &T,
     ) -> Result<(NdShape, S::Ok)> {
         match Special::of(name) {
-            Some(Special::NdArray(_)) => self.inside = true,
+            Some(Special::NdArray(code)) => {
+                self.inside = true;
+                // complex pairs are not one of the speculative pass's
+                // plain numbers
+                self.plain = !code.is_empty() && !code.starts_with('c');
+            }
             None => {}
             Some(_) => return Err(malformed()),
         }
@@ -231,6 +245,7 @@ where
             data: Some(self.data),
             dims: None,
             fortran: false,
+            plain: self.plain,
             done: None,
         })
     }
@@ -244,6 +259,7 @@ struct PartsStruct<F, S: ser::Serializer> {
     data: Option<F>,
     dims: Option<Vec<u64>>,
     fortran: bool,
+    plain: bool,
     done: Option<(NdShape, S::Ok)>,
 }
 
@@ -262,6 +278,7 @@ where
                 let nd = NdShape {
                     dims: self.dims.take().ok_or_else(malformed)?,
                     fortran: self.fortran,
+                    plain: self.plain,
                 };
                 let make = self.data.take().ok_or_else(malformed)?;
                 let ok = value.serialize(make(&nd)?)?;

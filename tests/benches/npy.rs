@@ -44,6 +44,10 @@
 //! in big-endian order (`'>f8'`, `from_slice_be`), and the 1-d 8M `'<f8'` /
 //! `'>f8'` files into serde's `Vec<f64>` and `Bulk<f64>` (`*_be`: the
 //! big-endian file). Every reader is checked to give the values back.
+//! Writing: the `NdArray<f64>` by `to_writer` into a `BufWriter<File>`
+//! (`to_writer_file`) against ndarray-npy's `WriteNpyExt::write_npy` of the
+//! `Array2<f64>` into a `BufWriter<File>` (`ndarray_npy_write_file`); no
+//! fsync in either; ours checked to write numpy's bytes, theirs the same data.
 
 use std::fs::File;
 use std::hint::black_box;
@@ -1008,7 +1012,7 @@ fn byte_order(c: &mut Criterion) {
 /// See the module docs (`nd`): n-d reads against a fresh copy, ndarray-npy
 /// and big-endian data.
 fn nd(c: &mut Criterion) {
-    use ndarray_npy::ReadNpyExt;
+    use ndarray_npy::{ReadNpyExt, WriteNpyExt};
     let (rows, cols) = (scaled(2000), 4000);
     let xs: Vec<f64> = (0..rows * cols).map(|i| i as f64 * 0.5).collect();
     let want = NdArray::from_shape_vec(vec![rows, cols], xs.clone()).unwrap();
@@ -1027,6 +1031,26 @@ fn nd(c: &mut Criterion) {
     }
     let theirs = ndarray::Array2::<f64>::read_npy(&le[..]).unwrap();
     assert!(theirs.as_slice() == Some(&xs[..]), "nd: ndarray-npy");
+    let scratch = dir().join("nd.tmp.npy");
+    let ours_to_file = || {
+        let mut w = BufWriter::new(File::create(&scratch).unwrap());
+        npy_serde::to_writer(&mut w, black_box(&want)).unwrap();
+        w.flush().unwrap();
+    };
+    let theirs_to_file = || {
+        let mut w = BufWriter::new(File::create(&scratch).unwrap());
+        black_box(&theirs).write_npy(&mut w).unwrap();
+        w.flush().unwrap();
+    };
+    ours_to_file();
+    assert!(std::fs::read(&scratch).unwrap() == le, "nd: to_writer");
+    theirs_to_file();
+    // its header differs from numpy's in spacing; the data is the same
+    let written = std::fs::read(&scratch).unwrap();
+    assert!(
+        written.len() == le.len() && written.ends_with(&le[128..]),
+        "nd: write_npy"
+    );
     for file in [&flat_le, &flat_be] {
         assert!(
             npy_serde::from_slice::<Vec<f64>>(file).unwrap() == xs,
@@ -1063,6 +1087,8 @@ fn nd(c: &mut Criterion) {
     g.bench_function("bulk_from_slice_be", |b| {
         b.iter(|| npy_serde::from_slice::<Bulk<f64>>(black_box(&flat_be)).unwrap())
     });
+    g.bench_function("to_writer_file", |b| b.iter(ours_to_file));
+    g.bench_function("ndarray_npy_write_file", |b| b.iter(theirs_to_file));
     g.finish();
 }
 

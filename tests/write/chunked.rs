@@ -1,6 +1,8 @@
-//! `to_writer` on arrays larger than its chunk (about 64 KiB): the bytes
-//! equal `to_vec`'s; arrays over 4 MiB reach the writer in bounded writes
-//! after the header, smaller ones (kept from the checking walk) at once; a
+//! `to_writer` on arrays larger than its chunks (64 KiB for the checking
+//! walk, 1 MiB for the writing walk): the bytes equal `to_vec`'s; arrays
+//! over 4 MiB reach the writer in bounded writes after the header, each
+//! but the last ending on a 4 KiB page boundary of the file, smaller ones
+//! (kept from the checking walk) at once; a
 //! value that cannot be encoded anywhere in the array (even in the last
 //! chunk) leaves the writer untouched, and an I/O error names the record.
 
@@ -30,7 +32,7 @@ fn particles(n: usize) -> Vec<Particle> {
         .collect()
 }
 
-/// Records every write's size.
+/// Records every write's size (a vectored write as one).
 #[derive(Default)]
 struct Recorder {
     out: Vec<u8>,
@@ -43,6 +45,14 @@ impl Write for Recorder {
         self.out.extend_from_slice(buf);
         Ok(buf.len())
     }
+    fn write_vectored(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+        let n = bufs.iter().map(|b| b.len()).sum();
+        self.writes.push(n);
+        for b in bufs {
+            self.out.extend_from_slice(b);
+        }
+        Ok(n)
+    }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
@@ -54,14 +64,29 @@ fn large_arrays_stream_in_bounded_writes() {
     let mut rec = Recorder::default();
     to_writer(&mut rec, &recs).unwrap();
     assert_eq!(rec.out, to_vec(&recs).unwrap());
-    assert!(rec.writes.len() > 70, "{:?}", rec.writes.len());
-    assert!(rec.writes.iter().all(|&w| w <= 64 * 1024 + 49));
+    assert!(rec.writes.len() > 5, "{:?}", rec.writes);
+    assert!(rec.writes.iter().all(|&w| w <= 1024 * 1024 + 49));
+    ends_on_pages(&rec.writes);
 
     let xs: Vec<[f32; 3]> = (0..400_000).map(|i| [i as f32, 1.0, 2.0]).collect();
     let mut rec = Recorder::default();
     to_writer(&mut rec, &xs).unwrap();
     assert_eq!(rec.out, to_vec(&xs).unwrap());
-    assert!(rec.writes.iter().all(|&w| w <= 64 * 1024 + 12));
+    assert!(rec.writes.iter().all(|&w| w <= 1024 * 1024 + 12));
+    ends_on_pages(&rec.writes);
+}
+
+/// The header, then data writes that each end on a 4 KiB boundary of the
+/// file, except the last.
+#[track_caller]
+fn ends_on_pages(writes: &[usize]) {
+    let mut end = 0;
+    for (i, w) in writes.iter().enumerate() {
+        end += w;
+        if i > 0 && i + 1 < writes.len() {
+            assert_eq!(end % 4096, 0, "write {i} of {writes:?}");
+        }
+    }
 }
 
 /// A sequence that gives serde no length (as a filtered iterator does).
@@ -95,7 +120,8 @@ fn arrays_up_to_4_mib_are_written_from_the_checking_walk() {
     let mut rec = Recorder::default();
     to_writer(&mut rec, &Unsized(&big)).unwrap();
     assert_eq!(rec.out, to_vec(&big).unwrap());
-    assert!(rec.writes.iter().all(|&w| w <= 64 * 1024 + 49));
+    assert!(rec.writes.iter().all(|&w| w <= 1024 * 1024 + 49));
+    ends_on_pages(&rec.writes);
 }
 
 #[test]
@@ -229,6 +255,54 @@ fn an_io_error_in_a_later_chunk_names_the_record() {
     );
 }
 
+/// Past 4 MiB the writing walk holds back each chunk's bytes after its
+/// last page boundary and writes them in front of the next chunk: the
+/// record named is still the one whose bytes failed, wherever in a
+/// vectored write the writer stops (the held-back bytes or the chunk).
+#[test]
+fn an_io_error_in_a_streamed_chunk_names_the_record() {
+    /// [`FailAfter`] taking vectored writes whole.
+    struct FailAfterVectored(FailAfter);
+    impl Write for FailAfterVectored {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.write(buf)
+        }
+        fn write_vectored(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+            let n: usize = bufs.iter().map(|b| b.len()).sum();
+            let room = self.0.limit.saturating_sub(self.0.seen);
+            if room == 0 {
+                return Err(std::io::Error::other("disk full"));
+            }
+            let k = room.min(n);
+            self.0.seen += k;
+            Ok(k)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let recs = particles(100_000);
+    let head = to_vec(&particles(1)).unwrap().len() - 49;
+    // records whose bytes start a chunk's write (held back), end it, and
+    // lie in its middle
+    for record in [21_313, 42_700, 70_000, 99_999] {
+        for extra in [0, 10, 48] {
+            let limit = head + record * 49 + extra;
+            let err = to_writer(FailAfter { limit, seen: 0 }, &recs).unwrap_err();
+            assert!(
+                err.to_string().contains(&format!("record {record}")),
+                "{err}"
+            );
+            let w = FailAfterVectored(FailAfter { limit, seen: 0 });
+            let err = to_writer(w, &recs).unwrap_err();
+            assert!(
+                err.to_string().contains(&format!("record {record}")),
+                "{err}"
+            );
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct Named {
     flag: u8,
@@ -240,7 +314,8 @@ struct Named {
 fn reused_chunks_leave_no_stale_bytes() {
     // shorter strings after a long first one (their tails must be zero)
     // and, aligned, gaps between fields (zeroed again in every chunk)
-    let recs: Vec<Named> = (0..120_000u32)
+    // (7 MB: chunks of the 1 MiB writing walk reused)
+    let recs: Vec<Named> = (0..400_000u32)
         .map(|i| Named {
             flag: 0xff,
             x: f64::from(i),
@@ -255,6 +330,6 @@ fn reused_chunks_leave_no_stale_bytes() {
         let mut rec = Recorder::default();
         opts.to_writer(&mut rec, &recs).unwrap();
         assert_eq!(rec.out, opts.to_vec(&recs).unwrap());
-        assert!(rec.writes.len() > 10);
+        assert!(rec.writes.len() > 6, "{:?}", rec.writes);
     }
 }
