@@ -51,7 +51,10 @@
 /// - `refuse(f) method "what" ...`: each listed method is `Err(f("what"))`
 ///   (the word may be left out: `f("")`), refuse-by-default as
 ///   `crate::ser::refuse!` is on the write side;
-/// - `forward(field) method ...`: each listed method is `self.field`'s.
+/// - `forward(field) method ...`: each listed method is `self.field`'s;
+/// - `via(helper) method ...`: each listed method is
+///   `self.helper(visitor, f)`, `f` calling the same method (with the same
+///   arguments) on the deserializer `helper` hands it.
 macro_rules! de_methods {
     (some) => {
         #[inline]
@@ -86,7 +89,10 @@ macro_rules! de_methods {
     (forward($field:tt) $($m:ident)*) => {$(
         $crate::de::de_methods!(@args $m forward ($field));
     )*};
-    // the methods' own parameters, then `@refuse` or `@forward`
+    (via($helper:ident) $($m:ident)*) => {$(
+        $crate::de::de_methods!(@args $m via ($helper));
+    )*};
+    // the methods' own parameters, then `@refuse`, `@forward` or `@via`
     (@args deserialize_unit_struct $to:ident $x:tt) => {
         $crate::de::de_methods!(@$to deserialize_unit_struct(name: &'static str) $x);
     };
@@ -132,6 +138,15 @@ macro_rules! de_methods {
             visitor: V,
         ) -> $crate::error::Result<V::Value> {
             self.$field.$m($($a,)* visitor)
+        }
+    };
+    (@via $m:ident($($a:ident: $t:ty),*) ($helper:ident)) => {
+        fn $m<V: ::serde::de::Visitor<'de>>(
+            self,
+            $($a: $t,)*
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            self.$helper(visitor, |de, v| ::serde::de::Deserializer::$m(de, $($a,)* v))
         }
     };
 }
