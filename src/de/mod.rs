@@ -319,6 +319,48 @@ impl Bytes {
     }
 }
 
+/// A one-entry map handed to a visitor: what the `NdArray` and `Bulk`
+/// offers are (see `nd` and `bulk_offer`); the key, then the value.
+pub(crate) struct OneEntry<K, D> {
+    key: Option<K>,
+    value: Option<D>,
+}
+
+impl<K, D> OneEntry<K, D> {
+    pub(crate) fn new(key: K, value: D) -> Self {
+        OneEntry {
+            key: Some(key),
+            value: Some(value),
+        }
+    }
+}
+
+impl<'de, K, D> serde::de::MapAccess<'de> for OneEntry<K, D>
+where
+    K: serde::de::IntoDeserializer<'de, Error>,
+    D: serde::Deserializer<'de, Error = Error>,
+{
+    type Error = Error;
+
+    fn next_key_seed<S: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>> {
+        match self.key.take() {
+            Some(key) => seed.deserialize(key.into_deserializer()).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<S: serde::de::DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        seed.deserialize(self.value.take().ok_or_else(internal)?)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.key.is_some()))
+    }
+}
+
 /// Sizes are checked before a deserializer is built; reaching this means a
 /// bug in this crate, reported as an error rather than a panic.
 #[cold]
