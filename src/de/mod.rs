@@ -49,8 +49,9 @@
 ///   value); `newtype`: a newtype struct is its inner value; `ignored`:
 ///   `deserialize_ignored_any` takes nothing;
 /// - `refuse(f) method "what" ...`: each listed method is `Err(f("what"))`
-///   (the word may be left out: `f("")`), refuse-by-default as
-///   `crate::ser::refuse!` is on the write side;
+///   (the word may be left out: `f("")`; `f` may be a closure, and its
+///   error any deserializer's), refuse-by-default as `crate::ser::refuse!`
+///   is on the write side;
 /// - `forward(field) method ...`: each listed method is `self.field`'s;
 /// - `via(helper) method ...`: each listed method is
 ///   `self.helper(visitor, f)`, `f` calling the same method (with the same
@@ -83,7 +84,7 @@ macro_rules! de_methods {
             visitor.visit_unit()
         }
     };
-    (refuse($f:path) $($m:ident $($what:literal)?)*) => {$(
+    (refuse($f:expr) $($m:ident $($what:literal)?)*) => {$(
         $crate::de::de_methods!(@args $m refuse ($f, concat!("", $($what)?)));
     )*};
     (forward($field:tt) $($m:ident)*) => {$(
@@ -120,14 +121,14 @@ macro_rules! de_methods {
     (@args $m:ident $to:ident $x:tt) => {
         $crate::de::de_methods!(@$to $m() $x);
     };
-    (@refuse $m:ident($($a:ident: $t:ty),*) ($f:path, $what:expr)) => {
+    (@refuse $m:ident($($a:ident: $t:ty),*) ($f:expr, $what:expr)) => {
         fn $m<V: ::serde::de::Visitor<'de>>(
             self,
             $($a: $t,)*
             _: V,
-        ) -> $crate::error::Result<V::Value> {
+        ) -> ::core::result::Result<V::Value, Self::Error> {
             let _ = ($($a,)*);
-            Err($f($what))
+            Err(($f)($what))
         }
     };
     (@forward $m:ident($($a:ident: $t:ty),*) ($field:tt)) => {
