@@ -275,14 +275,10 @@ fn refuse(msg: &str) -> TraceError {
 
 const WIDTH_HINT: &str = "give `.dtype(...)` or write a sample";
 
-fn refuse_string() -> TraceError {
+/// `what`: "string" or "byte string".
+fn refuse_width(what: &str) -> TraceError {
     refuse(&format!(
-        "the width of a string cannot be known from the type: {WIDTH_HINT}"
-    ))
-}
-fn refuse_bytes() -> TraceError {
-    refuse(&format!(
-        "the width of a byte string cannot be known from the type: {WIDTH_HINT}"
+        "the width of a {what} cannot be known from the type: {WIDTH_HINT}"
     ))
 }
 fn refuse_seq() -> TraceError {
@@ -379,8 +375,8 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
     }
 
     de_methods!(refuse(refuse_wide_int) deserialize_i128 "i128" deserialize_u128 "u128");
-    de_methods!(refuse(|_| refuse_string()) deserialize_str deserialize_string);
-    de_methods!(refuse(|_| refuse_bytes()) deserialize_bytes deserialize_byte_buf);
+    de_methods!(refuse(refuse_width) deserialize_str "string" deserialize_string "string"
+        deserialize_bytes "byte string" deserialize_byte_buf "byte string");
     de_methods!(refuse(|_| refuse_map()) deserialize_map);
     de_methods!(refuse(|_| refuse_any()) deserialize_any deserialize_identifier);
 
