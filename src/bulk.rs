@@ -205,8 +205,11 @@ mod sealed {
         const CODE: &'static str;
         /// Whether the dims after the first axis (comma-separated decimal)
         /// are exactly this type's (none for a scalar, `N` then the
-        /// element's for `[E; N]`).
-        fn dims_match(dims: std::str::Split<'_, char>) -> bool;
+        /// element's for `[E; N]`); by default none, as for a scalar.
+        #[inline]
+        fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
+            dims.next().is_none()
+        }
         /// One element from exactly `SIZE` little-endian bytes (zeros for a
         /// shorter slice, which the callers never pass).
         fn decode(bytes: &[u8]) -> Self;
@@ -236,10 +239,6 @@ macro_rules! scalars {
         impl Layout for $t {
             const SIZE: usize = $n;
             const CODE: &'static str = $code;
-            #[inline]
-            fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
-                dims.next().is_none()
-            }
             #[inline(always)]
             fn decode(bytes: &[u8]) -> Self {
                 match bytes.first_chunk::<$n>() {
@@ -275,10 +274,6 @@ scalars! {
 impl Layout for bool {
     const SIZE: usize = 1;
     const CODE: &'static str = "b1";
-    #[inline]
-    fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
-        dims.next().is_none()
-    }
     /// Any nonzero byte is `true`, as the general path reads `b1`.
     #[inline(always)]
     fn decode(bytes: &[u8]) -> Self {
@@ -295,10 +290,6 @@ impl Element for bool {}
 impl Layout for half::f16 {
     const SIZE: usize = 2;
     const CODE: &'static str = "f2";
-    #[inline]
-    fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
-        dims.next().is_none()
-    }
     /// The bits unchanged (NaN payloads included), as the general path.
     #[inline(always)]
     fn decode(bytes: &[u8]) -> Self {

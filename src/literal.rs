@@ -324,19 +324,7 @@ impl<'a> Parser<'a> {
         };
         let bare = usize::from(matches!(stack.first(), Some(Frame::Bare(_))));
         let depth = stack.len().saturating_sub(bare).saturating_add(1);
-        if depth
-            > self
-                .config
-                .max_depth
-                .saturating_add(self.config.free_levels)
-        {
-            return Err(LiteralError::Depth(format!(
-                "brackets nested deeper than max_depth {} at character {}; raise the limit with \
-                 ReadOptions::max_depth",
-                self.config.max_depth,
-                self.char_offset(self.pos)
-            )));
-        }
+        self.check_depth(depth)?;
         self.advance(1);
         stack.push(frame);
         Ok(Step::AfterComma)
@@ -594,19 +582,7 @@ impl<'a> Parser<'a> {
             self.skip_ws()?;
             while self.peek() == Some(b'(') {
                 parens = parens.saturating_add(1);
-                if parens
-                    > self
-                        .config
-                        .max_depth
-                        .saturating_add(self.config.free_levels)
-                {
-                    return Err(LiteralError::Depth(format!(
-                        "brackets nested deeper than max_depth {} at character {}; raise the \
-                         limit with ReadOptions::max_depth",
-                        self.config.max_depth,
-                        self.char_offset(self.pos)
-                    )));
-                }
+                self.check_depth(parens)?;
                 self.advance(1);
                 self.in_brackets = true;
                 self.skip_ws()?;
@@ -770,6 +746,25 @@ impl<'a> Parser<'a> {
         let ch = self.text.get(self.pos..)?.chars().next()?;
         self.advance(ch.len_utf8());
         Some(ch)
+    }
+
+    /// Refuses `depth` bracket levels (at the current position) when they
+    /// are more than `max_depth` allows.
+    fn check_depth(&self, depth: usize) -> Result<(), LiteralError> {
+        if depth
+            > self
+                .config
+                .max_depth
+                .saturating_add(self.config.free_levels)
+        {
+            return Err(LiteralError::Depth(format!(
+                "brackets nested deeper than max_depth {} at character {}; raise the limit with \
+                 ReadOptions::max_depth",
+                self.config.max_depth,
+                self.char_offset(self.pos)
+            )));
+        }
+        Ok(())
     }
 
     /// Character (not byte) offset of a byte position, for messages.

@@ -45,6 +45,7 @@ use serde::Deserialize;
 use serde::de::value::{BorrowedStrDeserializer, U8Deserializer};
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 
+use crate::de::de_methods;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType, TimeUnit};
 use crate::error::{Error, Result};
 use crate::options::DEFAULT_MAX_DEPTH;
@@ -274,14 +275,10 @@ fn refuse(msg: &str) -> TraceError {
 
 const WIDTH_HINT: &str = "give `.dtype(...)` or write a sample";
 
-fn refuse_string() -> TraceError {
+/// `what`: "string" or "byte string".
+fn refuse_width(what: &str) -> TraceError {
     refuse(&format!(
-        "the width of a string cannot be known from the type: {WIDTH_HINT}"
-    ))
-}
-fn refuse_bytes() -> TraceError {
-    refuse(&format!(
-        "the width of a byte string cannot be known from the type: {WIDTH_HINT}"
+        "the width of a {what} cannot be known from the type: {WIDTH_HINT}"
     ))
 }
 fn refuse_seq() -> TraceError {
@@ -377,33 +374,11 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         deserialize_char => ScalarType::Unicode(1), visit_char('a');
     }
 
-    fn deserialize_i128<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_wide_int("i128"))
-    }
-    fn deserialize_u128<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_wide_int("u128"))
-    }
-    fn deserialize_str<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_string())
-    }
-    fn deserialize_string<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_string())
-    }
-    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_bytes())
-    }
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_bytes())
-    }
-    fn deserialize_map<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_map())
-    }
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_any())
-    }
-    fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value, TraceError> {
-        Err(refuse_any())
-    }
+    de_methods!(refuse(refuse_wide_int) deserialize_i128 "i128" deserialize_u128 "u128");
+    de_methods!(refuse(refuse_width) deserialize_str "string" deserialize_string "string"
+        deserialize_bytes "byte string" deserialize_byte_buf "byte string");
+    de_methods!(refuse(|_| refuse_map()) deserialize_map);
+    de_methods!(refuse(|_| refuse_any()) deserialize_any deserialize_identifier);
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
         self.ctx.result = Some(Traced::Ignored);

@@ -8,7 +8,7 @@
 //! ordinary `Vec<T>` through the same deserializer as always, so values
 //! and messages of a mismatch are those of `Vec<T>`.
 
-use serde::de::{self, DeserializeSeed, Visitor};
+use serde::de::{self, Visitor};
 
 use crate::error::{Error, Result};
 
@@ -25,37 +25,7 @@ pub(crate) fn offer<'de, D: Raw<'de>, V: Visitor<'de>>(
     de: D,
     visitor: V,
 ) -> Result<V::Value> {
-    visitor.visit_map(Offer {
-        key: Some(key),
-        value: Some(de),
-    })
-}
-
-struct Offer<'k, D> {
-    key: Option<&'k str>,
-    value: Option<D>,
-}
-
-impl<'de, D: Raw<'de>> de::MapAccess<'de> for Offer<'_, D> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match self.key.take() {
-            Some(key) => seed
-                .deserialize(de::value::StrDeserializer::<Error>::new(key))
-                .map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
-        let de = self.value.take().ok_or_else(super::internal)?;
-        seed.deserialize(Value(de))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(usize::from(self.key.is_some()))
-    }
+    visitor.visit_map(super::OneEntry::new(key, Value(de)))
 }
 
 /// The offered array: `deserialize_bytes` is the raw data, everything else

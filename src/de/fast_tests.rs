@@ -16,6 +16,19 @@ use crate::dtype::Plain;
 use crate::dtype::{ByteOrder, DatetimeUnit, Dtype, Scalar, ScalarType, TimeUnit};
 use crate::{Datetime64, Timedelta64, unit};
 
+/// `from_slice` and `from_reader` of `file` into `T` both fail with `message`.
+#[track_caller]
+fn assert_both_readers_refuse<T: DeserializeOwned + std::fmt::Debug>(file: &[u8], message: &str) {
+    assert_eq!(
+        crate::from_slice::<T>(file).unwrap_err().to_string(),
+        message
+    );
+    assert_eq!(
+        crate::from_reader::<T>(file).unwrap_err().to_string(),
+        message
+    );
+}
+
 pub(super) fn types() -> Vec<ScalarType> {
     let ns = DatetimeUnit::new(TimeUnit::Nanoseconds);
     let us = DatetimeUnit::new(TimeUnit::Microseconds);
@@ -69,6 +82,18 @@ fn outcome<T: std::fmt::Debug>(r: crate::Result<T>) -> String {
         Ok(v) => format!("Ok({v:?})"),
         Err(e) => format!("Err({e})"),
     }
+}
+
+/// The outcome of reading `file` as `Vec<T>` through `from_slice`,
+/// `from_reader` and `NpyReader`, in that order.
+fn every_reader<T: DeserializeOwned + std::fmt::Debug>(file: &[u8]) -> [String; 3] {
+    let mut reader = crate::NpyReader::new(file).unwrap();
+    let rows: crate::Result<Vec<T>> = reader.deserialize().collect();
+    [
+        outcome(crate::from_slice::<Vec<T>>(file)),
+        outcome(crate::from_reader::<Vec<T>>(file)),
+        outcome(rows),
+    ]
 }
 
 fn both<T: DeserializeOwned + std::fmt::Debug>(
@@ -188,15 +213,9 @@ fn mismatching_targets_keep_their_results() {
         n: i64,
     }
     let file = crate::to_vec(&[W { x: 0.5, n: 7 }, W { x: 1.0, n: 1 << 20 }]).unwrap();
-    let err = crate::from_slice::<Vec<P>>(&file).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "record 1, field n: expected i16, found integer `1048576` in '<i8'"
-    );
-    let err = crate::from_reader::<Vec<P>>(&file[..]).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "record 1, field n: expected i16, found integer `1048576` in '<i8'"
+    assert_both_readers_refuse::<Vec<P>>(
+        &file,
+        "record 1, field n: expected i16, found integer `1048576` in '<i8'",
     );
 }
 
@@ -257,15 +276,9 @@ fn records_and_runs_agree_across_readers() {
     struct Bad {
         pos: [i32; 3],
     }
-    let err = crate::from_slice::<Vec<Bad>>(&file).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "record 0, field pos[0]: expected i32, found '>f8'"
-    );
-    let err = crate::from_reader::<Vec<Bad>>(&file[..]).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "record 0, field pos[0]: expected i32, found '>f8'"
+    assert_both_readers_refuse::<Vec<Bad>>(
+        &file,
+        "record 0, field pos[0]: expected i32, found '>f8'",
     );
 }
 
@@ -291,15 +304,6 @@ fn runs_keep_positions_and_messages() {
     let header = crate::Header::new(dtype, false, vec![2]);
     let (mut file, _) = header.encode(None).unwrap();
     file.extend_from_slice(&data);
-    fn all<T: DeserializeOwned + std::fmt::Debug>(file: &[u8]) -> [String; 3] {
-        let mut reader = crate::NpyReader::new(file).unwrap();
-        let rows: crate::Result<Vec<T>> = reader.deserialize().collect();
-        [
-            outcome(crate::from_slice::<Vec<T>>(file)),
-            outcome(crate::from_reader::<Vec<T>>(file)),
-            outcome(rows),
-        ]
-    }
     macro_rules! rec {
         ($name:ident { $($f:ident: $t:ty),* }) => {
             #[derive(Deserialize, Debug)]
@@ -324,15 +328,15 @@ fn runs_keep_positions_and_messages() {
     rec!(ShortM { m: [[u16; 2]; 1] });
     rec!(Tuple2 { a: (i32, i32) });
     let cases = [
-        all::<Ok1>(&file),
-        all::<Ok2>(&file),
-        all::<Ok3>(&file),
-        all::<Narrow>(&file),
-        all::<Short>(&file),
-        all::<Long>(&file),
-        all::<Strs>(&file),
-        all::<ShortM>(&file),
-        all::<Tuple2>(&file),
+        every_reader::<Ok1>(&file),
+        every_reader::<Ok2>(&file),
+        every_reader::<Ok3>(&file),
+        every_reader::<Narrow>(&file),
+        every_reader::<Short>(&file),
+        every_reader::<Long>(&file),
+        every_reader::<Strs>(&file),
+        every_reader::<ShortM>(&file),
+        every_reader::<Tuple2>(&file),
     ];
     let want = [
         "Ok([Ok1 { a: [1, 0, 2], m: [[0, 1], [2, 3]], s: [[120, 121], [122]] }, \
@@ -363,36 +367,30 @@ fn row_runs_keep_positions_and_messages() {
     let values: Vec<[i32; 3]> = vec![[1, 2, 3], [4, 5, 300]];
     let file = crate::to_vec(&values).unwrap();
     let flat = crate::to_vec(&[1i32, 2, 300]).unwrap();
-    fn all<T: DeserializeOwned + std::fmt::Debug>(file: &[u8]) -> [String; 3] {
-        let mut reader = crate::NpyReader::new(file).unwrap();
-        let rows: crate::Result<Vec<T>> = reader.deserialize().collect();
-        [
-            outcome(crate::from_slice::<Vec<T>>(file)),
-            outcome(crate::from_reader::<Vec<T>>(file)),
-            outcome(rows),
-        ]
-    }
     let cases = [
-        (all::<[i64; 3]>(&file), "Ok([[1, 2, 3], [4, 5, 300]])"),
         (
-            all::<Vec<f64>>(&file),
+            every_reader::<[i64; 3]>(&file),
+            "Ok([[1, 2, 3], [4, 5, 300]])",
+        ),
+        (
+            every_reader::<Vec<f64>>(&file),
             "Ok([[1.0, 2.0, 3.0], [4.0, 5.0, 300.0]])",
         ),
         (
-            all::<[u8; 3]>(&file),
+            every_reader::<[u8; 3]>(&file),
             "Err(record 1[2]: expected u8, found integer `300` in '<i4')",
         ),
         (
-            all::<(i32, i32)>(&file),
+            every_reader::<(i32, i32)>(&file),
             "Err(record 0: expected 2 elements, found subarray of shape (3,) of '<i4')",
         ),
         (
-            all::<[String; 3]>(&file),
+            every_reader::<[String; 3]>(&file),
             "Err(record 0[0]: expected a string, found '<i4')",
         ),
-        (all::<i16>(&flat), "Ok([1, 2, 300])"),
+        (every_reader::<i16>(&flat), "Ok([1, 2, 300])"),
         (
-            all::<u8>(&flat),
+            every_reader::<u8>(&flat),
             "Err(record 2: expected u8, found integer `300` in '<i4')",
         ),
     ];

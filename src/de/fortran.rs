@@ -38,23 +38,17 @@ impl<'de, B: Src<'de>> FortranFile<'_, B> {
     }
 }
 
-macro_rules! reordered {
-    ($($m:ident)*) => {$(
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            self.reordered(visitor, |de, v| de::Deserializer::$m(de, v))
-        }
-    )*};
-}
-
 impl<'de, B: Src<'de>> de::Deserializer<'de> for FortranFile<'_, B> {
     type Error = Error;
 
-    reordered!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
-        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
-        deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
-        deserialize_char deserialize_str deserialize_string deserialize_bytes
-        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq
-        deserialize_map deserialize_identifier deserialize_ignored_any);
+    de_methods!(via(reordered)
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier deserialize_ignored_any deserialize_unit_struct
+        deserialize_tuple deserialize_tuple_struct deserialize_struct deserialize_enum);
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
@@ -76,55 +70,6 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FortranFile<'_, B> {
         }
         self.reordered(visitor, |de, v| {
             de::Deserializer::deserialize_newtype_struct(de, name, v)
-        })
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.reordered(visitor, |de, v| {
-            de::Deserializer::deserialize_unit_struct(de, name, v)
-        })
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        self.reordered(visitor, |de, v| {
-            de::Deserializer::deserialize_tuple(de, len, v)
-        })
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.reordered(visitor, |de, v| {
-            de::Deserializer::deserialize_tuple_struct(de, name, len, v)
-        })
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.reordered(visitor, |de, v| {
-            de::Deserializer::deserialize_struct(de, name, fields, v)
-        })
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.reordered(visitor, |de, v| {
-            de::Deserializer::deserialize_enum(de, name, variants, v)
         })
     }
 }

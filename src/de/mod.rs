@@ -49,9 +49,13 @@
 ///   value); `newtype`: a newtype struct is its inner value; `ignored`:
 ///   `deserialize_ignored_any` takes nothing;
 /// - `refuse(f) method "what" ...`: each listed method is `Err(f("what"))`
-///   (the word may be left out: `f("")`), refuse-by-default as
-///   `crate::ser::refuse!` is on the write side;
-/// - `forward(field) method ...`: each listed method is `self.field`'s.
+///   (the word may be left out: `f("")`; `f` may be a closure, and its
+///   error any deserializer's), refuse-by-default as `crate::ser::refuse!`
+///   is on the write side;
+/// - `forward(field) method ...`: each listed method is `self.field`'s;
+/// - `via(helper) method ...`: each listed method is
+///   `self.helper(visitor, f)`, `f` calling the same method (with the same
+///   arguments) on the deserializer `helper` hands it.
 macro_rules! de_methods {
     (some) => {
         #[inline]
@@ -80,13 +84,16 @@ macro_rules! de_methods {
             visitor.visit_unit()
         }
     };
-    (refuse($f:path) $($m:ident $($what:literal)?)*) => {$(
+    (refuse($f:expr) $($m:ident $($what:literal)?)*) => {$(
         $crate::de::de_methods!(@args $m refuse ($f, concat!("", $($what)?)));
     )*};
     (forward($field:tt) $($m:ident)*) => {$(
         $crate::de::de_methods!(@args $m forward ($field));
     )*};
-    // the methods' own parameters, then `@refuse` or `@forward`
+    (via($helper:ident) $($m:ident)*) => {$(
+        $crate::de::de_methods!(@args $m via ($helper));
+    )*};
+    // the methods' own parameters, then `@refuse`, `@forward` or `@via`
     (@args deserialize_unit_struct $to:ident $x:tt) => {
         $crate::de::de_methods!(@$to deserialize_unit_struct(name: &'static str) $x);
     };
@@ -114,14 +121,14 @@ macro_rules! de_methods {
     (@args $m:ident $to:ident $x:tt) => {
         $crate::de::de_methods!(@$to $m() $x);
     };
-    (@refuse $m:ident($($a:ident: $t:ty),*) ($f:path, $what:expr)) => {
+    (@refuse $m:ident($($a:ident: $t:ty),*) ($f:expr, $what:expr)) => {
         fn $m<V: ::serde::de::Visitor<'de>>(
             self,
             $($a: $t,)*
             _: V,
-        ) -> $crate::error::Result<V::Value> {
+        ) -> ::core::result::Result<V::Value, Self::Error> {
             let _ = ($($a,)*);
-            Err($f($what))
+            Err(($f)($what))
         }
     };
     (@forward $m:ident($($a:ident: $t:ty),*) ($field:tt)) => {
@@ -132,6 +139,15 @@ macro_rules! de_methods {
             visitor: V,
         ) -> $crate::error::Result<V::Value> {
             self.$field.$m($($a,)* visitor)
+        }
+    };
+    (@via $m:ident($($a:ident: $t:ty),*) ($helper:ident)) => {
+        fn $m<V: ::serde::de::Visitor<'de>>(
+            self,
+            $($a: $t,)*
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            self.$helper(visitor, |de, v| ::serde::de::Deserializer::$m(de, $($a,)* v))
         }
     };
 }
@@ -301,6 +317,48 @@ impl Bytes {
     #[inline]
     pub(crate) fn Copied(b: &[u8]) -> Copied<'_> {
         Copied(b)
+    }
+}
+
+/// A one-entry map handed to a visitor: what the `NdArray` and `Bulk`
+/// offers are (see `nd` and `bulk_offer`); the key, then the value.
+pub(crate) struct OneEntry<K, D> {
+    key: Option<K>,
+    value: Option<D>,
+}
+
+impl<K, D> OneEntry<K, D> {
+    pub(crate) fn new(key: K, value: D) -> Self {
+        OneEntry {
+            key: Some(key),
+            value: Some(value),
+        }
+    }
+}
+
+impl<'de, K, D> serde::de::MapAccess<'de> for OneEntry<K, D>
+where
+    K: serde::de::IntoDeserializer<'de, Error>,
+    D: serde::Deserializer<'de, Error = Error>,
+{
+    type Error = Error;
+
+    fn next_key_seed<S: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>> {
+        match self.key.take() {
+            Some(key) => seed.deserialize(key.into_deserializer()).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<S: serde::de::DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        seed.deserialize(self.value.take().ok_or_else(internal)?)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.key.is_some()))
     }
 }
 

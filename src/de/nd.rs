@@ -12,9 +12,9 @@
 //! messages. An element that absorbs axes needs them contiguous: a Fortran
 //! array is then reordered into C order first (and reported as C).
 
-use serde::de::{self, DeserializeSeed, Visitor};
+use serde::de::{self, Visitor};
 
-use super::internal;
+use super::{OneEntry, internal};
 use crate::error::{Error, Result};
 use crate::nd::Order;
 use crate::special::NDDATA;
@@ -56,10 +56,7 @@ pub(crate) fn offer<'de, S: Source<'de>, V: Visitor<'de>>(
     source: S,
     visitor: V,
 ) -> Result<V::Value> {
-    visitor.visit_map(Offer {
-        key: Some(offer_key(order, dims)),
-        value: Some(source),
-    })
+    visitor.visit_map(OneEntry::new(offer_key(order, dims), Data(source)))
 }
 
 /// `(product of the leading axes, the last `absorbed` axes...)`.
@@ -74,33 +71,6 @@ pub(crate) fn flat_dims(dims: &[u64], absorbed: usize) -> Result<Vec<u64>> {
     flat.push(n);
     flat.extend_from_slice(rest);
     Ok(flat)
-}
-
-struct Offer<S> {
-    key: Option<String>,
-    value: Option<S>,
-}
-
-impl<'de, S: Source<'de>> de::MapAccess<'de> for Offer<S> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match self.key.take() {
-            Some(key) => seed
-                .deserialize(de::value::StringDeserializer::<Error>::new(key))
-                .map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
-        let source = self.value.take().ok_or_else(internal)?;
-        seed.deserialize(Data(source))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(usize::from(self.key.is_some()))
-    }
 }
 
 /// The offered data: answers only the [`NDDATA`] request.

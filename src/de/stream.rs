@@ -261,9 +261,15 @@ impl<'h, R: Read> StreamDe<'h, R> {
         }
     }
 
-    fn visit<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+    /// The top-level request: `f` on the whole array when it is 0-d or in
+    /// Fortran order, the rows one by one otherwise.
+    fn top<'de, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>, OfFile<'_>>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
         if self.header.shape.is_empty() || self.fortran() {
-            return self.whole(visitor, |de, v| de::Deserializer::deserialize_any(de, v));
+            return self.whole(visitor, f);
         }
         self.stream_seq(visitor)
     }
@@ -434,29 +440,17 @@ impl<'de, R: Read> de::SeqAccess<'de> for RawChunks<'_, R> {
     }
 }
 
-macro_rules! top {
-    ($($m:ident)*) => {$(
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.header.shape.is_empty() || self.fortran() {
-                return self.whole(visitor, |de, v| de::Deserializer::$m(de, v));
-            }
-            self.stream_seq(visitor)
-        }
-    )*};
-}
-
 impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
     type Error = Error;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.visit(visitor)
-    }
-
-    top!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
-        deserialize_seq deserialize_map deserialize_identifier);
+    de_methods!(via(top)
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_unit deserialize_seq deserialize_map deserialize_identifier
+        deserialize_unit_struct deserialize_tuple deserialize_tuple_struct
+        deserialize_struct deserialize_enum);
 
     de_methods!(some);
 
@@ -489,69 +483,5 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.data.skip_rest()?;
         visitor.visit_unit()
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.header.shape.is_empty() || self.fortran() {
-            return self.whole(visitor, |de, v| {
-                de::Deserializer::deserialize_struct(de, name, fields, v)
-            });
-        }
-        self.stream_seq(visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.header.shape.is_empty() || self.fortran() {
-            return self.whole(visitor, |de, v| {
-                de::Deserializer::deserialize_enum(de, name, variants, v)
-            });
-        }
-        self.stream_seq(visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        if self.header.shape.is_empty() || self.fortran() {
-            return self.whole(visitor, |de, v| {
-                de::Deserializer::deserialize_tuple(de, len, v)
-            });
-        }
-        self.stream_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.header.shape.is_empty() || self.fortran() {
-            return self.whole(visitor, |de, v| {
-                de::Deserializer::deserialize_tuple_struct(de, name, len, v)
-            });
-        }
-        self.stream_seq(visitor)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.header.shape.is_empty() || self.fortran() {
-            return self.whole(visitor, |de, v| {
-                de::Deserializer::deserialize_unit_struct(de, name, v)
-            });
-        }
-        self.stream_seq(visitor)
     }
 }

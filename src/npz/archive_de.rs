@@ -69,8 +69,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         match positional(self.npz.names(), len) {
             Some(order) => visitor.visit_seq(Positional {
                 npz: self.npz,
-                order,
-                next: 0,
+                order: order.into_iter(),
             }),
             None => self.deserialize_seq(visitor),
         }
@@ -124,8 +123,7 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
     visitor
         .visit_map(Members {
             npz: &mut *npz,
-            order,
-            next: 0,
+            order: order.into_iter(),
             current: None,
         })
         .map_err(|e| e.listing_what_is_there("the archive", npz.names().iter().map(String::as_str)))
@@ -145,31 +143,30 @@ fn positional(names: &[String], len: usize) -> Option<Vec<usize>> {
 /// Members `arr_0`, `arr_1`, ... as the elements of a tuple.
 struct Positional<'a, R: Read + Seek> {
     npz: &'a mut NpzReader<R>,
-    order: Vec<usize>,
-    next: usize,
+    /// The member indices not yet read.
+    order: std::vec::IntoIter<usize>,
 }
 
 impl<'de, R: Read + Seek> SeqAccess<'de> for Positional<'_, R> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let Some(&i) = self.order.get(self.next) else {
+        let Some(i) = self.order.next() else {
             return Ok(None);
         };
-        self.next = self.next.saturating_add(1);
         self.npz.read_index(i, seed).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.order.len().saturating_sub(self.next))
+        Some(self.order.len())
     }
 }
 
 /// Members as map entries: key, then the member decoded from its stream.
 struct Members<'a, R: Read + Seek> {
     npz: &'a mut NpzReader<R>,
-    order: Vec<usize>,
-    next: usize,
+    /// The member indices not yet read.
+    order: std::vec::IntoIter<usize>,
     current: Option<usize>,
 }
 
@@ -177,10 +174,9 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some(&i) = self.order.get(self.next) else {
+        let Some(i) = self.order.next() else {
             return Ok(None);
         };
-        self.next = self.next.saturating_add(1);
         self.current = Some(i);
         let key = self.npz.key(i).to_owned();
         seed.deserialize(key.into_deserializer()).map(Some)
@@ -195,7 +191,7 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.order.len().saturating_sub(self.next))
+        Some(self.order.len())
     }
 }
 
