@@ -42,7 +42,8 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
-use crate::ser::nd::{fortran_header, reorder, top};
+use crate::ser::nd::{fortran_header, reorder};
+use crate::ser::probe::top;
 use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
@@ -1830,7 +1831,7 @@ mod one_pass_tests {
     #[test]
     fn plain_nd_arrays_are_written_unchecked() {
         use crate::NdArray;
-        use crate::ser::nd::top;
+        use crate::ser::probe::top;
         #[track_caller]
         fn unchecked<T: Serialize + 'static + Clone>(data: Vec<T>, shape: Vec<usize>, want: bool) {
             let arrays = [

@@ -120,7 +120,9 @@ fn top_kind<T: ?Sized + Serialize>(value: &T) -> TopKind {
             | Found::StructVariant(..) => TopKind::Other("enum variant"),
         },
         Err(Stop::Special) => TopKind::Other("scalar"),
-        Err(Stop::Some | Stop::First(_) | Stop::Custom(_)) => TopKind::Other("value"),
+        Err(Stop::Some | Stop::First(_) | Stop::Custom(_) | Stop::Shape(_) | Stop::Data(_)) => {
+            TopKind::Other("value")
+        }
     }
 }
 

@@ -315,7 +315,7 @@ impl<'a> Enc<'a> {
     /// flat data encoded in C order (Fortran data into a buffer first, then
     /// reordered).
     fn nd<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        let nd = crate::ser::nd::shape_of(value)?;
+        let nd = crate::ser::probe::shape_of(value)?;
         let (Some(count), Some(rest)) = (nd.count(), self.dims.strip_prefix(&nd.dims[..])) else {
             return Err(self.mismatch(&format!(
                 "an n-d array of shape {}",
@@ -332,7 +332,7 @@ impl<'a> Enc<'a> {
                 buf: self.buf,
                 strict,
             };
-            return crate::ser::nd::parts(value, |_| Ok(enc)).map(|_| ());
+            return crate::ser::probe::parts(value, |_| Ok(enc)).map(|_| ());
         }
         let mut stored = vec![0u8; self.buf.len()];
         let enc = Enc {
@@ -341,7 +341,7 @@ impl<'a> Enc<'a> {
             buf: &mut stored,
             strict,
         };
-        crate::ser::nd::parts(value, |_| Ok(enc))?;
+        crate::ser::probe::parts(value, |_| Ok(enc))?;
         let elsize = usize::try_from(count)
             .ok()
             .and_then(|n| stored.len().checked_div(n))

@@ -25,7 +25,8 @@
 //! buffering and I/O live in the flavours, the serializers never see them,
 //! and a flavour's error is the pass's `Err`. Beside them: `probe.rs` looks
 //! at a value's top (the inner value of a special newtype, classified once
-//! in `crate::special`; a map key as a name; what an npz value is),
+//! in `crate::special`; a map key as a name; what an npz value is; an n-d
+//! array's parts),
 //! `convert.rs` the exact numeric conversions. Every serializer refuses by
 //! default ([`refuse!`]): it lists what it does not take and words a
 //! [`Found`] once; [`through!`] and [`elements!`] write the methods that
@@ -34,8 +35,9 @@
 //! A new write path is a flavour or a sink of these walkers, not a new
 //! walker. An n-d array (`NdArray`, `NdView`, the
 //! [`Special::NdArray`](crate::special::Special) newtype over `{shape,
-//! order, data}`) shows how: `nd.rs` reads its parts for every serializer
-//! (one small serializer of the parts, [`nd::parts`]); at the top of a
+//! order, data}`) shows how: `probe.rs` reads its parts for every serializer
+//! ([`probe::parts`], one more look of the same `Probe`) and `nd.rs` keeps
+//! their layout; at the top of a
 //! write the speculative pass walks its flat data as the outer axes and
 //! puts the shape and order into the header; as an element (a record's
 //! field, or the whole array on the exact path) `infer.rs` and `encode.rs`
@@ -418,7 +420,7 @@ pub(crate) struct WritePlan {
 
 /// Pass 1: shape and dtype.
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
-    let nd = nd::top(value);
+    let nd = probe::top(value);
     match &opts.dtype {
         None => {
             let mut root = None;
@@ -451,7 +453,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
             // the element's own axes (`[f32; 3]`), measured as the flat
             // data's inner axes
             let mut measured = count_shape(&given);
-            nd::parts(value, |_| {
+            probe::parts(value, |_| {
                 Ok(walk::Count {
                     shape: &mut measured,
                     depth: 0,

@@ -3,9 +3,10 @@
 //! An [`NdArray`](crate::NdArray) or [`NdView`](crate::NdView) serializes
 //! as a newtype named by [`special::nd_name`](crate::special::nd_name)
 //! over the struct `{shape, order, data}`, `data` flat in `order`: what
-//! other formats see. This crate's serializers look into those parts here
-//! ([`parts`]: the shape and order, then the flat data handed to a
-//! serializer of the caller's) and take an n-d array
+//! other formats see. This crate's serializers look into those parts
+//! through `probe.rs` ([`parts`](crate::ser::probe::parts): the shape and
+//! order, then the flat data handed to a serializer of the caller's), and
+//! this module keeps their layout: an n-d array is taken
 //!
 //! - as an element (a record's field; `infer.rs`, `encode.rs`): a subarray
 //!   of its shape, C order (Fortran data is [`reorder`]ed);
@@ -17,16 +18,8 @@
 // operation is checked or proven bounded.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use std::marker::PhantomData;
-
-use serde::Serialize;
-use serde::ser;
-
 use crate::dtype::Dtype;
-use crate::error::{Error, Result};
-use crate::ser::Found;
-use crate::ser::probe::{dims, key_text};
-use crate::special::Special;
+use crate::error::Result;
 
 /// An n-d array's shape and order, as its parts say.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,7 +28,8 @@ pub(crate) struct NdShape {
     /// Whether the flat data is laid out column-major (normalised as
     /// [`Order::of`](crate::Order::of) does).
     pub fortran: bool,
-    /// Whether the newtype's name, when it was seen ([`top`]), says the
+    /// Whether the newtype's name, when it was seen
+    /// ([`top`](crate::ser::probe::top)), says the
     /// data are real numbers or booleans
     /// ([`special::nd_name`](crate::special::nd_name)): encoded as their
     /// own type, they cannot fail.
@@ -74,61 +68,6 @@ pub(crate) fn subarray_of(base: Dtype, dims: &[u64]) -> Result<Dtype> {
             Dtype::subarray(*inner, dims.iter().chain(&sub).copied().collect())
         }
         base => Dtype::subarray(base, dims.to_vec()),
-    }
-}
-
-fn malformed() -> Error {
-    Error::schema("malformed n-d array (expected {shape, order, data})")
-}
-
-/// Reads the parts of an n-d array (`value`, its newtype or the inner
-/// value of it): its shape and order, then its flat data serialized by the
-/// serializer `data` makes for that shape. The data's element count is the
-/// serializer's to check.
-pub(crate) fn parts<V, S, F>(value: &V, data: F) -> Result<(NdShape, S::Ok)>
-where
-    V: ?Sized + Serialize,
-    S: ser::Serializer<Error = Error>,
-    F: FnOnce(&NdShape) -> Result<S>,
-{
-    value.serialize(Parts {
-        data,
-        inside: true,
-        plain: false,
-        out: PhantomData,
-    })
-}
-
-/// The shape and order of an n-d array (`value`, the inner value of its
-/// newtype), its data not looked at.
-pub(crate) fn shape_of<V: ?Sized + Serialize>(value: &V) -> Result<NdShape> {
-    look(value, true)
-}
-
-/// The shape and order of `value` when it is an n-d array (`NdArray`,
-/// `NdView`, through `Some` and plain newtypes); any other value is left
-/// at its first call.
-pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
-    look(value, false).ok()
-}
-
-/// [`shape_of`] (`inside` the array's newtype) or [`top`].
-fn look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape> {
-    let mut seen = None;
-    // the data's serializer is nominal: the walk stops before the data
-    let looked = value.serialize(Parts {
-        data: |nd: &NdShape| -> Result<crate::ser::walk::Count<'_>> {
-            seen = Some(nd.clone());
-            Err(malformed())
-        },
-        inside,
-        plain: false,
-        out: PhantomData,
-    });
-    match (looked, seen) {
-        (_, Some(nd)) => Ok(nd),
-        (Err(e), None) => Err(e),
-        (Ok(_), None) => Err(malformed()),
     }
 }
 
@@ -188,113 +127,6 @@ pub(crate) fn reorder(src: &[u8], dst: &mut [u8], dims: &[u64], elsize: usize, f
         }
     }
 }
-
-/// The serializer of an n-d array's parts (see [`parts`]): their struct
-/// only `inside` the array's newtype, which it looks for through plain
-/// newtypes and `Some`.
-struct Parts<F, S> {
-    data: F,
-    inside: bool,
-    /// The newtype's name gave the element's numpy type.
-    plain: bool,
-    out: PhantomData<fn() -> S>,
-}
-
-impl<F, S> Parts<F, S> {
-    fn refuse(self, _: Found) -> Error {
-        malformed()
-    }
-}
-
-impl<F, S> ser::Serializer for Parts<F, S>
-where
-    S: ser::Serializer<Error = Error>,
-    F: FnOnce(&NdShape) -> Result<S>,
-{
-    serializer_types!((NdShape, S::Ok), Error; _ _ _ _ _ (PartsStruct<F, S>) _);
-
-    refuse!(numbers serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes
-        serialize_none serialize_unit serialize_unit_struct serialize_unit_variant
-        serialize_newtype_variant serialize_seq serialize_tuple serialize_tuple_struct
-        serialize_tuple_variant serialize_map serialize_struct_variant);
-    through!(some);
-
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(NdShape, S::Ok)> {
-        match Special::of(name) {
-            Some(Special::NdArray(code)) => {
-                self.inside = true;
-                // complex pairs are not one of the speculative pass's
-                // plain numbers
-                self.plain = !code.is_empty() && !code.starts_with('c');
-            }
-            None => {}
-            Some(_) => return Err(malformed()),
-        }
-        value.serialize(self)
-    }
-
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<PartsStruct<F, S>> {
-        if !self.inside {
-            return Err(malformed());
-        }
-        Ok(PartsStruct {
-            data: Some(self.data),
-            dims: None,
-            fortran: false,
-            plain: self.plain,
-            done: None,
-        })
-    }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-}
-
-/// The fields of an n-d array's parts, in the order written.
-struct PartsStruct<F, S: ser::Serializer> {
-    data: Option<F>,
-    dims: Option<Vec<u64>>,
-    fortran: bool,
-    plain: bool,
-    done: Option<(NdShape, S::Ok)>,
-}
-
-impl<F, S> PartsStruct<F, S>
-where
-    S: ser::Serializer<Error = Error>,
-    F: FnOnce(&NdShape) -> Result<S>,
-{
-    fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
-        match key {
-            "shape" => self.dims = Some(dims(value).ok_or_else(malformed)?),
-            "order" => {
-                self.fortran = key_text(value, false, |t| t == "F").map_err(|_| malformed())?;
-            }
-            "data" => {
-                let nd = NdShape {
-                    dims: self.dims.take().ok_or_else(malformed)?,
-                    fortran: self.fortran,
-                    plain: self.plain,
-                };
-                let make = self.data.take().ok_or_else(malformed)?;
-                let ok = value.serialize(make(&nd)?)?;
-                self.done = Some((nd, ok));
-            }
-            _ => return Err(malformed()),
-        }
-        Ok(())
-    }
-    fn finish(self) -> Result<(NdShape, S::Ok)> {
-        self.done.ok_or_else(malformed)
-    }
-}
-
-elements!(impl[F: FnOnce(&NdShape) -> Result<S>, S: ser::Serializer<Error = Error>]
-    PartsStruct<F, S> => (NdShape, S::Ok), Error: SerializeStruct);
 
 #[cfg(test)]
 mod tests {

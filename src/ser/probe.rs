@@ -7,17 +7,21 @@
 //!   takes maps (record fields by name in `encode` and `infer`, npz member
 //!   names, the column `npz/pick` keeps);
 //! - [`dims`]: a sequence of sizes (an n-d array's shape);
+//! - [`top`], [`shape_of`] and [`parts`]: an n-d array's shape and order
+//!   (its newtype over `{shape, order, data}`, see `nd.rs`), and its flat
+//!   data handed to a serializer of the caller's;
 //! - [`top_of`] and [`first_is_record`]: what a value is (a struct, a map,
 //!   a sequence, `None`), for npz's dispatch.
 //!
 //! One serializer ([`Probe`]) answers them all; it stops at the first call
-//! that settles the question, so no element is visited (a pair's two parts
-//! and a tuple's first element aside). One place decides which serialized
-//! keys are text: strings, chars and unit enum variants, through `Some` and
-//! newtype wrappers. Anything else is refused with its kind (`"integer"`,
-//! `"sequence"`, ...), and each caller words the refusal for its own
-//! context. The text is handed to a closure while it is borrowed, so
-//! finding a known name allocates nothing.
+//! that settles the question, so no element is visited (a pair's two parts,
+//! a tuple's first element and an n-d array's parts aside; the array's
+//! data goes to the caller's serializer). One place decides which
+//! serialized keys are text: strings, chars and unit enum variants,
+//! through `Some` and newtype wrappers. Anything else is refused with its
+//! kind (`"integer"`, `"sequence"`, ...), and each caller words the refusal
+//! for its own context. The text is handed to a closure while it is
+//! borrowed, so finding a known name allocates nothing.
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
@@ -29,6 +33,7 @@ use serde::ser;
 
 use crate::error::Error;
 use crate::ser::Found;
+use crate::ser::nd::NdShape;
 use crate::special::{self, Special};
 
 /// What a probed value turned out to be.
@@ -129,6 +134,10 @@ where
         Err(Stop::Some) => Err(KeyError::NotText("Some")),
         Err(Stop::Special | Stop::First(_)) => Err(KeyError::NotText("special value")),
         Err(Stop::Custom(msg)) => Err(KeyError::Custom(msg)),
+        // only an n-d look sees an n-d array's parts
+        Ok(Seen::Nd(..)) | Err(Stop::Shape(_) | Stop::Data(_)) => {
+            Err(KeyError::NotText(key_word(Found::Struct)))
+        }
     }
 }
 
@@ -142,6 +151,7 @@ pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
         Seen::Text(found) => Ok(found),
         Seen::Value(captured) => Err(Stop::Is(captured.found())),
         Seen::Dims(_) => Err(Stop::Is(Found::Seq)),
+        Seen::Nd(..) => Err(Stop::Is(Found::Struct)),
     }
 }
 
@@ -154,6 +164,71 @@ pub(crate) fn first_is_record<T: ?Sized + Serialize>(value: &T) -> bool {
         value.serialize(Probe::new(Look::First, |_, _: &str| ())),
         Err(Stop::First(true))
     )
+}
+
+fn malformed() -> Error {
+    Error::schema("malformed n-d array (expected {shape, order, data})")
+}
+
+/// An n-d look's refusal: the data's own error ([`Stop::Data`]), a
+/// custom error kept, anything else a malformed n-d array.
+fn nd_error(stop: Stop) -> Error {
+    match stop {
+        Stop::Data(e) => e,
+        Stop::Custom(msg) => <Error as ser::Error>::custom(msg),
+        _ => malformed(),
+    }
+}
+
+/// Reads the parts of an n-d array (`value`, its newtype or the inner
+/// value of it): its shape and order, then its flat data serialized by the
+/// serializer `data` makes for that shape. The data's element count is the
+/// serializer's to check.
+pub(crate) fn parts<V, S, M>(value: &V, data: M) -> Result<(NdShape, S::Ok), Error>
+where
+    V: ?Sized + Serialize,
+    S: ser::Serializer<Error = Error>,
+    M: FnOnce(&NdShape) -> Result<S, Error>,
+{
+    let look = Look::Nd {
+        inside: true,
+        plain: false,
+    };
+    match value.serialize(Probe {
+        take: Data(data),
+        look,
+    }) {
+        Ok(Seen::Nd(nd, ok)) => Ok((nd, ok)),
+        Ok(_) => Err(malformed()),
+        Err(stop) => Err(nd_error(stop)),
+    }
+}
+
+/// The shape and order of an n-d array (`value`, the inner value of its
+/// newtype), its data not looked at.
+pub(crate) fn shape_of<V: ?Sized + Serialize>(value: &V) -> Result<NdShape, Error> {
+    nd_look(value, true)
+}
+
+/// The shape and order of `value` when it is an n-d array (`NdArray`,
+/// `NdView`, through `Some` and plain newtypes); any other value is left
+/// at its first call.
+pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
+    nd_look(value, false).ok()
+}
+
+/// [`shape_of`] (`inside` the array's newtype) or [`top`]: the look stops
+/// at the data with the shape.
+fn nd_look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape, Error> {
+    let look = Look::Nd {
+        inside,
+        plain: false,
+    };
+    match value.serialize(Probe::new(look, |_, _: &str| ())) {
+        Err(Stop::Shape(nd)) => Ok(nd),
+        Ok(_) => Err(malformed()),
+        Err(stop) => Err(nd_error(stop)),
+    }
 }
 
 /// A key's kind, in the words of the messages about keys.
@@ -185,13 +260,19 @@ pub(crate) enum Stop {
     Is(Found),
     /// `Some`, where it is not looked through.
     Some,
-    /// One of the crate's special newtypes (only when asking the kind).
+    /// One of the crate's special newtypes (asking the kind, or another
+    /// than an n-d array where one is looked for).
     Special,
     /// A tuple's first element is a record, or there is none (`true`).
     First(#[cfg_attr(not(feature = "npz"), allow(dead_code))] bool),
     /// The value's own `Serialize` failed (or used a type serde refuses by
     /// default, such as `i128`, for a key).
     Custom(String),
+    /// An n-d array's shape and order, its data not looked at ([`shape_of`],
+    /// [`top`]).
+    Shape(NdShape),
+    /// An n-d array's data failed in the serializer [`parts`] handed it to.
+    Data(Error),
 }
 
 impl fmt::Display for Stop {
@@ -226,6 +307,11 @@ enum Look {
     First,
     /// A sequence of sizes ([`dims`]).
     Dims,
+    /// An n-d array's parts ([`parts`], [`shape_of`], [`top`]): their struct
+    /// only `inside` the array's newtype, which is looked for through plain
+    /// newtypes and `Some`; `plain` when the newtype's name says the data
+    /// are real numbers or booleans.
+    Nd { inside: bool, plain: bool },
 }
 
 /// What [`Probe`] saw at the top.
@@ -236,35 +322,82 @@ enum Seen<R> {
     Text(R),
     /// Sizes ([`Look::Dims`]).
     Dims(Vec<u64>),
+    /// An n-d array's shape and order, and what its data's serializer
+    /// returned ([`parts`]).
+    Nd(NdShape, R),
 }
 
-/// The top of a value: text goes to `on_text` (with what it was), numbers
-/// are captured, anything else stops the serializer with its kind.
-struct Probe<F, R> {
-    on_text: F,
+/// What the caller of [`Probe`] takes from what it finds: text while it is
+/// borrowed, an n-d array's data.
+trait Take {
+    type Out;
+    /// Text (a key, a kind), with what it was.
+    fn text(self, found: Found, text: &str) -> Result<Self::Out, Stop>;
+    /// The flat data of an n-d array of `nd`.
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<Self::Out, Stop>;
+}
+
+/// A closure takes text; at an n-d array's data it stops with the shape
+/// ([`Stop::Shape`]): only [`Data`] looks at the data.
+impl<F: FnOnce(Found, &str) -> R, R> Take for F {
+    type Out = R;
+    #[inline]
+    fn text(self, found: Found, text: &str) -> Result<R, Stop> {
+        Ok(self(found, text))
+    }
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<R, Stop> {
+        Err(Stop::Shape(nd.clone()))
+    }
+}
+
+/// An n-d array's data, serialized by the serializer the closure makes for
+/// its shape ([`parts`]); no text is taken.
+struct Data<M>(M);
+
+impl<M, S> Take for Data<M>
+where
+    M: FnOnce(&NdShape) -> Result<S, Error>,
+    S: ser::Serializer<Error = Error>,
+{
+    type Out = S::Ok;
+    fn text(self, found: Found, _: &str) -> Result<S::Ok, Stop> {
+        Err(Stop::Is(found))
+    }
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<S::Ok, Stop> {
+        let serializer = (self.0)(nd).map_err(Stop::Data)?;
+        data.serialize(serializer).map_err(Stop::Data)
+    }
+}
+
+/// The top of a value: text goes to `take` (with what it was), numbers
+/// are captured, an n-d array's data is handed to `take`, anything else
+/// stops the serializer with its kind.
+struct Probe<H> {
+    take: H,
     look: Look,
-    out: PhantomData<fn() -> R>,
 }
 
-impl<F: FnOnce(Found, &str) -> R, R> Probe<F, R> {
+impl<F: FnOnce(Found, &str) -> R, R> Probe<F> {
+    /// A look whose text goes to `on_text`.
     #[inline]
     fn new(look: Look, on_text: F) -> Self {
         Probe {
-            on_text,
+            take: on_text,
             look,
-            out: PhantomData,
         }
     }
+}
 
+impl<H: Take> Probe<H> {
     fn refuse(self, found: Found) -> Stop {
         Stop::Is(found)
     }
 
-    /// Text, except for [`Look::Value`] and [`Look::First`] (no text there).
-    fn text(self, found: Found, text: &str) -> Result<Seen<R>, Stop> {
+    /// Text, for [`Look::Key`] and [`Look::Kind`] (no text elsewhere).
+    fn text(self, found: Found, text: &str) -> Result<Seen<H::Out>, Stop> {
         match self.look {
-            Look::Key { .. } | Look::Kind => Ok(Seen::Text((self.on_text)(found, text))),
-            Look::Value | Look::First | Look::Dims => Err(Stop::Is(found)),
+            Look::Key { .. } | Look::Kind => Ok(Seen::Text(self.take.text(found, text)?)),
+            Look::Value | Look::First | Look::Dims | Look::Nd { .. } => Err(Stop::Is(found)),
         }
     }
 
@@ -278,7 +411,7 @@ impl<F: FnOnce(Found, &str) -> R, R> Probe<F, R> {
     }
 
     /// A sequence or a tuple: a pair's parts, a tuple's first element.
-    fn elements(self, found: Found) -> Result<Elements<R>, Stop> {
+    fn elements(self, found: Found) -> Result<Elements<H::Out>, Stop> {
         match (self.look, found) {
             (Look::Value | Look::Dims, _) | (Look::First, Found::Tuple) => Ok(Elements {
                 parts: [None, None],
@@ -347,22 +480,65 @@ impl<R> Elements<R> {
 
 elements!(impl[R] Elements<R> => Seen<R>, Stop: SerializeSeq SerializeTuple);
 
+/// The fields of an n-d array's parts ([`Look::Nd`]), in the order
+/// written: the shape and order, then the data handed to the taker.
+struct NdParts<H: Take> {
+    take: Option<H>,
+    dims: Option<Vec<u64>>,
+    fortran: bool,
+    plain: bool,
+    done: Option<(NdShape, H::Out)>,
+}
+
+impl<H: Take> NdParts<H> {
+    fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<(), Stop> {
+        // anything but the parts in order is a malformed n-d array
+        let malformed = Stop::Is(Found::Struct);
+        match key {
+            "shape" => self.dims = Some(dims(value).ok_or(malformed)?),
+            "order" => {
+                self.fortran = key_text(value, false, |t| t == "F").map_err(|_| malformed)?;
+            }
+            "data" => {
+                let (Some(dims), Some(take)) = (self.dims.take(), self.take.take()) else {
+                    return Err(malformed);
+                };
+                let nd = NdShape {
+                    dims,
+                    fortran: self.fortran,
+                    plain: self.plain,
+                };
+                let out = take.data(&nd, value)?;
+                self.done = Some((nd, out));
+            }
+            _ => return Err(malformed),
+        }
+        Ok(())
+    }
+    fn finish(self) -> Result<Seen<H::Out>, Stop> {
+        let (nd, out) = self.done.ok_or(Stop::Is(Found::Struct))?;
+        Ok(Seen::Nd(nd, out))
+    }
+}
+
+elements!(impl[H: Take] NdParts<H> => Seen<H::Out>, Stop: SerializeStruct);
+
 /// The number methods of [`Probe`]: each value captured as it is (the
 /// integers widened to 64 bits).
 macro_rules! capture {
     ($($method:ident($ty:ty) => $captured:ident;)*) => {$(
-        fn $method(self, v: $ty) -> Result<Seen<R>, Stop> {
+        fn $method(self, v: $ty) -> Result<Seen<H::Out>, Stop> {
             Ok(Seen::Value(Captured::$captured(v.into())))
         }
     )*};
 }
 
-impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
-    serializer_types!(Seen<R>, Stop; (Elements<R>) (Elements<R>) _ _ _ _ _);
+impl<H: Take> ser::Serializer for Probe<H> {
+    serializer_types!(Seen<H::Out>, Stop; (Elements<H::Out>) (Elements<H::Out>) _ _ _ (NdParts<H>) _);
 
     refuse!(serialize_bytes serialize_none serialize_unit serialize_unit_struct
         serialize_newtype_variant serialize_tuple_struct serialize_tuple_variant serialize_map
-        serialize_struct serialize_struct_variant);
+        serialize_struct_variant);
 
     capture! {
         serialize_bool(bool) => Bool;
@@ -377,16 +553,16 @@ impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
         serialize_f32(f32) => F32;
         serialize_f64(f64) => F64;
     }
-    fn serialize_i128(self, _: i128) -> Result<Seen<R>, Stop> {
+    fn serialize_i128(self, _: i128) -> Result<Seen<H::Out>, Stop> {
         Err(self.wide("i128"))
     }
-    fn serialize_u128(self, _: u128) -> Result<Seen<R>, Stop> {
+    fn serialize_u128(self, _: u128) -> Result<Seen<H::Out>, Stop> {
         Err(self.wide("u128"))
     }
-    fn serialize_char(self, v: char) -> Result<Seen<R>, Stop> {
+    fn serialize_char(self, v: char) -> Result<Seen<H::Out>, Stop> {
         self.text(Found::Char, v.encode_utf8(&mut [0; 4]))
     }
-    fn serialize_str(self, v: &str) -> Result<Seen<R>, Stop> {
+    fn serialize_str(self, v: &str) -> Result<Seen<H::Out>, Stop> {
         self.text(Found::Str, v)
     }
     fn serialize_unit_variant(
@@ -394,10 +570,10 @@ impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
         name: &'static str,
         _: u32,
         variant: &'static str,
-    ) -> Result<Seen<R>, Stop> {
+    ) -> Result<Seen<H::Out>, Stop> {
         self.text(Found::UnitVariant(name, variant), variant)
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Seen<R>, Stop> {
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Seen<H::Out>, Stop> {
         match self.look {
             Look::Key {
                 through_some: false,
@@ -409,7 +585,7 @@ impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
         self,
         name: &'static str,
         value: &T,
-    ) -> Result<Seen<R>, Stop> {
+    ) -> Result<Seen<H::Out>, Stop> {
         match self.look {
             Look::Value => match Special::of(name) {
                 Some(Special::Padding) => Ok(Seen::Value(match probe(value) {
@@ -423,14 +599,43 @@ impl<F: FnOnce(Found, &str) -> R, R> ser::Serializer for Probe<F, R> {
                 Some(_) => Ok(Seen::Value(Captured::Other)),
             },
             Look::Kind if special::is_own(name) => Err(Stop::Special),
+            Look::Nd { .. } => match Special::of(name) {
+                Some(Special::NdArray(code)) => {
+                    // complex pairs are not one of the speculative pass's
+                    // plain numbers
+                    let plain = !code.is_empty() && !code.starts_with('c');
+                    let look = Look::Nd {
+                        inside: true,
+                        plain,
+                    };
+                    value.serialize(Probe { look, ..self })
+                }
+                None => value.serialize(self),
+                Some(_) => Err(Stop::Special),
+            },
             _ => value.serialize(self),
         }
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Elements<R>, Stop> {
+    fn serialize_seq(self, _: Option<usize>) -> Result<Elements<H::Out>, Stop> {
         self.elements(Found::Seq)
     }
-    fn serialize_tuple(self, _: usize) -> Result<Elements<R>, Stop> {
+    fn serialize_tuple(self, _: usize) -> Result<Elements<H::Out>, Stop> {
         self.elements(Found::Tuple)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<NdParts<H>, Stop> {
+        match self.look {
+            Look::Nd {
+                inside: true,
+                plain,
+            } => Ok(NdParts {
+                take: Some(self.take),
+                dims: None,
+                fortran: false,
+                plain,
+                done: None,
+            }),
+            _ => Err(Stop::Is(Found::Struct)),
+        }
     }
     fn is_human_readable(&self) -> bool {
         false
