@@ -424,13 +424,7 @@ fn big_endian_runs_read_as_little_endian() {
             .dtype(Dtype::Scalar(Scalar::new(s.ty(), order)))
             .to_vec(values)
             .unwrap();
-        let mut reader = crate::NpyReader::new(&file[..]).unwrap();
-        let rows: crate::Result<Vec<T>> = reader.deserialize().collect();
-        [
-            outcome(crate::from_slice::<Vec<T>>(&file)),
-            outcome(crate::from_reader::<Vec<T>>(&file[..])),
-            outcome(rows),
-        ]
+        every_reader::<T>(&file)
     }
     macro_rules! agree {
         ($($v:expr),*) => {$({
