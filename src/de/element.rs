@@ -89,26 +89,6 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         fix_error(e, &Found(self.dtype))
     }
 
-    /// The numeric methods when `fast` did not match: a big-endian number
-    /// whose plan's `swapped` tag is the asked type takes one swapping
-    /// load (`load`), anything else [`ElementDe::general`]. Out of line,
-    /// so a little-endian file's hot path is one compare as before.
-    #[inline(never)]
-    fn swapped_or_general<V: Visitor<'de>, const N: usize>(
-        self,
-        visitor: V,
-        tag: Plain,
-        load: impl FnOnce(V, &[u8; N]) -> Result<V::Value>,
-        f: impl FnOnce(ScalarDe<B>, V) -> Result<V::Value>,
-    ) -> Result<V::Value> {
-        if self.dtype.swapped == Some(tag) {
-            if let Some(a) = self.bytes.slice().first_chunk::<N>() {
-                return self.visited(load(visitor, a));
-            }
-        }
-        self.general(visitor, f)
-    }
-
     /// The general path of the numeric methods: the scalar with its
     /// conversions and checks, or the self-describing presentation of a
     /// record or subarray. Out of line so the fast path stays small.
@@ -198,9 +178,12 @@ macro_rules! to_scalar {
 
 /// The numeric methods: when the plan's [`Fast`] tag says the file's type
 /// is exactly the asked one in little-endian order, one load and one
-/// visit; anything else (big-endian: [`ElementDe::swapped_or_general`];
-/// other types, conversions, records: [`ElementDe::general`]) goes out
-/// of line.
+/// visit; when its `swapped` tag says so for big-endian order, one
+/// byte-swapping load and one visit (checked only after the first tag
+/// missed, so a little-endian file's hot path is one compare; read from
+/// the plan rather than carried by value like `fast`, which would make
+/// every element of a record one field larger); anything else (other
+/// types, conversions, records: [`ElementDe::general`]) goes out of line.
 macro_rules! fast_scalar {
     ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
         #[inline]
@@ -210,12 +193,12 @@ macro_rules! fast_scalar {
                     return self.visited(visitor.$visit(<$t>::from_le_bytes(*a)));
                 }
             }
-            self.swapped_or_general(
-                visitor,
-                Plain::$tag,
-                |v, a: &[u8; $n]| v.$visit(<$t>::from_be_bytes(*a)),
-                |d, v| d.$m(v),
-            )
+            if self.dtype.swapped == Some(Plain::$tag) {
+                if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
+                    return self.visited(visitor.$visit(<$t>::from_be_bytes(*a)));
+                }
+            }
+            self.general(visitor, |d, v| d.$m(v))
         }
     )*};
 }

@@ -405,3 +405,65 @@ fn row_runs_keep_positions_and_messages() {
         "expected 2 elements, found array of shape (3,) of '<i4'"
     );
 }
+
+/// The plain numbers of a big-endian file read into `Vec<T>` (the
+/// top-level run, its byte-swapping load) as the same values stored
+/// little-endian, through every reader; a value that does not fit names
+/// its record with the same message, only the byte order in the dtype
+/// differs.
+#[test]
+fn big_endian_runs_read_as_little_endian() {
+    fn same<T>(order: ByteOrder, values: &[T]) -> [String; 3]
+    where
+        T: serde::Serialize + DeserializeOwned + std::fmt::Debug + PartialEq,
+    {
+        let plain = crate::to_vec(values).unwrap();
+        let s = crate::NpyReader::new(&plain[..]).unwrap().dtype().clone();
+        let s = s.as_scalar().unwrap();
+        let file = crate::WriteOptions::new()
+            .dtype(Dtype::Scalar(Scalar::new(s.ty(), order)))
+            .to_vec(values)
+            .unwrap();
+        every_reader::<T>(&file)
+    }
+    macro_rules! agree {
+        ($($v:expr),*) => {$({
+            let values = $v;
+            let want = outcome::<Vec<_>>(Ok(values.to_vec()));
+            let want = [want.clone(), want.clone(), want];
+            assert_eq!(same(ByteOrder::Little, &values), want);
+            assert_eq!(same(ByteOrder::Big, &values), want, "{values:?}");
+        })*};
+    }
+    agree!(
+        [1.5f64, -0.25, f64::MAX, 0.1],
+        [-2i32, 1 << 30, i32::MIN],
+        [7u16, 0x1234, u16::MAX],
+        [0.1f32, -3.0e38, f32::MIN_POSITIVE],
+        [i16::MIN, 2],
+        [i64::MIN, 1 << 40],
+        [u32::MAX, 3],
+        [u64::MAX, 1 << 60],
+        [true, false],
+        [-1i8, 5],
+        [255u8, 0]
+    );
+    // a value error in the run: the same record and message
+    let wide = [1i64, 2, 300];
+    let le = crate::to_vec(&wide).unwrap();
+    let be = crate::WriteOptions::new()
+        .dtype(">i8".parse().unwrap())
+        .to_vec(&wide)
+        .unwrap();
+    let err = crate::from_slice::<Vec<i8>>(&le).unwrap_err().to_string();
+    assert_eq!(
+        err, "record 2: expected i8, found integer `300` in '<i8'",
+        "the little-endian message"
+    );
+    for got in [
+        crate::from_slice::<Vec<i8>>(&be).unwrap_err(),
+        crate::from_reader::<Vec<i8>>(&be[..]).unwrap_err(),
+    ] {
+        assert_eq!(got.to_string(), err.replace("'<i8'", "'>i8'"));
+    }
+}

@@ -14,10 +14,12 @@
 //!
 //! Speed: the per-file [`plan::Plan`] decides once per node what the hot
 //! paths test per record — a [`plan::Fast`] tag for scalars that are one
-//! little-endian load of the asked type, the count of one-axis subarrays of
-//! scalars, each field's offset, the datetime token of the file's own
-//! unit. Everything else (byte swaps, conversions, checks, messages) is the
-//! general path, out of line; `fast_tests` proves both give the same result.
+//! little-endian load of the asked type (and a `swapped` one, checked only
+//! when that missed, for the same number big-endian: one byte-swapping
+//! load), the count of one-axis subarrays of scalars, each field's offset,
+//! the datetime token of the file's own unit. Everything else (other byte
+//! swaps, conversions, checks, messages) is the general path, out of line;
+//! `fast_tests` proves both give the same result.
 //! Record fields are always matched by name (serde's `visit_str` per key).
 //! A one-axis run of scalars (`[f64; 3]` fields, rows of `[f32; 3]`, a
 //! `Vec<f64>`) is [`array::run_seq`]: its only state is the bytes not yet

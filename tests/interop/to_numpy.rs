@@ -785,6 +785,125 @@ fn extra_cases() -> Vec<Case> {
     }
     out.extend(datetime_cases());
     out.push(random_case());
+    out.extend(nd_cases());
+    out
+}
+
+/// `values` (C order) nested as numpy's `tolist` of an array of `shape`.
+fn nested(shape: &[usize], values: &[Value]) -> Value {
+    let Some((&n, rest)) = shape.split_first() else {
+        return values[0].clone();
+    };
+    let inner: usize = rest.iter().product();
+    Value::Array(
+        (0..n)
+            .map(|i| nested(rest, &values[i * inner..(i + 1) * inner]))
+            .collect(),
+    )
+}
+
+/// An n-d array written by `to_vec` (`via_writer`: by `to_writer`), with
+/// what numpy must see: its shape, its own layout (`fortran_order` only
+/// where numpy's header says so), its values in C order.
+fn nd_case<T: Tag + Serialize + Clone + 'static>(
+    name: &'static str,
+    a: &npy_serde::NdArray<T>,
+    descr: &str,
+    via_writer: bool,
+) -> Case {
+    let bytes = if via_writer {
+        let mut out = Vec::new();
+        npy_serde::to_writer(&mut out, a).map(|()| out)
+    } else {
+        npy_serde::to_vec(a)
+    };
+    let c_order = a.clone().into_c_order();
+    let flat: Vec<Value> = c_order.data().iter().map(Tag::tag).collect();
+    let shape: Vec<u64> = a.shape().iter().map(|&d| d as u64).collect();
+    let mut c = case(name, bytes, descr, &shape, nested(a.shape(), &flat));
+    c.fortran_order = a.order() == npy_serde::Order::Fortran
+        && a.shape().iter().filter(|&&d| d > 1).count() >= 2
+        && !a.shape().contains(&0);
+    c
+}
+
+/// `NdArray` writes: plain numbers of each kind, C and Fortran, 0-d and
+/// empty, elements with axes of their own, strings, complex, a given
+/// big-endian dtype, and random shapes and values (the run's seed).
+fn nd_cases() -> Vec<Case> {
+    use npy_serde::NdArray;
+    let seed = std::env::var("NPY_SERDE_INTEROP_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(7);
+    let mut rng = Rng(seed.rotate_left(17) | 1);
+    let f64s: Vec<f64> = (0..24).map(|_| rng.f64()).collect();
+    let c = NdArray::from_shape_vec(vec![2, 3, 4], f64s.clone()).unwrap();
+    let f = NdArray::from_shape_vec_fortran(vec![2, 3, 4], f64s).unwrap();
+    let i16s =
+        NdArray::from_shape_vec_fortran(vec![3, 4], (0..12).map(|_| rng.next() as i16).collect())
+            .unwrap();
+    let bools = NdArray::from_shape_vec(
+        vec![2, 2, 2, 2],
+        (0..16).map(|_| rng.below(2) == 1).collect(),
+    )
+    .unwrap();
+    let scalar = NdArray::from_shape_vec(vec![], vec![rng.next() as u8]).unwrap();
+    let empty = NdArray::<f32>::from_shape_vec(vec![0, 5], vec![]).unwrap();
+    let points = NdArray::from_shape_vec(
+        vec![2, 2],
+        (0..4)
+            .map(|_| [rng.f32(), rng.f32(), rng.f32()])
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let words = NdArray::from_shape_vec_fortran(
+        vec![2, 3],
+        ["a", "bc", "", "漢字", "xyz", "q"]
+            .map(String::from)
+            .to_vec(),
+    )
+    .unwrap();
+    let z = NdArray::from_shape_vec_fortran(
+        vec![2, 2],
+        (0..4).map(|_| Complex::new(rng.f64(), rng.f64())).collect(),
+    )
+    .unwrap();
+    let be = npy_serde::WriteOptions::new()
+        .dtype(">f8".parse().unwrap())
+        .to_vec(&c);
+    let mut out = vec![
+        nd_case("nd_f8_c", &c, "'<f8'", false),
+        nd_case("nd_f8_f", &f, "'<f8'", false),
+        nd_case("nd_f8_f_to_writer", &f, "'<f8'", true),
+        nd_case("nd_i2_f", &i16s, "'<i2'", true),
+        nd_case("nd_b1_4d", &bools, "'|b1'", true),
+        nd_case("nd_u1_0d", &scalar, "'|u1'", true),
+        nd_case("nd_f4_empty", &empty, "'<f4'", true),
+        nd_case("nd_words_f", &words, "'<U3'", false),
+        nd_case("nd_c16_f", &z, "'<c16'", true),
+    ];
+    // an element with an axis of its own: the array's shape, then its own
+    let mut p = nd_case("nd_points", &points, "'<f4'", true);
+    p.shape.push(3);
+    out.push(p);
+    let mut b = nd_case("nd_f8_as_be", &c, "'>f8'", false);
+    b.bytes = be.map_err(|e| format!("write failed: {e}"));
+    out.push(b);
+    // random shape (up to 4 axes of 0 to 5), order and values
+    let dims: Vec<usize> = (0..rng.below(5)).map(|_| rng.below(6) as usize).collect();
+    let n: usize = dims.iter().product();
+    let data: Vec<f64> = (0..n).map(|_| rng.f64()).collect();
+    let random = if rng.below(2) == 0 {
+        NdArray::from_shape_vec(dims, data)
+    } else {
+        NdArray::from_shape_vec_fortran(dims, data)
+    };
+    println!(
+        "nd_random: shape {:?}",
+        random.as_ref().map(|a| a.shape().to_vec())
+    );
+    out.push(nd_case("nd_random", &random.unwrap(), "'<f8'", true));
     out
 }
 
