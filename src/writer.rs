@@ -434,7 +434,7 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
         // `dtype` wrote the header before the first chunk
         let head = self
             .head
-            .as_ref()
+            .take()
             .ok_or_else(|| Error::schema("internal: no header"))?;
         // positions in the destination: written up to `done`, held up to
         // `start`, this chunk up to `end`
@@ -442,20 +442,17 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
         let start = done.saturating_add(self.carry.len());
         let end = start.saturating_add(data.len());
         let page_end = end.saturating_sub(end.rem_euclid(PAGE));
-        if page_end <= done {
-            // no page boundary reached past what is written
-            self.carry.extend_from_slice(data);
-            return Ok(());
-        }
         // `done` is on a page boundary after the first write and the carry
-        // shorter than a page, so `page_end` is past `start`
+        // shorter than a page, so a `page_end` past `done` is past `start`
         let (now, later) = data.split_at(page_end.saturating_sub(start).min(data.len()));
-        write_data_at(&mut *self.writer, [&self.carry, now], head, self.offset)?;
-        self.offset = self
-            .offset
-            .saturating_add(self.carry.len())
-            .saturating_add(now.len());
-        self.carry.clear();
+        let written = if page_end > done {
+            self.finish(now, &head)
+        } else {
+            // no page boundary reached past what is written: all held
+            Ok(())
+        };
+        self.head = Some(head);
+        written?;
         self.carry.extend_from_slice(later);
         Ok(())
     }
