@@ -128,6 +128,13 @@ fn nd_hint(rest: &str) -> Option<&str> {
     }
 }
 
+/// Whether an n-d array's element code ([`nd_name`]) names complex numbers
+/// (`c8`, `c16`): they serialize as `(re, im)` pairs, which only the exact
+/// path writes as numpy's complex type, not the speculative pass.
+pub(crate) fn nd_pairs(code: &str) -> bool {
+    code.starts_with('c')
+}
+
 /// Whether a newtype of this name is one element to the walkers of the
 /// outer axes (a special scalar, padding, or a reserved name), not a
 /// transparent wrapper around more axes: `Special::of(name).is_some()`,

@@ -601,9 +601,7 @@ impl<H: Take> ser::Serializer for Probe<H> {
             Look::Kind if special::is_own(name) => Err(Stop::Special),
             Look::Nd { .. } => match Special::of(name) {
                 Some(Special::NdArray(code)) => {
-                    // complex pairs are not one of the speculative pass's
-                    // plain numbers
-                    let plain = !code.is_empty() && !code.starts_with('c');
+                    let plain = !code.is_empty() && !special::nd_pairs(code);
                     let look = Look::Nd {
                         inside: true,
                         plain,

@@ -835,9 +835,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         }
         if self.depth == 0 && self.st.nd.is_none() {
             if let Some(Special::NdArray(code)) = Special::of(name) {
-                if code.starts_with('c') {
-                    // complex numbers serialize as pairs, which only the
-                    // exact path writes as numpy's complex type
+                if special::nd_pairs(code) {
                     return Err(Error::schema("speculation: complex n-d array"));
                 }
                 let Spec { st, block, depth } = self;
