@@ -11,8 +11,18 @@
 //! itself an array (`[f32; 3]`, nested arrays, tuples) absorbs that many
 //! trailing axes: it is found by asking the type to deserialize itself from
 //! a probe that records the tuple lengths asked for and then fails.
+//!
+//! Writing, an `NdArray` of plain or complex numbers offers this crate's
+//! writer its data as the bytes they are (`serialize_bytes` of the
+//! little-endian elements, bytemuck's cast with the `view` feature), so
+//! the writer copies one block and walks no element. serde has no way to
+//! ask a value for that, so the writer says it wants bytes in a
+//! thread-local flag ([`offering_bytes`]) just before it serializes the
+//! array's parts, which read and clear it first; every other serializer,
+//! and this crate's everywhere else, sees the elements.
 
 use std::any::{Any, TypeId};
+use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -28,21 +38,49 @@ use crate::special::{NDARRAY, NDDATA, nd_name};
 /// The field names other formats see.
 const FIELDS: &[&str] = &["shape", "order", "data"];
 
+thread_local! {
+    /// Whether this crate's writer asks the n-d array whose parts it
+    /// serializes next for its data as bytes ([`offering_bytes`]).
+    static BYTES_WANTED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `serialize`, which serializes an n-d array's parts (the inner
+/// value of its newtype) and nothing before them, asking them for their
+/// data as bytes; the request ends with it, even when it panics.
+pub(crate) fn offering_bytes<R>(serialize: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            BYTES_WANTED.set(false);
+        }
+    }
+    BYTES_WANTED.set(true);
+    let _reset = Reset;
+    serialize()
+}
+
 /// What an n-d array serializes as, inside its newtype: `{shape, order,
 /// data}`, the data flat in `order` (this crate's writer takes its shape
-/// and order from here, see `ser::nd`).
+/// and order from here, see `ser::nd`); `bytes`: the data as
+/// little-endian bytes, when the array has them to offer.
 struct Parts<'a, T> {
     shape: &'a [usize],
     order: Order,
     data: &'a [T],
+    bytes: Option<&'a [u8]>,
 }
 
 impl<T: Serialize> Serialize for Parts<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // first: the request is for this serialization only
+        let wanted = BYTES_WANTED.replace(false);
         let mut parts = serializer.serialize_struct("NdArray", FIELDS.len())?;
         parts.serialize_field("shape", self.shape)?;
         parts.serialize_field("order", &self.order)?;
-        parts.serialize_field("data", self.data)?;
+        match self.bytes.filter(|_| wanted) {
+            Some(bytes) => parts.serialize_field("data", serde_bytes::Bytes::new(bytes))?,
+            None => parts.serialize_field("data", self.data)?,
+        }
         parts.end()
     }
 }
@@ -51,12 +89,35 @@ impl<T: Serialize> Serialize for Parts<'_, T> {
 /// carries the element's numpy type for plain numbers, so that an empty
 /// array still has a dtype.
 fn serialize_nd<T: Serialize + 'static, S: Serializer>(
-    shape: &[usize],
-    order: Order,
-    data: &[T],
+    parts: Parts<'_, T>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    serializer.serialize_newtype_struct(nd_name::<T>(), &Parts { shape, order, data })
+    serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
+}
+
+/// The data of `array` as numpy's little-endian bytes of its type, for
+/// the plain and complex numbers (the types [`nd_name`] names) on a
+/// little-endian machine; `None` otherwise.
+#[cfg(all(feature = "view", target_endian = "little"))]
+fn le_bytes<T: 'static>(array: &NdArray<T>) -> Option<&[u8]> {
+    let array: &dyn Any = array;
+    macro_rules! cast {
+        ($($t:ty),*) => {$(
+            if let Some(a) = array.downcast_ref::<NdArray<$t>>() {
+                return Some(bytemuck::cast_slice(a.data()));
+            }
+        )*};
+    }
+    cast!(f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, bool);
+    cast!(num_complex::Complex<f32>, num_complex::Complex<f64>);
+    #[cfg(feature = "half")]
+    cast!(half::f16);
+    None
+}
+
+#[cfg(not(all(feature = "view", target_endian = "little")))]
+fn le_bytes<T: 'static>(_: &NdArray<T>) -> Option<&[u8]> {
+    None
 }
 
 impl<T: Serialize + 'static> Serialize for NdArray<T> {
@@ -78,7 +139,13 @@ impl<T: Serialize + 'static> Serialize for NdArray<T> {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize_nd(self.shape(), self.order(), self.data(), serializer)
+        let parts = Parts {
+            shape: self.shape(),
+            order: self.order(),
+            data: self.data(),
+            bytes: le_bytes(self),
+        };
+        serialize_nd(parts, serializer)
     }
 }
 
@@ -95,7 +162,14 @@ impl<T: Serialize + 'static> Serialize for NdView<'_, T> {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize_nd(self.shape(), self.order(), self.data(), serializer)
+        let parts = Parts {
+            shape: self.shape(),
+            order: self.order(),
+            data: self.data(),
+            // a borrowed `&[T]` cannot be downcast: its elements are written
+            bytes: None,
+        };
+        serialize_nd(parts, serializer)
     }
 }
 

@@ -43,7 +43,7 @@ use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::nd::{fortran_header, reorder};
-use crate::ser::probe::top;
+use crate::ser::probe::{self, top};
 use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Speculation, speculate};
 use crate::ser::walk::{Sink, walk};
@@ -205,7 +205,13 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     if opts.fortran_order == Some(true) {
         return Ok(false);
     }
-    let plain_nd = top(value).is_some_and(|nd| nd.plain && nd.count().is_some_and(|n| n > 0));
+    let Some(nd) = top(value) else {
+        return one_pass_checked(writer, value, opts);
+    };
+    if raw_nd(writer, value, opts)? {
+        return Ok(true);
+    }
+    let plain_nd = nd.plain() && nd.count().is_some_and(|n| n > 0);
     if plain_nd && opts.dtype.is_none() && opts.fortran_order.is_none() {
         // an n-d array of plain numbers in its own type and layout: nothing
         // can fail once the header is out, so there is nothing to check
@@ -217,6 +223,16 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
             )),
         };
     }
+    one_pass_checked(writer, value, opts)
+}
+
+/// [`one_pass_streamed`]'s checking pass, then the writing pass unless
+/// everything was kept.
+fn one_pass_checked<W: Write, T: ?Sized + Serialize>(
+    writer: &mut W,
+    value: &T,
+    opts: &WriteOptions,
+) -> Result<bool> {
     let Ok(given) = given_tape(opts) else {
         return Ok(false);
     };
@@ -311,6 +327,9 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     if opts.fortran_order == Some(true) {
         return Ok(Unchecked::Redo);
     }
+    if raw_nd(writer, value, opts)? {
+        return Ok(Unchecked::Written);
+    }
     let Ok(given) = given_tape(opts) else {
         return Ok(Unchecked::Redo);
     };
@@ -333,6 +352,34 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
             head,
         })
     }
+}
+
+/// Writes an n-d array that offers its data as bytes (an `NdArray` of
+/// plain or complex numbers, see [`probe::raw`]) in its own type and
+/// layout: the header, then those bytes as they are; no element is walked
+/// and nothing is copied. `false`: `value` is anything else, or the
+/// options ask for another dtype or layout; nothing was written.
+fn raw_nd<W: Write, T: ?Sized + Serialize>(
+    writer: &mut W,
+    value: &T,
+    opts: &WriteOptions,
+) -> Result<bool> {
+    if opts.dtype.is_some() || opts.fortran_order.is_some() {
+        return Ok(false);
+    }
+    let written = probe::raw(value, |nd, bytes| {
+        let malformed = || Error::schema("internal: an n-d array's bytes and shape differ");
+        let descr: Dtype = format!("<{}", nd.code).parse().map_err(|_| malformed())?;
+        let fortran = fortran_header(nd.fortran, &nd.dims);
+        let header = Header::new(descr, fortran, nd.dims.clone());
+        if header.data_len()? != bytes.len() as u64 {
+            return Err(malformed());
+        }
+        let (head, _) = header.encode(opts.version)?;
+        writer.write_all(&head)?;
+        write_data(writer, bytes, &head)
+    })?;
+    Ok(written.is_some())
 }
 
 /// The header of a finished speculative pass and its data length; `None`
@@ -920,6 +967,10 @@ impl WriteOptions {
     /// assert_eq!(&bytes[128..], &[1, 4, 2, 5, 3, 6]);
     /// ```
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        if raw_nd(&mut out, value, self)? {
+            return Ok(out);
+        }
         if let Some((_, bytes)) = one_pass(value, self, usize::MAX, true) {
             return Ok(bytes);
         }
@@ -1837,7 +1888,7 @@ mod one_pass_tests {
             ];
             for a in &arrays {
                 let nd = top(a).unwrap();
-                assert_eq!(nd.plain && nd.count() != Some(0), want);
+                assert_eq!(nd.plain() && nd.count() != Some(0), want);
                 let mut out = Vec::new();
                 to_writer(&mut out, a).unwrap();
                 assert_eq!(out, two_pass(a, &WriteOptions::new()));
@@ -1862,6 +1913,79 @@ mod one_pass_tests {
         );
         unchecked(vec!["ab".to_string(); 4], vec![2, 2], false);
         unchecked(vec![[1.0f32, 2.0, 3.0]; 4], vec![2, 2], false);
+    }
+
+    /// An `NdArray` of plain or complex numbers in its own type and layout
+    /// is written from the bytes it offers, nothing walked; anything else,
+    /// or another dtype or layout asked for, is not, and nothing is written
+    /// then. The request for bytes ends with the write: other serializers
+    /// still see the elements.
+    #[cfg(all(feature = "view", target_endian = "little"))]
+    #[test]
+    fn nd_arrays_offer_their_bytes() {
+        use crate::{NdArray, NdView, Order};
+        #[track_caller]
+        fn raw<T: Serialize + ?Sized>(v: &T, opts: &WriteOptions) -> Option<Vec<u8>> {
+            let mut out = Vec::new();
+            let written = raw_nd(&mut out, v, opts).unwrap();
+            assert_eq!(written, !out.is_empty());
+            written.then_some(out)
+        }
+        #[track_caller]
+        fn offers<T: Serialize + 'static + Clone>(data: Vec<T>, shape: Vec<usize>) {
+            for a in [
+                NdArray::from_shape_vec(shape.clone(), data.clone()).unwrap(),
+                NdArray::from_shape_vec_fortran(shape.clone(), data.clone()).unwrap(),
+            ] {
+                for opts in [WriteOptions::new(), WriteOptions::new().version(3, 0)] {
+                    let bytes = raw(&a, &opts).expect("written from its bytes");
+                    assert_eq!(bytes, two_pass(&a, &opts));
+                    assert_eq!(raw(&Some(&a), &opts), Some(bytes));
+                }
+                let other = WriteOptions::new().fortran_order(a.order() == Order::C);
+                assert_eq!(raw(&a, &other), None);
+                let given = WriteOptions::new().dtype(">f8".parse().unwrap());
+                assert_eq!(raw(&a, &given), None);
+                let view = NdView::new(shape.clone(), a.order(), a.data()).unwrap();
+                assert_eq!(raw(&view, &WriteOptions::new()), None);
+                assert_eq!(to_vec(&view).unwrap(), to_vec(&a).unwrap());
+            }
+        }
+        offers((0..24).map(f64::from).collect(), vec![2, 3, 4]);
+        offers(vec![true, false, true, true, false, false], vec![3, 2]);
+        offers(vec![-3i8, 4, 5, 6], vec![2, 2]);
+        offers(vec![7u64], vec![]);
+        offers(vec![1.5f32; 6], vec![6]);
+        offers(Vec::<u16>::new(), vec![0, 3]);
+        offers(vec![num_complex::Complex::new(1.0f64, 2.0); 6], vec![2, 3]);
+        offers(vec![num_complex::Complex::new(1.0f32, -2.0); 2], vec![2, 1]);
+        let strings = NdArray::from_shape_vec(vec![2], vec!["a".to_string(), "b".into()]);
+        assert_eq!(raw(&strings.unwrap(), &WriteOptions::new()), None);
+        let rows = NdArray::from_shape_vec(vec![2], vec![[1.0f32, 2.0, 3.0]; 2]).unwrap();
+        assert_eq!(raw(&rows, &WriteOptions::new()), None);
+        assert_eq!(raw(&vec![1.0f64, 2.0], &WriteOptions::new()), None);
+        // no request outlives the write
+        let m = NdArray::from_shape_vec(vec![2], vec![1u8, 2]).unwrap();
+        assert!(raw(&m, &WriteOptions::new()).is_some());
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            r#"{"shape":[2],"order":"C","data":[1,2]}"#
+        );
+        /// The n-d array's name over something that is not its parts.
+        struct Impostor;
+        impl Serialize for Impostor {
+            fn serialize<S: serde::Serializer>(
+                &self,
+                s: S,
+            ) -> std::result::Result<S::Ok, S::Error> {
+                s.serialize_newtype_struct(crate::special::nd_name::<u8>(), &1u8)
+            }
+        }
+        assert_eq!(raw(&Impostor, &WriteOptions::new()), None);
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            r#"{"shape":[2],"order":"C","data":[1,2]}"#
+        );
     }
 
     /// Zero-size elements stay in the speculative pass's per-element path

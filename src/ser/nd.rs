@@ -28,18 +28,23 @@ pub(crate) struct NdShape {
     /// Whether the flat data is laid out column-major (normalised as
     /// [`Order::of`](crate::Order::of) does).
     pub fortran: bool,
-    /// Whether the newtype's name, when it was seen
-    /// ([`top`](crate::ser::probe::top)), says the
-    /// data are real numbers or booleans
-    /// ([`special::nd_name`](crate::special::nd_name)): encoded as their
-    /// own type, they cannot fail.
-    pub plain: bool,
+    /// The element's numpy type code that the newtype's name carries, when
+    /// it was seen ([`top`](crate::ser::probe::top)): `"f8"`, `"b1"`,
+    /// `"c16"`... for plain and complex numbers
+    /// ([`special::nd_name`](crate::special::nd_name)), `""` otherwise.
+    pub code: &'static str,
 }
 
 impl NdShape {
     /// The number of elements; `None` when it overflows.
     pub(crate) fn count(&self) -> Option<u64> {
         self.dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d))
+    }
+
+    /// Whether the name says the data are real numbers or booleans:
+    /// encoded as their own type, they cannot fail.
+    pub(crate) fn plain(&self) -> bool {
+        !self.code.is_empty() && !crate::special::nd_pairs(self.code)
     }
 
     /// Whether the flat data needs reordering to be C order: Fortran with

@@ -9,7 +9,8 @@
 //! - [`dims`]: a sequence of sizes (an n-d array's shape);
 //! - [`top`], [`shape_of`] and [`parts`]: an n-d array's shape and order
 //!   (its newtype over `{shape, order, data}`, see `nd.rs`), and its flat
-//!   data handed to a serializer of the caller's;
+//!   data handed to a serializer of the caller's; [`raw`]: the data as the
+//!   bytes an `NdArray` offers this crate's writer (see `nd_serde`);
 //! - [`top_of`] and [`first_is_record`]: what a value is (a struct, a map,
 //!   a sequence, `None`), for npz's dispatch.
 //!
@@ -135,7 +136,7 @@ where
         Err(Stop::Special | Stop::First(_)) => Err(KeyError::NotText("special value")),
         Err(Stop::Custom(msg)) => Err(KeyError::Custom(msg)),
         // only an n-d look sees an n-d array's parts
-        Ok(Seen::Nd(..)) | Err(Stop::Shape(_) | Stop::Data(_)) => {
+        Ok(Seen::Nd(..) | Seen::Bytes(_)) | Err(Stop::Shape(_) | Stop::Data(_)) => {
             Err(KeyError::NotText(key_word(Found::Struct)))
         }
     }
@@ -152,6 +153,7 @@ pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
         Seen::Value(captured) => Err(Stop::Is(captured.found())),
         Seen::Dims(_) => Err(Stop::Is(Found::Seq)),
         Seen::Nd(..) => Err(Stop::Is(Found::Struct)),
+        Seen::Bytes(_) => Err(Stop::Is(Found::Bytes)),
     }
 }
 
@@ -192,7 +194,7 @@ where
 {
     let look = Look::Nd {
         inside: true,
-        plain: false,
+        code: "",
     };
     match value.serialize(Probe {
         take: Data(data),
@@ -201,6 +203,31 @@ where
         Ok(Seen::Nd(nd, ok)) => Ok((nd, ok)),
         Ok(_) => Err(malformed()),
         Err(stop) => Err(nd_error(stop)),
+    }
+}
+
+/// The data of the n-d array at the top of `value` (`NdArray`, through
+/// `Some` and plain newtypes) as the bytes it offers this crate's writer,
+/// handed to `write` with the shape while they are borrowed: the array's
+/// elements as numpy's little-endian type of [`NdShape::code`], in its
+/// order. `Ok(None)` when `value` is anything else or offers its data as
+/// elements (see `nd_serde`): then nothing was handed to `write`.
+pub(crate) fn raw<V, R, F>(value: &V, write: F) -> Result<Option<R>, Error>
+where
+    V: ?Sized + Serialize,
+    F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
+{
+    let look = Look::Nd {
+        inside: false,
+        code: "",
+    };
+    match value.serialize(Probe {
+        take: Raw(write),
+        look,
+    }) {
+        Ok(Seen::Nd(_, out)) => Ok(Some(out)),
+        Err(Stop::Data(e)) => Err(e),
+        _ => Ok(None),
     }
 }
 
@@ -220,10 +247,7 @@ pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
 /// [`shape_of`] (`inside` the array's newtype) or [`top`]: the look stops
 /// at the data with the shape.
 fn nd_look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape, Error> {
-    let look = Look::Nd {
-        inside,
-        plain: false,
-    };
+    let look = Look::Nd { inside, code: "" };
     match value.serialize(Probe::new(look, |_, _: &str| ())) {
         Err(Stop::Shape(nd)) => Ok(nd),
         Ok(_) => Err(malformed()),
@@ -307,11 +331,13 @@ enum Look {
     First,
     /// A sequence of sizes ([`dims`]).
     Dims,
+    /// Bytes, and nothing else ([`raw`]).
+    Bytes,
     /// An n-d array's parts ([`parts`], [`shape_of`], [`top`]): their struct
     /// only `inside` the array's newtype, which is looked for through plain
-    /// newtypes and `Some`; `plain` when the newtype's name says the data
-    /// are real numbers or booleans.
-    Nd { inside: bool, plain: bool },
+    /// newtypes and `Some`; `code`: the element's numpy type the newtype's
+    /// name carries (see [`NdShape::code`]).
+    Nd { inside: bool, code: &'static str },
 }
 
 /// What [`Probe`] saw at the top.
@@ -323,18 +349,26 @@ enum Seen<R> {
     /// Sizes ([`Look::Dims`]).
     Dims(Vec<u64>),
     /// An n-d array's shape and order, and what its data's serializer
-    /// returned ([`parts`]).
+    /// returned ([`parts`]) or what its bytes' taker did ([`raw`]).
     Nd(NdShape, R),
+    /// Bytes, as the taker took them ([`Look::Bytes`]).
+    Bytes(R),
 }
 
 /// What the caller of [`Probe`] takes from what it finds: text while it is
-/// borrowed, an n-d array's data.
-trait Take {
+/// borrowed, an n-d array's data, bytes.
+trait Take: Sized {
     type Out;
+    /// Whether an n-d array is asked to offer its data as bytes ([`raw`]).
+    const BYTES: bool = false;
     /// Text (a key, a kind), with what it was.
     fn text(self, found: Found, text: &str) -> Result<Self::Out, Stop>;
     /// The flat data of an n-d array of `nd`.
     fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<Self::Out, Stop>;
+    /// Bytes, while they are borrowed: refused unless taken.
+    fn bytes(self, _: &[u8]) -> Result<Self::Out, Stop> {
+        Err(Stop::Is(Found::Bytes))
+    }
 }
 
 /// A closure takes text; at an n-d array's data it stops with the shape
@@ -369,6 +403,53 @@ where
     }
 }
 
+/// An n-d array's data as the bytes it offers ([`raw`]), handed with the
+/// shape to the closure; no text is taken.
+struct Raw<F>(F);
+
+impl<F, R> Take for Raw<F>
+where
+    F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
+{
+    type Out = R;
+    const BYTES: bool = true;
+    fn text(self, found: Found, _: &str) -> Result<R, Stop> {
+        Err(Stop::Is(found))
+    }
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<R, Stop> {
+        let take = RawBytes { nd, write: self.0 };
+        match data.serialize(Probe {
+            take,
+            look: Look::Bytes,
+        })? {
+            Seen::Bytes(out) => Ok(out),
+            _ => Err(Stop::Is(Found::Seq)),
+        }
+    }
+}
+
+/// The bytes of [`Raw`]'s array of `nd`, handed to `write`.
+struct RawBytes<'n, F> {
+    nd: &'n NdShape,
+    write: F,
+}
+
+impl<F, R> Take for RawBytes<'_, F>
+where
+    F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
+{
+    type Out = R;
+    fn text(self, found: Found, _: &str) -> Result<R, Stop> {
+        Err(Stop::Is(found))
+    }
+    fn data<T: ?Sized + Serialize>(self, _: &NdShape, _: &T) -> Result<R, Stop> {
+        Err(Stop::Is(Found::Struct))
+    }
+    fn bytes(self, bytes: &[u8]) -> Result<R, Stop> {
+        (self.write)(self.nd, bytes).map_err(Stop::Data)
+    }
+}
+
 /// The top of a value: text goes to `take` (with what it was), numbers
 /// are captured, an n-d array's data is handed to `take`, anything else
 /// stops the serializer with its kind.
@@ -397,7 +478,9 @@ impl<H: Take> Probe<H> {
     fn text(self, found: Found, text: &str) -> Result<Seen<H::Out>, Stop> {
         match self.look {
             Look::Key { .. } | Look::Kind => Ok(Seen::Text(self.take.text(found, text)?)),
-            Look::Value | Look::First | Look::Dims | Look::Nd { .. } => Err(Stop::Is(found)),
+            Look::Value | Look::First | Look::Dims | Look::Nd { .. } | Look::Bytes => {
+                Err(Stop::Is(found))
+            }
         }
     }
 
@@ -486,7 +569,7 @@ struct NdParts<H: Take> {
     take: Option<H>,
     dims: Option<Vec<u64>>,
     fortran: bool,
-    plain: bool,
+    code: &'static str,
     done: Option<(NdShape, H::Out)>,
 }
 
@@ -506,7 +589,7 @@ impl<H: Take> NdParts<H> {
                 let nd = NdShape {
                     dims,
                     fortran: self.fortran,
-                    plain: self.plain,
+                    code: self.code,
                 };
                 let out = take.data(&nd, value)?;
                 self.done = Some((nd, out));
@@ -536,7 +619,7 @@ macro_rules! capture {
 impl<H: Take> ser::Serializer for Probe<H> {
     serializer_types!(Seen<H::Out>, Stop; (Elements<H::Out>) (Elements<H::Out>) _ _ _ (NdParts<H>) _);
 
-    refuse!(serialize_bytes serialize_none serialize_unit serialize_unit_struct
+    refuse!(serialize_none serialize_unit serialize_unit_struct
         serialize_newtype_variant serialize_tuple_struct serialize_tuple_variant serialize_map
         serialize_struct_variant);
 
@@ -552,6 +635,9 @@ impl<H: Take> ser::Serializer for Probe<H> {
         serialize_u64(u64) => UInt;
         serialize_f32(f32) => F32;
         serialize_f64(f64) => F64;
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<Seen<H::Out>, Stop> {
+        self.take.bytes(v).map(Seen::Bytes)
     }
     fn serialize_i128(self, _: i128) -> Result<Seen<H::Out>, Stop> {
         Err(self.wide("i128"))
@@ -601,12 +687,13 @@ impl<H: Take> ser::Serializer for Probe<H> {
             Look::Kind if special::is_own(name) => Err(Stop::Special),
             Look::Nd { .. } => match Special::of(name) {
                 Some(Special::NdArray(code)) => {
-                    let plain = !code.is_empty() && !special::nd_pairs(code);
-                    let look = Look::Nd {
-                        inside: true,
-                        plain,
-                    };
-                    value.serialize(Probe { look, ..self })
+                    let look = Look::Nd { inside: true, code };
+                    let inside = Probe { look, ..self };
+                    if H::BYTES {
+                        crate::nd_serde::offering_bytes(|| value.serialize(inside))
+                    } else {
+                        value.serialize(inside)
+                    }
                 }
                 None => value.serialize(self),
                 Some(_) => Err(Stop::Special),
@@ -622,14 +709,11 @@ impl<H: Take> ser::Serializer for Probe<H> {
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<NdParts<H>, Stop> {
         match self.look {
-            Look::Nd {
-                inside: true,
-                plain,
-            } => Ok(NdParts {
+            Look::Nd { inside: true, code } => Ok(NdParts {
                 take: Some(self.take),
                 dims: None,
                 fortran: false,
-                plain,
+                code,
                 done: None,
             }),
             _ => Err(Stop::Is(Found::Struct)),
