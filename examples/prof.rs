@@ -68,7 +68,7 @@ struct Tagged {
 
 fn run<T>(op: &str, recs: &[T], reps: usize) -> Result<(), npy_serde::Error>
 where
-    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Send,
 {
     run_file(op, recs, npy_serde::to_vec(recs)?, reps)
 }
@@ -77,7 +77,7 @@ where
 /// e.g. big-endian): every operation reads or writes those bytes.
 fn run_file<T>(op: &str, recs: &[T], bytes: Vec<u8>, reps: usize) -> Result<(), npy_serde::Error>
 where
-    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Send,
 {
     let mut reused = Vec::with_capacity(bytes.len());
     for _ in 0..reps {
@@ -98,6 +98,9 @@ where
                 assert_eq!(reused, bytes);
             }
             "from_slice" => assert!(npy_serde::from_slice::<Vec<T>>(&bytes)? == recs),
+            // with `--features rayon`; RAYON_NUM_THREADS=1 counts one thread's share
+            #[cfg(feature = "rayon")]
+            "par_from_slice" => assert!(npy_serde::par_from_slice::<T>(&bytes)? == recs),
             "from_reader" => {
                 let back: Vec<T> = npy_serde::from_reader(BufReader::new(&bytes[..]))?;
                 assert!(back == recs);
@@ -121,7 +124,7 @@ where
 /// operations go to [`run`].
 fn run_plain<T>(op: &str, recs: &[T], reps: usize) -> Result<(), npy_serde::Error>
 where
-    T: npy_serde::bulk::Element + PartialEq + std::fmt::Debug,
+    T: npy_serde::bulk::Element + PartialEq + std::fmt::Debug + Send,
 {
     let bytes = npy_serde::to_vec(recs)?;
     match op {

@@ -3,19 +3,25 @@
 //! [`par_to_path`] in `par/write.rs`.
 //!
 //! The first axis of an array splits into runs of whole rows (records, or
-//! rows of a 2-d file) that decode independently. Rows are decoded a wave
-//! at a time: a wave is a few chunks per thread of rayon's pool (so
-//! `RAYON_NUM_THREADS` and a caller's own pool entered with `install` are
-//! honoured), decoded in parallel and then appended in file order. Memory
-//! is the output plus one wave (two from a file: the next wave is read
-//! while the current one decodes), never a second copy of the data; a
+//! rows of a 2-d file) that decode independently, on the threads of
+//! rayon's pool (so `RAYON_NUM_THREADS` and a caller's own pool entered
+//! with `install` are honoured). Each row is decoded straight into its
+//! place in the output (rayon's indexed `par_extend` writes the output's
+//! reserved memory in place): no row is moved after it is decoded, and the
+//! threads share the page faults of the fresh output. Memory is the output
+//! (plus, from a file, two waves of file bytes: the next wave is read while
+//! the current one decodes), never a second copy of the data; a
 //! Fortran-order file keeps its one reordering copy, as `from_slice` does.
 //!
 //! The values are those of [`from_slice::<Vec<T>>`](crate::from_slice), and
-//! so are the errors: when any chunk fails, the whole input is read again
-//! by the sequential path, whose error (the first failing record in file
+//! so are the errors: when any row fails, the whole input is read again by
+//! the sequential path, whose error (the first failing record in file
 //! order, with its message) is returned. Failing is the rare case, and this
-//! way there is one implementation of every message.
+//! way there is one implementation of every message. A failing row stops
+//! the parallel decoding by unwinding (without the panic hook: nothing is
+//! printed), caught here; a panic of the caller's own `Deserialize` goes on
+//! unwinding. Built with `panic = "abort"`, which cannot unwind, the
+//! sequential path reads everything.
 //!
 //! ```
 //! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
@@ -39,16 +45,17 @@
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::num::NonZeroUsize;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::Path;
 
 use rayon::prelude::*;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::element::ElementDe;
 use crate::de::plan::Plan;
 use crate::de::stream::row_size;
-use crate::de::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, check_readable};
+use crate::de::{Bytes, Cfg, check_readable};
 use crate::error::Result;
 use crate::header::Header;
 use crate::header_read::{parse_header, read_header};
@@ -57,12 +64,12 @@ use crate::options::ReadOptions;
 mod write;
 pub use write::{par_to_path, par_to_vec, par_to_writer};
 
-/// Bytes of file data per chunk: big enough that a chunk's setup is noise,
-/// small enough that a wave fits in a core's cache several times over.
+/// Bytes of file data per chunk, the least a thread decodes at once: big
+/// enough that splitting the work is noise.
 const CHUNK_BYTES: usize = 256 << 10;
 
-/// Chunks per thread in a wave, so that a slow chunk does not idle the
-/// other threads.
+/// Chunks per thread in a wave read from a file, so that a slow chunk does
+/// not idle the other threads.
 const CHUNKS_PER_THREAD: usize = 4;
 
 /// Reads an `.npy` array's elements of the first axis into a `Vec`, on
@@ -204,23 +211,13 @@ impl<'h> Rows<'h> {
             data
         };
         let plan = Plan::new(&self.header.descr);
-        let mut out = self.output::<T>();
-        let (mut ready, mut filling) = (self.wave(), self.wave());
-        for wave in data.chunks(self.wave_bytes()) {
-            let ((), decoded) = rayon::join(
-                || ready.append_to(&mut out),
-                || self.decode_wave(&plan, cfg, wave, &mut filling),
-            );
-            decoded?;
-            std::mem::swap(&mut ready, &mut filling);
-        }
-        ready.append_to(&mut out);
+        let mut out = self.output::<T>()?;
+        self.decode_into(&plan, cfg, data, &mut out)?;
         Ok(out)
     }
 
-    /// Decodes the data from `reader` (positioned at its first byte): the
-    /// next wave is read while this one decodes and the one before it is
-    /// appended to the output.
+    /// Decodes the data from `reader` (positioned at its first byte), a
+    /// wave at a time: the next wave is read while this one decodes.
     fn decode_stream<T: DeserializeOwned + Send>(
         &self,
         reader: &mut (impl Read + Send),
@@ -232,29 +229,21 @@ impl<'h> Rows<'h> {
             return self.decode_all(&data, cfg);
         }
         let plan = Plan::new(&self.header.descr);
-        let mut out = self.output::<T>();
+        let mut out = self.output::<T>()?;
         let wave_bytes = self.wave_bytes();
         let (mut current, mut next) = (Vec::new(), Vec::new());
-        let (mut ready, mut filling) = (self.wave(), self.wave());
         fill(reader, &mut current, wave_bytes.min(self.total))?;
         let mut left = self.total.saturating_sub(current.len());
         while !current.is_empty() {
             let want = wave_bytes.min(left);
-            let (read, ((), decoded)) = rayon::join(
+            let (read, decoded) = rayon::join(
                 || fill(reader, &mut next, want),
-                || {
-                    rayon::join(
-                        || ready.append_to(&mut out),
-                        || self.decode_wave(&plan, cfg, &current, &mut filling),
-                    )
-                },
+                || self.decode_into(&plan, cfg, &current, &mut out),
             );
             read.and(decoded)?;
             left = left.saturating_sub(next.len());
             std::mem::swap(&mut current, &mut next);
-            std::mem::swap(&mut ready, &mut filling);
         }
-        ready.append_to(&mut out);
         Ok(out)
     }
 
@@ -263,66 +252,80 @@ impl<'h> Rows<'h> {
         self.chunk_rows.saturating_mul(self.row.get())
     }
 
-    /// Chunks in a wave: a few per thread of the current pool.
-    fn wave_chunks(&self) -> usize {
-        CHUNKS_PER_THREAD.saturating_mul(rayon::current_num_threads())
-    }
-
-    /// Bytes of a wave.
+    /// Bytes of a wave read from a file: a few chunks per thread of the
+    /// current pool.
     fn wave_bytes(&self) -> usize {
-        self.chunk_bytes().saturating_mul(self.wave_chunks())
+        let chunks = CHUNKS_PER_THREAD.saturating_mul(rayon::current_num_threads());
+        self.chunk_bytes().saturating_mul(chunks)
     }
 
-    /// Empty buffers for a wave's decoded rows.
-    fn wave<T>(&self) -> Wave<T> {
-        Wave((0..self.wave_chunks()).map(|_| Vec::new()).collect())
+    /// The output vector, with room for every row (the rows are bytes
+    /// present: the header's claim was checked against them); `Err` when
+    /// that much memory is not there (the sequential path grows as rows
+    /// arrive and says what is wrong).
+    fn output<T>(&self) -> Fallible<Vec<T>> {
+        let mut out = Vec::new();
+        out.try_reserve_exact(self.total / self.row).map_err(drop)?;
+        Ok(out)
     }
 
-    /// The output vector, sized for every row when its values take at most
-    /// a few times the bytes of the data (else it grows as rows arrive).
-    fn output<T>(&self) -> Vec<T> {
-        let rows = self.total / self.row;
-        let cap_bytes = self.total.saturating_mul(4).max(SIZE_HINT_BYTES);
-        Vec::with_capacity(rows.min(cap_bytes / at_least_one(size_of::<T>())))
-    }
-
-    /// Decodes the whole rows of `wave` on the pool's threads, chunk `i`
-    /// into buffer `i` of `into`; `Err` when any chunk fails (which one
-    /// does not matter: the caller reads everything again sequentially).
-    fn decode_wave<T: DeserializeOwned + Send>(
+    /// Decodes the whole rows of `data` on the pool's threads, each
+    /// straight into its place after the rows already in `out`; `Err` when
+    /// any row fails (which one does not matter: the caller reads
+    /// everything again sequentially).
+    fn decode_into<T: DeserializeOwned + Send>(
         &self,
         plan: &Plan,
         cfg: Cfg,
-        wave: &[u8],
-        into: &mut Wave<T>,
+        data: &[u8],
+        out: &mut Vec<T>,
     ) -> Fallible<()> {
+        if cfg!(not(panic = "unwind")) {
+            // a failing row could not stop the others
+            return Err(());
+        }
         let inner = self.header.shape.get(1..).unwrap_or_default();
-        into.0
-            .par_iter_mut()
-            .zip(wave.par_chunks(self.chunk_bytes()))
-            .try_for_each(|(rows, chunk)| {
-                let mut dims = Vec::with_capacity(self.header.shape.len());
-                dims.push((chunk.len() / self.row) as u64);
-                dims.extend_from_slice(inner);
-                let de = ArrayDe::new(plan, &dims, Bytes::Borrowed(chunk), cfg, true);
-                // into the buffer's own memory: `rows` is empty, its capacity kept
-                Vec::<T>::deserialize_in_place(de, rows).map_err(drop)
-            })
+        let rows = data
+            .par_chunks_exact(self.row.get())
+            .with_min_len(self.chunk_rows)
+            .map(|row| match decode_row(plan, inner, row, cfg) {
+                Ok(v) => v,
+                // not a panic: no hook runs, the catch below ends it
+                Err(()) => resume_unwind(Box::new(RowFailed)),
+            });
+        match catch_unwind(AssertUnwindSafe(|| out.par_extend(rows))) {
+            Ok(()) => Ok(()),
+            Err(payload) if payload.is::<RowFailed>() => Err(()),
+            Err(payload) => resume_unwind(payload),
+        }
     }
 }
 
-/// The decoded rows of one wave, a buffer per chunk. The buffers are kept
-/// from wave to wave, so decoding writes into memory it has written before
-/// (fresh memory page-faults at a fraction of the speed).
-struct Wave<T>(Vec<Vec<T>>);
+/// What a row that failed to decode unwinds with ([`Rows::decode_into`]).
+struct RowFailed;
 
-impl<T> Wave<T> {
-    /// Moves the rows into `out`, in order, leaving the buffers empty with
-    /// their capacity.
-    fn append_to(&mut self, out: &mut Vec<T>) {
-        for rows in &mut self.0 {
-            out.append(rows);
-        }
+/// One row of the first axis (`bytes`, exactly a row) as `T`, as the
+/// sequential path hands it over: a record or scalar is one element, a
+/// row of a file of more dimensions an array of the `inner` axes.
+#[inline]
+fn decode_row<T: DeserializeOwned>(
+    plan: &Plan,
+    inner: &[u64],
+    bytes: &[u8],
+    cfg: Cfg,
+) -> Fallible<T> {
+    if inner.is_empty() {
+        let de = ElementDe::with_fast(plan, plan.fast, Bytes::Borrowed(bytes), cfg);
+        T::deserialize(de).map_err(drop)
+    } else {
+        T::deserialize(ArrayDe::new(
+            plan,
+            inner,
+            Bytes::Borrowed(bytes),
+            cfg,
+            false,
+        ))
+        .map_err(drop)
     }
 }
 

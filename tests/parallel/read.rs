@@ -127,6 +127,34 @@ fn a_failing_record_gives_the_sequential_error_wherever_it_is() {
     );
 }
 
+/// Reads `Rec`'s bytes, panicking at one `id` (its own bug, not bad input).
+#[derive(Debug)]
+struct Panics;
+
+impl<'de> Deserialize<'de> for Panics {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = Rec::deserialize(d)?;
+        assert!(r.id != 7 * 3 * CHUNK_RECORDS as u64, "the type's own panic");
+        Ok(Panics)
+    }
+}
+
+/// A failing record stops the parallel decoding without a panic message
+/// (the sequential path then gives its error); a panic of the type's own
+/// `Deserialize` is not mistaken for a failing record: it reaches the
+/// caller, at one thread and at many.
+#[test]
+fn a_panic_of_the_type_goes_on_unwinding() {
+    let bytes = npy_serde::to_vec(&records(4 * CHUNK_RECORDS)).unwrap();
+    for threads in [1, 3] {
+        let caught = pool(threads)
+            .install(|| std::panic::catch_unwind(|| npy_serde::par_from_slice::<Panics>(&bytes)));
+        let payload = caught.expect_err("the panic reaches the caller");
+        let msg = payload.downcast_ref::<&str>().copied().unwrap_or_default();
+        assert_eq!(msg, "the type's own panic");
+    }
+}
+
 #[test]
 fn cut_and_overlong_files_give_the_sequential_errors() {
     let bytes = npy_serde::to_vec(&records(3 * CHUNK_RECORDS)).unwrap();
