@@ -68,7 +68,7 @@ struct Tagged {
 
 fn run<T>(op: &str, recs: &[T], reps: usize) -> Result<(), npy_serde::Error>
 where
-    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Send,
+    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Send + Sync,
 {
     run_file(op, recs, npy_serde::to_vec(recs)?, reps)
 }
@@ -77,12 +77,14 @@ where
 /// e.g. big-endian): every operation reads or writes those bytes.
 fn run_file<T>(op: &str, recs: &[T], bytes: Vec<u8>, reps: usize) -> Result<(), npy_serde::Error>
 where
-    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Send,
+    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Send + Sync,
 {
     let mut reused = Vec::with_capacity(bytes.len());
     for _ in 0..reps {
         match op {
             "to_vec" => assert_eq!(npy_serde::to_vec(recs)?, bytes),
+            #[cfg(feature = "rayon")]
+            "par_to_vec" => assert_eq!(npy_serde::par_to_vec(recs)?, bytes),
             "to_writer" => {
                 reused.clear();
                 npy_serde::to_writer(&mut reused, recs)?;
@@ -124,7 +126,7 @@ where
 /// operations go to [`run`].
 fn run_plain<T>(op: &str, recs: &[T], reps: usize) -> Result<(), npy_serde::Error>
 where
-    T: npy_serde::bulk::Element + PartialEq + std::fmt::Debug + Send,
+    T: npy_serde::bulk::Element + PartialEq + std::fmt::Debug + Send + Sync,
 {
     let bytes = npy_serde::to_vec(recs)?;
     match op {

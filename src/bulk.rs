@@ -232,7 +232,7 @@ use sealed::Layout;
 /// takes::<[i16; 2]>();
 /// takes::<[[f32; 4]; 4]>();
 /// ```
-pub trait Element: Layout + Copy + Serialize + DeserializeOwned + 'static {}
+pub trait Element: Layout + Copy + Send + Sync + Serialize + DeserializeOwned + 'static {}
 
 macro_rules! scalars {
     ($($t:ty, $code:literal, $n:literal;)*) => {$(
@@ -339,10 +339,25 @@ enum Endian {
 
 /// Bytes into elements, appended; `bytes` holds whole elements (checked by
 /// the callers) and `T::SIZE` is not 0. Each order is its own loop of
-/// loads, which the compiler vectorises (a byte swap per element).
+/// loads, which the compiler vectorises (a byte swap per element). With
+/// feature `rayon`, large data is split across the pool's threads, each
+/// writing its elements in place (rayon's indexed `par_extend`): they share
+/// the page faults of a fresh output, which bound a lone thread here.
 #[inline]
 fn extend<T: Element>(out: &mut Vec<T>, bytes: &[u8], endian: Endian) {
     if T::SIZE == 0 {
+        return;
+    }
+    #[cfg(feature = "rayon")]
+    if bytes.len() >= 2 * crate::par::CHUNK_BYTES {
+        use rayon::prelude::*;
+        let elements = bytes
+            .par_chunks_exact(T::SIZE)
+            .with_min_len(crate::par::CHUNK_BYTES / T::SIZE);
+        match endian {
+            Endian::Little => out.par_extend(elements.map(T::decode)),
+            Endian::Big => out.par_extend(elements.map(T::decode_be)),
+        }
         return;
     }
     match endian {

@@ -228,3 +228,38 @@ proptest! {
         agree::<Strict>(&bytes, "random.npy");
     }
 }
+
+/// Large plain-number data in one block (`Bulk`, `NdArray`) is split
+/// across the pool's threads: the same values in either byte order, at
+/// one thread and at several, for sizes around the split's chunks.
+#[test]
+fn bulk_blocks_read_the_same_on_every_pool() {
+    use npy_serde::{Bulk, NdArray};
+    // 512 KiB of f64 is where the split starts; 2 MiB plus one element
+    // leaves a short last chunk
+    for n in [65_535usize, 65_536, 262_145] {
+        let xs: Vec<f64> = (0..n).map(|i| i as f64 * 0.5 - 7.0).collect();
+        let rows: Vec<[f32; 3]> = (0..n / 3).map(|i| [i as f32, -1.0, 0.25]).collect();
+        for dtype in ["<f8", ">f8"] {
+            let opts = WriteOptions::new().dtype(dtype.parse().unwrap());
+            let bytes = opts.to_vec(&xs).unwrap();
+            let f4 = if dtype == "<f8" { "<f4" } else { ">f4" };
+            let row_bytes = WriteOptions::new()
+                .dtype(f4.parse().unwrap())
+                .to_vec(&rows)
+                .unwrap();
+            for threads in [1, 3] {
+                pool(threads).install(|| {
+                    let bulk: Bulk<f64> = npy_serde::from_slice(&bytes).unwrap();
+                    assert_eq!(*bulk, xs, "{n} {dtype} {threads}");
+                    let nd: NdArray<f64> = npy_serde::from_slice(&bytes).unwrap();
+                    assert_eq!(nd.data(), xs);
+                    let back: Bulk<[f32; 3]> = npy_serde::from_slice(&row_bytes).unwrap();
+                    assert_eq!(*back, rows);
+                    let streamed: Bulk<f64> = npy_serde::from_reader(&bytes[..]).unwrap();
+                    assert_eq!(*streamed, xs);
+                });
+            }
+        }
+    }
+}
