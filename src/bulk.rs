@@ -353,7 +353,7 @@ fn extend<T: Element>(out: &mut Vec<T>, bytes: &[u8], endian: Endian) {
         use rayon::prelude::*;
         let elements = bytes
             .par_chunks_exact(T::SIZE)
-            .with_min_len(crate::par::CHUNK_BYTES / T::SIZE);
+            .with_min_len(crate::par::CHUNK_BYTES.checked_div(T::SIZE).unwrap_or(1));
         match endian {
             Endian::Little => out.par_extend(elements.map(T::decode)),
             Endian::Big => out.par_extend(elements.map(T::decode_be)),
