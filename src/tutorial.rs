@@ -380,9 +380,12 @@
 //! (and `par_to_writer`, `par_to_path`, the same on `WriteOptions`) encodes
 //! chunks of the slice at once and writes exactly the bytes of `to_vec`,
 //! string widths taken over all the records; `par_from_slice` and
-//! `par_from_path` decode chunks of the first axis into a `Vec`. Values,
-//! bytes and errors (the failing record's index included) are those of the
-//! sequential calls; small inputs simply take them.
+//! `par_from_path` decode chunks of the first axis into a `Vec`, each row
+//! straight into its place. Plain numbers read in one block (`Bulk`,
+//! `NdArray`) split across the cores by themselves once they pass 512 KiB,
+//! through every read call. Values, bytes and errors (the failing record's
+//! index included) are those of the sequential calls; small inputs simply
+//! take them.
 //!
 #![cfg_attr(feature = "rayon", doc = "```")]
 #![cfg_attr(not(feature = "rayon"), doc = "```ignore")]
