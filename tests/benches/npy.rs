@@ -1071,6 +1071,19 @@ fn nd(c: &mut Criterion) {
     g.bench_function("from_slice_be", |b| {
         b.iter(|| npy_serde::from_slice::<NdArray<f64>>(black_box(&be)).unwrap())
     });
+    // with feature rayon the block splits across the pool; here at one thread
+    #[cfg(feature = "rayon")]
+    {
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        g.bench_function("from_slice_1t", |b| {
+            b.iter(|| {
+                one.install(|| npy_serde::from_slice::<NdArray<f64>>(black_box(&le)).unwrap())
+            })
+        });
+    }
     g.bench_function("copy_fresh", |b| b.iter(|| black_box(&le[..]).to_vec()));
     g.bench_function("ndarray_npy_read", |b| {
         b.iter(|| ndarray::Array2::<f64>::read_npy(black_box(&le[..])).unwrap())
