@@ -263,3 +263,70 @@ fn bulk_blocks_read_the_same_on_every_pool() {
         }
     }
 }
+
+/// A struct read from a deflated archive inflates its members on all cores
+/// first: the same values as the sequential reads, at one thread and at
+/// several; an error inside a member's data (a value that does not fit)
+/// and a damaged member give the error of reading that member alone.
+#[test]
+fn npz_struct_reads_inflate_members_in_parallel() {
+    use npy_serde::npz::{self, NpzReader, NpzWriter};
+    use std::io::Cursor;
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Snapshot {
+        recs: Vec<Rec>,
+        xs: npy_serde::Bulk<f64>,
+        n: u16,
+    }
+    #[derive(Deserialize, Debug)]
+    struct Narrowed {
+        #[allow(dead_code)]
+        recs: Vec<Strict>,
+        #[allow(dead_code)]
+        xs: Vec<f64>,
+    }
+    let mut recs = records(3 * CHUNK_RECORDS);
+    let xs: Vec<f64> = (0..200_000).map(|i| (i as f64).sin()).collect();
+    let write = |recs: &[Rec]| {
+        let mut w = NpzWriter::new(Cursor::new(Vec::new())).compressed(true);
+        w.add("xs", &xs).unwrap();
+        w.add("recs", recs).unwrap();
+        w.add("n", &7u16).unwrap();
+        w.finish().unwrap().into_inner()
+    };
+    let good = write(&recs);
+    for threads in [1, 3] {
+        let snap: Snapshot =
+            pool(threads).install(|| npz::from_reader(Cursor::new(&good[..])).unwrap());
+        assert_eq!((&snap.recs, &*snap.xs, snap.n), (&recs, &xs, 7));
+    }
+    // a record that does not fit the type: the member's own error
+    recs[CHUNK_RECORDS + 5].tag = -3;
+    let bad_value = write(&recs);
+    let alone = NpzReader::new(Cursor::new(&bad_value[..]))
+        .unwrap()
+        .by_name::<Vec<Strict>>("recs")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        alone.contains(&format!("record {}", CHUNK_RECORDS + 5)),
+        "{alone}"
+    );
+    // a damaged member (a byte of its compressed data changed)
+    let mut damaged = good.clone();
+    let at = damaged.windows(8).position(|w| w == b"recs.npy").unwrap() + 200;
+    damaged[at] ^= 0x55;
+    let damaged_alone = NpzReader::new(Cursor::new(&damaged[..]))
+        .unwrap()
+        .by_name::<Vec<Rec>>("recs")
+        .unwrap_err()
+        .to_string();
+    for threads in [1, 3] {
+        pool(threads).install(|| {
+            let err = npz::from_reader::<Narrowed>(Cursor::new(&bad_value[..])).unwrap_err();
+            assert_eq!(err.to_string(), alone);
+            let err = npz::from_reader::<Snapshot>(Cursor::new(&damaged[..])).unwrap_err();
+            assert_eq!(err.to_string(), damaged_alone);
+        });
+    }
+}
