@@ -51,11 +51,6 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
                 order.push(i);
             }
         }
-        // the members asked for inflate on all cores first, when they can
-        #[cfg(feature = "rayon")]
-        if let Some(inflated) = self.npz.inflate_all(&order) {
-            return visit(self.npz, order, inflated, visitor);
-        }
         visit_members(self.npz, order, visitor)
     }
 
@@ -125,23 +120,11 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
     order: Vec<usize>,
     visitor: V,
 ) -> Result<V::Value> {
-    visit(npz, order, Vec::new(), visitor)
-}
-
-/// [`visit_members`], the members' bytes read ahead (`inflated`, in
-/// `order`) or, when there are none, from the archive as they are visited.
-fn visit<'de, R: Read + Seek, V: Visitor<'de>>(
-    npz: &mut NpzReader<R>,
-    order: Vec<usize>,
-    inflated: Vec<Vec<u8>>,
-    visitor: V,
-) -> Result<V::Value> {
     visitor
         .visit_map(Members {
             npz: &mut *npz,
             order: order.into_iter(),
             current: None,
-            inflated: inflated.into_iter(),
         })
         .map_err(|e| e.listing_what_is_there("the archive", npz.names().iter().map(String::as_str)))
 }
@@ -179,16 +162,12 @@ impl<'de, R: Read + Seek> SeqAccess<'de> for Positional<'_, R> {
     }
 }
 
-/// Members as map entries: key, then the member decoded from its stream
-/// (or from its bytes read ahead).
+/// Members as map entries: key, then the member decoded from its stream.
 struct Members<'a, R: Read + Seek> {
     npz: &'a mut NpzReader<R>,
     /// The member indices not yet read.
     order: std::vec::IntoIter<usize>,
     current: Option<usize>,
-    /// The bytes of the members not yet read, one for each in `order`, or
-    /// none (see `NpzReader::inflate_all`).
-    inflated: std::vec::IntoIter<Vec<u8>>,
 }
 
 impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
@@ -208,11 +187,7 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
             .current
             .take()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
-        match self.inflated.next() {
-            #[cfg(feature = "rayon")]
-            Some(bytes) => self.npz.read_bytes(i, &bytes, seed),
-            _ => self.npz.read_index(i, seed),
-        }
+        self.npz.read_index(i, seed)
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -411,100 +411,6 @@ impl<R: Read + Seek> NpzReader<R> {
         read_member(&mut member, &options, npy_name, seed).map_err(|e| member_error(e, &key))
     }
 
-    /// Deserializes member `i` from `bytes`, what it yields up to the end of
-    /// its npy data ([`npy_bytes`](Self::npy_bytes)): as
-    /// [`read_index`](Self::read_index) reads the member's stream.
-    #[cfg(feature = "rayon")]
-    pub(crate) fn read_bytes<'de, S: DeserializeSeed<'de>>(
-        &self,
-        i: usize,
-        bytes: &[u8],
-        seed: S,
-    ) -> Result<S::Value> {
-        read_member(&mut &bytes[..], &self.options, true, seed)
-            .map_err(|e| member_error(e, self.key(i)))
-    }
-
-    /// The bytes of the `.npy` members in `order`, each up to the end of
-    /// its data ([`npy_bytes`](Self::npy_bytes)), inflated on all cores;
-    /// `None` when fewer than two of them are deflated (nothing to gain),
-    /// or when any member is not a readable `.npy` (the sequential reads
-    /// then say what is wrong). Each member's compressed bytes are copied
-    /// into an archive of its own, read on a thread of rayon's pool with
-    /// every check [`read_index`](Self::read_index) makes (sizes, CRC-32,
-    /// the end of the data).
-    #[cfg(feature = "rayon")]
-    pub(crate) fn inflate_all(&mut self, order: &[usize]) -> Option<Vec<Vec<u8>>> {
-        use rayon::prelude::*;
-        let deflated = order
-            .iter()
-            .filter(|&&i| {
-                self.zip
-                    .by_index_raw(i)
-                    .is_ok_and(|f| f.compression() == CompressionMethod::Deflated)
-            })
-            .count();
-        if deflated < 2 {
-            return None;
-        }
-        let alone = order
-            .iter()
-            .map(|&i| {
-                let raw = self.zip.by_index_raw(i).ok()?;
-                let supported = matches!(
-                    raw.compression(),
-                    CompressionMethod::Stored | CompressionMethod::Deflated
-                );
-                if raw.encrypted() || !supported {
-                    return None;
-                }
-                let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-                w.raw_copy_file(raw).ok()?;
-                Some(w.finish().ok()?.into_inner())
-            })
-            .collect::<Option<Vec<Vec<u8>>>>()?;
-        let options = &self.options;
-        alone
-            .into_par_iter()
-            .map(|archive| {
-                let mut one =
-                    NpzReader::with_options(std::io::Cursor::new(archive), options.clone());
-                one.as_mut().ok()?.npy_bytes(0).ok()?
-            })
-            .collect()
-    }
-
-    /// What member `i` yields up to the end of its npy data, its header
-    /// included, checked as [`load_index`](Self::load_index) checks it
-    /// (the member ends there); `None` for a member that is not `.npy`.
-    #[cfg(feature = "rayon")]
-    fn npy_bytes(&mut self, i: usize) -> Result<Option<Vec<u8>>> {
-        let options = self.options.clone();
-        let mut member = self.open(i)?;
-        let head = peek_magic(&mut member)?;
-        if head.as_slice() != MAGIC.as_slice() {
-            return Ok(None);
-        }
-        let mut seen = Seen {
-            inner: head.as_slice().chain(&mut member),
-            bytes: Vec::new(),
-        };
-        let header = read_header(&mut seen, &options)?.header;
-        crate::de::check_readable(&header.descr)?;
-        let total = header.data_len()?;
-        let Seen {
-            inner: mut r,
-            mut bytes,
-        } = seen;
-        let before = bytes.len() as u64;
-        (&mut r).take(total).read_to_end(&mut bytes)?;
-        if (bytes.len() as u64).saturating_sub(before) < total {
-            return Ok(None);
-        }
-        check_end(&mut r, total)?;
-        Ok(Some(bytes))
-    }
-
     /// Reads member `i`'s npy header, then its data into memory (exactly
     /// the size the header describes, growing as data arrives), checking
     /// that the member ends there. `None` for a member that is not `.npy`.
@@ -673,23 +579,6 @@ fn check_end<R: Read>(r: &mut R, data_len: u64) -> Result<()> {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e.into()),
         }
-    }
-}
-
-/// A reader that keeps what it reads.
-#[cfg(feature = "rayon")]
-struct Seen<R> {
-    inner: R,
-    bytes: Vec<u8>,
-}
-
-#[cfg(feature = "rayon")]
-impl<R: Read> Read for Seen<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bytes
-            .extend_from_slice(buf.get(..n).unwrap_or_default());
-        Ok(n)
     }
 }
 
