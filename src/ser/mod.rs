@@ -418,6 +418,13 @@ pub(crate) struct WritePlan {
     pub nd: Option<nd::NdShape>,
 }
 
+impl WritePlan {
+    /// The dtype compiled for pass 2, which converts the values into it.
+    pub(crate) fn tape(&self) -> replay::DtypeTree {
+        replay::DtypeTree::new(&self.dtype, false)
+    }
+}
+
 /// Pass 1: shape and dtype.
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
     let nd = probe::top(value);
