@@ -736,7 +736,7 @@ impl WriteOptions {
             // inferred dtypes' does: a small array is written from them
             let mut out = Vec::new();
             let mut keep = Keep(Some(Vec::new()));
-            encode_planned(value, plan.tape(), &plan.shape, &mut out, &mut keep)?;
+            encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut keep)?;
             if write_kept(&mut writer, &head, keep.0, &out, usize_len(data_len)?)? {
                 return Ok(());
             }
@@ -779,7 +779,7 @@ impl WriteOptions {
         writer.write_all(&head)?;
         let mut out = Vec::new();
         let mut direct = Direct::new(&mut *writer, self, Some(head), window);
-        encode_planned(value, plan.tape(), &plan.shape, &mut out, &mut direct)?;
+        encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut direct)?;
         let head = direct.head.take().unwrap_or_default();
         direct.finish(&out, &head)
     }
@@ -851,7 +851,8 @@ impl WriteOptions {
             prefix: 0,
             guessed: None,
         };
-        if encode_planned(value, plan.tape(), &plan.shape, &mut out, &mut whole)? != data_len {
+        if encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut whole)? != data_len
+        {
             return Err(Error::schema("internal: the data and its header differ"));
         }
         if header.fortran_order {

@@ -49,7 +49,7 @@
 
 mod archive_de;
 mod columns;
-mod pick;
+pub(crate) mod pick;
 mod range;
 mod raw_member;
 mod read;

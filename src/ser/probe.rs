@@ -256,7 +256,7 @@ fn nd_look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape, Er
 }
 
 /// A key's kind, in the words of the messages about keys.
-fn key_word(found: Found) -> &'static str {
+pub(crate) fn key_word(found: Found) -> &'static str {
     match found {
         Found::Bool => "bool",
         Found::Int => "integer",

@@ -24,12 +24,14 @@
 
 use serde::ser::{self, Serialize};
 
-use crate::dtype::Dtype;
+use crate::dtype::{Dtype, Field};
 use crate::error::{Error, Result};
+use crate::npz::pick::Pick;
 use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::nd::{NdShape, fortran_header};
+use crate::ser::probe::key_word;
 use crate::ser::replay::DtypeTree;
 use crate::special::{self, Special};
 
@@ -194,6 +196,26 @@ pub(crate) struct SpecState<'o> {
     /// `dims`, tuples are axes, and the values' errors are the pass's,
     /// naming where; elements go through the tape (no fast mode).
     exact: bool,
+    /// An npz column's pass: each element is a record of which only this
+    /// field (and its position) is encoded, the tape being the field's.
+    column: Option<(&'o Field, usize)>,
+}
+
+/// One field of the record `value` encoded into `dst` ([`Pick`]).
+#[inline(never)]
+fn pick<T: ?Sized + Serialize>(
+    tape: &mut DtypeTree,
+    field: &Field,
+    position: usize,
+    value: &T,
+    dst: &mut [u8],
+) -> Result<()> {
+    value.serialize(Pick {
+        field,
+        position,
+        tape,
+        out: dst,
+    })
 }
 
 /// Runs the speculative pass: [`Speculation::NotUniform`] means "use the
@@ -224,16 +246,20 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
 /// dtype (`tape`) and `shape` that pass 1 found, every element encoded
 /// through the tape into `output`'s flavour. The values' errors are the
 /// pass's, naming where (`record 3, field x`). Returns the bytes of data
-/// encoded, including those handed over in chunks.
-pub(crate) fn encode_planned<T: ?Sized + Serialize>(
+/// encoded, including those handed over in chunks. With `column` (an npz
+/// column: a record field and its position) each element is a record of
+/// which only that field is encoded, `tape` being the field's dtype.
+pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
     value: &T,
     tape: DtypeTree,
     shape: &[u64],
-    out: &mut Vec<u8>,
-    output: &mut dyn Output,
+    column: Option<(&'o Field, usize)>,
+    out: &'o mut Vec<u8>,
+    output: &'o mut dyn Output,
 ) -> Result<usize> {
     let mut st = SpecState::new(false, out, output, Some(tape));
     st.exact = true;
+    st.column = column;
     st.dims = shape.iter().map(|&d| Some(d)).collect();
     st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
     st.leaf_depth = Some(shape.len());
@@ -295,6 +321,7 @@ impl<'o> SpecState<'o> {
             lost: false,
             failed: None,
             exact: false,
+            column: None,
         }
     }
 }
@@ -532,7 +559,10 @@ impl SpecState<'_> {
             return Err(Error::schema("speculation: buffer"));
         };
         self.pos = end;
-        self.tape.encode(value, dst)
+        match self.column {
+            None => self.tape.encode(value, dst),
+            Some((field, position)) => pick(&mut self.tape, field, position, value, dst),
+        }
     }
 
     /// Appends elements stored by the fast mode (whole elements) at `pos`,
@@ -593,7 +623,10 @@ impl SpecState<'_> {
             return Err(Error::schema("speculation: buffer"));
         };
         self.pos = end;
-        self.tape.encode(value, dst)
+        match self.column {
+            None => self.tape.encode(value, dst),
+            Some((field, position)) => pick(&mut self.tape, field, position, value, dst),
+        }
     }
 }
 
@@ -611,22 +644,22 @@ impl Spec<'_, '_> {
         if !self.st.exact {
             return self.leaf();
         }
-        self.not_seq(match found {
-            Found::Bool => "bool",
-            Found::Int => "an integer",
-            Found::Float => "a float",
-            Found::Char | Found::Str => "a string",
-            Found::Bytes => "bytes",
-            Found::None => "None",
-            Found::Unit | Found::UnitStruct => "unit",
-            Found::TupleStruct => "a tuple struct",
-            Found::Map => "a map",
-            Found::Struct => "a record",
-            Found::Seq | Found::Tuple => "a sequence",
-            Found::UnitVariant(..)
+        // the words of the messages about keys, with an article
+        let word = key_word(found);
+        self.not_seq(&match found {
+            Found::Struct => "a record".to_owned(),
+            Found::Seq | Found::Tuple => "a sequence".to_owned(),
+            Found::Int
+            | Found::UnitVariant(..)
             | Found::NewtypeVariant(..)
             | Found::TupleVariant(..)
-            | Found::StructVariant(..) => "an enum variant",
+            | Found::StructVariant(..) => format!("an {word}"),
+            Found::Float | Found::Char | Found::Str | Found::TupleStruct | Found::Map => {
+                format!("a {word}")
+            }
+            Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct => {
+                word.to_owned()
+            }
         })
     }
 
@@ -1083,3 +1116,6 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         false
     }
 }
+
+#[cfg(test)]
+mod tests;
