@@ -18,13 +18,14 @@
 //! pass once, writing each chunk as it fills. The writing passes end their
 //! writes on page boundaries of the file ([`Direct`]).
 //!
-//! In the two-pass path, `to_vec` sizes the output once (header + count ×
-//! itemsize) and encodes each element straight into its place. `to_writer`
-//! encodes into a reusable buffer of whole records (about 64 KiB) and writes
-//! it out; with `fortran_order(true)` and two or more dimensions it builds
-//! the whole array in memory first (elements arrive in C order), and with a
-//! given dtype it checks every value by a first walk before writing anything
-//! (conversion errors must surface before the first byte). An n-d array
+//! In the two-pass path, the second pass is the same walker given the
+//! planned dtype and shape (`encode_planned`), in the same flavours: `to_vec`
+//! encodes after the header, reserved once; `to_writer` writes chunks as
+//! they fill ([`Direct`]); with `fortran_order(true)` and two or more
+//! dimensions it builds the whole array in memory first (elements arrive in
+//! C order and are reordered), and with a given dtype it checks every value
+//! by a first walk before writing anything (conversion errors must surface
+//! before the first byte; kept up to 4 MiB, [`Keep`]). An n-d array
 //! (`NdArray`) on that path is one element of its shape, encoded in C order
 //! and reordered when the header says Fortran.
 

@@ -4,7 +4,7 @@
 //! once per column. The record dtype comes from one walk first (the write
 //! path's speculative pass, or its exact planning walk when the records are
 //! not uniform); for each column only that field of every record is encoded
-//! ([`Pick`] passes the other fields over by key), straight into a small
+//! (`ser/pick.rs` passes the other fields over by key), straight into a small
 //! chunk buffer that goes to the zip entry when full. Memory: one chunk,
 //! whatever the number of records; time: about one record encoding per
 //! record plus a key compare per field and column.
