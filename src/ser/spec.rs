@@ -201,23 +201,6 @@ pub(crate) struct SpecState<'o> {
     column: Option<(&'o Field, usize)>,
 }
 
-/// One field of the record `value` encoded into `dst` ([`Pick`]).
-#[inline(never)]
-fn pick<T: ?Sized + Serialize>(
-    tape: &mut DtypeTree,
-    field: &Field,
-    position: usize,
-    value: &T,
-    dst: &mut [u8],
-) -> Result<()> {
-    value.serialize(Pick {
-        field,
-        position,
-        tape,
-        out: dst,
-    })
-}
-
 /// Runs the speculative pass: [`Speculation::NotUniform`] means "use the
 /// two passes" (the values' errors are never reported from here; only the
 /// destination's, from the callbacks, are).
@@ -257,6 +240,9 @@ pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
     out: &'o mut Vec<u8>,
     output: &'o mut dyn Output,
 ) -> Result<usize> {
+    if column.is_some() && shape.len() != 1 {
+        return Err(Error::schema("internal: a column has one axis"));
+    }
     let mut st = SpecState::new(false, out, output, Some(tape));
     st.exact = true;
     st.column = column;
@@ -559,10 +545,7 @@ impl SpecState<'_> {
             return Err(Error::schema("speculation: buffer"));
         };
         self.pos = end;
-        match self.column {
-            None => self.tape.encode(value, dst),
-            Some((field, position)) => pick(&mut self.tape, field, position, value, dst),
-        }
+        self.tape.encode(value, dst)
     }
 
     /// Appends elements stored by the fast mode (whole elements) at `pos`,
@@ -609,6 +592,35 @@ impl SpecState<'_> {
         Ok(())
     }
 
+    /// [`put`](SpecState::put) for an npz column's pass: of the record
+    /// `value`, only the field (and its position) `column` names ([`Pick`]).
+    #[inline(never)]
+    fn put_field<T: ?Sized + Serialize>(
+        &mut self,
+        value: &T,
+        (field, position): (&Field, usize),
+    ) -> Result<()> {
+        if !self.have {
+            self.first(value)?;
+        }
+        let end = self.pos.checked_add(self.itemsize).ok_or_else(over_cap)?;
+        let (start, end) = if end > self.out.len() {
+            self.grow(self.pos, end)?
+        } else {
+            (self.pos, end)
+        };
+        let Some(out) = self.out.get_mut(start..end) else {
+            return Err(Error::schema("speculation: buffer"));
+        };
+        self.pos = end;
+        value.serialize(Pick {
+            field,
+            position,
+            tape: &mut self.tape,
+            out,
+        })
+    }
+
     /// [`put`](SpecState::put) when the element does not fit in the zeroed
     /// part of the output.
     #[cold]
@@ -623,10 +635,7 @@ impl SpecState<'_> {
             return Err(Error::schema("speculation: buffer"));
         };
         self.pos = end;
-        match self.column {
-            None => self.tape.encode(value, dst),
-            Some((field, position)) => pick(&mut self.tape, field, position, value, dst),
-        }
+        self.tape.encode(value, dst)
     }
 }
 
@@ -761,7 +770,13 @@ impl SpecSeq<'_, '_> {
                 "sequence longer than {n}, the length of the first one"
             ))));
         }
-        self.element(value).map_err(attach)
+        // an npz column's records (its shape has one axis)
+        let Some(column) = self.st.column else {
+            return self.element(value).map_err(attach);
+        };
+        self.st.put_field(value, column).map_err(attach)?;
+        count(&mut self.i, 1);
+        Ok(())
     }
 
     /// An element the fast mode did not take (or any element out of it).
