@@ -18,13 +18,14 @@
 //! pass once, writing each chunk as it fills. The writing passes end their
 //! writes on page boundaries of the file ([`Direct`]).
 //!
-//! In the two-pass path, `to_vec` sizes the output once (header + count ×
-//! itemsize) and encodes each element straight into its place. `to_writer`
-//! encodes into a reusable buffer of whole records (about 64 KiB) and writes
-//! it out; with `fortran_order(true)` and two or more dimensions it builds
-//! the whole array in memory first (elements arrive in C order), and with a
-//! given dtype it checks every value by a first walk before writing anything
-//! (conversion errors must surface before the first byte). An n-d array
+//! In the two-pass path, the second pass is the same walker given the
+//! planned dtype and shape (`encode_planned`), in the same flavours: `to_vec`
+//! encodes after the header, reserved once; `to_writer` writes chunks as
+//! they fill ([`Direct`]); with `fortran_order(true)` and two or more
+//! dimensions it builds the whole array in memory first (elements arrive in
+//! C order and are reordered), and with a given dtype it checks every value
+//! by a first walk before writing anything (conversion errors must surface
+//! before the first byte; kept up to 4 MiB, [`Keep`]). An n-d array
 //! (`NdArray`) on that path is one element of its shape, encoded in C order
 //! and reordered when the header says Fortran.
 
@@ -33,11 +34,9 @@
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::num::NonZeroU64;
 
 use serde::Serialize;
 
-use crate::de::at_least_one;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -45,8 +44,7 @@ use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
 use crate::ser::replay::DtypeTree;
-use crate::ser::spec::{Speculation, speculate};
-use crate::ser::walk::{Sink, walk};
+use crate::ser::spec::{Speculation, encode_planned, speculate};
 use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing
@@ -252,11 +250,7 @@ fn one_pass_checked<W: Write, T: ?Sized + Serialize>(
     };
     let known = spec.tape;
     let (head, _) = header.encode(opts.version)?;
-    if let Some(kept) = kept.filter(|k| k.len().saturating_add(out.len()) == data_len) {
-        // everything was kept: the chunks, then the last one
-        writer.write_all(&head)?;
-        write_data(writer, &kept, &head)?;
-        write_data_at(writer, [&out, &[]], &head, kept.len())?;
+    if write_kept(writer, &head, kept, &out, data_len)? {
         return Ok(true);
     }
     writer.write_all(&head)?;
@@ -279,6 +273,25 @@ fn one_pass_checked<W: Write, T: ?Sized + Serialize>(
             "the values changed between the checking pass and the writing pass",
         )),
     }
+}
+
+/// Writes the header and the data a checking pass kept (its chunks, then
+/// what was left in its buffer), when that is all of it (`data_len`
+/// bytes); `false`: nothing written.
+fn write_kept<W: Write>(
+    writer: &mut W,
+    head: &[u8],
+    kept: Option<Vec<u8>>,
+    rest: &[u8],
+    data_len: usize,
+) -> Result<bool> {
+    let Some(kept) = kept.filter(|k| k.len().saturating_add(rest.len()) == data_len) else {
+        return Ok(false);
+    };
+    writer.write_all(head)?;
+    write_data(writer, &kept, head)?;
+    write_data_at(writer, [rest, &[]], head, kept.len())?;
+    Ok(true)
 }
 
 /// The compiled given dtype of `opts` (aligned when asked), for the
@@ -659,164 +672,6 @@ fn usize_len(n: u64) -> Result<usize> {
     usize::try_from(n).map_err(|_| Error::limit("array is too large for this machine"))
 }
 
-/// Puts element `index` (C order) at its place in a whole data section.
-struct SliceSink<'a> {
-    tape: DtypeTree,
-    data: &'a mut [u8],
-    itemsize: usize,
-    /// The shape when the data is column-major.
-    fortran: Option<&'a [u64]>,
-}
-
-impl Sink for SliceSink<'_> {
-    #[inline]
-    fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
-        let pos = match self.fortran {
-            None => index,
-            Some(shape) => fortran_position(index, shape),
-        };
-        let start = usize::try_from(pos)
-            .ok()
-            .and_then(|p| p.checked_mul(self.itemsize));
-        let dst = start
-            .and_then(|s| self.data.get_mut(s..s.checked_add(self.itemsize)?))
-            .ok_or_else(|| Error::schema("internal: element outside the data"))?;
-        self.tape.encode(value, dst)
-    }
-}
-
-/// Column-major position of the element with C-order index `index`.
-///
-/// The shape's element count was checked against `u64` when the header was
-/// built, so the products below cannot overflow.
-fn fortran_position(mut index: u64, shape: &[u64]) -> u64 {
-    if shape.contains(&0) {
-        return 0;
-    }
-    // The column-major stride of an axis is the product of the axes before it.
-    let mut stride = shape.iter().fold(1u64, |acc, &d| acc.wrapping_mul(d));
-    let mut pos = 0u64;
-    for &d in shape.iter().rev() {
-        // no axis is 0 (returned above)
-        let Some(d) = NonZeroU64::new(d) else {
-            return 0;
-        };
-        stride /= d;
-        pos = pos.wrapping_add((index % d).wrapping_mul(stride));
-        index /= d;
-    }
-    pos
-}
-
-/// Encodes elements into a chunk of whole records and writes full chunks.
-struct ChunkSink<W> {
-    tape: DtypeTree,
-    itemsize: usize,
-    buf: Vec<u8>,
-    fill: usize,
-    /// Zero each element first (the dtype has gaps the encoder skips).
-    zero: bool,
-    out: W,
-    /// Whether to write at all (false: only check that elements encode).
-    emit: bool,
-    /// Without `emit`: the chunks checked so far while they total at most
-    /// [`KEEP`] bytes (`None` past that, or when not asked for).
-    kept: Option<Vec<u8>>,
-    /// Index of the first element in `buf`, and elements per record (the
-    /// product of the inner dims; 0 for a 0-d array): an I/O error names
-    /// the record whose bytes were being written.
-    first: u64,
-    per_record: u64,
-}
-
-impl<W: Write> ChunkSink<W> {
-    fn flush(&mut self) -> Result<()> {
-        if self.emit {
-            let data = self.buf.get(..self.fill).unwrap_or(&[]);
-            let mut done = 0;
-            while let Some(rest) = data.get(done..).filter(|r| !r.is_empty()) {
-                match self.out.write(rest) {
-                    Ok(0) => {
-                        let e = std::io::Error::from(std::io::ErrorKind::WriteZero);
-                        return Err(self.write_failed(done, e));
-                    }
-                    // k <= rest.len() (Write's contract); saturating keeps
-                    // a writer that breaks it from wrapping (the loop ends)
-                    Ok(k) => done = done.saturating_add(k),
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(self.write_failed(done, e)),
-                }
-            }
-        } else if let Some(k) = self.kept.as_mut() {
-            let data = self.buf.get(..self.fill).unwrap_or(&[]);
-            if k.len().saturating_add(data.len()) <= KEEP {
-                k.extend_from_slice(data);
-            } else {
-                self.kept = None;
-            }
-        }
-        self.fill = 0;
-        Ok(())
-    }
-
-    /// The error for a write that failed after `done` bytes of the chunk.
-    fn write_failed(&self, done: usize, e: std::io::Error) -> Error {
-        let err = Error::from(e);
-        let Some(per_record) = NonZeroU64::new(self.per_record) else {
-            return err;
-        };
-        let element = self
-            .first
-            .saturating_add((done / at_least_one(self.itemsize)) as u64);
-        err.at_record(element / per_record)
-    }
-}
-
-impl<W: Write> Sink for ChunkSink<W> {
-    #[inline]
-    fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
-        // fill <= buf.len() and itemsize <= buf.len() (a chunk holds at
-        // least one record), both below isize::MAX: the sums cannot wrap
-        if self.fill.wrapping_add(self.itemsize) > self.buf.len() {
-            self.flush()?;
-        }
-        let start = self.fill;
-        if start == 0 {
-            self.first = index;
-        }
-        let end = start.wrapping_add(self.itemsize);
-        let dst = self
-            .buf
-            .get_mut(start..end)
-            .ok_or_else(|| Error::schema("internal: chunk too small"))?;
-        if self.zero {
-            dst.fill(0);
-        }
-        self.tape.encode(value, dst)?;
-        if self.emit || self.kept.is_some() {
-            self.fill = end;
-        }
-        Ok(())
-    }
-}
-
-fn chunk_sink<W: Write>(dtype: &Dtype, out: W, emit: bool) -> ChunkSink<W> {
-    let itemsize = dtype.itemsize();
-    let records = (CHUNK / at_least_one(itemsize)).max(1);
-    ChunkSink {
-        tape: DtypeTree::new(dtype, false),
-        itemsize,
-        buf: vec![0; records.saturating_mul(itemsize)],
-        fill: 0,
-        zero: dtype.has_gaps(),
-        out,
-        emit,
-        kept: None,
-        first: 0,
-        per_record: 1,
-    }
-}
-
 impl WriteOptions {
     /// Writes `value` as `.npy` with these options. On an error in the
     /// values nothing is written: errors are found before the header goes
@@ -880,30 +735,14 @@ impl WriteOptions {
         if !plan.checked {
             // the checking pass keeps its chunks up to KEEP bytes, as the
             // inferred dtypes' does: a small array is written from them
-            let mut check = chunk_sink(&plan.dtype, std::io::sink(), false);
-            check.kept = Some(Vec::new());
-            walk(value, &plan.shape, &mut check)?;
-            check.flush()?;
-            if let Some(kept) = check.kept.filter(|k| k.len() as u64 == data_len) {
-                // in chunks, as the writing pass writes them
-                writer.write_all(&head)?;
-                let mut offset = 0usize;
-                for piece in kept.chunks(check.buf.len().max(1)) {
-                    write_data_at(&mut writer, [piece, &[]], &head, offset)?;
-                    offset = offset.saturating_add(piece.len());
-                }
+            let mut out = Vec::new();
+            let mut keep = Keep(Some(Vec::new()));
+            encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut keep)?;
+            if write_kept(&mut writer, &head, keep.0, &out, usize_len(data_len)?)? {
                 return Ok(());
             }
         }
-        writer.write_all(&head)?;
-        let mut sink = chunk_sink(&plan.dtype, &mut writer, true);
-        sink.per_record = match plan.shape.split_first() {
-            None => 0,
-            Some((_, inner)) => inner.iter().fold(1u64, |a, &d| a.saturating_mul(d)),
-        };
-        walk(value, &plan.shape, &mut sink)?;
-        sink.flush()?;
-        Ok(())
+        self.write_planned(&mut writer, value, &plan, head, WRITE_CHUNK)
     }
 
     /// Like [`to_writer`](WriteOptions::to_writer), but never holds the
@@ -925,11 +764,25 @@ impl WriteOptions {
             return Ok(());
         }
         let (head, _) = header.encode(self.version)?;
+        self.write_planned(&mut writer, value, &plan, head, CHUNK)
+    }
+
+    /// The exact path's writing pass: `head`, then the data encoded by
+    /// the planned walk, written a `window` of bytes at a time.
+    fn write_planned<W: Write, T: ?Sized + Serialize>(
+        &self,
+        writer: &mut W,
+        value: &T,
+        plan: &WritePlan,
+        head: Vec<u8>,
+        window: usize,
+    ) -> Result<()> {
         writer.write_all(&head)?;
-        let mut sink = chunk_sink(&plan.dtype, &mut writer, true);
-        walk(value, &plan.shape, &mut sink)?;
-        sink.flush()?;
-        Ok(())
+        let mut out = Vec::new();
+        let mut direct = Direct::new(&mut *writer, self, Some(head), window);
+        encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut direct)?;
+        let head = direct.head.take().unwrap_or_default();
+        direct.finish(&out, &head)
     }
 
     /// [`to_writer`](WriteOptions::to_writer) into a file that is deleted
@@ -987,26 +840,25 @@ impl WriteOptions {
     ) -> Result<Vec<u8>> {
         let data_len = usize_len(header.data_len()?)?;
         let (head, _) = header.encode(self.version)?;
-        let total = head
-            .len()
+        let head_len = head.len();
+        head_len
             .checked_add(data_len)
             .ok_or_else(|| Error::limit("array is too large for this machine"))?;
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(&head);
-        out.resize(total, 0);
-        let data = out
-            .get_mut(head.len()..)
-            .ok_or_else(|| Error::schema("internal: output size"))?;
-        let mut sink = SliceSink {
-            tape: DtypeTree::new(&plan.dtype, false),
-            data,
-            itemsize: plan.dtype.itemsize(),
-            fortran: header.fortran_order.then_some(&plan.shape[..]),
+        let mut out = head;
+        let mut whole = InMemory {
+            opts: self,
+            cap: usize::MAX,
+            with_header: false,
+            prefix: 0,
+            guessed: None,
         };
-        walk(value, &plan.shape, &mut sink)?;
-        if plan.nd.is_some() && header.fortran_order {
-            // an n-d array is one element, encoded in C order
-            let data = out.get_mut(head.len()..).unwrap_or_default();
+        if encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut whole)? != data_len
+        {
+            return Err(Error::schema("internal: the data and its header differ"));
+        }
+        if header.fortran_order {
+            // the elements arrive in C order (an n-d array's too)
+            let data = out.get_mut(head_len..).unwrap_or_default();
             let c_order = data.to_vec();
             reorder(
                 &c_order,
@@ -1721,17 +1573,29 @@ mod tests {
         assert_eq!(w.count, u64::MAX);
     }
 
+    /// C order into Fortran order, as the exact path's Fortran writes
+    /// reorder their data: element `i` (C order) lands at its column-major
+    /// position.
     #[test]
     fn fortran_positions() {
+        let positions = |shape: &[u64]| -> Vec<u64> {
+            let n = shape.iter().product::<u64>() as u8;
+            let c_order: Vec<u8> = (0..n).collect();
+            let mut f_order = vec![0; c_order.len()];
+            reorder(&c_order, &mut f_order, shape, 1, false);
+            let mut got = vec![0; c_order.len()];
+            for (pos, &i) in f_order.iter().enumerate() {
+                got[usize::from(i)] = pos as u64;
+            }
+            got
+        };
         // (2, 3): C index i*3+j -> F position i + 2*j
-        let got: Vec<u64> = (0..6).map(|i| fortran_position(i, &[2, 3])).collect();
-        assert_eq!(got, [0, 2, 4, 1, 3, 5]);
-        let shape = [2u64, 3, 4];
-        let got: Vec<u64> = (0..24).map(|i| fortran_position(i, &shape)).collect();
+        assert_eq!(positions(&[2, 3]), [0, 2, 4, 1, 3, 5]);
+        let got = positions(&[2, 3, 4]);
         let mut sorted = got.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..24).collect::<Vec<_>>());
-        assert_eq!(fortran_position(1, &shape), 6); // (0,0,1)
+        assert_eq!(got[1], 6); // (0,0,1)
     }
 }
 

@@ -4,7 +4,7 @@
 //! once per column. The record dtype comes from one walk first (the write
 //! path's speculative pass, or its exact planning walk when the records are
 //! not uniform); for each column only that field of every record is encoded
-//! ([`Pick`] passes the other fields over by key), straight into a small
+//! (`ser/pick.rs` passes the other fields over by key), straight into a small
 //! chunk buffer that goes to the zip entry when full. Memory: one chunk,
 //! whatever the number of records; time: about one record encoding per
 //! record plus a key compare per field and column.
@@ -15,16 +15,14 @@ use std::io::{Seek, Write};
 
 use serde::Serialize;
 
-use crate::dtype::{Dtype, Field, ShapeRepr};
+use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::WriteOptions;
 use crate::ser::plan;
 use crate::ser::replay::DtypeTree;
-use crate::ser::spec::{Output, Speculation, speculate};
-use crate::ser::walk::{Sink, walk};
+use crate::ser::spec::{Output, Speculation, encode_planned, speculate};
 
-use super::pick::Pick;
 use super::write::NpzWriter;
 
 /// Bytes of column data gathered before a write into the zip entry.
@@ -63,15 +61,17 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
         let (head, _) = header.encode(None).map_err(|e| e.in_member(field.name()))?;
         npz.add_raw(field.name(), |zip| {
             zip.write_all(&head)?;
-            let mut sink = ColumnSink {
-                field,
-                position,
-                tape: DtypeTree::new(field.dtype(), false),
-                chunk: Vec::with_capacity(CHUNK.max(field.size())),
-                out: zip,
+            let tape = DtypeTree::new(field.dtype(), false);
+            let mut out = Vec::new();
+            let mut column = Column {
+                zip: &mut *zip,
+                size: field.size(),
+                done: 0,
             };
-            walk(records, &outer, &mut sink)?;
-            sink.flush()
+            let column_of = Some((field, position));
+            encode_planned(records, tape, &outer, column_of, &mut out, &mut column)?;
+            zip.write_all(&out)?;
+            Ok(())
         })?;
     }
     Ok(())
@@ -109,45 +109,26 @@ fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
     Ok((plan.dtype, plan.shape))
 }
 
-/// Encodes one field of each record (see [`Pick`]) into the chunk.
-struct ColumnSink<'a, W: Write> {
-    field: &'a Field,
-    position: usize,
-    tape: DtypeTree,
-    chunk: Vec<u8>,
-    out: W,
+/// The flavour of a column's pass: chunks of [`CHUNK`] bytes written to
+/// the zip entry as they fill; a failed write names the record that did
+/// not fit in the chunk.
+struct Column<W> {
+    zip: W,
+    /// Bytes of a record's field.
+    size: usize,
+    /// Bytes written so far.
+    done: usize,
 }
 
-impl<W: Write> ColumnSink<'_, W> {
-    fn flush(&mut self) -> Result<()> {
-        self.out.write_all(&self.chunk)?;
-        self.chunk.clear();
-        Ok(())
+impl<W: Write> Output for Column<W> {
+    fn window(&self) -> Option<usize> {
+        Some(CHUNK)
     }
-}
-
-impl<W: Write> Sink for ColumnSink<'_, W> {
-    #[inline]
-    fn element<T: ?Sized + Serialize>(&mut self, index: u64, value: &T) -> Result<()> {
-        let size = self.field.size();
-        if self.chunk.len().saturating_add(size) > CHUNK && !self.chunk.is_empty() {
-            self.flush()?;
-        }
-        // zeroed: the gaps of a nested record stay zero, as numpy writes them
-        let start = self.chunk.len();
-        let end = start.checked_add(size).ok_or_else(crate::de::internal)?;
-        self.chunk.resize(end, 0);
-        let out = self
-            .chunk
-            .get_mut(start..end)
-            .ok_or_else(crate::de::internal)?;
-        value
-            .serialize(Pick {
-                field: self.field,
-                position: self.position,
-                tape: &mut self.tape,
-                out,
-            })
-            .map_err(|e| e.at_record(index))
+    fn chunk(&mut self, data: &[u8]) -> Result<()> {
+        self.done = self.done.saturating_add(data.len());
+        self.zip.write_all(data).map_err(|e| {
+            let record = self.done.checked_div(self.size).unwrap_or(0);
+            Error::from(e).at_record(record as u64)
+        })
     }
 }

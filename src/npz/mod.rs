@@ -49,7 +49,6 @@
 
 mod archive_de;
 mod columns;
-mod pick;
 mod range;
 mod raw_member;
 mod read;

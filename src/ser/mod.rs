@@ -10,14 +10,17 @@
 //!  │    not uniform   ─► the exact passes below
 //!  │
 //!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► WritePlan
-//!       then walk.rs (Walk) ─► a Sink in writer.rs ─► DtypeTree::encode per element
+//!       then spec.rs again with that dtype and shape (encode_planned)
+//!            ─► DtypeTree::encode per element (pick.rs: one field, npz columns)
 //! ```
 //!
 //! Pass 1 ([`plan`]) decides the header: without a given dtype the value is
 //! inferred (`infer.rs`); with one, only the shape is measured (`walk.rs`,
-//! [`walk::Count`]). Pass 2 walks the outer sequences again (`walk.rs`) and
-//! encodes each element into its bytes (`encode.rs`, through the dtype
-//! compiled once in `replay.rs`). Inferred dtypes first try a single
+//! [`walk::Count`]). Pass 2 is the walker of the single pass again, given
+//! that dtype and shape ([`spec::encode_planned`]): it encodes each element
+//! into its bytes (`encode.rs`, through the dtype compiled once in
+//! `replay.rs`) in the same flavours, and names where a value fails;
+//! Fortran order is C order reordered (`nd.rs`). Inferred dtypes first try a single
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
 //! mode, `flat.rs`). Where that pass's bytes go is its flavour
 //! ([`spec::Output`]: all in memory for `to_vec`, chunks kept up to 4 MiB
@@ -334,6 +337,7 @@ pub(crate) mod encode;
 pub(crate) mod flat;
 pub(crate) mod infer;
 pub(crate) mod nd;
+pub(crate) mod pick;
 pub(crate) mod probe;
 pub(crate) mod replay;
 pub(crate) mod spec;
@@ -416,6 +420,13 @@ pub(crate) struct WritePlan {
     /// The value is an n-d array (then `dtype` is a subarray of its shape
     /// and `shape` is empty: the array is one element, encoded in C order).
     pub nd: Option<nd::NdShape>,
+}
+
+impl WritePlan {
+    /// The dtype compiled for pass 2, which converts the values into it.
+    pub(crate) fn tape(&self) -> replay::DtypeTree {
+        replay::DtypeTree::new(&self.dtype, false)
+    }
 }
 
 /// Pass 1: shape and dtype.

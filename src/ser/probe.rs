@@ -5,7 +5,7 @@
 //!   half, padding): one number or a `[re, im]` pair, without allocating;
 //! - [`key_text`]: a map key read as a name, for every serializer that
 //!   takes maps (record fields by name in `encode` and `infer`, npz member
-//!   names, the column `npz/pick` keeps);
+//!   names, the column `pick.rs` keeps);
 //! - [`dims`]: a sequence of sizes (an n-d array's shape);
 //! - [`top`], [`shape_of`] and [`parts`]: an n-d array's shape and order
 //!   (its newtype over `{shape, order, data}`, see `nd.rs`), and its flat
@@ -256,7 +256,7 @@ fn nd_look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape, Er
 }
 
 /// A key's kind, in the words of the messages about keys.
-fn key_word(found: Found) -> &'static str {
+pub(crate) fn key_word(found: Found) -> &'static str {
     match found {
         Found::Bool => "bool",
         Found::Int => "integer",

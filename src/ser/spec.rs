@@ -24,12 +24,14 @@
 
 use serde::ser::{self, Serialize};
 
-use crate::dtype::Dtype;
+use crate::dtype::{Dtype, Field};
 use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::nd::{NdShape, fortran_header};
+use crate::ser::pick::Pick;
+use crate::ser::probe::key_word;
 use crate::ser::replay::DtypeTree;
 use crate::special::{self, Special};
 
@@ -190,6 +192,13 @@ pub(crate) struct SpecState<'o> {
     /// The error of the destination (the dtype or flush callback): it
     /// ends the pass, and the pass returns it.
     failed: Option<Error>,
+    /// The exact path's writing pass ([`encode_planned`]): the shape is
+    /// `dims`, tuples are axes, and the values' errors are the pass's,
+    /// naming where; elements go through the tape (no fast mode).
+    exact: bool,
+    /// An npz column's pass: each element is a record of which only this
+    /// field (and its position) is encoded, the tape being the field's.
+    column: Option<(&'o Field, usize)>,
 }
 
 /// Runs the speculative pass: [`Speculation::NotUniform`] means "use the
@@ -207,42 +216,100 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     output: &mut dyn Output,
     known: Option<DtypeTree>,
 ) -> Result<Speculation> {
-    let pos = out.len();
-    let chunked = output.window().map(|window| Window {
-        window,
-        check_above: output.check_above(),
-        check_only: false,
-    });
-    let cap = output.cap();
-    let mut st = SpecState {
-        pos,
-        base: pos,
-        flushed: 0,
-        chunked,
-        gaps: false,
-        dims: Vec::new(),
-        hints: Vec::new(),
-        leaf_depth: None,
-        leaf_found: false,
-        nd: None,
-        have: false,
-        tape: DtypeTree::placeholder(),
-        known,
-        layout: None,
-        itemsize: 0,
-        align,
-        out,
-        cap,
-        output,
-        lost: false,
-        failed: None,
-    };
+    let mut st = SpecState::new(align, out, output, known);
     let found = run(&mut st, value);
     // the destination's error is the pass's; any other means not uniform
     if let Some(e) = st.failed.take() {
         return Err(e);
     }
     Ok(found.map_or(Speculation::NotUniform, Speculation::Uniform))
+}
+
+/// The exact path's writing pass: the walk of [`speculate`] with the
+/// dtype (`tape`) and `shape` that pass 1 found, every element encoded
+/// through the tape into `output`'s flavour. The values' errors are the
+/// pass's, naming where (`record 3, field x`). Returns the bytes of data
+/// encoded, including those handed over in chunks. With `column` (an npz
+/// column: a record field and its position) each element is a record of
+/// which only that field is encoded, `tape` being the field's dtype.
+pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
+    value: &T,
+    tape: DtypeTree,
+    shape: &[u64],
+    column: Option<(&'o Field, usize)>,
+    out: &'o mut Vec<u8>,
+    output: &'o mut dyn Output,
+) -> Result<usize> {
+    if column.is_some() && shape.len() != 1 {
+        return Err(Error::schema("internal: a column has one axis"));
+    }
+    let mut st = SpecState::new(false, out, output, Some(tape));
+    st.exact = true;
+    st.column = column;
+    st.dims = shape.iter().map(|&d| Some(d)).collect();
+    st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
+    st.leaf_depth = Some(shape.len());
+    let walked = if shape.is_empty() {
+        st.leaf(0, value)
+    } else {
+        let mut block = [0u8; BLOCK];
+        value.serialize(Spec {
+            st: &mut st,
+            block: &mut block,
+            depth: 0,
+        })
+    };
+    if let Some(e) = st.failed.take() {
+        return Err(e);
+    }
+    walked?;
+    let end = st.pos;
+    st.out.truncate(end);
+    end.checked_sub(st.base)
+        .and_then(|n| n.checked_add(st.flushed))
+        .ok_or_else(|| Error::schema("internal: data length"))
+}
+
+impl<'o> SpecState<'o> {
+    fn new(
+        align: bool,
+        out: &'o mut Vec<u8>,
+        output: &'o mut (dyn Output + 'o),
+        known: Option<DtypeTree>,
+    ) -> Self {
+        let pos = out.len();
+        let chunked = output.window().map(|window| Window {
+            window,
+            check_above: output.check_above(),
+            check_only: false,
+        });
+        let cap = output.cap();
+        SpecState {
+            pos,
+            base: pos,
+            flushed: 0,
+            chunked,
+            gaps: false,
+            dims: Vec::new(),
+            hints: Vec::new(),
+            leaf_depth: None,
+            leaf_found: false,
+            nd: None,
+            have: false,
+            tape: DtypeTree::placeholder(),
+            known,
+            layout: None,
+            itemsize: 0,
+            align,
+            out,
+            cap,
+            output,
+            lost: false,
+            failed: None,
+            exact: false,
+            column: None,
+        }
+    }
 }
 
 /// The pass itself: `None` when the values are not uniform.
@@ -363,7 +430,9 @@ impl SpecState<'_> {
         tape.put_dtype(dtype);
         // elements up to an eighth of the block (`WINDOW`): the block is
         // appended rarely, and an element always fits an empty block
-        self.layout = tape.flat().filter(|l| l.itemsize() <= WINDOW);
+        self.layout = tape
+            .flat()
+            .filter(|l| l.itemsize() <= WINDOW && !self.exact);
         self.tape = tape;
         self.have = true;
 
@@ -523,6 +592,35 @@ impl SpecState<'_> {
         Ok(())
     }
 
+    /// [`put`](SpecState::put) for an npz column's pass: of the record
+    /// `value`, only the field (and its position) `column` names ([`Pick`]).
+    #[inline(never)]
+    fn put_field<T: ?Sized + Serialize>(
+        &mut self,
+        value: &T,
+        (field, position): (&Field, usize),
+    ) -> Result<()> {
+        if !self.have {
+            self.first(value)?;
+        }
+        let end = self.pos.checked_add(self.itemsize).ok_or_else(over_cap)?;
+        let (start, end) = if end > self.out.len() {
+            self.grow(self.pos, end)?
+        } else {
+            (self.pos, end)
+        };
+        let Some(out) = self.out.get_mut(start..end) else {
+            return Err(Error::schema("speculation: buffer"));
+        };
+        self.pos = end;
+        value.serialize(Pick {
+            field,
+            position,
+            tape: &mut self.tape,
+            out,
+        })
+    }
+
     /// [`put`](SpecState::put) when the element does not fit in the zeroed
     /// part of the output.
     #[cold]
@@ -549,14 +647,50 @@ struct Spec<'s, 'o> {
 }
 
 impl Spec<'_, '_> {
-    /// Whatever is not a sequence is an element.
-    fn refuse(self, _: Found) -> Error {
-        self.leaf()
+    /// Whatever is not a sequence is an element (in the exact pass, where
+    /// the shape has an axis: an error).
+    fn refuse(self, found: Found) -> Error {
+        if !self.st.exact {
+            return self.leaf();
+        }
+        // the words of the messages about keys, with an article
+        let word = key_word(found);
+        self.not_seq(&match found {
+            Found::Struct => "a record".to_owned(),
+            Found::Seq | Found::Tuple => "a sequence".to_owned(),
+            Found::Int
+            | Found::UnitVariant(..)
+            | Found::NewtypeVariant(..)
+            | Found::TupleVariant(..)
+            | Found::StructVariant(..) => format!("an {word}"),
+            Found::Float | Found::Char | Found::Str | Found::TupleStruct | Found::Map => {
+                format!("a {word}")
+            }
+            Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct => {
+                word.to_owned()
+            }
+        })
     }
 
-    /// A special newtype: an element.
+    /// A special newtype: an element (in the exact pass, where the shape
+    /// has an axis: an error).
     fn element(self) -> Result<()> {
+        if self.st.exact {
+            return Err(self.not_seq("a scalar"));
+        }
         Err(self.leaf())
+    }
+
+    /// The exact pass's error for what is not a sequence at an axis.
+    #[cold]
+    fn not_seq(&self, found: &str) -> Error {
+        let shape: Vec<u64> = self.st.dims.iter().map(|d| d.unwrap_or(0)).collect();
+        let n = shape.get(self.depth).copied().unwrap_or(0);
+        Error::schema(format!(
+            "expected a sequence of length {n} (axis {} of shape {}), found {found}",
+            self.depth,
+            crate::dtype::ShapeRepr(&shape)
+        ))
     }
 
     /// This value is not a sequence: it is an element. Signal the parent,
@@ -616,6 +750,33 @@ impl SpecSeq<'_, '_> {
             None if self.st.itemsize != 0 => self.mode = Mode::Put,
             None => {}
         }
+    }
+
+    /// An element of the exact pass: within the axis's length, its error
+    /// naming the record or index.
+    #[inline(never)]
+    fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let (i, depth) = (self.i, self.depth);
+        let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
+        let attach = |e: Error| {
+            if depth == 0 {
+                e.at_record(i)
+            } else {
+                e.at_index(i)
+            }
+        };
+        if i >= n {
+            return Err(attach(Error::schema(format!(
+                "sequence longer than {n}, the length of the first one"
+            ))));
+        }
+        // an npz column's records (its shape has one axis)
+        let Some(column) = self.st.column else {
+            return self.element(value).map_err(attach);
+        };
+        self.st.put_field(value, column).map_err(attach)?;
+        count(&mut self.i, 1);
+        Ok(())
     }
 
     /// An element the fast mode did not take (or any element out of it).
@@ -783,6 +944,9 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     type Error = Error;
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.st.exact {
+            return self.exact_element(value);
+        }
         // the fast mode first: out of it every element misses, and for a
         // type that is never flat (a struct) the miss is known at compile
         // time, so this costs nothing there
@@ -808,17 +972,34 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
         match slot {
             None => *slot = Some(self.i),
             Some(n) if *n == self.i => {}
-            Some(_) => return Err(Error::schema("speculation: ragged")),
+            Some(n) => {
+                return Err(Error::schema(format!(
+                    "sequence of length {} where the first one has length {n} (ragged sequences cannot form an array)",
+                    self.i
+                )));
+            }
         }
         Ok(())
     }
 }
 
+/// The exact pass's axes may be tuples (`[f32; 3]`): the same sequence.
+impl ser::SerializeTuple for SpecSeq<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<()> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
 impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
-    serializer_types!((), Error; (SpecSeq<'s, 'o>) _ _ _ _ _ _);
+    serializer_types!((), Error; (SpecSeq<'s, 'o>) (SpecSeq<'s, 'o>) _ _ _ _ _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
-        serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_tuple
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant
         serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
         serialize_struct_variant);
     through!(some);
@@ -833,7 +1014,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         if !special::is_element(name) {
             return value.serialize(self);
         }
-        if self.depth == 0 && self.st.nd.is_none() {
+        if self.depth == 0 && self.st.nd.is_none() && !self.st.exact {
             if let Some(Special::NdArray(code)) = Special::of(name) {
                 if special::nd_pairs(code) {
                     return Err(Error::schema("speculation: complex n-d array"));
@@ -872,6 +1053,14 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         }
         Ok(seq)
     }
+    /// A tuple is an element, except in the exact pass where the shape
+    /// has an axis for it.
+    fn serialize_tuple(self, len: usize) -> Result<SpecSeq<'s, 'o>> {
+        if !self.st.exact {
+            return Err(self.refuse(Found::Tuple));
+        }
+        self.serialize_seq(Some(len))
+    }
     /// serde's default, with the loop here rather than in a closure of
     /// `try_for_each`: the fast mode's state stays in registers and an
     /// element it does not take leaves the loop body at once.
@@ -889,6 +1078,12 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         };
         let mut seq = self.serialize_seq(hint)?;
         let mut iter = iter;
+        if seq.st.exact {
+            for item in iter {
+                seq.exact_element(&item)?;
+            }
+            return ser::SerializeSeq::end(seq);
+        }
         // the elements while `flat.$method` takes them, then the one it
         // did not take through `element` (which leaves the mode), or the end
         macro_rules! run {
@@ -936,3 +1131,6 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         false
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,8 @@
 //! One field of a record, encoded without encoding the others.
 //!
-//! The columnar writer walks the records once per column (zip members are
-//! written one after another). Encoding the whole record on every walk
+//! The columnar writer (`npz/columns.rs`) walks the records once per
+//! column (zip members are written one after another), through the exact
+//! pass of `spec.rs`, which hands each record to [`Pick`]. Encoding the whole record on every walk
 //! costs a full record per column; [`Pick`] instead looks at each field's
 //! key (a string compare) and serializes only the value of the one field the
 //! column holds, so all walks together encode each record about once.
@@ -18,9 +19,9 @@ use serde::ser;
 
 use crate::dtype::Field;
 use crate::error::{Error, Result};
+use crate::ser::Found;
 use crate::ser::probe::key_text;
 use crate::ser::replay::DtypeTree;
-use crate::ser::{Found, refuse, serializer_types, through};
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
 /// `field`'s size).
