@@ -1819,6 +1819,14 @@ mod one_pass_tests {
         offers(vec![true, false, true, true, false, false], vec![3, 2]);
         offers(vec![-3i8, 4, 5, 6], vec![2, 2]);
         offers(vec![7u64], vec![]);
+        // every type the array's name carries a code for (special::nd_name)
+        offers(vec![-1i16, 2, 3], vec![3]);
+        offers(vec![-1i32, 2], vec![1, 2]);
+        offers(vec![-1i64, 2], vec![2, 1]);
+        offers(vec![1u8, 2, 3, 4], vec![2, 2]);
+        offers(vec![1u32, 2], vec![2]);
+        #[cfg(feature = "half")]
+        offers(vec![half::f16::from_f32(1.5); 4], vec![2, 2]);
         offers(vec![1.5f32; 6], vec![6]);
         offers(Vec::<u16>::new(), vec![0, 3]);
         offers(vec![num_complex::Complex::new(1.0f64, 2.0); 6], vec![2, 3]);
