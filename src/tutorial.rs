@@ -39,7 +39,11 @@
 //! Reading matches record fields **by name**: the file may have its fields in
 //! another order, extra fields, padding, titles, another byte order, or
 //! narrower integers than the struct. What cannot be read exactly is an
-//! error naming the record and field.
+//! error naming the record and field. When the file's fields are exactly
+//! the struct's, in its order (files this crate wrote from the same
+//! struct), the names are matched on the first record and the other
+//! records are read by position, which is faster; a field list with an
+//! `alias` in it is always read by name.
 //!
 //! ```
 //! use serde::{Deserialize, Serialize};

@@ -40,3 +40,216 @@ fn alias_reads_the_aliased_column() {
     let v: Vec<Aliased> = npy_serde::from_slice(&bytes).unwrap();
     assert_eq!((v[0].a, v[0].c), (2, 3));
 }
+
+/// How a [`Spy`] keys its fields, and how many elements its `visit_seq`
+/// takes (2 for a well-formed type).
+trait How {
+    type Key: for<'de> Deserialize<'de>;
+    fn field(key: Self::Key) -> usize;
+    const SEQ_LEN: usize = 2;
+}
+
+/// A type that tells how each record was read: `visit_map` (by name) or
+/// `visit_seq` (by position).
+#[derive(Debug, PartialEq)]
+struct Spy<H> {
+    by: &'static str,
+    a: u8,
+    b: i16,
+    how: std::marker::PhantomData<H>,
+}
+
+impl<'de, H: How> Deserialize<'de> for Spy<H> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_struct(
+            "Spy",
+            &["a", "b"],
+            SpyVisitor::<H>(std::marker::PhantomData),
+        )
+    }
+}
+
+struct SpyVisitor<H>(std::marker::PhantomData<H>);
+
+impl<'de, H: How> serde::de::Visitor<'de> for SpyVisitor<H> {
+    type Value = Spy<H>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a spy")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Spy<H>, A::Error> {
+        let (mut a, mut b) = (0, 0);
+        while let Some(k) = m.next_key::<H::Key>()? {
+            match H::field(k) {
+                0 => a = m.next_value()?,
+                _ => b = m.next_value()?,
+            }
+        }
+        Ok(spy("map", a, b))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut s: A) -> Result<Spy<H>, A::Error> {
+        let a = s.next_element()?.unwrap_or_default();
+        let b = match H::SEQ_LEN {
+            1 => 0,
+            _ => s.next_element()?.unwrap_or_default(),
+        };
+        Ok(spy("seq", a, b))
+    }
+}
+
+fn spy<H>(by: &'static str, a: u8, b: i16) -> Spy<H> {
+    Spy {
+        by,
+        a,
+        b,
+        how: std::marker::PhantomData,
+    }
+}
+
+/// A derive's field identifier: an enum, a variant per field.
+enum Field {
+    A,
+    B,
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "a" => Ok(Field::A),
+            "b" => Ok(Field::B),
+            other => Err(serde::de::Error::unknown_field(other, &["a", "b"])),
+        }
+    }
+}
+
+#[derive(Debug, PartialEq)]
+struct EnumKeys;
+impl How for EnumKeys {
+    type Key = Field;
+    fn field(key: Field) -> usize {
+        match key {
+            Field::A => 0,
+            Field::B => 1,
+        }
+    }
+}
+
+#[derive(Debug, PartialEq)]
+struct StringKeys;
+impl How for StringKeys {
+    type Key = String;
+    fn field(key: String) -> usize {
+        usize::from(key == "b")
+    }
+}
+
+/// Proven by its keys, but its `visit_seq` takes one field of two.
+#[derive(Debug, PartialEq)]
+struct ShortSeq;
+impl How for ShortSeq {
+    type Key = Field;
+    fn field(key: Field) -> usize {
+        EnumKeys::field(key)
+    }
+    const SEQ_LEN: usize = 1;
+}
+
+/// Four records `{a: u8, b: i16}`: (0, 0), (1, -1), (2, -2), (3, -3).
+fn narrow_file() -> Vec<u8> {
+    #[derive(Serialize)]
+    struct Narrow {
+        a: u8,
+        b: i16,
+    }
+    let rows: Vec<Narrow> = (0..4)
+        .map(|i| Narrow {
+            a: i,
+            b: -i16::from(i),
+        })
+        .collect();
+    npy_serde::to_vec(&rows).unwrap()
+}
+
+#[test]
+fn equal_names_go_by_position_once_one_record_proved_them() {
+    let got: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&narrow_file()).unwrap();
+    let want: Vec<Spy<EnumKeys>> = (0..4)
+        .map(|i| spy(if i == 0 { "map" } else { "seq" }, i, -i16::from(i)))
+        .collect();
+    assert_eq!(got, want);
+    // each read proves it again: the proof belongs to the file's plan
+    let again: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&narrow_file()).unwrap();
+    assert_eq!(again, want);
+}
+
+#[test]
+fn keys_that_cannot_be_told_apart_stay_by_name() {
+    let got: Vec<Spy<StringKeys>> = npy_serde::from_slice(&narrow_file()).unwrap();
+    let want: Vec<Spy<StringKeys>> = (0..4).map(|i| spy("map", i, -i16::from(i))).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn names_in_another_order_stay_by_name() {
+    #[derive(Serialize)]
+    struct Swapped {
+        b: i16,
+        a: u8,
+    }
+    let rows: Vec<Swapped> = (0..3)
+        .map(|i| Swapped {
+            b: -i16::from(i),
+            a: i,
+        })
+        .collect();
+    let bytes = npy_serde::to_vec(&rows).unwrap();
+    let got: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&bytes).unwrap();
+    let want: Vec<Spy<EnumKeys>> = (0..3).map(|i| spy("map", i, -i16::from(i))).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_type_that_takes_fewer_fields_by_position_is_refused() {
+    // the first record (by name) is whole; the second, by position, would
+    // lose `b`: refused rather than read short
+    let err = npy_serde::from_slice::<Vec<Spy<ShortSeq>>>(&narrow_file()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "record 1: the type takes only 1 of the 2 fields of the record"
+    );
+}
+
+#[test]
+fn a_failing_field_reads_the_same_by_position_and_by_name() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Positional {
+        a: u8,
+        b: i8,
+    }
+    // not the file's names (an extra defaulted field): always by name
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct ByName {
+        a: u8,
+        b: i8,
+        #[serde(default)]
+        c: u8,
+    }
+    #[derive(Serialize)]
+    struct File2 {
+        a: u8,
+        b: i16,
+    }
+    let rows = [(1, 5), (2, 6), (3, 300), (4, 7)].map(|(a, b)| File2 { a, b });
+    let bytes = npy_serde::to_vec(&rows).unwrap();
+    let by_position = npy_serde::from_slice::<Vec<Positional>>(&bytes).unwrap_err();
+    let by_name = npy_serde::from_slice::<Vec<ByName>>(&bytes).unwrap_err();
+    assert_eq!(by_position.to_string(), by_name.to_string());
+    assert!(
+        by_position.to_string().starts_with("record 2, field b"),
+        "{by_position}"
+    );
+}

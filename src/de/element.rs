@@ -1,12 +1,14 @@
 //! One array element over exactly its bytes: a record (a map keyed by field
 //! name, padding skipped), a subarray (nested sequences) or a scalar.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use serde::de::{self, IntoDeserializer, Visitor};
 
 use super::array::{ArrayDe, run_seq, scalar_run};
 use super::bulk_offer;
 use super::nd;
-use super::plan::{Fast, Found, Kind, PField, Plan};
+use super::plan::{Fast, Found, Kind, PField, Plan, Proof};
 use super::scalar::ScalarDe;
 use super::{Cfg, Src, fix_error, internal};
 use crate::dtype::Plain;
@@ -104,18 +106,33 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         }
     }
 
+    /// The record as a map of its fields by name; with `proving`, the
+    /// type's field list, equal to the record's names, whose keys this read
+    /// tells apart or not ([`ByPosition`]).
     #[inline]
-    fn record_map<V: Visitor<'de>>(self, r: &'a [PField], visitor: V) -> Result<V::Value> {
+    fn record_map<V: Visitor<'de>>(
+        self,
+        r: &'a [PField],
+        proving: Option<&'static [&'static str]>,
+        visitor: V,
+    ) -> Result<V::Value> {
         let mut map = RecordMap {
             fields: r.iter(),
             value: None,
             bytes: self.bytes,
             cfg: self.cfg,
+            keys: proving.map(|_| Keys::default()),
         };
-        visitor.visit_map(&mut map).map_err(|e| {
+        let v = visitor.visit_map(&mut map).map_err(|e| {
             self.fix(e)
                 .listing_what_is_there("the record", r.iter().map(|f| &*f.name))
-        })
+        })?;
+        if let (Some(fields), Some(keys)) = (proving, map.keys) {
+            self.dtype
+                .by_position
+                .settle(fields, keys.distinct(r.len()));
+        }
+        Ok(v)
     }
 
     #[inline]
@@ -211,7 +228,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         match &self.dtype.kind {
             Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_any(visitor),
             Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
-            Kind::Record(r) => self.record_map(r, visitor),
+            Kind::Record(r) => self.record_map(r, None, visitor),
         }
     }
 
@@ -325,10 +342,18 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        // Always by name (a map), never by position: serde's field list
-        // includes aliases, so equal names do not mean equal positions
-        // (derive-tests/tests/by_name.rs).
-        let _ = fields;
+        // By name (a map) until one record proved the type's field list
+        // names this record's fields in order (`ByPosition`); then by
+        // position, without matching a name per field.
+        if let Kind::Record(r) = &self.dtype.kind {
+            match self.dtype.by_position.state(fields) {
+                Proof::Holds => return self.record_seq(r, visitor),
+                Proof::Untried if names_are(r, fields) => {
+                    return self.record_map(r, Some(fields), visitor);
+                }
+                _ => {}
+            }
+        }
         self.deserialize_any(visitor)
     }
 
@@ -369,6 +394,47 @@ struct RecordMap<'a, B> {
     value: Option<&'a PField>,
     bytes: B,
     cfg: Cfg,
+    /// While proving [`ByPosition`]: the keys the type made of the names.
+    keys: Option<Keys>,
+}
+
+/// Whether a record's names equal a type's field list, in order.
+fn names_are(r: &[PField], fields: &[&str]) -> bool {
+    r.len() == fields.len() && r.iter().zip(fields).all(|(f, n)| *f.name == **n)
+}
+
+/// The keys a type's field identifier made of a record's names, as far as
+/// they can be told apart: each key's enum discriminant, hashed, and
+/// whether all had one type. A derive's field identifier is one enum with
+/// a variant per field, aliases sharing their field's variant; a key that
+/// is not an enum has no discriminant of its own (`std::mem::discriminant`
+/// gives every value of such a type the same one in practice), so a type
+/// keyed by strings stays by name.
+#[derive(Default)]
+struct Keys {
+    seen: Vec<u64>,
+    ty: Option<&'static str>,
+    mixed: bool,
+}
+
+impl Keys {
+    #[cold]
+    #[inline(never)]
+    fn note<K>(&mut self, key: &K) {
+        let ty = std::any::type_name::<K>();
+        self.mixed |= self.ty.is_some_and(|t| t != ty);
+        self.ty = Some(ty);
+        let mut h = DefaultHasher::new();
+        std::mem::discriminant(key).hash(&mut h);
+        self.seen.push(h.finish());
+    }
+
+    /// Whether there were `n` keys of one type, no two alike.
+    fn distinct(mut self, n: usize) -> bool {
+        self.seen.sort_unstable();
+        self.seen.dedup();
+        !self.mixed && self.seen.len() == n
+    }
 }
 
 /// Attaches a field name to an error on its way out (cold: only errors
@@ -400,9 +466,13 @@ impl<'de, B: Src<'de>> de::MapAccess<'de> for RecordMap<'_, B> {
             return Ok(None);
         };
         self.value = Some(field);
-        seed.deserialize(de::value::StrDeserializer::<Error>::new(&field.name))
-            .map(Some)
-            .map_err(|e| in_field(e, &field.name))
+        let key = seed
+            .deserialize(de::value::StrDeserializer::<Error>::new(&field.name))
+            .map_err(|e| in_field(e, &field.name))?;
+        if let Some(keys) = &mut self.keys {
+            keys.note(&key);
+        }
+        Ok(Some(key))
     }
 
     #[inline]

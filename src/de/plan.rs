@@ -4,10 +4,13 @@
 //!
 //! Field names are handed to serde as `&str` borrowed from the plan (the
 //! derive matches them by name); never as indices, which `alias` and
-//! `flatten` would make silently wrong.
+//! `flatten` would make silently wrong. A record whose names one read
+//! proved to be a type's own fields in order goes to that type by position
+//! ([`ByPosition`]).
 
 use std::fmt;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
 use crate::special;
@@ -30,7 +33,59 @@ pub(crate) struct Plan {
     /// For a subarray of scalars the bulk path reads (see `super::bulk`),
     /// the layout key offered to `Bulk<T>` (`"f4,3"`), built once per file.
     pub(crate) bulk: Option<Box<str>>,
+    /// For a record node, whether a type's field list reads it by
+    /// position (see [`ByPosition`]).
+    pub(crate) by_position: ByPosition,
     pub(crate) kind: Kind,
+}
+
+/// Whether a record node may be handed to a type's `visit_seq` (its fields
+/// by position, without matching a name per field) instead of `visit_map`.
+///
+/// Names are matched once per file and type, never assumed: serde's field
+/// list includes aliases, so a list equal to the file's names can still
+/// put a field at another position (derive-tests/tests/by_name.rs). The
+/// proof is a by-name read of one record whose field list (a derived
+/// struct's `FIELDS`) equals the file's names, in which every name became
+/// a different key (the derive's field identifier, an enum, compared by
+/// discriminant): then no name is an alias of another, and the list is one
+/// struct field per position in the order `visit_seq` reads. Records read
+/// by position still check that the type took every field.
+#[derive(Debug, Default)]
+pub(crate) struct ByPosition(AtomicUsize);
+
+impl ByPosition {
+    /// What is known of `fields` on this node.
+    #[inline(always)]
+    pub(crate) fn state(&self, fields: &'static [&'static str]) -> Proof {
+        // field lists are `'static` and aligned: the address is the key,
+        // its lowest bit set records a failed proof
+        let key = fields.as_ptr() as usize;
+        match self.0.load(Ordering::Relaxed) {
+            k if k == key => Proof::Holds,
+            k if k == key | 1 => Proof::Failed,
+            _ => Proof::Untried,
+        }
+    }
+
+    /// Records how the proof for `fields` ended (a later proof for another
+    /// list replaces it).
+    pub(crate) fn settle(&self, fields: &'static [&'static str], holds: bool) {
+        let key = fields.as_ptr() as usize;
+        self.0
+            .store(if holds { key } else { key | 1 }, Ordering::Relaxed);
+    }
+}
+
+/// What a node's [`ByPosition`] knows of one field list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Proof {
+    /// Not tried (or another list was).
+    Untried,
+    /// Read by position.
+    Holds,
+    /// Read by name.
+    Failed,
 }
 
 /// A scalar node that the Rust type of the same name reads with one
@@ -112,6 +167,7 @@ impl Plan {
             swapped,
             token,
             bulk,
+            by_position: ByPosition::default(),
             kind,
         }
     }
