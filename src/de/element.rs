@@ -108,7 +108,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
 
     /// The record as a map of its fields by name; with `proving`, the
     /// type's field list, equal to the record's names, whose keys this read
-    /// tells apart or not ([`ByPosition`]).
+    /// tells apart or not ([`ByPosition`](super::plan::ByPosition)).
     #[inline]
     fn record_map<V: Visitor<'de>>(
         self,
@@ -153,6 +153,26 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
             )));
         }
         Ok(v)
+    }
+
+    /// `deserialize_struct` before (or without) [`ByPosition`](super::plan::ByPosition)'s proof:
+    /// by name, proving it when the names equal `fields`. Out of line, so
+    /// the positional read is all that is inlined.
+    #[inline(never)]
+    fn struct_by_name<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match &self.dtype.kind {
+            Kind::Record(r)
+                if self.dtype.by_position.state(fields) == Proof::Untried
+                    && names_are(r, fields) =>
+            {
+                self.record_map(r, Some(fields), visitor)
+            }
+            _ => de::Deserializer::deserialize_any(self, visitor),
+        }
     }
 
     /// `deserialize_seq` on anything but a run of scalars: out of line,
@@ -345,16 +365,10 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         // By name (a map) until one record proved the type's field list
         // names this record's fields in order (`ByPosition`); then by
         // position, without matching a name per field.
-        if let Kind::Record(r) = &self.dtype.kind {
-            match self.dtype.by_position.state(fields) {
-                Proof::Holds => return self.record_seq(r, visitor),
-                Proof::Untried if names_are(r, fields) => {
-                    return self.record_map(r, Some(fields), visitor);
-                }
-                _ => {}
-            }
+        match &self.dtype.kind {
+            Kind::Record(r) if self.dtype.by_position.holds(fields) => self.record_seq(r, visitor),
+            _ => self.struct_by_name(fields, visitor),
         }
-        self.deserialize_any(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -394,7 +408,7 @@ struct RecordMap<'a, B> {
     value: Option<&'a PField>,
     bytes: B,
     cfg: Cfg,
-    /// While proving [`ByPosition`]: the keys the type made of the names.
+    /// While proving [`ByPosition`](super::plan::ByPosition): the keys the type made of the names.
     keys: Option<Keys>,
 }
 

@@ -55,6 +55,12 @@ pub(crate) struct Plan {
 pub(crate) struct ByPosition(AtomicUsize);
 
 impl ByPosition {
+    /// Whether `fields` reads this node by position.
+    #[inline(always)]
+    pub(crate) fn holds(&self, fields: &'static [&'static str]) -> bool {
+        self.0.load(Ordering::Relaxed) == fields.as_ptr() as usize
+    }
+
     /// What is known of `fields` on this node.
     #[inline(always)]
     pub(crate) fn state(&self, fields: &'static [&'static str]) -> Proof {
