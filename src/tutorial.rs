@@ -39,11 +39,12 @@
 //! Reading matches record fields **by name**: the file may have its fields in
 //! another order, extra fields, padding, titles, another byte order, or
 //! narrower integers than the struct. What cannot be read exactly is an
-//! error naming the record and field. When the file's fields are exactly
-//! the struct's, in its order (files this crate wrote from the same
-//! struct), the names are matched on the first record and the other
-//! records are read by position, which is faster; a field list with an
-//! `alias` in it is always read by name.
+//! error naming the record and field. When the struct's fields appear in
+//! the file in the struct's order (with or without other fields between
+//! them: files this crate wrote from the same struct, or numpy's with
+//! extra columns), the names are matched on the first record and the
+//! other records are read by position, which is faster; a field list with
+//! an `alias` in it is always read by name.
 //!
 //! ```
 //! use serde::{Deserialize, Serialize};

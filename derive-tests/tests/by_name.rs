@@ -45,7 +45,8 @@ fn alias_reads_the_aliased_column() {
 /// takes (2 for a well-formed type).
 trait How {
     type Key: for<'de> Deserialize<'de>;
-    fn field(key: Self::Key) -> usize;
+    /// The field a key names: 0 for `a`, 1 for `b`, `None` for another.
+    fn field(key: Self::Key) -> Option<usize>;
     const SEQ_LEN: usize = 2;
 }
 
@@ -82,8 +83,11 @@ impl<'de, H: How> serde::de::Visitor<'de> for SpyVisitor<H> {
         let (mut a, mut b) = (0, 0);
         while let Some(k) = m.next_key::<H::Key>()? {
             match H::field(k) {
-                0 => a = m.next_value()?,
-                _ => b = m.next_value()?,
+                Some(0) => a = m.next_value()?,
+                Some(_) => b = m.next_value()?,
+                None => {
+                    m.next_value::<serde::de::IgnoredAny>()?;
+                }
             }
         }
         Ok(spy("map", a, b))
@@ -108,10 +112,12 @@ fn spy<H>(by: &'static str, a: u8, b: i16) -> Spy<H> {
     }
 }
 
-/// A derive's field identifier: an enum, a variant per field.
+/// A derive's field identifier: an enum, a variant per field and one for
+/// the names it ignores.
 enum Field {
     A,
     B,
+    Other,
 }
 
 impl<'de> Deserialize<'de> for Field {
@@ -119,7 +125,7 @@ impl<'de> Deserialize<'de> for Field {
         match String::deserialize(d)?.as_str() {
             "a" => Ok(Field::A),
             "b" => Ok(Field::B),
-            other => Err(serde::de::Error::unknown_field(other, &["a", "b"])),
+            _ => Ok(Field::Other),
         }
     }
 }
@@ -128,10 +134,11 @@ impl<'de> Deserialize<'de> for Field {
 struct EnumKeys;
 impl How for EnumKeys {
     type Key = Field;
-    fn field(key: Field) -> usize {
+    fn field(key: Field) -> Option<usize> {
         match key {
-            Field::A => 0,
-            Field::B => 1,
+            Field::A => Some(0),
+            Field::B => Some(1),
+            Field::Other => None,
         }
     }
 }
@@ -140,8 +147,12 @@ impl How for EnumKeys {
 struct StringKeys;
 impl How for StringKeys {
     type Key = String;
-    fn field(key: String) -> usize {
-        usize::from(key == "b")
+    fn field(key: String) -> Option<usize> {
+        match key.as_str() {
+            "a" => Some(0),
+            "b" => Some(1),
+            _ => None,
+        }
     }
 }
 
@@ -150,7 +161,7 @@ impl How for StringKeys {
 struct ShortSeq;
 impl How for ShortSeq {
     type Key = Field;
-    fn field(key: Field) -> usize {
+    fn field(key: Field) -> Option<usize> {
         EnumKeys::field(key)
     }
     const SEQ_LEN: usize = 1;
@@ -182,6 +193,61 @@ fn equal_names_go_by_position_once_one_record_proved_them() {
     // each read proves it again: the proof belongs to the file's plan
     let again: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&narrow_file()).unwrap();
     assert_eq!(again, want);
+}
+
+#[test]
+fn a_list_naming_some_fields_in_order_goes_by_position_over_those() {
+    #[derive(Serialize)]
+    struct Wider {
+        x: f64,
+        a: u8,
+        y: [u16; 2],
+        b: i16,
+        z: bool,
+    }
+    let rows: Vec<Wider> = (0..4)
+        .map(|i| Wider {
+            x: f64::from(i),
+            a: i,
+            y: [7; 2],
+            b: -i16::from(i),
+            z: true,
+        })
+        .collect();
+    let bytes = npy_serde::to_vec(&rows).unwrap();
+    let got: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&bytes).unwrap();
+    let want: Vec<Spy<EnumKeys>> = (0..4)
+        .map(|i| spy(if i == 0 { "map" } else { "seq" }, i, -i16::from(i)))
+        .collect();
+    assert_eq!(got, want);
+    // a derived type over the same fields: the values by position
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Some2 {
+        a: u8,
+        b: i16,
+    }
+    let got: Vec<Some2> = npy_serde::from_slice(&bytes).unwrap();
+    let want: Vec<Some2> = (0..4)
+        .map(|i| Some2 {
+            a: i,
+            b: -i16::from(i),
+        })
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_list_missing_from_the_file_stays_by_name() {
+    #[derive(Serialize)]
+    struct OnlyA {
+        a: u8,
+        x: i16,
+    }
+    let rows: Vec<OnlyA> = (0..3).map(|i| OnlyA { a: i, x: 9 }).collect();
+    let bytes = npy_serde::to_vec(&rows).unwrap();
+    let got: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&bytes).unwrap();
+    let want: Vec<Spy<EnumKeys>> = (0..3).map(|i| spy("map", i, 0)).collect();
+    assert_eq!(got, want);
 }
 
 #[test]
@@ -244,6 +310,22 @@ fn a_failing_field_reads_the_same_by_position_and_by_name() {
         b: i16,
     }
     let rows = [(1, 5), (2, 6), (3, 300), (4, 7)].map(|(a, b)| File2 { a, b });
+    let bytes = npy_serde::to_vec(&rows).unwrap();
+    let by_position = npy_serde::from_slice::<Vec<Positional>>(&bytes).unwrap_err();
+    let by_name = npy_serde::from_slice::<Vec<ByName>>(&bytes).unwrap_err();
+    assert_eq!(by_position.to_string(), by_name.to_string());
+    assert!(
+        by_position.to_string().starts_with("record 2, field b"),
+        "{by_position}"
+    );
+    // some fields by position (`x` skipped): the same message again
+    #[derive(Serialize)]
+    struct File3 {
+        a: u8,
+        x: u8,
+        b: i16,
+    }
+    let rows = [(1, 5), (2, 6), (3, 300), (4, 7)].map(|(a, b)| File3 { a, x: 0, b });
     let bytes = npy_serde::to_vec(&rows).unwrap();
     let by_position = npy_serde::from_slice::<Vec<Positional>>(&bytes).unwrap_err();
     let by_name = npy_serde::from_slice::<Vec<ByName>>(&bytes).unwrap_err();

@@ -8,7 +8,7 @@ use serde::de::{self, IntoDeserializer, Visitor};
 use super::array::{ArrayDe, run_seq, scalar_run};
 use super::bulk_offer;
 use super::nd;
-use super::plan::{Fast, Found, Kind, PField, Plan, Proof};
+use super::plan::{Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
 use super::{Cfg, Src, fix_error, internal};
 use crate::dtype::Plain;
@@ -107,8 +107,8 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     }
 
     /// The record as a map of its fields by name; with `proving`, the
-    /// type's field list, equal to the record's names, whose keys this read
-    /// tells apart or not ([`ByPosition`](super::plan::ByPosition)).
+    /// type's field list, whose proof this read settles
+    /// ([`ByPosition`](super::plan::ByPosition)).
     #[inline]
     fn record_map<V: Visitor<'de>>(
         self,
@@ -128,17 +128,22 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
                 .listing_what_is_there("the record", r.iter().map(|f| &*f.name))
         })?;
         if let (Some(fields), Some(keys)) = (proving, map.keys) {
-            self.dtype
-                .by_position
-                .settle(fields, keys.distinct(r.len()));
+            self.dtype.by_position.settle(fields, keys.order(r, fields));
         }
         Ok(v)
     }
 
+    /// The record as a sequence of `fields` (all of the record's, or the
+    /// ones a proven field list reads), each of which the type must take.
     #[inline]
-    fn record_seq<V: Visitor<'de>>(self, r: &'a [PField], visitor: V) -> Result<V::Value> {
+    fn record_seq<V, I>(self, fields: I, visitor: V) -> Result<V::Value>
+    where
+        V: Visitor<'de>,
+        I: ExactSizeIterator<Item = &'a PField>,
+    {
+        let total = fields.len();
         let mut seq = RecordSeq {
-            fields: r.iter(),
+            fields,
             bytes: self.bytes,
             cfg: self.cfg,
         };
@@ -146,18 +151,17 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         let left = seq.fields.len();
         if left > 0 {
             return Err(Error::mismatch(format!(
-                "the type takes only {} of the {} fields of the record",
-                // left <= r.len(): what is left of r's iterator
-                r.len().saturating_sub(left),
-                r.len()
+                "the type takes only {} of the {total} fields of the record",
+                // left <= total: what is left of the iterator
+                total.saturating_sub(left),
             )));
         }
         Ok(v)
     }
 
-    /// `deserialize_struct` before (or without) [`ByPosition`](super::plan::ByPosition)'s proof:
-    /// by name, proving it when the names equal `fields`. Out of line, so
-    /// the positional read is all that is inlined.
+    /// `deserialize_struct` without a proof for `fields`
+    /// ([`ByPosition`](super::plan::ByPosition)): by name, trying the proof
+    /// once. Out of line, so the positional read is all that is inlined.
     #[inline(never)]
     fn struct_by_name<V: Visitor<'de>>(
         self,
@@ -165,10 +169,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         visitor: V,
     ) -> Result<V::Value> {
         match &self.dtype.kind {
-            Kind::Record(r)
-                if self.dtype.by_position.state(fields) == Proof::Untried
-                    && names_are(r, fields) =>
-            {
+            Kind::Record(r) if self.dtype.by_position.untried(fields) => {
                 self.record_map(r, Some(fields), visitor)
             }
             _ => de::Deserializer::deserialize_any(self, visitor),
@@ -180,7 +181,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     #[inline(never)]
     pub(crate) fn seq_general<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
-            Kind::Record(r) => self.record_seq(r, visitor),
+            Kind::Record(r) => self.record_seq(r.iter(), visitor),
             Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
             Kind::Scalar(_) => de::Deserializer::deserialize_any(self, visitor),
         }
@@ -363,10 +364,14 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         visitor: V,
     ) -> Result<V::Value> {
         // By name (a map) until one record proved the type's field list
-        // names this record's fields in order (`ByPosition`); then by
-        // position, without matching a name per field.
+        // names some of this record's fields in order (`ByPosition`); then
+        // by position, without matching a name per field.
         match &self.dtype.kind {
-            Kind::Record(r) if self.dtype.by_position.holds(fields) => self.record_seq(r, visitor),
+            Kind::Record(r) => match self.dtype.by_position.holds(fields) {
+                Some(Reads::All) => self.record_seq(r.iter(), visitor),
+                Some(Reads::Some(at)) => self.record_seq(Picked { at: at.iter(), r }, visitor),
+                None => self.struct_by_name(fields, visitor),
+            },
             _ => self.struct_by_name(fields, visitor),
         }
     }
@@ -412,11 +417,6 @@ struct RecordMap<'a, B> {
     keys: Option<Keys>,
 }
 
-/// Whether a record's names equal a type's field list, in order.
-fn names_are(r: &[PField], fields: &[&str]) -> bool {
-    r.len() == fields.len() && r.iter().zip(fields).all(|(f, n)| *f.name == **n)
-}
-
 /// The keys a type's field identifier made of a record's names, as far as
 /// they can be told apart: each key's enum discriminant, hashed, and
 /// whether all had one type. A derive's field identifier is one enum with
@@ -443,11 +443,25 @@ impl Keys {
         self.seen.push(h.finish());
     }
 
-    /// Whether there were `n` keys of one type, no two alike.
-    fn distinct(mut self, n: usize) -> bool {
-        self.seen.sort_unstable();
-        self.seen.dedup();
-        !self.mixed && self.seen.len() == n
+    /// What the read proved of `fields` for record `r`: the positions of
+    /// the record's fields the list names, when it names them in the
+    /// record's order and their keys (one type) are all different (`None`
+    /// for all of the record's fields: the list is the record's names).
+    fn order(self, r: &[PField], fields: &[&str]) -> Option<Option<Box<[usize]>>> {
+        if self.mixed || self.seen.len() != r.len() {
+            return None;
+        }
+        let mut order = Vec::with_capacity(fields.len());
+        let mut keys = Vec::with_capacity(fields.len());
+        let mut from = r.iter().zip(&self.seen).enumerate();
+        for name in fields {
+            let (j, (_, key)) = from.find(|(_, (f, _))| *f.name == **name)?;
+            order.push(j);
+            keys.push(*key);
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        (keys.len() == order.len()).then(|| (order.len() < r.len()).then(|| order.into()))
     }
 }
 
@@ -501,14 +515,40 @@ impl<'de, B: Src<'de>> de::MapAccess<'de> for RecordMap<'_, B> {
     }
 }
 
-/// A record as a sequence of its fields in file order (tuples, tuple structs).
-struct RecordSeq<'a, B> {
-    fields: std::slice::Iter<'a, PField>,
+/// The fields of record `r` at positions `at` (proven to be in it).
+struct Picked<'a> {
+    at: std::slice::Iter<'a, usize>,
+    r: &'a [PField],
+}
+
+impl<'a> Iterator for Picked<'a> {
+    type Item = &'a PField;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a PField> {
+        self.at.next().and_then(|&i| self.r.get(i))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.at.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Picked<'_> {}
+
+/// A record as a sequence of its fields in file order (tuples, tuple
+/// structs, and structs by position: there some fields may be left out).
+struct RecordSeq<I, B> {
+    fields: I,
     bytes: B,
     cfg: Cfg,
 }
 
-impl<'de, B: Src<'de>> de::SeqAccess<'de> for RecordSeq<'_, B> {
+impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<I, B>
+where
+    I: ExactSizeIterator<Item = &'a PField>,
+    B: Src<'de>,
+{
     type Error = Error;
 
     #[inline]

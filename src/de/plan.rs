@@ -10,6 +10,7 @@
 
 use std::fmt;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
@@ -45,53 +46,73 @@ pub(crate) struct Plan {
 /// Names are matched once per file and type, never assumed: serde's field
 /// list includes aliases, so a list equal to the file's names can still
 /// put a field at another position (derive-tests/tests/by_name.rs). The
-/// proof is a by-name read of one record whose field list (a derived
-/// struct's `FIELDS`) equals the file's names, in which every name became
-/// a different key (the derive's field identifier, an enum, compared by
-/// discriminant): then no name is an alias of another, and the list is one
-/// struct field per position in the order `visit_seq` reads. Records read
-/// by position still check that the type took every field.
+/// proof is a by-name read of one record in which the type's field list
+/// (a derived struct's `FIELDS`) names file fields in the file's order
+/// (all of them, or some: the others are skipped) and each of these names
+/// became a different key (the derive's field identifier, an enum,
+/// compared by discriminant): then no name is an alias of another, and the
+/// list is one struct field per position in the order `visit_seq` reads,
+/// which is also the order a by-name read meets them (the same first
+/// failing field). Records read by position still check that the type
+/// took every field it was given.
 #[derive(Debug, Default)]
-pub(crate) struct ByPosition(AtomicUsize);
+pub(crate) struct ByPosition {
+    /// The proven list's address (lists are `'static` and aligned), its
+    /// lowest bit set when it reads only some fields ([`Self::some`]).
+    key: AtomicUsize,
+    /// Those fields' positions in the record, in order.
+    some: OnceLock<Box<[usize]>>,
+    /// The address of a list whose proof failed: read by name.
+    failed: AtomicUsize,
+}
+
+/// The fields a proven list reads.
+pub(crate) enum Reads<'p> {
+    /// All of the record's, in order.
+    All,
+    /// Those at these positions.
+    Some(&'p [usize]),
+}
 
 impl ByPosition {
-    /// Whether `fields` reads this node by position.
+    /// What `fields` reads by position, if proven.
     #[inline(always)]
-    pub(crate) fn holds(&self, fields: &'static [&'static str]) -> bool {
-        self.0.load(Ordering::Relaxed) == fields.as_ptr() as usize
-    }
-
-    /// What is known of `fields` on this node.
-    #[inline(always)]
-    pub(crate) fn state(&self, fields: &'static [&'static str]) -> Proof {
-        // field lists are `'static` and aligned: the address is the key,
-        // its lowest bit set records a failed proof
-        let key = fields.as_ptr() as usize;
-        match self.0.load(Ordering::Relaxed) {
-            k if k == key => Proof::Holds,
-            k if k == key | 1 => Proof::Failed,
-            _ => Proof::Untried,
+    pub(crate) fn holds(&self, fields: &'static [&'static str]) -> Option<Reads<'_>> {
+        let addr = fields.as_ptr() as usize;
+        match self.key.load(Ordering::Acquire) {
+            k if k == addr => Some(Reads::All),
+            k if k == addr | 1 => self.some.get().map(|o| Reads::Some(o)),
+            _ => None,
         }
     }
 
-    /// Records how the proof for `fields` ended (a later proof for another
-    /// list replaces it).
-    pub(crate) fn settle(&self, fields: &'static [&'static str], holds: bool) {
-        let key = fields.as_ptr() as usize;
-        self.0
-            .store(if holds { key } else { key | 1 }, Ordering::Relaxed);
+    /// Whether a proof for `fields` is still to be tried.
+    pub(crate) fn untried(&self, fields: &'static [&'static str]) -> bool {
+        self.failed.load(Ordering::Relaxed) != fields.as_ptr() as usize
+            && self.holds(fields).is_none()
     }
-}
 
-/// What a node's [`ByPosition`] knows of one field list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Proof {
-    /// Not tried (or another list was).
-    Untried,
-    /// Read by position.
-    Holds,
-    /// Read by name.
-    Failed,
+    /// Records how the proof for `fields` ended: the positions of the
+    /// record's fields it reads in order (`Some(None)`: all), or `None`.
+    /// One list is kept; another one later proven on the same node is read
+    /// by name.
+    pub(crate) fn settle(
+        &self,
+        fields: &'static [&'static str],
+        reads: Option<Option<Box<[usize]>>>,
+    ) {
+        let addr = fields.as_ptr() as usize;
+        let key = match reads {
+            _ if self.key.load(Ordering::Relaxed) != 0 => None,
+            Some(None) => Some(addr),
+            Some(Some(order)) => self.some.set(order).is_ok().then_some(addr | 1),
+            None => None,
+        };
+        match key {
+            Some(k) => self.key.store(k, Ordering::Release),
+            None => self.failed.store(addr, Ordering::Relaxed),
+        }
+    }
 }
 
 /// A scalar node that the Rust type of the same name reads with one
