@@ -44,7 +44,7 @@ use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
 use crate::ser::replay::DtypeTree;
-use crate::ser::spec::{Speculation, encode_planned, speculate};
+use crate::ser::spec::{Speculation, Whole, encode_planned, speculate};
 use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing
@@ -265,8 +265,7 @@ fn one_pass_checked<W: Write, T: ?Sized + Serialize>(
                 && s.shape == header.shape
                 && s.fortran == header.fortran_order =>
         {
-            let head = direct.head.take().unwrap_or_default();
-            direct.finish(&out, &head)?;
+            direct.end(&out)?;
             Ok(true)
         }
         _ => Err(Error::schema(
@@ -299,15 +298,8 @@ fn write_kept<W: Write>(
 /// the dtype is inferred. A given dtype converts the values (not strict),
 /// exactly as the exact path's second pass does.
 fn given_tape(opts: &WriteOptions) -> Result<Option<DtypeTree>> {
-    let Some(given) = &opts.dtype else {
-        return Ok(None);
-    };
-    let dt = if opts.align {
-        given.aligned()?
-    } else {
-        given.clone()
-    };
-    Ok(Some(DtypeTree::from_dtype(dt, false)))
+    let given = crate::ser::given_dtype(opts)?;
+    Ok(given.map(|dt| DtypeTree::from_dtype(dt, false)))
 }
 
 /// How [`one_pass_unchecked`] ended.
@@ -455,6 +447,13 @@ impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
             window,
             carry: Vec::new(),
         }
+    }
+
+    /// Writes the data held back and then `rest` (what the pass left in its
+    /// buffer) after the header written.
+    fn end(mut self, rest: &[u8]) -> Result<()> {
+        let head = self.head.take().unwrap_or_default();
+        self.finish(rest, &head)
     }
 
     /// Writes the data held back and then `rest` (what the pass left in its
@@ -722,27 +721,7 @@ impl WriteOptions {
         if one_pass_streamed(&mut writer, value, self)? {
             return Ok(());
         }
-        let plan = plan(value, self)?;
-        let header = header_for(&plan, self);
-        let data_len = header.data_len()?;
-        if header.fortran_order || (!plan.checked && data_len <= CHUNK as u64) {
-            // built in memory: errors surface before anything is written
-            let bytes = self.encode_vec(value, &plan, &header)?;
-            writer.write_all(&bytes)?;
-            return Ok(());
-        }
-        let (head, _) = header.encode(self.version)?;
-        if !plan.checked {
-            // the checking pass keeps its chunks up to KEEP bytes, as the
-            // inferred dtypes' does: a small array is written from them
-            let mut out = Vec::new();
-            let mut keep = Keep(Some(Vec::new()));
-            encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut keep)?;
-            if write_kept(&mut writer, &head, keep.0, &out, usize_len(data_len)?)? {
-                return Ok(());
-            }
-        }
-        self.write_planned(&mut writer, value, &plan, head, WRITE_CHUNK)
+        self.write_exact(&mut writer, value, true)
     }
 
     /// Like [`to_writer`](WriteOptions::to_writer), but never holds the
@@ -756,33 +735,49 @@ impl WriteOptions {
         mut writer: W,
         value: &T,
     ) -> Result<()> {
+        self.write_exact(&mut writer, value, false)
+    }
+
+    /// The exact path: pass 1 ([`plan`]), then the header and the data the
+    /// planned walk encodes, written a chunk at a time (Fortran order: the
+    /// whole array built in memory and reordered first). With `checked_first`,
+    /// nothing is written unless every value encodes: the values of a given
+    /// dtype are encoded in memory when small, else checked by a first walk
+    /// whose chunks are kept up to [`KEEP`] bytes (as the inferred dtypes'
+    /// are), written from them when that is all the data.
+    fn write_exact<W: Write, T: ?Sized + Serialize>(
+        &self,
+        writer: &mut W,
+        value: &T,
+        checked_first: bool,
+    ) -> Result<()> {
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
-        if header.fortran_order {
+        let check = checked_first && !plan.checked;
+        let data_len = header.data_len()?;
+        if header.fortran_order || (check && data_len <= CHUNK as u64) {
+            // built in memory: errors surface before anything is written
             let bytes = self.encode_vec(value, &plan, &header)?;
             writer.write_all(&bytes)?;
             return Ok(());
         }
         let (head, _) = header.encode(self.version)?;
-        self.write_planned(&mut writer, value, &plan, head, CHUNK)
-    }
-
-    /// The exact path's writing pass: `head`, then the data encoded by
-    /// the planned walk, written a `window` of bytes at a time.
-    fn write_planned<W: Write, T: ?Sized + Serialize>(
-        &self,
-        writer: &mut W,
-        value: &T,
-        plan: &WritePlan,
-        head: Vec<u8>,
-        window: usize,
-    ) -> Result<()> {
+        if check {
+            let mut out = Vec::new();
+            let mut keep = Keep(Some(Vec::new()));
+            encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut keep)?;
+            if write_kept(writer, &head, keep.0, &out, usize_len(data_len)?)? {
+                return Ok(());
+            }
+        }
+        // `to_writer` in the larger chunks of the writing passes; the
+        // others in chunks that bound memory
+        let window = if checked_first { WRITE_CHUNK } else { CHUNK };
         writer.write_all(&head)?;
         let mut out = Vec::new();
         let mut direct = Direct::new(&mut *writer, self, Some(head), window);
         encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut direct)?;
-        let head = direct.head.take().unwrap_or_default();
-        direct.finish(&out, &head)
+        direct.end(&out)
     }
 
     /// [`to_writer`](WriteOptions::to_writer) into a file that is deleted
@@ -845,14 +840,7 @@ impl WriteOptions {
             .checked_add(data_len)
             .ok_or_else(|| Error::limit("array is too large for this machine"))?;
         let mut out = head;
-        let mut whole = InMemory {
-            opts: self,
-            cap: usize::MAX,
-            with_header: false,
-            prefix: 0,
-            guessed: None,
-        };
-        if encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut whole)? != data_len
+        if encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut Whole)? != data_len
         {
             return Err(Error::schema("internal: the data and its header differ"));
         }
