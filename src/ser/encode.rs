@@ -64,6 +64,34 @@ impl<'a> Enc<'a> {
         found.refused()
     }
 
+    /// A 16-bit float given as its bits (`half::f16`, `Bf16`): its own
+    /// type `own` takes the bits (ml_dtypes' `V2` for bfloat16, little-endian),
+    /// any other dtype its value (`to_f64`), converted exactly or refused.
+    fn put_bits16<T: ?Sized + Serialize>(
+        self,
+        value: &T,
+        own: ScalarType,
+        what: &str,
+        to_f64: impl Fn(u16) -> f64,
+    ) -> Result<()> {
+        let Captured::UInt(bits) = probe(value) else {
+            return Err(Error::mismatch(format!(
+                "malformed {what} (expected u16 bits)"
+            )));
+        };
+        let bits = u16::try_from(bits).map_err(|_| Error::mismatch(format!("malformed {what}")))?;
+        self.strict_ok(own)?;
+        match self.scalar() {
+            Some(s) if s.ty() == own => {
+                write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
+            }
+            _ => {
+                let v = to_f64(bits);
+                self.put_float(v, true, &|| v.to_string())
+            }
+        }
+    }
+
     /// An encoder writing `dt` into `buf` (`buf.len() == dt.itemsize()`);
     /// the crate goes through `DtypeTree::new(dt, false)`, which encodes the same.
     #[cfg(test)]
@@ -1053,41 +1081,12 @@ impl<'a> ser::Serializer for Enc<'a> {
                 };
             }
             Some(Special::F16) => {
-                let Captured::UInt(bits) = probe(value) else {
-                    return Err(Error::mismatch("malformed half float (expected u16 bits)"));
-                };
-                let bits =
-                    u16::try_from(bits).map_err(|_| Error::mismatch("malformed half float"))?;
-                self.strict_ok(ScalarType::Float(2))?;
-                return match self.scalar() {
-                    Some(s) if s.ty() == ScalarType::Float(2) => {
-                        write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
-                    }
-                    _ => {
-                        let v = f16_bits_to_f64(bits);
-                        self.put_float(v, true, &|| v.to_string())
-                    }
-                };
+                return self.put_bits16(value, ScalarType::Float(2), "half float", f16_bits_to_f64);
             }
+            // into a float dtype, its f32 value: the upper half of an f32's bits
             Some(Special::Bf16) => {
-                let Captured::UInt(bits) = probe(value) else {
-                    return Err(Error::mismatch("malformed bfloat16 (expected u16 bits)"));
-                };
-                let bits =
-                    u16::try_from(bits).map_err(|_| Error::mismatch("malformed bfloat16"))?;
-                self.strict_ok(ScalarType::Void(2))?;
-                return match self.scalar() {
-                    // ml_dtypes' layout: the bits little-endian
-                    Some(s) if s.ty() == ScalarType::Void(2) => {
-                        write_uint(self.buf, bits.into(), 2, false)
-                    }
-                    // into a float dtype: its f32 value (the upper half of
-                    // an f32's bits), converted exactly or refused
-                    _ => {
-                        let v = f32_to_f64(f32::from_bits(u32::from(bits) << 16));
-                        self.put_float(v, true, &|| v.to_string())
-                    }
-                };
+                let bf16 = |bits: u16| f32_to_f64(f32::from_bits(u32::from(bits) << 16));
+                return self.put_bits16(value, ScalarType::Void(2), "bfloat16", bf16);
             }
             Some(Special::Datetime(rest)) => (rest, false),
             Some(Special::Timedelta(rest)) => (rest, true),
