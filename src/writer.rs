@@ -203,34 +203,23 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     if opts.fortran_order == Some(true) {
         return Ok(false);
     }
-    let Some(nd) = top(value) else {
-        return one_pass_checked(writer, value, opts);
-    };
-    if raw_nd(writer, value, opts)? {
-        return Ok(true);
+    if let Some(nd) = top(value) {
+        if raw_nd(writer, value, opts)? {
+            return Ok(true);
+        }
+        let plain_nd = nd.plain() && nd.count().is_some_and(|n| n > 0);
+        if plain_nd && opts.dtype.is_none() && opts.fortran_order.is_none() {
+            // an n-d array of plain numbers in its own type and layout:
+            // nothing can fail once the header is out, so there is nothing
+            // to check first and the data is written in one walk
+            return match one_pass_unchecked(writer, value, opts, WRITE_CHUNK)? {
+                Unchecked::Written => Ok(true),
+                Unchecked::WrongHeader { .. } | Unchecked::Redo => Err(Error::schema(
+                    "internal: an n-d array of plain numbers was not written in one pass",
+                )),
+            };
+        }
     }
-    let plain_nd = nd.plain() && nd.count().is_some_and(|n| n > 0);
-    if plain_nd && opts.dtype.is_none() && opts.fortran_order.is_none() {
-        // an n-d array of plain numbers in its own type and layout: nothing
-        // can fail once the header is out, so there is nothing to check
-        // first and the data is written in one walk
-        return match one_pass_unchecked(writer, value, opts, WRITE_CHUNK)? {
-            Unchecked::Written => Ok(true),
-            Unchecked::WrongHeader { .. } | Unchecked::Redo => Err(Error::schema(
-                "internal: an n-d array of plain numbers was not written in one pass",
-            )),
-        };
-    }
-    one_pass_checked(writer, value, opts)
-}
-
-/// [`one_pass_streamed`]'s checking pass, then the writing pass unless
-/// everything was kept.
-fn one_pass_checked<W: Write, T: ?Sized + Serialize>(
-    writer: &mut W,
-    value: &T,
-    opts: &WriteOptions,
-) -> Result<bool> {
     let Ok(given) = given_tape(opts) else {
         return Ok(false);
     };

@@ -629,9 +629,7 @@ impl<'a, 'f, 'b> Replay<'a, 'f, 'b> {
 /// The general encoder over a node's slot.
 #[inline]
 fn enc<'f>(node: &'f TreeNode, frame: &'f mut Frame<'_>) -> Replayed<Enc<'f>> {
-    let at = (frame.base as usize).wrapping_add(node.off as usize);
-    let end = at.checked_add(node.size).ok_or(Miss)?;
-    let slot = frame.buf.get_mut(at..end).ok_or(Miss)?;
+    let slot = Replay { node, frame }.slot()?;
     Ok(Enc::with_mode(&node.dt, slot, node.strict))
 }
 
