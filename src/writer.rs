@@ -44,7 +44,7 @@ use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
 use crate::ser::replay::DtypeTree;
-use crate::ser::spec::{Speculation, encode_planned, speculate};
+use crate::ser::spec::{Speculation, Whole, encode_planned, speculate};
 use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing
@@ -203,34 +203,23 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     if opts.fortran_order == Some(true) {
         return Ok(false);
     }
-    let Some(nd) = top(value) else {
-        return one_pass_checked(writer, value, opts);
-    };
-    if raw_nd(writer, value, opts)? {
-        return Ok(true);
+    if let Some(nd) = top(value) {
+        if raw_nd(writer, value, opts)? {
+            return Ok(true);
+        }
+        let plain_nd = nd.plain() && nd.count().is_some_and(|n| n > 0);
+        if plain_nd && opts.dtype.is_none() && opts.fortran_order.is_none() {
+            // an n-d array of plain numbers in its own type and layout:
+            // nothing can fail once the header is out, so there is nothing
+            // to check first and the data is written in one walk
+            return match one_pass_unchecked(writer, value, opts, WRITE_CHUNK)? {
+                Unchecked::Written => Ok(true),
+                Unchecked::WrongHeader { .. } | Unchecked::Redo => Err(Error::schema(
+                    "internal: an n-d array of plain numbers was not written in one pass",
+                )),
+            };
+        }
     }
-    let plain_nd = nd.plain() && nd.count().is_some_and(|n| n > 0);
-    if plain_nd && opts.dtype.is_none() && opts.fortran_order.is_none() {
-        // an n-d array of plain numbers in its own type and layout: nothing
-        // can fail once the header is out, so there is nothing to check
-        // first and the data is written in one walk
-        return match one_pass_unchecked(writer, value, opts, WRITE_CHUNK)? {
-            Unchecked::Written => Ok(true),
-            Unchecked::WrongHeader { .. } | Unchecked::Redo => Err(Error::schema(
-                "internal: an n-d array of plain numbers was not written in one pass",
-            )),
-        };
-    }
-    one_pass_checked(writer, value, opts)
-}
-
-/// [`one_pass_streamed`]'s checking pass, then the writing pass unless
-/// everything was kept.
-fn one_pass_checked<W: Write, T: ?Sized + Serialize>(
-    writer: &mut W,
-    value: &T,
-    opts: &WriteOptions,
-) -> Result<bool> {
     let Ok(given) = given_tape(opts) else {
         return Ok(false);
     };
@@ -265,8 +254,7 @@ fn one_pass_checked<W: Write, T: ?Sized + Serialize>(
                 && s.shape == header.shape
                 && s.fortran == header.fortran_order =>
         {
-            let head = direct.head.take().unwrap_or_default();
-            direct.finish(&out, &head)?;
+            direct.end(&out)?;
             Ok(true)
         }
         _ => Err(Error::schema(
@@ -299,15 +287,8 @@ fn write_kept<W: Write>(
 /// the dtype is inferred. A given dtype converts the values (not strict),
 /// exactly as the exact path's second pass does.
 fn given_tape(opts: &WriteOptions) -> Result<Option<DtypeTree>> {
-    let Some(given) = &opts.dtype else {
-        return Ok(None);
-    };
-    let dt = if opts.align {
-        given.aligned()?
-    } else {
-        given.clone()
-    };
-    Ok(Some(DtypeTree::from_dtype(dt, false)))
+    let given = crate::ser::given_dtype(opts)?;
+    Ok(given.map(|dt| DtypeTree::from_dtype(dt, false)))
 }
 
 /// How [`one_pass_unchecked`] ended.
@@ -455,6 +436,13 @@ impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
             window,
             carry: Vec::new(),
         }
+    }
+
+    /// Writes the data held back and then `rest` (what the pass left in its
+    /// buffer) after the header written.
+    fn end(mut self, rest: &[u8]) -> Result<()> {
+        let head = self.head.take().unwrap_or_default();
+        self.finish(rest, &head)
     }
 
     /// Writes the data held back and then `rest` (what the pass left in its
@@ -722,27 +710,7 @@ impl WriteOptions {
         if one_pass_streamed(&mut writer, value, self)? {
             return Ok(());
         }
-        let plan = plan(value, self)?;
-        let header = header_for(&plan, self);
-        let data_len = header.data_len()?;
-        if header.fortran_order || (!plan.checked && data_len <= CHUNK as u64) {
-            // built in memory: errors surface before anything is written
-            let bytes = self.encode_vec(value, &plan, &header)?;
-            writer.write_all(&bytes)?;
-            return Ok(());
-        }
-        let (head, _) = header.encode(self.version)?;
-        if !plan.checked {
-            // the checking pass keeps its chunks up to KEEP bytes, as the
-            // inferred dtypes' does: a small array is written from them
-            let mut out = Vec::new();
-            let mut keep = Keep(Some(Vec::new()));
-            encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut keep)?;
-            if write_kept(&mut writer, &head, keep.0, &out, usize_len(data_len)?)? {
-                return Ok(());
-            }
-        }
-        self.write_planned(&mut writer, value, &plan, head, WRITE_CHUNK)
+        self.write_exact(&mut writer, value, true)
     }
 
     /// Like [`to_writer`](WriteOptions::to_writer), but never holds the
@@ -756,33 +724,49 @@ impl WriteOptions {
         mut writer: W,
         value: &T,
     ) -> Result<()> {
+        self.write_exact(&mut writer, value, false)
+    }
+
+    /// The exact path: pass 1 ([`plan`]), then the header and the data the
+    /// planned walk encodes, written a chunk at a time (Fortran order: the
+    /// whole array built in memory and reordered first). With `checked_first`,
+    /// nothing is written unless every value encodes: the values of a given
+    /// dtype are encoded in memory when small, else checked by a first walk
+    /// whose chunks are kept up to [`KEEP`] bytes (as the inferred dtypes'
+    /// are), written from them when that is all the data.
+    fn write_exact<W: Write, T: ?Sized + Serialize>(
+        &self,
+        writer: &mut W,
+        value: &T,
+        checked_first: bool,
+    ) -> Result<()> {
         let plan = plan(value, self)?;
         let header = header_for(&plan, self);
-        if header.fortran_order {
+        let check = checked_first && !plan.checked;
+        let data_len = header.data_len()?;
+        if header.fortran_order || (check && data_len <= CHUNK as u64) {
+            // built in memory: errors surface before anything is written
             let bytes = self.encode_vec(value, &plan, &header)?;
             writer.write_all(&bytes)?;
             return Ok(());
         }
         let (head, _) = header.encode(self.version)?;
-        self.write_planned(&mut writer, value, &plan, head, CHUNK)
-    }
-
-    /// The exact path's writing pass: `head`, then the data encoded by
-    /// the planned walk, written a `window` of bytes at a time.
-    fn write_planned<W: Write, T: ?Sized + Serialize>(
-        &self,
-        writer: &mut W,
-        value: &T,
-        plan: &WritePlan,
-        head: Vec<u8>,
-        window: usize,
-    ) -> Result<()> {
+        if check {
+            let mut out = Vec::new();
+            let mut keep = Keep(Some(Vec::new()));
+            encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut keep)?;
+            if write_kept(writer, &head, keep.0, &out, usize_len(data_len)?)? {
+                return Ok(());
+            }
+        }
+        // `to_writer` in the larger chunks of the writing passes; the
+        // others in chunks that bound memory
+        let window = if checked_first { WRITE_CHUNK } else { CHUNK };
         writer.write_all(&head)?;
         let mut out = Vec::new();
         let mut direct = Direct::new(&mut *writer, self, Some(head), window);
         encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut direct)?;
-        let head = direct.head.take().unwrap_or_default();
-        direct.finish(&out, &head)
+        direct.end(&out)
     }
 
     /// [`to_writer`](WriteOptions::to_writer) into a file that is deleted
@@ -845,14 +829,7 @@ impl WriteOptions {
             .checked_add(data_len)
             .ok_or_else(|| Error::limit("array is too large for this machine"))?;
         let mut out = head;
-        let mut whole = InMemory {
-            opts: self,
-            cap: usize::MAX,
-            with_header: false,
-            prefix: 0,
-            guessed: None,
-        };
-        if encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut whole)? != data_len
+        if encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut Whole)? != data_len
         {
             return Err(Error::schema("internal: the data and its header differ"));
         }
@@ -1552,378 +1529,7 @@ fn same_layout(inferred: &Dtype, file: &Dtype) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The record count stops at u64::MAX with an error instead of
-    /// wrapping to 0 (debug builds panicked here; release builds would
-    /// have patched a header of 0 records).
-    #[test]
-    fn record_count_does_not_wrap() {
-        let mut w = NpyWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
-        w.serialize(&1u8).unwrap();
-        w.count = u64::MAX - 1;
-        w.serialize(&2u8).unwrap();
-        assert_eq!(w.count, u64::MAX);
-        let err = w.serialize(&3u8).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "record 18446744073709551615: array size overflows"
-        );
-        assert_eq!(w.count, u64::MAX);
-    }
-
-    /// C order into Fortran order, as the exact path's Fortran writes
-    /// reorder their data: element `i` (C order) lands at its column-major
-    /// position.
-    #[test]
-    fn fortran_positions() {
-        let positions = |shape: &[u64]| -> Vec<u64> {
-            let n = shape.iter().product::<u64>() as u8;
-            let c_order: Vec<u8> = (0..n).collect();
-            let mut f_order = vec![0; c_order.len()];
-            reorder(&c_order, &mut f_order, shape, 1, false);
-            let mut got = vec![0; c_order.len()];
-            for (pos, &i) in f_order.iter().enumerate() {
-                got[usize::from(i)] = pos as u64;
-            }
-            got
-        };
-        // (2, 3): C index i*3+j -> F position i + 2*j
-        assert_eq!(positions(&[2, 3]), [0, 2, 4, 1, 3, 5]);
-        let got = positions(&[2, 3, 4]);
-        let mut sorted = got.clone();
-        sorted.sort_unstable();
-        assert_eq!(sorted, (0..24).collect::<Vec<_>>());
-        assert_eq!(got[1], 6); // (0,0,1)
-    }
-}
+mod tests;
 
 #[cfg(test)]
-mod one_pass_tests {
-    use super::*;
-    use serde::Serialize;
-
-    fn two_pass<T: ?Sized + Serialize>(v: &T, opts: &WriteOptions) -> Vec<u8> {
-        let plan = plan(v, opts).unwrap();
-        let header = header_for(&plan, opts);
-        opts.encode_vec(v, &plan, &header).unwrap()
-    }
-
-    #[track_caller]
-    fn check<T: ?Sized + Serialize>(v: &T, uniform: bool) {
-        for opts in [WriteOptions::new(), WriteOptions::new().align(true)] {
-            let one = one_pass(v, &opts, usize::MAX, true);
-            assert_eq!(one.is_some(), uniform);
-            let two = two_pass(v, &opts);
-            if let Some((_, bytes)) = one {
-                assert_eq!(bytes, two);
-            }
-            let (head, data) = one_pass(v, &opts, usize::MAX, false).unwrap_or_default();
-            if uniform {
-                assert_eq!([head, data].concat(), two);
-            }
-        }
-    }
-
-    #[derive(Serialize)]
-    struct P {
-        id: u64,
-        pos: [f64; 3],
-        vel: [f32; 3],
-        mass: f32,
-        charge: i8,
-    }
-
-    #[test]
-    fn uniform_values_take_one_pass() {
-        let ps: Vec<P> = (0..5)
-            .map(|i| P {
-                id: i,
-                pos: [1.0; 3],
-                vel: [2.0; 3],
-                mass: 0.5,
-                charge: -1,
-            })
-            .collect();
-        check(&ps, true);
-        check(&vec![[1.0f64, 2.0], [3.0, 4.0]], true);
-        check(&vec![vec![1u8, 2], vec![3, 4]], true);
-        check(&vec!["abc", "a"], true);
-        check(&3.5f64, true);
-        check(&(1u8, 2.0f32), true);
-        check(&vec![(1u8, "x"), (2, "y")], true);
-    }
-
-    /// With a given dtype the one pass converts as the exact passes do and
-    /// gives their bytes; what it cannot take (bytes given as integer
-    /// sequences, complex numbers as nested `Vec`s, a value that does not
-    /// convert) takes the exact passes.
-    #[test]
-    fn given_dtypes_take_one_pass() {
-        #[track_caller]
-        fn given<T: ?Sized + Serialize>(v: &T, descr: &str, uniform: bool) {
-            let opts = WriteOptions::new().dtype(descr.parse().unwrap());
-            let one = one_pass(v, &opts, usize::MAX, true);
-            assert_eq!(one.is_some(), uniform, "{descr}");
-            if let Some((_, bytes)) = one {
-                assert_eq!(bytes, two_pass(v, &opts), "{descr}");
-            }
-        }
-        given(&vec![1.0f64, 2.0], ">f8", true);
-        given(&vec![1i32, -2], "<f4", true);
-        given(&vec![vec![1u8, 2], vec![3, 4]], "<i8", true);
-        // a fixed-size array is one element to the pass, axes to the plan
-        given(&vec![[1u8, 2], [3, 4]], "<i8", false);
-        given(&vec![[1.0f64, 2.0]], "<c16", true);
-        given(&vec![vec![1.0f64, 2.0]], "<c16", false);
-        given(&vec![vec![1u8, 2, 3]], "|S3", false);
-        given(&vec!["ab", "c"], "<U4", true);
-        #[derive(Serialize)]
-        struct Ab {
-            b: f64,
-            a: u8,
-        }
-        given(
-            &vec![Ab { a: 1, b: 2.5 }],
-            "[('a', '<i2'), ('b', '>f4')]",
-            true,
-        );
-        given(&vec![[1.0f32; 3]; 2], "('<f8', (3,))", true);
-        given(&vec![70000i32], "<i2", false);
-    }
-
-    /// An n-d array's flat data is the outer axes of the one pass, in its
-    /// own order; what the pass cannot write as numpy does (complex pairs,
-    /// a Fortran array of elements with axes of their own, no elements)
-    /// takes the exact passes, with the same bytes.
-    #[test]
-    fn nd_arrays_take_one_pass() {
-        use crate::NdArray;
-        let data: Vec<f64> = (0..24).map(f64::from).collect();
-        let c = NdArray::from_shape_vec(vec![2, 3, 4], data.clone()).unwrap();
-        let f = NdArray::from_shape_vec_fortran(vec![2, 3, 4], data).unwrap();
-        check(&c, true);
-        check(&f, true);
-        check(&NdArray::from_shape_vec(vec![], vec![7u8]).unwrap(), true);
-        let words = vec!["ab".to_string(), "cd".into(), "".into(), "ef".into()];
-        check(
-            &NdArray::from_shape_vec_fortran(vec![2, 2], words).unwrap(),
-            true,
-        );
-        // wider than the first: the exact passes widen the strings
-        let words = vec!["a".to_string(), "bcd".into(), "".into(), "ef".into()];
-        check(
-            &NdArray::from_shape_vec_fortran(vec![2, 2], words).unwrap(),
-            false,
-        );
-        let points = vec![[1.0f32, 2.0, 3.0]; 4];
-        check(
-            &NdArray::from_shape_vec(vec![2, 2], points.clone()).unwrap(),
-            true,
-        );
-        check(
-            &NdArray::from_shape_vec_fortran(vec![2, 2], points).unwrap(),
-            false,
-        );
-        let z = vec![num_complex::Complex::new(1.0f64, 2.0); 6];
-        check(
-            &NdArray::from_shape_vec_fortran(vec![2, 3], z).unwrap(),
-            false,
-        );
-        check(
-            &NdArray::<i16>::from_shape_vec(vec![0, 3], vec![]).unwrap(),
-            false,
-        );
-    }
-
-    /// `to_writer` writes a non-empty n-d array of real numbers or booleans
-    /// in its own type and layout in one walk, nothing checked first (it
-    /// cannot fail): the same bytes as the exact passes.
-    #[test]
-    fn plain_nd_arrays_are_written_unchecked() {
-        use crate::NdArray;
-        use crate::ser::probe::top;
-        #[track_caller]
-        fn unchecked<T: Serialize + 'static + Clone>(data: Vec<T>, shape: Vec<usize>, want: bool) {
-            let arrays = [
-                NdArray::from_shape_vec(shape.clone(), data.clone()).unwrap(),
-                NdArray::from_shape_vec_fortran(shape, data).unwrap(),
-            ];
-            for a in &arrays {
-                let nd = top(a).unwrap();
-                assert_eq!(nd.plain() && nd.count() != Some(0), want);
-                let mut out = Vec::new();
-                to_writer(&mut out, a).unwrap();
-                assert_eq!(out, two_pass(a, &WriteOptions::new()));
-                assert_eq!(out, to_vec(a).unwrap());
-            }
-        }
-        let xs: Vec<f64> = (0..24).map(f64::from).collect();
-        unchecked(xs.clone(), vec![2, 3, 4], true);
-        unchecked(
-            vec![true, false, true, true, false, false],
-            vec![3, 2],
-            true,
-        );
-        unchecked(vec![-3i8, 4, 5, 6], vec![2, 2], true);
-        unchecked(vec![7u64], vec![], true);
-        unchecked(vec![1.5f32; 6], vec![6], true);
-        unchecked(Vec::<u16>::new(), vec![0, 3], false);
-        unchecked(
-            vec![num_complex::Complex::new(1.0f64, 2.0); 6],
-            vec![2, 3],
-            false,
-        );
-        unchecked(vec!["ab".to_string(); 4], vec![2, 2], false);
-        unchecked(vec![[1.0f32, 2.0, 3.0]; 4], vec![2, 2], false);
-    }
-
-    /// An `NdArray` of plain or complex numbers in its own type and layout
-    /// is written from the bytes it offers, nothing walked; anything else,
-    /// or another dtype or layout asked for, is not, and nothing is written
-    /// then. The request for bytes ends with the write: other serializers
-    /// still see the elements.
-    #[cfg(all(feature = "view", target_endian = "little"))]
-    #[test]
-    fn nd_arrays_offer_their_bytes() {
-        use crate::{NdArray, NdView, Order};
-        #[track_caller]
-        fn raw<T: Serialize + ?Sized>(v: &T, opts: &WriteOptions) -> Option<Vec<u8>> {
-            let mut out = Vec::new();
-            let written = raw_nd(&mut out, v, opts).unwrap();
-            assert_eq!(written, !out.is_empty());
-            written.then_some(out)
-        }
-        #[track_caller]
-        fn offers<T: Serialize + 'static + Clone>(data: Vec<T>, shape: Vec<usize>) {
-            for a in [
-                NdArray::from_shape_vec(shape.clone(), data.clone()).unwrap(),
-                NdArray::from_shape_vec_fortran(shape.clone(), data.clone()).unwrap(),
-            ] {
-                for opts in [WriteOptions::new(), WriteOptions::new().version(3, 0)] {
-                    let bytes = raw(&a, &opts).expect("written from its bytes");
-                    assert_eq!(bytes, two_pass(&a, &opts));
-                    assert_eq!(raw(&Some(&a), &opts), Some(bytes));
-                }
-                let other = WriteOptions::new().fortran_order(a.order() == Order::C);
-                assert_eq!(raw(&a, &other), None);
-                let given = WriteOptions::new().dtype(">f8".parse().unwrap());
-                assert_eq!(raw(&a, &given), None);
-                let view = NdView::new(shape.clone(), a.order(), a.data()).unwrap();
-                assert_eq!(raw(&view, &WriteOptions::new()), None);
-                assert_eq!(to_vec(&view).unwrap(), to_vec(&a).unwrap());
-            }
-        }
-        offers((0..24).map(f64::from).collect(), vec![2, 3, 4]);
-        offers(vec![true, false, true, true, false, false], vec![3, 2]);
-        offers(vec![-3i8, 4, 5, 6], vec![2, 2]);
-        offers(vec![7u64], vec![]);
-        // every type the array's name carries a code for (special::nd_name)
-        offers(vec![-1i16, 2, 3], vec![3]);
-        offers(vec![-1i32, 2], vec![1, 2]);
-        offers(vec![-1i64, 2], vec![2, 1]);
-        offers(vec![1u8, 2, 3, 4], vec![2, 2]);
-        offers(vec![1u32, 2], vec![2]);
-        #[cfg(feature = "half")]
-        offers(vec![half::f16::from_f32(1.5); 4], vec![2, 2]);
-        offers(vec![1.5f32; 6], vec![6]);
-        offers(Vec::<u16>::new(), vec![0, 3]);
-        offers(vec![num_complex::Complex::new(1.0f64, 2.0); 6], vec![2, 3]);
-        offers(vec![num_complex::Complex::new(1.0f32, -2.0); 2], vec![2, 1]);
-        let strings = NdArray::from_shape_vec(vec![2], vec!["a".to_string(), "b".into()]);
-        assert_eq!(raw(&strings.unwrap(), &WriteOptions::new()), None);
-        let rows = NdArray::from_shape_vec(vec![2], vec![[1.0f32, 2.0, 3.0]; 2]).unwrap();
-        assert_eq!(raw(&rows, &WriteOptions::new()), None);
-        assert_eq!(raw(&vec![1.0f64, 2.0], &WriteOptions::new()), None);
-        // no request outlives the write
-        let m = NdArray::from_shape_vec(vec![2], vec![1u8, 2]).unwrap();
-        assert!(raw(&m, &WriteOptions::new()).is_some());
-        assert_eq!(
-            serde_json::to_string(&m).unwrap(),
-            r#"{"shape":[2],"order":"C","data":[1,2]}"#
-        );
-        /// The n-d array's name over something that is not its parts.
-        struct Impostor;
-        impl Serialize for Impostor {
-            fn serialize<S: serde::Serializer>(
-                &self,
-                s: S,
-            ) -> std::result::Result<S::Ok, S::Error> {
-                s.serialize_newtype_struct(crate::special::nd_name::<u8>(), &1u8)
-            }
-        }
-        assert_eq!(raw(&Impostor, &WriteOptions::new()), None);
-        assert_eq!(
-            serde_json::to_string(&m).unwrap(),
-            r#"{"shape":[2],"order":"C","data":[1,2]}"#
-        );
-    }
-
-    /// Zero-size elements stay in the speculative pass's per-element path
-    /// (their count is not bounded by output bytes): same bytes, one pass.
-    #[test]
-    fn zero_size_elements_take_one_pass() {
-        #[derive(Serialize)]
-        struct Unit;
-        #[derive(Serialize, Clone)]
-        struct Empty {}
-        check(&vec![(); 1000], true);
-        check(&vec![Unit, Unit, Unit], true);
-        check(&vec![vec![Empty {}, Empty {}]; 3], true);
-        let bytes = to_vec(&vec![(); 1000]).unwrap();
-        assert!(String::from_utf8_lossy(&bytes).contains("'shape': (1000,)"));
-    }
-
-    #[test]
-    fn other_values_take_two_passes() {
-        check(&vec!["a", "abc"], false); // wider later
-        #[derive(Serialize)]
-        #[serde(untagged)]
-        enum E {
-            I(i32),
-            L(i64),
-        }
-        // the dtype is '<i8' only with all values seen; strict mode refuses i32
-        assert!(
-            one_pass(
-                &vec![E::I(1), E::L(2)],
-                &WriteOptions::new(),
-                usize::MAX,
-                true
-            )
-            .is_none()
-        );
-        #[derive(Serialize)]
-        struct Ab {
-            a: u8,
-            b: u8,
-        }
-        #[derive(Serialize)]
-        struct Ba {
-            b: u8,
-            a: u8,
-        }
-        #[derive(Serialize)]
-        #[serde(untagged)]
-        enum O {
-            Ab(Ab),
-            Ba(Ba),
-        }
-        // fields in another order: two passes, which refuse it
-        let v = vec![O::Ab(Ab { a: 1, b: 2 }), O::Ba(Ba { b: 3, a: 4 })];
-        assert!(one_pass(&v, &WriteOptions::new(), usize::MAX, true).is_none());
-        assert!(WriteOptions::new().to_vec(&v).is_err());
-    }
-
-    #[test]
-    fn fallback_gives_errors_and_widths() {
-        let opts = WriteOptions::new();
-        assert!(one_pass(&vec![vec![1u8], vec![2, 3]], &opts, usize::MAX, true).is_none());
-        assert!(opts.to_vec(&vec![vec![1u8], vec![2, 3]]).is_err());
-        assert!(one_pass(&Vec::<f64>::new(), &opts, usize::MAX, true).is_none());
-        // the cap
-        assert!(one_pass(&vec![1u64; 100], &opts, 799, false).is_none());
-        assert!(one_pass(&vec![1u64; 100], &opts, 800, false).is_some());
-    }
-}
+mod one_pass_tests;

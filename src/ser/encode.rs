@@ -64,6 +64,34 @@ impl<'a> Enc<'a> {
         found.refused()
     }
 
+    /// A 16-bit float given as its bits (`half::f16`, `Bf16`): its own
+    /// type `own` takes the bits (ml_dtypes' `V2` for bfloat16, little-endian),
+    /// any other dtype its value (`to_f64`), converted exactly or refused.
+    fn put_bits16<T: ?Sized + Serialize>(
+        self,
+        value: &T,
+        own: ScalarType,
+        what: &str,
+        to_f64: impl Fn(u16) -> f64,
+    ) -> Result<()> {
+        let Captured::UInt(bits) = probe(value) else {
+            return Err(Error::mismatch(format!(
+                "malformed {what} (expected u16 bits)"
+            )));
+        };
+        let bits = u16::try_from(bits).map_err(|_| Error::mismatch(format!("malformed {what}")))?;
+        self.strict_ok(own)?;
+        match self.scalar() {
+            Some(s) if s.ty() == own => {
+                write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
+            }
+            _ => {
+                let v = to_f64(bits);
+                self.put_float(v, true, &|| v.to_string())
+            }
+        }
+    }
+
     /// An encoder writing `dt` into `buf` (`buf.len() == dt.itemsize()`);
     /// the crate goes through `DtypeTree::new(dt, false)`, which encodes the same.
     #[cfg(test)]
@@ -1053,41 +1081,12 @@ impl<'a> ser::Serializer for Enc<'a> {
                 };
             }
             Some(Special::F16) => {
-                let Captured::UInt(bits) = probe(value) else {
-                    return Err(Error::mismatch("malformed half float (expected u16 bits)"));
-                };
-                let bits =
-                    u16::try_from(bits).map_err(|_| Error::mismatch("malformed half float"))?;
-                self.strict_ok(ScalarType::Float(2))?;
-                return match self.scalar() {
-                    Some(s) if s.ty() == ScalarType::Float(2) => {
-                        write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
-                    }
-                    _ => {
-                        let v = f16_bits_to_f64(bits);
-                        self.put_float(v, true, &|| v.to_string())
-                    }
-                };
+                return self.put_bits16(value, ScalarType::Float(2), "half float", f16_bits_to_f64);
             }
+            // into a float dtype, its f32 value: the upper half of an f32's bits
             Some(Special::Bf16) => {
-                let Captured::UInt(bits) = probe(value) else {
-                    return Err(Error::mismatch("malformed bfloat16 (expected u16 bits)"));
-                };
-                let bits =
-                    u16::try_from(bits).map_err(|_| Error::mismatch("malformed bfloat16"))?;
-                self.strict_ok(ScalarType::Void(2))?;
-                return match self.scalar() {
-                    // ml_dtypes' layout: the bits little-endian
-                    Some(s) if s.ty() == ScalarType::Void(2) => {
-                        write_uint(self.buf, bits.into(), 2, false)
-                    }
-                    // into a float dtype: its f32 value (the upper half of
-                    // an f32's bits), converted exactly or refused
-                    _ => {
-                        let v = f32_to_f64(f32::from_bits(u32::from(bits) << 16));
-                        self.put_float(v, true, &|| v.to_string())
-                    }
-                };
+                let bf16 = |bits: u16| f32_to_f64(f32::from_bits(u32::from(bits) << 16));
+                return self.put_bits16(value, ScalarType::Void(2), "bfloat16", bf16);
             }
             Some(Special::Datetime(rest)) => (rest, false),
             Some(Special::Timedelta(rest)) => (rest, true),
@@ -1123,86 +1122,7 @@ impl<'a> ser::Serializer for Enc<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dtype::Scalar;
-
-    fn enc<T: Serialize>(dt: &Dtype, v: &T) -> Result<Vec<u8>> {
-        let mut buf = vec![0xAA; dt.itemsize()];
-        v.serialize(Enc::new(dt, &mut buf))?;
-        Ok(buf)
-    }
-
-    #[test]
-    fn byte_orders() {
-        let be = Dtype::Scalar(Scalar::new(ScalarType::UInt(4), ByteOrder::Big));
-        assert_eq!(enc(&be, &0x01020304u32).unwrap(), [1, 2, 3, 4]);
-        let le = Dtype::scalar(ScalarType::Int(2));
-        assert_eq!(enc(&le, &-2i64).unwrap(), [0xfe, 0xff]);
-        let u = Dtype::Scalar(Scalar::new(ScalarType::Unicode(2), ByteOrder::Big));
-        assert_eq!(enc(&u, &"é").unwrap(), [0, 0, 0, 0xe9, 0, 0, 0, 0]);
-    }
-
-    #[test]
-    fn record_fields_by_name_in_any_order() {
-        #[derive(serde::Serialize)]
-        struct R {
-            b: u8,
-            a: u8,
-        }
-        let dt = Dtype::record()
-            .field("a", Dtype::scalar(ScalarType::UInt(1)))
-            .padding(1)
-            .field("b", Dtype::scalar(ScalarType::UInt(1)))
-            .build()
-            .unwrap();
-        let mut buf = vec![0; 3];
-        R { b: 2, a: 1 }.serialize(Enc::new(&dt, &mut buf)).unwrap();
-        assert_eq!(buf, [1, 0, 2]);
-    }
-
-    #[test]
-    fn many_fields_use_the_big_bitset() {
-        let mut b = Dtype::record();
-        for i in 0..200 {
-            b = b.field(format!("f{i}"), Dtype::scalar(ScalarType::UInt(1)));
-        }
-        let dt = b.build().unwrap();
-        let mut m = std::collections::BTreeMap::new();
-        for i in 0..199 {
-            m.insert(format!("f{i}"), 1u8);
-        }
-        let err = enc(&dt, &m).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "field f199: missing from the value (the dtype has this field)"
-        );
-        m.insert("f199".into(), 1u8);
-        assert_eq!(enc(&dt, &m).unwrap(), vec![1u8; 200]);
-    }
-}
+mod tests;
 
 #[cfg(test)]
-mod more_tests {
-    use super::*;
-    use crate::dtype::{DatetimeUnit, TimeUnit};
-
-    #[test]
-    fn integers_into_datetime_and_bytes_into_void() {
-        let dt = Dtype::scalar(ScalarType::Datetime(DatetimeUnit::new(TimeUnit::Seconds)));
-        let mut buf = [0u8; 8];
-        7i32.serialize(Enc::new(&dt, &mut buf)).unwrap();
-        assert_eq!(buf, 7i64.to_le_bytes());
-        let v = Dtype::scalar(ScalarType::Void(4));
-        let mut buf = [9u8; 4];
-        serde_bytes::Bytes::new(&[1, 0])
-            .serialize(Enc::new(&v, &mut buf))
-            .unwrap();
-        assert_eq!(buf, [1, 0, 0, 0]);
-        // strict mode takes no conversion
-        assert!(7i32.serialize(Enc::strict(&dt, &mut [0u8; 8])).is_err());
-        let f4 = Dtype::scalar(ScalarType::Float(4));
-        assert!(1.0f64.serialize(Enc::strict(&f4, &mut [0u8; 4])).is_err());
-        assert!(1.0f32.serialize(Enc::strict(&f4, &mut [0u8; 4])).is_ok());
-    }
-}
+mod more_tests;

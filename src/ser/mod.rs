@@ -429,77 +429,58 @@ impl WritePlan {
     }
 }
 
+/// The dtype the options give (aligned when they ask), which the values
+/// are converted into; `None` when it is inferred.
+pub(crate) fn given_dtype(opts: &WriteOptions) -> Result<Option<Dtype>> {
+    match &opts.dtype {
+        Some(given) if opts.align => given.aligned().map(Some),
+        given => Ok(given.clone()),
+    }
+}
+
 /// Pass 1: shape and dtype.
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
     let nd = probe::top(value);
-    match &opts.dtype {
-        None => {
-            let mut root = None;
-            value.serialize(infer::Infer::new(&mut root, true))?;
-            let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
-            if nd.is_some() {
-                return Ok(WritePlan {
-                    dtype: infer::node_to_dtype(&root, opts.align)?,
-                    shape: Vec::new(),
-                    checked: true,
-                    nd,
-                });
-            }
-            let (shape, elem) = infer::split_shape(&root)?;
-            let dtype = infer::node_to_dtype(elem, opts.align)?;
-            Ok(WritePlan {
-                dtype,
-                shape,
-                checked: true,
-                nd,
-            })
-        }
-        Some(given) if nd.is_some() => {
-            let given = if opts.align {
-                given.aligned()?
-            } else {
-                given.clone()
-            };
-            let nd_dims = nd.as_ref().map_or(&[][..], |nd| &nd.dims[..]);
-            // the element's own axes (`[f32; 3]`), measured as the flat
-            // data's inner axes
-            let mut measured = count_shape(&given);
-            probe::parts(value, |_| {
-                Ok(walk::Count {
-                    shape: &mut measured,
-                    depth: 0,
-                })
-            })?;
-            let (base, dims) = fit_shape(given, measured)?;
-            let inner = dims.get(1..).unwrap_or_default();
-            let dims: Vec<u64> = nd_dims.iter().chain(inner).copied().collect();
-            Ok(WritePlan {
-                dtype: nd::subarray_of(base, &dims)?,
-                shape: Vec::new(),
-                checked: false,
-                nd,
-            })
-        }
-        Some(given) => {
-            let given = if opts.align {
-                given.aligned()?
-            } else {
-                given.clone()
-            };
-            let mut measured = count_shape(&given);
-            value.serialize(walk::Count {
-                shape: &mut measured,
-                depth: 0,
-            })?;
-            let (dtype, shape) = fit_shape(given, measured)?;
-            Ok(WritePlan {
-                dtype,
-                shape,
-                checked: false,
-                nd,
-            })
-        }
+    let Some(given) = given_dtype(opts)? else {
+        let mut root = None;
+        value.serialize(infer::Infer::new(&mut root, true))?;
+        let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
+        let (shape, elem) = match nd {
+            Some(_) => (Vec::new(), &root),
+            None => infer::split_shape(&root)?,
+        };
+        return Ok(WritePlan {
+            dtype: infer::node_to_dtype(elem, opts.align)?,
+            shape,
+            checked: true,
+            nd,
+        });
+    };
+    let mut measured = count_shape(&given);
+    let count = |shape| walk::Count { shape, depth: 0 };
+    match nd {
+        // the element's own axes (`[f32; 3]`), measured as the flat
+        // data's inner axes
+        Some(_) => probe::parts(value, |_| Ok(count(&mut measured))).map(|_| ())?,
+        None => value.serialize(count(&mut measured))?,
     }
+    let (dtype, shape) = fit_shape(given, measured)?;
+    let Some(nd) = nd else {
+        return Ok(WritePlan {
+            dtype,
+            shape,
+            checked: false,
+            nd,
+        });
+    };
+    let inner = shape.get(1..).unwrap_or_default();
+    let dims: Vec<u64> = nd.dims.iter().chain(inner).copied().collect();
+    Ok(WritePlan {
+        dtype: nd::subarray_of(dtype, &dims)?,
+        shape: Vec::new(),
+        checked: false,
+        nd: Some(nd),
+    })
 }
 
 /// The shape count for values of a given dtype: for `Sn`/`Vn`, a sequence

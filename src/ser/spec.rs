@@ -132,6 +132,11 @@ pub(crate) trait Output {
     }
 }
 
+/// The flavour that keeps all the data in the buffer.
+pub(crate) struct Whole;
+
+impl Output for Whole {}
+
 /// A windowed flavour's state in the pass.
 struct Window {
     /// [`Output::window`].
@@ -482,16 +487,9 @@ impl SpecState<'_> {
                 self.out.truncate(self.base);
             }
             start = self.base;
-            end = start
-                .checked_add(self.itemsize)
-                .ok_or_else(|| Error::limit("speculation: over the cap"))?;
+            end = start.checked_add(self.itemsize).ok_or_else(over_cap)?;
         }
-        if end
-            .checked_add(self.flushed)
-            .is_none_or(|total| total > self.cap)
-        {
-            return Err(Error::limit("speculation: over the cap"));
-        }
+        self.within_cap(end)?;
         let window_end = self
             .chunked
             .as_ref()
@@ -560,16 +558,8 @@ impl SpecState<'_> {
         if self.hand_over(self.pos, data.len())? {
             self.pos = self.base;
         }
-        let end = self
-            .pos
-            .checked_add(data.len())
-            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
-        if end
-            .checked_add(self.flushed)
-            .is_none_or(|total| total > self.cap)
-        {
-            return Err(Error::limit("speculation: over the cap"));
-        }
+        let end = self.pos.checked_add(data.len()).ok_or_else(over_cap)?;
+        self.within_cap(end)?;
         // the zeroed room past `pos` (for `put`) is not needed here
         self.out.truncate(self.pos);
         self.out.extend_from_slice(data);
@@ -582,14 +572,17 @@ impl SpecState<'_> {
     #[inline(never)]
     fn skip(&mut self, bytes: usize) -> Result<()> {
         self.flushed = self.flushed.checked_add(bytes).ok_or_else(over_cap)?;
-        if self
-            .flushed
-            .checked_add(self.pos)
-            .is_none_or(|total| total > self.cap)
-        {
-            return Err(over_cap());
+        self.within_cap(self.pos)
+    }
+
+    /// Refuses data ending at `end` in `out` when all the bytes encoded
+    /// (those handed on and those held) would pass the cap.
+    #[inline]
+    fn within_cap(&self, end: usize) -> Result<()> {
+        match end.checked_add(self.flushed) {
+            Some(total) if total <= self.cap => Ok(()),
+            _ => Err(over_cap()),
         }
-        Ok(())
     }
 
     /// [`put`](SpecState::put) for an npz column's pass: of the record
@@ -603,20 +596,11 @@ impl SpecState<'_> {
         if !self.have {
             self.first(value)?;
         }
-        let end = self.pos.checked_add(self.itemsize).ok_or_else(over_cap)?;
-        let (start, end) = if end > self.out.len() {
-            self.grow(self.pos, end)?
-        } else {
-            (self.pos, end)
-        };
-        let Some(out) = self.out.get_mut(start..end) else {
-            return Err(Error::schema("speculation: buffer"));
-        };
-        self.pos = end;
+        let (out, tape) = self.slot()?;
         value.serialize(Pick {
             field,
             position,
-            tape: &mut self.tape,
+            tape,
             out,
         })
     }
@@ -626,16 +610,24 @@ impl SpecState<'_> {
     #[cold]
     #[inline(never)]
     fn put_grow<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let end = self
-            .pos
-            .checked_add(self.itemsize)
-            .ok_or_else(|| Error::limit("speculation: over the cap"))?;
-        let (start, end) = self.grow(self.pos, end)?;
-        let Some(dst) = self.out.get_mut(start..end) else {
-            return Err(Error::schema("speculation: buffer"));
+        let (dst, tape) = self.slot()?;
+        tape.encode(value, dst)
+    }
+
+    /// The next element's bytes in `out` (room made by `grow` when the
+    /// zeroed part ends before them), `pos` moved past them, and the tape
+    /// that encodes it.
+    fn slot(&mut self) -> Result<(&mut [u8], &mut DtypeTree)> {
+        let end = self.pos.checked_add(self.itemsize).ok_or_else(over_cap)?;
+        let (start, end) = if end > self.out.len() {
+            self.grow(self.pos, end)?
+        } else {
+            (self.pos, end)
         };
         self.pos = end;
-        self.tape.encode(value, dst)
+        let dst = self.out.get_mut(start..end);
+        let dst = dst.ok_or_else(|| Error::schema("speculation: buffer"))?;
+        Ok((dst, &mut self.tape))
     }
 }
 

@@ -5,12 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Output, encode_planned};
+use super::{Whole, encode_planned};
 use crate::ser::replay::DtypeTree;
-
-/// The flavour that keeps everything in the buffer.
-struct Whole;
-impl Output for Whole {}
 
 /// The error of the exact pass writing `value` as a `|u1` array of
 /// shape (2,).
