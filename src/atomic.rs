@@ -17,6 +17,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -125,7 +127,7 @@ pub(crate) fn write_atomically(
     if let Ok(meta) = fs::metadata(path) {
         let _ = file.set_permissions(meta.permissions());
     }
-    write(&mut file)?;
+    syncing_behind(file.try_clone().ok(), || write(&mut file))?;
     file.flush()?;
     file.sync_all()
         .map_err(|e| with_path(e, "cannot sync", &guard.path()))?;
@@ -137,6 +139,35 @@ pub(crate) fn write_atomically(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// How long the file is written before its data starts going to disk
+/// behind the writer, and how often that is repeated.
+const SYNC_BEHIND: Duration = Duration::from_millis(10);
+
+/// Runs `write` while a thread syncs the file's data written so far, every
+/// [`SYNC_BEHIND`], so the disk works while the values are encoded and the
+/// final sync waits only for the last part (written first and synced after,
+/// the whole file waits). A write done within the first interval (a small
+/// file) is never synced by it. When no thread can be had, `write` runs
+/// alone; its own failure or panic stops the thread (the sender drops).
+/// `file` is a second handle of the file being written.
+fn syncing_behind<T>(file: Option<File>, write: impl FnOnce() -> T) -> T {
+    let Some(clone) = file else {
+        return write();
+    };
+    let (stop, stopped) = mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        let _ = std::thread::Builder::new().spawn_scoped(s, move || {
+            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(SYNC_BEHIND) {
+                // a failure shows again in the final sync, which reports it
+                let _ = clone.sync_data();
+            }
+        });
+        let done = write();
+        drop(stop);
+        done
+    })
 }
 
 /// Removes the temporary file unless disarmed (`.0 = None`).
