@@ -167,6 +167,14 @@ impl How for ShortSeq {
     const SEQ_LEN: usize = 1;
 }
 
+/// The spies of `n` records `(i, -i)`, the first read `first`, the others
+/// `rest` ("map" or "seq").
+fn spies<H>(n: u8, first: &'static str, rest: &'static str) -> Vec<Spy<H>> {
+    (0..n)
+        .map(|i| spy(if i == 0 { first } else { rest }, i, -i16::from(i)))
+        .collect()
+}
+
 /// Four records `{a: u8, b: i16}`: (0, 0), (1, -1), (2, -2), (3, -3).
 fn narrow_file() -> Vec<u8> {
     #[derive(Serialize)]
@@ -186,13 +194,10 @@ fn narrow_file() -> Vec<u8> {
 #[test]
 fn equal_names_go_by_position_once_one_record_proved_them() {
     let got: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&narrow_file()).unwrap();
-    let want: Vec<Spy<EnumKeys>> = (0..4)
-        .map(|i| spy(if i == 0 { "map" } else { "seq" }, i, -i16::from(i)))
-        .collect();
-    assert_eq!(got, want);
+    assert_eq!(got, spies(4, "map", "seq"));
     // each read proves it again: the proof belongs to the file's plan
     let again: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&narrow_file()).unwrap();
-    assert_eq!(again, want);
+    assert_eq!(again, spies(4, "map", "seq"));
 }
 
 #[test]
@@ -216,10 +221,7 @@ fn a_list_naming_some_fields_in_order_goes_by_position_over_those() {
         .collect();
     let bytes = npy_serde::to_vec(&rows).unwrap();
     let got: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&bytes).unwrap();
-    let want: Vec<Spy<EnumKeys>> = (0..4)
-        .map(|i| spy(if i == 0 { "map" } else { "seq" }, i, -i16::from(i)))
-        .collect();
-    assert_eq!(got, want);
+    assert_eq!(got, spies(4, "map", "seq"));
     // a derived type over the same fields: the values by position
     #[derive(Deserialize, Debug, PartialEq)]
     struct Some2 {
@@ -253,8 +255,7 @@ fn a_list_missing_from_the_file_stays_by_name() {
 #[test]
 fn keys_that_cannot_be_told_apart_stay_by_name() {
     let got: Vec<Spy<StringKeys>> = npy_serde::from_slice(&narrow_file()).unwrap();
-    let want: Vec<Spy<StringKeys>> = (0..4).map(|i| spy("map", i, -i16::from(i))).collect();
-    assert_eq!(got, want);
+    assert_eq!(got, spies(4, "map", "map"));
 }
 
 #[test]
@@ -272,8 +273,7 @@ fn names_in_another_order_stay_by_name() {
         .collect();
     let bytes = npy_serde::to_vec(&rows).unwrap();
     let got: Vec<Spy<EnumKeys>> = npy_serde::from_slice(&bytes).unwrap();
-    let want: Vec<Spy<EnumKeys>> = (0..3).map(|i| spy("map", i, -i16::from(i))).collect();
-    assert_eq!(got, want);
+    assert_eq!(got, spies(3, "map", "map"));
 }
 
 #[test]
