@@ -335,3 +335,66 @@ fn a_failing_field_reads_the_same_by_position_and_by_name() {
         "{by_position}"
     );
 }
+
+#[test]
+fn a_nested_record_goes_by_position_too() {
+    #[derive(Serialize)]
+    struct Inner {
+        a: u8,
+        b: i16,
+    }
+    #[derive(Serialize)]
+    struct OuterFile {
+        s: Inner,
+        c: u8,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Outer {
+        s: Spy<EnumKeys>,
+        c: u8,
+    }
+    let rows: Vec<OuterFile> = (0..4)
+        .map(|i| OuterFile {
+            s: Inner {
+                a: i,
+                b: -i16::from(i),
+            },
+            c: i,
+        })
+        .collect();
+    let bytes = npy_serde::to_vec(&rows).unwrap();
+    let got: Vec<Outer> = npy_serde::from_slice(&bytes).unwrap();
+    let inner: Vec<Spy<EnumKeys>> = got.into_iter().map(|o| o.s).collect();
+    assert_eq!(inner, spies(4, "map", "seq"));
+}
+
+#[test]
+fn each_type_proves_its_own_list() {
+    #[derive(Serialize)]
+    struct File3 {
+        a: u8,
+        x: u8,
+        b: i16,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Lenient {
+        a: u8,
+        b: i16,
+    }
+    // the same field list, but a type that refuses the file's `x`
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        a: u8,
+        b: i16,
+    }
+    let rows: Vec<File3> = (0..4).map(|i| File3 { a: i, x: 0, b: 1 }).collect();
+    let bytes = npy_serde::to_vec(&rows).unwrap();
+    let mut r = npy_serde::NpyReader::new(&bytes[..]).unwrap();
+    // two records proved `Lenient` (the second read by position)
+    let lenient: Vec<Lenient> = r.deserialize().take(2).map(Result::unwrap).collect();
+    assert_eq!(lenient, [Lenient { a: 0, b: 1 }, Lenient { a: 1, b: 1 }]);
+    // the next record, as `Strict`: by name, and refused
+    let err = r.deserialize::<Strict>().next().unwrap().unwrap_err();
+    assert!(err.to_string().contains("unknown field `x`"), "{err}");
+}

@@ -8,7 +8,7 @@ use serde::de::{self, IntoDeserializer, Visitor};
 use super::array::{ArrayDe, run_seq, scalar_run};
 use super::bulk_offer;
 use super::nd;
-use super::plan::{Fast, Found, Kind, PField, Plan, Reads};
+use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
 use super::{Cfg, Src, fix_error, internal};
 use crate::dtype::Plain;
@@ -107,13 +107,13 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     }
 
     /// The record as a map of its fields by name; with `proving`, the
-    /// type's field list, whose proof this read settles
-    /// ([`ByPosition`](super::plan::ByPosition)).
+    /// type's key and field list, whose proof this read settles
+    /// ([`ByPosition`]).
     #[inline]
     fn record_map<V: Visitor<'de>>(
         self,
         r: &'a [PField],
-        proving: Option<&'static [&'static str]>,
+        proving: Option<(usize, &'static [&'static str])>,
         visitor: V,
     ) -> Result<V::Value> {
         let mut map = RecordMap {
@@ -127,8 +127,8 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
             self.fix(e)
                 .listing_what_is_there("the record", r.iter().map(|f| &*f.name))
         })?;
-        if let (Some(fields), Some(keys)) = (proving, map.keys) {
-            self.dtype.by_position.settle(fields, keys.order(r, fields));
+        if let (Some((key, fields)), Some(keys)) = (proving, map.keys) {
+            self.dtype.by_position.settle(key, keys.order(r, fields));
         }
         Ok(v)
     }
@@ -159,18 +159,19 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         Ok(v)
     }
 
-    /// `deserialize_struct` without a proof for `fields`
-    /// ([`ByPosition`](super::plan::ByPosition)): by name, trying the proof
-    /// once. Out of line, so the positional read is all that is inlined.
+    /// `deserialize_struct` without a proof for the type of `key`
+    /// ([`ByPosition`]): by name, trying the proof once. Out of line, so
+    /// the positional read is all that is inlined.
     #[inline(never)]
     fn struct_by_name<V: Visitor<'de>>(
         self,
+        key: usize,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
         match &self.dtype.kind {
-            Kind::Record(r) if self.dtype.by_position.untried(fields) => {
-                self.record_map(r, Some(fields), visitor)
+            Kind::Record(r) if self.dtype.by_position.untried(key) => {
+                self.record_map(r, Some((key, fields)), visitor)
             }
             _ => de::Deserializer::deserialize_any(self, visitor),
         }
@@ -366,13 +367,16 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         // By name (a map) until one record proved the type's field list
         // names some of this record's fields in order (`ByPosition`); then
         // by position, without matching a name per field.
+        // (the key is taken here, once per visitor type and input: the
+        // address of a type's name is the same at one place in the code)
+        let key = ByPosition::key::<V>();
         match &self.dtype.kind {
-            Kind::Record(r) => match self.dtype.by_position.holds(fields) {
+            Kind::Record(r) => match self.dtype.by_position.holds(key) {
                 Some(Reads::All) => self.record_seq(r.iter(), visitor),
                 Some(Reads::Some(at)) => self.record_seq(Picked { at: at.iter(), r }, visitor),
-                None => self.struct_by_name(fields, visitor),
+                None => self.struct_by_name(key, fields, visitor),
             },
-            _ => self.struct_by_name(fields, visitor),
+            _ => self.struct_by_name(key, fields, visitor),
         }
     }
 
@@ -413,7 +417,7 @@ struct RecordMap<'a, B> {
     value: Option<&'a PField>,
     bytes: B,
     cfg: Cfg,
-    /// While proving [`ByPosition`](super::plan::ByPosition): the keys the type made of the names.
+    /// While proving [`ByPosition`]: the keys the type made of the names.
     keys: Option<Keys>,
 }
 

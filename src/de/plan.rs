@@ -55,18 +55,24 @@ pub(crate) struct Plan {
 /// which is also the order a by-name read meets them (the same first
 /// failing field). Records read by position still check that the type
 /// took every field it was given.
+///
+/// A proof belongs to the type that made it: its visitor's type, known by
+/// the address of its `type_name` ([`ByPosition::key`]), so a second type
+/// with an equal field list (one that refuses unknown fields, say) proves
+/// its own.
 #[derive(Debug, Default)]
 pub(crate) struct ByPosition {
-    /// The proven list's address (lists are `'static` and aligned), its
-    /// lowest bit set when it reads only some fields ([`Self::some`]).
-    key: AtomicUsize,
-    /// Those fields' positions in the record, in order.
+    /// The key of a type proven to read all of the record's fields.
+    all: AtomicUsize,
+    /// The key of a type proven to read some of them, ...
+    some_key: AtomicUsize,
+    /// ... at these positions, in order.
     some: OnceLock<Box<[usize]>>,
-    /// The address of a list whose proof failed: read by name.
+    /// The key of a type whose proof failed: read by name.
     failed: AtomicUsize,
 }
 
-/// The fields a proven list reads.
+/// The fields a proven type reads.
 pub(crate) enum Reads<'p> {
     /// All of the record's, in order.
     All,
@@ -75,42 +81,50 @@ pub(crate) enum Reads<'p> {
 }
 
 impl ByPosition {
-    /// What `fields` reads by position, if proven.
+    /// The key of the type whose visitor is `V`: the address of its name
+    /// (never 0).
     #[inline(always)]
-    pub(crate) fn holds(&self, fields: &'static [&'static str]) -> Option<Reads<'_>> {
-        let addr = fields.as_ptr() as usize;
-        match self.key.load(Ordering::Acquire) {
-            k if k == addr => Some(Reads::All),
-            k if k == addr | 1 => self.some.get().map(|o| Reads::Some(o)),
-            _ => None,
+    pub(crate) fn key<V>() -> usize {
+        std::any::type_name::<V>().as_ptr() as usize
+    }
+
+    /// What the type of `key` reads by position, if proven.
+    #[inline(always)]
+    pub(crate) fn holds(&self, key: usize) -> Option<Reads<'_>> {
+        if self.all.load(Ordering::Acquire) == key {
+            return Some(Reads::All);
         }
+        if self.some_key.load(Ordering::Acquire) == key {
+            return self.some.get().map(|at| Reads::Some(at));
+        }
+        None
     }
 
-    /// Whether a proof for `fields` is still to be tried.
-    pub(crate) fn untried(&self, fields: &'static [&'static str]) -> bool {
-        self.failed.load(Ordering::Relaxed) != fields.as_ptr() as usize
-            && self.holds(fields).is_none()
+    /// Whether a proof for the type of `key` is still to be tried.
+    pub(crate) fn untried(&self, key: usize) -> bool {
+        self.failed.load(Ordering::Relaxed) != key && self.holds(key).is_none()
     }
 
-    /// Records how the proof for `fields` ended: the positions of the
-    /// record's fields it reads in order (`Some(None)`: all), or `None`.
-    /// One list is kept; another one later proven on the same node is read
-    /// by name.
-    pub(crate) fn settle(
-        &self,
-        fields: &'static [&'static str],
-        reads: Option<Option<Box<[usize]>>>,
-    ) {
-        let addr = fields.as_ptr() as usize;
-        let key = match reads {
-            _ if self.key.load(Ordering::Relaxed) != 0 => None,
-            Some(None) => Some(addr),
-            Some(Some(order)) => self.some.set(order).is_ok().then_some(addr | 1),
-            None => None,
+    /// Records how the proof for the type of `key` ended: the positions of
+    /// the record's fields it reads in order (`Some(None)`: all), or
+    /// `None`. One type of each kind is kept; another one proven later on
+    /// the same node is read by name.
+    pub(crate) fn settle(&self, key: usize, reads: Option<Option<Box<[usize]>>>) {
+        let kept = match reads {
+            Some(None) => self
+                .all
+                .compare_exchange(0, key, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok(),
+            Some(Some(at)) => {
+                self.some_key.load(Ordering::Relaxed) == 0 && self.some.set(at).is_ok() && {
+                    self.some_key.store(key, Ordering::Release);
+                    true
+                }
+            }
+            None => false,
         };
-        match key {
-            Some(k) => self.key.store(k, Ordering::Release),
-            None => self.failed.store(addr, Ordering::Relaxed),
+        if !kept {
+            self.failed.store(key, Ordering::Relaxed);
         }
     }
 }
