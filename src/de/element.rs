@@ -128,7 +128,9 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
                 .listing_what_is_there("the record", r.iter().map(|f| &*f.name))
         })?;
         if let (Some((key, fields)), Some(keys)) = (proving, map.keys) {
-            self.dtype.by_position.settle(key, keys.order(r, fields));
+            let at = keys.order(r, fields);
+            let reads = at.as_deref().map(|at| Reads::of(at, r.len()));
+            self.dtype.by_position.settle(key, reads);
         }
         Ok(v)
     }
@@ -366,9 +368,9 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     ) -> Result<V::Value> {
         // By name (a map) until one record proved the type's field list
         // names some of this record's fields in order (`ByPosition`); then
-        // by position, without matching a name per field.
-        // (the key is taken here, once per visitor type and input: the
-        // address of a type's name is the same at one place in the code)
+        // by position, without matching a name per field. The key is taken
+        // here and handed down: a type name's address is the same at one
+        // place in the code, not necessarily at two.
         let key = ByPosition::key::<V>();
         match &self.dtype.kind {
             Kind::Record(r) => match self.dtype.by_position.holds(key) {
@@ -449,9 +451,8 @@ impl Keys {
 
     /// What the read proved of `fields` for record `r`: the positions of
     /// the record's fields the list names, when it names them in the
-    /// record's order and their keys (one type) are all different (`None`
-    /// for all of the record's fields: the list is the record's names).
-    fn order(self, r: &[PField], fields: &[&str]) -> Option<Option<Box<[usize]>>> {
+    /// record's order and their keys (one type) are all different.
+    fn order(self, r: &[PField], fields: &[&str]) -> Option<Vec<usize>> {
         if self.mixed || self.seen.len() != r.len() {
             return None;
         }
@@ -465,7 +466,7 @@ impl Keys {
         }
         keys.sort_unstable();
         keys.dedup();
-        (keys.len() == order.len()).then(|| (order.len() < r.len()).then(|| order.into()))
+        (keys.len() == order.len()).then_some(order)
     }
 }
 

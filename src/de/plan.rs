@@ -80,6 +80,18 @@ pub(crate) enum Reads<'p> {
     Some(&'p [usize]),
 }
 
+impl<'p> Reads<'p> {
+    /// The fields at positions `at` (increasing) of a record of `n`:
+    /// all of them when there are `n`.
+    pub(crate) fn of(at: &'p [usize], n: usize) -> Reads<'p> {
+        if at.len() == n {
+            Reads::All
+        } else {
+            Reads::Some(at)
+        }
+    }
+}
+
 impl ByPosition {
     /// The key of the type whose visitor is `V`: the address of its name
     /// (never 0).
@@ -105,18 +117,17 @@ impl ByPosition {
         self.failed.load(Ordering::Relaxed) != key && self.holds(key).is_none()
     }
 
-    /// Records how the proof for the type of `key` ended: the positions of
-    /// the record's fields it reads in order (`Some(None)`: all), or
-    /// `None`. One type of each kind is kept; another one proven later on
-    /// the same node is read by name.
-    pub(crate) fn settle(&self, key: usize, reads: Option<Option<Box<[usize]>>>) {
+    /// Records how the proof for the type of `key` ended: what it reads by
+    /// position, or `None` (by name). One type of each kind is kept;
+    /// another one proven later on the same node is read by name.
+    pub(crate) fn settle(&self, key: usize, reads: Option<Reads<'_>>) {
         let kept = match reads {
-            Some(None) => self
+            Some(Reads::All) => self
                 .all
                 .compare_exchange(0, key, Ordering::AcqRel, Ordering::Relaxed)
                 .is_ok(),
-            Some(Some(at)) => {
-                self.some_key.load(Ordering::Relaxed) == 0 && self.some.set(at).is_ok() && {
+            Some(Reads::Some(at)) => {
+                self.some_key.load(Ordering::Relaxed) == 0 && self.some.set(at.into()).is_ok() && {
                     self.some_key.store(key, Ordering::Release);
                     true
                 }
