@@ -20,6 +20,11 @@
 //! `np.save` writes for that array, members carry the zip64 local extra
 //! numpy's `force_zip64` writes, the timestamp is numpy's fixed 1980-01-01,
 //! and compressed archives use deflate level 6 like `np.savez_compressed`.
+//! The zip container is written as Python's zipfile writes it (local
+//! headers, central directory and end records alike); a deflated member is
+//! compressed in independent 256 KiB pieces that together are one standard
+//! deflate stream, on every core with the `rayon` feature, the archive's
+//! bytes the same whatever the thread count.
 //!
 //! Archives are untrusted input: sizes in the zip directory and member
 //! headers are only claims, so nothing is allocated from them; each member
@@ -49,11 +54,13 @@
 
 mod archive_de;
 mod columns;
+mod deflate;
 mod range;
 mod raw_member;
 mod read;
 mod split;
 mod write;
+mod zip_out;
 
 use std::io::{Read, Seek, Write};
 

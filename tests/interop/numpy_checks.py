@@ -185,7 +185,10 @@ def check_npz(path):
          flags, method, time and date, zip64 extra). The compressed bytes
          are not compared: deflate output depends on the zlib build.
       4. stored members' array data starts at a multiple of 64 in the
-         archive (NpzWriter aligns it for zero-copy views; np.savez does not).
+         archive (NpzWriter aligns it for zero-copy views; np.savez does not);
+      5. the central directory's fields are np.savez's too (versions made
+         by and needed, system, flags, method, date, attributes, CRC-32,
+         uncompressed size; stored: the compressed size).
     """
     with open(path, "rb") as f:
         data = f.read()
@@ -224,6 +227,12 @@ def check_npz(path):
         if got != want:
             return f"local header of {name!r}: {got} where np.savez writes {want}"
         info = ours.getinfo(name)
+        central = lambda i: (i.create_system, i.create_version, i.extract_version, i.flag_bits,
+                             i.compress_type, i.date_time, i.external_attr, i.CRC, i.file_size,
+                             i.compress_size if i.compress_type == zipfile.ZIP_STORED else None)
+        if central(info) != central(ref.getinfo(name)):
+            return (f"central directory of {name!r}: {central(info)} where np.savez writes "
+                    f"{central(ref.getinfo(name))}")
         if info.compress_type == zipfile.ZIP_STORED:
             off = info.header_offset
             name_len, extra_len = struct.unpack("<HH", data[off + 26 : off + 30])

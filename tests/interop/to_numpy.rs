@@ -1199,6 +1199,26 @@ fn npz_cases() -> Vec<NpzCase> {
         members,
     });
 
+    // a deflated member of many pieces (deflate.rs cuts every 256 KiB):
+    // numpy's zipfile inflates the concatenated stream
+    let big: Vec<u16> = (0..700_000u32).map(|i| (i / 40 + i % 7) as u16).collect();
+    let mut file = Cursor::new(Vec::new());
+    let mut w = NpzWriter::new(&mut file).compressed(true);
+    w.add("big", &big).unwrap();
+    w.finish().unwrap();
+    let bytes = file.into_inner();
+    let members = vec![npz_member(
+        &bytes,
+        "big",
+        Value::Array(big.iter().map(Tag::tag).collect()),
+    )];
+    out.push(NpzCase {
+        name: "npz_deflate_pieces",
+        bytes,
+        compressed: true,
+        members,
+    });
+
     // columnar: one member per Particle field
     let ps = particles();
     let mut file = Cursor::new(Vec::new());

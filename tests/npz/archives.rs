@@ -392,6 +392,59 @@ fn members_and_local_headers_match_numpy() {
     assert!(numpy_starts.iter().any(|s| s % 64 != 0), "{numpy_starts:?}");
 }
 
+/// The central directory records of an archive, each with the fields that
+/// depend on where members sit (the local header offset) or on the zlib
+/// build (the compressed size, when `packed`) zeroed; then the end record
+/// with the directory's offset zeroed.
+fn central_directory(bytes: &[u8], packed: bool) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let end = bytes.len() - 22;
+    assert_eq!(&bytes[end..end + 4], b"PK\x05\x06");
+    let mut eocd = bytes[end..].to_vec();
+    let mut at = u32::from_le_bytes(eocd[16..20].try_into().unwrap()) as usize;
+    eocd[16..20].fill(0);
+    let mut records = Vec::new();
+    while at < end {
+        let h = &bytes[at..];
+        assert_eq!(&h[..4], b"PK\x01\x02");
+        let u16_at = |o: usize| u16::from_le_bytes([h[o], h[o + 1]]) as usize;
+        let len = 46 + u16_at(28) + u16_at(30) + u16_at(32);
+        let mut r = h[..len].to_vec();
+        r[42..46].fill(0);
+        if packed {
+            r[20..24].fill(0);
+        }
+        records.push(r);
+        at += len;
+    }
+    (records, eocd)
+}
+
+#[test]
+fn central_directory_is_numpys() {
+    // version made by (Unix, 4.5), version needed, flags, method, time and
+    // date, CRC-32, sizes, attributes (0o600), names: as zipfile writes them
+    for (compressed, name) in [(false, "savez.npz"), (true, "savez_compressed.npz")] {
+        let ours = central_directory(&write_basic(compressed), compressed);
+        let numpy = central_directory(&fixture(name).into_inner(), compressed);
+        assert_eq!(ours, numpy, "{name}");
+    }
+    let numpy = fixture("odd_keys.npz").into_inner();
+    let mut out = Cursor::new(Vec::new());
+    let mut w = NpzWriter::new(&mut out);
+    for (i, key) in ["a.b", "dir/sub", "整形", "a.npy"].into_iter().enumerate() {
+        w.add(key, &[i as i64 + 1]).unwrap();
+    }
+    w.finish().unwrap();
+    let ours = out.into_inner();
+    assert_eq!(
+        central_directory(&ours, false),
+        central_directory(&numpy, false)
+    );
+    // an empty archive is numpy's 22 bytes
+    let empty = NpzWriter::new(Cursor::new(Vec::new())).finish().unwrap();
+    assert_eq!(empty.into_inner(), fixture("empty.npz").into_inner());
+}
+
 /// A local zip entry: its fixed header fields but the extra field's length,
 /// its name, its extra fields but the alignment padding (id 0xa11e), its
 /// data.

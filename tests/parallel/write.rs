@@ -333,3 +333,50 @@ fn the_chunks_are_encoded_on_several_threads() {
         std::fs::remove_file(path).unwrap();
     }
 }
+
+/// A deflated archive whose big member spans many deflate pieces, written
+/// at `threads` threads.
+fn deflated_archive(threads: usize) -> Vec<u8> {
+    let big: Vec<f64> = (0..400_000).map(|i| ((i % 5000) as f64).sqrt()).collect();
+    pool(threads).install(|| {
+        let mut out = std::io::Cursor::new(Vec::new());
+        let mut w = npy_serde::npz::NpzWriter::new(&mut out).compressed(true);
+        w.add("big", &big).unwrap();
+        w.add("small", &[1u8, 2, 3]).unwrap();
+        let dt: npy_serde::Dtype = "<u4".parse().unwrap();
+        let mut m = w.start("streamed", dt, 300_000).unwrap();
+        for i in 0..300_000u32 {
+            m.serialize(&(i / 3)).unwrap();
+        }
+        m.finish().unwrap();
+        w.finish().unwrap();
+        out.into_inner()
+    })
+}
+
+/// `NpzWriter` deflates a member in pieces on rayon's pool: the archive's
+/// bytes are the same at any thread count, and its members inflate (by the
+/// zip crate, a reader of our own) to the npy bytes of each array.
+#[test]
+fn npz_deflated_bytes_do_not_depend_on_threads() {
+    use std::io::Read;
+    let want = deflated_archive(1);
+    for threads in [2, 5] {
+        assert!(deflated_archive(threads) == want, "{threads} threads");
+    }
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&want)).unwrap();
+    let mut big = Vec::new();
+    zip.by_name("big.npy")
+        .unwrap()
+        .read_to_end(&mut big)
+        .unwrap();
+    let expected: Vec<f64> = (0..400_000).map(|i| ((i % 5000) as f64).sqrt()).collect();
+    assert!(big == npy_serde::to_vec(&expected).unwrap());
+    let mut streamed = Vec::new();
+    zip.by_name("streamed.npy")
+        .unwrap()
+        .read_to_end(&mut streamed)
+        .unwrap();
+    let expected: Vec<u32> = (0..300_000u32).map(|i| i / 3).collect();
+    assert!(streamed == npy_serde::to_vec(&expected).unwrap());
+}

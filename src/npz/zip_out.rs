@@ -1,0 +1,320 @@
+//! The zip container of an archive being written, as Python's `zipfile`
+//! writes it for `np.savez`.
+//!
+//! Each entry: a local header like numpy's (version 45, the 1980-01-01
+//! timestamp, 32-bit sizes `0xFFFFFFFF` and the zip64 extra of
+//! `force_zip64`; the UTF-8 flag for a name that is not ASCII), its data
+//! (stored as written, or deflated in pieces by `deflate.rs`), then its
+//! CRC-32 and sizes patched in by seeking back. A stored entry's data
+//! starts at a multiple of 64 in the file (an extra field `0xa11e` pads
+//! the header), so a memory map views its array in place. At the end the
+//! central directory and end records, zip64 only where zipfile needs it
+//! (sizes or offsets past 2 GiB, more than 65,535 entries). Every number
+//! comes from the bytes written, never from a claim.
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use std::io::{self, Seek, SeekFrom, Write};
+
+use super::deflate::Deflater;
+use crate::error::{Error, Result};
+use crate::header::ARRAY_ALIGN;
+
+/// zipfile's `ZIP64_LIMIT`: sizes and offsets above it go into zip64 fields.
+const ZIP64_LIMIT: u64 = (1 << 31) - 1;
+/// zipfile's `ZIP_FILECOUNT_LIMIT`.
+const COUNT_LIMIT: usize = (1 << 16) - 1;
+/// Version needed (and made by, with the Unix system byte): 4.5, zip64.
+const VERSION: u16 = 45;
+const MADE_BY: u16 = (3 << 8) | VERSION;
+/// 1980-01-01 00:00 in DOS date form (the time is 0).
+const DOS_DATE: u16 = (1 << 5) | 1;
+/// `0o600 << 16`: a regular file readable and writable by its owner.
+const EXTERNAL_ATTR: u32 = 0o600 << 16;
+/// Bit 11: the name is UTF-8.
+const UTF8_NAME: u16 = 1 << 11;
+/// The extra field id of alignment padding (the zip crate's).
+const ALIGN_EXTRA: u16 = 0xa11e;
+
+/// A finished entry, as its central directory record needs it.
+struct Entry {
+    name: String,
+    deflated: bool,
+    crc: u32,
+    /// Bytes of data in the archive.
+    packed: u64,
+    /// Bytes of the member uncompressed.
+    size: u64,
+    /// Where its local header starts.
+    offset: u64,
+}
+
+/// The entry being written.
+struct Open {
+    entry: Entry,
+    /// Where the zip64 extra's two sizes are in the local header.
+    sizes_at: u64,
+    hasher: crc32fast::Hasher,
+    /// `Some` for a deflated entry.
+    deflater: Option<Deflater>,
+}
+
+/// A zip archive being written entry by entry; [`Write`] goes into the
+/// entry being written.
+pub(crate) struct ZipOut<W: Write + Seek> {
+    inner: W,
+    done: Vec<Entry>,
+    open: Option<Open>,
+}
+
+fn put16(v: &mut Vec<u8>, x: u16) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+
+fn put32(v: &mut Vec<u8>, x: u32) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+
+fn put64(v: &mut Vec<u8>, x: u64) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+
+fn flags(name: &str) -> u16 {
+    if name.is_ascii() { 0 } else { UTF8_NAME }
+}
+
+fn method(deflated: bool) -> u16 {
+    if deflated { 8 } else { 0 }
+}
+
+/// A 32-bit field, or `0xFFFFFFFF` when the value goes into zip64.
+fn field32(v: u64) -> u32 {
+    if v > ZIP64_LIMIT {
+        u32::MAX
+    } else {
+        // at most ZIP64_LIMIT
+        v as u32
+    }
+}
+
+impl<W: Write + Seek> ZipOut<W> {
+    pub(crate) fn new(inner: W) -> ZipOut<W> {
+        ZipOut {
+            inner,
+            done: Vec::new(),
+            open: None,
+        }
+    }
+
+    /// Finishes the entry being written, if any, and starts entry `name`
+    /// at the current position.
+    pub(crate) fn start(&mut self, name: &str, deflated: bool) -> Result<()> {
+        self.finish_entry()?;
+        let name_len = u16::try_from(name.len()).map_err(|_| {
+            Error::limit(format!(
+                "a member name of {} bytes (a zip name holds at most 65535)",
+                name.len()
+            ))
+        })?;
+        let offset = self.inner.stream_position()?;
+        let mut head = Vec::with_capacity(128usize.saturating_add(name.len()));
+        head.extend_from_slice(b"PK\x03\x04");
+        put16(&mut head, VERSION);
+        put16(&mut head, flags(name));
+        put16(&mut head, method(deflated));
+        put16(&mut head, 0);
+        put16(&mut head, DOS_DATE);
+        put32(&mut head, 0); // CRC-32, patched
+        put32(&mut head, u32::MAX);
+        put32(&mut head, u32::MAX);
+        put16(&mut head, name_len);
+        put16(&mut head, 0); // extra length, below
+        head.extend_from_slice(name.as_bytes());
+        let sizes_at = offset.saturating_add(head.len() as u64).saturating_add(4);
+        put16(&mut head, 1); // zip64: uncompressed and compressed size, patched
+        put16(&mut head, 16);
+        put64(&mut head, 0);
+        put64(&mut head, 0);
+        if !deflated {
+            let align = ARRAY_ALIGN as u64;
+            let past = offset
+                .saturating_add(head.len() as u64)
+                .checked_rem(align)
+                .unwrap_or(0);
+            if past != 0 {
+                // a field is at least 6 bytes: id, length, the alignment
+                let mut pad = align.saturating_sub(past);
+                while pad < 6 {
+                    pad = pad.saturating_add(align);
+                }
+                put16(&mut head, ALIGN_EXTRA);
+                put16(&mut head, pad.saturating_sub(4) as u16);
+                put16(&mut head, ARRAY_ALIGN as u16);
+                head.resize(head.len().saturating_add(pad as usize).saturating_sub(6), 0);
+            }
+        }
+        let extra = head.len().saturating_sub(30).saturating_sub(name.len()) as u16;
+        if let Some(field) = head.get_mut(28..30) {
+            field.copy_from_slice(&extra.to_le_bytes());
+        }
+        self.inner.write_all(&head)?;
+        self.open = Some(Open {
+            entry: Entry {
+                name: name.to_owned(),
+                deflated,
+                crc: 0,
+                packed: 0,
+                size: 0,
+                offset,
+            },
+            sizes_at,
+            hasher: crc32fast::Hasher::new(),
+            deflater: deflated.then(Deflater::new),
+        });
+        Ok(())
+    }
+
+    /// Completes the entry being written: the rest of its data, then its
+    /// CRC-32 and sizes in its local header.
+    fn finish_entry(&mut self) -> io::Result<()> {
+        let Some(mut open) = self.open.take() else {
+            return Ok(());
+        };
+        if let Some(d) = open.deflater.take() {
+            let n = d.finish(&mut self.inner)?;
+            open.entry.packed = open.entry.packed.saturating_add(n);
+        }
+        let mut e = open.entry;
+        e.crc = open.hasher.finalize();
+        let end = self.inner.stream_position()?;
+        self.inner
+            .seek(SeekFrom::Start(e.offset.saturating_add(14)))?;
+        self.inner.write_all(&e.crc.to_le_bytes())?;
+        self.inner.seek(SeekFrom::Start(open.sizes_at))?;
+        let mut sizes = Vec::with_capacity(16);
+        put64(&mut sizes, e.size);
+        put64(&mut sizes, e.packed);
+        self.inner.write_all(&sizes)?;
+        self.inner.seek(SeekFrom::Start(end))?;
+        self.done.push(e);
+        Ok(())
+    }
+
+    /// Drops the entry being written: the next one starts where it did.
+    pub(crate) fn abort(&mut self) -> Result<()> {
+        if let Some(open) = self.open.take() {
+            self.inner.seek(SeekFrom::Start(open.entry.offset))?;
+        }
+        Ok(())
+    }
+
+    /// Completes the archive (the last entry, the central directory, the
+    /// end records) and returns the writer.
+    pub(crate) fn finish(mut self) -> Result<W> {
+        self.finish_entry()?;
+        let cd_offset = self.inner.stream_position()?;
+        let mut cd = Vec::new();
+        for e in &self.done {
+            let mut zip64 = Vec::new();
+            if e.size > ZIP64_LIMIT || e.packed > ZIP64_LIMIT {
+                put64(&mut zip64, e.size);
+                put64(&mut zip64, e.packed);
+            }
+            let (packed, size) = match zip64.is_empty() {
+                true => (field32(e.packed), field32(e.size)),
+                false => (u32::MAX, u32::MAX),
+            };
+            if e.offset > ZIP64_LIMIT {
+                put64(&mut zip64, e.offset);
+            }
+            cd.extend_from_slice(b"PK\x01\x02");
+            put16(&mut cd, MADE_BY);
+            put16(&mut cd, VERSION);
+            put16(&mut cd, flags(&e.name));
+            put16(&mut cd, method(e.deflated));
+            put16(&mut cd, 0);
+            put16(&mut cd, DOS_DATE);
+            put32(&mut cd, e.crc);
+            put32(&mut cd, packed);
+            put32(&mut cd, size);
+            // checked to fit when the entry was started
+            put16(&mut cd, e.name.len() as u16);
+            let extra = if zip64.is_empty() {
+                0
+            } else {
+                zip64.len().saturating_add(4)
+            };
+            put16(&mut cd, extra as u16);
+            put16(&mut cd, 0); // comment
+            put16(&mut cd, 0); // disk
+            put16(&mut cd, 0); // internal attributes
+            put32(&mut cd, EXTERNAL_ATTR);
+            put32(&mut cd, field32(e.offset));
+            cd.extend_from_slice(e.name.as_bytes());
+            if !zip64.is_empty() {
+                put16(&mut cd, 1);
+                put16(&mut cd, zip64.len() as u16);
+                cd.extend_from_slice(&zip64);
+            }
+        }
+        let count = self.done.len();
+        let cd_size = cd.len() as u64;
+        if count > COUNT_LIMIT || cd_offset > ZIP64_LIMIT || cd_size > ZIP64_LIMIT {
+            let end64 = cd_offset.saturating_add(cd_size);
+            cd.extend_from_slice(b"PK\x06\x06");
+            put64(&mut cd, 44);
+            put16(&mut cd, VERSION);
+            put16(&mut cd, VERSION);
+            put32(&mut cd, 0);
+            put32(&mut cd, 0);
+            put64(&mut cd, count as u64);
+            put64(&mut cd, count as u64);
+            put64(&mut cd, cd_size);
+            put64(&mut cd, cd_offset);
+            cd.extend_from_slice(b"PK\x06\x07");
+            put32(&mut cd, 0);
+            put64(&mut cd, end64);
+            put32(&mut cd, 1);
+        }
+        let count16 = u16::try_from(count).unwrap_or(u16::MAX);
+        cd.extend_from_slice(b"PK\x05\x06");
+        put16(&mut cd, 0);
+        put16(&mut cd, 0);
+        put16(&mut cd, count16);
+        put16(&mut cd, count16);
+        put32(&mut cd, u32::try_from(cd_size).unwrap_or(u32::MAX));
+        put32(&mut cd, u32::try_from(cd_offset).unwrap_or(u32::MAX));
+        put16(&mut cd, 0);
+        self.inner.write_all(&cd)?;
+        Ok(self.inner)
+    }
+}
+
+/// Into the entry being written: stored as it comes, or to its deflater.
+impl<W: Write + Seek> Write for ZipOut<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let Some(open) = self.open.as_mut() else {
+            return Err(io::Error::other("no zip entry is being written"));
+        };
+        let n = match open.deflater.as_mut() {
+            None => {
+                let n = self.inner.write(buf)?;
+                open.entry.packed = open.entry.packed.saturating_add(n as u64);
+                n
+            }
+            Some(d) => {
+                let packed = d.push(buf, &mut self.inner)?;
+                open.entry.packed = open.entry.packed.saturating_add(packed);
+                buf.len()
+            }
+        };
+        let written = buf.get(..n).unwrap_or_default();
+        open.hasher.update(written);
+        open.entry.size = open.entry.size.saturating_add(n as u64);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
