@@ -684,3 +684,86 @@ fn streaming_writer_never_holds_a_member() {
     let mut z = NpzReader::new(out.inner).unwrap();
     assert_eq!(z.reader("pos").unwrap().shape(), &[N, 3]);
 }
+
+/// A seekable file that is zeros below `base` and `data` from there: an
+/// archive written past 2 GiB without the 2 GiB.
+#[derive(Default)]
+struct Sparse {
+    base: u64,
+    data: Vec<u8>,
+    pos: u64,
+}
+
+impl Write for Sparse {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let at = (self.pos - self.base) as usize;
+        if self.data.len() < at + buf.len() {
+            self.data.resize(at + buf.len(), 0);
+        }
+        self.data[at..at + buf.len()].copy_from_slice(buf);
+        self.pos += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Read for Sparse {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let end = self.base + self.data.len() as u64;
+        if self.pos >= end {
+            return Ok(0);
+        }
+        let n = if self.pos < self.base {
+            let n = buf.len().min((self.base - self.pos) as usize);
+            buf[..n].fill(0);
+            n
+        } else {
+            let at = (self.pos - self.base) as usize;
+            let n = buf.len().min(self.data.len() - at);
+            buf[..n].copy_from_slice(&self.data[at..at + n]);
+            n
+        };
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for Sparse {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        self.pos = match pos {
+            SeekFrom::Start(p) => p,
+            SeekFrom::End(d) => (self.base + self.data.len() as u64).saturating_add_signed(d),
+            SeekFrom::Current(d) => self.pos.saturating_add_signed(d),
+        };
+        Ok(self.pos)
+    }
+}
+
+#[test]
+fn members_past_2_gib_get_zip64_records() {
+    // zipfile's limit is 2**31 - 1: offsets past it go into the central
+    // directory's zip64 extra, and the directory's into the zip64 end
+    // records, which readers find
+    let base = 3 << 30;
+    let mut file = Sparse {
+        base,
+        pos: base,
+        ..Sparse::default()
+    };
+    let mut w = NpzWriter::new(&mut file);
+    w.add("x", &[1.5f64, 2.5]).unwrap();
+    w.add("y", &vec![7u8; 100]).unwrap();
+    w.finish().unwrap();
+    let tail = &file.data;
+    assert!(tail.windows(4).any(|w| w == b"PK\x06\x06"), "zip64 end record");
+    assert!(tail.windows(4).any(|w| w == b"PK\x06\x07"), "zip64 locator");
+    file.seek(SeekFrom::Start(0)).unwrap();
+    let mut z = NpzReader::new(file).unwrap();
+    assert_eq!(z.names(), ["x", "y"]);
+    assert_eq!(z.by_name::<Vec<f64>>("x").unwrap(), [1.5, 2.5]);
+    assert_eq!(z.by_name::<Vec<u8>>("y").unwrap(), vec![7; 100]);
+    let range = z.data_range("x").unwrap().range();
+    assert!(range.start > base && range.start % 64 == 0, "{range:?}");
+}
