@@ -429,13 +429,7 @@ fn central_directory_is_numpys() {
         assert_eq!(ours, numpy, "{name}");
     }
     let numpy = fixture("odd_keys.npz").into_inner();
-    let mut out = Cursor::new(Vec::new());
-    let mut w = NpzWriter::new(&mut out);
-    for (i, key) in ["a.b", "dir/sub", "整形", "a.npy"].into_iter().enumerate() {
-        w.add(key, &[i as i64 + 1]).unwrap();
-    }
-    w.finish().unwrap();
-    let ours = out.into_inner();
+    let ours = write_odd_keys();
     assert_eq!(
         central_directory(&ours, false),
         central_directory(&numpy, false)
@@ -506,16 +500,21 @@ fn columnar_members_match_numpy() {
     assert_eq!(back, particles());
 }
 
-#[test]
-fn odd_keys_write_like_numpy() {
-    let numpy = fixture("odd_keys.npz").into_inner();
+/// The members of `odd_keys.npz` (make.py), written by `NpzWriter`.
+fn write_odd_keys() -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
     let mut w = NpzWriter::new(&mut out);
     for (i, key) in ["a.b", "dir/sub", "整形", "a.npy"].into_iter().enumerate() {
         w.add(key, &[i as i64 + 1]).unwrap();
     }
     w.finish().unwrap();
-    let ours = out.into_inner();
+    out.into_inner()
+}
+
+#[test]
+fn odd_keys_write_like_numpy() {
+    let numpy = fixture("odd_keys.npz").into_inner();
+    let ours = write_odd_keys();
     assert_eq!(members(&ours), members(&numpy));
     assert_eq!(local_headers(&ours), local_headers(&numpy));
 }
@@ -757,7 +756,10 @@ fn members_past_2_gib_get_zip64_records() {
     w.add("y", &vec![7u8; 100]).unwrap();
     w.finish().unwrap();
     let tail = &file.data;
-    assert!(tail.windows(4).any(|w| w == b"PK\x06\x06"), "zip64 end record");
+    assert!(
+        tail.windows(4).any(|w| w == b"PK\x06\x06"),
+        "zip64 end record"
+    );
     assert!(tail.windows(4).any(|w| w == b"PK\x06\x07"), "zip64 locator");
     file.seek(SeekFrom::Start(0)).unwrap();
     let mut z = NpzReader::new(file).unwrap();
