@@ -894,6 +894,20 @@ fn npz(c: &mut Criterion) {
             b.iter(|| npy_serde::npz::from_path::<Snapshot>(&path).unwrap())
         });
     }
+    // the parallel members at one thread (the scaling rows)
+    #[cfg(feature = "rayon")]
+    {
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        g.bench_function("write_deflated_1t", |b| {
+            b.iter(|| one.install(|| npz_write(Cursor::new(Vec::new()), black_box(&snap), true)))
+        });
+        g.bench_function("read_deflated_bulk_1t", |b| {
+            b.iter(|| one.install(|| npz_read_bulk(black_box(&deflated))))
+        });
+    }
     // columnar: the records themselves, one member per field (5 members)
     let recs = particles(snap.id.len());
     let mut cols = Cursor::new(Vec::new());
