@@ -65,6 +65,11 @@ pub(crate) struct ZipOut<W: Write + Seek> {
     inner: W,
     done: Vec<Entry>,
     open: Option<Open>,
+    /// The furthest position written: a dropped entry may have reached
+    /// past where the archive goes on, and the central directory goes
+    /// there, so that no stale bytes follow the end record (where readers
+    /// look for it).
+    high: u64,
 }
 
 fn put16(v: &mut Vec<u8>, x: u16) {
@@ -103,6 +108,7 @@ impl<W: Write + Seek> ZipOut<W> {
             inner,
             done: Vec::new(),
             open: None,
+            high: 0,
         }
     }
 
@@ -203,6 +209,8 @@ impl<W: Write + Seek> ZipOut<W> {
     /// Drops the entry being written: the next one starts where it did.
     pub(crate) fn abort(&mut self) -> Result<()> {
         if let Some(open) = self.open.take() {
+            let reached = self.inner.stream_position()?;
+            self.high = self.high.max(reached);
             self.inner.seek(SeekFrom::Start(open.entry.offset))?;
         }
         Ok(())
@@ -212,7 +220,11 @@ impl<W: Write + Seek> ZipOut<W> {
     /// end records) and returns the writer.
     pub(crate) fn finish(mut self) -> Result<W> {
         self.finish_entry()?;
-        let cd_offset = self.inner.stream_position()?;
+        let mut cd_offset = self.inner.stream_position()?;
+        if self.high > cd_offset {
+            // after the bytes of a dropped entry: unreferenced, harmless
+            cd_offset = self.inner.seek(SeekFrom::Start(self.high))?;
+        }
         let mut cd = Vec::new();
         for e in &self.done {
             let mut zip64 = Vec::new();

@@ -1219,6 +1219,24 @@ fn npz_cases() -> Vec<NpzCase> {
         members,
     });
 
+    // a member that failed after 2 MB reached the archive, then a short
+    // one: the central directory follows the dropped bytes (no stale tail)
+    let mut file = Cursor::new(Vec::new());
+    let mut w = NpzWriter::new(&mut file);
+    let mut names: Vec<String> = (0..100_000).map(|i| format!("name{i:016}")).collect();
+    names.push("bad\0".into());
+    assert!(w.add("names", &names).is_err());
+    w.add("after", &outers()).unwrap();
+    w.finish().unwrap();
+    let bytes = file.into_inner();
+    let members = vec![npz_member(&bytes, "after", tags(&outers()))];
+    out.push(NpzCase {
+        name: "npz_after_a_failed_member",
+        bytes,
+        compressed: false,
+        members,
+    });
+
     // columnar: one member per Particle field
     let ps = particles();
     let mut file = Cursor::new(Vec::new());

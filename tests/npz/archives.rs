@@ -769,3 +769,31 @@ fn members_past_2_gib_get_zip64_records() {
     let range = z.data_range("x").unwrap().range();
     assert!(range.start > base && range.start % 64 == 0, "{range:?}");
 }
+
+/// A member that fails after much of it reached the archive is dropped,
+/// and what follows may be shorter than it was: the archive still ends
+/// with its central directory (no stale bytes after it, where readers
+/// look for the end record), for numpy and the zip crate alike.
+#[test]
+fn a_long_failed_member_leaves_no_stale_tail() {
+    for compressed in [false, true] {
+        let mut out = Cursor::new(Vec::new());
+        let mut w = NpzWriter::new(&mut out).compressed(compressed);
+        // 2 MB of data, then a value numpy would lose (a trailing NUL)
+        let mut names: Vec<String> = (0..100_000).map(|i| format!("name{i:016}")).collect();
+        names.push("bad\0".into());
+        assert!(w.add("names", &names).is_err());
+        w.add("x", &[1u8, 2]).unwrap();
+        w.finish().unwrap();
+        let bytes = out.into_inner();
+        let mut z = NpzReader::new(Cursor::new(&bytes)).unwrap();
+        assert_eq!(z.names(), ["x"]);
+        assert_eq!(z.by_name::<Vec<u8>>("x").unwrap(), [1, 2]);
+        let end = bytes.len() - 22;
+        assert_eq!(
+            &bytes[end..end + 4],
+            b"PK\x05\x06",
+            "compressed {compressed}"
+        );
+    }
+}
