@@ -797,3 +797,51 @@ fn a_long_failed_member_leaves_no_stale_tail() {
         );
     }
 }
+
+/// One member of a random archive: its key, its values, and whether its
+/// last value is one numpy would lose (so `add` fails and drops it).
+type RandomMember = (String, Vec<u32>, bool);
+
+fn random_members() -> impl proptest::strategy::Strategy<Value = Vec<RandomMember>> {
+    use proptest::prelude::*;
+    let key = prop_oneof!["[a-z]{1,8}", "[a-z]{1,3}/[a-z]{1,3}", "[α-ω]{1,4}",];
+    // up to 640 KB of data: members of one to three deflate pieces
+    let values = (0usize..160_000, any::<u32>())
+        .prop_map(|(n, seed)| (0..n as u32).map(|i| (i / 7) ^ seed).collect::<Vec<u32>>());
+    proptest::collection::vec((key, values, proptest::bool::weighted(0.25)), 0..5)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// Any sequence of members, stored or deflated, some of them failing
+    /// halfway: the zip crate reads back exactly the members that were
+    /// added, each the bytes `to_vec` writes, in order.
+    #[test]
+    fn random_archives_read_back(added in random_members(), compressed in proptest::bool::ANY) {
+        let mut out = Cursor::new(Vec::new());
+        let mut w = NpzWriter::new(&mut out).compressed(compressed);
+        let mut want: Vec<(String, Vec<u8>)> = Vec::new();
+        for (key, values, fails) in &added {
+            let added = if *fails {
+                // a string numpy would lose (a trailing NUL) after the values
+                let mut strings: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                strings.push("lost\0".into());
+                w.add(key, &strings)
+            } else {
+                w.add(key, values)
+            };
+            let name = format!("{key}.npy");
+            let taken = want.iter().any(|(n, _)| *n == name);
+            proptest::prop_assert_eq!(added.is_ok(), !fails && !taken, "{}", key);
+            if added.is_ok() {
+                want.push((name, npy_serde::to_vec(values).unwrap()));
+            }
+        }
+        w.finish().unwrap();
+        let bytes = out.into_inner();
+        proptest::prop_assert_eq!(members(&bytes), want);
+        let end = bytes.len() - 22;
+        proptest::prop_assert_eq!(&bytes[end..end + 4], b"PK\x05\x06");
+    }
+}
