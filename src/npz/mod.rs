@@ -49,6 +49,8 @@
 
 mod archive_de;
 mod columns;
+#[cfg(feature = "rayon")]
+mod inflate;
 mod range;
 mod raw_member;
 mod read;

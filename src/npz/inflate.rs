@@ -1,0 +1,215 @@
+//! Deflated members inflated on every core (feature `rayon`), for a struct
+//! or a map read from an archive ([`super::from_reader`]).
+//!
+//! serde hands `deserialize_struct` the field list up front, so the members
+//! to read are known before the first is decoded. When at least two of them
+//! are deflated, their compressed bytes are read one after another from the
+//! archive's reader (no more than the bytes present), then inflated on
+//! rayon's pool, one member per task, largest first. Each member's value is
+//! then decoded, when serde asks for it, by the very `read_member` of the
+//! sequential path, over the inflated bytes: the same values, limits and
+//! messages.
+//!
+//! A member is served from its inflated bytes only if they are exactly what
+//! the zip crate's reader would have yielded before a clean end: the deflate
+//! stream ended, within the size its npy header describes, at exactly the
+//! size the zip directory declares, and with the CRC-32 the directory
+//! records (the zip crate checks it at the stream's end; so does this
+//! module, with the same `crc32fast`). Anything else (a corrupt stream, a
+//! bad CRC, a member cut short or going on, a header that does not parse, a
+//! member that is not `.npy`) is not a copy of the zip's stream and is read
+//! again, when asked for, by the sequential path, whose error is reported:
+//! one implementation of every message, at the same point (the earlier
+//! members read fine). Failing is the rare case.
+//!
+//! Inflating one member stops at what the sequential path could ever read:
+//! its npy header's data plus one byte (to see that it goes on), and never
+//! past the zip's declared size plus one; the buffer grows only as inflated
+//! bytes arrive, from a small multiple of the compressed bytes. A bomb is
+//! stopped after its header's few bytes, then read sequentially (which
+//! stops there too).
+//!
+//! Memory: while the members inflate, the compressed bytes of those not yet
+//! inflated and the inflated bytes of the others (a member's compressed
+//! bytes are dropped once it is inflated); while they are decoded, the
+//! inflated bytes of the members not yet decoded and the output (a member's
+//! inflated bytes are dropped once its value is read). For members read as
+//! their dtype (numbers, records), the output is the size of the data, so
+//! the peak stays under twice the output (measured in
+//! `tests/memory/npz_reading.rs`).
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use flate2::{Decompress, FlushDecompress, Status};
+use rayon::prelude::*;
+
+use std::io::{Read, Seek};
+
+use crate::header_read::parse_header;
+use crate::options::ReadOptions;
+
+use super::read::NpzReader;
+
+/// One deflated member's compressed bytes and what the zip directory
+/// claims about its inflated bytes.
+pub(crate) struct Packed {
+    /// The member index.
+    pub(crate) index: usize,
+    pub(crate) bytes: Vec<u8>,
+    /// Uncompressed size the directory declares.
+    pub(crate) declared: u64,
+    /// The CRC-32 the directory records.
+    pub(crate) crc: u32,
+}
+
+/// The first inflated bytes tried for the npy header; doubled (up to the
+/// longest header the options allow) while the header does not parse.
+const FIRST_HEAD: usize = 4 << 10;
+
+/// How far a buffer is sized ahead of the compressed bytes at first (as
+/// `read.rs`'s `DEFLATE_PRESIZE_RATIO`): deflate can expand 1032-fold, so
+/// data inflating further grows the buffer as it arrives.
+const PRESIZE_RATIO: usize = 8;
+
+/// The least a buffer grows by.
+const MIN_GROWTH: usize = 64 << 10;
+
+/// The members of a struct or map read that inflate ahead, then their
+/// inflated bytes until each is read.
+pub(crate) struct Ahead {
+    /// The member indices to inflate at the first value asked of them.
+    pending: Vec<usize>,
+    /// Inflated members not yet read: `None` for one left to the
+    /// sequential path.
+    ready: Vec<(usize, Option<Vec<u8>>)>,
+}
+
+impl Ahead {
+    /// The deflated members of `order` (the members a struct or map will
+    /// read, in that order) when there are at least two; none otherwise
+    /// (then nothing changes).
+    pub(crate) fn plan<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Self {
+        let deflated: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&i| npz.is_deflated(i))
+            .collect();
+        Ahead {
+            pending: if deflated.len() >= 2 {
+                deflated
+            } else {
+                Vec::new()
+            },
+            ready: Vec::new(),
+        }
+    }
+
+    /// Member `i`'s inflated bytes if it was inflated ahead and they are
+    /// exactly the zip stream's; at the first of the planned members asked
+    /// for, all of them are read and inflated.
+    pub(crate) fn take<R: Read + Seek>(
+        &mut self,
+        npz: &mut NpzReader<R>,
+        i: usize,
+    ) -> Option<Vec<u8>> {
+        if self.pending.contains(&i) {
+            let packed: Vec<Packed> = std::mem::take(&mut self.pending)
+                .into_iter()
+                .filter_map(|m| npz.packed(m))
+                .collect();
+            self.ready = inflate_all(packed, &npz.options);
+        }
+        let at = self.ready.iter().position(|(m, _)| *m == i)?;
+        self.ready.swap_remove(at).1
+    }
+}
+
+/// Inflates `members` on rayon's pool (largest first): for each, its
+/// member index and its inflated bytes if they are exactly the zip
+/// stream's (see the module docs), else `None`.
+fn inflate_all(members: Vec<Packed>, options: &ReadOptions) -> Vec<(usize, Option<Vec<u8>>)> {
+    let mut jobs = members;
+    // largest first, so that the last task to start is a small one
+    jobs.sort_by_key(|p| std::cmp::Reverse(p.bytes.len()));
+    jobs.into_par_iter()
+        .with_max_len(1)
+        .map(|packed| (packed.index, inflate(packed, options)))
+        .collect()
+}
+
+/// One member's inflated bytes, if they are exactly the zip stream's; the
+/// compressed bytes are dropped on return.
+fn inflate(packed: Packed, options: &ReadOptions) -> Option<Vec<u8>> {
+    let input = packed.bytes.as_slice();
+    // never more than the directory declares (and one byte to see more)
+    let declared = usize::try_from(packed.declared).ok()?;
+    let most = declared.checked_add(1)?;
+    // the longest header read_header accepts: magic, version, a 4-byte
+    // length, and up to 4 bytes a character (a version 3.0 header)
+    let longest_head = options.max_header_size.saturating_mul(4).saturating_add(12);
+    let first = input.len().saturating_mul(PRESIZE_RATIO);
+    let mut out = Vec::with_capacity(FIRST_HEAD.min(most));
+    let mut d = Decompress::new(false);
+    let mut head = FIRST_HEAD;
+    let (parsed, mut ended) = loop {
+        let want = head.min(longest_head).min(most);
+        let ended = inflate_to(&mut d, input, &mut out, want, first)?;
+        match parse_header(&out, options) {
+            Ok(parsed) => break (parsed, ended),
+            Err(_) if !ended && out.len() >= want && want < longest_head.min(most) => {
+                head = head.saturating_mul(2);
+            }
+            Err(_) => return None,
+        }
+    };
+    let data_len = usize::try_from(parsed.header.data_len().ok()?).ok()?;
+    let len = parsed.data_offset.checked_add(data_len)?;
+    if !ended {
+        // one byte past the data: a member that goes on is not read further
+        ended = inflate_to(
+            &mut d,
+            input,
+            &mut out,
+            len.checked_add(1)?.min(most),
+            first,
+        )?;
+    }
+    let exact = ended && out.len() == len && out.len() == declared;
+    (exact && crc32fast::hash(&out) == packed.crc).then_some(out)
+}
+
+/// Inflates into `out` until it holds `want` bytes or the stream ends
+/// (`Some(true)`); `None` when the stream is damaged or ends early (no
+/// progress with input left or none). The buffer grows as bytes arrive,
+/// by doubling from `first`, never past `want`.
+fn inflate_to(
+    d: &mut Decompress,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    want: usize,
+    first: usize,
+) -> Option<bool> {
+    while out.len() < want {
+        if out.len() == out.capacity() {
+            let to = out
+                .capacity()
+                .saturating_mul(2)
+                .max(first)
+                .max(MIN_GROWTH)
+                .min(want);
+            out.reserve_exact(to.saturating_sub(out.len()));
+        }
+        let before = (d.total_in(), d.total_out());
+        let at = usize::try_from(d.total_in()).ok()?;
+        let status = d
+            .decompress_vec(input.get(at..)?, out, FlushDecompress::None)
+            .ok()?;
+        if status == Status::StreamEnd {
+            return Some(true);
+        }
+        if (d.total_in(), d.total_out()) == before {
+            return None;
+        }
+    }
+    Some(false)
+}
