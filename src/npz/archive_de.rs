@@ -195,8 +195,8 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
             .take()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
         #[cfg(feature = "rayon")]
-        if let Some(bytes) = self.ahead.take(self.npz, i) {
-            return self.npz.read_inflated(i, &bytes, seed);
+        if let Some(member) = self.ahead.take(self.npz, i) {
+            return self.npz.read_inflated(i, member, seed);
         }
         self.npz.read_index(i, seed)
     }

@@ -66,13 +66,44 @@ pub(crate) struct Packed {
 /// longest header the options allow) while the header does not parse.
 const FIRST_HEAD: usize = 4 << 10;
 
-/// How far a buffer is sized ahead of the compressed bytes at first (as
-/// `read.rs`'s `DEFLATE_PRESIZE_RATIO`): deflate can expand 1032-fold, so
-/// data inflating further grows the buffer as it arrives.
-const PRESIZE_RATIO: usize = 8;
+/// The first piece after the header; each next one is as large as the
+/// bytes inflated so far (so a buffer grows only as bytes arrive), up to
+/// [`PIECE`].
+const FIRST_PIECE: usize = 64 << 10;
 
-/// The least a buffer grows by.
-const MIN_GROWTH: usize = 64 << 10;
+/// The largest piece: small enough that a member being read frees its
+/// inflated bytes as it goes, large enough to cost nothing.
+const PIECE: usize = 1 << 20;
+
+/// A member's inflated bytes in pieces, read from the front; a piece is
+/// dropped once read, so a member's inflated bytes are freed as its value
+/// is decoded.
+pub(crate) struct Inflated {
+    pieces: std::collections::VecDeque<Vec<u8>>,
+    /// Bytes of the front piece already read.
+    at: usize,
+}
+
+impl Read for Inflated {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while let Some(front) = self.pieces.front() {
+            let rest = front.get(self.at..).unwrap_or_default();
+            if rest.is_empty() {
+                self.pieces.pop_front();
+                self.at = 0;
+                continue;
+            }
+            let n = rest.len().min(buf.len());
+            let (to, from) = (buf.get_mut(..n), rest.get(..n));
+            if let (Some(to), Some(from)) = (to, from) {
+                to.copy_from_slice(from);
+            }
+            self.at = self.at.saturating_add(n);
+            return Ok(n);
+        }
+        Ok(0)
+    }
+}
 
 /// The members of a struct or map read that inflate ahead, then their
 /// inflated bytes until each is read.
@@ -81,7 +112,7 @@ pub(crate) struct Ahead {
     pending: Vec<usize>,
     /// Inflated members not yet read: `None` for one left to the
     /// sequential path.
-    ready: Vec<(usize, Option<Vec<u8>>)>,
+    ready: Vec<(usize, Option<Inflated>)>,
 }
 
 impl Ahead {
@@ -111,7 +142,7 @@ impl Ahead {
         &mut self,
         npz: &mut NpzReader<R>,
         i: usize,
-    ) -> Option<Vec<u8>> {
+    ) -> Option<Inflated> {
         if self.pending.contains(&i) {
             let packed: Vec<Packed> = std::mem::take(&mut self.pending)
                 .into_iter()
@@ -127,10 +158,11 @@ impl Ahead {
 /// Inflates `members` on rayon's pool (largest first): for each, its
 /// member index and its inflated bytes if they are exactly the zip
 /// stream's (see the module docs), else `None`.
-fn inflate_all(members: Vec<Packed>, options: &ReadOptions) -> Vec<(usize, Option<Vec<u8>>)> {
+fn inflate_all(members: Vec<Packed>, options: &ReadOptions) -> Vec<(usize, Option<Inflated>)> {
     let mut jobs = members;
-    // largest first, so that the last task to start is a small one
-    jobs.sort_by_key(|p| std::cmp::Reverse(p.bytes.len()));
+    // largest first (by the inflated size claimed: it is what costs time),
+    // so that the last task to start is a small one
+    jobs.sort_by_key(|p| std::cmp::Reverse(p.declared));
     jobs.into_par_iter()
         .with_max_len(1)
         .map(|packed| (packed.index, inflate(packed, options)))
@@ -139,7 +171,7 @@ fn inflate_all(members: Vec<Packed>, options: &ReadOptions) -> Vec<(usize, Optio
 
 /// One member's inflated bytes, if they are exactly the zip stream's; the
 /// compressed bytes are dropped on return.
-fn inflate(packed: Packed, options: &ReadOptions) -> Option<Vec<u8>> {
+fn inflate(packed: Packed, options: &ReadOptions) -> Option<Inflated> {
     let input = packed.bytes.as_slice();
     // never more than the directory declares (and one byte to see more)
     let declared = usize::try_from(packed.declared).ok()?;
@@ -147,58 +179,47 @@ fn inflate(packed: Packed, options: &ReadOptions) -> Option<Vec<u8>> {
     // the longest header read_header accepts: magic, version, a 4-byte
     // length, and up to 4 bytes a character (a version 3.0 header)
     let longest_head = options.max_header_size.saturating_mul(4).saturating_add(12);
-    let first = input.len().saturating_mul(PRESIZE_RATIO);
-    let mut out = Vec::with_capacity(FIRST_HEAD.min(most));
     let mut d = Decompress::new(false);
-    let mut head = FIRST_HEAD;
+    let mut head = Vec::new();
+    let mut want = FIRST_HEAD.min(longest_head).min(most);
     let (parsed, mut ended) = loop {
-        let want = head.min(longest_head).min(most);
-        let ended = inflate_to(&mut d, input, &mut out, want, first)?;
-        match parse_header(&out, options) {
+        head.reserve_exact(want.saturating_sub(head.len()));
+        let ended = inflate_into(&mut d, input, &mut head)?;
+        match parse_header(&head, options) {
             Ok(parsed) => break (parsed, ended),
-            Err(_) if !ended && out.len() >= want && want < longest_head.min(most) => {
-                head = head.saturating_mul(2);
+            Err(_) if !ended && want < longest_head.min(most) => {
+                want = want.saturating_mul(2).min(longest_head).min(most);
             }
             Err(_) => return None,
         }
     };
     let data_len = usize::try_from(parsed.header.data_len().ok()?).ok()?;
     let len = parsed.data_offset.checked_add(data_len)?;
-    if !ended {
-        // one byte past the data: a member that goes on is not read further
-        ended = inflate_to(
-            &mut d,
-            input,
-            &mut out,
-            len.checked_add(1)?.min(most),
-            first,
-        )?;
+    // one byte past the data: a member that goes on is not read further
+    let end = len.checked_add(1)?.min(most);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&head);
+    let mut total = head.len();
+    let mut pieces = std::collections::VecDeque::from([head]);
+    while !ended && total < end {
+        let size = total
+            .clamp(FIRST_PIECE, PIECE)
+            .min(end.saturating_sub(total));
+        let mut piece = Vec::with_capacity(size);
+        ended = inflate_into(&mut d, input, &mut piece)?;
+        crc.update(&piece);
+        total = total.saturating_add(piece.len());
+        pieces.push_back(piece);
     }
-    let exact = ended && out.len() == len && out.len() == declared;
-    (exact && crc32fast::hash(&out) == packed.crc).then_some(out)
+    let exact = ended && total == len && total == declared;
+    (exact && crc.finalize() == packed.crc).then_some(Inflated { pieces, at: 0 })
 }
 
-/// Inflates into `out` until it holds `want` bytes or the stream ends
-/// (`Some(true)`); `None` when the stream is damaged or ends early (no
-/// progress with input left or none). The buffer grows as bytes arrive,
-/// by doubling from `first`, never past `want`.
-fn inflate_to(
-    d: &mut Decompress,
-    input: &[u8],
-    out: &mut Vec<u8>,
-    want: usize,
-    first: usize,
-) -> Option<bool> {
-    while out.len() < want {
-        if out.len() == out.capacity() {
-            let to = out
-                .capacity()
-                .saturating_mul(2)
-                .max(first)
-                .max(MIN_GROWTH)
-                .min(want);
-            out.reserve_exact(to.saturating_sub(out.len()));
-        }
+/// Inflates into `out` until its capacity is full (`Some(false)`) or the
+/// stream ends (`Some(true)`); `None` when the stream is damaged or ends
+/// early (no progress, with input left or none).
+fn inflate_into(d: &mut Decompress, input: &[u8], out: &mut Vec<u8>) -> Option<bool> {
+    while out.len() < out.capacity() {
         let before = (d.total_in(), d.total_out());
         let at = usize::try_from(d.total_in()).ok()?;
         let status = d

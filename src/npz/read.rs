@@ -449,18 +449,19 @@ impl<R: Read + Seek> NpzReader<R> {
         })
     }
 
-    /// Deserializes member `i` with `seed` from `bytes`, the member's
-    /// inflated bytes as the zip stream yields them (see `inflate.rs`):
+    /// Deserializes member `i` with `seed` from its inflated bytes, exactly
+    /// those the zip stream yields (see `inflate.rs`):
     /// [`read_index`](Self::read_index) over those bytes.
     #[cfg(feature = "rayon")]
     pub(crate) fn read_inflated<'de, S: DeserializeSeed<'de>>(
         &self,
         i: usize,
-        mut bytes: &[u8],
+        mut member: super::inflate::Inflated,
         seed: S,
     ) -> Result<S::Value> {
         // only members named .npy are inflated ahead (see `packed`)
-        read_member(&mut bytes, &self.options, true, seed).map_err(|e| member_error(e, self.key(i)))
+        read_member(&mut member, &self.options, true, seed)
+            .map_err(|e| member_error(e, self.key(i)))
     }
 
     /// Reads member `i`'s npy header, then its data into memory (exactly
