@@ -3,7 +3,8 @@
 //! (`NpzReader::by_name`, the sequential path), and so are the errors (the
 //! same message, the same member), wherever the damage is: a bad CRC-32 in
 //! the first, a middle or the last member, a corrupt deflate stream, a
-//! member cut short, a bomb; at one thread and at two.
+//! member cut short, a bomb; at one thread (where nothing changes), two and
+//! three.
 
 use std::collections::BTreeMap;
 use std::io::{Cursor, Write};
@@ -71,11 +72,12 @@ fn line<T>(r: &Result<T, String>, len: impl Fn(&T) -> usize) -> String {
 }
 
 /// The struct, bulk struct and map reads agree with the member-by-member
-/// reads at 1 and 2 threads; returns the struct's result.
+/// reads at 1 (the sequential path), 2 and 3 threads; returns the
+/// struct's result.
 fn agree(bytes: &[u8]) -> Result<Snap, String> {
     let seq = one_by_one(bytes);
     let seq_map = map_one_by_one(bytes);
-    for threads in [1, 2] {
+    for threads in [1, 2, 3] {
         pool(threads).install(|| {
             let par = npz::from_reader::<Snap>(Cursor::new(bytes)).map_err(|e| e.to_string());
             assert!(
