@@ -246,7 +246,7 @@ fn spawn_all<R: Read + Seek>(npz: &mut NpzReader<R>, members: Vec<usize>) -> Arc
         let Some(packed) = packed else { continue };
         let slots = Arc::clone(&slots);
         let options = npz.options.clone();
-        rayon::spawn(move || {
+        rayon::spawn_fifo(move || {
             // a panic (none is expected) leaves the member to the
             // sequential path rather than abort the process
             let inflated = catch_unwind(AssertUnwindSafe(|| {
