@@ -140,16 +140,14 @@ impl Ahead {
     /// read, in that order) when there are at least two and the pool has
     /// at least two threads; none otherwise (then nothing changes).
     pub(crate) fn plan<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Self {
-        let mut pending = Vec::new();
-        if rayon::current_num_threads() >= 2 {
-            pending = order
-                .iter()
-                .copied()
-                .filter(|&i| npz.is_deflated(i))
-                .collect();
-            if pending.len() < 2 {
-                pending.clear();
-            }
+        let mut pending: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&i| npz.is_deflated(i))
+            .collect();
+        // (asked only now: the first call starts rayon's global pool)
+        if pending.len() < 2 || rayon::current_num_threads() < 2 {
+            pending.clear();
         }
         Ahead {
             pending,
