@@ -442,6 +442,7 @@ impl<R: Read + Seek> NpzReader<R> {
         let mut bytes = Vec::with_capacity(usize::try_from(claim).ok()?);
         raw.by_ref().take(claim).read_to_end(&mut bytes).ok()?;
         Some(super::inflate::Packed {
+            index: i,
             bytes,
             declared,
             crc,
