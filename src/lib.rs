@@ -121,6 +121,16 @@
 //! - `chrono`: `TryFrom` conversions between [`Datetime64`] /
 //!   [`Timedelta64`] and chrono's `NaiveDateTime` / `TimeDelta`, both ways,
 //!   exact or an error.
+//! - `rayon`: reading and writing on every core, on rayon's global pool (or
+//!   the caller's, entered with `install`): `par_from_slice`,
+//!   `par_from_path`, `par_to_vec`, `par_to_writer`, `par_to_path` for
+//!   `.npy` files; and with `npz`, [`npz::from_reader`] and
+//!   [`npz::from_path`] into a struct (or a map) inflate its deflated
+//!   members in parallel (serde gives the field list up front), with the
+//!   same values and errors as without the feature and memory under about
+//!   twice the output, and [`npz::NpzWriter`] with `compressed(true)`
+//!   deflates each member's 256 KiB pieces in parallel, the archive's bytes
+//!   the same at any thread count (see the [`npz`] module).
 #![forbid(unsafe_code)]
 // Input decides sizes and offsets everywhere: no indexing that can panic, no
 // unwrap, no explicit panic in library code (tests may).

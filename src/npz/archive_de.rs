@@ -120,11 +120,15 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
     order: Vec<usize>,
     visitor: V,
 ) -> Result<V::Value> {
+    #[cfg(feature = "rayon")]
+    let ahead = super::inflate::Ahead::plan(npz, &order);
     visitor
         .visit_map(Members {
             npz: &mut *npz,
             order: order.into_iter(),
             current: None,
+            #[cfg(feature = "rayon")]
+            ahead,
         })
         .map_err(|e| e.listing_what_is_there("the archive", npz.names().iter().map(String::as_str)))
 }
@@ -168,6 +172,9 @@ struct Members<'a, R: Read + Seek> {
     /// The member indices not yet read.
     order: std::vec::IntoIter<usize>,
     current: Option<usize>,
+    /// The deflated members inflated ahead, on every core.
+    #[cfg(feature = "rayon")]
+    ahead: super::inflate::Ahead,
 }
 
 impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
@@ -187,6 +194,10 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
             .current
             .take()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
+        #[cfg(feature = "rayon")]
+        if let Some(member) = self.ahead.take(self.npz, i) {
+            return self.npz.read_inflated(i, member, seed);
+        }
         self.npz.read_index(i, seed)
     }
 

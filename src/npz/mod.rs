@@ -32,6 +32,39 @@
 //! there (which also makes the zip crate verify the CRC-32). Errors name the
 //! member (`member 'pos': ...`).
 //!
+//! With feature `rayon`, [`from_reader`] and [`from_path`] into a struct
+//! or a map inflate the deflated members it asks for on rayon's pool when
+//! there are at least two (`np.savez_compressed` archives): their
+//! compressed bytes are read one after another, inflated a member per
+//! thread, and each decoded when serde asks for it, by the same code as
+//! without the feature. The values and the errors are the same (a damaged
+//! member, a bad CRC-32, a bomb: the same message, when that member's value
+//! is asked for); inflating stops at the size the member's npy header
+//! describes; a member's inflated bytes are freed as its value is decoded,
+//! so memory stays under about twice the output.
+//!
+//! ```
+//! use std::io::Cursor;
+//! #[derive(serde::Deserialize, Debug, PartialEq)]
+//! struct Snapshot { id: Vec<u64>, mass: Vec<f32> }
+//! let mut w = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new())).compressed(true);
+//! w.add("id", &(0..10_000u64).collect::<Vec<_>>())?;
+//! w.add("mass", &vec![1.5f32; 10_000])?;
+//! let mut file = w.finish()?;
+//! file.set_position(0);
+//! // both members inflate at once with `rayon`, one after the other without
+//! let s: Snapshot = npy_serde::npz::from_reader(&mut file)?;
+//! assert_eq!((s.id[9_999], s.mass.len()), (9_999, 10_000));
+//!
+//! // damaged data is reported at its member, as without `rayon`
+//! let mut bytes = file.into_inner();
+//! let at = bytes.windows(4).rposition(|w| w == b"PK\x01\x02").unwrap();
+//! bytes[at + 16] ^= 1; // the CRC-32 of `mass` in the central directory
+//! let err = npy_serde::npz::from_reader::<Snapshot>(Cursor::new(bytes)).unwrap_err();
+//! assert_eq!(err.to_string(), "member 'mass': bad CRC-32: the member's data is damaged");
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
 //! ```
 //! use std::io::Cursor;
 //! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
@@ -55,6 +88,8 @@
 mod archive_de;
 mod columns;
 mod deflate;
+#[cfg(feature = "rayon")]
+mod inflate;
 mod range;
 mod raw_member;
 mod read;
@@ -236,7 +271,9 @@ pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -
 ///   `readme.txt`) reads into a byte target (`serde_bytes::ByteBuf`) and is
 ///   an error for any other; one named `.npy` without the npy magic is an
 ///   error (numpy would return its bytes). Each member is decoded straight
-///   from the zip stream.
+///   from the zip stream; with feature `rayon`, deflated members are
+///   inflated in parallel first (see the [module docs](self)), with the
+///   same values and errors.
 /// * A **sequence of records** zips the columns back together by field
 ///   name: record `i` is a map from each `.npy` member's key to element `i`
 ///   of that member. All members must have the same first axis. Memory: the

@@ -64,7 +64,7 @@ const DEFLATE_PRESIZE_RATIO: u64 = 8;
 /// ```
 pub struct NpzReader<R: Read + Seek> {
     zip: ZipArchive<R>,
-    options: ReadOptions,
+    pub(crate) options: ReadOptions,
     keys: Vec<String>,
     /// Bytes from the archive's start to the end of the stream: no member
     /// holds more compressed bytes than this.
@@ -409,6 +409,59 @@ impl<R: Read + Seek> NpzReader<R> {
         let key = member.key.clone();
         let npy_name = member.file.name().ends_with(".npy");
         read_member(&mut member, &options, npy_name, seed).map_err(|e| member_error(e, &key))
+    }
+
+    /// Whether member `i` is deflated (and not encrypted): one worth
+    /// inflating on another thread. Reads the member's local header.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn is_deflated(&mut self, i: usize) -> bool {
+        self.zip
+            .by_index_raw(i)
+            .is_ok_and(|f| !f.encrypted() && f.compression() == CompressionMethod::Deflated)
+    }
+
+    /// Member `i`'s compressed bytes (never more than the archive holds
+    /// after the member's start), with what the directory claims of its
+    /// inflated bytes, if the sequential path would open it (an `.npy`,
+    /// deflated, unencrypted member). `None` leaves the member to the
+    /// sequential path, which reports why it cannot be read.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn packed(&mut self, i: usize) -> Option<super::inflate::Packed> {
+        let (declared, crc) = {
+            let member = self.open(i).ok()?;
+            let file = &member.file;
+            if file.compression() != CompressionMethod::Deflated || !file.name().ends_with(".npy") {
+                return None;
+            }
+            (file.size(), file.crc32())
+        };
+        let (start, archive_len) = (self.start, self.archive_len);
+        let mut raw = self.zip.by_index_raw(i).ok()?;
+        let present = archive_len.saturating_sub(raw.data_start().saturating_sub(start));
+        let claim = raw.compressed_size().min(present);
+        let mut bytes = Vec::with_capacity(usize::try_from(claim).ok()?);
+        raw.by_ref().take(claim).read_to_end(&mut bytes).ok()?;
+        Some(super::inflate::Packed {
+            index: i,
+            bytes,
+            declared,
+            crc,
+        })
+    }
+
+    /// Deserializes member `i` with `seed` from its inflated bytes, exactly
+    /// those the zip stream yields (see `inflate.rs`):
+    /// [`read_index`](Self::read_index) over those bytes.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn read_inflated<'de, S: DeserializeSeed<'de>>(
+        &self,
+        i: usize,
+        mut member: super::inflate::Inflated,
+        seed: S,
+    ) -> Result<S::Value> {
+        // only members named .npy are inflated ahead (see `packed`)
+        read_member(&mut member, &self.options, true, seed)
+            .map_err(|e| member_error(e, self.key(i)))
     }
 
     /// Reads member `i`'s npy header, then its data into memory (exactly

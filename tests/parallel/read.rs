@@ -49,7 +49,7 @@ fn records(n: usize) -> Vec<Rec> {
     (0..n).map(rec).collect()
 }
 
-fn pool(threads: usize) -> rayon::ThreadPool {
+pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
