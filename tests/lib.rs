@@ -52,3 +52,39 @@ impl Aligned {
         &mut self.buf[self.start..self.start + self.len]
     }
 }
+
+/// The npz bench's four arrays (`benches/npy.rs`, also read by the
+/// `memory` and `parallel` binaries): the `Particle` columns without
+/// `charge`, as `np.savez(f, id=..., pos=..., vel=..., mass=...)` writes
+/// them, and the same read through the typed bulk path.
+pub mod snapshot {
+    use serde::{Deserialize, Serialize};
+
+    /// Four members of four dtypes (48 bytes a record).
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    pub struct Snapshot {
+        pub id: Vec<u64>,
+        pub pos: Vec<[f64; 3]>,
+        pub vel: Vec<[f32; 3]>,
+        pub mass: Vec<f32>,
+    }
+
+    /// The same archive read through `#[serde(with = "npy_serde::bulk")]`.
+    #[derive(Deserialize, Debug, PartialEq)]
+    pub struct BulkSnapshot {
+        #[serde(with = "npy_serde::bulk")]
+        pub id: Vec<u64>,
+        #[serde(with = "npy_serde::bulk")]
+        pub pos: Vec<[f64; 3]>,
+        #[serde(with = "npy_serde::bulk")]
+        pub vel: Vec<[f32; 3]>,
+        #[serde(with = "npy_serde::bulk")]
+        pub mass: Vec<f32>,
+    }
+
+    impl PartialEq<Snapshot> for BulkSnapshot {
+        fn eq(&self, s: &Snapshot) -> bool {
+            self.id == s.id && self.pos == s.pos && self.vel == s.vel && self.mass == s.mass
+        }
+    }
+}

@@ -62,6 +62,7 @@ use npy_serde::{Bulk, Datetime64, NdArray, NpyReader, NpyWriter, WriteOptions, u
 use npyz::WriterBuilder;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use tests::snapshot::{BulkSnapshot, Snapshot};
 
 // ---------------------------------------------------------------- records
 
@@ -622,10 +623,7 @@ where
         g.bench_function("par_from_path", |b| {
             b.iter(|| npy_serde::par_from_path::<T>(&path).unwrap())
         });
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
+        let one = one_thread();
         g.bench_function("par_from_slice_1t", |b| {
             b.iter(|| one.install(|| npy_serde::par_from_slice::<T>(black_box(&ours)).unwrap()))
         });
@@ -762,36 +760,6 @@ fn scaling(c: &mut Criterion) {
     g.finish();
 }
 
-/// Four members, as `np.savez(f, id=..., pos=..., vel=..., mass=...)`
-/// writes them: the `Particle` columns without `charge` (48 bytes a record).
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Snapshot {
-    id: Vec<u64>,
-    pos: Vec<[f64; 3]>,
-    vel: Vec<[f32; 3]>,
-    mass: Vec<f32>,
-}
-
-/// The same archive read through the typed bulk path
-/// (`#[serde(with = "npy_serde::bulk")]` on each `Vec`).
-#[derive(Deserialize, Debug, PartialEq)]
-struct BulkSnapshot {
-    #[serde(with = "npy_serde::bulk")]
-    id: Vec<u64>,
-    #[serde(with = "npy_serde::bulk")]
-    pos: Vec<[f64; 3]>,
-    #[serde(with = "npy_serde::bulk")]
-    vel: Vec<[f32; 3]>,
-    #[serde(with = "npy_serde::bulk")]
-    mass: Vec<f32>,
-}
-
-impl PartialEq<Snapshot> for BulkSnapshot {
-    fn eq(&self, s: &Snapshot) -> bool {
-        self.id == s.id && self.pos == s.pos && self.vel == s.vel && self.mass == s.mass
-    }
-}
-
 fn npz_read_bulk(bytes: &[u8]) -> BulkSnapshot {
     npy_serde::npz::from_reader(Cursor::new(bytes)).unwrap()
 }
@@ -830,6 +798,16 @@ fn npz_read(bytes: &[u8]) -> Snapshot {
 /// Checks both archives (members = `to_vec` of each array, decode back,
 /// files equal the in-memory archives), leaves them for numpy, then times
 /// writing and reading them in memory and through files.
+/// A pool of one thread: the parallel paths' rows at one thread (their
+/// scaling against the global pool's).
+#[cfg(feature = "rayon")]
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+}
+
 fn npz(c: &mut Criterion) {
     let snap = snapshot(scaled(1_000_000));
     let members: Vec<Vec<u8>> = vec![
@@ -897,10 +875,7 @@ fn npz(c: &mut Criterion) {
     // the parallel members at one thread (the scaling rows)
     #[cfg(feature = "rayon")]
     {
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
+        let one = one_thread();
         g.bench_function("write_deflated_1t", |b| {
             b.iter(|| one.install(|| npz_write(Cursor::new(Vec::new()), black_box(&snap), true)))
         });
@@ -1088,10 +1063,7 @@ fn nd(c: &mut Criterion) {
     // with feature rayon the block splits across the pool; here at one thread
     #[cfg(feature = "rayon")]
     {
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
+        let one = one_thread();
         g.bench_function("from_slice_1t", |b| {
             b.iter(|| {
                 one.install(|| npy_serde::from_slice::<NdArray<f64>>(black_box(&le)).unwrap())

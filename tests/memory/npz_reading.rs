@@ -7,29 +7,8 @@
 
 use std::io::{Cursor, Write};
 
-use serde::Deserialize;
-
 use crate::{exclusive, peak_of};
-
-#[derive(Deserialize, Debug, PartialEq)]
-struct Snapshot {
-    id: Vec<u64>,
-    pos: Vec<[f64; 3]>,
-    vel: Vec<[f32; 3]>,
-    mass: Vec<f32>,
-}
-
-#[derive(Deserialize, Debug, PartialEq)]
-struct BulkSnapshot {
-    #[serde(with = "npy_serde::bulk")]
-    id: Vec<u64>,
-    #[serde(with = "npy_serde::bulk")]
-    pos: Vec<[f64; 3]>,
-    #[serde(with = "npy_serde::bulk")]
-    vel: Vec<[f32; 3]>,
-    #[serde(with = "npy_serde::bulk")]
-    mass: Vec<f32>,
-}
+use tests::snapshot::{BulkSnapshot, Snapshot};
 
 /// The bench's snapshot of `n` particles as `np.savez_compressed` writes
 /// it, and the bytes its arrays hold.

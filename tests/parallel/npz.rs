@@ -10,40 +10,18 @@ use std::collections::BTreeMap;
 use std::io::{Cursor, Write};
 
 use npy_serde::npz::{self, NpzReader};
-use serde::Deserialize;
 
 use crate::read::pool;
-
-/// Four members of four dtypes, as the bench's snapshot.
-#[derive(Deserialize, Debug, PartialEq)]
-struct Snap {
-    id: Vec<u64>,
-    pos: Vec<[f64; 3]>,
-    vel: Vec<[f32; 3]>,
-    mass: Vec<f32>,
-}
-
-/// The same through the bulk path.
-#[derive(Deserialize, Debug, PartialEq)]
-struct BulkSnap {
-    #[serde(with = "npy_serde::bulk")]
-    id: Vec<u64>,
-    #[serde(with = "npy_serde::bulk")]
-    pos: Vec<[f64; 3]>,
-    #[serde(with = "npy_serde::bulk")]
-    vel: Vec<[f32; 3]>,
-    #[serde(with = "npy_serde::bulk")]
-    mass: Vec<f32>,
-}
+use tests::snapshot::{BulkSnapshot, Snapshot};
 
 const KEYS: [&str; 4] = ["id", "pos", "vel", "mass"];
 
-/// `Snap` read member by member with `by_name`, in field order: what the
+/// `Snapshot` read member by member with `by_name`, in field order: what the
 /// struct read does without rayon.
-fn one_by_one(bytes: &[u8]) -> Result<Snap, String> {
+fn one_by_one(bytes: &[u8]) -> Result<Snapshot, String> {
     let mut z = NpzReader::new(Cursor::new(bytes)).map_err(|e| e.to_string())?;
     let s = |e: npy_serde::Error| e.to_string();
-    Ok(Snap {
+    Ok(Snapshot {
         id: z.by_name("id").map_err(s)?,
         pos: z.by_name("pos").map_err(s)?,
         vel: z.by_name("vel").map_err(s)?,
@@ -74,19 +52,20 @@ fn line<T>(r: &Result<T, String>, len: impl Fn(&T) -> usize) -> String {
 /// The struct, bulk struct and map reads agree with the member-by-member
 /// reads at 1 (the sequential path), 2 and 3 threads; returns the
 /// struct's result.
-fn agree(bytes: &[u8]) -> Result<Snap, String> {
+fn agree(bytes: &[u8]) -> Result<Snapshot, String> {
     let seq = one_by_one(bytes);
     let seq_map = map_one_by_one(bytes);
     for threads in [1, 2, 3] {
         pool(threads).install(|| {
-            let par = npz::from_reader::<Snap>(Cursor::new(bytes)).map_err(|e| e.to_string());
+            let par = npz::from_reader::<Snapshot>(Cursor::new(bytes)).map_err(|e| e.to_string());
             assert!(
                 par == seq,
                 "struct at {threads} thread(s): {} but {}",
                 line(&par, |s| s.id.len()),
                 line(&seq, |s| s.id.len())
             );
-            let bulk = npz::from_reader::<BulkSnap>(Cursor::new(bytes)).map_err(|e| e.to_string());
+            let bulk =
+                npz::from_reader::<BulkSnapshot>(Cursor::new(bytes)).map_err(|e| e.to_string());
             match (&bulk, &seq) {
                 (Ok(b), Ok(s)) => assert!(
                     b.id == s.id && b.pos == s.pos && b.vel == s.vel && b.mass == s.mass,
