@@ -13,6 +13,8 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
 
+#[cfg(feature = "rayon")]
+use super::inflate::{Inflated, Packed, inflate_all};
 use super::read::NpzReader;
 
 pub(crate) struct ArchiveDe<'a, R: Read + Seek> {
@@ -121,7 +123,7 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
     visitor: V,
 ) -> Result<V::Value> {
     #[cfg(feature = "rayon")]
-    let ahead = super::inflate::Ahead::plan(npz, &order);
+    let ahead = Ahead::plan(npz, &order);
     visitor
         .visit_map(Members {
             npz: &mut *npz,
@@ -174,7 +176,7 @@ struct Members<'a, R: Read + Seek> {
     current: Option<usize>,
     /// The deflated members inflated ahead, on every core.
     #[cfg(feature = "rayon")]
-    ahead: super::inflate::Ahead,
+    ahead: Ahead,
 }
 
 impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
@@ -383,5 +385,53 @@ impl<'de> MapAccess<'de> for RecordFields<'_> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.record.columns.len().saturating_sub(self.next))
+    }
+}
+
+/// The members of a struct or map read that inflate ahead (`inflate.rs`),
+/// then their inflated bytes until each is read.
+#[cfg(feature = "rayon")]
+struct Ahead {
+    /// The member indices to inflate at the first value asked of them.
+    pending: Vec<usize>,
+    /// Inflated members not yet read: `None` for one left to the
+    /// sequential path.
+    ready: Vec<(usize, Option<Inflated>)>,
+}
+
+#[cfg(feature = "rayon")]
+impl Ahead {
+    /// The deflated members of `order` (the members a struct or map will
+    /// read, in that order) when there are at least two and the pool has
+    /// at least two threads; none otherwise (then nothing changes).
+    fn plan<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Self {
+        let mut pending: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&i| npz.is_deflated(i))
+            .collect();
+        // (asked only now: the first call starts rayon's global pool)
+        if pending.len() < 2 || rayon::current_num_threads() < 2 {
+            pending.clear();
+        }
+        Ahead {
+            pending,
+            ready: Vec::new(),
+        }
+    }
+
+    /// Member `i`'s inflated bytes if it was inflated ahead and they are
+    /// exactly the zip stream's; at the first of the planned members asked
+    /// for, all of them are read and inflated.
+    fn take<R: Read + Seek>(&mut self, npz: &mut NpzReader<R>, i: usize) -> Option<Inflated> {
+        if self.pending.contains(&i) {
+            let packed: Vec<Packed> = std::mem::take(&mut self.pending)
+                .into_iter()
+                .filter_map(|m| npz.packed(m))
+                .collect();
+            self.ready = inflate_all(packed, &npz.options);
+        }
+        let at = self.ready.iter().position(|(m, _)| *m == i)?;
+        self.ready.swap_remove(at).1
     }
 }

@@ -49,12 +49,10 @@
 use flate2::{Decompress, FlushDecompress, Status};
 use rayon::prelude::*;
 
-use std::io::{Read, Seek};
+use std::io::Read;
 
 use crate::header_read::parse_header;
 use crate::options::ReadOptions;
-
-use super::read::NpzReader;
 
 /// One deflated member's compressed bytes and what the zip directory
 /// claims about its inflated bytes.
@@ -111,60 +109,13 @@ impl Read for Inflated {
     }
 }
 
-/// The members of a struct or map read that inflate ahead, then their
-/// inflated bytes until each is read.
-pub(crate) struct Ahead {
-    /// The member indices to inflate at the first value asked of them.
-    pending: Vec<usize>,
-    /// Inflated members not yet read: `None` for one left to the
-    /// sequential path.
-    ready: Vec<(usize, Option<Inflated>)>,
-}
-
-impl Ahead {
-    /// The deflated members of `order` (the members a struct or map will
-    /// read, in that order) when there are at least two and the pool has
-    /// at least two threads; none otherwise (then nothing changes).
-    pub(crate) fn plan<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Self {
-        let mut pending: Vec<usize> = order
-            .iter()
-            .copied()
-            .filter(|&i| npz.is_deflated(i))
-            .collect();
-        // (asked only now: the first call starts rayon's global pool)
-        if pending.len() < 2 || rayon::current_num_threads() < 2 {
-            pending.clear();
-        }
-        Ahead {
-            pending,
-            ready: Vec::new(),
-        }
-    }
-
-    /// Member `i`'s inflated bytes if it was inflated ahead and they are
-    /// exactly the zip stream's; at the first of the planned members asked
-    /// for, all of them are read and inflated.
-    pub(crate) fn take<R: Read + Seek>(
-        &mut self,
-        npz: &mut NpzReader<R>,
-        i: usize,
-    ) -> Option<Inflated> {
-        if self.pending.contains(&i) {
-            let packed: Vec<Packed> = std::mem::take(&mut self.pending)
-                .into_iter()
-                .filter_map(|m| npz.packed(m))
-                .collect();
-            self.ready = inflate_all(packed, &npz.options);
-        }
-        let at = self.ready.iter().position(|(m, _)| *m == i)?;
-        self.ready.swap_remove(at).1
-    }
-}
-
 /// Inflates `members` on rayon's pool (largest first): for each, its
 /// member index and its inflated bytes if they are exactly the zip
 /// stream's (see the module docs), else `None`.
-fn inflate_all(members: Vec<Packed>, options: &ReadOptions) -> Vec<(usize, Option<Inflated>)> {
+pub(crate) fn inflate_all(
+    members: Vec<Packed>,
+    options: &ReadOptions,
+) -> Vec<(usize, Option<Inflated>)> {
     let mut jobs = members;
     // largest first (by the inflated size claimed: it is what costs time),
     // so that the last task to start is a small one
