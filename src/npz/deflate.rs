@@ -60,15 +60,20 @@ impl Deflater {
     /// follows it (the last piece is compressed by [`finish`](Self::finish)).
     /// Returns the compressed bytes written.
     pub(crate) fn push(&mut self, mut data: &[u8], out: &mut impl Write) -> io::Result<u64> {
-        if self.buf.capacity() == 0 {
-            // the most it holds: a window, a wave and a byte
-            self.buf = Vec::with_capacity(WINDOW.saturating_add(self.wave).saturating_add(1));
-        }
+        // the most it holds: a window, a wave and a byte
+        let most = WINDOW.saturating_add(self.wave).saturating_add(1);
         let mut written = 0u64;
         while !data.is_empty() {
             // at most one byte past a wave: then the wave is not the last
             let room = self.wave.saturating_add(1).saturating_sub(self.pending());
             let (now, later) = data.split_at(room.min(data.len()));
+            // grown as input arrives (a small member stays small), by
+            // doubling but never past `most`
+            let need = self.buf.len().saturating_add(now.len());
+            if need > self.buf.capacity() {
+                let to = need.max(self.buf.capacity().saturating_mul(2)).min(most);
+                self.buf.reserve_exact(to.saturating_sub(self.buf.len()));
+            }
             self.buf.extend_from_slice(now);
             data = later;
             if self.pending() > self.wave {

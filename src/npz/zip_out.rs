@@ -232,9 +232,11 @@ impl<W: Write + Seek> ZipOut<W> {
                 put64(&mut zip64, e.size);
                 put64(&mut zip64, e.packed);
             }
-            let (packed, size) = match zip64.is_empty() {
-                true => (field32(e.packed), field32(e.size)),
-                false => (u32::MAX, u32::MAX),
+            // both sizes in zip64 when either needs it, as zipfile does
+            let (packed, size) = if zip64.is_empty() {
+                (field32(e.packed), field32(e.size))
+            } else {
+                (u32::MAX, u32::MAX)
             };
             if e.offset > ZIP64_LIMIT {
                 put64(&mut zip64, e.offset);
