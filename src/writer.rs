@@ -41,9 +41,9 @@ use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::{ReadOptions, WriteOptions};
+use crate::ser::encode::DtypeTree;
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
-use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Speculation, Whole, encode_planned, speculate};
 use crate::ser::{WritePlan, plan};
 

@@ -19,8 +19,8 @@ use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::options::WriteOptions;
+use crate::ser::encode::DtypeTree;
 use crate::ser::plan;
-use crate::ser::replay::DtypeTree;
 use crate::ser::spec::{Output, Speculation, encode_planned, speculate};
 
 use super::write::NpzWriter;

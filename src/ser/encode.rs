@@ -1,10 +1,22 @@
-//! Pass 2: writes ONE element into a byte slice of exactly its dtype's
-//! itemsize, walking the dtype alongside the value.
+//! Writes ONE element into a byte slot of exactly its dtype's itemsize:
+//! the one encoder of every pass (inferred or given dtypes, checked or
+//! not, npz columns, `NpyWriter`).
 //!
-//! Record fields are matched by name: the next field in dtype order is tried
-//! first (the common case, a derived struct written with its own dtype), then
-//! the record is searched. Scalars are written in the dtype's byte order,
-//! converting the value exactly or failing:
+//! A [`DtypeTree`] compiles the dtype once per array: a tree of
+//! [`TreeNode`]s (record fields in dtype order with their byte offsets;
+//! scalars with a one-byte tag; short subarrays of numbers unrolled into
+//! one node per element, longer ones one node for their element whatever
+//! their length). [`Enc`] serializes a value by following that tree.
+//!
+//! Each method has a fast path and the general rule beside it, out of
+//! line. The fast path takes the exact events the tree expects: the next
+//! field's name (a `&'static str` key is recognised by its address and
+//! length after the first byte compare), a number of exactly the node's
+//! type in little-endian (or one-byte) order, stored as its own bytes, a
+//! string into `<Un`, `bytes` into `|Sn`, the crate's datetime newtype in
+//! the node's own unit, sequences along a subarray, tuples along a record.
+//! Anything else goes to the general rule of that node, which converts the
+//! value exactly or fails:
 //!
 //! | value \ dtype | conversion |
 //! |---|---|
@@ -18,38 +30,567 @@
 //! | `Datetime64`/`Timedelta64` | into `M8`/`m8` respectively, unit converted exactly (NaT stays NaT; years/months do not convert into days or shorter units) |
 //! | `Padding<N>` | a gap; into a `V` field it writes zeros |
 //! | sequence | into a subarray of the same length (nested sequences for several dims), or positionally into a record |
-//! | struct, map | into a record, fields by name; a field the dtype lacks and a dtype field the value lacks are errors |
+//! | struct, map | into a record, fields by name (the next field in dtype order first, then the record's others); a field the dtype lacks and a dtype field the value lacks are errors |
 //!
-//! Strings and bytes ending in NUL are refused (numpy strips trailing NULs).
-//! Padding bytes are left as they are in the buffer, which callers zero.
+//! Strings and bytes ending in NUL are refused (numpy strips trailing
+//! NULs). Padding bytes are left as they are in the slot, which callers
+//! zero. Errors name the field and index where the value failed.
+//!
+//! In *strict* mode (the speculative single pass, see `spec.rs`) the tree
+//! accepts only what inference would have made this very dtype of: the same
+//! scalar types without conversion, fields in dtype order, no padding
+//! values; anything else fails, and the caller falls back to the exact
+//! passes.
+//!
+//! A tree rather than a flat list of ops because serde's calls nest: each
+//! `serialize_field` hands its own serializer to the value, and a node
+//! reference is what that serializer needs. The cost per field on the fast
+//! path is a key compare, a tag compare, one bounds check and the store.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::ser::{self, Serialize};
 
-use super::Found;
-use crate::dtype::{ByteOrder, Dtype, Record, Scalar, ScalarType};
+use super::{Found, Miss};
+use crate::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
 use crate::ser::convert::{
     convert_time, f16_bits_to_f64, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact,
     i64_to_f64_exact, u64_to_f64_exact,
 };
+use crate::ser::flat::Layout;
 use crate::ser::infer::time_unit;
-use crate::ser::probe::key_text;
-use crate::ser::probe::{Captured, probe};
-use crate::special::Special;
+use crate::ser::probe::{Captured, key_text, probe};
+use crate::special::{self, Special};
 
-/// The pass-2 serializer for one element (or a part of one).
-///
-/// In *strict* mode (the speculative single pass, see `spec.rs`) it accepts
-/// only what pass 1 would have inferred as this very dtype: the same scalar
-/// types without conversion, fields in dtype order, no padding values; any
-/// other value fails so that the caller falls back to the two passes.
-pub(crate) struct Enc<'a> {
-    dt: &'a Dtype,
-    /// Subarray dims still to be peeled before `dt` applies.
-    dims: &'a [u64],
-    buf: &'a mut [u8],
+/// What a node expects on its fast path.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Debug)]
+enum Tag {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+    /// A subarray axis: `n` elements of the one kid, `stride` bytes apart.
+    Sub,
+    /// A short subarray of scalars, unrolled: one kid per element, each at
+    /// its own offset (a fixed-size array is then a run of scalar fields).
+    Array,
+    /// A record: the kids are its fields in dtype order.
+    Record,
+    /// `<Un`: a string (or char, or unit variant) of at most `n` chars.
+    Unicode,
+    /// `|Sn`: bytes (`serialize_bytes`) of at most `n`.
+    Bytes,
+    /// `<M8[unit]` / `<m8[unit]`: the crate's datetime (timedelta) newtype
+    /// in exactly this unit (`token` caches its name), an `i64` count.
+    Time,
+    /// Any other scalar (another byte order, complex, half floats, void):
+    /// every value goes through the general rules.
+    Other,
+}
+
+/// A cache of one `&'static str` seen to match (its address or length; 0:
+/// none yet). Atomic only to keep the tree `Sync`: relaxed loads are plain
+/// loads.
+#[derive(Debug, Default)]
+struct Cached(AtomicUsize);
+
+impl Cached {
+    #[inline(always)]
+    fn get(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+    fn set(&self, v: usize) {
+        self.0.store(v, Ordering::Relaxed);
+    }
+}
+
+impl Clone for Cached {
+    fn clone(&self) -> Self {
+        Cached(AtomicUsize::new(self.get()))
+    }
+}
+
+/// One value's place in the element and what it expects.
+#[derive(Clone, Debug)]
+struct TreeNode {
+    tag: Tag,
+    /// Offset from the start of the frame: the element, or the subarray
+    /// element this node is in. Offsets are `u32` (elements of more than
+    /// 4 GiB are not compiled), so `frame + off + 8` cannot overflow and a
+    /// store needs a single bounds check.
+    off: u32,
+    /// Bytes of the value (its slot).
+    size: usize,
+    /// `Sub`, `Array`: number of elements; `Record`: of fields.
+    n: usize,
+    /// `Sub`, `Array`: bytes between elements.
+    stride: u32,
+    /// `Sub`, `Array`: dims of its subarray left at this node (this one
+    /// included): how deep an n-d array value may reach.
+    rank: usize,
+    /// `Record`: the fields in dtype order; `Array`: the elements; `Sub`:
+    /// the element (offset 0 in its frame). Names are used by records only.
+    kids: Box<[FieldNode]>,
+    /// The scalar of a leaf (the general rules' dtype).
+    scalar: Option<Scalar>,
+    /// Whether the tree is in strict mode (the same for the whole tree;
+    /// here so that an [`Enc`] carries one pointer less).
     strict: bool,
+    /// `Time`: address and length of the last newtype name found to be
+    /// this node's datetime kind and unit.
+    token: (Cached, Cached),
+}
+
+/// A record field: its name and its value's node.
+#[derive(Clone, Debug)]
+struct FieldNode {
+    name: Box<str>,
+    /// Address of the last `&'static str` key found equal to `name`. A key
+    /// at the same address with the same length is the same text: a
+    /// pointer compare instead of a byte compare per field.
+    key: Cached,
+    node: TreeNode,
+}
+
+impl TreeNode {
+    fn leaf(tag: Tag, off: usize, size: usize, strict: bool) -> TreeNode {
+        TreeNode {
+            tag,
+            // within the element, whose size was checked to fit
+            off: u32::try_from(off).unwrap_or(u32::MAX),
+            size,
+            n: 0,
+            stride: 0,
+            rank: 0,
+            kids: Box::default(),
+            scalar: None,
+            strict,
+            token: (Cached::default(), Cached::default()),
+        }
+    }
+
+    /// Whether `name` is this `Time` node's datetime kind and unit.
+    #[inline(always)]
+    fn is_token(&self, name: &'static str) -> bool {
+        (name.as_ptr().addr() == self.token.0.get() && name.len() == self.token.1.get())
+            || self.is_token_text(name)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn is_token_text(&self, name: &'static str) -> bool {
+        let (rest, delta) = match (
+            name.strip_prefix(special::DATETIME_PREFIX),
+            name.strip_prefix(special::TIMEDELTA_PREFIX),
+        ) {
+            (Some(rest), _) => (rest, false),
+            (_, Some(rest)) => (rest, true),
+            _ => return false,
+        };
+        let Ok(unit) = time_unit(name, rest) else {
+            return false;
+        };
+        let same = match self.scalar.map(|s| s.ty()) {
+            Some(ScalarType::Datetime(u)) => !delta && u == unit,
+            Some(ScalarType::Timedelta(u)) => delta && u == unit,
+            _ => false,
+        };
+        if same {
+            self.token.0.set(name.as_ptr().addr());
+            self.token.1.set(name.len());
+        }
+        same
+    }
+
+    /// What the node takes, for messages: `expected {this}, found ...`.
+    fn expected(&self) -> String {
+        match (self.tag, self.scalar) {
+            (Tag::Sub | Tag::Array, _) => format!("a sequence of length {}", self.n),
+            (Tag::Record, _) if self.kids.is_empty() => "an empty record".to_owned(),
+            (Tag::Record, _) => "a record".to_owned(),
+            (_, Some(s)) => format!("'{s}'"),
+            (_, None) => "a value".to_owned(),
+        }
+    }
+}
+
+impl FieldNode {
+    fn kid(node: TreeNode) -> FieldNode {
+        FieldNode {
+            name: "".into(),
+            key: Cached::default(),
+            node,
+        }
+    }
+
+    #[inline(always)]
+    fn matches(&self, key: &'static str) -> bool {
+        (key.as_ptr().addr() == self.key.get() && key.len() == self.name.len())
+            || self.matches_text(key)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn matches_text(&self, key: &'static str) -> bool {
+        if *self.name != *key {
+            return false;
+        }
+        self.key.set(key.as_ptr().addr());
+        true
+    }
+}
+
+/// Longest subarray of scalars compiled as one node per element.
+const UNROLL: usize = 16;
+
+/// The fast-path tag of a scalar dtype.
+fn leaf_tag(dt: &Dtype) -> Option<Tag> {
+    let Dtype::Scalar(s) = dt else {
+        return None;
+    };
+    if let Some(p) = s.plain() {
+        return Some(tag_of(p));
+    }
+    if s.order() == ByteOrder::Big {
+        return Some(Tag::Other);
+    }
+    Some(match s.ty() {
+        ScalarType::Unicode(_) => Tag::Unicode,
+        ScalarType::Bytes(_) => Tag::Bytes,
+        ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Tag::Time,
+        _ => Tag::Other,
+    })
+}
+
+/// The node tag of a plain number (the inverse of [`num_of`]).
+fn tag_of(p: Plain) -> Tag {
+    match p {
+        Plain::Bool => Tag::Bool,
+        Plain::I8 => Tag::I8,
+        Plain::I16 => Tag::I16,
+        Plain::I32 => Tag::I32,
+        Plain::I64 => Tag::I64,
+        Plain::U8 => Tag::U8,
+        Plain::U16 => Tag::U16,
+        Plain::U32 => Tag::U32,
+        Plain::U64 => Tag::U64,
+        Plain::F32 => Tag::F32,
+        Plain::F64 => Tag::F64,
+    }
+}
+
+/// The plain number a node's tag stands for.
+fn num_of(tag: Tag) -> Option<Plain> {
+    Some(match tag {
+        Tag::Bool => Plain::Bool,
+        Tag::I8 => Plain::I8,
+        Tag::I16 => Plain::I16,
+        Tag::I32 => Plain::I32,
+        Tag::I64 => Plain::I64,
+        Tag::U8 => Plain::U8,
+        Tag::U16 => Plain::U16,
+        Tag::U32 => Plain::U32,
+        Tag::U64 => Plain::U64,
+        Tag::F32 => Plain::F32,
+        Tag::F64 => Plain::F64,
+        _ => return None,
+    })
+}
+
+/// The node of a value of `dt` in the `size` bytes at `off` (a subarray
+/// dtype's dims peeled).
+fn compile(dt: &Dtype, off: usize, size: usize, strict: bool) -> TreeNode {
+    match dt {
+        Dtype::Subarray(base, dims) => compile_dims(base, dims, off, size, strict),
+        _ => compile_dims(dt, &[], off, size, strict),
+    }
+}
+
+/// The node of `dims` (outermost first) of `dt` elements.
+fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> TreeNode {
+    if let Some((&n, rest)) = dims.split_first() {
+        // elements of `size / n` bytes (none when n is 0)
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        let stride = size.checked_div(n).unwrap_or(0);
+        let unroll = rest.is_empty()
+            && (1..=UNROLL).contains(&n)
+            && leaf_tag(dt).is_some_and(|t| t < Tag::Sub);
+        let kids: Vec<FieldNode> = if unroll {
+            (0..n)
+                .map(|i| {
+                    FieldNode::kid(compile(
+                        dt,
+                        off.saturating_add(i.saturating_mul(stride)),
+                        stride,
+                        strict,
+                    ))
+                })
+                .collect()
+        } else if rest.is_empty() {
+            vec![FieldNode::kid(compile(dt, 0, stride, strict))]
+        } else {
+            vec![FieldNode::kid(compile_dims(dt, rest, 0, stride, strict))]
+        };
+        let tag = if unroll { Tag::Array } else { Tag::Sub };
+        return TreeNode {
+            n,
+            stride: u32::try_from(stride).unwrap_or(u32::MAX),
+            rank: dims.len(),
+            kids: kids.into_boxed_slice(),
+            ..TreeNode::leaf(tag, off, size, strict)
+        };
+    }
+    match dt {
+        Dtype::Record(r) => {
+            let kids: Vec<FieldNode> = r
+                .fields()
+                .iter()
+                .map(|f| FieldNode {
+                    name: f.name().into(),
+                    key: Cached::default(),
+                    node: compile(f.dtype(), off.saturating_add(f.offset()), f.size(), strict),
+                })
+                .collect();
+            TreeNode {
+                n: kids.len(),
+                kids: kids.into_boxed_slice(),
+                ..TreeNode::leaf(Tag::Record, off, size, strict)
+            }
+        }
+        Dtype::Scalar(s) => TreeNode {
+            scalar: Some(*s),
+            ..TreeNode::leaf(leaf_tag(dt).unwrap_or(Tag::Other), off, size, strict)
+        },
+        // peeled by `compile`
+        Dtype::Subarray(..) => compile(dt, off, size, strict),
+    }
+}
+
+/// A dtype compiled for [`Enc`].
+#[derive(Debug)]
+pub(crate) struct DtypeTree {
+    dt: Dtype,
+    root: TreeNode,
+    /// Scratch of the exact pass (see [`Seen`]).
+    marks: Vec<u64>,
+}
+
+impl DtypeTree {
+    /// A tree for elements of `dt`, in strict mode or not.
+    pub(crate) fn new(dt: &Dtype, strict: bool) -> DtypeTree {
+        DtypeTree::from_dtype(dt.clone(), strict)
+    }
+
+    /// A tree for elements of `dt`, keeping `dt`.
+    pub(crate) fn from_dtype(dt: Dtype, strict: bool) -> DtypeTree {
+        let size = dt.itemsize();
+        let root = if u32::try_from(size).is_ok() {
+            compile(&dt, 0, size, strict)
+        } else {
+            // never encodes (see `exact`)
+            TreeNode::leaf(Tag::Other, 0, size, strict)
+        };
+        DtypeTree {
+            dt,
+            root,
+            marks: Vec::new(),
+        }
+    }
+
+    /// The dtype of the elements.
+    pub(crate) fn dtype(&self) -> &Dtype {
+        &self.dt
+    }
+
+    /// The dtype of the elements, taken out of the tree.
+    pub(crate) fn into_dtype(self) -> Dtype {
+        self.dt
+    }
+
+    /// Lends the dtype out (the tree encodes without it).
+    pub(crate) fn take_dtype(&mut self) -> Dtype {
+        std::mem::replace(&mut self.dt, Dtype::scalar(ScalarType::Bool))
+    }
+
+    /// Gives back the dtype lent by [`take_dtype`](DtypeTree::take_dtype).
+    pub(crate) fn put_dtype(&mut self, dt: Dtype) {
+        self.dt = dt;
+    }
+
+    /// The element as a run of plain numbers, when it is one (see
+    /// [`flat::Layout`](crate::ser::flat::Layout)): a number node, or an
+    /// unrolled or repeated subarray of one number node. Only what the fast
+    /// path stores as exactly those numbers qualifies: the fast mode of
+    /// `spec.rs` must write the bytes the tree would.
+    pub(crate) fn flat(&self) -> Option<Layout> {
+        let root = &self.root;
+        if let Some(num) = num_of(root.tag) {
+            return (root.off == 0 && root.size == num.size()).then_some(Layout::bare(num));
+        }
+        let kid = match root.tag {
+            Tag::Array => root.kids.first()?,
+            Tag::Sub => match &*root.kids {
+                [kid] => kid,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let num = num_of(kid.node.tag)?;
+        // every element at its place, back to back from 0, filling the slot
+        let packed = match root.tag {
+            Tag::Array => root.kids.iter().enumerate().all(|(i, k)| {
+                k.node.tag == kid.node.tag
+                    && k.node.size == num.size()
+                    && i.checked_mul(num.size()) == Some(k.node.off as usize)
+            }),
+            _ => kid.node.off == 0 && root.stride as usize == num.size(),
+        };
+        let fills = root.n.checked_mul(num.size()) == Some(root.size);
+        (packed && fills && root.off == 0 && root.n > 0).then_some(Layout::tuple(num, root.n))
+    }
+
+    /// A tree to hold until the dtype is known; used on no element (a
+    /// `bool` into a zero-byte slot would fail).
+    pub(crate) fn placeholder() -> DtypeTree {
+        DtypeTree::new(&Dtype::scalar(ScalarType::Bool), true)
+    }
+
+    /// Encodes one element into `slot` (`dt.itemsize()` bytes, zero where
+    /// the dtype has gaps).
+    ///
+    /// First along the fast paths alone (the pass that fails with the
+    /// zero-sized [`Miss`]: no error is made or given a path); a miss
+    /// zeroes the slot and encodes the element again by the exact pass,
+    /// which converts the value or gives the real error with its path.
+    /// The exact pass has the same fast paths inline: a value that never
+    /// fits them costs its first pass up to the miss, and one walk.
+    #[inline]
+    pub(crate) fn encode<T: ?Sized + Serialize>(
+        &mut self,
+        value: &T,
+        slot: &mut [u8],
+    ) -> Result<()> {
+        let mut frame = Frame {
+            buf: &mut *slot,
+            base: 0,
+            marks: &mut self.marks,
+        };
+        if value
+            .serialize(Enc::<Miss>::at(&self.root, &mut frame))
+            .is_ok()
+        {
+            return Ok(());
+        }
+        self.exact(value, slot)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn exact<T: ?Sized + Serialize>(&mut self, value: &T, slot: &mut [u8]) -> Result<()> {
+        if u32::try_from(slot.len()).is_err() {
+            return Err(Error::limit(format!(
+                "an element of {} bytes: elements of more than 4 GiB are not written",
+                slot.len()
+            )));
+        }
+        slot.fill(0);
+        self.marks.clear();
+        let mut frame = Frame {
+            buf: slot,
+            base: 0,
+            marks: &mut self.marks,
+        };
+        value.serialize(Enc::<Error>::at(&self.root, &mut frame))
+    }
+}
+
+/// How a pass of [`Enc`] fails: the fast pass with [`Miss`] at the first
+/// event off its fast paths, the exact pass with the crate's [`Error`].
+trait Pass: ser::Error {
+    /// Whether the general rules run (the exact pass).
+    const EXACT: bool;
+    /// The fast pass's failure (the exact pass never calls it).
+    fn missed() -> Self;
+    fn of(e: Error) -> Self;
+    /// The error with the field or index it happened in.
+    fn field(self, key: &str) -> Self;
+    fn index(self, i: usize) -> Self;
+}
+
+impl Pass for Miss {
+    const EXACT: bool = false;
+    #[inline(always)]
+    fn missed() -> Miss {
+        Miss
+    }
+    #[inline(always)]
+    fn of(_: Error) -> Miss {
+        Miss
+    }
+    #[inline(always)]
+    fn field(self, _: &str) -> Miss {
+        Miss
+    }
+    #[inline(always)]
+    fn index(self, _: usize) -> Miss {
+        Miss
+    }
+}
+
+impl Pass for Error {
+    const EXACT: bool = true;
+    fn missed() -> Error {
+        internal()
+    }
+    #[inline(always)]
+    fn of(e: Error) -> Error {
+        e
+    }
+    #[cold]
+    fn field(self, key: &str) -> Error {
+        self.in_field(key)
+    }
+    #[cold]
+    fn index(self, i: usize) -> Error {
+        self.at_index(i as u64)
+    }
+}
+
+/// The element's bytes and where the current frame (the element, or the
+/// subarray element being encoded) starts in them. Behind one pointer, so
+/// that an [`Enc`] is two words, passed in registers when a value's
+/// `serialize` is not inlined (long structs: each field then costs a call).
+struct Frame<'b> {
+    buf: &'b mut [u8],
+    base: u32,
+    /// The bits of the records whose fields came out of order (see
+    /// [`Seen`]).
+    marks: &'b mut Vec<u64>,
+}
+
+impl Frame<'_> {
+    /// Where `node`'s bytes start in the element.
+    #[inline(always)]
+    fn at(&self, node: &TreeNode) -> usize {
+        (self.base as usize).wrapping_add(node.off as usize)
+    }
+}
+
+/// Serializes one value along its node: see the module docs.
+struct Enc<'a, 'f, 'b, E> {
+    node: &'a TreeNode,
+    frame: &'f mut Frame<'b>,
+    pass: PhantomData<fn() -> E>,
 }
 
 /// The error strict mode returns (never shown: the caller falls back).
@@ -58,86 +599,348 @@ fn not_strict() -> Error {
     Error::schema("value differs from the first record (speculative pass)")
 }
 
-impl<'a> Enc<'a> {
-    /// Enum variants with data (the only values no pass writes).
-    fn refuse(self, found: Found) -> Error {
-        found.refused()
-    }
+#[cold]
+fn internal() -> Error {
+    Error::mismatch("internal: buffer does not match the itemsize")
+}
 
-    /// A 16-bit float given as its bits (`half::f16`, `Bf16`): its own
-    /// type `own` takes the bits (ml_dtypes' `V2` for bfloat16, little-endian),
-    /// any other dtype its value (`to_f64`), converted exactly or refused.
-    fn put_bits16<T: ?Sized + Serialize>(
-        self,
-        value: &T,
-        own: ScalarType,
-        what: &str,
-        to_f64: impl Fn(u16) -> f64,
-    ) -> Result<()> {
-        let Captured::UInt(bits) = probe(value) else {
-            return Err(Error::mismatch(format!(
-                "malformed {what} (expected u16 bits)"
-            )));
-        };
-        let bits = u16::try_from(bits).map_err(|_| Error::mismatch(format!("malformed {what}")))?;
-        self.strict_ok(own)?;
-        match self.scalar() {
-            Some(s) if s.ty() == own => {
-                write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
-            }
-            _ => {
-                let v = to_f64(bits);
-                self.put_float(v, true, &|| v.to_string())
-            }
-        }
-    }
-
-    /// An encoder writing `dt` into `buf` (`buf.len() == dt.itemsize()`);
-    /// the crate goes through `DtypeTree::new(dt, false)`, which encodes the same.
-    #[cfg(test)]
-    pub(crate) fn new(dt: &'a Dtype, buf: &'a mut [u8]) -> Self {
-        Enc::with_mode(dt, buf, false)
-    }
-
-    /// An encoder in strict mode (see the type docs).
-    #[cfg(test)]
-    pub(crate) fn strict(dt: &'a Dtype, buf: &'a mut [u8]) -> Self {
-        Enc::with_mode(dt, buf, true)
-    }
-
-    /// An encoder in strict mode or not.
-    #[inline]
-    pub(crate) fn with_mode(dt: &'a Dtype, buf: &'a mut [u8], strict: bool) -> Self {
-        match dt {
-            Dtype::Subarray(base, dims) => Enc {
-                dt: base,
-                dims,
-                buf,
-                strict,
-            },
-            _ => Enc {
-                dt,
-                dims: &[],
-                buf,
-                strict,
-            },
-        }
-    }
-
-    /// Whether the dtype is a scalar of exactly `ty` in little-endian (or
-    /// single-byte) order: the value's own bytes are written as they are,
-    /// with no range or exactness check (the hot path of a derived struct
-    /// written with its own dtype; fine in strict mode too).
+impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     #[inline(always)]
-    fn fast(&self, ty: ScalarType) -> bool {
-        match (self.dims.is_empty(), self.dt) {
-            (true, Dtype::Scalar(s)) => s.ty() == ty && s.order() != ByteOrder::Big,
-            _ => false,
+    fn at(node: &'a TreeNode, frame: &'f mut Frame<'b>) -> Self {
+        Enc {
+            node,
+            frame,
+            pass: PhantomData,
         }
+    }
+
+    /// Off the fast paths: the fast pass ends (a miss), the exact pass
+    /// applies the general rule `rule`.
+    #[inline(always)]
+    fn general(self, rule: impl FnOnce(Enc<'a, 'f, 'b, Error>) -> Result<()>) -> Result<(), E> {
+        if !E::EXACT {
+            return Err(E::missed());
+        }
+        rule(Enc::at(self.node, self.frame)).map_err(E::of)
+    }
+
+    /// Enum variants with data (the only values no pass writes).
+    fn refuse(self, found: Found) -> E {
+        E::of(found.refused())
+    }
+
+    /// Stores a number's own little-endian bytes when the node expects
+    /// exactly this type; anything else by [`Slot::put_number`].
+    #[inline(always)]
+    fn put_plain<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), E> {
+        let Enc { node, frame, .. } = self;
+        if node.tag == tag_of(num) {
+            let at = frame.at(node);
+            if let Some(d) = frame
+                .buf
+                .get_mut(at..at.wrapping_add(N))
+                .and_then(|s| s.first_chunk_mut::<N>())
+            {
+                *d = bytes;
+                return Ok(());
+            }
+        }
+        let mut raw = [0u8; 8];
+        if let Some(d) = raw.first_chunk_mut::<N>() {
+            *d = bytes;
+        }
+        Enc::<E>::at(node, frame).general(|e| e.put_number(num, u64::from_le_bytes(raw)))
+    }
+
+    /// A string into a `<Un` node: its chars as little-endian code points,
+    /// the rest zero; anything else (too long, NUL, another dtype) by
+    /// [`Slot::put_str`].
+    #[inline(always)]
+    fn put_str(self, v: &str) -> Result<(), E> {
+        let Enc { node, frame, .. } = self;
+        if node.tag == Tag::Unicode && !v.ends_with('\0') {
+            let at = frame.at(node);
+            if let Some(slot) = frame.buf.get_mut(at..at.wrapping_add(node.size)) {
+                if put_unicode(slot, v, false) {
+                    return Ok(());
+                }
+            }
+        }
+        Enc::<E>::at(node, frame).general(|e| e.put_str_slow(v))
+    }
+
+    /// The node's parts as a sequence (see [`Seq`]).
+    #[inline(always)]
+    fn seq(self, walk: Walk) -> Seq<'a, 'f, 'b, E> {
+        let node = self.node;
+        let base = self.frame.base;
+        Seq {
+            node,
+            kids: node.kids.iter(),
+            walk,
+            base,
+            frame: self.frame,
+            pass: PhantomData,
+        }
+    }
+
+    /// A sequence, tuple or tuple struct: along a subarray or a record on
+    /// the fast path, else [`Enc::seq_other`].
+    #[inline(always)]
+    fn open_seq(self, kind: SeqKind) -> Result<Seq<'a, 'f, 'b, E>, E> {
+        match (self.node.tag, kind) {
+            (Tag::Sub, SeqKind::Seq | SeqKind::Tuple) => Ok(self.repeat()),
+            (Tag::Array, SeqKind::Seq | SeqKind::Tuple)
+            | (Tag::Record, SeqKind::Tuple | SeqKind::TupleStruct) => Ok(self.seq(Walk::Kids)),
+            _ if !E::EXACT => Err(E::missed()),
+            _ => self.seq_other().map_err(E::of),
+        }
+    }
+
+    #[inline(always)]
+    fn repeat(self) -> Seq<'a, 'f, 'b, E> {
+        let at = self.frame.base.wrapping_add(self.node.off);
+        let left = self.node.n;
+        self.seq(Walk::Repeat { at, left })
+    }
+
+    /// The sequences strict mode refuses: a tuple struct into a subarray,
+    /// a sequence into a record, `[re, im]` into a complex, integers into
+    /// `Sn`/`Vn`.
+    #[cold]
+    #[inline(never)]
+    fn seq_other(self) -> Result<Seq<'a, 'f, 'b, E>> {
+        if self.node.strict {
+            return Err(not_strict());
+        }
+        let ty = self.node.scalar.map(|s| s.ty());
+        match (self.node.tag, ty) {
+            (Tag::Sub, _) => Ok(self.repeat()),
+            (Tag::Array | Tag::Record, _) => Ok(self.seq(Walk::Kids)),
+            (_, Some(ScalarType::Complex(_))) => Ok(self.seq(Walk::Complex {
+                parts: [None, None],
+                n: 0,
+            })),
+            (_, Some(ScalarType::Bytes(_) | ScalarType::Void(_))) => {
+                Ok(self.seq(Walk::Bytes { n: 0 }))
+            }
+            _ => Err(mismatch(self.node, "a sequence")),
+        }
+    }
+
+    /// A record's fields, by name.
+    #[inline(always)]
+    fn record(self) -> Result<Rec<'a, 'f, 'b, E>, E> {
+        if self.node.tag != Tag::Record {
+            if !E::EXACT {
+                return Err(E::missed());
+            }
+            return Err(E::of(mismatch(self.node, "a record")));
+        }
+        Ok(Rec {
+            kids: &self.node.kids,
+            rest: self.node.kids.iter(),
+            seen: None,
+            strict: self.node.strict,
+            frame: self.frame,
+            pass: PhantomData,
+        })
+    }
+}
+
+/// The general rules over a node (the exact pass only).
+impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
+    /// This node's bytes.
+    #[inline]
+    fn slot(self) -> Result<Slot<'a, 'f>> {
+        let at = self.frame.at(self.node);
+        let end = at.checked_add(self.node.size).ok_or_else(internal)?;
+        let buf = self.frame.buf.get_mut(at..end).ok_or_else(internal)?;
+        Ok(Slot {
+            node: self.node,
+            buf,
+            strict: self.node.strict,
+        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn put_number(self, num: Plain, raw: u64) -> Result<()> {
+        self.slot()?.put_number(num, raw)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn put_str_slow(self, v: &str) -> Result<()> {
+        self.slot()?.put_str(v)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn put_bytes(self, v: &[u8]) -> Result<()> {
+        self.slot()?.put_bytes(v)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unit(self) -> Result<()> {
+        if self.node.tag == Tag::Record && self.node.kids.is_empty() {
+            self.slot()?.buf.fill(0);
+            return Ok(());
+        }
+        Err(mismatch(self.node, "unit"))
+    }
+
+    /// An n-d array into a subarray whose outer dims are its shape: the
+    /// flat data encoded in C order as one axis of all the elements
+    /// (Fortran data into a buffer first, then reordered).
+    fn nd<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        let nd = crate::ser::probe::shape_of(value)?;
+        // down the node's subarray axes, one per dim of the shape
+        let mut inner = self.node;
+        let mut stride = u32::try_from(self.node.size).unwrap_or(u32::MAX);
+        let mut fits = nd.dims.len() <= self.node.rank;
+        for &d in &nd.dims {
+            match (inner.tag, inner.kids.first()) {
+                (Tag::Sub | Tag::Array, Some(kid)) if fits && inner.n as u64 == d => {
+                    stride = inner.stride;
+                    inner = &kid.node;
+                }
+                _ => fits = false,
+            }
+        }
+        let count = nd.count().and_then(|c| usize::try_from(c).ok());
+        let Some(count) = count.filter(|_| fits) else {
+            return Err(mismatch(
+                self.node,
+                &format!("an n-d array of shape {}", ShapeRepr(&nd.dims)),
+            ));
+        };
+        let reordered = nd.reordered();
+        let flat = TreeNode {
+            n: count,
+            stride,
+            // the dims below the shape's, and the one flat axis
+            rank: self
+                .node
+                .rank
+                .saturating_sub(nd.dims.len())
+                .saturating_add(1),
+            off: if reordered { 0 } else { self.node.off },
+            kids: Box::new([FieldNode::kid(TreeNode {
+                off: 0,
+                ..inner.clone()
+            })]),
+            ..TreeNode::leaf(Tag::Sub, 0, self.node.size, self.node.strict)
+        };
+        if !reordered {
+            let enc = Enc::<Error>::at(&flat, &mut *self.frame);
+            return crate::ser::probe::parts(value, |_| Ok(enc)).map(|_| ());
+        }
+        let mut stored = vec![0u8; self.node.size];
+        let mut frame = Frame {
+            buf: &mut stored,
+            base: 0,
+            marks: &mut *self.frame.marks,
+        };
+        crate::ser::probe::parts(value, |_| Ok(Enc::<Error>::at(&flat, &mut frame)))?;
+        let slot = self.slot()?;
+        let elsize = stored.len().checked_div(count).unwrap_or(0);
+        crate::ser::nd::reorder(&stored, slot.buf, &nd.dims, elsize, true);
+        Ok(())
+    }
+
+    /// The crate's special newtypes (complex, padding, half floats,
+    /// datetimes, n-d arrays) by the general rules.
+    #[cold]
+    #[inline(never)]
+    fn special<T: ?Sized + Serialize>(self, name: &'static str, value: &T) -> Result<()> {
+        let (rest, delta) = match Special::of(name) {
+            None | Some(Special::Unknown | Special::Foreign) => return value.serialize(self),
+            Some(Special::NdArray(_)) => return self.nd(value),
+            Some(Special::Complex) => {
+                return match probe(value) {
+                    Captured::Pair(re, im, f32_parts) => {
+                        let slot = self.slot()?;
+                        slot.strict_ok(ScalarType::Complex(if f32_parts { 8 } else { 16 }))?;
+                        slot.put_complex(re, im)
+                    }
+                    _ => Err(Error::mismatch(
+                        "malformed complex value (expected [re, im])",
+                    )),
+                };
+            }
+            Some(Special::Padding) => {
+                let slot = self.slot()?;
+                if slot.strict {
+                    return Err(not_strict());
+                }
+                return match slot.scalar() {
+                    Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
+                        slot.buf.fill(0);
+                        Ok(())
+                    }
+                    _ => Err(slot.mismatch("padding")),
+                };
+            }
+            Some(Special::F16) => {
+                return self.slot()?.put_bits16(
+                    value,
+                    ScalarType::Float(2),
+                    "half float",
+                    f16_bits_to_f64,
+                );
+            }
+            // into a float dtype, its f32 value: the upper half of an f32's bits
+            Some(Special::Bf16) => {
+                let bf16 = |bits: u16| f32_to_f64(f32::from_bits(u32::from(bits) << 16));
+                return self
+                    .slot()?
+                    .put_bits16(value, ScalarType::Void(2), "bfloat16", bf16);
+            }
+            Some(Special::Datetime(rest)) => (rest, false),
+            Some(Special::Timedelta(rest)) => (rest, true),
+        };
+        match probe(value) {
+            Captured::Int(c) => self.slot()?.put_time(c, name, rest, delta),
+            _ => Err(Error::mismatch(
+                "malformed datetime value (expected an i64 count)",
+            )),
+        }
+    }
+}
+
+/// `expected {what node takes}, found {found}`.
+#[cold]
+fn mismatch(node: &TreeNode, found: &str) -> Error {
+    Error::mismatch(format!("expected {}, found {found}", node.expected()))
+}
+
+/// Which serde method opened a sequence.
+#[derive(Clone, Copy)]
+enum SeqKind {
+    Seq,
+    Tuple,
+    TupleStruct,
+}
+/// A leaf's bytes and node: the general rules of the scalars.
+struct Slot<'a, 'f> {
+    node: &'a TreeNode,
+    buf: &'f mut [u8],
+    strict: bool,
+}
+
+impl Slot<'_, '_> {
+    fn scalar(&self) -> Option<Scalar> {
+        self.node.scalar
+    }
+
+    #[cold]
+    fn mismatch(&self, found: &str) -> Error {
+        mismatch(self.node, found)
     }
 
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
-    #[inline]
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
         if self.strict && self.scalar().map(|s| s.ty()) != Some(ty) {
             return Err(not_strict());
@@ -145,34 +948,49 @@ impl<'a> Enc<'a> {
         Ok(())
     }
 
-    #[inline]
-    fn scalar(&self) -> Option<Scalar> {
-        match (self.dims.is_empty(), self.dt) {
-            (true, Dtype::Scalar(s)) => Some(*s),
-            _ => None,
-        }
-    }
-
-    fn expected(&self) -> String {
-        if let Some(n) = self.dims.first() {
-            return format!("a sequence of length {n}");
-        }
-        match self.dt {
-            Dtype::Scalar(s) => format!("'{s}'"),
-            Dtype::Record(r) if r.fields().is_empty() => "an empty record".to_owned(),
-            Dtype::Record(_) => "a record".to_owned(),
-            Dtype::Subarray(_, d) => format!("a sequence of length {}", d.first().unwrap_or(&0)),
-        }
-    }
-
+    /// A plain number (`raw`: its little-endian bytes) into a node of
+    /// another type or byte order.
     #[cold]
-    fn mismatch(&self, found: &str) -> Error {
-        Error::mismatch(format!("expected {}, found {found}", self.expected()))
+    #[inline(never)]
+    fn put_number(self, num: Plain, raw: u64) -> Result<()> {
+        // the low bytes of `raw` are the number's own
+        match num {
+            Plain::Bool => match self.scalar() {
+                Some(s) if s.ty() == ScalarType::Bool => match self.buf.first_mut() {
+                    Some(b) => {
+                        *b = u8::from(raw != 0);
+                        Ok(())
+                    }
+                    None => Err(Error::mismatch("internal: empty bool")),
+                },
+                _ => Err(self.mismatch("bool")),
+            },
+            Plain::I8 => self.put_int(i128::from(raw as u8 as i8), ScalarType::Int(1)),
+            Plain::I16 => self.put_int(i128::from(raw as u16 as i16), ScalarType::Int(2)),
+            Plain::I32 => self.put_int(i128::from(raw as u32 as i32), ScalarType::Int(4)),
+            Plain::I64 => self.put_int(i128::from(raw as i64), ScalarType::Int(8)),
+            Plain::U8 => self.put_int(i128::from(raw as u8), ScalarType::UInt(1)),
+            Plain::U16 => self.put_int(i128::from(raw as u16), ScalarType::UInt(2)),
+            Plain::U32 => self.put_int(i128::from(raw as u32), ScalarType::UInt(4)),
+            Plain::U64 => self.put_int(i128::from(raw), ScalarType::UInt(8)),
+            Plain::F32 => {
+                let v = f32::from_bits(raw as u32);
+                self.strict_ok(ScalarType::Float(4))?;
+                match self.scalar() {
+                    Some(s) if s.ty() == ScalarType::Float(4) => {
+                        write_uint(self.buf, v.to_bits().into(), 4, s.order() == ByteOrder::Big)
+                    }
+                    _ => self.put_float(f32_to_f64(v), true, &|| v.to_string()),
+                }
+            }
+            Plain::F64 => {
+                let v = f64::from_bits(raw);
+                self.strict_ok(ScalarType::Float(8))?;
+                self.put_float(v, false, &|| v.to_string())
+            }
+        }
     }
 
-    /// Out of line: the fast paths of `serialize_*` stay small enough to be
-    /// inlined into a derived `Serialize` (and `[f32; N]`'s element loop).
-    #[inline(never)]
     fn put_int(self, v: i128, src: ScalarType) -> Result<()> {
         self.strict_ok(src)?;
         let Some(s) = self.scalar() else {
@@ -219,26 +1037,6 @@ impl<'a> Enc<'a> {
         }
     }
 
-    /// `f64` into anything but a little-endian `f8`.
-    #[inline(never)]
-    fn put_f64(self, v: f64) -> Result<()> {
-        self.strict_ok(ScalarType::Float(8))?;
-        self.put_float(v, false, &|| v.to_string())
-    }
-
-    /// `f32` into anything but a little-endian `f4`.
-    #[inline(never)]
-    fn put_f32(self, v: f32) -> Result<()> {
-        self.strict_ok(ScalarType::Float(4))?;
-        match self.scalar() {
-            Some(s) if s.ty() == ScalarType::Float(4) => {
-                write_uint(self.buf, v.to_bits().into(), 4, s.order() == ByteOrder::Big)
-            }
-            _ => self.put_float(f32_to_f64(v), true, &|| v.to_string()),
-        }
-    }
-
-    #[inline(never)]
     fn put_float(self, v: f64, from_f32: bool, show: &dyn Fn() -> String) -> Result<()> {
         let Some(s) = self.scalar() else {
             return Err(self.mismatch(&format!("float {}", show())));
@@ -267,7 +1065,8 @@ impl<'a> Enc<'a> {
         };
         let big = s.order() == ByteOrder::Big;
         let show = || format!("({re}{im:+}j)");
-        match (s.ty(), self.buf.split_at_mut_checked(self.buf.len() / 2)) {
+        let half = self.buf.len() / 2;
+        match (s.ty(), self.buf.split_at_mut_checked(half)) {
             (ScalarType::Complex(16), Some((a, b))) => {
                 write_uint(a, re.to_bits(), 8, big)?;
                 write_uint(b, im.to_bits(), 8, big)
@@ -281,7 +1080,7 @@ impl<'a> Enc<'a> {
                     _ => Err(inexact_float(&show(), &[re, im], false, &s)),
                 }
             }
-            _ => Err(self.mismatch(&format!("complex {}", show()))),
+            _ => Err(mismatch(self.node, &format!("complex {}", show()))),
         }
     }
 
@@ -305,6 +1104,19 @@ impl<'a> Enc<'a> {
             }
             ScalarType::Bytes(_) => self.put_raw(v.as_bytes(), &s),
             _ => Err(self.mismatch("string")),
+        }
+    }
+
+    fn put_bytes(self, v: &[u8]) -> Result<()> {
+        match self.scalar() {
+            Some(s) if matches!(s.ty(), ScalarType::Bytes(_)) => {
+                if v.last() == Some(&0) {
+                    return Err(nul_error());
+                }
+                self.put_raw(v, &s)
+            }
+            Some(s) if matches!(s.ty(), ScalarType::Void(_)) && !self.strict => self.put_raw(v, &s),
+            _ => Err(self.mismatch("bytes")),
         }
     }
 
@@ -338,124 +1150,33 @@ impl<'a> Enc<'a> {
         write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
     }
 
-    #[inline]
-    /// An n-d array into a subarray whose outer dims are its shape: the
-    /// flat data encoded in C order (Fortran data into a buffer first, then
-    /// reordered).
-    fn nd<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        let nd = crate::ser::probe::shape_of(value)?;
-        let (Some(count), Some(rest)) = (nd.count(), self.dims.strip_prefix(&nd.dims[..])) else {
-            return Err(self.mismatch(&format!(
-                "an n-d array of shape {}",
-                crate::dtype::ShapeRepr(&nd.dims)
+    /// A 16-bit float given as its bits (`half::f16`, `Bf16`): its own
+    /// type `own` takes the bits (ml_dtypes' `V2` for bfloat16, little-endian),
+    /// any other dtype its value (`to_f64`), converted exactly or refused.
+    fn put_bits16<T: ?Sized + Serialize>(
+        self,
+        value: &T,
+        own: ScalarType,
+        what: &str,
+        to_f64: impl Fn(u16) -> f64,
+    ) -> Result<()> {
+        let Captured::UInt(bits) = probe(value) else {
+            return Err(Error::mismatch(format!(
+                "malformed {what} (expected u16 bits)"
             )));
         };
-        // the outer dims as one axis of all the elements, in the order stored
-        let flat: Vec<u64> = std::iter::once(count).chain(rest.iter().copied()).collect();
-        let (dt, strict) = (self.dt, self.strict);
-        if !nd.reordered() {
-            let enc = Enc {
-                dt,
-                dims: &flat,
-                buf: self.buf,
-                strict,
-            };
-            return crate::ser::probe::parts(value, |_| Ok(enc)).map(|_| ());
-        }
-        let mut stored = vec![0u8; self.buf.len()];
-        let enc = Enc {
-            dt,
-            dims: &flat,
-            buf: &mut stored,
-            strict,
-        };
-        crate::ser::probe::parts(value, |_| Ok(enc))?;
-        let elsize = usize::try_from(count)
-            .ok()
-            .and_then(|n| stored.len().checked_div(n))
-            .unwrap_or(0);
-        crate::ser::nd::reorder(&stored, self.buf, &nd.dims, elsize, true);
-        Ok(())
-    }
-
-    fn record(self) -> Result<RecEnc<'a>> {
-        match (self.dims.is_empty(), self.dt) {
-            (true, Dtype::Record(rec)) => Ok(RecEnc {
-                seen: Seen::new(rec.fields().len()),
-                rec,
-                buf: self.buf,
-                next: 0,
-                pending: None,
-                strict: self.strict,
-            }),
-            _ => Err(self.mismatch("a record")),
-        }
-    }
-
-    /// A sequence (`Seq`), tuple (`Tuple`) or tuple struct (`TupleStruct`).
-    #[inline]
-    fn seq(self, kind: SeqKind) -> Result<SeqEnc<'a>> {
-        if self.strict {
-            // what pass 1 infers: sequences and tuples as arrays, tuples
-            // and tuple structs as records
-            let ok = matches!(
-                (self.dims.is_empty(), self.dt, kind),
-                (false, _, SeqKind::Seq | SeqKind::Tuple)
-                    | (
-                        true,
-                        Dtype::Record(_),
-                        SeqKind::Tuple | SeqKind::TupleStruct
-                    )
-            );
-            if !ok {
-                return Err(not_strict());
+        let bits = u16::try_from(bits).map_err(|_| Error::mismatch(format!("malformed {what}")))?;
+        self.strict_ok(own)?;
+        match self.scalar() {
+            Some(s) if s.ty() == own => {
+                write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
+            }
+            _ => {
+                let v = to_f64(bits);
+                self.put_float(v, true, &|| v.to_string())
             }
         }
-        if let Some((&n, rest)) = self.dims.split_first() {
-            let elsize = usize::try_from(n)
-                .ok()
-                .and_then(|n| self.buf.len().checked_div(n))
-                .unwrap_or(0);
-            return Ok(SeqEnc::Sub {
-                dt: self.dt,
-                rest,
-                buf: self.buf,
-                elsize,
-                n,
-                i: 0,
-                strict: self.strict,
-            });
-        }
-        match self.dt {
-            Dtype::Record(rec) => Ok(SeqEnc::Rec {
-                rec,
-                buf: self.buf,
-                i: 0,
-                strict: self.strict,
-            }),
-            Dtype::Scalar(s) if matches!(s.ty(), ScalarType::Complex(_)) => Ok(SeqEnc::Complex {
-                enc: self,
-                parts: [None, None],
-                n: 0,
-            }),
-            Dtype::Scalar(s) if matches!(s.ty(), ScalarType::Bytes(_) | ScalarType::Void(_)) => {
-                Ok(SeqEnc::Bytes {
-                    s: *s,
-                    buf: self.buf,
-                    n: 0,
-                })
-            }
-            _ => Err(self.mismatch("a sequence")),
-        }
     }
-}
-
-/// Which serde method opened a sequence.
-#[derive(Clone, Copy)]
-pub(crate) enum SeqKind {
-    Seq,
-    Tuple,
-    TupleStruct,
 }
 
 #[cold]
@@ -502,9 +1223,9 @@ fn nul_error() -> Error {
 
 /// `v` as UCS-4 code points into `dst` (a `U` value), the rest zero;
 /// `false` when it has more characters than `dst` holds. The one `U`
-/// string encoder of every pass (ASCII text is widened without decoding).
+/// string encoder (ASCII text is widened without decoding).
 #[inline(always)]
-pub(crate) fn put_unicode(dst: &mut [u8], v: &str, big: bool) -> bool {
+fn put_unicode(dst: &mut [u8], v: &str, big: bool) -> bool {
     if v.is_ascii() {
         let Some((head, tail)) = v
             .len()
@@ -562,302 +1283,353 @@ fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
         1 => low::<1>(buf, &bytes, big),
         _ => None,
     };
-    ok.ok_or_else(|| Error::mismatch("internal: buffer does not match the itemsize"))
+    ok.ok_or_else(internal)
 }
 
-/// Which record fields a value has given (a bit per field; records of more
-/// than 128 fields use a vector).
+/// Which record fields a value has given, once they came out of dtype
+/// order: a bit per field, in the words of the frame's `marks` from `at`
+/// (kept by the tree, so that neither this nor a [`Rec`] owns memory).
+#[derive(Clone, Copy)]
 struct Seen {
-    small: u128,
-    big: Vec<bool>,
+    at: usize,
     count: usize,
+    /// The field looked at first for the next key (the one after the last
+    /// written).
+    next: usize,
 }
 
 impl Seen {
-    #[inline]
-    fn new(n: usize) -> Self {
-        Seen {
-            small: 0,
-            big: if n > 128 { vec![false; n] } else { Vec::new() },
-            count: 0,
+    /// The fields before `next` given (in order, so far), of `n`.
+    fn upto(marks: &mut Vec<u64>, n: usize, next: usize) -> Seen {
+        let at = marks.len();
+        marks.resize(at.saturating_add(n.div_ceil(64)), 0);
+        let mut seen = Seen { at, count: 0, next };
+        for i in 0..next {
+            seen.mark(marks, i);
         }
+        seen
     }
+
     /// Marks field `i`; false when it was marked before.
-    #[inline]
-    fn mark(&mut self, i: usize) -> bool {
-        let fresh = if self.big.is_empty() {
-            let bit = 1u128 << (i & 127);
-            let fresh = self.small & bit == 0;
-            self.small |= bit;
-            fresh
-        } else {
-            match self.big.get_mut(i) {
-                Some(b) => !std::mem::replace(b, true),
-                None => false,
-            }
+    fn mark(&mut self, marks: &mut [u64], i: usize) -> bool {
+        let Some(word) = marks.get_mut(self.at.saturating_add(i / 64)) else {
+            return false;
         };
+        let bit = 1u64 << (i % 64);
+        let fresh = *word & bit == 0;
+        *word |= bit;
         // at most one per field: count <= the number of fields
         self.count = self.count.wrapping_add(usize::from(fresh));
         fresh
     }
-    fn has(&self, i: usize) -> bool {
-        if self.big.is_empty() {
-            self.small & (1u128 << (i & 127)) != 0
-        } else {
-            self.big.get(i).copied().unwrap_or(false)
-        }
+
+    fn has(&self, marks: &[u64], i: usize) -> bool {
+        marks
+            .get(self.at.saturating_add(i / 64))
+            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
     }
 }
 
-/// A struct or map written into a record.
-pub(crate) struct RecEnc<'a> {
-    rec: &'a Record,
-    buf: &'a mut [u8],
-    /// The field expected next (the one after the last written).
-    next: usize,
-    seen: Seen,
-    /// For maps: the field index of the pending key, or the unknown name.
-    pending: Option<std::result::Result<usize, String>>,
-    /// Strict mode: fields only in dtype order.
+/// A struct or map written into a record node.
+struct Rec<'a, 'f, 'b, E> {
+    /// The record's fields in dtype order.
+    kids: &'a [FieldNode],
+    /// While the fields come in dtype order, the ones still to come;
+    /// emptied once one did not (`seen` then has the state).
+    rest: std::slice::Iter<'a, FieldNode>,
+    seen: Option<Seen>,
+    /// The tree's strict mode.
     strict: bool,
+    frame: &'f mut Frame<'b>,
+    pass: PhantomData<fn() -> E>,
 }
 
-impl RecEnc<'_> {
-    #[inline]
-    fn lookup(&self, key: &str) -> Option<usize> {
-        let fields = self.rec.fields();
-        match fields.get(self.next) {
-            Some(f) if f.name() == key => Some(self.next),
-            _ => fields.iter().position(|f| f.name() == key),
+impl<E: Pass> Rec<'_, '_, '_, E> {
+    /// A struct's field: the next in dtype order (by key address), else
+    /// by name.
+    #[inline(always)]
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), E> {
+        let mut rest = self.rest.clone();
+        if let Some(f) = rest.next()
+            && f.matches(key)
+        {
+            self.rest = rest;
+            return value
+                .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
+                .map_err(|e| e.field(key));
         }
+        if !E::EXACT {
+            return Err(E::missed());
+        }
+        self.field_by_name(key, value)
     }
 
-    /// A struct's field, by its name.
-    #[inline]
-    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    #[cold]
+    #[inline(never)]
+    fn field_by_name<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<(), E> {
         let idx = self.lookup(key);
         self.field_at(idx, key, value)
     }
 
-    #[inline]
+    /// The index of the next field in dtype order.
+    fn in_order(&self) -> usize {
+        self.kids.len().wrapping_sub(self.rest.len())
+    }
+
+    /// The field looked at first: the one after the last written.
+    fn hint(&self) -> usize {
+        self.seen.map_or(self.in_order(), |s| s.next)
+    }
+
+    fn lookup(&self, key: &str) -> Option<usize> {
+        let hint = self.hint();
+        match self.kids.get(hint) {
+            Some(f) if *f.name == *key => Some(hint),
+            _ => self.kids.iter().position(|f| *f.name == *key),
+        }
+    }
+
     fn field_at<T: ?Sized + Serialize>(
         &mut self,
         idx: Option<usize>,
         key: &str,
         value: &T,
-    ) -> Result<()> {
-        if self.strict && idx != Some(self.next) {
-            return Err(not_strict());
+    ) -> Result<(), E> {
+        // strict mode: fields only in dtype order, so none can repeat
+        if self.strict && idx != Some(self.hint()) {
+            return Err(E::of(not_strict()));
         }
         let Some(idx) = idx else {
             if let Captured::Padding(_) = probe(value) {
                 return Ok(());
             }
-            return Err(Error::mismatch(format!(
+            let e = Error::mismatch(format!(
                 "the dtype has no such field (it has {})",
-                field_names(self.rec)
-            ))
-            .in_field(key));
+                field_names(self.kids)
+            ));
+            return Err(E::of(e.in_field(key)));
         };
-        let Some(f) = self.rec.fields().get(idx) else {
-            return Err(Error::mismatch("internal: field index"));
+        let Some(f) = self.kids.get(idx) else {
+            return Err(E::of(Error::mismatch("internal: field index")));
         };
-        let start = f.offset();
-        let dst = start
-            .checked_add(f.size())
-            .and_then(|end| self.buf.get_mut(start..end))
-            .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
         value
-            .serialize(Enc::with_mode(f.dtype(), dst, self.strict))
-            .map_err(|e| e.in_field(key))?;
-        // strict mode takes fields only in order, so none can repeat
-        if !self.strict && !self.seen.mark(idx) {
-            return Err(Error::mismatch("field given twice").in_field(key));
-        }
-        // idx indexes the record's fields: one more cannot overflow
-        self.next = idx.wrapping_add(1);
-        Ok(())
-    }
-
-    #[inline]
-    fn finish(self) -> Result<()> {
-        if self.strict {
-            return if self.next == self.rec.fields().len() {
-                Ok(())
-            } else {
-                Err(not_strict())
-            };
-        }
-        if self.seen.count == self.rec.fields().len() {
+            .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
+            .map_err(|e| e.field(key))?;
+        if self.seen.is_none() && idx == self.in_order() {
+            self.rest.next();
             return Ok(());
         }
-        let missing = (0..self.rec.fields().len())
-            .find(|&i| !self.seen.has(i))
-            .and_then(|i| self.rec.fields().get(i))
-            .map(|f| f.name())
-            .unwrap_or("?");
-        Err(Error::mismatch("missing from the value (the dtype has this field)").in_field(missing))
-    }
-}
-
-fn field_names(rec: &Record) -> String {
-    let mut s = String::from("[");
-    for (i, f) in rec.fields().iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
+        let mut seen = match self.seen {
+            Some(seen) => seen,
+            None => Seen::upto(self.frame.marks, self.kids.len(), self.in_order()),
+        };
+        self.rest = [].iter();
+        if !seen.mark(self.frame.marks, idx) {
+            return Err(E::of(Error::mismatch("field given twice").in_field(key)));
         }
-        s.push_str(&PyStr(f.name()).to_string());
-    }
-    s.push(']');
-    s
-}
-
-elements!(impl['a] RecEnc<'a> => (), Error: SerializeStruct);
-
-impl ser::SerializeMap for RecEnc<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        let (rec, next) = (self.rec, self.next);
-        let looked = key_text(key, true, |k| find_key(rec, next, k))
-            .map_err(|e| e.into_error(|_| bad_key()))?;
-        self.pending = Some(looked);
+        // idx indexes the record's fields: one more cannot overflow
+        seen.next = idx.wrapping_add(1);
+        self.seen = Some(seen);
         Ok(())
     }
-    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let rec = self.rec;
-        match self.pending.take() {
-            Some(Ok(i)) => {
-                let name = rec.fields().get(i).map(|f| f.name()).unwrap_or_default();
-                self.field_at(Some(i), name, value)
-            }
-            Some(Err(name)) => self.field_at(None, &name, value),
-            None => Err(Error::mismatch("map value without a key")),
+
+    #[inline(always)]
+    fn finish(self) -> Result<(), E> {
+        if self.rest.len() == 0 && self.seen.is_none() {
+            return Ok(());
         }
+        if !E::EXACT {
+            return Err(E::missed());
+        }
+        self.finish_other().map_err(E::of)
     }
-    fn end(self) -> Result<()> {
+
+    #[cold]
+    #[inline(never)]
+    fn finish_other(self) -> Result<()> {
+        if self.strict {
+            return Err(not_strict());
+        }
+        let n = self.kids.len();
+        let missing = match &self.seen {
+            Some(seen) if seen.count == n => return Ok(()),
+            Some(seen) => (0..n).find(|&i| !seen.has(self.frame.marks, i)),
+            None => Some(self.in_order()),
+        };
+        let name = missing
+            .and_then(|i| self.kids.get(i))
+            .map_or("?", |f| &*f.name);
+        Err(Error::mismatch("missing from the value (the dtype has this field)").in_field(name))
+    }
+}
+
+/// `['a', 'b']`: the names of a record's fields, for messages.
+fn field_names(kids: &[FieldNode]) -> String {
+    let names: Vec<String> = kids.iter().map(|f| PyStr(&f.name).to_string()).collect();
+    format!("[{}]", names.join(", "))
+}
+
+// by hand, not `elements!`: `inline(always)` keeps a derived struct's
+// fields in its `serialize` (64 fields of `f64` cost a call each otherwise)
+impl<E: Pass> ser::SerializeStruct for Rec<'_, '_, '_, E> {
+    type Ok = ();
+    type Error = E;
+    #[inline(always)]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), E> {
+        self.field(key, value)
+    }
+    #[inline(always)]
+    fn end(self) -> Result<(), E> {
         self.finish()
     }
 }
 
-/// Finds a map key among the record's fields (the next one first) without
-/// allocating; only an unknown key is copied (for the error message).
-fn find_key(rec: &Record, next: usize, key: &str) -> Looked {
-    let fields = rec.fields();
-    match fields.get(next) {
-        Some(f) if f.name() == key => Ok(next),
-        _ => fields
-            .iter()
-            .position(|f| f.name() == key)
-            .ok_or_else(|| key.to_owned()),
+/// A map into a record (the exact pass only): keys arrive as values, not
+/// `&'static str`, and are looked up by name.
+struct MapRec<'a, 'f, 'b, E> {
+    rec: Rec<'a, 'f, 'b, E>,
+    /// The field index of the pending key, or the unknown name.
+    pending: Option<std::result::Result<usize, String>>,
+}
+
+impl<E: Pass> ser::SerializeMap for MapRec<'_, '_, '_, E> {
+    type Ok = ();
+    type Error = E;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(), E> {
+        let rec = &self.rec;
+        let looked =
+            key_text(key, true, |k| rec.lookup(k).ok_or_else(|| k.to_owned())).map_err(|e| {
+                E::of(e.into_error(|_| {
+                    Error::unsupported(
+                        "map key that is not a string; record field names must be strings",
+                    )
+                }))
+            })?;
+        self.pending = Some(looked);
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
+        match self.pending.take() {
+            Some(Ok(i)) => {
+                let name = self.rec.kids.get(i).map(|f| &*f.name).unwrap_or_default();
+                self.rec.field_at(Some(i), name, value)
+            }
+            Some(Err(name)) => self.rec.field_at(None, &name, value),
+            None => Err(E::of(Error::mismatch("map value without a key"))),
+        }
+    }
+    fn end(self) -> Result<(), E> {
+        self.rec.finish()
     }
 }
 
-/// A map key's field index, or the unknown name.
-type Looked = std::result::Result<usize, String>;
-
-fn bad_key() -> Error {
-    Error::unsupported("map key that is not a string; record field names must be strings")
-}
-
-/// A sequence or tuple: a subarray axis, a record filled by position, or
-/// the `[re, im]` of a complex number.
-pub(crate) enum SeqEnc<'a> {
-    Sub {
-        dt: &'a Dtype,
-        rest: &'a [u64],
-        buf: &'a mut [u8],
-        elsize: usize,
-        n: u64,
-        i: u64,
-        strict: bool,
-    },
-    Rec {
-        rec: &'a Record,
-        buf: &'a mut [u8],
-        i: usize,
-        strict: bool,
-    },
-    Complex {
-        enc: Enc<'a>,
-        parts: [Option<f64>; 2],
-        n: usize,
-    },
-    /// A sequence of `u8` into `Sn`/`Vn`: how `deserialize_any` hands such
+/// How a [`Seq`] takes its elements.
+enum Walk {
+    /// Along a subarray node: its one kid again and again, the frame at
+    /// `at` and moved by the stride each time, `left` elements to come.
+    Repeat { at: u32, left: usize },
+    /// The node's kids one by one: an unrolled subarray, or a record by
+    /// position (a tuple).
+    Kids,
+    /// `[re, im]` into a complex scalar.
+    Complex { parts: [Option<f64>; 2], n: usize },
+    /// Integers 0..=255 into `Sn`/`Vn`: how `deserialize_any` hands such
     /// a field over (`S` without its trailing NULs), so it writes back.
-    Bytes {
-        s: Scalar,
-        buf: &'a mut [u8],
-        n: usize,
-    },
+    Bytes { n: usize },
 }
 
-impl SeqEnc<'_> {
-    #[inline]
-    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        match self {
-            SeqEnc::Sub {
-                dt,
-                rest,
-                buf,
-                elsize,
-                n,
-                i,
-                strict,
-            } => {
-                let idx = *i;
-                if idx >= *n {
-                    return Err(Error::mismatch(format!(
-                        "sequence longer than the subarray length {n}"
-                    )));
-                }
-                let start = (idx as usize).wrapping_mul(*elsize);
-                let dst = buf
-                    .get_mut(start..start.wrapping_add(*elsize))
-                    .ok_or_else(|| {
-                        Error::mismatch("internal: subarray element outside the buffer")
-                    })?;
-                let enc = if rest.is_empty() {
-                    Enc::with_mode(dt, dst, *strict)
-                } else {
-                    Enc {
-                        dt,
-                        dims: rest,
-                        buf: dst,
-                        strict: *strict,
-                    }
-                };
-                value.serialize(enc).map_err(|e| e.at_index(idx))?;
-                // idx < n (checked above)
-                *i = idx.wrapping_add(1);
-                Ok(())
-            }
-            SeqEnc::Rec {
-                rec,
-                buf,
-                i,
-                strict,
-            } => {
-                let idx = *i;
-                let Some(f) = rec.fields().get(idx) else {
-                    return Err(Error::mismatch(format!(
-                        "tuple longer than the record's {} fields",
-                        rec.fields().len()
-                    )));
-                };
-                let start = f.offset();
-                let dst = start
-                    .checked_add(f.size())
-                    .and_then(|end| buf.get_mut(start..end))
-                    .ok_or_else(|| Error::mismatch("internal: field outside the record"))?;
-                value
-                    .serialize(Enc::with_mode(f.dtype(), dst, *strict))
-                    .map_err(|e| e.in_field(f.name()))?;
-                // idx indexes the record's fields (checked above)
-                *i = idx.wrapping_add(1);
-                Ok(())
-            }
-            SeqEnc::Complex { parts, n, .. } => {
+/// A sequence, tuple or tuple struct along a node (see [`Walk`]).
+struct Seq<'a, 'f, 'b, E> {
+    node: &'a TreeNode,
+    /// `Kids`: the kids still to come (empty for the other walks).
+    kids: std::slice::Iter<'a, FieldNode>,
+    walk: Walk,
+    /// The frame's base before the sequence (restored at its end).
+    base: u32,
+    frame: &'f mut Frame<'b>,
+    pass: PhantomData<fn() -> E>,
+}
+
+impl<E: Pass> Seq<'_, '_, '_, E> {
+    #[inline(always)]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
+        if let Walk::Repeat { at, left } = &mut self.walk {
+            let (Some(kid), Some(l)) = (self.node.kids.first(), left.checked_sub(1)) else {
+                return Err(self.fail(Self::too_long));
+            };
+            *left = l;
+            self.frame.base = *at;
+            *at = at.wrapping_add(self.node.stride);
+            let n = self.node.n;
+            return value
+                .serialize(Enc::<E>::at(&kid.node, &mut *self.frame))
+                .map_err(|e| e.index(n.wrapping_sub(l).wrapping_sub(1)));
+        }
+        match self.kids.next() {
+            Some(kid) => match value.serialize(Enc::<E>::at(&kid.node, &mut *self.frame)) {
+                Ok(()) => Ok(()),
+                Err(e) if !E::EXACT => Err(e),
+                Err(e) => Err(self.kid_error(e, kid)),
+            },
+            None if !E::EXACT => Err(E::missed()),
+            None => self.other(value),
+        }
+    }
+
+    /// The fast pass's miss, or the exact pass's error `rule` words.
+    #[inline(always)]
+    fn fail(&self, rule: impl FnOnce(&Self) -> Error) -> E {
+        if !E::EXACT {
+            return E::missed();
+        }
+        E::of(rule(self))
+    }
+
+    /// The path of an element's error: the field of a record, the index of
+    /// a subarray.
+    #[cold]
+    fn kid_error(&self, e: E, kid: &FieldNode) -> E {
+        if self.node.tag == Tag::Record {
+            return e.field(&kid.name);
+        }
+        e.index(
+            self.node
+                .kids
+                .len()
+                .wrapping_sub(self.kids.len())
+                .wrapping_sub(1),
+        )
+    }
+
+    #[cold]
+    fn too_long(&self) -> Error {
+        if self.node.tag == Tag::Record {
+            return Error::mismatch(format!(
+                "tuple longer than the record's {} fields",
+                self.node.kids.len()
+            ));
+        }
+        Error::mismatch(format!(
+            "sequence longer than the subarray length {}",
+            self.node.n
+        ))
+    }
+
+    /// The bytes of the node (a leaf: complex and byte sequences).
+    fn slot(&mut self) -> Result<Slot<'_, '_>> {
+        Enc::<Error>::at(self.node, &mut *self.frame).slot()
+    }
+
+    /// An element past the kids, or of a complex or byte sequence.
+    #[cold]
+    #[inline(never)]
+    fn other<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
+        match &mut self.walk {
+            Walk::Complex { parts, n } => {
                 let part = match probe(value) {
                     Captured::F64(v) => Some(v),
                     Captured::F32(v) => Some(f32_to_f64(v)),
@@ -866,10 +1638,12 @@ impl SeqEnc<'_> {
                     _ => None,
                 };
                 let Some(part) = part else {
-                    return Err(Error::mismatch(
-                        "complex parts must be numbers exactly representable as floats",
-                    )
-                    .at_index(*n as u64));
+                    return Err(E::of(
+                        Error::mismatch(
+                            "complex parts must be numbers exactly representable as floats",
+                        )
+                        .at_index(*n as u64),
+                    ));
                 };
                 if let Some(slot) = parts.get_mut(*n) {
                     *slot = Some(part);
@@ -879,52 +1653,90 @@ impl SeqEnc<'_> {
                 *n = n.saturating_add(1);
                 Ok(())
             }
-            SeqEnc::Bytes { s, buf, n } => {
-                let byte = match probe(value) {
-                    Captured::UInt(v) => u8::try_from(v).ok(),
-                    Captured::Int(v) => u8::try_from(v).ok(),
-                    _ => None,
-                };
-                let Some(byte) = byte else {
-                    return Err(Error::mismatch(format!(
-                        "expected a byte (an integer 0..=255) of '{s}'"
-                    ))
-                    .at_index(*n as u64));
-                };
-                let Some(dst) = buf.get_mut(*n) else {
-                    return Err(too_long(n.saturating_add(1), "bytes", s));
-                };
-                *dst = byte;
-                // n < buf.len() (checked above)
-                *n = n.wrapping_add(1);
+            Walk::Bytes { n } => {
+                let i = *n;
+                self.put_byte(i, value).map_err(E::of)?;
+                // i < the slot's length (checked by put_byte)
+                if let Walk::Bytes { n } = &mut self.walk {
+                    *n = i.wrapping_add(1);
+                }
                 Ok(())
             }
+            Walk::Repeat { .. } | Walk::Kids => Err(E::of(self.too_long())),
         }
     }
 
-    #[inline]
-    fn finish(self) -> Result<()> {
-        match self {
-            SeqEnc::Sub { n, i, .. } if i != n => Err(Error::mismatch(format!(
-                "expected a sequence of length {n}, found length {i}"
+    /// Byte `i` of an `Sn`/`Vn` given as a sequence.
+    fn put_byte<T: ?Sized + Serialize>(&mut self, i: usize, value: &T) -> Result<()> {
+        let byte = match probe(value) {
+            Captured::UInt(v) => u8::try_from(v).ok(),
+            Captured::Int(v) => u8::try_from(v).ok(),
+            _ => None,
+        };
+        let slot = self.slot()?;
+        let s = slot.scalar().ok_or_else(internal)?;
+        let Some(byte) = byte else {
+            return Err(
+                Error::mismatch(format!("expected a byte (an integer 0..=255) of '{s}'"))
+                    .at_index(i as u64),
+            );
+        };
+        let Some(dst) = slot.buf.get_mut(i) else {
+            return Err(too_long(i.saturating_add(1), "bytes", &s));
+        };
+        *dst = byte;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn finish(self) -> Result<(), E> {
+        match self.walk {
+            Walk::Repeat { left: 0, .. } => {
+                self.frame.base = self.base;
+                Ok(())
+            }
+            Walk::Kids if self.kids.len() == 0 => Ok(()),
+            _ if !E::EXACT => Err(E::missed()),
+            _ => self.finish_other().map_err(E::of),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn finish_other(mut self) -> Result<()> {
+        let node = self.node;
+        match self.walk {
+            Walk::Repeat { left, .. } => Err(Error::mismatch(format!(
+                "expected a sequence of length {}, found length {}",
+                node.n,
+                node.n.wrapping_sub(left)
             ))),
-            SeqEnc::Sub { .. } => Ok(()),
-            SeqEnc::Rec { rec, i, .. } if i != rec.fields().len() => Err(Error::mismatch(format!(
-                "tuple of {i} elements for a record of {} fields",
-                rec.fields().len()
-            ))),
-            SeqEnc::Rec { .. } => Ok(()),
-            SeqEnc::Complex {
-                enc,
+            Walk::Kids => {
+                let i = node.kids.len().wrapping_sub(self.kids.len());
+                if node.tag == Tag::Record {
+                    return Err(Error::mismatch(format!(
+                        "tuple of {i} elements for a record of {} fields",
+                        node.kids.len()
+                    )));
+                }
+                Err(Error::mismatch(format!(
+                    "expected a sequence of length {}, found length {i}",
+                    node.n
+                )))
+            }
+            Walk::Complex {
                 parts: [Some(re), Some(im)],
                 n: 2,
-            } => enc.put_complex(re, im),
-            SeqEnc::Complex { enc, n, .. } => Err(enc.mismatch(&format!(
-                "a sequence of length {n} (a complex number is [re, im])"
-            ))),
-            SeqEnc::Bytes { s, buf, n } => {
-                let (head, tail) = buf.split_at_mut(n.min(buf.len()));
-                if matches!(s.ty(), ScalarType::Bytes(_)) && head.last() == Some(&0) {
+            } => self.slot()?.put_complex(re, im),
+            Walk::Complex { n, .. } => Err(mismatch(
+                node,
+                &format!("a sequence of length {n} (a complex number is [re, im])"),
+            )),
+            Walk::Bytes { n } => {
+                let slot = self.slot()?;
+                let is_bytes = matches!(slot.scalar().map(|s| s.ty()), Some(ScalarType::Bytes(_)));
+                let (head, tail) = slot.buf.split_at_mut(n.min(slot.buf.len()));
+                if is_bytes && head.last() == Some(&0) {
                     return Err(nul_error());
                 }
                 tail.fill(0);
@@ -934,118 +1746,66 @@ impl SeqEnc<'_> {
     }
 }
 
-elements!(impl['a] SeqEnc<'a> => (), Error: SerializeSeq SerializeTuple SerializeTupleStruct);
+elements!(impl['a, 'f, 'b, E: Pass] Seq<'a, 'f, 'b, E> => (), E: SerializeSeq SerializeTuple SerializeTupleStruct);
 
-/// The integer methods of [`Enc`]'s `Serializer`: one store when the
-/// dtype's scalar is this very type in little-endian order.
-macro_rules! fast_int {
-    ($($method:ident($ty:ty) => $kind:ident($size:literal)),* $(,)?) => {$(
-        #[inline]
-        fn $method(self, v: $ty) -> Result<()> {
-            if self.fast(ScalarType::$kind($size)) {
-                if let Some(d) = self.buf.first_chunk_mut::<$size>() {
-                    *d = v.to_le_bytes();
-                    return Ok(());
-                }
-            }
-            self.put_int(v.into(), ScalarType::$kind($size))
-        }
-    )*};
-}
+impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
+    serializer_types!((), E; (Seq<'a, 'f, 'b, E>) (Seq<'a, 'f, 'b, E>) (Seq<'a, 'f, 'b, E>) _ (MapRec<'a, 'f, 'b, E>) (Rec<'a, 'f, 'b, E>) _);
 
-impl<'a> ser::Serializer for Enc<'a> {
-    serializer_types!((), Error; (SeqEnc<'a>) (SeqEnc<'a>) (SeqEnc<'a>) _ (RecEnc<'a>) (RecEnc<'a>) _);
-
+    plain_number_methods!(#[inline] put_plain -> Result<(), E>);
     refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
-
-    #[inline]
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        match self.scalar() {
-            Some(s) if s.ty() == ScalarType::Bool => match self.buf.first_mut() {
-                Some(b) => {
-                    *b = u8::from(v);
-                    Ok(())
-                }
-                None => Err(Error::mismatch("internal: empty bool")),
-            },
-            _ => Err(self.mismatch("bool")),
-        }
+    fn serialize_i128(self, _: i128) -> Result<(), E> {
+        self.general(|_| Err(Error::unsupported("i128 (numpy has no 128-bit integers)")))
     }
-    // Integers: a fast path for a value written into its own type in
-    // little-endian order (one store), else `put_int`'s checked conversion.
-    fast_int! {
-        serialize_i8(i8) => Int(1), serialize_i16(i16) => Int(2),
-        serialize_i32(i32) => Int(4), serialize_i64(i64) => Int(8),
-        serialize_u8(u8) => UInt(1), serialize_u16(u16) => UInt(2),
-        serialize_u32(u32) => UInt(4), serialize_u64(u64) => UInt(8),
+    fn serialize_u128(self, _: u128) -> Result<(), E> {
+        self.general(|_| Err(Error::unsupported("u128 (numpy has no 128-bit integers)")))
     }
-    fn serialize_i128(self, _: i128) -> Result<()> {
-        Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
-    }
-    fn serialize_u128(self, _: u128) -> Result<()> {
-        Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
+    fn serialize_char(self, v: char) -> Result<(), E> {
+        self.put_str(v.encode_utf8(&mut [0; 4]))
     }
     #[inline]
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        if self.fast(ScalarType::Float(4)) {
-            if let Some(d) = self.buf.first_chunk_mut::<4>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_f32(v)
-    }
-    #[inline]
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        if self.fast(ScalarType::Float(8)) {
-            if let Some(d) = self.buf.first_chunk_mut::<8>() {
-                *d = v.to_le_bytes();
-                return Ok(());
-            }
-        }
-        self.put_f64(v)
-    }
-    fn serialize_char(self, v: char) -> Result<()> {
-        let mut b = [0u8; 4];
-        self.put_str(v.encode_utf8(&mut b))
-    }
-    fn serialize_str(self, v: &str) -> Result<()> {
+    fn serialize_str(self, v: &str) -> Result<(), E> {
         self.put_str(v)
     }
-    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        match self.scalar() {
-            Some(s) if matches!(s.ty(), ScalarType::Bytes(_)) => {
-                if v.last() == Some(&0) {
-                    return Err(nul_error());
-                }
-                self.put_raw(v, &s)
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), E> {
+        let Enc { node, frame, .. } = self;
+        if node.tag == Tag::Bytes && v.last() != Some(&0) {
+            let at = frame.at(node);
+            if let Some((head, tail)) = frame
+                .buf
+                .get_mut(at..at.wrapping_add(node.size))
+                .and_then(|s| s.split_at_mut_checked(v.len()))
+            {
+                head.copy_from_slice(v);
+                tail.fill(0);
+                return Ok(());
             }
-            Some(s) if matches!(s.ty(), ScalarType::Void(_)) && !self.strict => self.put_raw(v, &s),
-            _ => Err(self.mismatch("bytes")),
         }
+        Enc::<E>::at(node, frame).general(|e| e.put_bytes(v))
     }
-    fn serialize_none(self) -> Result<()> {
-        Err(Error::unsupported(
-            "None (numpy has no missing value; an Option is written only as Some)",
-        ))
+    fn serialize_none(self) -> Result<(), E> {
+        self.general(|_| {
+            Err(Error::unsupported(
+                "None (numpy has no missing value; an Option is written only as Some)",
+            ))
+        })
     }
     #[inline]
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), E> {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> Result<()> {
-        match (self.dims.is_empty(), self.dt) {
-            (true, Dtype::Record(r)) if r.fields().is_empty() => {
-                self.buf.fill(0);
-                Ok(())
-            }
-            _ => Err(self.mismatch("unit")),
-        }
+    fn serialize_unit(self) -> Result<(), E> {
+        self.general(|e| e.unit())
     }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-        self.serialize_unit()
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), E> {
+        self.general(|e| e.unit())
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<(), E> {
         self.put_str(variant)
     }
     #[inline]
@@ -1053,67 +1813,52 @@ impl<'a> ser::Serializer for Enc<'a> {
         self,
         name: &'static str,
         value: &T,
-    ) -> Result<()> {
-        let (rest, delta) = match Special::of(name) {
-            None | Some(Special::Unknown | Special::Foreign) => return value.serialize(self),
-            Some(Special::NdArray(_)) => return self.nd(value),
-            Some(Special::Complex) => {
-                return match probe(value) {
-                    Captured::Pair(re, im, f32_parts) => {
-                        self.strict_ok(ScalarType::Complex(if f32_parts { 8 } else { 16 }))?;
-                        self.put_complex(re, im)
-                    }
-                    _ => Err(Error::mismatch(
-                        "malformed complex value (expected [re, im])",
-                    )),
-                };
-            }
-            Some(Special::Padding) => {
-                if self.strict {
-                    return Err(not_strict());
-                }
-                return match self.scalar() {
-                    Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
-                        self.buf.fill(0);
-                        Ok(())
-                    }
-                    _ => Err(self.mismatch("padding")),
-                };
-            }
-            Some(Special::F16) => {
-                return self.put_bits16(value, ScalarType::Float(2), "half float", f16_bits_to_f64);
-            }
-            // into a float dtype, its f32 value: the upper half of an f32's bits
-            Some(Special::Bf16) => {
-                let bf16 = |bits: u16| f32_to_f64(f32::from_bits(u32::from(bits) << 16));
-                return self.put_bits16(value, ScalarType::Void(2), "bfloat16", bf16);
-            }
-            Some(Special::Datetime(rest)) => (rest, false),
-            Some(Special::Timedelta(rest)) => (rest, true),
-        };
-        match probe(value) {
-            Captured::Int(c) => self.put_time(c, name, rest, delta),
-            _ => Err(Error::mismatch(
-                "malformed datetime value (expected an i64 count)",
-            )),
+    ) -> Result<(), E> {
+        // transparent unless one of the crate's special newtypes
+        if !special::is_element(name) {
+            return value.serialize(self);
         }
+        if self.node.tag == Tag::Time && self.node.is_token(name) {
+            // the unit is the dtype's: the count is stored as it is
+            if let Captured::Int(count) = probe(value) {
+                let Enc { node, frame, .. } = self;
+                let at = frame.at(node);
+                if let Some(d) = frame
+                    .buf
+                    .get_mut(at..at.wrapping_add(8))
+                    .and_then(|s| s.first_chunk_mut::<8>())
+                {
+                    *d = count.to_le_bytes();
+                    return Ok(());
+                }
+                return Err(E::of(internal()));
+            }
+        }
+        self.general(|e| e.special(name, value))
     }
     #[inline]
-    fn serialize_seq(self, _: Option<usize>) -> Result<SeqEnc<'a>> {
-        self.seq(SeqKind::Seq)
+    fn serialize_seq(self, _: Option<usize>) -> Result<Seq<'a, 'f, 'b, E>, E> {
+        self.open_seq(SeqKind::Seq)
     }
     #[inline]
-    fn serialize_tuple(self, _: usize) -> Result<SeqEnc<'a>> {
-        self.seq(SeqKind::Tuple)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<SeqEnc<'a>> {
-        self.seq(SeqKind::TupleStruct)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<RecEnc<'a>> {
-        self.record()
+    fn serialize_tuple(self, _: usize) -> Result<Seq<'a, 'f, 'b, E>, E> {
+        self.open_seq(SeqKind::Tuple)
     }
     #[inline]
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecEnc<'a>> {
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Seq<'a, 'f, 'b, E>, E> {
+        self.open_seq(SeqKind::TupleStruct)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<MapRec<'a, 'f, 'b, E>, E> {
+        if !E::EXACT {
+            return Err(E::missed());
+        }
+        Ok(MapRec {
+            rec: self.record()?,
+            pending: None,
+        })
+    }
+    #[inline]
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Rec<'a, 'f, 'b, E>, E> {
         self.record()
     }
     fn is_human_readable(&self) -> bool {
@@ -1123,6 +1868,3 @@ impl<'a> ser::Serializer for Enc<'a> {
 
 #[cfg(test)]
 mod tests;
-
-#[cfg(test)]
-mod more_tests;

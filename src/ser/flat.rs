@@ -3,7 +3,7 @@
 //! `Vec<f64>`, `Vec<u8>`, `Vec<[f32; 3]>`: once the first element fixed
 //! the dtype, every element is one number (or a short run of numbers of one
 //! type) stored as its own little-endian bytes, back to back. Replaying the
-//! compiled [`DtypeTree`](crate::ser::replay::DtypeTree) for that still costs a frame,
+//! compiled [`DtypeTree`](crate::ser::encode::DtypeTree) for that still costs a frame,
 //! a node and an offset per element; here the element is handed a tiny
 //! serializer, [`Leaf`], that accepts exactly the one serialize method of
 //! the element's number type (the type check IS the method called), stores

@@ -339,7 +339,6 @@ pub(crate) mod infer;
 pub(crate) mod nd;
 pub(crate) mod pick;
 pub(crate) mod probe;
-pub(crate) mod replay;
 pub(crate) mod spec;
 pub(crate) mod walk;
 
@@ -424,8 +423,8 @@ pub(crate) struct WritePlan {
 
 impl WritePlan {
     /// The dtype compiled for pass 2, which converts the values into it.
-    pub(crate) fn tape(&self) -> replay::DtypeTree {
-        replay::DtypeTree::new(&self.dtype, false)
+    pub(crate) fn tape(&self) -> encode::DtypeTree {
+        encode::DtypeTree::new(&self.dtype, false)
     }
 }
 

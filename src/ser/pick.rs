@@ -20,8 +20,8 @@ use serde::ser;
 use crate::dtype::Field;
 use crate::error::{Error, Result};
 use crate::ser::Found;
+use crate::ser::encode::DtypeTree;
 use crate::ser::probe::key_text;
-use crate::ser::replay::DtypeTree;
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
 /// `field`'s size).

@@ -27,12 +27,12 @@ use serde::ser::{self, Serialize};
 use crate::dtype::{Dtype, Field};
 use crate::error::{Error, Result};
 use crate::ser::Found;
+use crate::ser::encode::DtypeTree;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
 use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::nd::{NdShape, fortran_header};
 use crate::ser::pick::Pick;
 use crate::ser::probe::key_word;
-use crate::ser::replay::DtypeTree;
 use crate::special::{self, Special};
 
 /// Most bytes reserved up front from serde's length hints.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Whole, encode_planned};
-use crate::ser::replay::DtypeTree;
+use crate::ser::encode::DtypeTree;
 
 /// The error of the exact pass writing `value` as a `|u1` array of
 /// shape (2,).
