@@ -17,8 +17,11 @@
 //! its own: there is one implementation of every message.
 //!
 //! `par_to_vec` allocates its output once, zeroed by the system (its pages
-//! are first touched by the thread that fills them, in parallel), and each
-//! chunk is copied into its place. `par_to_writer` writes nothing before
+//! are first touched by the thread that fills them, in parallel). The first
+//! chunk's header gives the layout; each chunk's records are then encoded
+//! straight into their places by the writer's element encoder, and only a
+//! chunk that does not fit the layout that way (wider strings, say) is
+//! encoded by the sequential writer as above and copied. `par_to_writer` writes nothing before
 //! every chunk is known to encode: a first parallel pass checks the values,
 //! a second encodes them again a wave of chunks at a time, writing one wave
 //! while the next is encoded (memory: two waves). `par_to_path` writes into
@@ -42,6 +45,7 @@ use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::header_read::parse_header;
 use crate::options::{ReadOptions, WriteOptions};
+use crate::ser::encode::DtypeTree;
 use crate::writer::write_data_at;
 
 /// Writes `records` as `.npy` into a new `Vec<u8>`, encoding chunks of
@@ -230,7 +234,7 @@ struct Layout {
 impl Layout {
     /// The layout of `records` records like the `count` of `piece`, the
     /// header encoded as `to_vec` encodes it.
-    fn of(piece: Piece, count: usize, records: usize, opts: &WriteOptions) -> Fallible<Layout> {
+    fn of(piece: &Piece, count: usize, records: usize, opts: &WriteOptions) -> Fallible<Layout> {
         let len = piece.data().len();
         let row = len.checked_div(count).filter(|&r| r > 0);
         let row = row
@@ -239,11 +243,11 @@ impl Layout {
         let mut shape = Vec::with_capacity(piece.kind.inner.len().saturating_add(1));
         shape.push(records as u64);
         shape.extend_from_slice(&piece.kind.inner);
-        let header = Header::new(piece.kind.descr, false, shape);
+        let header = Header::new(piece.kind.descr.clone(), false, shape);
         let (head, _) = header.encode(opts.version).map_err(drop)?;
         let kind = Kind {
             descr: header.descr,
-            inner: piece.kind.inner,
+            inner: piece.kind.inner.clone(),
         };
         Ok(Layout { kind, head, row })
     }
@@ -301,7 +305,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
     fn first(&self, opts: &WriteOptions) -> Fallible<Layout> {
         let first = self.records.get(..self.per).ok_or(())?;
         let piece = self.encode(opts, first)?;
-        Layout::of(piece, first.len(), self.records.len(), opts)
+        Layout::of(&piece, first.len(), self.records.len(), opts)
     }
 
     /// Runs `pass` in the layout of the first chunk; when some chunks
@@ -332,11 +336,27 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
 
     /// The file of `layout` with every chunk encoded with `opts` in its
     /// place, or the kinds of the chunks that came out otherwise.
+    ///
+    /// A chunk's records are encoded straight into their place by the
+    /// writer's element encoder with the record's dtype: in strict mode
+    /// for an inferred dtype (only what inference would make this very
+    /// dtype of, so `to_vec` infers the same for them), a given one as
+    /// `to_vec` encodes it. A chunk where that fails (wider strings, other
+    /// types) is encoded by the sequential writer and copied into place
+    /// when it holds the layout.
     fn fill(
         &self,
         opts: &WriteOptions,
         layout: &Layout,
     ) -> Fallible<std::result::Result<Vec<u8>, Differ>> {
+        let kind = &layout.kind;
+        let record = if kind.inner.is_empty() {
+            kind.descr.clone()
+        } else {
+            Dtype::subarray(kind.descr.clone(), kind.inner.clone()).map_err(drop)?
+        };
+        let direct = (record.itemsize() == layout.row).then_some(record);
+        let strict = opts.dtype.is_none();
         let data_len = layout.data_len(self.records.len())?;
         let total = layout.head.len().checked_add(data_len).ok_or(())?;
         // zeroed by the system: each page is first touched by the thread
@@ -348,6 +368,14 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
             .par_chunks_mut(layout.data_len(self.per)?)
             .zip(self.records.par_chunks(self.per))
             .map(|(slot, chunk)| {
+                if let Some(record) = &direct {
+                    let mut tree = DtypeTree::new(record, strict);
+                    let mut rows = chunk.iter().zip(slot.chunks_exact_mut(layout.row));
+                    if rows.all(|(value, dst)| tree.encode(value, dst).is_ok()) {
+                        return Ok(None);
+                    }
+                    slot.fill(0);
+                }
                 let piece = self.encode(opts, chunk)?;
                 if !layout.holds(&piece, chunk.len()) {
                     return Ok(Some(piece.kind));

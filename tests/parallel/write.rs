@@ -188,6 +188,39 @@ fn given_dtypes_convert_and_fail_as_sequentially() {
     agree(&WriteOptions::new().fortran_order(true), &rows).unwrap();
 }
 
+/// A float, or in one record an integer (serde's untagged shape of a
+/// number that is sometimes whole); 4 KiB in memory, as `Named`.
+#[derive(Debug, Clone)]
+struct Num {
+    int: bool,
+    _ballast: [u8; 4096],
+}
+
+impl Serialize for Num {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.int {
+            s.serialize_i64(7)
+        } else {
+            s.serialize_f64(0.5)
+        }
+    }
+}
+
+#[test]
+fn a_later_record_of_another_type_is_not_converted() {
+    // the first chunk makes the dtype '<f8'; an integer in a later chunk
+    // would convert into it exactly, but `to_vec` infers from all records
+    for at in [PER, 3 * PER - 1, 4 * PER] {
+        let recs: Vec<Num> = (0..=4 * PER)
+            .map(|i| Num {
+                int: i == at,
+                _ballast: [0; 4096],
+            })
+            .collect();
+        agree(&WriteOptions::new(), &recs).unwrap_err();
+    }
+}
+
 #[test]
 fn small_inputs_take_the_sequential_path() {
     agree(&WriteOptions::new(), &Vec::<f64>::new()).unwrap_err();
