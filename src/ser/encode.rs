@@ -579,10 +579,12 @@ struct Frame<'b> {
 }
 
 impl Frame<'_> {
-    /// Where `node`'s bytes start in the element.
+    /// The first `n` of `node`'s bytes (`None` never happens: the tree was
+    /// compiled for this element's size).
     #[inline(always)]
-    fn at(&self, node: &TreeNode) -> usize {
-        (self.base as usize).wrapping_add(node.off as usize)
+    fn bytes(&mut self, node: &TreeNode, n: usize) -> Option<&mut [u8]> {
+        let at = (self.base as usize).wrapping_add(node.off as usize);
+        self.buf.get_mut(at..at.wrapping_add(n))
     }
 }
 
@@ -635,12 +637,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     fn put_plain<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), E> {
         let Enc { node, frame, .. } = self;
         if node.tag == tag_of(num) {
-            let at = frame.at(node);
-            if let Some(d) = frame
-                .buf
-                .get_mut(at..at.wrapping_add(N))
-                .and_then(|s| s.first_chunk_mut::<N>())
-            {
+            if let Some(d) = frame.bytes(node, N).and_then(|s| s.first_chunk_mut()) {
                 *d = bytes;
                 return Ok(());
             }
@@ -659,8 +656,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     fn put_str(self, v: &str) -> Result<(), E> {
         let Enc { node, frame, .. } = self;
         if node.tag == Tag::Unicode && !v.ends_with('\0') {
-            let at = frame.at(node);
-            if let Some(slot) = frame.buf.get_mut(at..at.wrapping_add(node.size)) {
+            if let Some(slot) = frame.bytes(node, node.size) {
                 if put_unicode(slot, v, false) {
                     return Ok(());
                 }
@@ -753,9 +749,10 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
     /// This node's bytes.
     #[inline]
     fn slot(self) -> Result<Slot<'a, 'f>> {
-        let at = self.frame.at(self.node);
-        let end = at.checked_add(self.node.size).ok_or_else(internal)?;
-        let buf = self.frame.buf.get_mut(at..end).ok_or_else(internal)?;
+        let buf = self
+            .frame
+            .bytes(self.node, self.node.size)
+            .ok_or_else(internal)?;
         Ok(Slot {
             node: self.node,
             buf,
@@ -1770,10 +1767,8 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     fn serialize_bytes(self, v: &[u8]) -> Result<(), E> {
         let Enc { node, frame, .. } = self;
         if node.tag == Tag::Bytes && v.last() != Some(&0) {
-            let at = frame.at(node);
             if let Some((head, tail)) = frame
-                .buf
-                .get_mut(at..at.wrapping_add(node.size))
+                .bytes(node, node.size)
                 .and_then(|s| s.split_at_mut_checked(v.len()))
             {
                 head.copy_from_slice(v);
@@ -1822,16 +1817,9 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
             // the unit is the dtype's: the count is stored as it is
             if let Captured::Int(count) = probe(value) {
                 let Enc { node, frame, .. } = self;
-                let at = frame.at(node);
-                if let Some(d) = frame
-                    .buf
-                    .get_mut(at..at.wrapping_add(8))
-                    .and_then(|s| s.first_chunk_mut::<8>())
-                {
-                    *d = count.to_le_bytes();
-                    return Ok(());
-                }
-                return Err(E::of(internal()));
+                let d = frame.bytes(node, 8).and_then(|s| s.first_chunk_mut());
+                *d.ok_or_else(|| E::of(internal()))? = count.to_le_bytes();
+                return Ok(());
             }
         }
         self.general(|e| e.special(name, value))
