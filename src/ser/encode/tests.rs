@@ -81,6 +81,10 @@ fn same<T: ?Sized + Serialize>(dt: &Dtype, v: &T) -> Option<Vec<u8>> {
                     .encode(v, &mut buf)
                     .map(|()| buf)
                     .map_err(|e| e.to_string());
+                let mut alone = vec![0u8; dt.itemsize()];
+                let exact = tape.exact(v, &mut alone).map(|()| alone);
+                let exact = exact.map_err(|e| e.to_string());
+                assert_eq!(exact, got, "the exact pass alone, strict {strict}");
                 if strict {
                     if let Ok(bytes) = &got {
                         assert_eq!(
