@@ -433,7 +433,7 @@ impl Scalar {
     /// The number this scalar is when its bytes are the Rust value's own
     /// little-endian bytes (`bool` one byte): the one rule behind every
     /// fast path that moves a value with a single load or store (the write
-    /// replay and flat arrays, the read side's fast tags, `Bulk`). Big-endian
+    /// side's element encoder and flat arrays, the read side's fast tags, `Bulk`). Big-endian
     /// numbers and every other type (`f2`, complex, strings, datetimes) are
     /// `None` and go through the general paths with their conversions.
     pub(crate) fn plain(&self) -> Option<Plain> {

@@ -2,8 +2,8 @@
 //!
 //! `Vec<f64>`, `Vec<u8>`, `Vec<[f32; 3]>`: once the first element fixed
 //! the dtype, every element is one number (or a short run of numbers of one
-//! type) stored as its own little-endian bytes, back to back. Replaying the
-//! compiled [`DtypeTree`](crate::ser::encode::DtypeTree) for that still costs a frame,
+//! type) stored as its own little-endian bytes, back to back. Encoding it
+//! through the compiled [`DtypeTree`](crate::ser::encode::DtypeTree) still costs a frame,
 //! a node and an offset per element; here the element is handed a tiny
 //! serializer, [`Leaf`], that accepts exactly the one serialize method of
 //! the element's number type (the type check IS the method called), stores
@@ -22,8 +22,8 @@ use serde::ser::{self, Impossible, Serialize};
 
 use crate::de::at_least_one;
 use crate::special;
-// An element the fast mode does not take (never shown): the replay's
-// zero-size miss too, so both fast paths fail the same cheap way.
+// An element the fast mode does not take (never shown): the element
+// encoder's fast-pass miss too, so both fast paths fail the same cheap way.
 use crate::ser::{Found, Miss};
 
 use crate::dtype::Plain;
@@ -354,8 +354,8 @@ impl<S: Store> ser::Serializer for Leaf<S> {
         }
         value.serialize(self)
     }
-    /// A tuple element: the tape's subarray (the replay takes a tuple of
-    /// any announced length along it, element by element).
+    /// A tuple element: the tape's subarray (the element encoder takes a
+    /// tuple of any announced length along it, element by element).
     #[inline]
     fn serialize_tuple(self, _: usize) -> Result<S::Tuple, Miss> {
         self.0.tuple()

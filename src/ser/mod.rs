@@ -4,9 +4,9 @@
 //! value ─► writer.rs: to_vec, to_writer, to_path, npz members, NpyWriter
 //!  │
 //!  ├─ inferred dtype, C order: one walk (spec.rs, Spec over the outer axes)
-//!  │    first element ─► infer.rs (Infer) ─► Dtype ─► replay.rs (DtypeTree)
+//!  │    first element ─► infer.rs (Infer) ─► Dtype ─► encode.rs (DtypeTree)
 //!  │    each element  ─► flat.rs (Leaf: plain numbers into a block)
-//!  │                     or DtypeTree::encode (replay.rs; a miss ─► encode.rs, Enc)
+//!  │                     or DtypeTree::encode (encode.rs: fast pass, a miss ─► exact pass)
 //!  │    not uniform   ─► the exact passes below
 //!  │
 //!  └─ exact passes: plan() ─► infer.rs (Infer) or walk.rs (Count) ─► WritePlan
@@ -18,8 +18,8 @@
 //! inferred (`infer.rs`); with one, only the shape is measured (`walk.rs`,
 //! [`walk::Count`]). Pass 2 is the walker of the single pass again, given
 //! that dtype and shape ([`spec::encode_planned`]): it encodes each element
-//! into its bytes (`encode.rs`, through the dtype compiled once in
-//! `replay.rs`) in the same flavours, and names where a value fails;
+//! into its bytes (`encode.rs`, through the dtype compiled once) in the
+//! same flavours, and names where a value fails;
 //! Fortran order is C order reordered (`nd.rs`). Inferred dtypes first try a single
 //! speculative pass (`spec.rs`; arrays of plain numbers through its fast
 //! mode, `flat.rs`). Where that pass's bytes go is its flavour
@@ -52,8 +52,8 @@
 //!    variant, when serde has no data model for it;
 //! 3. `infer.rs`: the inferred node for its values;
 //! 4. `encode.rs`: how `Enc` writes it into the dtype (the one encoder of
-//!    every pass, given dtypes and conversions included);
-//! 5. optionally `replay.rs`: a tag, when it should not fall back to `Enc`.
+//!    every pass, given dtypes and conversions included): its general rule
+//!    in `Slot`, and optionally a node tag for a fast path.
 //!
 //! The walkers, the fast mode and the drivers need no change.
 
@@ -64,7 +64,7 @@
 /// The serializer methods of the plain numbers (`bool` as one byte), each
 /// handing its [`Plain`](crate::dtype::Plain) type and little-endian bytes
 /// to `self.$store`: the one list behind the write side's fast paths (the
-/// replay tape, the flat arrays and their check).
+/// element encoder's fast pass, the flat arrays and their check).
 macro_rules! plain_number_methods {
     (#[$attr:meta] $store:ident -> $ret:ty) => {
         #[$attr]
@@ -385,9 +385,9 @@ pub(crate) fn too_deep() -> Error {
     ))
 }
 
-/// Why a fast path (the replay of a tape, the flat arrays) stopped; never
-/// shown (the caller encodes the element again with the general encoder,
-/// which gives the real error). A zero-sized error keeps the fast paths'
+/// Why a fast path (the element encoder's fast pass, the flat arrays)
+/// stopped; never shown (the caller encodes the element again by the exact
+/// pass, which gives the real error). A zero-sized error keeps the fast paths'
 /// results a single flag.
 #[derive(Debug)]
 pub(crate) struct Miss;

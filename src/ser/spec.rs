@@ -4,7 +4,7 @@
 //! can be encoded. Most arrays are uniform, so instead the dtype is inferred
 //! from the FIRST element only and every element is encoded right away in
 //! strict mode (no conversions, fields in order, strings no wider than the
-//! first element's), through the dtype's compiled [`DtypeTree`] (`replay.rs`).
+//! first element's), through the dtype's compiled [`DtypeTree`] (`encode.rs`).
 //! If anything does not fit, the result is thrown away and
 //! the caller runs the two exact passes, which give the widest strings or
 //! the proper error. The output for a successful speculation is identical
