@@ -527,3 +527,127 @@ fn integers_into_datetime_and_bytes_into_void() {
     assert!(!strict_takes(&f4, &1.0f64));
     assert!(strict_takes(&f4, &1.0f32));
 }
+
+/// Random values (JSON: numbers, strings, sequences, maps; some that fit,
+/// some that do not) into assorted dtypes: the fast pass and then the exact
+/// pass give what the exact pass alone gives, bytes or message.
+#[test]
+fn the_passes_agree_on_random_values() {
+    use serde_json::{Value, json};
+    // xorshift: the same values every run
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n.max(1)
+    };
+    fn value(dt: &Dtype, next: &mut dyn FnMut(u64) -> u64, depth: usize) -> Value {
+        let other = next(10) == 0 || depth > 4;
+        match dt {
+            _ if other => match next(6) {
+                0 => json!(null),
+                1 => json!("text"),
+                2 => json!(1.5),
+                3 => json!(-3),
+                4 => json!([1, 2]),
+                _ => json!({"a": 1}),
+            },
+            Dtype::Scalar(s) => match s.ty() {
+                ScalarType::Bool => json!(next(2) == 1),
+                ScalarType::Int(_) | ScalarType::UInt(_) => {
+                    json!(next(70_000) as i64 - 1_000)
+                }
+                ScalarType::Float(_) => match next(3) {
+                    0 => json!(next(100) as f64 * 0.25),
+                    1 => json!(next(100) as i64),
+                    _ => json!(1e300),
+                },
+                ScalarType::Complex(_) => json!([next(10) as f64, 0.5]),
+                ScalarType::Unicode(_) | ScalarType::Bytes(_) => {
+                    json!(["", "ab", "abcd", "é€", "toolong"][next(5) as usize])
+                }
+                _ => json!(next(100) as i64),
+            },
+            Dtype::Subarray(base, dims) => {
+                let n = dims.iter().product::<u64>() as i64 + [0, 0, 0, -1, 1][next(5) as usize];
+                let inner = match dims.split_first() {
+                    Some((_, rest)) if !rest.is_empty() => {
+                        Dtype::subarray((**base).clone(), rest.to_vec()).unwrap()
+                    }
+                    _ => (**base).clone(),
+                };
+                let n = if dims.len() > 1 { dims[0] as i64 } else { n };
+                Value::Array(
+                    (0..n.max(0))
+                        .map(|_| value(&inner, next, depth + 1))
+                        .collect(),
+                )
+            }
+            Dtype::Record(r) => {
+                let mut fields: Vec<_> = r.fields().iter().collect();
+                if next(3) == 0 {
+                    fields.reverse();
+                }
+                if next(8) == 0 {
+                    fields.pop();
+                }
+                if next(2) == 0 {
+                    let items = fields.iter().map(|f| value(f.dtype(), next, depth + 1));
+                    return Value::Array(items.collect());
+                }
+                let mut m = serde_json::Map::new();
+                for f in fields {
+                    m.insert(f.name().to_owned(), value(f.dtype(), next, depth + 1));
+                }
+                if next(8) == 0 {
+                    m.insert("extra".into(), json!(1));
+                }
+                Value::Object(m)
+            }
+        }
+    }
+    let dtypes = [
+        "<i4",
+        ">i2",
+        "|u1",
+        "<f8",
+        "<f4",
+        ">f8",
+        "<f2",
+        "|b1",
+        "<c16",
+        "<U3",
+        ">U2",
+        "|S4",
+        "('<i2', (3,))",
+        "('<f8', (2, 20))",
+        "('<u4', (40,))",
+        "[('a', '<i8'), ('b', '<f8')]",
+        "[('x', [('p', '|u1'), ('q', '<f4', (2,))]), ('s', '<U2'), ('c', '<c8')]",
+        "[('r', [('a', '|i1'), ('b', '<i2')], (3,)), ('z', '>u8')]",
+    ];
+    let mut checked = 0;
+    for descr in dtypes {
+        let dt = dt(descr);
+        for _ in 0..300 {
+            let v = value(&dt, &mut next, 0);
+            for strict in [false, true] {
+                let mut tape = DtypeTree::new(&dt, strict);
+                let (mut a, mut b) = (vec![0u8; dt.itemsize()], vec![0u8; dt.itemsize()]);
+                let both = tape
+                    .encode(&v, &mut a)
+                    .map(|()| a)
+                    .map_err(|e| e.to_string());
+                let alone = tape
+                    .exact(&v, &mut b)
+                    .map(|()| b)
+                    .map_err(|e| e.to_string());
+                assert_eq!(both, alone, "{descr} strict {strict}: {v}");
+                checked += usize::from(both.is_ok());
+            }
+        }
+    }
+    // not only refusals
+    assert!(checked > 1000, "{checked} values encoded");
+}
