@@ -31,7 +31,7 @@ pub(crate) struct Pick<'a> {
     pub(crate) field: &'a Field,
     pub(crate) position: usize,
     /// The field's dtype compiled once per column (`DtypeTree::new(dtype,
-    /// false)`): the value is encoded as `Enc::new` would (same bytes and
+    /// false)`): the value is encoded as into a given dtype (same bytes and
     /// errors), without interpreting the dtype per record.
     pub(crate) tape: &'a mut DtypeTree,
     pub(crate) out: &'a mut [u8],
