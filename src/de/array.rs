@@ -148,7 +148,7 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
             }
-            return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
+            return run_seq::<B, V, { run_by::ROWS }>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
             // scalars of no bytes (`S0`): counted, not split from the bytes
@@ -229,17 +229,18 @@ pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
 /// hot path of `[f64; 3]` fields and rows.
 /// The sequence's only state is the bytes not yet handed out, so the
 /// visitor's loop keeps it in two registers; positions and messages are
-/// worked out from it on errors. `ROWS` tells the two callers (record
-/// fields, array rows) apart so each inlines its visitor once.
+/// worked out from it on errors. `BY` tells the callers apart (one of
+/// [`run_by`]) so each inlines its visitor once: a visitor's `visit_seq`
+/// called from one place only is inlined there.
 #[inline(always)]
-pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const ROWS: bool>(
+pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const BY: u8>(
     base: &'a Plan,
     bytes: B,
     cfg: Cfg,
     top: bool,
     visitor: V,
 ) -> Result<V::Value> {
-    let mut seq = RunSeq::<B, ROWS> {
+    let mut seq = RunSeq::<B, BY> {
         base,
         size: base.size,
         fast: base.fast,
@@ -253,6 +254,17 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const ROWS: bool>(
         Ok(_) => Err(run_too_few(base, top, bytes.len(), seq.rest.len())),
         Err(e) => Err(run_error(e, base, top, bytes.len())),
     }
+}
+
+/// The callers of [`run_seq`], its `BY` parameter.
+pub(crate) mod run_by {
+    /// The rows of a one-axis array.
+    pub(crate) const ROWS: u8 = 0;
+    /// A subarray element ([`ElementDe`](super::ElementDe)).
+    pub(crate) const SUBARRAY: u8 = 1;
+    /// A subarray field of a record read in order
+    /// ([`FieldDe`](crate::de::element::FieldDe)).
+    pub(crate) const FIELD: u8 = 2;
 }
 
 /// The elements of a run that the type did not take.
@@ -274,7 +286,7 @@ pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error
 }
 
 /// The scalars of a run not yet handed out (see [`run_seq`]).
-struct RunSeq<'a, B, const ROWS: bool> {
+struct RunSeq<'a, B, const BY: u8> {
     base: &'a Plan,
     /// `base.size` and `base.fast`, read once.
     size: usize,
@@ -286,7 +298,7 @@ struct RunSeq<'a, B, const ROWS: bool> {
     top: bool,
 }
 
-impl<'de, B: Src<'de>, const ROWS: bool> de::SeqAccess<'de> for RunSeq<'_, B, ROWS> {
+impl<'de, B: Src<'de>, const BY: u8> de::SeqAccess<'de> for RunSeq<'_, B, BY> {
     type Error = Error;
 
     #[inline(always)]

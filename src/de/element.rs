@@ -5,7 +5,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, run_seq, scalar_run};
+use super::array::{ArrayDe, run_by, run_seq, scalar_run};
 use super::bulk_offer;
 use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
@@ -144,10 +144,13 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         I: ExactSizeIterator<Item = &'a PField>,
     {
         let total = fields.len();
-        let mut seq = RecordSeq {
-            fields,
+        let record = Record {
             bytes: self.bytes,
             cfg: self.cfg,
+        };
+        let mut seq = RecordSeq {
+            fields,
+            record: &record,
         };
         let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
         let left = seq.fields.len();
@@ -176,6 +179,22 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
                 self.record_map(r, Some((key, fields)), visitor)
             }
             _ => de::Deserializer::deserialize_any(self, visitor),
+        }
+    }
+
+    /// `deserialize_struct` with a proof for the type whose field list
+    /// is not the record's length (some fields, or another list under
+    /// the same type): by position, out of line.
+    #[inline(never)]
+    fn struct_picked<V: Visitor<'de>>(
+        self,
+        r: &'a [PField],
+        reads: Reads<'_>,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match reads {
+            Reads::All => self.record_seq(r.iter(), visitor),
+            Reads::Some(at) => self.record_seq(Picked { at: at.iter(), r }, visitor),
         }
     }
 
@@ -338,7 +357,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
             if base.size != 0 {
-                return run_seq::<B, V, false>(base, self.exact()?, self.cfg, false, visitor);
+                return run_seq::<B, V, { run_by::SUBARRAY }>(base, self.exact()?, self.cfg, false, visitor);
             }
         }
         self.seq_general(visitor)
@@ -374,8 +393,12 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         let key = ByPosition::key::<V>();
         match &self.dtype.kind {
             Kind::Record(r) => match self.dtype.by_position.holds(key) {
-                Some(Reads::All) => self.record_seq(r.iter(), visitor),
-                Some(Reads::Some(at)) => self.record_seq(Picked { at: at.iter(), r }, visitor),
+                // the proven list names all of the fields: a derived
+                // type's list is a constant, so on this branch the
+                // compiler knows how many fields there are (no end test
+                // per field, none after the visit)
+                Some(Reads::All) if r.len() == fields.len() => self.record_seq(r.iter(), visitor),
+                Some(reads) => self.struct_picked(r, reads, visitor),
                 None => self.struct_by_name(key, fields, visitor),
             },
             _ => self.struct_by_name(key, fields, visitor),
@@ -543,13 +566,19 @@ impl ExactSizeIterator for Picked<'_> {}
 
 /// A record as a sequence of its fields in file order (tuples, tuple
 /// structs, and structs by position: there some fields may be left out).
-struct RecordSeq<I, B> {
+struct RecordSeq<'r, I, B> {
     fields: I,
+    record: &'r Record<B>,
+}
+
+/// A record's bytes and the options, which each of its fields' [`FieldDe`]
+/// refers to (so a field's deserializer is two words).
+struct Record<B> {
     bytes: B,
     cfg: Cfg,
 }
 
-impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<I, B>
+impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<'_, I, B>
 where
     I: ExactSizeIterator<Item = &'a PField>,
     B: Src<'de>,
@@ -564,12 +593,224 @@ where
         let Some(field) = self.fields.next() else {
             return Ok(None);
         };
-        seed.deserialize(field_de(field, self.bytes, self.cfg)?)
-            .map(Some)
-            .map_err(|e| in_field(e, &field.name))
+        let de = FieldDe {
+            field,
+            record: self.record,
+        };
+        match seed.deserialize(de) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => Err(in_field(e, &field.name)),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.fields.len())
     }
+}
+
+/// One field of a record read in order ([`RecordSeq`]): the field and its
+/// record, two words, so making one is free and it is passed in
+/// registers. The hot methods (the fast numbers of [`fast_scalar!`], a
+/// one-axis run of scalars) read at the field's offset here; every other
+/// method is [`ElementDe`]'s over the field's bytes, out of line
+/// ([`field_general`]) or inlined ([`FieldDe::element`]).
+pub(crate) struct FieldDe<'a, 'r, B> {
+    field: &'a PField,
+    record: &'r Record<B>,
+}
+
+impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
+    /// The field as an [`ElementDe`] (see [`field_de`]).
+    #[inline(always)]
+    fn element(self) -> Result<ElementDe<'a, B>> {
+        field_de(self.field, self.record.bytes, self.record.cfg)
+    }
+
+    /// The `N` bytes at the field's offset, when the record holds them.
+    #[inline(always)]
+    fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
+        let at = self.field.offset;
+        self.record
+            .bytes
+            .slice()
+            .get(at..at.checked_add(N)?)?
+            .first_chunk::<N>()
+    }
+}
+
+/// A method of [`ElementDe`] over `field` of a record with these bytes
+/// and options: what the fast paths of [`FieldDe`] do not take, out of
+/// line, its arguments in registers.
+#[inline(never)]
+fn field_general<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
+    field: &'a PField,
+    bytes: B,
+    cfg: Cfg,
+    visitor: V,
+    f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
+) -> Result<V::Value> {
+    f(field_de(field, bytes, cfg)?, visitor)
+}
+
+/// Methods that are [`ElementDe`]'s over the field's bytes.
+macro_rules! field_forward {
+    ($($m:ident)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.element()?.$m(visitor)
+        }
+    )*};
+}
+
+/// [`ElementDe`]'s fast numbers read at the field's offset (the same
+/// tags, the same loads); misses go to [`field_general`].
+macro_rules! field_fast {
+    ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let plan = &self.field.plan;
+            if plan.fast == Some(Plain::$tag) {
+                if let Some(a) = self.chunk::<$n>() {
+                    return match visitor.$visit(<$t>::from_le_bytes(*a)) {
+                        Ok(v) => Ok(v),
+                        Err(e) => Err(fix_field(e, plan)),
+                    };
+                }
+            } else if plan.swapped == Some(Plain::$tag) {
+                if let Some(a) = self.chunk::<$n>() {
+                    return match visitor.$visit(<$t>::from_be_bytes(*a)) {
+                        Ok(v) => Ok(v),
+                        Err(e) => Err(fix_field(e, plan)),
+                    };
+                }
+            }
+            field_general(self.field, self.record.bytes, self.record.cfg, visitor, |d, v| d.$m(v))
+        }
+    )*};
+}
+
+/// A fast path's visitor error, fixed (out of line).
+#[cold]
+#[inline(never)]
+fn fix_field(e: Error, plan: &Plan) -> Error {
+    fix_error(e, &Found(plan))
+}
+
+impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
+    type Error = Error;
+
+    field_fast! {
+        deserialize_i8 I8 i8, 1, visit_i8;
+        deserialize_i16 I16 i16, 2, visit_i16;
+        deserialize_i32 I32 i32, 4, visit_i32;
+        deserialize_i64 I64 i64, 8, visit_i64;
+        deserialize_u8 U8 u8, 1, visit_u8;
+        deserialize_u16 U16 u16, 2, visit_u16;
+        deserialize_u32 U32 u32, 4, visit_u32;
+        deserialize_u64 U64 u64, 8, visit_u64;
+        deserialize_f32 F32 f32, 4, visit_f32;
+        deserialize_f64 F64 f64, 8, visit_f64;
+    }
+
+    #[inline(always)]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let plan = &self.field.plan;
+        if let Kind::Sub(base, _, Some(_)) = &plan.kind {
+            if base.size != 0 {
+                let bytes = self.record.bytes.sub(self.field.offset, plan.size)?;
+                return run_seq::<B, V, { run_by::FIELD }>(
+                    base,
+                    bytes,
+                    self.record.cfg,
+                    false,
+                    visitor,
+                );
+            }
+        }
+        field_general(self.field, self.record.bytes, self.record.cfg, visitor, |d, v| {
+            d.seq_general(v)
+        })
+    }
+
+    #[inline(always)]
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.element()?.deserialize_any(visitor)
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.element()?.deserialize_bool(visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.element()?.deserialize_newtype_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.element()?.deserialize_struct(name, fields, visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.element()?.deserialize_option(visitor)
+    }
+
+    #[inline]
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.element()?.deserialize_unit(visitor)
+    }
+
+    #[inline]
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.element()?.deserialize_unit_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.element()?.deserialize_enum(name, variants, visitor)
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    field_forward!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_map
+        deserialize_identifier);
 }
