@@ -2,6 +2,9 @@
 //! = records) or a subarray field's dims. Also the reordering of
 //! Fortran-order data into C order.
 
+use std::cell::Cell;
+use std::marker::PhantomData;
+
 use serde::de::{self, Visitor};
 
 use super::bulk_offer;
@@ -240,7 +243,10 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const BY: u8>(
     top: bool,
     visitor: V,
 ) -> Result<V::Value> {
-    let mut seq = RunSeq::<B, BY> {
+    // what the sequence leaves: set when the visitor drops it (as if it
+    // took nothing, should it never be dropped)
+    let left = Cell::new(bytes.len());
+    let seq = RunSeq::<B, BY> {
         base,
         size: base.size,
         fast: base.fast,
@@ -248,10 +254,12 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const BY: u8>(
         total: bytes.len(),
         cfg,
         top,
+        left: &left,
+        de: PhantomData,
     };
-    match visitor.visit_seq(&mut seq) {
-        Ok(v) if seq.rest.len() == 0 => Ok(v),
-        Ok(_) => Err(run_too_few(base, top, bytes.len(), seq.rest.len())),
+    match visitor.visit_seq(seq) {
+        Ok(v) if left.get() == 0 => Ok(v),
+        Ok(_) => Err(run_too_few(base, top, bytes.len(), left.get())),
         Err(e) => Err(run_error(e, base, top, bytes.len())),
     }
 }
@@ -285,8 +293,11 @@ pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error
     fix_error(e, &Shape(base, &dims, top))
 }
 
-/// The scalars of a run not yet handed out (see [`run_seq`]).
-struct RunSeq<'a, B, const BY: u8> {
+/// The elements of a run not yet handed out (see [`run_seq`]). Handed to
+/// the visitor by value, so a visitor's loop that is not inlined keeps
+/// the state in registers rather than storing it back per element; what
+/// is left is reported once, when the visitor drops the sequence.
+struct RunSeq<'a, 'l, 'de, B: Src<'de>, const BY: u8> {
     base: &'a Plan,
     /// `base.size` and `base.fast`, read once.
     size: usize,
@@ -296,9 +307,19 @@ struct RunSeq<'a, B, const BY: u8> {
     total: usize,
     cfg: Cfg,
     top: bool,
+    /// Where the length of `rest` goes when the sequence is dropped.
+    left: &'l Cell<usize>,
+    de: PhantomData<&'de ()>,
 }
 
-impl<'de, B: Src<'de>, const BY: u8> de::SeqAccess<'de> for RunSeq<'_, B, BY> {
+impl<'de, B: Src<'de>, const BY: u8> Drop for RunSeq<'_, '_, 'de, B, BY> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.left.set(self.rest.len());
+    }
+}
+
+impl<'de, B: Src<'de>, const BY: u8> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, B, BY> {
     type Error = Error;
 
     #[inline(always)]
