@@ -5,7 +5,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, run_by, run_seq, scalar_run};
+use super::array::{ArrayDe, Field, Subarray, run_seq, scalar_run};
 use super::bulk_offer;
 use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
@@ -20,6 +20,7 @@ use crate::nd::Order;
 /// A record field's bytes run on to the end of its record (one bounds
 /// check per field instead of two; the fast scalar paths read their fixed
 /// width from the front); every other path takes [`ElementDe::exact`].
+#[derive(Clone, Copy)]
 pub(crate) struct ElementDe<'a, B> {
     dtype: &'a Plan,
     bytes: B,
@@ -49,6 +50,12 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
             cfg,
             fast,
         }
+    }
+
+    /// The same element over other bytes (the next of a run).
+    #[inline(always)]
+    pub(crate) fn set_bytes(&mut self, bytes: B) {
+        self.bytes = bytes;
     }
 
     /// Exactly the element's bytes.
@@ -138,7 +145,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     /// The record as a sequence of `fields` (all of the record's, or the
     /// ones a proven field list reads), each of which the type must take.
     #[inline]
-    fn record_seq<V, I>(self, fields: I, visitor: V) -> Result<V::Value>
+    fn record_seq<V, I>(&self, fields: I, visitor: V) -> Result<V::Value>
     where
         V: Visitor<'de>,
         I: ExactSizeIterator<Item = &'a PField>,
@@ -179,6 +186,34 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
                 self.record_map(r, Some((key, fields)), visitor)
             }
             _ => de::Deserializer::deserialize_any(self, visitor),
+        }
+    }
+
+    /// `deserialize_struct`, the element by reference (a row's is the
+    /// run's, [`RowDe`]).
+    #[inline]
+    fn record<V: Visitor<'de>>(
+        &self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        // By name (a map) until one record proved the type's field list
+        // names some of this record's fields in order (`ByPosition`); then
+        // by position, without matching a name per field. The key is taken
+        // here and handed down: a type name's address is the same at one
+        // place in the code, not necessarily at two.
+        let key = ByPosition::key::<V>();
+        match &self.dtype.kind {
+            Kind::Record(r) => match self.dtype.by_position.holds(key) {
+                // the proven list names all of the fields: a derived
+                // type's list is a constant, so on this branch the
+                // compiler knows how many fields there are (no end test
+                // per field, none after the visit)
+                Some(Reads::All) if r.len() == fields.len() => self.record_seq(r.iter(), visitor),
+                Some(reads) => self.struct_picked(r, reads, visitor),
+                None => self.struct_by_name(key, fields, visitor),
+            },
+            _ => self.struct_by_name(key, fields, visitor),
         }
     }
 
@@ -356,9 +391,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
-            if base.size != 0 {
-                return run_seq::<B, V, { run_by::SUBARRAY }>(base, self.exact()?, self.cfg, false, visitor);
-            }
+            return run_seq::<B, V, Subarray>(base, self.exact()?, self.cfg, false, visitor);
         }
         self.seq_general(visitor)
     }
@@ -378,31 +411,14 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         self.deserialize_seq(visitor)
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        // By name (a map) until one record proved the type's field list
-        // names some of this record's fields in order (`ByPosition`); then
-        // by position, without matching a name per field. The key is taken
-        // here and handed down: a type name's address is the same at one
-        // place in the code, not necessarily at two.
-        let key = ByPosition::key::<V>();
-        match &self.dtype.kind {
-            Kind::Record(r) => match self.dtype.by_position.holds(key) {
-                // the proven list names all of the fields: a derived
-                // type's list is a constant, so on this branch the
-                // compiler knows how many fields there are (no end test
-                // per field, none after the visit)
-                Some(Reads::All) if r.len() == fields.len() => self.record_seq(r.iter(), visitor),
-                Some(reads) => self.struct_picked(r, reads, visitor),
-                None => self.struct_by_name(key, fields, visitor),
-            },
-            _ => self.struct_by_name(key, fields, visitor),
-        }
+        self.record(fields, visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -629,11 +645,10 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
     /// The `N` bytes at the field's offset, when the record holds them.
     #[inline(always)]
     fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
-        let at = self.field.offset;
         self.record
             .bytes
             .slice()
-            .get(at..at.checked_add(N)?)?
+            .get(self.field.offset..)?
             .first_chunk::<N>()
     }
 }
@@ -716,16 +731,13 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let plan = &self.field.plan;
         if let Kind::Sub(base, _, Some(_)) = &plan.kind {
-            if base.size != 0 {
-                let bytes = self.record.bytes.sub(self.field.offset, plan.size)?;
-                return run_seq::<B, V, { run_by::FIELD }>(
-                    base,
-                    bytes,
-                    self.record.cfg,
-                    false,
-                    visitor,
-                );
-            }
+            // the field's bytes: from its offset, its size
+            let (bytes, _) = self
+                .record
+                .bytes
+                .range(self.field.offset, self.record.bytes.len())?
+                .split(plan.size)?;
+            return run_seq::<B, V, Field>(base, bytes, self.record.cfg, false, visitor);
         }
         field_general(self.field, self.record.bytes, self.record.cfg, visitor, |d, v| {
             d.seq_general(v)
@@ -813,4 +825,47 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
     field_forward!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_map
         deserialize_identifier);
+}
+
+/// An [`ElementDe`] by reference: a row of a one-axis array handed out by
+/// its run (`super::array::Rows`), one word. Every method is the
+/// element's; a record is read from the reference ([`ElementDe::record`]).
+pub(crate) struct RowDe<'r, 'a, B>(pub(crate) &'r ElementDe<'a, B>);
+
+macro_rules! row_forward {
+    ($($m:ident($($a:ident: $t:ty),*))*) => {$(
+        #[inline(always)]
+        fn $m<V: Visitor<'de>>(self, $($a: $t,)* visitor: V) -> Result<V::Value> {
+            (*self.0).$m($($a,)* visitor)
+        }
+    )*};
+}
+
+impl<'de, B: Src<'de>> de::Deserializer<'de> for RowDe<'_, '_, B> {
+    type Error = Error;
+
+    row_forward! {
+        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
+        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
+        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
+        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
+        deserialize_string() deserialize_bytes() deserialize_byte_buf()
+        deserialize_option() deserialize_unit() deserialize_map()
+        deserialize_identifier() deserialize_ignored_any() deserialize_seq()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+    }
+
+    #[inline(always)]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.0.record(fields, visitor)
+    }
 }

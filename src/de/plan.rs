@@ -158,9 +158,10 @@ pub(crate) type Fast = Option<Plain>;
 #[repr(u8)]
 pub(crate) enum Kind {
     Scalar(Scalar),
-    /// Base element and dims (C order); for one axis of scalars
-    /// (`('pos', '<f8', (3,))`) also the count of that axis, so the run is
-    /// read without recomputing strides.
+    /// Base element and dims (C order); for one axis of scalars that take
+    /// bytes (`('pos', '<f8', (3,))`, not `S0`) also the count of that
+    /// axis, so the run is read without recomputing strides (and the hot
+    /// paths test one thing: that there is a count).
     Sub(Box<Plan>, Vec<u64>, Option<usize>),
     Record(Vec<PField>),
 }
@@ -190,7 +191,7 @@ impl Plan {
             Dtype::Subarray(base, dims) => {
                 let base = Plan::new(base);
                 let run = match (&base.kind, &dims[..]) {
-                    (Kind::Scalar(_), &[n]) => usize::try_from(n).ok(),
+                    (Kind::Scalar(_), &[n]) if base.size != 0 => usize::try_from(n).ok(),
                     _ => None,
                 };
                 Kind::Sub(Box::new(base), dims.clone(), run)
