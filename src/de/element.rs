@@ -86,16 +86,25 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     /// A fast path's visit, its error fixed (out of line).
     #[inline(always)]
     fn visited<T>(&self, r: Result<T>) -> Result<T> {
-        match r {
-            Ok(v) => Ok(v),
-            Err(e) => Err(self.fix(e)),
-        }
+        visited(self.dtype, r)
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn fix(&self, e: Error) -> Error {
-        fix_error(e, &Found(self.dtype))
+        fix_found(e, self.dtype)
+    }
+
+    /// The plan's [`Fast`] tag (carried by value) and the plan, for
+    /// [`fast_scalar!`].
+    #[inline(always)]
+    fn tags(&self) -> (Fast, &'a Plan) {
+        (self.fast, self.dtype)
+    }
+
+    /// The element's first `N` bytes, for [`fast_scalar!`].
+    #[inline(always)]
+    fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
+        self.bytes.slice().first_chunk::<N>()
     }
 
     /// The general path of the numeric methods: the scalar with its
@@ -271,31 +280,67 @@ macro_rules! to_scalar {
     )*};
 }
 
-/// The numeric methods: when the plan's [`Fast`] tag says the file's type
-/// is exactly the asked one in little-endian order, one load and one
-/// visit; when its `swapped` tag says so for big-endian order, one
+/// The numeric methods of [`ElementDe`] and [`FieldDe`] (each gives
+/// `tags`, `chunk` and `general`): when the plan's [`Fast`] tag says the
+/// file's type is exactly the asked one in little-endian order, one load
+/// and one visit; when its `swapped` tag says so for big-endian order, one
 /// byte-swapping load and one visit (checked only after the first tag
 /// missed, so a little-endian file's hot path is one compare; read from
 /// the plan rather than carried by value like `fast`, which would make
 /// every element of a record one field larger); anything else (other
-/// types, conversions, records: [`ElementDe::general`]) goes out of line.
+/// types, conversions, records: `general`) goes out of line.
 macro_rules! fast_scalar {
     ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.fast == Some(Plain::$tag) {
-                if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
-                    return self.visited(visitor.$visit(<$t>::from_le_bytes(*a)));
+            let (fast, plan) = self.tags();
+            if fast == Some(Plain::$tag) {
+                if let Some(a) = self.chunk::<$n>() {
+                    return visited(plan, visitor.$visit(<$t>::from_le_bytes(*a)));
                 }
             }
-            if self.dtype.swapped == Some(Plain::$tag) {
-                if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
-                    return self.visited(visitor.$visit(<$t>::from_be_bytes(*a)));
+            if plan.swapped == Some(Plain::$tag) {
+                if let Some(a) = self.chunk::<$n>() {
+                    return visited(plan, visitor.$visit(<$t>::from_be_bytes(*a)));
                 }
             }
             self.general(visitor, |d, v| d.$m(v))
         }
     )*};
+}
+
+/// The numeric methods, [`fast_scalar!`] for the plain numbers.
+macro_rules! fast_numbers {
+    () => {
+        fast_scalar! {
+            deserialize_i8 I8 i8, 1, visit_i8;
+            deserialize_i16 I16 i16, 2, visit_i16;
+            deserialize_i32 I32 i32, 4, visit_i32;
+            deserialize_i64 I64 i64, 8, visit_i64;
+            deserialize_u8 U8 u8, 1, visit_u8;
+            deserialize_u16 U16 u16, 2, visit_u16;
+            deserialize_u32 U32 u32, 4, visit_u32;
+            deserialize_u64 U64 u64, 8, visit_u64;
+            deserialize_f32 F32 f32, 4, visit_f32;
+            deserialize_f64 F64 f64, 8, visit_f64;
+        }
+    };
+}
+
+/// A fast path's visit, its error fixed (out of line).
+#[inline(always)]
+fn visited<T>(plan: &Plan, r: Result<T>) -> Result<T> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) => Err(fix_found(e, plan)),
+    }
+}
+
+/// A visitor's error, serde's wording fixed to name what `plan` is.
+#[cold]
+#[inline(never)]
+fn fix_found(e: Error, plan: &Plan) -> Error {
+    fix_error(e, &Found(plan))
 }
 
 impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
@@ -313,18 +358,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     to_scalar!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf);
 
-    fast_scalar! {
-        deserialize_i8 I8 i8, 1, visit_i8;
-        deserialize_i16 I16 i16, 2, visit_i16;
-        deserialize_i32 I32 i32, 4, visit_i32;
-        deserialize_i64 I64 i64, 8, visit_i64;
-        deserialize_u8 U8 u8, 1, visit_u8;
-        deserialize_u16 U16 u16, 2, visit_u16;
-        deserialize_u32 U32 u32, 4, visit_u32;
-        deserialize_u64 U64 u64, 8, visit_u64;
-        deserialize_f32 F32 f32, 4, visit_f32;
-        deserialize_f64 F64 f64, 8, visit_f64;
-    }
+    fast_numbers!();
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -642,6 +676,22 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
         field_de(self.field, self.record.bytes, self.record.cfg)
     }
 
+    /// The field plan's [`Fast`] tag and the plan, for [`fast_scalar!`].
+    #[inline(always)]
+    fn tags(&self) -> (Fast, &'a Plan) {
+        (self.field.plan.fast, &self.field.plan)
+    }
+
+    /// [`field_general`], for [`fast_scalar!`].
+    #[inline(always)]
+    fn general<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        field_general(self.field, self.record.bytes, self.record.cfg, visitor, f)
+    }
+
     /// The `N` bytes at the field's offset, when the record holds them.
     #[inline(always)]
     fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
@@ -677,55 +727,10 @@ macro_rules! field_forward {
     )*};
 }
 
-/// [`ElementDe`]'s fast numbers read at the field's offset (the same
-/// tags, the same loads); misses go to [`field_general`].
-macro_rules! field_fast {
-    ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let plan = &self.field.plan;
-            if plan.fast == Some(Plain::$tag) {
-                if let Some(a) = self.chunk::<$n>() {
-                    return match visitor.$visit(<$t>::from_le_bytes(*a)) {
-                        Ok(v) => Ok(v),
-                        Err(e) => Err(fix_field(e, plan)),
-                    };
-                }
-            } else if plan.swapped == Some(Plain::$tag) {
-                if let Some(a) = self.chunk::<$n>() {
-                    return match visitor.$visit(<$t>::from_be_bytes(*a)) {
-                        Ok(v) => Ok(v),
-                        Err(e) => Err(fix_field(e, plan)),
-                    };
-                }
-            }
-            field_general(self.field, self.record.bytes, self.record.cfg, visitor, |d, v| d.$m(v))
-        }
-    )*};
-}
-
-/// A fast path's visitor error, fixed (out of line).
-#[cold]
-#[inline(never)]
-fn fix_field(e: Error, plan: &Plan) -> Error {
-    fix_error(e, &Found(plan))
-}
-
 impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
     type Error = Error;
 
-    field_fast! {
-        deserialize_i8 I8 i8, 1, visit_i8;
-        deserialize_i16 I16 i16, 2, visit_i16;
-        deserialize_i32 I32 i32, 4, visit_i32;
-        deserialize_i64 I64 i64, 8, visit_i64;
-        deserialize_u8 U8 u8, 1, visit_u8;
-        deserialize_u16 U16 u16, 2, visit_u16;
-        deserialize_u32 U32 u32, 4, visit_u32;
-        deserialize_u64 U64 u64, 8, visit_u64;
-        deserialize_f32 F32 f32, 4, visit_f32;
-        deserialize_f64 F64 f64, 8, visit_f64;
-    }
+    fast_numbers!();
 
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -739,9 +744,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
                 .split(plan.size)?;
             return run_seq::<B, V, Field>(base, bytes, self.record.cfg, false, visitor);
         }
-        field_general(self.field, self.record.bytes, self.record.cfg, visitor, |d, v| {
-            d.seq_general(v)
-        })
+        self.general(visitor, |d, v| d.seq_general(v))
     }
 
     #[inline(always)]
