@@ -692,14 +692,14 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
         field_general(self.field, self.record.bytes, self.record.cfg, visitor, f)
     }
 
-    /// The `N` bytes at the field's offset, when the record holds them.
+    /// The `N` bytes at the field's offset, when the record holds them
+    /// (called only with a [`Fast`] tag, so `near` is the offset).
     #[inline(always)]
     fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
-        self.record
-            .bytes
-            .slice()
-            .get(self.field.offset..)?
-            .first_chunk::<N>()
+        let at = usize::try_from(self.field.near).ok()?;
+        // 32 bits plus a number's width: no overflow, one compare
+        let end = at.checked_add(N)?;
+        self.record.bytes.slice().get(at..end)?.first_chunk::<N>()
     }
 }
 

@@ -171,6 +171,12 @@ pub(crate) enum Kind {
 pub(crate) struct PField {
     pub(crate) name: Box<str>,
     pub(crate) offset: usize,
+    /// `offset` in 32 bits, for the fast paths: the end of a number read
+    /// there cannot overflow, so its bytes cost one bounds check. A field
+    /// whose offset does not fit has no [`Fast`] tags (its plan's `fast`
+    /// and `swapped` are `None`), so this is read only where it is the
+    /// offset.
+    pub(crate) near: u32,
     pub(crate) plan: Plan,
 }
 
@@ -200,10 +206,18 @@ impl Plan {
                 r.fields()
                     .iter()
                     .map(|f| {
-                        let plan = Plan::new(f.dtype());
+                        let mut plan = Plan::new(f.dtype());
+                        let near = u32::try_from(f.offset()).ok();
+                        if near.is_none() {
+                            // past 4 GiB into its record: no fast path
+                            // (see `PField::near`)
+                            plan.fast = None;
+                            plan.swapped = None;
+                        }
                         PField {
                             name: f.name().into(),
                             offset: f.offset(),
+                            near: near.unwrap_or(u32::MAX),
                             plan,
                         }
                     })
