@@ -109,7 +109,9 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
 
     /// The general path of the numeric methods: the scalar with its
     /// conversions and checks, or the self-describing presentation of a
-    /// record or subarray. Out of line so the fast path stays small.
+    /// record or subarray. Out of line (and cold: the fast paths are the
+    /// likely branch) so the fast path stays small.
+    #[cold]
     #[inline(never)]
     fn general<V: Visitor<'de>>(
         self,
@@ -705,7 +707,9 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
 
 /// A method of [`ElementDe`] over `field` of a record with these bytes
 /// and options: what the fast paths of [`FieldDe`] do not take, out of
-/// line, its arguments in registers.
+/// line (and cold: the fast paths are the likely branch), its arguments
+/// in registers.
+#[cold]
 #[inline(never)]
 fn field_general<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
     field: &'a PField,
