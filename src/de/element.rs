@@ -185,6 +185,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     /// `deserialize_struct` without a proof for the type of `key`
     /// ([`ByPosition`]): by name, trying the proof once. Out of line, so
     /// the positional read is all that is inlined.
+    #[cold]
     #[inline(never)]
     fn struct_by_name<V: Visitor<'de>>(
         self,
@@ -231,6 +232,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     /// `deserialize_struct` with a proof for the type whose field list
     /// is not the record's length (some fields, or another list under
     /// the same type): by position, out of line.
+    #[cold]
     #[inline(never)]
     fn struct_picked<V: Visitor<'de>>(
         self,
