@@ -162,13 +162,9 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         I: ExactSizeIterator<Item = &'a PField>,
     {
         let total = fields.len();
-        let record = Record {
-            bytes: self.bytes,
-            cfg: self.cfg,
-        };
         let mut seq = RecordSeq {
             fields,
-            record: &record,
+            record: self,
         };
         let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
         let left = seq.fields.len();
@@ -620,19 +616,14 @@ impl ExactSizeIterator for Picked<'_> {}
 
 /// A record as a sequence of its fields in file order (tuples, tuple
 /// structs, and structs by position: there some fields may be left out).
-struct RecordSeq<'r, I, B> {
+struct RecordSeq<'r, 'a, I, B> {
     fields: I,
-    record: &'r Record<B>,
+    /// The record, which each of its fields' [`FieldDe`] refers to (so a
+    /// field's deserializer is two words).
+    record: &'r ElementDe<'a, B>,
 }
 
-/// A record's bytes and the options, which each of its fields' [`FieldDe`]
-/// refers to (so a field's deserializer is two words).
-struct Record<B> {
-    bytes: B,
-    cfg: Cfg,
-}
-
-impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<'_, I, B>
+impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<'_, 'a, I, B>
 where
     I: ExactSizeIterator<Item = &'a PField>,
     B: Src<'de>,
@@ -663,14 +654,14 @@ where
 }
 
 /// One field of a record read in order ([`RecordSeq`]): the field and its
-/// record, two words, so making one is free and it is passed in
-/// registers. The hot methods (the fast numbers of [`fast_scalar!`], a
+/// record's element (by reference), two words, so making one is free and
+/// it is passed in registers. The hot methods (the fast numbers of [`fast_scalar!`], a
 /// one-axis run of scalars) read at the field's offset here; every other
 /// method is [`ElementDe`]'s over the field's bytes, out of line
 /// ([`field_general`]) or inlined ([`FieldDe::element`]).
 pub(crate) struct FieldDe<'a, 'r, B> {
     field: &'a PField,
-    record: &'r Record<B>,
+    record: &'r ElementDe<'a, B>,
 }
 
 impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
@@ -693,7 +684,7 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
         visitor: V,
         f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
-        field_general(self.field, self.record.bytes, self.record.cfg, visitor, f)
+        field_general(self.field, self.record, visitor, f)
     }
 
     /// The `N` bytes at the field's offset, when the record holds them
@@ -710,17 +701,16 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
 /// A method of [`ElementDe`] over `field` of a record with these bytes
 /// and options: what the fast paths of [`FieldDe`] do not take, out of
 /// line (and cold: the fast paths are the likely branch), its arguments
-/// in registers.
+/// two words in registers.
 #[cold]
 #[inline(never)]
 fn field_general<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
     field: &'a PField,
-    bytes: B,
-    cfg: Cfg,
+    record: &ElementDe<'a, B>,
     visitor: V,
     f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
 ) -> Result<V::Value> {
-    f(field_de(field, bytes, cfg)?, visitor)
+    f(field_de(field, record.bytes, record.cfg)?, visitor)
 }
 
 /// Methods that are [`ElementDe`]'s over the field's bytes.
