@@ -280,11 +280,11 @@ pub(crate) trait RunOf {
 pub(crate) enum Rows {}
 
 /// The scalars of a subarray element ([`ElementDe`]), by value.
-pub(crate) enum Subarray {}
+pub(crate) enum SubarrayRun {}
 
 /// The scalars of a subarray field of a record read in order
 /// ([`FieldDe`](crate::de::element::FieldDe)), by value.
-pub(crate) enum Field {}
+pub(crate) enum FieldRun {}
 
 impl RunOf for Rows {
     #[inline(always)]
@@ -309,7 +309,7 @@ macro_rules! by_value {
         }
     )*};
 }
-by_value!(Subarray Field);
+by_value!(SubarrayRun FieldRun);
 
 /// The elements of a run that the type did not take.
 #[cold]

@@ -5,7 +5,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, Field, Subarray, run_seq, scalar_run};
+use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq, scalar_run};
 use super::bulk_offer;
 use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
@@ -425,7 +425,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
-            return run_seq::<B, V, Subarray>(base, self.exact()?, self.cfg, false, visitor);
+            return run_seq::<B, V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
         }
         self.seq_general(visitor)
     }
@@ -738,7 +738,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
                 .bytes
                 .range(self.field.offset, self.record.bytes.len())?
                 .split(plan.size)?;
-            return run_seq::<B, V, Field>(base, bytes, self.record.cfg, false, visitor);
+            return run_seq::<B, V, FieldRun>(base, bytes, self.record.cfg, false, visitor);
         }
         self.general(visitor, |d, v| d.seq_general(v))
     }
