@@ -1,5 +1,8 @@
 //! One array element over exactly its bytes: a record (a map keyed by field
-//! name, padding skipped), a subarray (nested sequences) or a scalar.
+//! name, padding skipped), a subarray (nested sequences) or a scalar
+//! ([`ElementDe`]); a record's field read in order ([`FieldDe`]: the field
+//! and its record, two words); a row of a 1-d array by reference
+//! ([`RowDe`], one word).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
