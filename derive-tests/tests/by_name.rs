@@ -238,6 +238,41 @@ fn a_list_naming_some_fields_in_order_goes_by_position_over_those() {
     assert_eq!(got, want);
 }
 
+/// A [`Spy`] whose `deserialize` names a longer field list after the first
+/// record (a hand-written type may): its visitor's proof still holds, so
+/// the later records go by position over all of the record's fields.
+#[derive(Debug, PartialEq)]
+struct Relisted(Spy<EnumKeys>);
+
+thread_local! {
+    static RELISTED_CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl<'de> Deserialize<'de> for Relisted {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let call = RELISTED_CALLS.with(|c| c.replace(c.get() + 1));
+        let fields: &'static [&'static str] = if call == 0 {
+            &["a", "b"]
+        } else {
+            &["a", "b", "c"]
+        };
+        d.deserialize_struct(
+            "Spy",
+            fields,
+            SpyVisitor::<EnumKeys>(std::marker::PhantomData),
+        )
+        .map(Relisted)
+    }
+}
+
+#[test]
+fn a_proven_type_naming_another_list_later_goes_by_position_over_all_fields() {
+    RELISTED_CALLS.with(|c| c.set(0));
+    let got: Vec<Relisted> = npy_serde::from_slice(&narrow_file()).unwrap();
+    let want: Vec<Relisted> = spies(4, "map", "seq").into_iter().map(Relisted).collect();
+    assert_eq!(got, want);
+}
+
 #[test]
 fn a_list_missing_from_the_file_stays_by_name() {
     #[derive(Serialize)]

@@ -2,12 +2,15 @@
 //! = records) or a subarray field's dims. Also the reordering of
 //! Fortran-order data into C order.
 
+use std::cell::Cell;
+use std::marker::PhantomData;
+
 use serde::de::{self, Visitor};
 
 use super::bulk_offer;
-use super::element::ElementDe;
+use super::element::{ElementDe, RowDe};
 use super::nd;
-use super::plan::{Fast, Kind, Plan, bulk_key};
+use super::plan::{Kind, Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal, with_shape_hint};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
@@ -148,7 +151,7 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
             }
-            return run_seq::<B, V, true>(self.dtype, self.bytes, self.cfg, self.top, visitor);
+            return run_seq::<B, V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
             // scalars of no bytes (`S0`): counted, not split from the bytes
@@ -224,36 +227,89 @@ pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
     }
 }
 
-/// Visits the scalars of `base` (nonzero size) laid out back to back in
+/// Visits the elements of `base` (nonzero size) laid out back to back in
 /// exactly `bytes` (one axis, its length `bytes.len() / base.size`): the
-/// hot path of `[f64; 3]` fields and rows.
+/// hot path of `[f64; 3]` fields and of the rows of a 1-d array.
 /// The sequence's only state is the bytes not yet handed out, so the
 /// visitor's loop keeps it in two registers; positions and messages are
-/// worked out from it on errors. `ROWS` tells the two callers (record
-/// fields, array rows) apart so each inlines its visitor once.
+/// worked out from it on errors. `W` tells the callers apart (one of the
+/// [`RunOf`] kinds) so each inlines its visitor once: a visitor's
+/// `visit_seq` called from one place only is inlined there.
 #[inline(always)]
-pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, const ROWS: bool>(
+pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, W: RunOf>(
     base: &'a Plan,
     bytes: B,
     cfg: Cfg,
     top: bool,
     visitor: V,
 ) -> Result<V::Value> {
-    let mut seq = RunSeq::<B, ROWS> {
-        base,
+    // what the sequence leaves: set when the visitor drops it (as if it
+    // took nothing, should it never be dropped)
+    let left = Cell::new(bytes.len());
+    let mut at = ElementDe::with_fast(base, base.fast, bytes, cfg);
+    let seq = RunSeq::<B, W> {
+        at: &mut at,
         size: base.size,
-        fast: base.fast,
         rest: bytes,
         total: bytes.len(),
-        cfg,
         top,
+        left: &left,
+        of: PhantomData,
     };
-    match visitor.visit_seq(&mut seq) {
-        Ok(v) if seq.rest.len() == 0 => Ok(v),
-        Ok(_) => Err(run_too_few(base, top, bytes.len(), seq.rest.len())),
+    match visitor.visit_seq(seq) {
+        Ok(v) if left.get() == 0 => Ok(v),
+        Ok(_) => Err(run_too_few(base, top, bytes.len(), left.get())),
         Err(e) => Err(run_error(e, base, top, bytes.len())),
     }
 }
+
+/// Who runs a [`run_seq`] (its `W`), and how its elements are handed to
+/// the type.
+pub(crate) trait RunOf {
+    /// Hands the element `at` to `seed`.
+    fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
+        seed: T,
+        at: &ElementDe<'_, B>,
+    ) -> Result<T::Value>;
+}
+
+/// The rows of a one-axis array: each by reference ([`RowDe`]), one word
+/// in a register for a type's `deserialize` that is not inlined (a
+/// record's); the run's element is updated in place (its bytes) rather
+/// than built anew per row.
+pub(crate) enum Rows {}
+
+/// The scalars of a subarray element ([`ElementDe`]), by value.
+pub(crate) enum SubarrayRun {}
+
+/// The scalars of a subarray field of a record read in order
+/// ([`FieldDe`](crate::de::element::FieldDe)), by value.
+pub(crate) enum FieldRun {}
+
+impl RunOf for Rows {
+    #[inline(always)]
+    fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
+        seed: T,
+        at: &ElementDe<'_, B>,
+    ) -> Result<T::Value> {
+        seed.deserialize(RowDe(at))
+    }
+}
+
+macro_rules! by_value {
+    ($($w:ty)*) => {$(
+        impl RunOf for $w {
+            #[inline(always)]
+            fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
+                seed: T,
+                at: &ElementDe<'_, B>,
+            ) -> Result<T::Value> {
+                seed.deserialize(*at)
+            }
+        }
+    )*};
+}
+by_value!(SubarrayRun FieldRun);
 
 /// The elements of a run that the type did not take.
 #[cold]
@@ -273,20 +329,34 @@ pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error
     fix_error(e, &Shape(base, &dims, top))
 }
 
-/// The scalars of a run not yet handed out (see [`run_seq`]).
-struct RunSeq<'a, B, const ROWS: bool> {
-    base: &'a Plan,
-    /// `base.size` and `base.fast`, read once.
+/// The elements of a run not yet handed out (see [`run_seq`]). Handed to
+/// the visitor by value, so a visitor's loop that is not inlined keeps
+/// the state in registers rather than storing it back per element; what
+/// is left is reported once, when the visitor drops the sequence.
+struct RunSeq<'a, 'l, 'de, B: Src<'de>, W> {
+    /// The element handed out: the run's plan, fast tag and options, the
+    /// current element's bytes (apart from the sequence, which stays in
+    /// registers while a row's deserializer refers to this).
+    at: &'l mut ElementDe<'a, B>,
+    /// `base.size`, read once.
     size: usize,
-    fast: Fast,
     rest: B,
     /// Bytes of the whole run, for positions in messages.
     total: usize,
-    cfg: Cfg,
     top: bool,
+    /// Where the length of `rest` goes when the sequence is dropped.
+    left: &'l Cell<usize>,
+    of: PhantomData<(&'de (), W)>,
 }
 
-impl<'de, B: Src<'de>, const ROWS: bool> de::SeqAccess<'de> for RunSeq<'_, B, ROWS> {
+impl<'de, B: Src<'de>, W> Drop for RunSeq<'_, '_, 'de, B, W> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.left.set(self.rest.len());
+    }
+}
+
+impl<'de, B: Src<'de>, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, B, W> {
     type Error = Error;
 
     #[inline(always)]
@@ -300,8 +370,8 @@ impl<'de, B: Src<'de>, const ROWS: bool> de::SeqAccess<'de> for RunSeq<'_, B, RO
             return Ok(None);
         };
         self.rest = rest;
-        let de = ElementDe::with_fast(self.base, self.fast, bytes, self.cfg);
-        match seed.deserialize(de) {
+        self.at.set_bytes(bytes);
+        match W::hand(seed, self.at) {
             Ok(v) => Ok(Some(v)),
             Err(e) => Err(run_at(e, self.top, self.total, self.size, rest.len())),
         }

@@ -1,11 +1,14 @@
 //! One array element over exactly its bytes: a record (a map keyed by field
-//! name, padding skipped), a subarray (nested sequences) or a scalar.
+//! name, padding skipped), a subarray (nested sequences) or a scalar
+//! ([`ElementDe`]); a record's field read in order ([`FieldDe`]: the field
+//! and its record, two words); a row of a 1-d array by reference
+//! ([`RowDe`], one word).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, run_seq, scalar_run};
+use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq, scalar_run};
 use super::bulk_offer;
 use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
@@ -20,6 +23,7 @@ use crate::nd::Order;
 /// A record field's bytes run on to the end of its record (one bounds
 /// check per field instead of two; the fast scalar paths read their fixed
 /// width from the front); every other path takes [`ElementDe::exact`].
+#[derive(Clone, Copy)]
 pub(crate) struct ElementDe<'a, B> {
     dtype: &'a Plan,
     bytes: B,
@@ -51,6 +55,12 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         }
     }
 
+    /// The same element over other bytes (the next of a run).
+    #[inline(always)]
+    pub(crate) fn set_bytes(&mut self, bytes: B) {
+        self.bytes = bytes;
+    }
+
     /// Exactly the element's bytes.
     #[inline]
     fn exact(&self) -> Result<B> {
@@ -79,21 +89,32 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     /// A fast path's visit, its error fixed (out of line).
     #[inline(always)]
     fn visited<T>(&self, r: Result<T>) -> Result<T> {
-        match r {
-            Ok(v) => Ok(v),
-            Err(e) => Err(self.fix(e)),
-        }
+        visited(self.dtype, r)
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn fix(&self, e: Error) -> Error {
-        fix_error(e, &Found(self.dtype))
+        fix_found(e, self.dtype)
+    }
+
+    /// The plan's [`Fast`] tag (carried by value) and the plan, for
+    /// [`fast_scalar!`].
+    #[inline(always)]
+    fn tags(&self) -> (Fast, &'a Plan) {
+        (self.fast, self.dtype)
+    }
+
+    /// The element's first `N` bytes, for [`fast_scalar!`].
+    #[inline(always)]
+    fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
+        self.bytes.slice().first_chunk::<N>()
     }
 
     /// The general path of the numeric methods: the scalar with its
     /// conversions and checks, or the self-describing presentation of a
-    /// record or subarray. Out of line so the fast path stays small.
+    /// record or subarray. Out of line (and cold: the fast paths are the
+    /// likely branch) so the fast path stays small.
+    #[cold]
     #[inline(never)]
     fn general<V: Visitor<'de>>(
         self,
@@ -138,7 +159,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     /// The record as a sequence of `fields` (all of the record's, or the
     /// ones a proven field list reads), each of which the type must take.
     #[inline]
-    fn record_seq<V, I>(self, fields: I, visitor: V) -> Result<V::Value>
+    fn record_seq<V, I>(&self, fields: I, visitor: V) -> Result<V::Value>
     where
         V: Visitor<'de>,
         I: ExactSizeIterator<Item = &'a PField>,
@@ -146,8 +167,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         let total = fields.len();
         let mut seq = RecordSeq {
             fields,
-            bytes: self.bytes,
-            cfg: self.cfg,
+            record: self,
         };
         let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
         let left = seq.fields.len();
@@ -164,6 +184,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     /// `deserialize_struct` without a proof for the type of `key`
     /// ([`ByPosition`]): by name, trying the proof once. Out of line, so
     /// the positional read is all that is inlined.
+    #[cold]
     #[inline(never)]
     fn struct_by_name<V: Visitor<'de>>(
         self,
@@ -176,6 +197,51 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
                 self.record_map(r, Some((key, fields)), visitor)
             }
             _ => de::Deserializer::deserialize_any(self, visitor),
+        }
+    }
+
+    /// `deserialize_struct`, the element by reference (a row's is the
+    /// run's, [`RowDe`]).
+    #[inline]
+    fn record<V: Visitor<'de>>(
+        &self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        // By name (a map) until one record proved the type's field list
+        // names some of this record's fields in order (`ByPosition`); then
+        // by position, without matching a name per field. The key is taken
+        // here and handed down: a type name's address is the same at one
+        // place in the code, not necessarily at two.
+        let key = ByPosition::key::<V>();
+        match &self.dtype.kind {
+            Kind::Record(r) => match self.dtype.by_position.holds(key) {
+                // the proven list names all of the fields: a derived
+                // type's list is a constant, so on this branch the
+                // compiler knows how many fields there are (no end test
+                // per field, none after the visit)
+                Some(Reads::All) if r.len() == fields.len() => self.record_seq(r.iter(), visitor),
+                Some(reads) => self.struct_picked(r, reads, visitor),
+                None => self.struct_by_name(key, fields, visitor),
+            },
+            _ => self.struct_by_name(key, fields, visitor),
+        }
+    }
+
+    /// `deserialize_struct` with a proof for the type whose field list
+    /// is not the record's length (some fields, or another list under
+    /// the same type): by position, out of line.
+    #[cold]
+    #[inline(never)]
+    fn struct_picked<V: Visitor<'de>>(
+        self,
+        r: &'a [PField],
+        reads: Reads<'_>,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match reads {
+            Reads::All => self.record_seq(r.iter(), visitor),
+            Reads::Some(at) => self.record_seq(Picked { at: at.iter(), r }, visitor),
         }
     }
 
@@ -217,31 +283,67 @@ macro_rules! to_scalar {
     )*};
 }
 
-/// The numeric methods: when the plan's [`Fast`] tag says the file's type
-/// is exactly the asked one in little-endian order, one load and one
-/// visit; when its `swapped` tag says so for big-endian order, one
+/// The numeric methods of [`ElementDe`] and [`FieldDe`] (each gives
+/// `tags`, `chunk` and `general`): when the plan's [`Fast`] tag says the
+/// file's type is exactly the asked one in little-endian order, one load
+/// and one visit; when its `swapped` tag says so for big-endian order, one
 /// byte-swapping load and one visit (checked only after the first tag
 /// missed, so a little-endian file's hot path is one compare; read from
 /// the plan rather than carried by value like `fast`, which would make
 /// every element of a record one field larger); anything else (other
-/// types, conversions, records: [`ElementDe::general`]) goes out of line.
+/// types, conversions, records: `general`) goes out of line.
 macro_rules! fast_scalar {
     ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.fast == Some(Plain::$tag) {
-                if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
-                    return self.visited(visitor.$visit(<$t>::from_le_bytes(*a)));
+            let (fast, plan) = self.tags();
+            if fast == Some(Plain::$tag) {
+                if let Some(a) = self.chunk::<$n>() {
+                    return visited(plan, visitor.$visit(<$t>::from_le_bytes(*a)));
                 }
             }
-            if self.dtype.swapped == Some(Plain::$tag) {
-                if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
-                    return self.visited(visitor.$visit(<$t>::from_be_bytes(*a)));
+            if plan.swapped == Some(Plain::$tag) {
+                if let Some(a) = self.chunk::<$n>() {
+                    return visited(plan, visitor.$visit(<$t>::from_be_bytes(*a)));
                 }
             }
             self.general(visitor, |d, v| d.$m(v))
         }
     )*};
+}
+
+/// The numeric methods, [`fast_scalar!`] for the plain numbers.
+macro_rules! fast_numbers {
+    () => {
+        fast_scalar! {
+            deserialize_i8 I8 i8, 1, visit_i8;
+            deserialize_i16 I16 i16, 2, visit_i16;
+            deserialize_i32 I32 i32, 4, visit_i32;
+            deserialize_i64 I64 i64, 8, visit_i64;
+            deserialize_u8 U8 u8, 1, visit_u8;
+            deserialize_u16 U16 u16, 2, visit_u16;
+            deserialize_u32 U32 u32, 4, visit_u32;
+            deserialize_u64 U64 u64, 8, visit_u64;
+            deserialize_f32 F32 f32, 4, visit_f32;
+            deserialize_f64 F64 f64, 8, visit_f64;
+        }
+    };
+}
+
+/// A fast path's visit, its error fixed (out of line).
+#[inline(always)]
+fn visited<T>(plan: &Plan, r: Result<T>) -> Result<T> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) => Err(fix_found(e, plan)),
+    }
+}
+
+/// A visitor's error, serde's wording fixed to name what `plan` is.
+#[cold]
+#[inline(never)]
+fn fix_found(e: Error, plan: &Plan) -> Error {
+    fix_error(e, &Found(plan))
 }
 
 impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
@@ -259,18 +361,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     to_scalar!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf);
 
-    fast_scalar! {
-        deserialize_i8 I8 i8, 1, visit_i8;
-        deserialize_i16 I16 i16, 2, visit_i16;
-        deserialize_i32 I32 i32, 4, visit_i32;
-        deserialize_i64 I64 i64, 8, visit_i64;
-        deserialize_u8 U8 u8, 1, visit_u8;
-        deserialize_u16 U16 u16, 2, visit_u16;
-        deserialize_u32 U32 u32, 4, visit_u32;
-        deserialize_u64 U64 u64, 8, visit_u64;
-        deserialize_f32 F32 f32, 4, visit_f32;
-        deserialize_f64 F64 f64, 8, visit_f64;
-    }
+    fast_numbers!();
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -337,9 +428,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
-            if base.size != 0 {
-                return run_seq::<B, V, false>(base, self.exact()?, self.cfg, false, visitor);
-            }
+            return run_seq::<B, V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
         }
         self.seq_general(visitor)
     }
@@ -359,27 +448,14 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         self.deserialize_seq(visitor)
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        // By name (a map) until one record proved the type's field list
-        // names some of this record's fields in order (`ByPosition`); then
-        // by position, without matching a name per field. The key is taken
-        // here and handed down: a type name's address is the same at one
-        // place in the code, not necessarily at two.
-        let key = ByPosition::key::<V>();
-        match &self.dtype.kind {
-            Kind::Record(r) => match self.dtype.by_position.holds(key) {
-                Some(Reads::All) => self.record_seq(r.iter(), visitor),
-                Some(Reads::Some(at)) => self.record_seq(Picked { at: at.iter(), r }, visitor),
-                None => self.struct_by_name(key, fields, visitor),
-            },
-            _ => self.struct_by_name(key, fields, visitor),
-        }
+        self.record(fields, visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -543,13 +619,14 @@ impl ExactSizeIterator for Picked<'_> {}
 
 /// A record as a sequence of its fields in file order (tuples, tuple
 /// structs, and structs by position: there some fields may be left out).
-struct RecordSeq<I, B> {
+struct RecordSeq<'r, 'a, I, B> {
     fields: I,
-    bytes: B,
-    cfg: Cfg,
+    /// The record, which each of its fields' [`FieldDe`] refers to (so a
+    /// field's deserializer is two words).
+    record: &'r ElementDe<'a, B>,
 }
 
-impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<I, B>
+impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<'_, 'a, I, B>
 where
     I: ExactSizeIterator<Item = &'a PField>,
     B: Src<'de>,
@@ -564,12 +641,233 @@ where
         let Some(field) = self.fields.next() else {
             return Ok(None);
         };
-        seed.deserialize(field_de(field, self.bytes, self.cfg)?)
-            .map(Some)
-            .map_err(|e| in_field(e, &field.name))
+        let de = FieldDe {
+            field,
+            record: self.record,
+        };
+        match seed.deserialize(de) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => Err(in_field(e, &field.name)),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.fields.len())
+    }
+}
+
+/// One field of a record read in order ([`RecordSeq`]): the field and its
+/// record's element (by reference), two words, so making one is free and
+/// it is passed in registers. The hot methods (the fast numbers of [`fast_scalar!`], a
+/// one-axis run of scalars) read at the field's offset here; every other
+/// method is [`ElementDe`]'s over the field's bytes, out of line
+/// ([`field_general`]) or inlined ([`FieldDe::element`]).
+pub(crate) struct FieldDe<'a, 'r, B> {
+    field: &'a PField,
+    record: &'r ElementDe<'a, B>,
+}
+
+impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
+    /// The field as an [`ElementDe`] (see [`field_de`]).
+    #[inline(always)]
+    fn element(self) -> Result<ElementDe<'a, B>> {
+        field_de(self.field, self.record.bytes, self.record.cfg)
+    }
+
+    /// The field plan's [`Fast`] tag and the plan, for [`fast_scalar!`].
+    #[inline(always)]
+    fn tags(&self) -> (Fast, &'a Plan) {
+        (self.field.plan.fast, &self.field.plan)
+    }
+
+    /// [`field_general`], for [`fast_scalar!`].
+    #[inline(always)]
+    fn general<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        field_general(self.field, self.record, visitor, f)
+    }
+
+    /// The `N` bytes at the field's offset, when the record holds them
+    /// (called only with a [`Fast`] tag, so `near` is the offset).
+    #[inline(always)]
+    fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
+        let at = usize::try_from(self.field.near).ok()?;
+        // 32 bits plus a number's width: no overflow, one compare
+        let end = at.checked_add(N)?;
+        self.record.bytes.slice().get(at..end)?.first_chunk::<N>()
+    }
+}
+
+/// A method of [`ElementDe`] over `field` of a record with these bytes
+/// and options: what the fast paths of [`FieldDe`] do not take, out of
+/// line (and cold: the fast paths are the likely branch), its arguments
+/// two words in registers.
+#[cold]
+#[inline(never)]
+fn field_general<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
+    field: &'a PField,
+    record: &ElementDe<'a, B>,
+    visitor: V,
+    f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
+) -> Result<V::Value> {
+    f(field_de(field, record.bytes, record.cfg)?, visitor)
+}
+
+/// Methods that are [`ElementDe`]'s over the field's bytes.
+macro_rules! field_forward {
+    ($($m:ident)*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.element()?.$m(visitor)
+        }
+    )*};
+}
+
+impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
+    type Error = Error;
+
+    fast_numbers!();
+
+    #[inline(always)]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let plan = &self.field.plan;
+        if let Kind::Sub(base, _, Some(_)) = &plan.kind {
+            // the field's bytes: from its offset, its size
+            let (bytes, _) = self
+                .record
+                .bytes
+                .range(self.field.offset, self.record.bytes.len())?
+                .split(plan.size)?;
+            return run_seq::<B, V, FieldRun>(base, bytes, self.record.cfg, false, visitor);
+        }
+        self.general(visitor, |d, v| d.seq_general(v))
+    }
+
+    #[inline(always)]
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.element()?.deserialize_any(visitor)
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.element()?.deserialize_bool(visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.element()?.deserialize_newtype_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.element()?.deserialize_struct(name, fields, visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.element()?.deserialize_option(visitor)
+    }
+
+    #[inline]
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.element()?.deserialize_unit(visitor)
+    }
+
+    #[inline]
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.element()?.deserialize_unit_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.element()?.deserialize_enum(name, variants, visitor)
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    field_forward!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_map
+        deserialize_identifier);
+}
+
+/// An [`ElementDe`] by reference: a row of a one-axis array handed out by
+/// its run (`super::array::Rows`), one word. Every method is the
+/// element's; a record is read from the reference ([`ElementDe::record`]).
+pub(crate) struct RowDe<'r, 'a, B>(pub(crate) &'r ElementDe<'a, B>);
+
+macro_rules! row_forward {
+    ($($m:ident($($a:ident: $t:ty),*))*) => {$(
+        #[inline(always)]
+        fn $m<V: Visitor<'de>>(self, $($a: $t,)* visitor: V) -> Result<V::Value> {
+            (*self.0).$m($($a,)* visitor)
+        }
+    )*};
+}
+
+impl<'de, B: Src<'de>> de::Deserializer<'de> for RowDe<'_, '_, B> {
+    type Error = Error;
+
+    row_forward! {
+        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
+        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
+        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
+        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
+        deserialize_string() deserialize_bytes() deserialize_byte_buf()
+        deserialize_option() deserialize_unit() deserialize_map()
+        deserialize_identifier() deserialize_ignored_any() deserialize_seq()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+    }
+
+    #[inline(always)]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.0.record(fields, visitor)
     }
 }

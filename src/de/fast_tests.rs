@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::element::ElementDe;
-use super::plan::Plan;
+use super::plan::{Kind, PField, Plan};
 use super::scalar::ScalarDe;
 use super::{Bytes, Cfg};
 use crate::dtype::Plain;
@@ -177,6 +177,35 @@ fn tags_are_only_for_exact_types() {
     };
     let plan = Plan::new(&Dtype::Scalar(Scalar::le(ScalarType::Timedelta(m25))));
     assert_eq!(plan.token.as_deref(), Some("$npy_serde::m8[25s]"));
+}
+
+/// The fast paths of a record read in order find a field by its offset in
+/// 32 bits (`PField::near`): a field past 4 GiB into its record has no
+/// fast tags (the general path reads it at its full offset), one before
+/// keeps them.
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn fields_past_four_gib_have_no_fast_tags() {
+    let big = |ty| Scalar::new(ty, ByteOrder::Big);
+    let far = 1usize << 32;
+    let fields = vec![
+        crate::Field::new("a", Dtype::Scalar(Scalar::le(ScalarType::Float(8))), 0),
+        crate::Field::new("b", Dtype::Scalar(Scalar::le(ScalarType::Float(8))), far),
+        crate::Field::new("c", Dtype::Scalar(big(ScalarType::UInt(2))), far + 8),
+    ];
+    let record = crate::Record::new(fields, far + 10).unwrap();
+    let plan = Plan::new(&Dtype::Record(record));
+    let Kind::Record(r) = &plan.kind else {
+        panic!("a record's plan");
+    };
+    let tags = |f: &PField| (f.plan.fast, f.plan.swapped, f.offset);
+    assert_eq!(tags(&r[0]), (Some(Plain::F64), None, 0));
+    assert_eq!(r[0].near, 0);
+    assert_eq!(tags(&r[1]), (None, None, far));
+    assert_eq!(tags(&r[2]), (None, None, far + 8));
+    // the same scalars nearer the front keep their tags
+    let near = Plan::new(&Dtype::Scalar(big(ScalarType::UInt(2))));
+    assert_eq!(near.swapped, Some(Plain::U16));
 }
 
 /// The cases named in the issue, through the whole reader: a mismatching

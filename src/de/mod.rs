@@ -20,14 +20,24 @@
 //! the datetime token of the file's own unit. Everything else (other byte
 //! swaps, conversions, checks, messages) is the general path, out of line;
 //! `fast_tests` proves both give the same result.
-//! Record fields are always matched by name (serde's `visit_str` per key).
-//! A one-axis run of scalars (`[f64; 3]` fields, rows of `[f32; 3]`, a
+//! Record fields are matched by name (serde's `visit_str` per key) until
+//! one record proved a type's field list is the file's names in order
+//! (`plan::ByPosition`, once per file and type); then by position.
+//! A one-axis run (`[f64; 3]` fields, rows of `[f32; 3]` or of records, a
 //! `Vec<f64>`) is [`array::run_seq`]: its only state is the bytes not yet
-//! handed out, with the fast tag and size read once, and its visitor is
-//! inlined at one place per type (every other sequence is out of line).
-//! A record field's bytes run on to the end of its record, so a field costs
-//! one bounds check; paths other than the fast scalars take exactly the
-//! element's bytes first.
+//! handed out, with the fast tag and size read once; the sequence goes to
+//! the visitor by value (a loop that is not inlined keeps it in
+//! registers), a 1-d array's rows by reference ([`element::RowDe`], one
+//! word), and its visitor is inlined at one place per caller (every other
+//! sequence is out of line).
+//! A record read in order gives each field a [`element::FieldDe`]: the
+//! field and its record, two words, free to make; its fast numbers and
+//! runs read at the field's offset, anything else is [`element::ElementDe`]'s
+//! over bytes that run on to the end of the record (one bounds check per
+//! field); paths other than the fast scalars take exactly the element's
+//! bytes first. A proven type that reads all of a record's fields reads
+//! a number of them the compiler knows (a derive's field list is a
+//! constant).
 //!
 //! Entry points for other readers (npz): `crate::reader::deserialize_data`
 //! (a whole array's data in memory), `crate::reader::deserialize_stream`

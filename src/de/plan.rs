@@ -158,9 +158,10 @@ pub(crate) type Fast = Option<Plain>;
 #[repr(u8)]
 pub(crate) enum Kind {
     Scalar(Scalar),
-    /// Base element and dims (C order); for one axis of scalars
-    /// (`('pos', '<f8', (3,))`) also the count of that axis, so the run is
-    /// read without recomputing strides.
+    /// Base element and dims (C order); for one axis of scalars that take
+    /// bytes (`('pos', '<f8', (3,))`, not `S0`) also the count of that
+    /// axis, so the run is read without recomputing strides (and the hot
+    /// paths test one thing: that there is a count).
     Sub(Box<Plan>, Vec<u64>, Option<usize>),
     Record(Vec<PField>),
 }
@@ -170,6 +171,12 @@ pub(crate) enum Kind {
 pub(crate) struct PField {
     pub(crate) name: Box<str>,
     pub(crate) offset: usize,
+    /// `offset` in 32 bits, for the fast paths: the end of a number read
+    /// there cannot overflow, so its bytes cost one bounds check. A field
+    /// whose offset does not fit has no [`Fast`] tags (its plan's `fast`
+    /// and `swapped` are `None`), so this is read only where it is the
+    /// offset.
+    pub(crate) near: u32,
     pub(crate) plan: Plan,
 }
 
@@ -190,7 +197,7 @@ impl Plan {
             Dtype::Subarray(base, dims) => {
                 let base = Plan::new(base);
                 let run = match (&base.kind, &dims[..]) {
-                    (Kind::Scalar(_), &[n]) => usize::try_from(n).ok(),
+                    (Kind::Scalar(_), &[n]) if base.size != 0 => usize::try_from(n).ok(),
                     _ => None,
                 };
                 Kind::Sub(Box::new(base), dims.clone(), run)
@@ -199,10 +206,18 @@ impl Plan {
                 r.fields()
                     .iter()
                     .map(|f| {
-                        let plan = Plan::new(f.dtype());
+                        let mut plan = Plan::new(f.dtype());
+                        let near = u32::try_from(f.offset()).ok();
+                        if near.is_none() {
+                            // past 4 GiB into its record: no fast path
+                            // (see `PField::near`)
+                            plan.fast = None;
+                            plan.swapped = None;
+                        }
                         PField {
                             name: f.name().into(),
                             offset: f.offset(),
+                            near: near.unwrap_or(u32::MAX),
                             plan,
                         }
                     })
