@@ -474,6 +474,7 @@ impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
             return Err(E::invalid_length(bytes.len(), &self));
         }
         let mut out = Vec::with_capacity(bytes.len() / at_least_one(T::SIZE));
+        crate::huge_pages::advise(out.spare_capacity_mut());
         extend(&mut out, bytes, self.endian);
         Ok(out)
     }
@@ -536,6 +537,7 @@ impl<'de, T: Element> Visitor<'de> for Append<'_, T> {
         if self.out.capacity().wrapping_sub(len) < k {
             // double what is held (bytes that arrived), never past the claim
             self.out.reserve_exact(len.max(k).min(left));
+            crate::huge_pages::advise(self.out.spare_capacity_mut());
         }
         extend(self.out, bytes, self.endian);
         Ok(())

@@ -266,6 +266,7 @@ impl<'h> Rows<'h> {
     fn output<T>(&self) -> Fallible<Vec<T>> {
         let mut out = Vec::new();
         out.try_reserve_exact(self.total / self.row).map_err(drop)?;
+        crate::huge_pages::advise(out.spare_capacity_mut());
         Ok(out)
     }
 

@@ -362,6 +362,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
         // zeroed by the system: each page is first touched by the thread
         // that fills it
         let mut out = vec![0u8; total];
+        crate::huge_pages::advise(&mut out[..]);
         let (head, data) = out.split_at_mut(layout.head.len());
         head.copy_from_slice(&layout.head);
         let differ: Differ = data

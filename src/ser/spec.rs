@@ -432,6 +432,7 @@ impl SpecState<'_> {
         self.pos = self.out.len();
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
+        crate::huge_pages::advise(self.out.spare_capacity_mut());
         tape.put_dtype(dtype);
         // elements up to an eighth of the block (`WINDOW`): the block is
         // appended rarely, and an element always fits an empty block
