@@ -52,10 +52,10 @@ use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 
 use crate::de::array::{ArrayDe, fortran_to_c};
-use crate::de::element::ElementDe;
+use crate::de::element::{ElementDe, RowDe};
 use crate::de::plan::Plan;
 use crate::de::stream::row_size;
-use crate::de::{Bytes, Cfg, check_readable};
+use crate::de::{Borrowed, Bytes, Cfg, check_readable};
 use crate::error::Result;
 use crate::header::Header;
 use crate::header_read::{parse_header, read_header};
@@ -289,11 +289,16 @@ impl<'h> Rows<'h> {
         let rows = data
             .par_chunks_exact(self.row.get())
             .with_min_len(self.chunk_rows)
-            .map(|row| match decode_row(plan, inner, row, cfg) {
-                Ok(v) => v,
-                // not a panic: no hook runs, the catch below ends it
-                Err(()) => resume_unwind(Box::new(RowFailed)),
-            });
+            // one element per piece of work, over each row's bytes in turn
+            // (as the sequential run hands its rows out)
+            .map_init(
+                || ElementDe::new(plan, Bytes::Borrowed(&[]), cfg),
+                |at, row| match decode_row(at, (plan, inner, cfg), row) {
+                    Ok(v) => v,
+                    // not a panic: no hook runs, the catch below ends it
+                    Err(()) => resume_unwind(Box::new(RowFailed)),
+                },
+            );
         match catch_unwind(AssertUnwindSafe(|| out.par_extend(rows))) {
             Ok(()) => Ok(()),
             Err(payload) if payload.is::<RowFailed>() => Err(()),
@@ -306,18 +311,19 @@ impl<'h> Rows<'h> {
 struct RowFailed;
 
 /// One row of the first axis (`bytes`, exactly a row) as `T`, as the
-/// sequential path hands it over: a record or scalar is one element, a
-/// row of a file of more dimensions an array of the `inner` axes.
+/// sequential path hands it over: a record or scalar is one element (`at`,
+/// the element of every row of this piece of work, by reference, as the
+/// sequential run hands out its rows), a row of a file of more dimensions
+/// an array of the `inner` axes.
 #[inline]
-fn decode_row<T: DeserializeOwned>(
-    plan: &Plan,
-    inner: &[u64],
-    bytes: &[u8],
-    cfg: Cfg,
+fn decode_row<'a, T: DeserializeOwned>(
+    at: &mut ElementDe<'a, Borrowed<'a>>,
+    (plan, inner, cfg): (&'a Plan, &[u64], Cfg),
+    bytes: &'a [u8],
 ) -> Fallible<T> {
     if inner.is_empty() {
-        let de = ElementDe::with_fast(plan, plan.fast, Bytes::Borrowed(bytes), cfg);
-        T::deserialize(de).map_err(drop)
+        at.set_bytes(Bytes::Borrowed(bytes));
+        T::deserialize(RowDe(at)).map_err(drop)
     } else {
         T::deserialize(ArrayDe::new(
             plan,

@@ -547,6 +547,46 @@ impl SpecState<'_> {
         self.tape.encode(value, dst)
     }
 
+    /// [`put`](SpecState::put) for every element of `iter` (`itemsize` >=
+    /// 1): the elements that fit in the zeroed part of the output go into
+    /// its slots one after another, with no check of the cursor per
+    /// element; the next one makes room ([`put_grow`](Self::put_grow)).
+    /// Returns how many were put.
+    #[inline]
+    fn put_all<I: Iterator>(&mut self, iter: &mut I) -> Result<usize>
+    where
+        I::Item: Serialize,
+    {
+        let mut done = 0usize;
+        loop {
+            let start = self.pos;
+            let room = self.out.len().saturating_sub(start) / self.itemsize.max(1);
+            let Some(slots) = self.out.get_mut(start..) else {
+                return Err(Error::schema("speculation: buffer"));
+            };
+            let mut n = 0usize;
+            for (dst, item) in slots
+                .chunks_exact_mut(self.itemsize.max(1))
+                .take(room)
+                .zip(iter.by_ref())
+            {
+                self.tape.encode(&item, dst)?;
+                n = n.wrapping_add(1);
+            }
+            // n <= room: the slots lie within `out`
+            self.pos = start.wrapping_add(n.wrapping_mul(self.itemsize));
+            done = done.wrapping_add(n);
+            if n < room {
+                return Ok(done);
+            }
+            match iter.next() {
+                Some(item) => self.put_grow(&item)?,
+                None => return Ok(done),
+            }
+            done = done.wrapping_add(1);
+        }
+    }
+
     /// Appends elements stored by the fast mode (whole elements) at `pos`,
     /// after handing a chunk that would grow past the window to the flush
     /// callback (chunked mode; a chunk then holds at most the window), and
@@ -1102,14 +1142,12 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 Mode::Check => run!(check),
                 // for good: every element through the tape
                 Mode::Put => {
-                    for item in iter.by_ref() {
-                        seq.st.put(&item)?;
-                        // each element took itemsize >= 1 bytes of the
-                        // output, whose total (flushed + pos) `grow` and
-                        // `append` keep within the cap, a usize: i cannot
-                        // pass u64::MAX (which `end` refuses)
-                        seq.i = seq.i.wrapping_add(1);
-                    }
+                    // each element takes itemsize >= 1 bytes of the output,
+                    // whose total (flushed + pos) `grow` and `append` keep
+                    // within the cap, a usize: i cannot pass u64::MAX (which
+                    // `end` refuses)
+                    let done = seq.st.put_all(&mut iter)?;
+                    seq.i = seq.i.wrapping_add(done as u64);
                     break;
                 }
                 Mode::Walk => match iter.next() {

@@ -627,6 +627,9 @@ where
         g.bench_function("par_from_slice_1t", |b| {
             b.iter(|| one.install(|| npy_serde::par_from_slice::<T>(black_box(&ours)).unwrap()))
         });
+        g.bench_function("par_from_path_1t", |b| {
+            b.iter(|| one.install(|| npy_serde::par_from_path::<T>(&path).unwrap()))
+        });
         assert!(
             npy_serde::par_to_vec(&recs).unwrap() == ours,
             "{name}: par_to_vec"
