@@ -560,7 +560,9 @@ impl SpecState<'_> {
         let mut done = 0usize;
         loop {
             let start = self.pos;
-            let room = self.out.len().saturating_sub(start) / self.itemsize.max(1);
+            let room = (self.out.len().saturating_sub(start))
+                .checked_div(self.itemsize)
+                .unwrap_or(0);
             let Some(slots) = self.out.get_mut(start..) else {
                 return Err(Error::schema("speculation: buffer"));
             };
