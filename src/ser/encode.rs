@@ -60,7 +60,7 @@ use crate::ser::convert::{
     convert_time, f16_bits_to_f64, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact,
     i64_to_f64_exact, u64_to_f64_exact,
 };
-use crate::ser::flat::Layout;
+use crate::ser::flat::{FlatField, Layout, MAX_FIELDS};
 use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, key_text, probe};
 use crate::special::{self, Special};
@@ -427,36 +427,39 @@ impl DtypeTree {
         self.dt = dt;
     }
 
-    /// The element as a run of plain numbers, when it is one (see
-    /// [`flat::Layout`](crate::ser::flat::Layout)): a number node, or an
-    /// unrolled or repeated subarray of one number node. Only what the fast
-    /// path stores as exactly those numbers qualifies: the fast mode of
-    /// `spec.rs` must write the bytes the tree would.
+    /// The element as plain numbers, when it is (see
+    /// [`flat::Layout`](crate::ser::flat::Layout)): a number node, an
+    /// unrolled or repeated subarray of one number node, or a record of
+    /// such fields back to back whose keys the tree has seen (after the
+    /// first element). Only what the fast path stores as exactly those
+    /// numbers qualifies: the fast mode of `spec.rs` must write the bytes
+    /// the tree would.
     pub(crate) fn flat(&self) -> Option<Layout> {
         let root = &self.root;
-        if let Some(num) = num_of(root.tag) {
-            return (root.off == 0 && root.size == num.size()).then_some(Layout::bare(num));
+        if root.off != 0 {
+            return None;
         }
-        let kid = match root.tag {
-            Tag::Array => root.kids.first()?,
-            Tag::Sub => match &*root.kids {
-                [kid] => kid,
-                _ => return None,
-            },
-            _ => return None,
-        };
-        let num = num_of(kid.node.tag)?;
-        // every element at its place, back to back from 0, filling the slot
-        let packed = match root.tag {
-            Tag::Array => root.kids.iter().enumerate().all(|(i, k)| {
-                k.node.tag == kid.node.tag
-                    && k.node.size == num.size()
-                    && i.checked_mul(num.size()) == Some(k.node.off as usize)
-            }),
-            _ => kid.node.off == 0 && root.stride as usize == num.size(),
-        };
-        let fills = root.n.checked_mul(num.size()) == Some(root.size);
-        (packed && fills && root.off == 0 && root.n > 0).then_some(Layout::tuple(num, root.n))
+        if let Some((num, n)) = numbers(root) {
+            return Some(match n {
+                0 => Layout::bare(num),
+                n => Layout::tuple(num, n),
+            });
+        }
+        if root.tag != Tag::Record || root.kids.len() > MAX_FIELDS {
+            return None;
+        }
+        let mut at = 0usize;
+        let mut fields = Vec::with_capacity(root.kids.len());
+        for f in &root.kids {
+            let (num, n) = numbers(&f.node)?;
+            // back to back from 0, each key seen
+            if f.node.off as usize != at || f.key.get() == 0 {
+                return None;
+            }
+            at = at.checked_add(f.node.size)?;
+            fields.push(FlatField::new((f.key.get(), f.name.len()), num, n));
+        }
+        (at == root.size).then(|| Layout::record(&fields)).flatten()
     }
 
     /// A tree to hold until the dtype is known; used on no element (a
@@ -512,6 +515,38 @@ impl DtypeTree {
         };
         value.serialize(Enc::<Error>::at(&self.root, &mut frame))
     }
+}
+
+/// A node as plain numbers, filling its slot: one number (`(num, 0)`), or
+/// an unrolled or repeated subarray of `n` > 0 numbers back to back
+/// (`(num, n)`).
+fn numbers(node: &TreeNode) -> Option<(Plain, usize)> {
+    if let Some(num) = num_of(node.tag) {
+        return (node.size == num.size()).then_some((num, 0));
+    }
+    let kid = match node.tag {
+        Tag::Array => node.kids.first()?,
+        Tag::Sub => match &*node.kids {
+            [kid] => kid,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let num = num_of(kid.node.tag)?;
+    // every element at its place (an unrolled one's offset is its frame's,
+    // a repeated one's its own element's), back to back
+    let packed = match node.tag {
+        Tag::Array => node.kids.iter().enumerate().all(|(i, k)| {
+            k.node.tag == kid.node.tag
+                && k.node.size == num.size()
+                && i.checked_mul(num.size())
+                    .and_then(|d| d.checked_add(node.off as usize))
+                    == Some(k.node.off as usize)
+        }),
+        _ => kid.node.off == 0 && node.stride as usize == num.size(),
+    };
+    let fills = node.n.checked_mul(num.size()) == Some(node.size);
+    (packed && fills && node.n > 0).then_some((num, node.n))
 }
 
 /// How a pass of [`Enc`] fails: the fast pass with [`Miss`] at the first

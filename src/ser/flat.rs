@@ -1,8 +1,9 @@
 //! The fast mode of the speculative pass for arrays of plain numbers.
 //!
-//! `Vec<f64>`, `Vec<u8>`, `Vec<[f32; 3]>`: once the first element fixed
-//! the dtype, every element is one number (or a short run of numbers of one
-//! type) stored as its own little-endian bytes, back to back. Encoding it
+//! `Vec<f64>`, `Vec<u8>`, `Vec<[f32; 3]>`, `Vec<Particle>` of number
+//! fields: once the first element fixed the dtype, every element is one
+//! number, a short run of numbers of one type, or a record of such fields
+//! in dtype order, stored as their own little-endian bytes, back to back. Encoding it
 //! through the compiled [`DtypeTree`](crate::ser::encode::DtypeTree) still costs a frame,
 //! a node and an offset per element; here the element is handed a tiny
 //! serializer, [`Leaf`], that accepts exactly the one serialize method of
@@ -28,9 +29,10 @@ use crate::ser::{Found, Miss};
 
 use crate::dtype::Plain;
 
-/// What one element of a flat array is: a bare number (`Vec<f64>`) or a
+/// What one element of a flat array is: a bare number (`Vec<f64>`), a
 /// tuple of `n` numbers of one type (`Vec<[f32; 3]>`, serialized with
-/// `serialize_tuple`), filling the element with no gap.
+/// `serialize_tuple`), or a struct whose fields are such numbers or tuples
+/// in dtype order, filling the element with no gap.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Layout {
     /// The bare element's type.
@@ -38,6 +40,45 @@ pub(crate) struct Layout {
     /// The tuple elements' type.
     item: Option<Plain>,
     itemsize: usize,
+    /// A record's fields: the first `fields` of `field` (0: not a record).
+    fields: usize,
+    field: [FlatField; MAX_FIELDS],
+}
+
+/// Most fields of a record the fast mode takes.
+pub(crate) const MAX_FIELDS: usize = 16;
+
+/// A field of a record [`Layout`]: its key and its numbers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct FlatField {
+    /// Address and length of the `&'static str` key seen to name the field
+    /// (the same text at the same address: one compare per field).
+    key: (usize, usize),
+    num: Plain,
+    /// 0: one bare number; `n` > 0: a tuple of `n` numbers.
+    tuple: usize,
+    /// Bytes of the field.
+    size: usize,
+}
+
+impl FlatField {
+    /// A field named by the key at `key` (address, length): a bare number,
+    /// or (`tuple` > 0) a tuple of `tuple` numbers.
+    pub(crate) fn new(key: (usize, usize), num: Plain, tuple: usize) -> FlatField {
+        FlatField {
+            key,
+            num,
+            tuple,
+            size: num.size().saturating_mul(tuple.max(1)),
+        }
+    }
+
+    const UNUSED: FlatField = FlatField {
+        key: (0, 0),
+        num: Plain::U8,
+        tuple: 0,
+        size: 0,
+    };
 }
 
 impl Layout {
@@ -45,9 +86,24 @@ impl Layout {
     pub(crate) fn bare(num: Plain) -> Layout {
         Layout {
             bare: Some(num),
-            item: None,
             itemsize: num.size(),
+            ..Layout::none()
         }
+    }
+
+    /// A record of these fields, back to back; `None` for more than
+    /// [`MAX_FIELDS`] or none.
+    pub(crate) fn record(fields: &[FlatField]) -> Option<Layout> {
+        if fields.is_empty() || fields.len() > MAX_FIELDS {
+            return None;
+        }
+        let mut layout = Layout::none();
+        for (slot, f) in layout.field.iter_mut().zip(fields) {
+            *slot = *f;
+            layout.itemsize = layout.itemsize.saturating_add(f.size);
+        }
+        layout.fields = fields.len();
+        Some(layout)
     }
 
     /// Bytes of one element.
@@ -63,16 +119,24 @@ impl Layout {
             bare: None,
             item: None,
             itemsize: 0,
+            fields: 0,
+            field: [FlatField::UNUSED; MAX_FIELDS],
         }
     }
 
     #[inline]
     pub(crate) fn tuple(num: Plain, n: usize) -> Layout {
         Layout {
-            bare: None,
             item: Some(num),
             itemsize: num.size().saturating_mul(n),
+            ..Layout::none()
         }
+    }
+
+    /// Whether the element is a record.
+    #[inline]
+    pub(crate) fn is_record(&self) -> bool {
+        self.fields > 0
     }
 }
 
@@ -249,9 +313,9 @@ impl<'b> Flat<'b> {
     /// Whether another element fits in the block.
     #[inline]
     pub(crate) fn room(&self) -> bool {
-        let need = match self.layout.item {
-            Some(_) => WINDOW,
-            None => self.layout.itemsize,
+        let need = match (self.layout.item, self.layout.fields) {
+            (None, 0) => self.layout.itemsize,
+            _ => WINDOW,
         };
         self.pos.saturating_add(need) <= BLOCK
     }
@@ -303,10 +367,16 @@ impl<'b> Flat<'b> {
 trait Store: Sized {
     /// What a tuple element's numbers are handed to.
     type Tuple: ser::SerializeTuple<Ok = (), Error = Miss>;
+    /// What a record element's fields are handed to.
+    type Record: ser::SerializeStruct<Ok = (), Error = Miss>;
     /// Takes one number of type `num`, its little-endian bytes.
     fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss>;
     /// A tuple element (a miss where the layout has none).
     fn tuple(self) -> Result<Self::Tuple, Miss>;
+    /// A record element (a miss where the layout has none).
+    fn record(self) -> Result<Self::Record, Miss> {
+        Err(Miss)
+    }
 }
 
 /// Serializes one element (or one number of a tuple element) into its
@@ -330,13 +400,13 @@ impl<S> Leaf<S> {
 }
 
 impl<S: Store> ser::Serializer for Leaf<S> {
-    serializer_types!((), Miss; _ (S::Tuple) _ _ _ _ _);
+    serializer_types!((), Miss; _ (S::Tuple) _ _ _ (S::Record) _);
 
     plain_number_methods!(#[inline(always)] store -> Result<(), Miss>);
     refuse!(serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes
         serialize_none serialize_unit serialize_unit_struct serialize_unit_variant
         serialize_newtype_variant serialize_seq serialize_tuple_struct serialize_tuple_variant
-        serialize_map serialize_struct serialize_struct_variant);
+        serialize_map serialize_struct_variant);
 
     #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Miss> {
@@ -360,6 +430,12 @@ impl<S: Store> ser::Serializer for Leaf<S> {
     fn serialize_tuple(self, _: usize) -> Result<S::Tuple, Miss> {
         self.0.tuple()
     }
+    /// A record element: its fields in the layout's order, each checked
+    /// by its key's address (see [`Record`]).
+    #[inline]
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<S::Record, Miss> {
+        self.0.record()
+    }
     fn is_human_readable(&self) -> bool {
         false
     }
@@ -368,6 +444,7 @@ impl<S: Store> ser::Serializer for Leaf<S> {
 /// A whole element, into the block.
 impl<'a, 'b> Store for &'a mut Flat<'b> {
     type Tuple = Tuple<'a>;
+    type Record = Record<'a>;
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
         self.store_bare(num, bytes)
@@ -377,41 +454,153 @@ impl<'a, 'b> Store for &'a mut Flat<'b> {
         let Flat {
             block, pos, layout, ..
         } = self;
-        let Some(num) = layout.item else {
-            return Err(Miss);
-        };
-        let Some(window) = block
-            .get_mut(*pos..)
-            .and_then(|rest| rest.first_chunk_mut::<WINDOW>())
-        else {
+        let (Some(num), Some(window)) = (layout.item, window_at(block, *pos)) else {
             return Err(Miss);
         };
         Ok(Tuple {
             window,
             at: 0,
+            stop: layout.itemsize,
             num,
+            cursor: pos,
+            len: layout.itemsize,
+        })
+    }
+    #[inline]
+    fn record(self) -> Result<Record<'a>, Miss> {
+        let Flat {
+            block, pos, layout, ..
+        } = self;
+        let (1.., Some(fields), Some(window)) = (
+            layout.fields,
+            layout.field.get(..layout.fields),
+            window_at(block, *pos),
+        ) else {
+            return Err(Miss);
+        };
+        Ok(Record {
+            window,
+            at: 0,
+            fields: fields.iter(),
+            field: &FlatField::UNUSED,
             pos,
             itemsize: layout.itemsize,
         })
     }
 }
 
-/// A tuple element: its numbers go one after the other into `window`, a
-/// fixed-size view of the block at the cursor (the offsets of an unrolled
-/// array are then constants within it: no bounds check per number);
-/// complete when exactly the element's bytes were written.
+/// The fixed-size view of the block at the cursor `pos` (`None` never
+/// happens: [`Flat::room`] kept a window free).
+#[inline(always)]
+fn window_at(block: &mut Block, pos: usize) -> Option<&mut Window> {
+    block
+        .get_mut(pos..)
+        .and_then(|rest| rest.first_chunk_mut::<WINDOW>())
+}
+
+/// A tuple (a whole element, or a record's field): its numbers go one
+/// after the other into `window`, a fixed-size view of the block at the
+/// element (the offsets of an unrolled array are then constants within
+/// it: no bounds check per number), from `at`; complete when exactly `len`
+/// bytes were written, which then move `cursor` on.
 struct Tuple<'a> {
     window: &'a mut Window,
-    /// Bytes written so far.
+    /// Where the next number goes in the window, and where the last ends.
     at: usize,
+    stop: usize,
     num: Plain,
+    /// The block's cursor (a whole element) or the record's (a field).
+    cursor: &'a mut usize,
+    len: usize,
+}
+
+/// A record element: each field, in the layout's order and named by the
+/// key seen in the first element (the same address), goes into `window`
+/// after the one before; complete when every field came.
+struct Record<'a> {
+    window: &'a mut Window,
+    /// Bytes of the fields written so far.
+    at: usize,
+    /// The fields still to come.
+    fields: std::slice::Iter<'a, FlatField>,
+    /// The field being written.
+    field: &'a FlatField,
     pos: &'a mut usize,
     itemsize: usize,
+}
+
+impl ser::SerializeStruct for Record<'_> {
+    type Ok = ();
+    type Error = Miss;
+    #[inline(always)]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Miss> {
+        match self.fields.next() {
+            Some(f) if f.key == (key.as_ptr().addr(), key.len()) => self.field = f,
+            _ => return Err(Miss),
+        }
+        value.serialize(Leaf(self))
+    }
+    /// A field left out: the element encoder decides what that means.
+    fn skip_field(&mut self, _: &'static str) -> Result<(), Miss> {
+        Err(Miss)
+    }
+    #[inline(always)]
+    fn end(self) -> Result<(), Miss> {
+        if self.fields.len() != 0 {
+            return Err(Miss);
+        }
+        // the element was inside the block, so no overflow
+        *self.pos = self.pos.wrapping_add(self.itemsize);
+        Ok(())
+    }
+}
+
+/// One field of a record element: a bare number, or a tuple of them.
+impl<'a, 'r> Store for &'a mut Record<'r> {
+    type Tuple = Tuple<'a>;
+    type Record = Impossible<(), Miss>;
+    #[inline(always)]
+    fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
+        if self.field.tuple != 0 || self.field.num != num {
+            return Err(Miss);
+        }
+        let Some(d) = self
+            .window
+            .get_mut(self.at..)
+            .and_then(|rest| rest.first_chunk_mut::<N>())
+        else {
+            return Err(Miss);
+        };
+        *d = bytes;
+        self.at = self.at.wrapping_add(N);
+        Ok(())
+    }
+    #[inline]
+    fn tuple(self) -> Result<Tuple<'a>, Miss> {
+        if self.field.tuple == 0 {
+            return Err(Miss);
+        }
+        let len = self.field.size;
+        Ok(Tuple {
+            window: self.window,
+            at: self.at,
+            // a record's fields end within its window
+            stop: self.at.wrapping_add(len),
+            num: self.field.num,
+            cursor: &mut self.at,
+            len,
+        })
+    }
 }
 
 /// One number of a tuple element, into its window.
 impl Store for &mut Tuple<'_> {
     type Tuple = Impossible<(), Miss>;
+    type Record = Impossible<(), Miss>;
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
         if self.num != num {
@@ -442,11 +631,11 @@ impl ser::SerializeTuple for Tuple<'_> {
     }
     #[inline(always)]
     fn end(self) -> Result<(), Miss> {
-        if self.at != self.itemsize {
+        // within the window: no overflow
+        if self.at != self.stop {
             return Err(Miss);
         }
-        // the element was inside the block, so no overflow
-        *self.pos = self.pos.wrapping_add(self.itemsize);
+        *self.cursor = self.cursor.wrapping_add(self.len);
         Ok(())
     }
 }
@@ -458,6 +647,7 @@ struct Check(Layout);
 
 impl Store for Check {
     type Tuple = CheckTuple;
+    type Record = Impossible<(), Miss>;
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
         if self.0.bare == Some(num) {
@@ -490,6 +680,7 @@ struct CheckTuple {
 /// One number of a tuple element being checked.
 impl Store for &mut CheckTuple {
     type Tuple = Impossible<(), Miss>;
+    type Record = Impossible<(), Miss>;
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
         if self.num != num {

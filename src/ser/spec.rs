@@ -434,11 +434,6 @@ impl SpecState<'_> {
         let _ = self.out.try_reserve(want);
         crate::huge_pages::advise(self.out.spare_capacity_mut());
         tape.put_dtype(dtype);
-        // elements up to an eighth of the block (`WINDOW`): the block is
-        // appended rarely, and an element always fits an empty block
-        self.layout = tape
-            .flat()
-            .filter(|l| l.itemsize() <= WINDOW && !self.exact);
         self.tape = tape;
         self.have = true;
 
@@ -525,6 +520,16 @@ impl SpecState<'_> {
         }
         if !self.have {
             self.first(value)?;
+            self.put(value)?;
+            // the fast mode's layout, once the first element showed the
+            // tree a record's keys; elements up to an eighth of the block
+            // (`WINDOW`): the block is appended rarely, and an element
+            // always fits an empty block
+            self.layout = self
+                .tape
+                .flat()
+                .filter(|l| l.itemsize() <= WINDOW && !self.exact);
+            return Ok(());
         }
         self.put(value)
     }
@@ -770,9 +775,14 @@ impl SpecSeq<'_, '_> {
     #[inline(always)]
     fn enter(&mut self) {
         match self.st.layout {
+            // records are checked by encoding them (`Check` has no record)
             Some(layout) if self.st.chunked.as_ref().is_some_and(|c| c.check_only) => {
-                self.flat.resume_check(layout);
-                self.mode = Mode::Check;
+                if layout.is_record() {
+                    self.mode = Mode::Put;
+                } else {
+                    self.flat.resume_check(layout);
+                    self.mode = Mode::Check;
+                }
             }
             Some(layout) => {
                 self.flat.resume(layout);

@@ -341,3 +341,276 @@ fn an_io_error_in_a_later_chunk_names_the_record() {
     assert!(err.contains(&format!("record {record}")), "{err}");
     assert!(err.contains("disk full"), "{err}");
 }
+
+/// A record of plain numbers and arrays of them: the fast mode's records.
+#[derive(Serialize, Clone, Copy, PartialEq, Debug)]
+struct P {
+    id: u64,
+    pos: [f64; 3],
+    vel: [f32; 3],
+    mass: f32,
+    charge: i8,
+    ok: bool,
+}
+
+impl P {
+    fn make(i: usize) -> P {
+        let x = i as f64;
+        P {
+            id: i as u64 * 3,
+            pos: [x, -x, 0.5],
+            vel: [x as f32, 1.0, -2.0],
+            mass: 1.5,
+            charge: (i % 7) as i8 - 3,
+            ok: i % 2 == 0,
+        }
+    }
+}
+
+const P_DESCR: &str = "[('id', '<u8'), ('pos', '<f8', (3,)), ('vel', '<f4', (3,)), \
+                       ('mass', '<f4'), ('charge', '|i1'), ('ok', '|b1')]";
+
+#[derive(Serialize, Clone, Copy)]
+struct Narrow {
+    a: u8,
+    b: i16,
+}
+
+/// The same field names as [`Narrow`] in another type (its keys may sit at
+/// other addresses: matched by name then).
+#[derive(Serialize, Clone, Copy)]
+struct Narrow2 {
+    a: u8,
+    b: i16,
+}
+
+/// [`Narrow`]'s fields in the other order.
+#[derive(Serialize, Clone, Copy)]
+struct Swapped {
+    b: i16,
+    a: u8,
+}
+
+/// [`Narrow`] with a field that may be left out.
+#[derive(Serialize, Clone, Copy)]
+struct Gappy {
+    a: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    b: Option<i16>,
+}
+
+/// [`Narrow`] with `b` of another type.
+#[derive(Serialize, Clone, Copy)]
+struct Wider {
+    a: u8,
+    b: i32,
+}
+
+#[derive(Serialize, Clone, Copy)]
+#[serde(untagged)]
+enum Rec {
+    N(Narrow),
+    N2(Narrow2),
+    S(Swapped),
+    G(Gappy),
+    W(Wider),
+}
+
+#[test]
+fn records_of_numbers() {
+    for &n in LENGTHS {
+        let v: Vec<P> = (0..n).map(P::make).collect();
+        same_as_exact(&v, P_DESCR);
+        let narrow: Vec<Narrow> = (0..n)
+            .map(|i| Narrow {
+                a: i as u8,
+                b: -(i as i16),
+            })
+            .collect();
+        same_as_exact(&narrow, "[('a', '|u1'), ('b', '<i2')]");
+        if n > 0 {
+            // the data are the fields' own bytes, back to back
+            let bytes = npy_serde::to_vec(&narrow).unwrap();
+            let data: Vec<u8> = narrow
+                .iter()
+                .flat_map(|r| [[r.a].as_slice(), &r.b.to_le_bytes()].concat())
+                .collect();
+            assert!(bytes.ends_with(&data));
+        }
+    }
+}
+
+/// Records of `MAX_FIELDS` (16) fields, the most the fast mode takes, and
+/// of 17 (the element encoder's).
+#[derive(Serialize, Clone, Copy)]
+struct F16 {
+    f0: u8,
+    f1: u8,
+    f2: u8,
+    f3: u8,
+    f4: u8,
+    f5: u8,
+    f6: u8,
+    f7: u8,
+    f8: u8,
+    f9: u8,
+    f10: u8,
+    f11: u8,
+    f12: u8,
+    f13: u8,
+    f14: u8,
+    f15: f64,
+}
+
+#[derive(Serialize, Clone, Copy)]
+struct F17 {
+    f0: u8,
+    f1: u8,
+    f2: u8,
+    f3: u8,
+    f4: u8,
+    f5: u8,
+    f6: u8,
+    f7: u8,
+    f8: u8,
+    f9: u8,
+    f10: u8,
+    f11: u8,
+    f12: u8,
+    f13: u8,
+    f14: u8,
+    f15: u8,
+    f16: f64,
+}
+
+#[test]
+fn records_of_many_fields_and_records_that_are_not_flat() {
+    let names = |n: usize, last: &str| {
+        let mut d: Vec<String> = (0..n - 1).map(|i| format!("('f{i}', '|u1')")).collect();
+        d.push(format!("('f{}', '{last}')", n - 1));
+        format!("[{}]", d.join(", "))
+    };
+    for &n in LENGTHS {
+        let a: Vec<F16> = (0..n)
+            .map(|i| F16 {
+                f0: i as u8,
+                f1: 1,
+                f2: 2,
+                f3: 3,
+                f4: 4,
+                f5: 5,
+                f6: 6,
+                f7: 7,
+                f8: 8,
+                f9: 9,
+                f10: 10,
+                f11: 11,
+                f12: 12,
+                f13: 13,
+                f14: 14,
+                f15: i as f64,
+            })
+            .collect();
+        same_as_exact(&a, &names(16, "<f8"));
+        let b: Vec<F17> = (0..n)
+            .map(|i| F17 {
+                f0: i as u8,
+                f1: 1,
+                f2: 2,
+                f3: 3,
+                f4: 4,
+                f5: 5,
+                f6: 6,
+                f7: 7,
+                f8: 8,
+                f9: 9,
+                f10: 10,
+                f11: 11,
+                f12: 12,
+                f13: 13,
+                f14: 14,
+                f15: 15,
+                f16: i as f64,
+            })
+            .collect();
+        same_as_exact(&b, &names(17, "<f8"));
+    }
+    // nested records, strings and nested arrays: the element encoder's
+    #[derive(Serialize, Clone, Copy)]
+    struct Outer {
+        n: Narrow,
+        x: f32,
+    }
+    let v: Vec<Outer> = (0..3000)
+        .map(|i| Outer {
+            n: Narrow { a: i as u8, b: 2 },
+            x: 0.5,
+        })
+        .collect();
+    same_as_exact(&v, "[('n', [('a', '|u1'), ('b', '<i2')]), ('x', '<f4')]");
+    #[derive(Serialize, Clone, Copy)]
+    struct Grid {
+        g: [[u8; 2]; 2],
+        s: &'static str,
+    }
+    let v: Vec<Grid> = (0..3000)
+        .map(|i| Grid {
+            g: [[i as u8; 2]; 2],
+            s: "ab",
+        })
+        .collect();
+    same_as_exact(&v, "[('g', '|u1', (2, 2)), ('s', '<U2')]");
+}
+
+#[test]
+fn other_records_after_full_blocks() {
+    let narrow = |i: usize| Narrow {
+        a: i as u8,
+        b: i as i16,
+    };
+    let want = npy_serde::to_vec(&(0..6000).map(narrow).collect::<Vec<_>>()).unwrap();
+    for at in [1usize, 2, 681, 682, 683, 5000, 5999] {
+        let base: Vec<Rec> = (0..6000).map(|i| Rec::N(narrow(i))).collect();
+        // the same fields by another type: matched by name, the same bytes
+        let mut v = base.clone();
+        v[at] = Rec::N2(Narrow2 {
+            a: at as u8,
+            b: at as i16,
+        });
+        all_paths(&v, &want);
+        let mut v = base.clone();
+        v[at] = Rec::G(Gappy {
+            a: at as u8,
+            b: Some(at as i16),
+        });
+        all_paths(&v, &want);
+        // a field of another type, one left out, the fields in another
+        // order: as the element encoder says, the same on every path
+        for other in [
+            Rec::W(Wider {
+                a: at as u8,
+                b: at as i32,
+            }),
+            Rec::W(Wider { a: 1, b: 1 << 20 }),
+            Rec::G(Gappy { a: 1, b: None }),
+            Rec::S(Swapped {
+                b: at as i16,
+                a: at as u8,
+            }),
+        ] {
+            let mut v = base.clone();
+            v[at] = other;
+            let a = npy_serde::to_vec(&v).map_err(|e| e.to_string());
+            let mut out = Vec::new();
+            let b = npy_serde::to_writer(&mut out, &v).map_err(|e| e.to_string());
+            assert_eq!(a.clone().err(), b.clone().err());
+            match &a {
+                Ok(bytes) => assert_eq!(&out, bytes),
+                Err(e) => {
+                    assert!(out.is_empty());
+                    assert!(e.contains(&format!("record {at}")), "{e}");
+                }
+            }
+        }
+    }
+}

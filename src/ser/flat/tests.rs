@@ -65,3 +65,90 @@ fn tuples_fill_the_element_exactly() {
     assert_eq!(n, 2);
     assert_eq!(data, want);
 }
+
+/// Keys at fixed addresses, as a derived `Serialize` hands them over.
+static A: &str = "a";
+static B: &str = "b";
+
+/// A record serialized by hand: fields `keys` with `values` (a bare `u8`,
+/// then a pair of `i16`s), or some left out.
+struct Hand<'k> {
+    keys: &'k [&'static str],
+    a: Option<u8>,
+    b: Option<[i16; 2]>,
+}
+
+impl Serialize for Hand<'_> {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut r = s.serialize_struct("Hand", self.keys.len())?;
+        for &k in self.keys {
+            if k == "a" {
+                r.serialize_field(k, &self.a)?;
+            } else {
+                r.serialize_field(k, &self.b)?;
+            }
+        }
+        if self.keys.is_empty() {
+            r.skip_field(A)?;
+        }
+        r.end()
+    }
+}
+
+fn rec<'k>(keys: &'k [&'static str], a: Option<u8>, b: Option<[i16; 2]>) -> Hand<'k> {
+    Hand { keys, a, b }
+}
+
+fn hand_layout() -> Layout {
+    Layout::record(&[
+        FlatField::new((A.as_ptr().addr(), A.len()), Plain::U8, 0),
+        FlatField::new((B.as_ptr().addr(), B.len()), Plain::I16, 2),
+    ])
+    .unwrap()
+}
+
+#[test]
+fn records_take_their_fields_in_order_by_key_address() {
+    let mut block = [0u8; BLOCK];
+    let mut f = Flat::new(&mut block);
+    // not resumed: a miss
+    assert!(f.put(&rec(&[A, B], Some(1), Some([2, 3]))).is_err());
+    f.resume(hand_layout());
+    assert_eq!(f.layout.itemsize(), 5);
+    assert!(f.put(&rec(&[A, B], Some(1), Some([2, -3]))).is_ok());
+    // another order, a field missing, left out or twice, a None, a
+    // number of another type: misses (the element encoder decides)
+    assert!(f.put(&rec(&[B, A], Some(1), Some([2, 3]))).is_err());
+    assert!(f.put(&rec(&[A], Some(1), Some([2, 3]))).is_err());
+    assert!(f.put(&rec(&[], Some(1), Some([2, 3]))).is_err());
+    assert!(f.put(&rec(&[A, B, B], Some(1), Some([2, 3]))).is_err());
+    assert!(f.put(&rec(&[A, B], None, Some([2, 3]))).is_err());
+    assert!(f.put(&(1u16, [2i16, 3])).is_err());
+    assert!(f.put(&7u8).is_err());
+    // the same text at another address: a miss (matched by name there)
+    let other = String::from("a").leak();
+    assert!(f.put(&rec(&[other, B], Some(1), Some([2, 3]))).is_err());
+    assert!(f.put(&rec(&[A, B], Some(4), Some([5, 6]))).is_ok());
+    let (data, n) = f.suspend();
+    assert_eq!(n, 2);
+    let want: Vec<u8> = [1u8]
+        .into_iter()
+        .chain(2i16.to_le_bytes())
+        .chain((-3i16).to_le_bytes())
+        .chain([4u8])
+        .chain(5i16.to_le_bytes())
+        .chain(6i16.to_le_bytes())
+        .collect();
+    assert_eq!(data, want);
+}
+
+#[test]
+fn record_layouts_have_one_to_sixteen_fields() {
+    let f = FlatField::new((1, 1), Plain::F64, 0);
+    assert!(Layout::record(&[]).is_none());
+    assert_eq!(Layout::record(&[f; MAX_FIELDS]).unwrap().itemsize(), 128);
+    assert!(Layout::record(&[f; MAX_FIELDS + 1]).is_none());
+    assert!(Layout::record(&[f]).unwrap().is_record());
+    assert!(!Layout::tuple(Plain::F64, 2).is_record());
+}
