@@ -371,8 +371,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
             .map(|(slot, chunk)| {
                 if let Some(record) = &direct {
                     let mut tree = DtypeTree::new(record, strict);
-                    let mut rows = chunk.iter().zip(slot.chunks_exact_mut(layout.row));
-                    if rows.all(|(value, dst)| tree.encode(value, dst).is_ok()) {
+                    if tree.encode_rows(chunk, slot, layout.row).is_ok() {
                         return Ok(None);
                     }
                     slot.fill(0);

@@ -48,6 +48,7 @@
 //! path is a key compare, a tag compare, one bounds check and the store.
 
 use std::marker::PhantomData;
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::ser::{self, Serialize};
@@ -60,7 +61,7 @@ use crate::ser::convert::{
     convert_time, f16_bits_to_f64, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact,
     i64_to_f64_exact, u64_to_f64_exact,
 };
-use crate::ser::flat::{FlatField, Layout, MAX_FIELDS};
+use crate::ser::flat::{BLOCK, Flat, FlatField, Layout, WINDOW};
 use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, key_text, probe};
 use crate::special::{self, Special};
@@ -445,7 +446,7 @@ impl DtypeTree {
                 n => Layout::tuple(num, n),
             });
         }
-        if root.tag != Tag::Record || root.kids.len() > MAX_FIELDS {
+        if root.tag != Tag::Record {
             return None;
         }
         let mut at = 0usize;
@@ -459,7 +460,7 @@ impl DtypeTree {
             at = at.checked_add(f.node.size)?;
             fields.push(FlatField::new((f.key.get(), f.name.len()), num, n));
         }
-        (at == root.size).then(|| Layout::record(&fields)).flatten()
+        (at == root.size).then(|| Layout::record(fields)).flatten()
     }
 
     /// A tree to hold until the dtype is known; used on no element (a
@@ -495,6 +496,57 @@ impl DtypeTree {
             return Ok(());
         }
         self.exact(value, slot)
+    }
+
+    /// Encodes `values` into `out`, `row` bytes each (zeroed where the
+    /// dtype has gaps), as [`encode`](DtypeTree::encode) of each would:
+    /// the first by the tree, which shows it a record's keys; then, when
+    /// the element is plain numbers ([`flat`](DtypeTree::flat)), through
+    /// the fast mode of `spec.rs` (`flat.rs`), each element it does not
+    /// take by the tree. `Err` at the first element that does not encode.
+    pub(crate) fn encode_rows<T: Serialize>(
+        &mut self,
+        values: &[T],
+        out: &mut [u8],
+        row: usize,
+    ) -> Result<()> {
+        let Some((first, values)) = values.split_first() else {
+            return Ok(());
+        };
+        let (slot, rest) = out.split_at_mut_checked(row).ok_or_else(internal)?;
+        self.encode(first, slot)?;
+        let layout = self.flat().filter(|l| l.itemsize() == row && row <= WINDOW);
+        let (Some(layout), Some(size)) = (layout, NonZeroUsize::new(row)) else {
+            let mut slots = rest.chunks_exact_mut(row.max(1));
+            return values.iter().try_for_each(|v| match slots.next() {
+                Some(slot) => self.encode(v, slot),
+                None => self.encode(v, &mut []),
+            });
+        };
+        let mut block = [0u8; BLOCK];
+        let mut flat = Flat::new(&mut block);
+        flat.resume(layout);
+        // bytes of `rest` written out
+        let mut done = 0usize;
+        for (i, v) in values.iter().enumerate() {
+            if flat.put(v).is_ok() {
+                continue;
+            }
+            // the block full or a miss: the rows stored go out
+            done = copy_rows(flat.drain().0, rest, done)?;
+            if flat.put(v).is_ok() {
+                continue;
+            }
+            // a miss: this element and the rest by the tree (as the fast
+            // mode of `spec.rs` ends at its first miss)
+            let left = values.get(i..).unwrap_or_default();
+            let slots = rest.get_mut(done..).unwrap_or_default();
+            return left
+                .iter()
+                .zip(slots.chunks_exact_mut(size.get()))
+                .try_for_each(|(v, slot)| self.encode(v, slot));
+        }
+        copy_rows(flat.suspend().0, rest, done).map(drop)
     }
 
     #[cold]
@@ -547,6 +599,15 @@ fn numbers(node: &TreeNode) -> Option<(Plain, usize)> {
     };
     let fills = node.n.checked_mul(num.size()) == Some(node.size);
     (packed && fills && node.n > 0).then_some((num, node.n))
+}
+
+/// Copies the rows `data` into `out` at `at`: where they end.
+fn copy_rows(data: &[u8], out: &mut [u8], at: usize) -> Result<usize> {
+    let end = at.checked_add(data.len()).ok_or_else(internal)?;
+    out.get_mut(at..end)
+        .ok_or_else(internal)?
+        .copy_from_slice(data);
+    Ok(end)
 }
 
 /// How a pass of [`Enc`] fails: the fast pass with [`Miss`] at the first

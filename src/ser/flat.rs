@@ -19,6 +19,8 @@
 //! sequence's own, in registers, where the output vector reached through
 //! the pass's shared state would be reloaded after every store.
 
+use std::sync::Arc;
+
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::de::at_least_one;
@@ -33,20 +35,17 @@ use crate::dtype::Plain;
 /// tuple of `n` numbers of one type (`Vec<[f32; 3]>`, serialized with
 /// `serialize_tuple`), or a struct whose fields are such numbers or tuples
 /// in dtype order, filling the element with no gap.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Layout {
     /// The bare element's type.
     bare: Option<Plain>,
     /// The tuple elements' type.
     item: Option<Plain>,
     itemsize: usize,
-    /// A record's fields: the first `fields` of `field` (0: not a record).
-    fields: usize,
-    field: [FlatField; MAX_FIELDS],
+    /// A record's fields (shared: a layout is copied into each sequence's
+    /// fast mode, and the walk's frames stay small).
+    fields: Option<Arc<[FlatField]>>,
 }
-
-/// Most fields of a record the fast mode takes.
-pub(crate) const MAX_FIELDS: usize = 16;
 
 /// A field of a record [`Layout`]: its key and its numbers.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -91,19 +90,16 @@ impl Layout {
         }
     }
 
-    /// A record of these fields, back to back; `None` for more than
-    /// [`MAX_FIELDS`] or none.
-    pub(crate) fn record(fields: &[FlatField]) -> Option<Layout> {
-        if fields.is_empty() || fields.len() > MAX_FIELDS {
+    /// A record of these fields, back to back; `None` for none.
+    pub(crate) fn record(fields: Vec<FlatField>) -> Option<Layout> {
+        if fields.is_empty() {
             return None;
         }
-        let mut layout = Layout::none();
-        for (slot, f) in layout.field.iter_mut().zip(fields) {
-            *slot = *f;
-            layout.itemsize = layout.itemsize.saturating_add(f.size);
-        }
-        layout.fields = fields.len();
-        Some(layout)
+        Some(Layout {
+            itemsize: fields.iter().fold(0, |n, f| n.saturating_add(f.size)),
+            fields: Some(fields.into()),
+            ..Layout::none()
+        })
     }
 
     /// Bytes of one element.
@@ -119,8 +115,7 @@ impl Layout {
             bare: None,
             item: None,
             itemsize: 0,
-            fields: 0,
-            field: [FlatField::UNUSED; MAX_FIELDS],
+            fields: None,
         }
     }
 
@@ -136,7 +131,7 @@ impl Layout {
     /// Whether the element is a record.
     #[inline]
     pub(crate) fn is_record(&self) -> bool {
-        self.fields > 0
+        self.fields.is_some()
     }
 }
 
@@ -262,7 +257,12 @@ impl<'b> Flat<'b> {
     /// `f64`s) the compiler drops the loop over the values altogether.
     #[inline(always)]
     pub(crate) fn check<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
-        value.serialize(Leaf(Check(self.check)))?;
+        let c = &self.check;
+        value.serialize(Leaf(Check {
+            bare: c.bare,
+            item: c.item,
+            itemsize: c.itemsize,
+        }))?;
         // one per element of an iterator: 2^64 of them cannot be walked;
         // wrapping (unlike saturating) lets the compiler turn a loop of
         // checks that cannot fail into one addition
@@ -313,8 +313,8 @@ impl<'b> Flat<'b> {
     /// Whether another element fits in the block.
     #[inline]
     pub(crate) fn room(&self) -> bool {
-        let need = match (self.layout.item, self.layout.fields) {
-            (None, 0) => self.layout.itemsize,
+        let need = match (self.layout.item, &self.layout.fields) {
+            (None, None) => self.layout.itemsize,
             _ => WINDOW,
         };
         self.pos.saturating_add(need) <= BLOCK
@@ -471,11 +471,8 @@ impl<'a, 'b> Store for &'a mut Flat<'b> {
         let Flat {
             block, pos, layout, ..
         } = self;
-        let (1.., Some(fields), Some(window)) = (
-            layout.fields,
-            layout.field.get(..layout.fields),
-            window_at(block, *pos),
-        ) else {
+        let (Some(fields), Some(window)) = (layout.fields.as_deref(), window_at(block, *pos))
+        else {
             return Err(Miss);
         };
         Ok(Record {
@@ -643,14 +640,18 @@ impl ser::SerializeTuple for Tuple<'_> {
 /// A whole element checked against a layout, stored nowhere: the same
 /// misses as the stored one, no bytes.
 #[derive(Clone, Copy)]
-struct Check(Layout);
+struct Check {
+    bare: Option<Plain>,
+    item: Option<Plain>,
+    itemsize: usize,
+}
 
 impl Store for Check {
     type Tuple = CheckTuple;
     type Record = Impossible<(), Miss>;
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
-        if self.0.bare == Some(num) {
+        if self.bare == Some(num) {
             Ok(())
         } else {
             Err(Miss)
@@ -658,13 +659,13 @@ impl Store for Check {
     }
     #[inline]
     fn tuple(self) -> Result<CheckTuple, Miss> {
-        let Some(num) = self.0.item else {
+        let Some(num) = self.item else {
             return Err(Miss);
         };
         Ok(CheckTuple {
             num,
             at: 0,
-            itemsize: self.0.itemsize,
+            itemsize: self.itemsize,
         })
     }
 }

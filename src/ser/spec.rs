@@ -774,18 +774,18 @@ impl SpecSeq<'_, '_> {
     /// each goes straight to its encoding.
     #[inline(always)]
     fn enter(&mut self) {
-        match self.st.layout {
+        match &self.st.layout {
             // records are checked by encoding them (`Check` has no record)
             Some(layout) if self.st.chunked.as_ref().is_some_and(|c| c.check_only) => {
                 if layout.is_record() {
                     self.mode = Mode::Put;
                 } else {
-                    self.flat.resume_check(layout);
+                    self.flat.resume_check(layout.clone());
                     self.mode = Mode::Check;
                 }
             }
             Some(layout) => {
-                self.flat.resume(layout);
+                self.flat.resume(layout.clone());
                 self.mode = Mode::Flat;
             }
             // zero-size elements grow no output, so nothing but the count

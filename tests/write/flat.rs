@@ -440,8 +440,8 @@ fn records_of_numbers() {
     }
 }
 
-/// Records of `MAX_FIELDS` (16) fields, the most the fast mode takes, and
-/// of 17 (the element encoder's).
+/// Records of many fields (16 and 17: any number the fast mode's window
+/// of 256 bytes holds).
 #[derive(Serialize, Clone, Copy)]
 struct F16 {
     f0: u8,

@@ -101,7 +101,7 @@ fn rec<'k>(keys: &'k [&'static str], a: Option<u8>, b: Option<[i16; 2]>) -> Hand
 }
 
 fn hand_layout() -> Layout {
-    Layout::record(&[
+    Layout::record(vec![
         FlatField::new((A.as_ptr().addr(), A.len()), Plain::U8, 0),
         FlatField::new((B.as_ptr().addr(), B.len()), Plain::I16, 2),
     ])
@@ -144,11 +144,10 @@ fn records_take_their_fields_in_order_by_key_address() {
 }
 
 #[test]
-fn record_layouts_have_one_to_sixteen_fields() {
+fn record_layouts_have_fields() {
     let f = FlatField::new((1, 1), Plain::F64, 0);
-    assert!(Layout::record(&[]).is_none());
-    assert_eq!(Layout::record(&[f; MAX_FIELDS]).unwrap().itemsize(), 128);
-    assert!(Layout::record(&[f; MAX_FIELDS + 1]).is_none());
-    assert!(Layout::record(&[f]).unwrap().is_record());
+    assert!(Layout::record(vec![]).is_none());
+    assert_eq!(Layout::record(vec![f; 16]).unwrap().itemsize(), 128);
+    assert!(Layout::record(vec![f]).unwrap().is_record());
     assert!(!Layout::tuple(Plain::F64, 2).is_record());
 }
