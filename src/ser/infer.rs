@@ -364,16 +364,7 @@ fn ragged(found: u64, first: u64) -> Error {
     ))
 }
 
-impl ser::SerializeSeq for SeqInfer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] SeqInfer<'a> => (), Error: SerializeSeq);
 
 enum RecTarget<'a> {
     /// First time: build the fields, then store them into the slot.
@@ -635,6 +626,8 @@ impl<'a> ser::Serializer for Infer<'a> {
         serialize_u64(u64) => Node::UInt(8);
         serialize_f32(f32) => Node::Float(4);
         serialize_f64(f64) => Node::Float(8);
+        serialize_unit() => Node::Record(Vec::new());
+        serialize_unit_struct(&'static str) => Node::Record(Vec::new());
     }
     fn serialize_i128(self, _: i128) -> Result<()> {
         Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
@@ -666,12 +659,6 @@ impl<'a> ser::Serializer for Infer<'a> {
         ))
     }
     through!(some);
-    fn serialize_unit(self) -> Result<()> {
-        self.leaf(Node::Record(Vec::new()))
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-        self.leaf(Node::Record(Vec::new()))
-    }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
         self.leaf(Node::Str(variant.chars().count()))
     }

@@ -250,11 +250,11 @@ macro_rules! through {
 pub(crate) use through;
 
 /// Serializer methods that take a value without looking at it:
-/// `method(type) => what` is `self.leaf(what)` (what inference and the
+/// `method(types) => what` is `self.leaf(what)` (what inference and the
 /// shape count know of a scalar).
 macro_rules! leaves {
-    ($($method:ident($ty:ty) => $what:expr;)*) => {$(
-        fn $method(self, _: $ty) -> Result<()> {
+    ($($method:ident($($ty:ty),*) => $what:expr;)*) => {$(
+        fn $method(self, $(_: $ty),*) -> Result<()> {
             self.leaf($what)
         }
     )*};
