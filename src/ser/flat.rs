@@ -360,9 +360,6 @@ impl<S: Store> ser::Serializer for Leaf<S> {
     fn serialize_tuple(self, _: usize) -> Result<S::Tuple, Miss> {
         self.0.tuple()
     }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
 }
 
 /// A whole element, into the block.

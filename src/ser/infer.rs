@@ -694,9 +694,6 @@ impl<'a> ser::Serializer for Infer<'a> {
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
         self.record()
     }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
 }
 
 /// The node of one of the crate's special newtypes, `None` for an ordinary

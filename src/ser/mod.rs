@@ -314,9 +314,17 @@ pub(crate) use elements;
 /// The associated types of a serializer: `Ok`, `Error`, then the seven
 /// compound types in serde's order (seq, tuple, tuple struct, tuple
 /// variant, map, struct, struct variant), each `(Type)` or `_` for
-/// `Impossible` (its method refused).
+/// `Impossible` (its method refused). Every serializer of the write path
+/// takes values in their binary form (`is_human_readable` is `false`),
+/// except one that ends its list with `human_readable` (serde's default).
 macro_rules! serializer_types {
     ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt) => {
+        $crate::ser::serializer_types!($ok, $err; $seq $tuple $ts $tv $map $st $sv human_readable);
+        fn is_human_readable(&self) -> bool {
+            false
+        }
+    };
+    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt human_readable) => {
         type Ok = $ok;
         type Error = $err;
         type SerializeSeq = $crate::ser::serializer_types!(@ $ok, $err, $seq);

@@ -1120,9 +1120,6 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         }
         ser::SerializeSeq::end(seq)
     }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
 }
 
 #[cfg(test)]

@@ -188,9 +188,6 @@ impl<'a> ser::Serializer for Count<'a> {
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Skip> {
         self.record()
     }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
 }
 
 /// Accepts the fields of a record leaf without looking at them.
