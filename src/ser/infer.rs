@@ -283,32 +283,24 @@ impl<'a> Infer<'a> {
     }
 
     fn record(self) -> Result<RecInfer<'a>> {
-        let depth = self.depth;
-        match self.slot {
-            None => Ok(RecInfer {
-                target: RecTarget::New(self.slot, Vec::new()),
-                index: 0,
-                pending_key: None,
-                mismatch: None,
-                hashes: Vec::new(),
-                depth,
-            }),
-            Some(Node::Record(_)) => match self.slot {
-                Some(Node::Record(fields)) => Ok(RecInfer {
-                    target: RecTarget::Check(fields),
-                    index: 0,
-                    pending_key: None,
-                    mismatch: None,
-                    hashes: Vec::new(),
-                    depth,
-                }),
-                _ => Err(Error::schema("internal: record slot")),
-            },
-            Some(other) => Err(Error::schema(format!(
-                "found a record where the first record has {}",
-                other.describe()
-            ))),
-        }
+        let target = match self.slot {
+            None => RecTarget::New(self.slot, Vec::new()),
+            Some(Node::Record(fields)) => RecTarget::Check(fields),
+            Some(other) => {
+                return Err(Error::schema(format!(
+                    "found a record where the first record has {}",
+                    other.describe()
+                )));
+            }
+        };
+        Ok(RecInfer {
+            target,
+            index: 0,
+            pending_key: None,
+            mismatch: None,
+            hashes: Vec::new(),
+            depth: self.depth,
+        })
     }
 }
 

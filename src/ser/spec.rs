@@ -78,15 +78,6 @@ impl Speculated {
         }
         dt
     }
-
-    /// The header's descr, taken out.
-    pub(crate) fn into_descr(self) -> Dtype {
-        let mut dt = self.tape.into_dtype();
-        while let Dtype::Subarray(base, _) = dt {
-            dt = *base;
-        }
-        dt
-    }
 }
 
 /// Where a speculative pass's data goes: the flavour of the walk (as
@@ -651,17 +642,11 @@ impl Spec<'_, '_> {
         self.not_seq(&match found {
             Found::Struct => "a record".to_owned(),
             Found::Seq | Found::Tuple => "a sequence".to_owned(),
-            Found::Int
-            | Found::UnitVariant(..)
-            | Found::NewtypeVariant(..)
-            | Found::TupleVariant(..)
-            | Found::StructVariant(..) => format!("an {word}"),
-            Found::Float | Found::Char | Found::Str | Found::TupleStruct | Found::Map => {
-                format!("a {word}")
-            }
             Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct => {
                 word.to_owned()
             }
+            _ if word.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {word}"),
+            _ => format!("a {word}"),
         })
     }
 
