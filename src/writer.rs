@@ -86,10 +86,18 @@ fn one_pass<T: ?Sized + Serialize>(
         guessed: None,
     };
     // the flavour never fails: an error is impossible here
-    let (_, header, _) = single_pass(value, opts, &mut out, &mut output).ok()??;
+    let mut spec = single_pass(value, opts, &mut out, &mut output).ok()??;
     let InMemory {
         prefix, guessed, ..
     } = output;
+    // the descr and shape moved, not copied, into the header
+    let shape = std::mem::take(&mut spec.shape);
+    let fortran = spec.fortran;
+    let header = Header::new(spec.into_descr(), fortran, shape);
+    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
+    if out.len().checked_sub(prefix)? != data_len {
+        return None;
+    }
     let guessed_right = guessed
         .as_ref()
         .is_some_and(|(f, s)| *f == header.fortran_order && *s == header.shape);
@@ -111,19 +119,18 @@ fn one_pass<T: ?Sized + Serialize>(
 }
 
 /// The speculative single pass into `flavour`, the prologue of every write
-/// that tries it first: the pass's result with its header and data length,
-/// or `None` when the options ask for Fortran order (or a given dtype that
-/// cannot be aligned), the values are not uniform, an n-d array's order is
-/// not the one asked for, or the bytes encoded do not add up to the header
-/// (then the exact path writes the array). The flavour's errors are the
-/// pass's. A given dtype is compiled to convert the values (not strict),
-/// exactly as the exact path's second pass does.
+/// that tries it first: `None` when the options ask for Fortran order (or
+/// a given dtype that cannot be aligned), the values are not uniform, or
+/// an n-d array's order is not the one asked for (then the exact path
+/// writes the array). The flavour's errors are the pass's. A given dtype
+/// is compiled to convert the values (not strict), exactly as the exact
+/// path's second pass does.
 fn single_pass<T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
     out: &mut Vec<u8>,
     flavour: &mut dyn Output,
-) -> Result<Option<(Speculated, Header, usize)>> {
+) -> Result<Option<Speculated>> {
     if opts.fortran_order == Some(true) {
         return Ok(None);
     }
@@ -136,14 +143,16 @@ fn single_pass<T: ?Sized + Serialize>(
     };
     // an n-d array is written in its own order unless the options say
     // otherwise (then the exact path reorders it)
-    if spec.fortran && opts.fortran_order == Some(false) {
-        return Ok(None);
-    }
+    Ok((!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec))
+}
+
+/// The header of a finished single pass and its data length; `None` when
+/// the bytes it encoded do not add up to that (then the exact path writes
+/// the array).
+fn checked_header(spec: &Speculated) -> Option<(Header, usize)> {
     let header = Header::new(spec.descr().clone(), spec.fortran, spec.shape.clone());
-    let data_len = header.data_len().ok().and_then(|n| usize::try_from(n).ok());
-    Ok(data_len
-        .filter(|&n| n == spec.len)
-        .map(|n| (spec, header, n)))
+    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
+    (spec.len == data_len).then_some((header, data_len))
 }
 
 /// [`one_pass`]'s flavour: all the data in memory, up to `cap` bytes;
@@ -241,10 +250,13 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     // KEEP (or when the length hints claim more: then the pass hands over
     // no chunk and only checks plain numbers) the second walk writes
     let mut keep = Keep(Some(Vec::new()));
-    let Some((spec, header, data_len)) = single_pass(value, opts, &mut out, &mut keep)? else {
+    let Some(spec) = single_pass(value, opts, &mut out, &mut keep)? else {
         return Ok(false);
     };
     let Keep(kept) = keep;
+    let Some((header, data_len)) = checked_header(&spec) else {
+        return Ok(false);
+    };
     let (head, _) = header.encode(opts.version)?;
     if write_kept(writer, &head, kept, &out, data_len)? {
         return Ok(true);
@@ -321,8 +333,11 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     }
     let mut direct = Direct::new(&mut *writer, opts, None, window);
     let mut out = Vec::new();
-    let found = single_pass(value, opts, &mut out, &mut direct)?;
-    let (Some((_, header, _)), Some(guessed)) = (found, direct.head.take()) else {
+    let spec = single_pass(value, opts, &mut out, &mut direct)?;
+    let (Some(spec), Some(guessed)) = (spec, direct.head.take()) else {
+        return Ok(Unchecked::Redo);
+    };
+    let Some((header, _)) = checked_header(&spec) else {
         return Ok(Unchecked::Redo);
     };
     let (head, _) = header.encode(opts.version)?;

@@ -102,7 +102,7 @@ fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
             && spec.descr().as_record().is_some()
             && bytes == Some(spec.len as u64);
         if uniform {
-            return Ok((spec.descr().clone(), shape));
+            return Ok((spec.into_descr(), shape));
         }
     }
     let plan = plan(records, &WriteOptions::new())?;

@@ -78,6 +78,15 @@ impl Speculated {
         }
         dt
     }
+
+    /// The header's descr, taken out.
+    pub(crate) fn into_descr(self) -> Dtype {
+        let mut dt = self.tape.into_dtype();
+        while let Dtype::Subarray(base, _) = dt {
+            dt = *base;
+        }
+        dt
+    }
 }
 
 /// Where a speculative pass's data goes: the flavour of the walk (as
