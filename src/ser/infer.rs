@@ -179,19 +179,13 @@ impl<'a> Infer<'a> {
         }
     }
 
-    /// Infers a value one level below `depth` into `slot`: refused past
-    /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH), so a value nested
-    /// thousands deep is an error, not a stack overflow.
+    /// Infers a value one level below `depth` into `slot` (refused past
+    /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
     fn below(slot: &'a mut Option<Node>, depth: usize) -> Result<Self> {
-        // depth <= MAX_WRITE_DEPTH (checked here on the way down)
-        let depth = depth.wrapping_add(1);
-        if depth > super::MAX_WRITE_DEPTH {
-            return Err(super::too_deep());
-        }
         Ok(Infer {
             slot,
             top: false,
-            depth,
+            depth: super::deeper(depth)?,
         })
     }
 
@@ -325,13 +319,7 @@ impl SeqInfer<'_> {
         }
         value
             .serialize(Infer::below(self.elem, self.depth)?)
-            .map_err(|e| {
-                if self.top {
-                    e.at_record(i)
-                } else {
-                    e.at_index(i)
-                }
-            })?;
+            .map_err(|e| super::at_element(e, self.top, i))?;
         // below the first record's length when there is one; otherwise a
         // count of elements serialized, refused rather than wrapped
         self.count = self.count.checked_add(1).ok_or_else(super::too_many)?;

@@ -386,6 +386,25 @@ pub(crate) fn too_many() -> Error {
     Error::limit("array size overflows")
 }
 
+/// The error with the place of element `i` of a sequence: a record of
+/// the outermost sequence (`top`), an index of any below it.
+#[cold]
+pub(crate) fn at_element(e: Error, top: bool, i: u64) -> Error {
+    if top { e.at_record(i) } else { e.at_index(i) }
+}
+
+/// The depth one level below `depth`: refused past [`MAX_WRITE_DEPTH`],
+/// so a value nested thousands deep is an error, not a stack overflow.
+#[inline]
+pub(crate) fn deeper(depth: usize) -> Result<usize> {
+    // depth <= MAX_WRITE_DEPTH (checked here on the way down)
+    let depth = depth.wrapping_add(1);
+    if depth > MAX_WRITE_DEPTH {
+        return Err(too_deep());
+    }
+    Ok(depth)
+}
+
 pub(crate) fn too_deep() -> Error {
     Error::limit(format!(
         "values nested more than {MAX_WRITE_DEPTH} deep (sequences and records) cannot be \

@@ -745,13 +745,7 @@ impl SpecSeq<'_, '_> {
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let (i, depth) = (self.i, self.depth);
         let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
-        let attach = |e: Error| {
-            if depth == 0 {
-                e.at_record(i)
-            } else {
-                e.at_index(i)
-            }
-        };
+        let attach = |e: Error| super::at_element(e, depth == 0, i);
         if i >= n {
             return Err(attach(Error::schema(format!(
                 "sequence longer than {n}, the length of the first one"
@@ -902,11 +896,7 @@ fn walk_element<T: ?Sized + Serialize>(
     depth: usize,
     value: &T,
 ) -> Result<bool> {
-    // depth <= MAX_WRITE_DEPTH (checked here on the way down)
-    let depth = depth.wrapping_add(1);
-    if depth > super::MAX_WRITE_DEPTH {
-        return Err(super::too_deep());
-    }
+    let depth = super::deeper(depth)?;
     if st.leaf_depth == Some(depth) {
         st.leaf(depth, value)?;
         return Ok(st.have);

@@ -84,22 +84,12 @@ impl CountSeq<'_> {
             ));
         }
         let i = self.i;
-        if self.depth >= super::MAX_WRITE_DEPTH {
-            return Err(super::too_deep());
-        }
         value
             .serialize(Count {
                 shape: &mut *self.shape,
-                // depth < MAX_WRITE_DEPTH (checked above)
-                depth: self.depth.wrapping_add(1),
+                depth: super::deeper(self.depth)?,
             })
-            .map_err(|e| {
-                if self.depth == 0 {
-                    e.at_record(i)
-                } else {
-                    e.at_index(i)
-                }
-            })?;
+            .map_err(|e| super::at_element(e, self.depth == 0, i))?;
         // a count of elements serialized: refused rather than wrapped
         self.i = i.checked_add(1).ok_or_else(super::too_many)?;
         Ok(())
