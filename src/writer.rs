@@ -44,7 +44,7 @@ use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::encode::DtypeTree;
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
-use crate::ser::spec::{Speculation, Whole, encode_planned, speculate};
+use crate::ser::spec::{Output, Speculated, Speculation, Whole, encode_planned, speculate};
 use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing
@@ -77,10 +77,6 @@ fn one_pass<T: ?Sized + Serialize>(
     cap: usize,
     with_header: bool,
 ) -> Option<OnePass> {
-    if opts.fortran_order == Some(true) {
-        return None;
-    }
-    let known = given_tape(opts).ok()?;
     let mut out = Vec::new();
     let mut output = InMemory {
         opts,
@@ -90,17 +86,11 @@ fn one_pass<T: ?Sized + Serialize>(
         guessed: None,
     };
     // the flavour never fails: an error is impossible here
-    let Ok(Speculation::Uniform(mut spec)) =
-        speculate(value, opts.align, &mut out, &mut output, known)
-    else {
-        return None;
-    };
+    let mut spec = single_pass(value, opts, &mut out, &mut output).ok()??;
     let InMemory {
         prefix, guessed, ..
     } = output;
-    if !keeps_order(&spec, opts) {
-        return None;
-    }
+    // the descr and shape moved, not copied, into the header
     let shape = std::mem::take(&mut spec.shape);
     let fortran = spec.fortran;
     let header = Header::new(spec.into_descr(), fortran, shape);
@@ -128,6 +118,43 @@ fn one_pass<T: ?Sized + Serialize>(
     }
 }
 
+/// The speculative single pass into `flavour`, the prologue of every write
+/// that tries it first: `None` when the options ask for Fortran order (or
+/// a given dtype that cannot be aligned), the values are not uniform, or
+/// an n-d array's order is not the one asked for (then the exact path
+/// writes the array). The flavour's errors are the pass's. A given dtype
+/// is compiled to convert the values (not strict), exactly as the exact
+/// path's second pass does.
+fn single_pass<T: ?Sized + Serialize>(
+    value: &T,
+    opts: &WriteOptions,
+    out: &mut Vec<u8>,
+    flavour: &mut dyn Output,
+) -> Result<Option<Speculated>> {
+    if opts.fortran_order == Some(true) {
+        return Ok(None);
+    }
+    let Ok(given) = crate::ser::given_dtype(opts) else {
+        return Ok(None);
+    };
+    let given = given.map(|dt| DtypeTree::from_dtype(dt, false));
+    let Speculation::Uniform(spec) = speculate(value, opts.align, out, flavour, given)? else {
+        return Ok(None);
+    };
+    // an n-d array is written in its own order unless the options say
+    // otherwise (then the exact path reorders it)
+    Ok((!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec))
+}
+
+/// The header of a finished single pass and its data length; `None` when
+/// the bytes it encoded do not add up to that (then the exact path writes
+/// the array).
+fn checked_header(spec: &Speculated) -> Option<(Header, usize)> {
+    let header = Header::new(spec.descr().clone(), spec.fortran, spec.shape.clone());
+    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
+    (spec.len == data_len).then_some((header, data_len))
+}
+
 /// [`one_pass`]'s flavour: all the data in memory, up to `cap` bytes;
 /// `with_header`, the header for the hinted shape in front of it (when the
 /// hint was right it is already the file's header: encoding a long record
@@ -142,7 +169,7 @@ struct InMemory<'o> {
     guessed: Option<(bool, Vec<u64>)>,
 }
 
-impl crate::ser::spec::Output for InMemory<'_> {
+impl Output for InMemory<'_> {
     fn cap(&self) -> usize {
         self.cap
     }
@@ -170,7 +197,7 @@ impl crate::ser::spec::Output for InMemory<'_> {
 /// [`CHUNK`], kept while they total at most [`KEEP`] bytes.
 struct Keep(Option<Vec<u8>>);
 
-impl crate::ser::spec::Output for Keep {
+impl Output for Keep {
     fn window(&self) -> Option<usize> {
         Some(CHUNK)
     }
@@ -200,9 +227,6 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<bool> {
-    if opts.fortran_order == Some(true) {
-        return Ok(false);
-    }
     if let Some(nd) = top(value) {
         if raw_nd(writer, value, opts)? {
             return Ok(true);
@@ -220,24 +244,19 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
             };
         }
     }
-    let Ok(given) = given_tape(opts) else {
-        return Ok(false);
-    };
     let mut out = Vec::new();
     // the checking pass keeps its chunks while they total at most KEEP
     // bytes: a small array is then written from them, in one walk; past
     // KEEP (or when the length hints claim more: then the pass hands over
     // no chunk and only checks plain numbers) the second walk writes
     let mut keep = Keep(Some(Vec::new()));
-    let Speculation::Uniform(spec) = speculate(value, opts.align, &mut out, &mut keep, given)?
-    else {
+    let Some(spec) = single_pass(value, opts, &mut out, &mut keep)? else {
         return Ok(false);
     };
     let Keep(kept) = keep;
-    let Some((header, data_len)) = checked_header(&spec, opts) else {
+    let Some((header, data_len)) = checked_header(&spec) else {
         return Ok(false);
     };
-    let known = spec.tape;
     let (head, _) = header.encode(opts.version)?;
     if write_kept(writer, &head, kept, &out, data_len)? {
         return Ok(true);
@@ -246,7 +265,7 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     out.clear();
     let mut direct = Direct::new(&mut *writer, opts, Some(head), WRITE_CHUNK);
     // the dtype and tape of the checking pass: nothing inferred again
-    let again = speculate(value, opts.align, &mut out, &mut direct, Some(known))?;
+    let again = speculate(value, opts.align, &mut out, &mut direct, Some(spec.tape))?;
     match again {
         Speculation::Uniform(s)
             if s.len == data_len
@@ -282,15 +301,6 @@ fn write_kept<W: Write>(
     Ok(true)
 }
 
-/// The compiled given dtype of `opts` (aligned when asked), for the
-/// speculative pass to encode into instead of inferring one; `None` when
-/// the dtype is inferred. A given dtype converts the values (not strict),
-/// exactly as the exact path's second pass does.
-fn given_tape(opts: &WriteOptions) -> Result<Option<DtypeTree>> {
-    let given = crate::ser::given_dtype(opts)?;
-    Ok(given.map(|dt| DtypeTree::from_dtype(dt, false)))
-}
-
 /// How [`one_pass_unchecked`] ended.
 pub(crate) enum Unchecked {
     /// The array is written in full.
@@ -318,22 +328,16 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
     opts: &WriteOptions,
     window: usize,
 ) -> Result<Unchecked> {
-    if opts.fortran_order == Some(true) {
-        return Ok(Unchecked::Redo);
-    }
     if raw_nd(writer, value, opts)? {
         return Ok(Unchecked::Written);
     }
-    let Ok(given) = given_tape(opts) else {
-        return Ok(Unchecked::Redo);
-    };
     let mut direct = Direct::new(&mut *writer, opts, None, window);
     let mut out = Vec::new();
-    let spec = speculate(value, opts.align, &mut out, &mut direct, given)?;
-    let (Speculation::Uniform(spec), Some(guessed)) = (spec, direct.head.take()) else {
+    let spec = single_pass(value, opts, &mut out, &mut direct)?;
+    let (Some(spec), Some(guessed)) = (spec, direct.head.take()) else {
         return Ok(Unchecked::Redo);
     };
-    let Some((header, _)) = checked_header(&spec, opts) else {
+    let Some((header, _)) = checked_header(&spec) else {
         return Ok(Unchecked::Redo);
     };
     let (head, _) = header.encode(opts.version)?;
@@ -374,21 +378,6 @@ fn raw_nd<W: Write, T: ?Sized + Serialize>(
         write_data(writer, bytes, &head)
     })?;
     Ok(written.is_some())
-}
-
-/// The header of a finished speculative pass and its data length; `None`
-/// when the bytes it encoded do not add up to that (then the exact path
-/// writes the array).
-fn checked_header(
-    spec: &crate::ser::spec::Speculated,
-    opts: &WriteOptions,
-) -> Option<(Header, usize)> {
-    if !keeps_order(spec, opts) {
-        return None;
-    }
-    let header = Header::new(spec.descr().clone(), spec.fortran, spec.shape.clone());
-    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
-    (spec.len == data_len).then_some((header, data_len))
 }
 
 /// The flavour that writes as it goes ([`one_pass_unchecked`], the
@@ -566,40 +555,28 @@ pub(crate) fn write_data_at<W: Write>(
 /// subarray's base is copied.
 fn hinted_header(dt: Dtype, hinted: &[u64], fortran: bool) -> (Header, Option<Dtype>) {
     match dt {
-        Dtype::Subarray(..) => {
-            let (base, shape) = fold_subarray(&dt, hinted);
-            (Header::new(base, false, shape), Some(dt))
-        }
+        Dtype::Subarray(..) => (c_order_header(&dt, hinted), Some(dt)),
         dt => (Header::new(dt, fortran, hinted.to_vec()), None),
     }
 }
 
-/// Whether a speculative pass wrote the data in the order the options ask
-/// for: an n-d array is written in its own order unless
-/// [`WriteOptions::fortran_order`] says otherwise (then the exact path
-/// reorders it).
-fn keeps_order(spec: &crate::ser::spec::Speculated, opts: &WriteOptions) -> bool {
-    !(spec.fortran && opts.fortran_order == Some(false))
-}
-
-/// A top-level subarray dtype as numpy stores it: base descr, dims
-/// appended to the shape.
-fn fold_subarray(dt: &Dtype, outer: &[u64]) -> (Dtype, Vec<u64>) {
+/// The header of a C-order array of `dt` and `outer` dims, a subarray
+/// dtype as numpy stores it: the base descr, every level's dims appended
+/// to the shape.
+fn c_order_header(dt: &Dtype, outer: &[u64]) -> Header {
     let mut shape = outer.to_vec();
     let mut cur = dt;
     while let Dtype::Subarray(base, dims) = cur {
         shape.extend_from_slice(dims);
         cur = base;
     }
-    (cur.clone(), shape)
+    Header::new(cur.clone(), false, shape)
 }
 
-/// The header of a C-order array of `dtype` and `shape` (a subarray dtype
-/// folded in) and its bytes as `np.save` writes them, the version chosen as
-/// numpy chooses it; an error when the data size overflows.
+/// [`c_order_header`] and its bytes as `np.save` writes them, the version
+/// chosen as numpy chooses it; an error when the data size overflows.
 pub(crate) fn npy_header(dtype: &Dtype, shape: &[u64]) -> Result<(Header, Vec<u8>)> {
-    let (descr, shape) = fold_subarray(dtype, shape);
-    let header = Header::new(descr, false, shape);
+    let header = c_order_header(dtype, shape);
     header.data_len()?;
     let (bytes, _) = header.encode(None)?;
     Ok((header, bytes))
@@ -636,24 +613,20 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 }
 
 fn header_for(plan: &WritePlan, opts: &WriteOptions) -> Header {
-    if let Dtype::Subarray(..) = plan.dtype {
-        // the plan keeps a given subarray dtype when no element showed its
-        // axes (an empty array), and an n-d array is one element of its
-        // shape; numpy cannot read a subarray descr at the top level, so
-        // its axes join the shape. An n-d array is written in its own order
-        // unless the options say otherwise (an element with axes of its
-        // own: C order); anything else has no elements (C order).
-        let (base, shape) = fold_subarray(&plan.dtype, &plan.shape);
-        let fortran = match &plan.nd {
-            Some(nd) if shape.len() == nd.dims.len() => {
-                fortran_header(opts.fortran_order.unwrap_or(nd.fortran), &shape)
-            }
-            _ => false,
-        };
-        return Header::new(base, fortran, shape);
-    }
-    let fortran = fortran_header(opts.fortran_order == Some(true), &plan.shape);
-    Header::new(plan.dtype.clone(), fortran, plan.shape.clone())
+    let mut header = c_order_header(&plan.dtype, &plan.shape);
+    // the plan keeps a given subarray dtype when no element showed its
+    // axes (an empty array), and an n-d array is one element of its
+    // shape; numpy cannot read a subarray descr at the top level, so its
+    // axes join the shape. An n-d array is written in its own order unless
+    // the options say otherwise (an element with axes of its own: C
+    // order); any other subarray has no elements (C order).
+    let fortran = match &plan.nd {
+        _ if !matches!(plan.dtype, Dtype::Subarray(..)) => opts.fortran_order == Some(true),
+        Some(nd) if header.shape.len() == nd.dims.len() => opts.fortran_order.unwrap_or(nd.fortran),
+        _ => false,
+    };
+    header.fortran_order = fortran_header(fortran, &header.shape);
+    header
 }
 
 fn usize_len(n: u64) -> Result<usize> {
@@ -1180,20 +1153,13 @@ impl<W: Write> NpyWriter<W> {
         self.dtype.as_ref()
     }
 
-    /// The header for `count` records.
-    fn header(&self, dtype: &Dtype, count: u64) -> Header {
-        // every level of a nested subarray joins the shape
-        let (descr, shape) = fold_subarray(dtype, &[count]);
-        Header::new(descr, false, shape)
-    }
-
     fn write_header(&mut self) -> Result<()> {
         let dtype = self.dtype.as_ref().ok_or_else(|| {
             Error::schema(
                 "no records and no dtype; give the dtype with NpyWriter::with_dtype(w, Dtype::of::<T>()?)",
             )
         })?;
-        let header = self.header(dtype, self.promised.unwrap_or(0));
+        let header = c_order_header(dtype, &[self.promised.unwrap_or(0)]);
         header.data_len()?;
         let (mut bytes, version) = header.encode(self.version)?;
         if self.patch.is_some() {
@@ -1384,7 +1350,7 @@ impl<W: Write> NpyWriter<W> {
         if let (Some(patch), Some(dtype), Some(old_len)) =
             (self.patch, self.dtype.as_ref(), self.header_len)
         {
-            let header = self.header(dtype, self.count);
+            let header = c_order_header(dtype, &[self.count]);
             let (bytes, _) = header.encode(self.version)?;
             if bytes.len() != old_len {
                 return Err(Error::header(format!(

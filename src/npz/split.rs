@@ -56,7 +56,7 @@ impl<W: Write + Seek> Split<'_, W> {
 }
 
 impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
-    serializer_types!((), Error; _ (SplitTuple<'a, W>) (SplitTuple<'a, W>) _ (SplitMap<'a, W>) (Self) _);
+    serializer_types!((), Error; _ (SplitTuple<'a, W>) (SplitTuple<'a, W>) _ (SplitMap<'a, W>) (Self) _ human_readable);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq

@@ -1945,9 +1945,6 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Rec<'a, 'f, 'b, E>, E> {
         self.record()
     }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
 }
 
 #[cfg(test)]

@@ -436,9 +436,6 @@ impl<S: Store> ser::Serializer for Leaf<S> {
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<S::Record, Miss> {
         self.0.record()
     }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
 }
 
 /// A whole element, into the block.

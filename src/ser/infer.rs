@@ -179,19 +179,13 @@ impl<'a> Infer<'a> {
         }
     }
 
-    /// Infers a value one level below `depth` into `slot`: refused past
-    /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH), so a value nested
-    /// thousands deep is an error, not a stack overflow.
+    /// Infers a value one level below `depth` into `slot` (refused past
+    /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
     fn below(slot: &'a mut Option<Node>, depth: usize) -> Result<Self> {
-        // depth <= MAX_WRITE_DEPTH (checked here on the way down)
-        let depth = depth.wrapping_add(1);
-        if depth > super::MAX_WRITE_DEPTH {
-            return Err(super::too_deep());
-        }
         Ok(Infer {
             slot,
             top: false,
-            depth,
+            depth: super::deeper(depth)?,
         })
     }
 
@@ -283,32 +277,24 @@ impl<'a> Infer<'a> {
     }
 
     fn record(self) -> Result<RecInfer<'a>> {
-        let depth = self.depth;
-        match self.slot {
-            None => Ok(RecInfer {
-                target: RecTarget::New(self.slot, Vec::new()),
-                index: 0,
-                pending_key: None,
-                mismatch: None,
-                hashes: Vec::new(),
-                depth,
-            }),
-            Some(Node::Record(_)) => match self.slot {
-                Some(Node::Record(fields)) => Ok(RecInfer {
-                    target: RecTarget::Check(fields),
-                    index: 0,
-                    pending_key: None,
-                    mismatch: None,
-                    hashes: Vec::new(),
-                    depth,
-                }),
-                _ => Err(Error::schema("internal: record slot")),
-            },
-            Some(other) => Err(Error::schema(format!(
-                "found a record where the first record has {}",
-                other.describe()
-            ))),
-        }
+        let target = match self.slot {
+            None => RecTarget::New(self.slot, Vec::new()),
+            Some(Node::Record(fields)) => RecTarget::Check(fields),
+            Some(other) => {
+                return Err(Error::schema(format!(
+                    "found a record where the first record has {}",
+                    other.describe()
+                )));
+            }
+        };
+        Ok(RecInfer {
+            target,
+            index: 0,
+            pending_key: None,
+            mismatch: None,
+            hashes: Vec::new(),
+            depth: self.depth,
+        })
     }
 }
 
@@ -333,13 +319,7 @@ impl SeqInfer<'_> {
         }
         value
             .serialize(Infer::below(self.elem, self.depth)?)
-            .map_err(|e| {
-                if self.top {
-                    e.at_record(i)
-                } else {
-                    e.at_index(i)
-                }
-            })?;
+            .map_err(|e| super::at_element(e, self.top, i))?;
         // below the first record's length when there is one; otherwise a
         // count of elements serialized, refused rather than wrapped
         self.count = self.count.checked_add(1).ok_or_else(super::too_many)?;
@@ -364,16 +344,7 @@ fn ragged(found: u64, first: u64) -> Error {
     ))
 }
 
-impl ser::SerializeSeq for SeqInfer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+elements!(impl['a] SeqInfer<'a> => (), Error: SerializeSeq);
 
 enum RecTarget<'a> {
     /// First time: build the fields, then store them into the slot.
@@ -635,6 +606,8 @@ impl<'a> ser::Serializer for Infer<'a> {
         serialize_u64(u64) => Node::UInt(8);
         serialize_f32(f32) => Node::Float(4);
         serialize_f64(f64) => Node::Float(8);
+        serialize_unit() => Node::Record(Vec::new());
+        serialize_unit_struct(&'static str) => Node::Record(Vec::new());
     }
     fn serialize_i128(self, _: i128) -> Result<()> {
         Err(Error::unsupported("i128 (numpy has no 128-bit integers)"))
@@ -666,12 +639,6 @@ impl<'a> ser::Serializer for Infer<'a> {
         ))
     }
     through!(some);
-    fn serialize_unit(self) -> Result<()> {
-        self.leaf(Node::Record(Vec::new()))
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-        self.leaf(Node::Record(Vec::new()))
-    }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
         self.leaf(Node::Str(variant.chars().count()))
     }
@@ -706,9 +673,6 @@ impl<'a> ser::Serializer for Infer<'a> {
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
         self.record()
-    }
-    fn is_human_readable(&self) -> bool {
-        false
     }
 }
 

@@ -250,11 +250,11 @@ macro_rules! through {
 pub(crate) use through;
 
 /// Serializer methods that take a value without looking at it:
-/// `method(type) => what` is `self.leaf(what)` (what inference and the
+/// `method(types) => what` is `self.leaf(what)` (what inference and the
 /// shape count know of a scalar).
 macro_rules! leaves {
-    ($($method:ident($ty:ty) => $what:expr;)*) => {$(
-        fn $method(self, _: $ty) -> Result<()> {
+    ($($method:ident($($ty:ty),*) => $what:expr;)*) => {$(
+        fn $method(self, $(_: $ty),*) -> Result<()> {
             self.leaf($what)
         }
     )*};
@@ -314,9 +314,17 @@ pub(crate) use elements;
 /// The associated types of a serializer: `Ok`, `Error`, then the seven
 /// compound types in serde's order (seq, tuple, tuple struct, tuple
 /// variant, map, struct, struct variant), each `(Type)` or `_` for
-/// `Impossible` (its method refused).
+/// `Impossible` (its method refused). Every serializer of the write path
+/// takes values in their binary form (`is_human_readable` is `false`),
+/// except one that ends its list with `human_readable` (serde's default).
 macro_rules! serializer_types {
     ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt) => {
+        $crate::ser::serializer_types!($ok, $err; $seq $tuple $ts $tv $map $st $sv human_readable);
+        fn is_human_readable(&self) -> bool {
+            false
+        }
+    };
+    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt human_readable) => {
         type Ok = $ok;
         type Error = $err;
         type SerializeSeq = $crate::ser::serializer_types!(@ $ok, $err, $seq);
@@ -376,6 +384,25 @@ impl Found {
 #[inline(never)]
 pub(crate) fn too_many() -> Error {
     Error::limit("array size overflows")
+}
+
+/// The error with the place of element `i` of a sequence: a record of
+/// the outermost sequence (`top`), an index of any below it.
+#[cold]
+pub(crate) fn at_element(e: Error, top: bool, i: u64) -> Error {
+    if top { e.at_record(i) } else { e.at_index(i) }
+}
+
+/// The depth one level below `depth`: refused past [`MAX_WRITE_DEPTH`],
+/// so a value nested thousands deep is an error, not a stack overflow.
+#[inline]
+pub(crate) fn deeper(depth: usize) -> Result<usize> {
+    // depth <= MAX_WRITE_DEPTH (checked here on the way down)
+    let depth = depth.wrapping_add(1);
+    if depth > MAX_WRITE_DEPTH {
+        return Err(too_deep());
+    }
+    Ok(depth)
 }
 
 pub(crate) fn too_deep() -> Error {

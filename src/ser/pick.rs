@@ -117,9 +117,6 @@ impl<'a> ser::Serializer for Pick<'a> {
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<PickFields<'a>> {
         Ok(self.fields())
     }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
 }
 
 impl ser::SerializeStruct for PickFields<'_> {

@@ -719,9 +719,6 @@ impl<H: Take> ser::Serializer for Probe<H> {
             _ => Err(Stop::Is(Found::Struct)),
         }
     }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
 }
 
 #[cfg(test)]

@@ -698,17 +698,11 @@ impl Spec<'_, '_> {
         self.not_seq(&match found {
             Found::Struct => "a record".to_owned(),
             Found::Seq | Found::Tuple => "a sequence".to_owned(),
-            Found::Int
-            | Found::UnitVariant(..)
-            | Found::NewtypeVariant(..)
-            | Found::TupleVariant(..)
-            | Found::StructVariant(..) => format!("an {word}"),
-            Found::Float | Found::Char | Found::Str | Found::TupleStruct | Found::Map => {
-                format!("a {word}")
-            }
             Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct => {
                 word.to_owned()
             }
+            _ if word.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {word}"),
+            _ => format!("a {word}"),
         })
     }
 
@@ -803,13 +797,7 @@ impl SpecSeq<'_, '_> {
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let (i, depth) = (self.i, self.depth);
         let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
-        let attach = |e: Error| {
-            if depth == 0 {
-                e.at_record(i)
-            } else {
-                e.at_index(i)
-            }
-        };
+        let attach = |e: Error| super::at_element(e, depth == 0, i);
         if i >= n {
             return Err(attach(Error::schema(format!(
                 "sequence longer than {n}, the length of the first one"
@@ -960,11 +948,7 @@ fn walk_element<T: ?Sized + Serialize>(
     depth: usize,
     value: &T,
 ) -> Result<bool> {
-    // depth <= MAX_WRITE_DEPTH (checked here on the way down)
-    let depth = depth.wrapping_add(1);
-    if depth > super::MAX_WRITE_DEPTH {
-        return Err(super::too_deep());
-    }
+    let depth = super::deeper(depth)?;
     if st.leaf_depth == Some(depth) {
         st.leaf(depth, value)?;
         return Ok(st.have);
@@ -1169,9 +1153,6 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             }
         }
         ser::SerializeSeq::end(seq)
-    }
-    fn is_human_readable(&self) -> bool {
-        false
     }
 }
 

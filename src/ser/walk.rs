@@ -40,6 +40,11 @@ impl Count<'_> {
         self.leaf(false)
     }
 
+    /// A record: a leaf, its fields not looked at.
+    fn record(self) -> Result<Skip> {
+        self.leaf(false).map(|()| Skip)
+    }
+
     fn leaf(self, numeric: bool) -> Result<()> {
         match self.shape.leaf {
             None => {
@@ -79,22 +84,12 @@ impl CountSeq<'_> {
             ));
         }
         let i = self.i;
-        if self.depth >= super::MAX_WRITE_DEPTH {
-            return Err(super::too_deep());
-        }
         value
             .serialize(Count {
                 shape: &mut *self.shape,
-                // depth < MAX_WRITE_DEPTH (checked above)
-                depth: self.depth.wrapping_add(1),
+                depth: super::deeper(self.depth)?,
             })
-            .map_err(|e| {
-                if self.depth == 0 {
-                    e.at_record(i)
-                } else {
-                    e.at_index(i)
-                }
-            })?;
+            .map_err(|e| super::at_element(e, self.depth == 0, i))?;
         // a count of elements serialized: refused rather than wrapped
         self.i = i.checked_add(1).ok_or_else(super::too_many)?;
         Ok(())
@@ -148,21 +143,12 @@ impl<'a> ser::Serializer for Count<'a> {
         serialize_char(char) => false;
         serialize_str(&str) => false;
         serialize_bytes(&[u8]) => false;
+        serialize_none() => false;
+        serialize_unit() => false;
+        serialize_unit_struct(&'static str) => false;
+        serialize_unit_variant(&'static str, u32, &'static str) => false;
     }
-    fn serialize_none(self) -> Result<()> {
-        self.leaf(false)
-    }
-    through!(some);
-    fn serialize_unit(self) -> Result<()> {
-        self.leaf(false)
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-        self.leaf(false)
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<()> {
-        self.leaf(false)
-    }
-    through!(newtype_or_element);
+    through!(some newtype_or_element);
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -183,24 +169,14 @@ impl<'a> ser::Serializer for Count<'a> {
     fn serialize_tuple(self, len: usize) -> Result<CountSeq<'a>> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        self.leaf(false)?;
-        Ok(Skip)
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Skip> {
+        self.record()
     }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        self.leaf(false)?;
-        Ok(Skip)
+    fn serialize_map(self, _: Option<usize>) -> Result<Skip> {
+        self.record()
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        self.leaf(false)?;
-        Ok(Skip)
-    }
-    fn is_human_readable(&self) -> bool {
-        false
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Skip> {
+        self.record()
     }
 }
 
