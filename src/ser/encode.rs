@@ -48,7 +48,6 @@
 //! path is a key compare, a tag compare, one bounds check and the store.
 
 use std::marker::PhantomData;
-use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::ser::{self, Serialize};
@@ -61,7 +60,7 @@ use crate::ser::convert::{
     convert_time, f16_bits_to_f64, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact,
     i64_to_f64_exact, u64_to_f64_exact,
 };
-use crate::ser::flat::{BLOCK, Flat, FlatField, Layout, WINDOW};
+use crate::ser::flat::{FlatField, Layout};
 use crate::ser::infer::time_unit;
 use crate::ser::probe::{Captured, key_text, probe};
 use crate::special::{self, Special};
@@ -504,12 +503,15 @@ impl DtypeTree {
     /// the element is plain numbers ([`flat`](DtypeTree::flat)), through
     /// the fast mode of `spec.rs` (`flat.rs`), each element it does not
     /// take by the tree. `Err` at the first element that does not encode.
+    #[cfg(feature = "rayon")]
     pub(crate) fn encode_rows<T: Serialize>(
         &mut self,
         values: &[T],
         out: &mut [u8],
         row: usize,
     ) -> Result<()> {
+        use crate::ser::flat::{BLOCK, Flat, WINDOW};
+        use std::num::NonZeroUsize;
         let Some((first, values)) = values.split_first() else {
             return Ok(());
         };
@@ -602,6 +604,7 @@ fn numbers(node: &TreeNode) -> Option<(Plain, usize)> {
 }
 
 /// Copies the rows `data` into `out` at `at`: where they end.
+#[cfg(feature = "rayon")]
 fn copy_rows(data: &[u8], out: &mut [u8], at: usize) -> Result<usize> {
     let end = at.checked_add(data.len()).ok_or_else(internal)?;
     out.get_mut(at..end)
