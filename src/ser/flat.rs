@@ -553,6 +553,21 @@ impl ser::SerializeStruct for Record<'_> {
     }
 }
 
+/// Stores a number's `bytes` into `window` at `at`, moving `at` past them.
+#[inline(always)]
+fn put_at<const N: usize>(window: &mut Window, at: &mut usize, bytes: [u8; N]) -> Result<(), Miss> {
+    let Some(d) = window
+        .get_mut(*at..)
+        .and_then(|rest| rest.first_chunk_mut::<N>())
+    else {
+        return Err(Miss);
+    };
+    *d = bytes;
+    // within the window: no overflow
+    *at = at.wrapping_add(N);
+    Ok(())
+}
+
 /// One field of a record element: a bare number, or a tuple of them.
 impl<'a, 'r> Store for &'a mut Record<'r> {
     type Tuple = Tuple<'a>;
@@ -562,16 +577,7 @@ impl<'a, 'r> Store for &'a mut Record<'r> {
         if self.field.tuple != 0 || self.field.num != num {
             return Err(Miss);
         }
-        let Some(d) = self
-            .window
-            .get_mut(self.at..)
-            .and_then(|rest| rest.first_chunk_mut::<N>())
-        else {
-            return Err(Miss);
-        };
-        *d = bytes;
-        self.at = self.at.wrapping_add(N);
-        Ok(())
+        put_at(self.window, &mut self.at, bytes)
     }
     #[inline]
     fn tuple(self) -> Result<Tuple<'a>, Miss> {
@@ -600,16 +606,7 @@ impl Store for &mut Tuple<'_> {
         if self.num != num {
             return Err(Miss);
         }
-        let Some(d) = self
-            .window
-            .get_mut(self.at..)
-            .and_then(|rest| rest.first_chunk_mut::<N>())
-        else {
-            return Err(Miss);
-        };
-        *d = bytes;
-        self.at = self.at.wrapping_add(N);
-        Ok(())
+        put_at(self.window, &mut self.at, bytes)
     }
     fn tuple(self) -> Result<Self::Tuple, Miss> {
         Err(Miss)

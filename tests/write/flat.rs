@@ -440,100 +440,45 @@ fn records_of_numbers() {
     }
 }
 
-/// Records of many fields (16 and 17: any number the fast mode's window
-/// of 256 bytes holds).
-#[derive(Serialize, Clone, Copy)]
-struct F16 {
-    f0: u8,
-    f1: u8,
-    f2: u8,
-    f3: u8,
-    f4: u8,
-    f5: u8,
-    f6: u8,
-    f7: u8,
-    f8: u8,
-    f9: u8,
-    f10: u8,
-    f11: u8,
-    f12: u8,
-    f13: u8,
-    f14: u8,
-    f15: f64,
+/// A record of the fields `$f` of type `$t`, then an `f64`.
+macro_rules! many {
+    ($name:ident, $t:ty: $($f:ident)*) => {
+        #[derive(Serialize, Clone, Copy)]
+        struct $name {
+            $($f: $t,)*
+            last: f64,
+        }
+
+        impl $name {
+            fn make(i: usize) -> $name {
+                $name {
+                    $($f: i as $t,)*
+                    last: i as f64,
+                }
+            }
+
+            fn descr(code: &str) -> String {
+                let mut d = vec![$(format!("('{}', '{code}')", stringify!($f)),)*];
+                d.push("('last', '<f8')".to_owned());
+                format!("[{}]", d.join(", "))
+            }
+        }
+    };
 }
 
-#[derive(Serialize, Clone, Copy)]
-struct F17 {
-    f0: u8,
-    f1: u8,
-    f2: u8,
-    f3: u8,
-    f4: u8,
-    f5: u8,
-    f6: u8,
-    f7: u8,
-    f8: u8,
-    f9: u8,
-    f10: u8,
-    f11: u8,
-    f12: u8,
-    f13: u8,
-    f14: u8,
-    f15: u8,
-    f16: f64,
-}
+// 21 fields (28 bytes), and 35 (280 bytes: past the fast mode's window
+// of 256, the element encoder's)
+many!(Many, u8: f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 f10 f11 f12 f13 f14 f15 f16 f17 f18 f19);
+many!(Big, f64: g0 g1 g2 g3 g4 g5 g6 g7 g8 g9 g10 g11 g12 g13 g14 g15 g16 g17 g18 g19
+    g20 g21 g22 g23 g24 g25 g26 g27 g28 g29 g30 g31 g32 g33);
 
 #[test]
 fn records_of_many_fields_and_records_that_are_not_flat() {
-    let names = |n: usize, last: &str| {
-        let mut d: Vec<String> = (0..n - 1).map(|i| format!("('f{i}', '|u1')")).collect();
-        d.push(format!("('f{}', '{last}')", n - 1));
-        format!("[{}]", d.join(", "))
-    };
     for &n in LENGTHS {
-        let a: Vec<F16> = (0..n)
-            .map(|i| F16 {
-                f0: i as u8,
-                f1: 1,
-                f2: 2,
-                f3: 3,
-                f4: 4,
-                f5: 5,
-                f6: 6,
-                f7: 7,
-                f8: 8,
-                f9: 9,
-                f10: 10,
-                f11: 11,
-                f12: 12,
-                f13: 13,
-                f14: 14,
-                f15: i as f64,
-            })
-            .collect();
-        same_as_exact(&a, &names(16, "<f8"));
-        let b: Vec<F17> = (0..n)
-            .map(|i| F17 {
-                f0: i as u8,
-                f1: 1,
-                f2: 2,
-                f3: 3,
-                f4: 4,
-                f5: 5,
-                f6: 6,
-                f7: 7,
-                f8: 8,
-                f9: 9,
-                f10: 10,
-                f11: 11,
-                f12: 12,
-                f13: 13,
-                f14: 14,
-                f15: 15,
-                f16: i as f64,
-            })
-            .collect();
-        same_as_exact(&b, &names(17, "<f8"));
+        let a: Vec<Many> = (0..n).map(Many::make).collect();
+        same_as_exact(&a, &Many::descr("|u1"));
+        let b: Vec<Big> = (0..n).map(Big::make).collect();
+        same_as_exact(&b, &Big::descr("<f8"));
     }
     // nested records, strings and nested arrays: the element encoder's
     #[derive(Serialize, Clone, Copy)]
