@@ -5,7 +5,7 @@
 //!  │
 //!  ├─ inferred dtype, C order: one walk (spec.rs, Spec over the outer axes)
 //!  │    first element ─► infer.rs (Infer) ─► Dtype ─► encode.rs (DtypeTree)
-//!  │    each element  ─► flat.rs (Leaf: plain numbers into a block)
+//!  │    each element  ─► flat.rs (Leaf: plain numbers, or records of them, into a block)
 //!  │                     or DtypeTree::encode (encode.rs: fast pass, a miss ─► exact pass)
 //!  │    not uniform   ─► the exact passes below
 //!  │
@@ -21,8 +21,8 @@
 //! into its bytes (`encode.rs`, through the dtype compiled once) in the
 //! same flavours, and names where a value fails;
 //! Fortran order is C order reordered (`nd.rs`). Inferred dtypes first try a single
-//! speculative pass (`spec.rs`; arrays of plain numbers through its fast
-//! mode, `flat.rs`). Where that pass's bytes go is its flavour
+//! speculative pass (`spec.rs`; arrays of plain numbers, and of records
+//! of them, through its fast mode, `flat.rs`; `par_to_vec`'s chunks too). Where that pass's bytes go is its flavour
 //! ([`spec::Output`]: all in memory for `to_vec`, chunks kept up to 4 MiB
 //! by `to_writer`'s checking pass, written as they come by `Direct`);
 //! buffering and I/O live in the flavours, the serializers never see them,
