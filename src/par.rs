@@ -293,7 +293,7 @@ impl<'h> Rows<'h> {
             // (as the sequential run hands its rows out)
             .map_init(
                 || ElementDe::new(plan, Bytes::Borrowed(&[]), cfg),
-                |at, row| match decode_row(at, (plan, inner, cfg), row) {
+                |at, row| match decode_row(at, plan, inner, row, cfg) {
                     Ok(v) => v,
                     // not a panic: no hook runs, the catch below ends it
                     Err(()) => resume_unwind(Box::new(RowFailed)),
@@ -318,8 +318,10 @@ struct RowFailed;
 #[inline]
 fn decode_row<'a, T: DeserializeOwned>(
     at: &mut ElementDe<'a, Borrowed<'a>>,
-    (plan, inner, cfg): (&'a Plan, &[u64], Cfg),
+    plan: &'a Plan,
+    inner: &[u64],
     bytes: &'a [u8],
+    cfg: Cfg,
 ) -> Fallible<T> {
     if inner.is_empty() {
         at.set_bytes(Bytes::Borrowed(bytes));

@@ -511,44 +511,39 @@ impl DtypeTree {
         row: usize,
     ) -> Result<()> {
         use crate::ser::flat::{BLOCK, Flat, WINDOW};
-        use std::num::NonZeroUsize;
         let Some((first, values)) = values.split_first() else {
             return Ok(());
         };
+        // rows of at least a byte (par's layouts)
+        let size = std::num::NonZeroUsize::new(row).ok_or_else(internal)?;
         let (slot, rest) = out.split_at_mut_checked(row).ok_or_else(internal)?;
         self.encode(first, slot)?;
-        let layout = self.flat().filter(|l| l.itemsize() == row && row <= WINDOW);
-        let (Some(layout), Some(size)) = (layout, NonZeroUsize::new(row)) else {
-            let mut slots = rest.chunks_exact_mut(row.max(1));
-            return values.iter().try_for_each(|v| match slots.next() {
-                Some(slot) => self.encode(v, slot),
-                None => self.encode(v, &mut []),
-            });
-        };
-        let mut block = [0u8; BLOCK];
-        let mut flat = Flat::new(&mut block);
-        flat.resume(layout);
-        // bytes of `rest` written out
-        let mut done = 0usize;
-        for (i, v) in values.iter().enumerate() {
-            if flat.put(v).is_ok() {
-                continue;
+        // bytes of `rest` written, and the values the fast mode left
+        let (mut done, mut left) = (0usize, values);
+        if let Some(layout) = self.flat().filter(|l| l.itemsize() == row && row <= WINDOW) {
+            let mut block = [0u8; BLOCK];
+            let mut flat = Flat::new(&mut block);
+            flat.resume(layout);
+            left = &[];
+            for (i, v) in values.iter().enumerate() {
+                if flat.put(v).is_ok() {
+                    continue;
+                }
+                // the block full or a miss: the rows stored go out
+                done = copy_rows(flat.drain().0, rest, done)?;
+                if flat.put(v).is_err() {
+                    // a miss: this element and the rest by the tree (as
+                    // the fast mode of `spec.rs` ends at its first miss)
+                    left = values.get(i..).unwrap_or_default();
+                    break;
+                }
             }
-            // the block full or a miss: the rows stored go out
-            done = copy_rows(flat.drain().0, rest, done)?;
-            if flat.put(v).is_ok() {
-                continue;
-            }
-            // a miss: this element and the rest by the tree (as the fast
-            // mode of `spec.rs` ends at its first miss)
-            let left = values.get(i..).unwrap_or_default();
-            let slots = rest.get_mut(done..).unwrap_or_default();
-            return left
-                .iter()
-                .zip(slots.chunks_exact_mut(size.get()))
-                .try_for_each(|(v, slot)| self.encode(v, slot));
+            done = copy_rows(flat.suspend().0, rest, done)?;
         }
-        copy_rows(flat.suspend().0, rest, done).map(drop)
+        let slots = rest.get_mut(done..).unwrap_or_default();
+        left.iter()
+            .zip(slots.chunks_exact_mut(size.get()))
+            .try_for_each(|(v, slot)| self.encode(v, slot))
     }
 
     #[cold]
