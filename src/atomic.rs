@@ -142,8 +142,13 @@ pub(crate) fn write_atomically(
 }
 
 /// How long the file is written before its data starts going to disk
-/// behind the writer, and how often that is repeated.
-const SYNC_BEHIND: Duration = Duration::from_millis(10);
+/// behind the writer, and how often that is repeated. Short: measured on
+/// this project's ext4 on virtio-blk (1M Particle records, 49 MB, `to_path`
+/// 12 times in a row, medians of 3 to 5 runs), every 10 ms gave about
+/// 95 ms a file, every 3 ms about 86 ms (every 1 ms or without a pause,
+/// the same as 3), and the same bytes written by `write_all` then
+/// `sync_all` without syncing behind about 90 ms.
+const SYNC_BEHIND: Duration = Duration::from_millis(3);
 
 /// Runs `write` while a thread syncs the file's data written so far, every
 /// [`SYNC_BEHIND`], so the disk works while the values are encoded and the
