@@ -181,7 +181,7 @@ fn add_value<W: Write + Seek, T: ?Sized + Serialize>(
     match top_kind(value) {
         TopKind::Seq => columns::write_columns(npz, value),
         TopKind::Tuple if first_is_record(value) => columns::write_columns(npz, value),
-        TopKind::Struct | TopKind::Map | TopKind::Tuple => value.serialize(split::Split { npz }),
+        TopKind::Struct | TopKind::Map | TopKind::Tuple => value.serialize(split::Split::new(npz)),
         TopKind::None => Err(Error::schema(
             "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found None",
         )),

@@ -21,75 +21,40 @@ use crate::ser::{Found, elements, refuse, serializer_types, through};
 use super::is_none;
 use super::write::NpzWriter;
 
+/// The serializer at the top of an npz value, and its state in the
+/// struct, map or tuple it finds there.
 pub(crate) struct Split<'a, W: Write + Seek> {
-    pub(crate) npz: &'a mut NpzWriter<W>,
-}
-
-/// A tuple's elements in order, as members `arr_{next}`.
-pub(crate) struct SplitTuple<'a, W: Write + Seek> {
     npz: &'a mut NpzWriter<W>,
+    /// A tuple's next element becomes member `arr_{next}`.
     next: usize,
-}
-
-pub(crate) struct SplitMap<'a, W: Write + Seek> {
-    npz: &'a mut NpzWriter<W>,
+    /// A map entry's key, until its value comes.
     key: Option<String>,
 }
 
-/// Writes one field as a member unless it is `None`.
-fn member<W: Write + Seek, T: ?Sized + Serialize>(
-    npz: &mut NpzWriter<W>,
-    key: &str,
-    value: &T,
-) -> Result<()> {
-    if is_none(value) {
-        return Ok(());
+impl<'a, W: Write + Seek> Split<'a, W> {
+    pub(crate) fn new(npz: &'a mut NpzWriter<W>) -> Self {
+        Split {
+            npz,
+            next: 0,
+            key: None,
+        }
     }
-    npz.add(key, value)
-}
 
-impl<W: Write + Seek> Split<'_, W> {
     /// Anything but a struct or a map at the top of an npz value.
     fn refuse(self, _: Found) -> Error {
         Error::schema("npz::to_writer needs a struct, a string-keyed map or a sequence of records")
     }
-}
 
-impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
-    serializer_types!((), Error; _ (SplitTuple<'a, W>) (SplitTuple<'a, W>) _ (SplitMap<'a, W>) (Self) _ human_readable);
+    /// Writes one field or map entry as a member unless it is `None`.
+    fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
+        if is_none(value) {
+            return Ok(());
+        }
+        self.npz.add(key, value)
+    }
 
-    refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
-        serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq
-        serialize_tuple_variant serialize_struct_variant);
-
-    through!(some newtype);
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Ok(SplitMap {
-            npz: self.npz,
-            key: None,
-        })
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Ok(self)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Ok(SplitTuple {
-            npz: self.npz,
-            next: 0,
-        })
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        self.serialize_tuple(len)
-    }
-}
-
-impl<W: Write + Seek> SplitTuple<'_, W> {
-    /// The next element as member `arr_{i}`; a `None` would leave a gap in
-    /// the positions, so it is refused.
+    /// The next tuple element as member `arr_{i}`; a `None` would leave a
+    /// gap in the positions, so it is refused.
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.next;
         if is_none(value) {
@@ -107,25 +72,31 @@ impl<W: Write + Seek> SplitTuple<'_, W> {
     }
 }
 
-elements!(impl['a, W: Write + Seek] SplitTuple<'a, W> => (), Error: SerializeTuple SerializeTupleStruct);
+impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
+    serializer_types!((), Error; _ (Self) (Self) _ (Self) (Self) _ human_readable);
 
-impl<W: Write + Seek> ser::SerializeStruct for Split<'_, W> {
-    type Ok = ();
-    type Error = Error;
+    refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq
+        serialize_tuple_variant serialize_struct_variant);
 
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        member(self.npz, key, value)
+    through!(some newtype);
+    fn serialize_map(self, _: Option<usize>) -> Result<Self> {
+        Ok(self)
     }
-    fn end(self) -> Result<()> {
-        Ok(())
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        Ok(self)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self> {
+        Ok(self)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        Ok(self)
     }
 }
 
-impl<W: Write + Seek> ser::SerializeMap for SplitMap<'_, W> {
+elements!(impl['a, W: Write + Seek] Split<'a, W> => (), Error: SerializeStruct SerializeTuple SerializeTupleStruct);
+
+impl<W: Write + Seek> ser::SerializeMap for Split<'_, W> {
     type Ok = ();
     type Error = Error;
 
@@ -140,7 +111,7 @@ impl<W: Write + Seek> ser::SerializeMap for SplitMap<'_, W> {
             .key
             .take()
             .ok_or_else(|| Error::schema("internal: map value without a key"))?;
-        member(self.npz, &key, value)
+        self.field(&key, value)
     }
     fn end(self) -> Result<()> {
         Ok(())

@@ -24,17 +24,22 @@ use crate::ser::encode::DtypeTree;
 use crate::ser::probe::key_text;
 
 /// Serializes one record, writing only `field`'s value into `out` (exactly
-/// `field`'s size).
+/// `field`'s size); its state while the record's fields go by.
 pub(crate) struct Pick<'a> {
     /// The field kept, with its position among the record's fields (tuple
     /// records give their fields by position, `f0`, `f1`, ...).
-    pub(crate) field: &'a Field,
-    pub(crate) position: usize,
+    field: &'a Field,
+    position: usize,
     /// The field's dtype compiled once per column (`DtypeTree::new(dtype,
     /// false)`): the value is encoded as into a given dtype (same bytes and
     /// errors), without interpreting the dtype per record.
-    pub(crate) tape: &'a mut DtypeTree,
-    pub(crate) out: &'a mut [u8],
+    tape: &'a mut DtypeTree,
+    out: &'a mut [u8],
+    /// Fields (or tuple elements) seen so far.
+    index: usize,
+    found: bool,
+    /// For maps: whether the pending key is the field's name.
+    pending: bool,
 }
 
 fn changed(what: &str) -> Error {
@@ -43,56 +48,68 @@ fn changed(what: &str) -> Error {
     ))
 }
 
-/// The state while the record's fields go by.
-pub(crate) struct PickFields<'a> {
-    pick: Pick<'a>,
-    /// Fields (or tuple elements) seen so far.
-    index: usize,
-    found: bool,
-    /// For maps: whether the pending key is the field's name.
-    pending: bool,
-}
-
-impl PickFields<'_> {
-    fn keep<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        if self.found {
-            return Err(changed("a field given twice").in_field(self.pick.field.name()));
-        }
-        self.found = true;
-        let out = &mut *self.pick.out;
-        self.pick
-            .tape
-            .encode(value, out)
-            .map_err(|e| e.in_field(self.pick.field.name()))
-    }
-
-    fn end(self) -> Result<()> {
-        if self.found {
-            Ok(())
-        } else {
-            Err(changed("a field missing").in_field(self.pick.field.name()))
-        }
-    }
-}
-
 impl<'a> Pick<'a> {
-    /// The planning pass saw a record here.
-    fn refuse(self, _: Found) -> Error {
-        changed("not a record")
-    }
-
-    fn fields(self) -> PickFields<'a> {
-        PickFields {
-            pick: self,
+    pub(crate) fn new(
+        (field, position): (&'a Field, usize),
+        tape: &'a mut DtypeTree,
+        out: &'a mut [u8],
+    ) -> Self {
+        Pick {
+            field,
+            position,
+            tape,
+            out,
             index: 0,
             found: false,
             pending: false,
         }
     }
+
+    /// The planning pass saw a record here.
+    fn refuse(self, _: Found) -> Error {
+        changed("not a record")
+    }
+
+    fn keep<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.found {
+            return Err(changed("a field given twice").in_field(self.field.name()));
+        }
+        self.found = true;
+        self.tape
+            .encode(value, self.out)
+            .map_err(|e| e.in_field(self.field.name()))
+    }
+
+    /// Tuple records: fields `f0`, `f1`, ... by position (as the encoder
+    /// takes them: element `i` is field `i`).
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.index == self.position {
+            self.keep(value)?;
+        }
+        self.index = self.index.saturating_add(1);
+        Ok(())
+    }
+
+    #[inline]
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        // other fields (and padding, which is no field) are passed over
+        if key == self.field.name() {
+            self.keep(value)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        if self.found {
+            Ok(())
+        } else {
+            Err(changed("a field missing").in_field(self.field.name()))
+        }
+    }
 }
 
 impl<'a> ser::Serializer for Pick<'a> {
-    serializer_types!((), Error; (PickFields<'a>) (PickFields<'a>) (PickFields<'a>) _ (PickFields<'a>) (PickFields<'a>) _);
+    serializer_types!((), Error; (Self) (Self) (Self) _ (Self) (Self) _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant
@@ -101,51 +118,33 @@ impl<'a> ser::Serializer for Pick<'a> {
     // a record is never one of the crate's special newtypes (those are
     // scalars or gaps), so every newtype here is a transparent wrapper
     through!(some newtype);
-    fn serialize_seq(self, _: Option<usize>) -> Result<PickFields<'a>> {
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self> {
         // the encoder takes a sequence for a record by position too
-        Ok(self.fields())
+        Ok(self)
     }
-    fn serialize_tuple(self, _: usize) -> Result<PickFields<'a>> {
-        Ok(self.fields())
+    fn serialize_tuple(self, _: usize) -> Result<Self> {
+        Ok(self)
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<PickFields<'a>> {
-        Ok(self.fields())
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        Ok(self)
     }
-    fn serialize_map(self, _: Option<usize>) -> Result<PickFields<'a>> {
-        Ok(self.fields())
+    fn serialize_map(self, _: Option<usize>) -> Result<Self> {
+        Ok(self)
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<PickFields<'a>> {
-        Ok(self.fields())
-    }
-}
-
-impl ser::SerializeStruct for PickFields<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        // other fields (and padding, which is no field) are passed over
-        if key == self.pick.field.name() {
-            self.keep(value)?;
-        }
-        Ok(())
-    }
-    fn end(self) -> Result<()> {
-        PickFields::end(self)
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        Ok(self)
     }
 }
 
-impl ser::SerializeMap for PickFields<'_> {
+elements!(impl['a] Pick<'a> => (), Error: SerializeSeq SerializeTuple SerializeTupleStruct SerializeStruct);
+
+impl ser::SerializeMap for Pick<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         // the planning pass took only string keys: any other means the
         // record serialized differently this time
-        let name = self.pick.field.name();
+        let name = self.field.name();
         self.pending = key_text(key, true, |k| k == name)
             .map_err(|e| e.into_error(|_| changed("a map key that is not a string")))?;
         Ok(())
@@ -157,33 +156,6 @@ impl ser::SerializeMap for PickFields<'_> {
         Ok(())
     }
     fn end(self) -> Result<()> {
-        PickFields::end(self)
+        self.finish()
     }
-}
-
-/// Tuple records: fields `f0`, `f1`, ... by position (as the encoder
-/// takes them: element `i` is field `i`).
-macro_rules! by_position {
-    ($($tr:ident::$m:ident;)*) => {$(
-        impl ser::$tr for PickFields<'_> {
-            type Ok = ();
-            type Error = Error;
-            fn $m<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-                if self.index == self.pick.position {
-                    self.keep(value)?;
-                }
-                self.index = self.index.saturating_add(1);
-                Ok(())
-            }
-            fn end(self) -> Result<()> {
-                PickFields::end(self)
-            }
-        }
-    )*};
-}
-
-by_position! {
-    SerializeSeq::serialize_element;
-    SerializeTuple::serialize_element;
-    SerializeTupleStruct::serialize_field;
 }

@@ -645,12 +645,7 @@ impl SpecState<'_> {
             self.first(value)?;
         }
         let (out, tape) = self.slot()?;
-        value.serialize(Pick {
-            field,
-            position,
-            tape,
-            out,
-        })
+        value.serialize(Pick::new((field, position), tape, out))
     }
 
     /// [`put`](SpecState::put) when the element does not fit in the zeroed
