@@ -63,25 +63,14 @@ const KEEP: usize = 4 * 1024 * 1024;
 /// it still fits a core's L2 cache, from which the kernel copies it.
 const WRITE_CHUNK: usize = 1024 * 1024;
 
-/// Bytes of a one-pass result: the header (empty when it is already in
-/// front of the data) and the data.
-type OnePass = (Vec<u8>, Vec<u8>);
-
 /// The speculative single pass (inferred dtype, C order): the whole file as
-/// bytes, or `None` when the values are not uniform (then the caller runs
-/// the exact two passes). With `with_header` the header is written in front
-/// of the data (room for it is reserved once the dtype is known).
-fn one_pass<T: ?Sized + Serialize>(
-    value: &T,
-    opts: &WriteOptions,
-    cap: usize,
-    with_header: bool,
-) -> Option<OnePass> {
+/// bytes, the header in front of the data (room for it is reserved once
+/// the dtype is known), or `None` when the values are not uniform (then
+/// the caller runs the exact two passes).
+fn one_pass<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     let mut output = InMemory {
         opts,
-        cap,
-        with_header,
         prefix: 0,
         guessed: None,
     };
@@ -98,23 +87,17 @@ fn one_pass<T: ?Sized + Serialize>(
     if out.len().checked_sub(prefix)? != data_len {
         return None;
     }
-    let guessed_right = guessed
-        .as_ref()
-        .is_some_and(|(f, s)| *f == header.fortran_order && *s == header.shape);
-    if with_header && guessed_right {
-        return Some((Vec::new(), out));
+    if guessed.is_some_and(|(f, s)| f == header.fortran_order && s == header.shape) {
+        return Some(out);
     }
     let (head, _) = header.encode(opts.version).ok()?;
-    if !with_header {
-        return Some((head, out));
-    }
     if head.len() == prefix {
         out.get_mut(..prefix)?.copy_from_slice(&head);
-        Some((Vec::new(), out))
+        Some(out)
     } else {
         let mut whole = head;
         whole.extend_from_slice(out.get(prefix..)?);
-        Some((Vec::new(), whole))
+        Some(whole)
     }
 }
 
@@ -155,14 +138,12 @@ fn checked_header(spec: &Speculated) -> Option<(Header, usize)> {
     (spec.len == data_len).then_some((header, data_len))
 }
 
-/// [`one_pass`]'s flavour: all the data in memory, up to `cap` bytes;
-/// `with_header`, the header for the hinted shape in front of it (when the
-/// hint was right it is already the file's header: encoding a long record
-/// descr costs as much as thousands of records).
+/// [`one_pass`]'s flavour: all the data in memory, the header for the
+/// hinted shape in front of it (when the hint was right it is already the
+/// file's header: encoding a long record descr costs as much as thousands
+/// of records).
 struct InMemory<'o> {
     opts: &'o WriteOptions,
-    cap: usize,
-    with_header: bool,
     /// Bytes of the header written in front of the data.
     prefix: usize,
     /// The order and shape that header is for.
@@ -170,9 +151,6 @@ struct InMemory<'o> {
 }
 
 impl Output for InMemory<'_> {
-    fn cap(&self) -> usize {
-        self.cap
-    }
     fn dtype(
         &mut self,
         dt: Dtype,
@@ -180,9 +158,6 @@ impl Output for InMemory<'_> {
         fortran: bool,
         out: &mut Vec<u8>,
     ) -> Result<Dtype> {
-        if !self.with_header {
-            return Ok(dt);
-        }
         let (header, whole) = hinted_header(dt, hinted, fortran);
         if let Ok((h, _)) = header.encode(self.opts.version) {
             self.prefix = h.len();
@@ -781,7 +756,7 @@ impl WriteOptions {
         if raw_nd(&mut out, value, self)? {
             return Ok(out);
         }
-        if let Some((_, bytes)) = one_pass(value, self, usize::MAX, true) {
+        if let Some(bytes) = one_pass(value, self) {
             return Ok(bytes);
         }
         let plan = plan(value, self)?;

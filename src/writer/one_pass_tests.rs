@@ -10,15 +10,10 @@ fn two_pass<T: ?Sized + Serialize>(v: &T, opts: &WriteOptions) -> Vec<u8> {
 #[track_caller]
 fn check<T: ?Sized + Serialize>(v: &T, uniform: bool) {
     for opts in [WriteOptions::new(), WriteOptions::new().align(true)] {
-        let one = one_pass(v, &opts, usize::MAX, true);
+        let one = one_pass(v, &opts);
         assert_eq!(one.is_some(), uniform);
-        let two = two_pass(v, &opts);
-        if let Some((_, bytes)) = one {
-            assert_eq!(bytes, two);
-        }
-        let (head, data) = one_pass(v, &opts, usize::MAX, false).unwrap_or_default();
-        if uniform {
-            assert_eq!([head, data].concat(), two);
+        if let Some(bytes) = one {
+            assert_eq!(bytes, two_pass(v, &opts));
         }
     }
 }
@@ -61,9 +56,9 @@ fn given_dtypes_take_one_pass() {
     #[track_caller]
     fn given<T: ?Sized + Serialize>(v: &T, descr: &str, uniform: bool) {
         let opts = WriteOptions::new().dtype(descr.parse().unwrap());
-        let one = one_pass(v, &opts, usize::MAX, true);
+        let one = one_pass(v, &opts);
         assert_eq!(one.is_some(), uniform, "{descr}");
-        if let Some((_, bytes)) = one {
+        if let Some(bytes) = one {
             assert_eq!(bytes, two_pass(v, &opts), "{descr}");
         }
     }
@@ -279,15 +274,7 @@ fn other_values_take_two_passes() {
         L(i64),
     }
     // the dtype is '<i8' only with all values seen; strict mode refuses i32
-    assert!(
-        one_pass(
-            &vec![E::I(1), E::L(2)],
-            &WriteOptions::new(),
-            usize::MAX,
-            true
-        )
-        .is_none()
-    );
+    assert!(one_pass(&vec![E::I(1), E::L(2)], &WriteOptions::new()).is_none());
     #[derive(Serialize)]
     struct Ab {
         a: u8,
@@ -306,17 +293,14 @@ fn other_values_take_two_passes() {
     }
     // fields in another order: two passes, which refuse it
     let v = vec![O::Ab(Ab { a: 1, b: 2 }), O::Ba(Ba { b: 3, a: 4 })];
-    assert!(one_pass(&v, &WriteOptions::new(), usize::MAX, true).is_none());
+    assert!(one_pass(&v, &WriteOptions::new()).is_none());
     assert!(WriteOptions::new().to_vec(&v).is_err());
 }
 
 #[test]
 fn fallback_gives_errors_and_widths() {
     let opts = WriteOptions::new();
-    assert!(one_pass(&vec![vec![1u8], vec![2, 3]], &opts, usize::MAX, true).is_none());
+    assert!(one_pass(&vec![vec![1u8], vec![2, 3]], &opts).is_none());
     assert!(opts.to_vec(&vec![vec![1u8], vec![2, 3]]).is_err());
-    assert!(one_pass(&Vec::<f64>::new(), &opts, usize::MAX, true).is_none());
-    // the cap
-    assert!(one_pass(&vec![1u64; 100], &opts, 799, false).is_none());
-    assert!(one_pass(&vec![1u64; 100], &opts, 800, false).is_some());
+    assert!(one_pass(&Vec::<f64>::new(), &opts).is_none());
 }
