@@ -249,15 +249,7 @@ impl<'a> Infer<'a> {
             return Err(empty_elem());
         };
         if let Some(first) = self.slot.as_ref() {
-            let mut dims = Vec::new();
-            let mut cur = first;
-            while let (Node::Array { len, elem }, true) = (cur, dims.len() < nd.dims.len()) {
-                dims.push(len.unwrap_or(0));
-                match &**elem {
-                    Some(e) => cur = e,
-                    None => break,
-                }
-            }
+            let (dims, _) = axes(first, nd.dims.len());
             if dims != nd.dims {
                 return Err(Error::schema(format!(
                     "an n-d array of shape {} where the first record has {}",
@@ -739,15 +731,9 @@ fn key_error(what: &str) -> Error {
 /// like numpy's `align=True`).
 pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
     match node {
-        Node::Array { len, elem } => {
-            let mut dims = vec![len.unwrap_or(0)];
-            let mut base: &Option<Node> = elem;
-            while let Some(Node::Array { len, elem }) = base {
-                dims.push(len.unwrap_or(0));
-                base = elem;
-            }
-            let base = base.as_ref().ok_or_else(empty_elem)?;
-            Dtype::subarray(node_to_dtype(base, align)?, dims)
+        Node::Array { .. } => {
+            let (dims, base) = axes(node, usize::MAX);
+            Dtype::subarray(node_to_dtype(base.ok_or_else(empty_elem)?, align)?, dims)
         }
         Node::Record(fields) => {
             // Laid out here rather than by `RecordBuilder::align`, which
@@ -796,16 +782,21 @@ pub(crate) fn empty_elem() -> Error {
 /// Splits the inferred top-level layout into the array shape (outer
 /// sequences) and the element layout.
 pub(crate) fn split_shape(node: &Node) -> Result<(Vec<u64>, &Node)> {
-    let mut shape = Vec::new();
-    let mut cur = node;
-    while let Node::Array { len, elem } = cur {
-        shape.push(len.unwrap_or(0));
-        match &**elem {
-            Some(e) => cur = e,
-            None => return Err(empty_elem()),
-        }
+    let (shape, elem) = axes(node, usize::MAX);
+    Ok((shape, elem.ok_or_else(empty_elem)?))
+}
+
+/// The lengths of the nested arrays at the top of `node`, at most `max`
+/// of them, and the node below them (`None`: the element of an array
+/// whose sequences were all empty).
+fn axes(node: &Node, max: usize) -> (Vec<u64>, Option<&Node>) {
+    let mut dims = Vec::new();
+    let mut cur = Some(node);
+    while let Some(Node::Array { len, elem }) = cur.filter(|_| dims.len() < max) {
+        dims.push(len.unwrap_or(0));
+        cur = elem.as_ref().as_ref();
     }
-    Ok((shape, cur))
+    (dims, cur)
 }
 
 #[cfg(test)]

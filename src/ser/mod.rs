@@ -212,8 +212,8 @@ pub(crate) use refuse;
 
 /// The methods of a serializer that look through a wrapper: `some` writes
 /// `serialize_some`, `newtype` `serialize_newtype_struct`, each as the
-/// inner value serialized by the same serializer; `newtype_or_element`
-/// takes a special newtype (`special::is_element`) as `self.element()`.
+/// inner value serialized by the same serializer; `newtype_or_special`
+/// takes a special newtype (`special::is_element`) as `self.special()`.
 macro_rules! through {
     ($($what:ident)*) => {$($crate::ser::through!(@ $what);)*};
     (@ some) => {
@@ -228,10 +228,10 @@ macro_rules! through {
     (@ newtype) => {
         $crate::ser::through!(@newtype_fn);
     };
-    // the walkers of the outer axes: a special newtype is one element
-    // (`self.element()`), any other is looked through
-    (@ newtype_or_element) => {
-        $crate::ser::through!(@newtype_fn element);
+    // the shape count: a special newtype is one element
+    // (`self.special()`), any other is looked through
+    (@ newtype_or_special) => {
+        $crate::ser::through!(@newtype_fn special);
     };
     (@newtype_fn $($element:ident)?) => {
         fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
@@ -483,7 +483,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
         });
     };
     let mut measured = count_shape(&given);
-    let count = |shape| walk::Count { shape, depth: 0 };
+    let count = walk::Count::new;
     match nd {
         // the element's own axes (`[f32; 3]`), measured as the flat
         // data's inner axes

@@ -222,7 +222,7 @@ where
         code: "",
     };
     match value.serialize(Probe {
-        take: Raw(write),
+        take: Raw { nd: None, write },
         look,
     }) {
         Ok(Seen::Nd(_, out)) => Ok(Some(out)),
@@ -404,10 +404,14 @@ where
 }
 
 /// An n-d array's data as the bytes it offers ([`raw`]), handed with the
-/// shape to the closure; no text is taken.
-struct Raw<F>(F);
+/// shape to the closure; no text is taken. At the top `nd` is `None`; the
+/// array's data is then probed for its bytes with the shape (`Some`).
+struct Raw<'n, F> {
+    nd: Option<&'n NdShape>,
+    write: F,
+}
 
-impl<F, R> Take for Raw<F>
+impl<F, R> Take for Raw<'_, F>
 where
     F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
 {
@@ -417,7 +421,13 @@ where
         Err(Stop::Is(found))
     }
     fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<R, Stop> {
-        let take = RawBytes { nd, write: self.0 };
+        if self.nd.is_some() {
+            return Err(Stop::Is(Found::Struct));
+        }
+        let take = Raw {
+            nd: Some(nd),
+            write: self.write,
+        };
         match data.serialize(Probe {
             take,
             look: Look::Bytes,
@@ -426,27 +436,9 @@ where
             _ => Err(Stop::Is(Found::Seq)),
         }
     }
-}
-
-/// The bytes of [`Raw`]'s array of `nd`, handed to `write`.
-struct RawBytes<'n, F> {
-    nd: &'n NdShape,
-    write: F,
-}
-
-impl<F, R> Take for RawBytes<'_, F>
-where
-    F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
-{
-    type Out = R;
-    fn text(self, found: Found, _: &str) -> Result<R, Stop> {
-        Err(Stop::Is(found))
-    }
-    fn data<T: ?Sized + Serialize>(self, _: &NdShape, _: &T) -> Result<R, Stop> {
-        Err(Stop::Is(Found::Struct))
-    }
     fn bytes(self, bytes: &[u8]) -> Result<R, Stop> {
-        (self.write)(self.nd, bytes).map_err(Stop::Data)
+        let nd = self.nd.ok_or(Stop::Is(Found::Bytes))?;
+        (self.write)(nd, bytes).map_err(Stop::Data)
     }
 }
 

@@ -24,19 +24,33 @@ pub(crate) struct Shape {
     pub bytes: bool,
 }
 
+/// The shape counter at one depth, and its state in a sequence there.
 pub(crate) struct Count<'a> {
-    pub shape: &'a mut Shape,
-    pub depth: usize,
+    shape: &'a mut Shape,
+    depth: usize,
+    /// Elements of the sequence so far.
+    i: u64,
+    /// How many elements were integers taken as bytes (`Shape::bytes`).
+    ints: u64,
 }
 
-impl Count<'_> {
+impl<'a> Count<'a> {
+    pub(crate) fn new(shape: &'a mut Shape) -> Self {
+        Count {
+            shape,
+            depth: 0,
+            i: 0,
+            ints: 0,
+        }
+    }
+
     /// Enum variants with data (the only values no pass writes).
     fn refuse(self, found: Found) -> Error {
         found.refused()
     }
 
     /// A special newtype: a leaf, not a number.
-    fn element(self) -> Result<()> {
+    fn special(self) -> Result<()> {
         self.leaf(false)
     }
 
@@ -58,17 +72,8 @@ impl Count<'_> {
             ))),
         }
     }
-}
 
-pub(crate) struct CountSeq<'a> {
-    shape: &'a mut Shape,
-    depth: usize,
-    i: u64,
-    /// How many elements were integers taken as bytes (`Shape::bytes`).
-    ints: u64,
-}
-
-impl CountSeq<'_> {
+    /// An element of the sequence at this depth.
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.shape.bytes && self.ints == self.i {
             if let Captured::Int(_) | Captured::UInt(_) = probe(value) {
@@ -84,23 +89,21 @@ impl CountSeq<'_> {
             ));
         }
         let i = self.i;
+        let below = Count {
+            depth: super::deeper(self.depth)?,
+            ..Count::new(&mut *self.shape)
+        };
         value
-            .serialize(Count {
-                shape: &mut *self.shape,
-                depth: super::deeper(self.depth)?,
-            })
+            .serialize(below)
             .map_err(|e| super::at_element(e, self.depth == 0, i))?;
         // a count of elements serialized: refused rather than wrapped
         self.i = i.checked_add(1).ok_or_else(super::too_many)?;
         Ok(())
     }
+
     fn finish(self) -> Result<()> {
         if self.shape.bytes && self.ints == self.i && (self.i > 0 || self.depth > 0) {
-            return Count {
-                shape: self.shape,
-                depth: self.depth,
-            }
-            .leaf(false);
+            return self.leaf(false);
         }
         if self.shape.dims.len() <= self.depth {
             // depth <= MAX_WRITE_DEPTH (element checks it one level up)
@@ -121,10 +124,10 @@ impl CountSeq<'_> {
     }
 }
 
-elements!(impl['a] CountSeq<'a> => (), Error: SerializeSeq SerializeTuple);
+elements!(impl['a] Count<'a> => (), Error: SerializeSeq SerializeTuple);
 
 impl<'a> ser::Serializer for Count<'a> {
-    serializer_types!((), Error; (CountSeq<'a>) (CountSeq<'a>) (Skip) _ (Skip) (Skip) _);
+    serializer_types!((), Error; (Self) (Self) (Skip) _ (Skip) (Skip) _);
 
     refuse!(serialize_tuple_variant serialize_struct_variant);
 
@@ -148,7 +151,7 @@ impl<'a> ser::Serializer for Count<'a> {
         serialize_unit_struct(&'static str) => false;
         serialize_unit_variant(&'static str, u32, &'static str) => false;
     }
-    through!(some newtype_or_element);
+    through!(some newtype_or_special);
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -158,16 +161,11 @@ impl<'a> ser::Serializer for Count<'a> {
     ) -> Result<()> {
         self.leaf(false)
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<CountSeq<'a>> {
-        Ok(CountSeq {
-            shape: self.shape,
-            depth: self.depth,
-            i: 0,
-            ints: 0,
-        })
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self> {
+        Ok(self)
     }
-    fn serialize_tuple(self, len: usize) -> Result<CountSeq<'a>> {
-        self.serialize_seq(Some(len))
+    fn serialize_tuple(self, _: usize) -> Result<Self> {
+        Ok(self)
     }
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Skip> {
         self.record()
