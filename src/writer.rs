@@ -1,33 +1,27 @@
 //! Writing `.npy`: [`to_writer`], [`to_vec`], the same through
 //! [`WriteOptions`], and the streaming [`NpyWriter`].
 //!
-//! Every write first tries a single pass (`ser/spec.rs`): the dtype is
-//! taken from the first element (or given) and every element is encoded at
-//! once, falling back to the two exact passes when the values are not
-//! uniform (or do not convert into a given dtype: the exact passes give the
-//! error). `to_writer` runs that pass into a reused chunk of about 64 KiB
-//! only to check the values (nothing is written when they do not encode),
-//! then, unless all the data fit in 4 MiB (kept from the checking pass),
-//! runs it again writing chunks of 1 MiB: memory stays bounded whatever the
-//! array's size. Past 4 MiB the checking pass stores no plain numbers at
-//! all (`Mode::Check` in `ser/spec.rs`): for a `Vec<f64>` it costs nothing.
-//! An n-d array of real numbers or booleans in its own type and layout
-//! cannot fail to encode, so it skips the checking pass. `to_path` and npz
-//! members write where a failure is thrown away (a temporary file, an
-//! abandoned entry), so they need no checking walk either: they run the
-//! pass once, writing each chunk as it fills. The writing passes end their
-//! writes on page boundaries of the file ([`Direct`]).
+//! The drivers here choose the passes of `ser/` (drawn in `ser/mod.rs`) and
+//! the flavour each writes into; each tries, in order, an n-d array's own
+//! bytes, the speculative single pass, the exact two passes:
 //!
-//! In the two-pass path, the second pass is the same walker given the
-//! planned dtype and shape (`encode_planned`), in the same flavours: `to_vec`
-//! encodes after the header, reserved once; `to_writer` writes chunks as
-//! they fill ([`Direct`]); with `fortran_order(true)` and two or more
-//! dimensions it builds the whole array in memory first (elements arrive in
-//! C order and are reordered), and with a given dtype it checks every value
-//! by a first walk before writing anything (conversion errors must surface
-//! before the first byte; kept up to 4 MiB, [`Keep`]). An n-d array
-//! (`NdArray`) on that path is one element of its shape, encoded in C order
-//! and reordered when the header says Fortran.
+//! ```text
+//! to_vec      raw n-d bytes | one pass (InMemory)             | exact passes into a Vec
+//! to_writer   raw n-d bytes | check (Keep) ─► write (Direct)  | plan ─► [check (Keep)] ─► Direct
+//! to_path,    raw n-d bytes | one pass written as it goes     | plan ─► Direct
+//!  npz members                (one_pass_unchecked)
+//! ```
+//!
+//! `to_writer` writes nothing before every value is known to encode: its
+//! checking pass keeps its chunks up to 4 MiB ([`Keep`]) and writes from
+//! them when that is all the data, otherwise the values are encoded again
+//! and written a chunk at a time ([`Direct`], writes ending on page
+//! boundaries). On the exact path only a given dtype needs that check (an
+//! inferred one was checked by the plan); an n-d array of plain numbers in
+//! its own type and layout cannot fail and skips it. `to_path` and npz
+//! members write where a failure is thrown away (a temporary file, an
+//! abandoned entry), so they need no checking walk. Fortran order is built
+//! in memory and reordered.
 
 // Counts and sizes here grow with the values written: every operation is
 // checked or proven bounded.
@@ -1172,25 +1166,27 @@ impl<W: Write> NpyWriter<W> {
             && !self.check_layout
             && self.header_len.is_some()
             && self.count < self.limit;
-        match (steady, self.tape.as_mut()) {
-            (true, Some(tape)) => {
-                // the per-record path: no dtype to infer, no header to
-                // write, no limit reached
-                if self.zero {
-                    self.scratch.fill(0);
-                }
-                let index = self.count;
-                tape.encode(record, &mut self.scratch)
-                    .map_err(|e| e.with_width_hint().at_record(index))?;
-                self.write_record(index)
-            }
-            _ => self.serialize_first(record),
+        if steady && self.tape.is_some() {
+            // the per-record path: no dtype to infer, no header to write,
+            // no limit reached
+            self.write_record(record, self.count)
+        } else {
+            self.serialize_first(record)
         }
     }
 
-    /// Writes the encoded record in `scratch`.
-    #[inline]
-    fn write_record(&mut self, index: u64) -> Result<()> {
+    /// Encodes record `index` into `scratch` and writes it.
+    #[inline(always)]
+    fn write_record<T: ?Sized + Serialize>(&mut self, record: &T, index: u64) -> Result<()> {
+        let tape = self
+            .tape
+            .as_mut()
+            .ok_or_else(|| Error::schema("internal: no dtype"))?;
+        if self.zero {
+            self.scratch.fill(0);
+        }
+        tape.encode(record, &mut self.scratch)
+            .map_err(|e| e.with_width_hint().at_record(index))?;
         if let Err(e) = self.out.write_all(&self.scratch) {
             self.take_back();
             return Err(Error::from(e).at_record(index));
@@ -1242,16 +1238,7 @@ impl<W: Write> NpyWriter<W> {
         if self.header_len.is_none() {
             self.write_header()?;
         }
-        let tape = self
-            .tape
-            .as_mut()
-            .ok_or_else(|| Error::schema("internal: no dtype"))?;
-        if self.zero {
-            self.scratch.fill(0);
-        }
-        tape.encode(record, &mut self.scratch)
-            .map_err(|e| e.with_width_hint().at_record(index))?;
-        self.write_record(index)
+        self.write_record(record, index)
     }
 
     /// After a record was partly written: on a seekable writer, moves back
