@@ -169,62 +169,26 @@ pub(crate) struct Flat<'b> {
     checked: u64,
 }
 
-/// A `u16` per [`Plain`] (named fields, not an array: each stays a register).
+/// A `u16` per [`Plain`], indexed by its discriminant (a constant at every
+/// call site, so each entry stays a register).
 #[derive(Debug, Default, Clone, Copy)]
-struct Ends {
-    bool: u16,
-    i8: u16,
-    i16: u16,
-    i32: u16,
-    i64: u16,
-    u8: u16,
-    u16: u16,
-    u32: u16,
-    u64: u16,
-    f32: u16,
-    f64: u16,
-}
+struct Ends([u16; 11]);
 
 impl Ends {
-    /// The end for `num` (a constant at every call site: one field).
+    /// The end for `num`.
     #[inline(always)]
     fn get(&self, num: Plain) -> u16 {
-        match num {
-            Plain::Bool => self.bool,
-            Plain::I8 => self.i8,
-            Plain::I16 => self.i16,
-            Plain::I32 => self.i32,
-            Plain::I64 => self.i64,
-            Plain::U8 => self.u8,
-            Plain::U16 => self.u16,
-            Plain::U32 => self.u32,
-            Plain::U64 => self.u64,
-            Plain::F32 => self.f32,
-            Plain::F64 => self.f64,
-        }
+        self.0.get(num as usize).copied().unwrap_or(0)
     }
 
     /// The ends for a layout.
     #[inline]
     fn of(layout: &Layout) -> Ends {
         let mut ends = Ends::default();
-        if let Some(num) = layout.bare {
-            let end =
-                u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
-            let field = match num {
-                Plain::Bool => &mut ends.bool,
-                Plain::I8 => &mut ends.i8,
-                Plain::I16 => &mut ends.i16,
-                Plain::I32 => &mut ends.i32,
-                Plain::I64 => &mut ends.i64,
-                Plain::U8 => &mut ends.u8,
-                Plain::U16 => &mut ends.u16,
-                Plain::U32 => &mut ends.u32,
-                Plain::U64 => &mut ends.u64,
-                Plain::F32 => &mut ends.f32,
-                Plain::F64 => &mut ends.f64,
-            };
-            *field = end;
+        if let Some(num) = layout.bare
+            && let Some(end) = ends.0.get_mut(num as usize)
+        {
+            *end = u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
         }
         ends
     }
