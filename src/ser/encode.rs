@@ -66,19 +66,10 @@ use crate::ser::probe::{Captured, key_text, probe};
 use crate::special::{self, Special};
 
 /// What a node expects on its fast path.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Tag {
-    Bool,
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F32,
-    F64,
+    /// A plain number of exactly this type, stored as its own bytes.
+    Num(Plain),
     /// A subarray axis: `n` elements of the one kid, `stride` bytes apart.
     Sub,
     /// A short subarray of scalars, unrolled: one kid per element, each at
@@ -259,7 +250,7 @@ fn leaf_tag(dt: &Dtype) -> Option<Tag> {
         return None;
     };
     if let Some(p) = s.plain() {
-        return Some(tag_of(p));
+        return Some(Tag::Num(p));
     }
     if s.order() == ByteOrder::Big {
         return Some(Tag::Other);
@@ -272,39 +263,12 @@ fn leaf_tag(dt: &Dtype) -> Option<Tag> {
     })
 }
 
-/// The node tag of a plain number (the inverse of [`num_of`]).
-fn tag_of(p: Plain) -> Tag {
-    match p {
-        Plain::Bool => Tag::Bool,
-        Plain::I8 => Tag::I8,
-        Plain::I16 => Tag::I16,
-        Plain::I32 => Tag::I32,
-        Plain::I64 => Tag::I64,
-        Plain::U8 => Tag::U8,
-        Plain::U16 => Tag::U16,
-        Plain::U32 => Tag::U32,
-        Plain::U64 => Tag::U64,
-        Plain::F32 => Tag::F32,
-        Plain::F64 => Tag::F64,
-    }
-}
-
 /// The plain number a node's tag stands for.
 fn num_of(tag: Tag) -> Option<Plain> {
-    Some(match tag {
-        Tag::Bool => Plain::Bool,
-        Tag::I8 => Plain::I8,
-        Tag::I16 => Plain::I16,
-        Tag::I32 => Plain::I32,
-        Tag::I64 => Plain::I64,
-        Tag::U8 => Plain::U8,
-        Tag::U16 => Plain::U16,
-        Tag::U32 => Plain::U32,
-        Tag::U64 => Plain::U64,
-        Tag::F32 => Plain::F32,
-        Tag::F64 => Plain::F64,
-        _ => return None,
-    })
+    match tag {
+        Tag::Num(p) => Some(p),
+        _ => None,
+    }
 }
 
 /// The node of a value of `dt` in the `size` bytes at `off` (a subarray
@@ -324,7 +288,7 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
         let stride = size.checked_div(n).unwrap_or(0);
         let unroll = rest.is_empty()
             && (1..=UNROLL).contains(&n)
-            && leaf_tag(dt).is_some_and(|t| t < Tag::Sub);
+            && matches!(leaf_tag(dt), Some(Tag::Num(_)));
         let kids: Vec<FieldNode> = if unroll {
             (0..n)
                 .map(|i| {
@@ -730,7 +694,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     #[inline(always)]
     fn put_plain<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), E> {
         let Enc { node, frame, .. } = self;
-        if node.tag == tag_of(num) {
+        if node.tag == Tag::Num(num) {
             if let Some(d) = frame.bytes(node, N).and_then(|s| s.first_chunk_mut()) {
                 *d = bytes;
                 return Ok(());

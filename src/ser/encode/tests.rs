@@ -32,7 +32,7 @@ fn number_tags_are_the_plain_scalars() {
             assert_eq!(tag.and_then(num_of), s.plain(), "{s}");
             if let Some(p) = s.plain() {
                 plain += 1;
-                assert_eq!(tag, Some(tag_of(p)), "{s}");
+                assert_eq!(tag, Some(Tag::Num(p)), "{s}");
                 assert_eq!(p.size(), s.itemsize(), "{s}");
                 assert_eq!(format!("<{}", p.code()), format!("{s}").replace('|', "<"));
             }
