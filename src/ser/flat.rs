@@ -156,7 +156,9 @@ type Window = [u8; WINDOW];
 /// when an element misses and when the sequence ends.
 #[derive(Debug)]
 pub(crate) struct Flat<'b> {
-    block: &'b mut Block,
+    /// Lent to the levels below while this sequence is not in the fast
+    /// mode.
+    pub(crate) block: &'b mut Block,
     /// End of the stored elements in `block`.
     pos: usize,
     layout: Layout,
@@ -282,13 +284,6 @@ impl<'b> Flat<'b> {
             _ => WINDOW,
         };
         self.pos.saturating_add(need) <= BLOCK
-    }
-
-    /// The block, lent to the levels below while this sequence is not in
-    /// the fast mode.
-    #[inline]
-    pub(crate) fn block(&mut self) -> &mut Block {
-        self.block
     }
 
     /// Stores one element; `Err(Miss)` leaves the cursor where it was (the

@@ -141,8 +141,6 @@ impl Output for Whole {}
 struct Window {
     /// [`Output::window`].
     window: usize,
-    /// [`Output::check_above`].
-    check_above: Option<usize>,
     /// Whether the pass only checks (decided in `first` from the hints).
     check_only: bool,
 }
@@ -257,21 +255,13 @@ pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
     let walked = if shape.is_empty() {
         st.leaf(0, value)
     } else {
-        let mut block = [0u8; BLOCK];
-        value.serialize(Spec {
-            st: &mut st,
-            block: &mut block,
-            depth: 0,
-        })
+        walk(&mut st, value)
     };
     if let Some(e) = st.failed.take() {
         return Err(e);
     }
     walked?;
-    let end = st.pos;
-    st.out.truncate(end);
-    end.checked_sub(st.base)
-        .and_then(|n| n.checked_add(st.flushed))
+    st.finish()
         .ok_or_else(|| Error::schema("internal: data length"))
 }
 
@@ -285,7 +275,6 @@ impl<'o> SpecState<'o> {
         let pos = out.len();
         let chunked = output.window().map(|window| Window {
             window,
-            check_above: output.check_above(),
             check_only: false,
         });
         let cap = output.cap();
@@ -317,14 +306,19 @@ impl<'o> SpecState<'o> {
     }
 }
 
-/// The pass itself: `None` when the values are not uniform.
-fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Speculated> {
+/// Walks `value` from the top (depth 0), with a block for the fast mode.
+fn walk<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Result<()> {
     let mut block = [0u8; BLOCK];
-    match value.serialize(Spec {
-        st: &mut *st,
+    value.serialize(Spec {
+        st,
         block: &mut block,
         depth: 0,
-    }) {
+    })
+}
+
+/// The pass itself: `None` when the values are not uniform.
+fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Speculated> {
+    match walk(st, value) {
         Ok(()) => {}
         Err(_) if st.leaf_found => {
             st.leaf_found = false;
@@ -335,9 +329,7 @@ fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Specu
     if st.lost {
         return None;
     }
-    let end = st.pos;
-    st.out.truncate(end);
-    let len = st.flushed.checked_add(end.checked_sub(st.base)?)?;
+    let len = st.finish()?;
     let depth = st.leaf_depth?;
     if depth != st.dims.len() {
         return None;
@@ -373,6 +365,14 @@ fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Specu
 }
 
 impl SpecState<'_> {
+    /// Ends the data at `pos` (the zeroed room past it trimmed): the bytes
+    /// of data encoded, including those handed over in chunks.
+    fn finish(&mut self) -> Option<usize> {
+        let end = self.pos;
+        self.out.truncate(end);
+        self.flushed.checked_add(end.checked_sub(self.base)?)
+    }
+
     /// Keeps the destination's error (the pass's result) and ends the pass.
     #[cold]
     fn fail(&mut self, e: Error) -> Error {
@@ -396,7 +396,7 @@ impl SpecState<'_> {
         let dtype = tape.take_dtype();
         self.itemsize = dtype.itemsize();
         if let Some(c) = self.chunked.as_mut() {
-            if let Some(limit) = c.check_above {
+            if let Some(limit) = self.output.check_above() {
                 // no hint counts as 0
                 let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
                     acc.checked_mul(h.unwrap_or(0) as u64)
@@ -472,19 +472,20 @@ impl SpecState<'_> {
         Ok(true)
     }
 
-    /// Makes room for the element at `start..end`: hands a full chunk to the
+    /// Makes room for the next element (at `pos`): hands a full chunk to the
     /// flush callback (chunked mode), checks the cap and zeroes the next
     /// block. Returns the element's (possibly moved) place.
     #[inline(never)]
-    fn grow(&mut self, mut start: usize, mut end: usize) -> Result<(usize, usize)> {
+    fn grow(&mut self) -> Result<(usize, usize)> {
+        let mut start = self.pos;
         if self.hand_over(start, self.itemsize)? {
             if self.gaps {
                 // re-zeroed a block at a time below
                 self.out.truncate(self.base);
             }
             start = self.base;
-            end = start.checked_add(self.itemsize).ok_or_else(over_cap)?;
         }
+        let end = start.checked_add(self.itemsize).ok_or_else(over_cap)?;
         self.within_cap(end)?;
         let window_end = self
             .chunked
@@ -537,25 +538,14 @@ impl SpecState<'_> {
     /// Encodes one element once the dtype is known (the per-element path).
     #[inline(always)]
     fn put<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let start = self.pos;
-        // wrapping: an overflow gives `end < start`, which takes `put_grow`
-        let end = start.wrapping_add(self.itemsize);
-        // `out` only grows in `grow`, never past the cap nor (chunked) past
-        // the window, so an element inside it needs no other check
-        if end > self.out.len() || end < start {
-            return self.put_grow(value);
-        }
-        let Some(dst) = self.out.get_mut(start..end) else {
-            return Err(Error::schema("speculation: buffer"));
-        };
-        self.pos = end;
-        self.tape.encode(value, dst)
+        let (dst, tape) = self.slot()?;
+        tape.encode(value, dst)
     }
 
     /// [`put`](SpecState::put) for every element of `iter` (`itemsize` >=
     /// 1): the elements that fit in the zeroed part of the output go into
     /// its slots one after another, with no check of the cursor per
-    /// element; the next one makes room ([`put_grow`](Self::put_grow)).
+    /// element; the next one makes room ([`put`](Self::put)).
     /// Returns how many were put.
     #[inline]
     fn put_all<I: Iterator>(&mut self, iter: &mut I) -> Result<usize>
@@ -587,7 +577,7 @@ impl SpecState<'_> {
                 return Ok(done);
             }
             match iter.next() {
-                Some(item) => self.put_grow(&item)?,
+                Some(item) => self.put(&item)?,
                 None => return Ok(done),
             }
             done = done.wrapping_add(1);
@@ -615,14 +605,6 @@ impl SpecState<'_> {
         Ok(())
     }
 
-    /// Counts `bytes` of checked elements as encoded and handed on (they
-    /// went to no chunk: the caller discards the chunks), within the cap.
-    #[inline(never)]
-    fn skip(&mut self, bytes: usize) -> Result<()> {
-        self.flushed = self.flushed.checked_add(bytes).ok_or_else(over_cap)?;
-        self.within_cap(self.pos)
-    }
-
     /// Refuses data ending at `end` in `out` when all the bytes encoded
     /// (those handed on and those held) would pass the cap.
     #[inline]
@@ -648,22 +630,16 @@ impl SpecState<'_> {
         value.serialize(Pick::new((field, position), tape, out))
     }
 
-    /// [`put`](SpecState::put) when the element does not fit in the zeroed
-    /// part of the output.
-    #[cold]
-    #[inline(never)]
-    fn put_grow<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let (dst, tape) = self.slot()?;
-        tape.encode(value, dst)
-    }
-
     /// The next element's bytes in `out` (room made by `grow` when the
     /// zeroed part ends before them), `pos` moved past them, and the tape
-    /// that encodes it.
+    /// that encodes it. `out` only grows in `grow`, never past the cap nor
+    /// (chunked) past the window, so an element inside it needs no other
+    /// check.
+    #[inline(always)]
     fn slot(&mut self) -> Result<(&mut [u8], &mut DtypeTree)> {
         let end = self.pos.checked_add(self.itemsize).ok_or_else(over_cap)?;
         let (start, end) = if end > self.out.len() {
-            self.grow(self.pos, end)?
+            self.grow()?
         } else {
             (self.pos, end)
         };
@@ -699,15 +675,6 @@ impl Spec<'_, '_> {
             _ if word.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {word}"),
             _ => format!("a {word}"),
         })
-    }
-
-    /// A special newtype: an element (in the exact pass, where the shape
-    /// has an axis: an error).
-    fn element(self) -> Result<()> {
-        if self.st.exact {
-            return Err(self.not_seq("a scalar"));
-        }
-        Err(self.leaf())
     }
 
     /// The exact pass's error for what is not a sequence at an axis.
@@ -817,7 +784,7 @@ impl SpecSeq<'_, '_> {
                     // into the empty block (which it fits)
                     let (data, stored) = self.flat.drain();
                     count(&mut self.i, stored);
-                    append_block(self.st, data)?;
+                    self.st.append(data)?;
                     if self.flat.put(value).is_ok() {
                         return Ok(());
                     }
@@ -836,7 +803,7 @@ impl SpecSeq<'_, '_> {
             }
             Mode::Put => self.st.put(value)?,
             Mode::Walk => {
-                if walk_element(self.st, self.flat.block(), self.depth, value)? {
+                if walk_element(self.st, self.flat.block, self.depth, value)? {
                     self.enter();
                 }
             }
@@ -871,7 +838,9 @@ impl SpecSeq<'_, '_> {
         self.checked(checked)
     }
 
-    /// Counts `n` elements that passed the check, and their bytes.
+    /// Counts `n` elements that passed the check, and their bytes as
+    /// encoded and handed on (they went to no chunk: the caller discards
+    /// the chunks), within the cap.
     #[inline(never)]
     fn checked(&mut self, n: u64) -> Result<()> {
         count(&mut self.i, n);
@@ -879,7 +848,9 @@ impl SpecSeq<'_, '_> {
             .ok()
             .and_then(|n| n.checked_mul(self.st.itemsize))
             .ok_or_else(over_cap)?;
-        self.st.skip(bytes)
+        let st = &mut *self.st;
+        st.flushed = st.flushed.checked_add(bytes).ok_or_else(over_cap)?;
+        st.within_cap(st.pos)
     }
 }
 
@@ -910,13 +881,6 @@ impl Drop for SpecSeq<'_, '_> {
             self.st.lost = true;
         }
     }
-}
-
-/// A full block of the fast mode, appended to the output.
-#[cold]
-#[inline(never)]
-fn append_block(st: &mut SpecState<'_>, data: &[u8]) -> Result<()> {
-    st.append(data)
 }
 
 /// An element the fast mode did not take for its type. The elements stored
@@ -1051,7 +1015,11 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 .map(|_| ());
             }
         }
-        self.element()
+        // an element (in the exact pass, where the shape has an axis: an error)
+        if self.st.exact {
+            return Err(self.not_seq("a scalar"));
+        }
+        Err(self.leaf())
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
