@@ -1166,27 +1166,25 @@ impl<W: Write> NpyWriter<W> {
             && !self.check_layout
             && self.header_len.is_some()
             && self.count < self.limit;
-        if steady && self.tape.is_some() {
-            // the per-record path: no dtype to infer, no header to write,
-            // no limit reached
-            self.write_record(record, self.count)
-        } else {
-            self.serialize_first(record)
+        match (steady, self.tape.as_mut()) {
+            (true, Some(tape)) => {
+                // the per-record path: no dtype to infer, no header to
+                // write, no limit reached
+                if self.zero {
+                    self.scratch.fill(0);
+                }
+                let index = self.count;
+                tape.encode(record, &mut self.scratch)
+                    .map_err(|e| e.with_width_hint().at_record(index))?;
+                self.write_record(index)
+            }
+            _ => self.serialize_first(record),
         }
     }
 
-    /// Encodes record `index` into `scratch` and writes it.
-    #[inline(always)]
-    fn write_record<T: ?Sized + Serialize>(&mut self, record: &T, index: u64) -> Result<()> {
-        let tape = self
-            .tape
-            .as_mut()
-            .ok_or_else(|| Error::schema("internal: no dtype"))?;
-        if self.zero {
-            self.scratch.fill(0);
-        }
-        tape.encode(record, &mut self.scratch)
-            .map_err(|e| e.with_width_hint().at_record(index))?;
+    /// Writes the encoded record in `scratch`.
+    #[inline]
+    fn write_record(&mut self, index: u64) -> Result<()> {
         if let Err(e) = self.out.write_all(&self.scratch) {
             self.take_back();
             return Err(Error::from(e).at_record(index));
@@ -1238,7 +1236,16 @@ impl<W: Write> NpyWriter<W> {
         if self.header_len.is_none() {
             self.write_header()?;
         }
-        self.write_record(record, index)
+        let tape = self
+            .tape
+            .as_mut()
+            .ok_or_else(|| Error::schema("internal: no dtype"))?;
+        if self.zero {
+            self.scratch.fill(0);
+        }
+        tape.encode(record, &mut self.scratch)
+            .map_err(|e| e.with_width_hint().at_record(index))?;
+        self.write_record(index)
     }
 
     /// After a record was partly written: on a seekable writer, moves back
