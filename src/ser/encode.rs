@@ -466,7 +466,8 @@ impl DtypeTree {
     /// the first by the tree, which shows it a record's keys; then, when
     /// the element is plain numbers ([`flat`](DtypeTree::flat)), through
     /// the fast mode of `spec.rs` (`flat.rs`), each element it does not
-    /// take by the tree. `Err` at the first element that does not encode.
+    /// take by the tree. `Err` at the first element that does not encode,
+    /// or (an internal error) when `out` is not exactly a row per value.
     #[cfg(feature = "rayon")]
     pub(crate) fn encode_rows<T: Serialize>(
         &mut self,
@@ -475,6 +476,9 @@ impl DtypeTree {
         row: usize,
     ) -> Result<()> {
         use crate::ser::flat::{BLOCK, Flat, WINDOW};
+        if values.len().checked_mul(row) != Some(out.len()) {
+            return Err(internal());
+        }
         let Some((first, values)) = values.split_first() else {
             return Ok(());
         };

@@ -651,3 +651,40 @@ fn the_passes_agree_on_random_values() {
     // not only refusals
     assert!(checked > 1000, "{checked} values encoded");
 }
+
+/// `encode_rows` writes each value as `encode` does, and refuses an output
+/// that is not exactly one row per value instead of leaving values out.
+#[cfg(feature = "rayon")]
+#[test]
+fn encode_rows_needs_a_row_per_value() {
+    let dt: Dtype = "[('a', '<u2'), ('b', '<f8')]".parse().unwrap();
+    #[derive(Serialize)]
+    struct R {
+        a: u16,
+        b: f64,
+    }
+    let values: Vec<R> = (0..40)
+        .map(|i| R {
+            a: i,
+            b: f64::from(i) * 0.5,
+        })
+        .collect();
+    let mut each = Vec::new();
+    for v in &values {
+        let mut one = [0u8; 10];
+        DtypeTree::new(&dt, true).encode(v, &mut one).unwrap();
+        each.extend_from_slice(&one);
+    }
+    let mut out = vec![0u8; 400];
+    DtypeTree::new(&dt, true)
+        .encode_rows(&values, &mut out, 10)
+        .unwrap();
+    assert_eq!(out, each);
+    for len in [390, 410, 0] {
+        let mut short = vec![0u8; len];
+        let err = DtypeTree::new(&dt, true)
+            .encode_rows(&values, &mut short, 10)
+            .unwrap_err();
+        assert!(err.to_string().contains("internal"), "{err}");
+    }
+}
