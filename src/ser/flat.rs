@@ -172,9 +172,9 @@ pub(crate) struct Flat<'b> {
 }
 
 /// A `u16` per [`Plain`], indexed by its discriminant (a constant at every
-/// call site, so each entry stays a register).
+/// call site, so each entry stays a register); `F64` is its last variant.
 #[derive(Debug, Default, Clone, Copy)]
-struct Ends([u16; 11]);
+struct Ends([u16; Plain::F64 as usize + 1]);
 
 impl Ends {
     /// The end for `num`.
