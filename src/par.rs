@@ -44,10 +44,12 @@
 
 use std::fs::File;
 use std::io::{BufReader, Read};
+use std::marker::PhantomData;
 use std::num::NonZeroUsize;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::Path;
 
+use rayon::iter::plumbing::{Consumer, Producer, ProducerCallback, UnindexedConsumer, bridge};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 
@@ -285,20 +287,15 @@ impl<'h> Rows<'h> {
             // a failing row could not stop the others
             return Err(());
         }
-        let inner = self.header.shape.get(1..).unwrap_or_default();
-        let rows = data
-            .par_chunks_exact(self.row.get())
-            .with_min_len(self.chunk_rows)
-            // one element per piece of work, over each row's bytes in turn
-            // (as the sequential run hands its rows out)
-            .map_init(
-                || ElementDe::new(plan, Bytes::Borrowed(&[]), cfg),
-                |at, row| match decode_row(at, plan, inner, row, cfg) {
-                    Ok(v) => v,
-                    // not a panic: no hook runs, the catch below ends it
-                    Err(()) => resume_unwind(Box::new(RowFailed)),
-                },
-            );
+        let rows = Decoded {
+            rows: data,
+            row: self.row.get(),
+            chunk_rows: self.chunk_rows,
+            plan,
+            inner: self.header.shape.get(1..).unwrap_or_default(),
+            cfg,
+            decoded: PhantomData,
+        };
         match catch_unwind(AssertUnwindSafe(|| out.par_extend(rows))) {
             Ok(()) => Ok(()),
             Err(payload) if payload.is::<RowFailed>() => Err(()),
@@ -310,33 +307,140 @@ impl<'h> Rows<'h> {
 /// What a row that failed to decode unwinds with ([`Rows::decode_into`]).
 struct RowFailed;
 
-/// One row of the first axis (`bytes`, exactly a row) as `T`, as the
-/// sequential path hands it over: a record or scalar is one element (`at`,
-/// the element of every row of this piece of work, by reference, as the
-/// sequential run hands out its rows), a row of a file of more dimensions
-/// an array of the `inner` axes.
-#[inline]
-fn decode_row<'a, T: DeserializeOwned>(
-    at: &mut ElementDe<'a, Borrowed<'a>>,
+/// The rows of whole-row bytes decoded as `T`, in order: an indexed
+/// parallel iterator whose pieces of work each decode their rows in one
+/// loop (the items go straight into the output's places, with no closure
+/// between), as the sequential run hands its rows out.
+struct Decoded<'a, T> {
+    /// Whole rows.
+    rows: &'a [u8],
+    /// Bytes of one row (never 0).
+    row: usize,
+    /// The fewest rows a piece of work takes.
+    chunk_rows: usize,
     plan: &'a Plan,
-    inner: &[u64],
-    bytes: &'a [u8],
+    /// The axes inside a row (none for a record or scalar).
+    inner: &'a [u64],
     cfg: Cfg,
-) -> Fallible<T> {
-    if inner.is_empty() {
-        at.set_bytes(Bytes::Borrowed(bytes));
-        T::deserialize(RowDe(at)).map_err(drop)
-    } else {
-        T::deserialize(ArrayDe::new(
-            plan,
-            inner,
-            Bytes::Borrowed(bytes),
-            cfg,
-            false,
-        ))
-        .map_err(drop)
+    decoded: PhantomData<fn() -> T>,
+}
+
+// not derived: `T` itself need not be `Clone`
+impl<T> Clone for Decoded<'_, T> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
+
+impl<T> Copy for Decoded<'_, T> {}
+
+impl<T: DeserializeOwned + Send> ParallelIterator for Decoded<'_, T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+
+impl<T: DeserializeOwned + Send> IndexedParallelIterator for Decoded<'_, T> {
+    fn len(&self) -> usize {
+        self.rows.len().checked_div(self.row).unwrap_or(0)
+    }
+
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
+        callback.callback(self)
+    }
+}
+
+impl<'a, T: DeserializeOwned + Send> Producer for Decoded<'a, T> {
+    type Item = T;
+    type IntoIter = RowIter<'a, T>;
+
+    fn into_iter(self) -> RowIter<'a, T> {
+        RowIter {
+            rows: self.rows.chunks_exact(self.row),
+            at: ElementDe::new(self.plan, Bytes::Borrowed(&[]), self.cfg),
+            of: self,
+        }
+    }
+
+    fn min_len(&self) -> usize {
+        self.chunk_rows
+    }
+
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (left, right) = self.rows.split_at(index.saturating_mul(self.row));
+        (
+            Decoded { rows: left, ..self },
+            Decoded {
+                rows: right,
+                ..self
+            },
+        )
+    }
+}
+
+/// A piece of work's rows, decoded one at a time.
+struct RowIter<'a, T> {
+    rows: std::slice::ChunksExact<'a, u8>,
+    /// The element of every row of this piece, by reference.
+    at: ElementDe<'a, Borrowed<'a>>,
+    of: Decoded<'a, T>,
+}
+
+impl<'a, T: DeserializeOwned> RowIter<'a, T> {
+    /// One row of the first axis (`bytes`, exactly a row) as `T`, as the
+    /// sequential path hands it over: a record or scalar is one element,
+    /// a row of a file of more dimensions an array of the inner axes. A
+    /// failing row unwinds (not a panic: no hook runs; `decode_into`'s
+    /// catch ends it).
+    #[inline]
+    fn decode(&mut self, bytes: &'a [u8]) -> T {
+        let of = &self.of;
+        let decoded = if of.inner.is_empty() {
+            self.at.set_bytes(Bytes::Borrowed(bytes));
+            T::deserialize(RowDe(&self.at))
+        } else {
+            let array = ArrayDe::new(of.plan, of.inner, Bytes::Borrowed(bytes), of.cfg, false);
+            T::deserialize(array)
+        };
+        match decoded {
+            Ok(v) => v,
+            Err(_) => resume_unwind(Box::new(RowFailed)),
+        }
+    }
+}
+
+impl<T: DeserializeOwned> Iterator for RowIter<'_, T> {
+    type Item = T;
+
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        let row = self.rows.next()?;
+        Some(self.decode(row))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.rows.size_hint()
+    }
+}
+
+impl<T: DeserializeOwned> DoubleEndedIterator for RowIter<'_, T> {
+    fn next_back(&mut self) -> Option<T> {
+        let row = self.rows.next_back()?;
+        Some(self.decode(row))
+    }
+}
+
+impl<T: DeserializeOwned> ExactSizeIterator for RowIter<'_, T> {}
 
 /// Replaces `buf` with the next `want` bytes of `reader`; `Err` when the
 /// stream fails or ends before them.
