@@ -107,10 +107,6 @@ pub(crate) trait Output {
     fn check_above(&self) -> Option<usize> {
         None
     }
-    /// Most bytes of data: past them the pass gives up (not uniform).
-    fn cap(&self) -> usize {
-        usize::MAX
-    }
     /// The dtype is known, with the shape the length hints claim (and
     /// whether the data is column-major), before the first element is
     /// encoded into `out` (`to_vec` puts the header there); gives the dtype
@@ -176,9 +172,6 @@ pub(crate) struct SpecState<'o> {
     /// encoding an element is a bounds check and the element's stores, not
     /// a `resize` per element.
     pos: usize,
-    /// Give up when the data would grow past this many bytes
-    /// ([`Output::cap`]).
-    cap: usize,
     /// Where the data starts in `out` (a chunk restarts here).
     base: usize,
     /// Bytes handed to the flush callback so far.
@@ -277,7 +270,6 @@ impl<'o> SpecState<'o> {
             window,
             check_only: false,
         });
-        let cap = output.cap();
         SpecState {
             pos,
             base: pos,
@@ -296,7 +288,6 @@ impl<'o> SpecState<'o> {
             itemsize: 0,
             align,
             out,
-            cap,
             output,
             lost: false,
             failed: None,
@@ -426,7 +417,6 @@ impl SpecState<'_> {
         let window = self.chunked.as_ref().map_or(usize::MAX, |c| c.window);
         let want = count
             .saturating_mul(self.itemsize)
-            .min(self.cap)
             .min(RESERVE_MAX)
             .min(window.saturating_add(self.itemsize));
         self.pos = self.out.len();
@@ -465,15 +455,14 @@ impl SpecState<'_> {
         if let Err(e) = handed {
             return Err(self.fail(e));
         }
-        // checked, with the cap: the bytes encoded in all (flushed + pos)
-        // stay within the cap (a usize), which bounds the element counts
-        // of `SpecSeq::i` (collect_seq)
+        // checked: the bytes encoded in all (flushed + pos) stay a usize,
+        // which bounds the element counts of `SpecSeq::i` (collect_seq)
         self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
         Ok(true)
     }
 
     /// Makes room for the next element (at `pos`): hands a full chunk to the
-    /// flush callback (chunked mode), checks the cap and zeroes the next
+    /// flush callback (chunked mode), checks the length and zeroes the next
     /// block. Returns the element's (possibly moved) place.
     #[inline(never)]
     fn grow(&mut self) -> Result<(usize, usize)> {
@@ -500,10 +489,9 @@ impl SpecState<'_> {
             .out
             .len()
             .saturating_add(ZERO_BLOCK)
-            // flushed + pos stays within the cap for the elements `put`
-            // encodes into this block without coming back here (the same
-            // as `cap` until a chunk was flushed)
-            .min(self.cap.saturating_sub(self.flushed))
+            // flushed + pos stays a usize for the elements `put` encodes
+            // into this block without coming back here
+            .min(usize::MAX.saturating_sub(self.flushed))
             .min(window_end)
             .min(self.out.capacity().max(end))
             .max(end);
@@ -587,7 +575,7 @@ impl SpecState<'_> {
     /// Appends elements stored by the fast mode (whole elements) at `pos`,
     /// after handing a chunk that would grow past the window to the flush
     /// callback (chunked mode; a chunk then holds at most the window), and
-    /// checking the cap.
+    /// checking the length.
     #[inline(never)]
     fn append(&mut self, data: &[u8]) -> Result<()> {
         if data.is_empty() {
@@ -606,13 +594,10 @@ impl SpecState<'_> {
     }
 
     /// Refuses data ending at `end` in `out` when all the bytes encoded
-    /// (those handed on and those held) would pass the cap.
+    /// (those handed on and those held) would pass `usize::MAX`.
     #[inline]
     fn within_cap(&self, end: usize) -> Result<()> {
-        match end.checked_add(self.flushed) {
-            Some(total) if total <= self.cap => Ok(()),
-            _ => Err(over_cap()),
-        }
+        end.checked_add(self.flushed).map(drop).ok_or_else(over_cap)
     }
 
     /// [`put`](SpecState::put) for an npz column's pass: of the record
@@ -632,7 +617,7 @@ impl SpecState<'_> {
 
     /// The next element's bytes in `out` (room made by `grow` when the
     /// zeroed part ends before them), `pos` moved past them, and the tape
-    /// that encodes it. `out` only grows in `grow`, never past the cap nor
+    /// that encodes it. `out` only grows in `grow`, never past `usize::MAX` nor
     /// (chunked) past the window, so an element inside it needs no other
     /// check.
     #[inline(always)]
@@ -840,7 +825,7 @@ impl SpecSeq<'_, '_> {
 
     /// Counts `n` elements that passed the check, and their bytes as
     /// encoded and handed on (they went to no chunk: the caller discards
-    /// the chunks), within the cap.
+    /// the chunks), within `usize::MAX`.
     #[inline(never)]
     fn checked(&mut self, n: u64) -> Result<()> {
         count(&mut self.i, n);
@@ -854,7 +839,7 @@ impl SpecSeq<'_, '_> {
     }
 }
 
-/// The speculative output would pass the cap (or `usize`).
+/// The bytes encoded would pass `usize::MAX`.
 #[cold]
 #[inline(never)]
 fn over_cap() -> Error {
@@ -1103,8 +1088,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 Mode::Put => {
                     // each element takes itemsize >= 1 bytes of the output,
                     // whose total (flushed + pos) `grow` and `append` keep
-                    // within the cap, a usize: i cannot pass u64::MAX (which
-                    // `end` refuses)
+                    // a usize: i cannot pass u64::MAX (which `end` refuses)
                     let done = seq.st.put_all(&mut iter)?;
                     seq.i = seq.i.wrapping_add(done as u64);
                     break;
