@@ -289,10 +289,8 @@ impl<'h> Rows<'h> {
         }
         let rows = Decoded {
             rows: data,
-            row: self.row.get(),
-            chunk_rows: self.chunk_rows,
+            split: self,
             plan,
-            inner: self.header.shape.get(1..).unwrap_or_default(),
             cfg,
             decoded: PhantomData,
         };
@@ -314,13 +312,9 @@ struct RowFailed;
 struct Decoded<'a, T> {
     /// Whole rows.
     rows: &'a [u8],
-    /// Bytes of one row (never 0).
-    row: usize,
-    /// The fewest rows a piece of work takes.
-    chunk_rows: usize,
+    /// The row size and the fewest rows a piece of work takes.
+    split: &'a Rows<'a>,
     plan: &'a Plan,
-    /// The axes inside a row (none for a record or scalar).
-    inner: &'a [u64],
     cfg: Cfg,
     decoded: PhantomData<fn() -> T>,
 }
@@ -348,7 +342,7 @@ impl<T: DeserializeOwned + Send> ParallelIterator for Decoded<'_, T> {
 
 impl<T: DeserializeOwned + Send> IndexedParallelIterator for Decoded<'_, T> {
     fn len(&self) -> usize {
-        self.rows.len().checked_div(self.row).unwrap_or(0)
+        self.rows.len() / self.split.row
     }
 
     fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
@@ -366,18 +360,20 @@ impl<'a, T: DeserializeOwned + Send> Producer for Decoded<'a, T> {
 
     fn into_iter(self) -> RowIter<'a, T> {
         RowIter {
-            rows: self.rows.chunks_exact(self.row),
+            rows: self.rows.chunks_exact(self.split.row.get()),
             at: ElementDe::new(self.plan, Bytes::Borrowed(&[]), self.cfg),
+            inner: self.split.header.shape.get(1..).unwrap_or_default(),
             of: self,
         }
     }
 
     fn min_len(&self) -> usize {
-        self.chunk_rows
+        self.split.chunk_rows
     }
 
     fn split_at(self, index: usize) -> (Self, Self) {
-        let (left, right) = self.rows.split_at(index.saturating_mul(self.row));
+        let at = index.saturating_mul(self.split.row.get());
+        let (left, right) = self.rows.split_at(at);
         (
             Decoded { rows: left, ..self },
             Decoded {
@@ -393,6 +389,8 @@ struct RowIter<'a, T> {
     rows: std::slice::ChunksExact<'a, u8>,
     /// The element of every row of this piece, by reference.
     at: ElementDe<'a, Borrowed<'a>>,
+    /// The axes inside a row (none for a record or scalar).
+    inner: &'a [u64],
     of: Decoded<'a, T>,
 }
 
@@ -404,13 +402,18 @@ impl<'a, T: DeserializeOwned> RowIter<'a, T> {
     /// catch ends it).
     #[inline]
     fn decode(&mut self, bytes: &'a [u8]) -> T {
-        let of = &self.of;
-        let decoded = if of.inner.is_empty() {
+        let decoded = if self.inner.is_empty() {
             self.at.set_bytes(Bytes::Borrowed(bytes));
             T::deserialize(RowDe(&self.at))
         } else {
-            let array = ArrayDe::new(of.plan, of.inner, Bytes::Borrowed(bytes), of.cfg, false);
-            T::deserialize(array)
+            let Decoded { plan, cfg, .. } = self.of;
+            T::deserialize(ArrayDe::new(
+                plan,
+                self.inner,
+                Bytes::Borrowed(bytes),
+                cfg,
+                false,
+            ))
         };
         match decoded {
             Ok(v) => v,

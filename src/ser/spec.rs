@@ -457,7 +457,7 @@ impl SpecState<'_> {
         }
         // checked: the bytes encoded in all (flushed + pos) stay a usize,
         // which bounds the element counts of `SpecSeq::i` (collect_seq)
-        self.flushed = self.flushed.checked_add(held).ok_or_else(over_cap)?;
+        self.flushed = self.flushed.checked_add(held).ok_or_else(too_large)?;
         Ok(true)
     }
 
@@ -474,8 +474,8 @@ impl SpecState<'_> {
             }
             start = self.base;
         }
-        let end = start.checked_add(self.itemsize).ok_or_else(over_cap)?;
-        self.within_cap(end)?;
+        let end = start.checked_add(self.itemsize).ok_or_else(too_large)?;
+        self.total_fits(end)?;
         let window_end = self
             .chunked
             .as_ref()
@@ -584,8 +584,8 @@ impl SpecState<'_> {
         if self.hand_over(self.pos, data.len())? {
             self.pos = self.base;
         }
-        let end = self.pos.checked_add(data.len()).ok_or_else(over_cap)?;
-        self.within_cap(end)?;
+        let end = self.pos.checked_add(data.len()).ok_or_else(too_large)?;
+        self.total_fits(end)?;
         // the zeroed room past `pos` (for `put`) is not needed here
         self.out.truncate(self.pos);
         self.out.extend_from_slice(data);
@@ -596,8 +596,8 @@ impl SpecState<'_> {
     /// Refuses data ending at `end` in `out` when all the bytes encoded
     /// (those handed on and those held) would pass `usize::MAX`.
     #[inline]
-    fn within_cap(&self, end: usize) -> Result<()> {
-        end.checked_add(self.flushed).map(drop).ok_or_else(over_cap)
+    fn total_fits(&self, end: usize) -> Result<()> {
+        end.checked_add(self.flushed).map(drop).ok_or_else(too_large)
     }
 
     /// [`put`](SpecState::put) for an npz column's pass: of the record
@@ -622,7 +622,7 @@ impl SpecState<'_> {
     /// check.
     #[inline(always)]
     fn slot(&mut self) -> Result<(&mut [u8], &mut DtypeTree)> {
-        let end = self.pos.checked_add(self.itemsize).ok_or_else(over_cap)?;
+        let end = self.pos.checked_add(self.itemsize).ok_or_else(too_large)?;
         let (start, end) = if end > self.out.len() {
             self.grow()?
         } else {
@@ -832,17 +832,17 @@ impl SpecSeq<'_, '_> {
         let bytes = usize::try_from(n)
             .ok()
             .and_then(|n| n.checked_mul(self.st.itemsize))
-            .ok_or_else(over_cap)?;
+            .ok_or_else(too_large)?;
         let st = &mut *self.st;
-        st.flushed = st.flushed.checked_add(bytes).ok_or_else(over_cap)?;
-        st.within_cap(st.pos)
+        st.flushed = st.flushed.checked_add(bytes).ok_or_else(too_large)?;
+        st.total_fits(st.pos)
     }
 }
 
 /// The bytes encoded would pass `usize::MAX`.
 #[cold]
 #[inline(never)]
-fn over_cap() -> Error {
+fn too_large() -> Error {
     Error::limit("speculation: over the cap")
 }
 
