@@ -597,7 +597,9 @@ impl SpecState<'_> {
     /// (those handed on and those held) would pass `usize::MAX`.
     #[inline]
     fn total_fits(&self, end: usize) -> Result<()> {
-        end.checked_add(self.flushed).map(drop).ok_or_else(too_large)
+        end.checked_add(self.flushed)
+            .map(drop)
+            .ok_or_else(too_large)
     }
 
     /// [`put`](SpecState::put) for an npz column's pass: of the record
