@@ -158,6 +158,7 @@ mod huge_pages;
 mod literal;
 mod nd;
 mod nd_serde;
+mod npy_writer;
 mod options;
 mod padding;
 #[cfg(feature = "rayon")]
@@ -192,6 +193,7 @@ pub use crate::dtype::{
 pub use crate::error::{Error, ErrorKind, Result, Segment};
 pub use crate::header::Header;
 pub use crate::nd::{NdArray, NdView, NdViewMut, Order};
+pub use crate::npy_writer::{Durable, NpyWriter};
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
 };
@@ -202,7 +204,7 @@ pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
 #[cfg(feature = "view")]
 pub use crate::view::{view, view_mut};
-pub use crate::writer::{Durable, NpyWriter, to_vec, to_writer};
+pub use crate::writer::{to_vec, to_writer};
 pub use crate::zeroed::write_zeroed;
 
 /// The README's examples are compiled and run as doctests.

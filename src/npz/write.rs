@@ -11,9 +11,10 @@ use serde::Serialize;
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
+use crate::npy_writer::NpyWriter;
 use crate::options::WriteOptions;
 use crate::pyrepr::PyStr;
-use crate::writer::{CHUNK, NpyWriter, Unchecked, one_pass_unchecked};
+use crate::writer::{CHUNK, Unchecked, one_pass_unchecked};
 
 use super::member_name;
 use super::zip_out::ZipOut;

@@ -1,7 +1,7 @@
 //! The write path: values -> array shape, dtype and data bytes.
 //!
 //! ```text
-//! value ─► writer.rs: to_vec, to_writer, to_path, npz members, NpyWriter
+//! value ─► writer.rs: to_vec, to_writer, to_path, npz members (npy_writer.rs: NpyWriter)
 //!  │
 //!  ├─ inferred dtype, C order: one walk (spec.rs, Spec over the outer axes)
 //!  │    first element ─► infer.rs (Infer) ─► Dtype ─► encode.rs (DtypeTree)
