@@ -266,7 +266,7 @@ fn write_kept<W: Write>(
         return Ok(false);
     };
     writer.write_all(head)?;
-    write_data(writer, &kept, head)?;
+    write_data_at(writer, [&kept, &[]], head, 0)?;
     write_data_at(writer, [rest, &[]], head, kept.len())?;
     Ok(true)
 }
@@ -345,7 +345,7 @@ fn raw_nd<W: Write, T: ?Sized + Serialize>(
         }
         let (head, _) = header.encode(opts.version)?;
         writer.write_all(&head)?;
-        write_data(writer, bytes, &head)
+        write_data_at(writer, [bytes, &[]], &head, 0)
     })?;
     Ok(written.is_some())
 }
@@ -465,15 +465,10 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
     }
 }
 
-/// Writes the data section after `head`; an I/O error names the record
-/// whose bytes were being written.
-fn write_data<W: Write>(writer: &mut W, data: &[u8], head: &[u8]) -> Result<()> {
-    write_data_at(writer, [data, &[]], head, 0)
-}
-
 /// Writes part of the data section, `parts` one after the other (in one
 /// vectored write where the writer takes it), starting `offset` bytes into
-/// the data section.
+/// the data section after `head`; an I/O error names the record whose
+/// bytes were being written.
 pub(crate) fn write_data_at<W: Write>(
     writer: &mut W,
     parts: [&[u8]; 2],
@@ -656,28 +651,16 @@ impl WriteOptions {
         self.write_exact(&mut writer, value, true)
     }
 
-    /// Like [`to_writer`](WriteOptions::to_writer), but never holds the
-    /// data in memory (except for Fortran order, which needs the whole
-    /// array): the values are walked once to plan the layout and once more to
-    /// encode them through a chunk of whole records. An error in the second
-    /// walk leaves a partly written array behind, so the caller must be able
-    /// to drop what was written (an npz member is abandoned).
-    pub(crate) fn to_writer_streamed<W: Write, T: ?Sized + Serialize>(
-        &self,
-        mut writer: W,
-        value: &T,
-    ) -> Result<()> {
-        self.write_exact(&mut writer, value, false)
-    }
-
     /// The exact path: pass 1 ([`plan`]), then the header and the data the
     /// planned walk encodes, written a chunk at a time (Fortran order: the
     /// whole array built in memory and reordered first). With `checked_first`,
     /// nothing is written unless every value encodes: the values of a given
     /// dtype are encoded in memory when small, else checked by a first walk
     /// whose chunks are kept up to [`KEEP`] bytes (as the inferred dtypes'
-    /// are), written from them when that is all the data.
-    fn write_exact<W: Write, T: ?Sized + Serialize>(
+    /// are), written from them when that is all the data. Without it (for a
+    /// destination whose partial contents are thrown away: an npz member, a
+    /// temporary file), memory stays bounded by a chunk.
+    pub(crate) fn write_exact<W: Write, T: ?Sized + Serialize>(
         &self,
         writer: &mut W,
         value: &T,
@@ -733,7 +716,7 @@ impl WriteOptions {
         }
         file.set_len(0)?;
         file.seek(SeekFrom::Start(0))?;
-        self.to_writer_streamed(file, value)
+        self.write_exact(file, value, false)
     }
 
     /// Writes `value` as `.npy` into a new `Vec<u8>`.

@@ -244,7 +244,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         // speculative pass writes the member as it encodes it (one walk,
         // memory bounded); if the values are not uniform, or serde's length
         // hints were wrong (a zip entry cannot be patched), the entry is
-        // started again. Then, or with a given dtype, `to_writer_streamed`
+        // started again. Then, or with a given dtype, `write_exact`
         // plans and writes (two walks).
         if options.dtype.is_none() {
             match one_pass_unchecked(&mut self.zip, value, options, CHUNK) {
@@ -253,7 +253,7 @@ impl<W: Write + Seek> NpzWriter<W> {
                 Err(e) => return Err(self.abandon(key, e)),
             }
         }
-        match options.to_writer_streamed(&mut self.zip, value) {
+        match options.write_exact(&mut self.zip, value, false) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.abandon(key, e)),
         }

@@ -16,25 +16,12 @@
 //! string into `<Un`, `bytes` into `|Sn`, the crate's datetime newtype in
 //! the node's own unit, sequences along a subarray, tuples along a record.
 //! Anything else goes to the general rule of that node, which converts the
-//! value exactly or fails:
-//!
-//! | value \ dtype | conversion |
-//! |---|---|
-//! | bool | only into `b1` |
-//! | integer | into `i*`/`u*` of any width when the value fits; into `f2`/`f4`/`f8` only when exact; into `M8`/`m8` as a count of the dtype's unit |
-//! | `f32`/`f64` | into `f8`, `f4` and `f2` only when exactly representable (infinities pass; a NaN keeps its sign, signalling bit and payload, and is refused when the payload does not fit the narrower type) |
-//! | complex newtype, or a 2-sequence `[re, im]` of numbers | into `c8`/`c16`, each part exactly |
-//! | `half::f16` | into `f2` bit-exact, into `f4`/`f8` widened |
-//! | string, char, unit enum variant | into `Un` (at most n characters) and `Sn` (its UTF-8 bytes, at most n) |
-//! | bytes, or a sequence of integers 0..=255 (how `deserialize_any` reads `S`/`V`) | into `Sn` and `Vn` (at most n bytes, zero padded) |
-//! | `Datetime64`/`Timedelta64` | into `M8`/`m8` respectively, unit converted exactly (NaT stays NaT; years/months do not convert into days or shorter units) |
-//! | `Padding<N>` | a gap; into a `V` field it writes zeros |
-//! | sequence | into a subarray of the same length (nested sequences for several dims), or positionally into a record |
-//! | struct, map | into a record, fields by name (the next field in dtype order first, then the record's others); a field the dtype lacks and a dtype field the value lacks are errors |
-//!
-//! Strings and bytes ending in NUL are refused (numpy strips trailing
-//! NULs). Padding bytes are left as they are in the slot, which callers
-//! zero. Errors name the field and index where the value failed.
+//! value exactly or fails: the conversions are the table of
+//! [`WriteOptions::to_writer`](crate::WriteOptions::to_writer), their one
+//! description (a sequence also goes positionally into a record, and a
+//! `Padding<N>` into a `V` field writes zeros). Padding bytes are left as
+//! they are in the slot, which callers zero. Errors name the field and
+//! index where the value failed.
 //!
 //! In *strict* mode (the speculative single pass, see `spec.rs`) the tree
 //! accepts only what inference would have made this very dtype of: the same
@@ -708,7 +695,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
         if let Some(d) = raw.first_chunk_mut::<N>() {
             *d = bytes;
         }
-        Enc::<E>::at(node, frame).general(|e| e.put_number(num, u64::from_le_bytes(raw)))
+        Enc::<E>::at(node, frame).general(|e| e.slot()?.put_number(num, u64::from_le_bytes(raw)))
     }
 
     /// A string into a `<Un` node: its chars as little-endian code points,
@@ -724,7 +711,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
                 }
             }
         }
-        Enc::<E>::at(node, frame).general(|e| e.put_str_slow(v))
+        Enc::<E>::at(node, frame).general(|e| e.slot()?.put_str(v))
     }
 
     /// The node's parts as a sequence (see [`Seq`]).
@@ -820,24 +807,6 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             buf,
             strict: self.node.strict,
         })
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn put_number(self, num: Plain, raw: u64) -> Result<()> {
-        self.slot()?.put_number(num, raw)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn put_str_slow(self, v: &str) -> Result<()> {
-        self.slot()?.put_str(v)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn put_bytes(self, v: &[u8]) -> Result<()> {
-        self.slot()?.put_bytes(v)
     }
 
     #[cold]
@@ -1143,6 +1112,8 @@ impl Slot<'_, '_> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn put_str(self, v: &str) -> Result<()> {
         let Some(s) = self.scalar() else {
             return Err(self.mismatch("string"));
@@ -1166,6 +1137,8 @@ impl Slot<'_, '_> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn put_bytes(self, v: &[u8]) -> Result<()> {
         match self.scalar() {
             Some(s) if matches!(s.ty(), ScalarType::Bytes(_)) => {
@@ -1273,8 +1246,9 @@ fn too_long(n: usize, unit: &str, s: &Scalar) -> Error {
     Error::mismatch(format!("value of {n} {unit} does not fit '{s}'")).too_wide()
 }
 
+/// A string or bytes ending in NUL: refused by every pass.
 #[cold]
-fn nul_error() -> Error {
+pub(crate) fn nul_error() -> Error {
     Error::unsupported(
         "value ends in NUL, which numpy strips when reading; use a '|V' dtype to keep it",
     )
@@ -1689,14 +1663,7 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
     fn other<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
         match &mut self.walk {
             Walk::Complex { parts, n } => {
-                let part = match probe(value) {
-                    Captured::F64(v) => Some(v),
-                    Captured::F32(v) => Some(f32_to_f64(v)),
-                    Captured::Int(v) => i64_to_f64_exact(v),
-                    Captured::UInt(v) => u64_to_f64_exact(v),
-                    _ => None,
-                };
-                let Some(part) = part else {
+                let Some((part, _)) = probe(value).part() else {
                     return Err(E::of(
                         Error::mismatch(
                             "complex parts must be numbers exactly representable as floats",
@@ -1838,7 +1805,7 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
                 return Ok(());
             }
         }
-        Enc::<E>::at(node, frame).general(|e| e.put_bytes(v))
+        Enc::<E>::at(node, frame).general(|e| e.slot()?.put_bytes(v))
     }
     fn serialize_none(self) -> Result<(), E> {
         self.general(|_| {

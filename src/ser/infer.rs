@@ -14,6 +14,7 @@ use super::Found;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
+use crate::ser::encode::nul_error;
 use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special::Special;
@@ -161,12 +162,6 @@ pub(crate) struct Infer<'a> {
     /// Levels of sequences and records above this value (at most
     /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
     depth: usize,
-}
-
-fn refuse_nul() -> Error {
-    Error::unsupported(
-        "value ends in NUL, which numpy strips when reading; use a '|V' dtype to keep it",
-    )
 }
 
 impl<'a> Infer<'a> {
@@ -609,19 +604,19 @@ impl<'a> ser::Serializer for Infer<'a> {
     }
     fn serialize_char(self, v: char) -> Result<()> {
         if v == '\0' {
-            return Err(refuse_nul());
+            return Err(nul_error());
         }
         self.leaf(Node::Str(1))
     }
     fn serialize_str(self, v: &str) -> Result<()> {
         if v.ends_with('\0') {
-            return Err(refuse_nul());
+            return Err(nul_error());
         }
         self.leaf(Node::Str(v.chars().count()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         if v.last() == Some(&0) {
-            return Err(refuse_nul());
+            return Err(nul_error());
         }
         self.leaf(Node::Bytes(v.len()))
     }

@@ -56,7 +56,7 @@ pub(crate) enum Captured {
 impl Captured {
     /// The number as `f64` and whether it came from an `f32`, for complex
     /// parts; integers are accepted when exact.
-    fn part(self) -> Option<(f64, bool)> {
+    pub(crate) fn part(self) -> Option<(f64, bool)> {
         match self {
             Captured::F32(v) => Some((crate::ser::convert::f32_to_f64(v), true)),
             Captured::F64(v) => Some((v, false)),

@@ -6,6 +6,7 @@
 
 use serde::ser::{self, Serialize};
 
+use crate::dtype::Plain;
 use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::probe::{Captured, probe};
@@ -57,6 +58,11 @@ impl<'a> Count<'a> {
     /// A record: a leaf, its fields not looked at.
     fn record(self) -> Result<Skip> {
         self.leaf(false).map(|()| Skip)
+    }
+
+    /// A number leaf (`bool` is none: it is no complex part).
+    fn number<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<()> {
+        self.leaf(num != Plain::Bool)
     }
 
     fn leaf(self, numeric: bool) -> Result<()> {
@@ -131,18 +137,8 @@ impl<'a> ser::Serializer for Count<'a> {
 
     refuse!(serialize_tuple_variant serialize_struct_variant);
 
+    plain_number_methods!(#[inline] number -> Result<()>);
     leaves! {
-        serialize_bool(bool) => false;
-        serialize_i8(i8) => true;
-        serialize_i16(i16) => true;
-        serialize_i32(i32) => true;
-        serialize_i64(i64) => true;
-        serialize_u8(u8) => true;
-        serialize_u16(u16) => true;
-        serialize_u32(u32) => true;
-        serialize_u64(u64) => true;
-        serialize_f32(f32) => true;
-        serialize_f64(f64) => true;
         serialize_char(char) => false;
         serialize_str(&str) => false;
         serialize_bytes(&[u8]) => false;
