@@ -55,8 +55,6 @@ use crate::special::{self, Special};
 /// What a node expects on its fast path.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Tag {
-    /// A plain number of exactly this type, stored as its own bytes.
-    Num(Plain),
     /// A subarray axis: `n` elements of the one kid, `stride` bytes apart.
     Sub,
     /// A short subarray of scalars, unrolled: one kid per element, each at
@@ -71,8 +69,9 @@ enum Tag {
     /// `<M8[unit]` / `<m8[unit]`: the crate's datetime (timedelta) newtype
     /// in exactly this unit (`token` caches its name), an `i64` count.
     Time,
-    /// Any other scalar (another byte order, complex, half floats, void):
-    /// every value goes through the general rules.
+    /// Any other scalar: a plain number (its fast path is the node's
+    /// `num`), or one whose every value goes through the general rules
+    /// (another byte order, complex, half floats, void).
     Other,
 }
 
@@ -124,6 +123,10 @@ struct TreeNode {
     /// Whether the tree is in strict mode (the same for the whole tree;
     /// here so that an [`Enc`] carries one pointer less).
     strict: bool,
+    /// A plain number leaf: its type, stored as its own bytes on the fast
+    /// path (a field of its own, not the tag's data: a data-less tag is
+    /// matched without loading it).
+    num: Option<Plain>,
     /// `Time`: address and length of the last newtype name found to be
     /// this node's datetime kind and unit.
     token: (Cached, Cached),
@@ -153,6 +156,7 @@ impl TreeNode {
             kids: Box::default(),
             scalar: None,
             strict,
+            num: None,
             token: (Cached::default(), Cached::default()),
         }
     }
@@ -236,9 +240,6 @@ fn leaf_tag(dt: &Dtype) -> Option<Tag> {
     let Dtype::Scalar(s) = dt else {
         return None;
     };
-    if let Some(p) = s.plain() {
-        return Some(Tag::Num(p));
-    }
     if s.order() == ByteOrder::Big {
         return Some(Tag::Other);
     }
@@ -248,14 +249,6 @@ fn leaf_tag(dt: &Dtype) -> Option<Tag> {
         ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Tag::Time,
         _ => Tag::Other,
     })
-}
-
-/// The plain number a node's tag stands for.
-fn num_of(tag: Tag) -> Option<Plain> {
-    match tag {
-        Tag::Num(p) => Some(p),
-        _ => None,
-    }
 }
 
 /// The node of a value of `dt` in the `size` bytes at `off` (a subarray
@@ -275,7 +268,7 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
         let stride = size.checked_div(n).unwrap_or(0);
         let unroll = rest.is_empty()
             && (1..=UNROLL).contains(&n)
-            && matches!(leaf_tag(dt), Some(Tag::Num(_)));
+            && matches!(dt, Dtype::Scalar(s) if s.plain().is_some());
         let kids: Vec<FieldNode> = if unroll {
             (0..n)
                 .map(|i| {
@@ -320,6 +313,7 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
         }
         Dtype::Scalar(s) => TreeNode {
             scalar: Some(*s),
+            num: s.plain(),
             ..TreeNode::leaf(leaf_tag(dt).unwrap_or(Tag::Other), off, size, strict)
         },
         // peeled by `compile`
@@ -525,7 +519,7 @@ impl DtypeTree {
 /// an unrolled or repeated subarray of `n` > 0 numbers back to back
 /// (`(num, n)`).
 fn numbers(node: &TreeNode) -> Option<(Plain, usize)> {
-    if let Some(num) = num_of(node.tag) {
+    if let Some(num) = node.num {
         return (node.size == num.size()).then_some((num, 0));
     }
     let kid = match node.tag {
@@ -536,12 +530,12 @@ fn numbers(node: &TreeNode) -> Option<(Plain, usize)> {
         },
         _ => return None,
     };
-    let num = num_of(kid.node.tag)?;
+    let num = kid.node.num?;
     // every element at its place (an unrolled one's offset is its frame's,
     // a repeated one's its own element's), back to back
     let packed = match node.tag {
         Tag::Array => node.kids.iter().enumerate().all(|(i, k)| {
-            k.node.tag == kid.node.tag
+            k.node.num == kid.node.num
                 && k.node.size == num.size()
                 && i.checked_mul(num.size())
                     .and_then(|d| d.checked_add(node.off as usize))
@@ -685,7 +679,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     #[inline(always)]
     fn put_plain<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), E> {
         let Enc { node, frame, .. } = self;
-        if node.tag == Tag::Num(num) {
+        if node.num == Some(num) {
             if let Some(d) = frame.bytes(node, N).and_then(|s| s.first_chunk_mut()) {
                 *d = bytes;
                 return Ok(());
