@@ -48,7 +48,7 @@ use crate::ser::convert::{
     i64_to_f64_exact, u64_to_f64_exact,
 };
 use crate::ser::flat::{FlatField, Layout};
-use crate::ser::infer::time_unit;
+use crate::ser::infer::{nul_error, time_unit};
 use crate::ser::probe::{Captured, key_text, probe};
 use crate::special::{self, Special};
 
@@ -1238,14 +1238,6 @@ fn inexact_float(v: &str, parts: &[f64], from_f32: bool, s: &Scalar) -> Error {
 #[cold]
 fn too_long(n: usize, unit: &str, s: &Scalar) -> Error {
     Error::mismatch(format!("value of {n} {unit} does not fit '{s}'")).too_wide()
-}
-
-/// A string or bytes ending in NUL: refused by every pass.
-#[cold]
-pub(crate) fn nul_error() -> Error {
-    Error::unsupported(
-        "value ends in NUL, which numpy strips when reading; use a '|V' dtype to keep it",
-    )
 }
 
 /// `v` as UCS-4 code points into `dst` (a `U` value), the rest zero;

@@ -14,7 +14,6 @@ use super::Found;
 use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
-use crate::ser::encode::nul_error;
 use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, probe};
 use crate::special::Special;
@@ -162,6 +161,14 @@ pub(crate) struct Infer<'a> {
     /// Levels of sequences and records above this value (at most
     /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
     depth: usize,
+}
+
+/// A string or bytes ending in NUL: refused by every pass.
+#[cold]
+pub(crate) fn nul_error() -> Error {
+    Error::unsupported(
+        "value ends in NUL, which numpy strips when reading; use a '|V' dtype to keep it",
+    )
 }
 
 impl<'a> Infer<'a> {
