@@ -1,7 +1,8 @@
 //! Options for writing and reading, with their documented defaults.
 //!
 //! The terminal methods (`to_writer`, `to_vec`, `from_reader`, `from_slice`)
-//! are implemented next to the code they drive, in `writer.rs`, `npy_writer.rs` and `reader.rs`.
+//! are implemented next to the code they drive, in `writer.rs`,
+//! `npy_writer.rs` and `reader.rs`.
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 

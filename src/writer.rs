@@ -657,9 +657,11 @@ impl WriteOptions {
     /// nothing is written unless every value encodes: the values of a given
     /// dtype are encoded in memory when small, else checked by a first walk
     /// whose chunks are kept up to [`KEEP`] bytes (as the inferred dtypes'
-    /// are), written from them when that is all the data. Without it (for a
-    /// destination whose partial contents are thrown away: an npz member, a
-    /// temporary file), memory stays bounded by a chunk.
+    /// are), written from them when that is all the data. Without it (a
+    /// destination whose partial contents are thrown away on failure: an
+    /// npz member, a temporary file) nothing is checked first, so an error
+    /// leaves a partly written array behind; memory stays bounded by a chunk
+    /// except for Fortran order.
     pub(crate) fn write_exact<W: Write, T: ?Sized + Serialize>(
         &self,
         writer: &mut W,

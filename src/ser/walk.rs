@@ -60,7 +60,8 @@ impl<'a> Count<'a> {
         self.leaf(false).map(|()| Skip)
     }
 
-    /// A number leaf (`bool` is none: it is no complex part).
+    /// A number leaf (a `bool` is counted as no number: it is no complex
+    /// part).
     fn number<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<()> {
         self.leaf(num != Plain::Bool)
     }
