@@ -235,20 +235,16 @@ impl FieldNode {
 /// Longest subarray of scalars compiled as one node per element.
 const UNROLL: usize = 16;
 
-/// The fast-path tag of a scalar dtype.
-fn leaf_tag(dt: &Dtype) -> Option<Tag> {
-    let Dtype::Scalar(s) = dt else {
-        return None;
-    };
-    if s.order() == ByteOrder::Big {
-        return Some(Tag::Other);
-    }
-    Some(match s.ty() {
-        ScalarType::Unicode(_) => Tag::Unicode,
-        ScalarType::Bytes(_) => Tag::Bytes,
-        ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Tag::Time,
+/// The fast-path tag of a scalar (a plain number's fast path is the
+/// node's `num`).
+fn leaf_tag(s: &Scalar) -> Tag {
+    match (s.order(), s.ty()) {
+        (ByteOrder::Big, _) => Tag::Other,
+        (_, ScalarType::Unicode(_)) => Tag::Unicode,
+        (_, ScalarType::Bytes(_)) => Tag::Bytes,
+        (_, ScalarType::Datetime(_) | ScalarType::Timedelta(_)) => Tag::Time,
         _ => Tag::Other,
-    })
+    }
 }
 
 /// The node of a value of `dt` in the `size` bytes at `off` (a subarray
@@ -314,7 +310,7 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
         Dtype::Scalar(s) => TreeNode {
             scalar: Some(*s),
             num: s.plain(),
-            ..TreeNode::leaf(leaf_tag(dt).unwrap_or(Tag::Other), off, size, strict)
+            ..TreeNode::leaf(leaf_tag(s), off, size, strict)
         },
         // peeled by `compile`
         Dtype::Subarray(..) => compile(dt, off, size, strict),
