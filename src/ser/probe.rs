@@ -81,7 +81,7 @@ impl Captured {
 
 /// Probes `value`: a number, a pair or padding, or [`Captured::Other`].
 pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
-    match value.serialize(Probe::new(Look::Value, |_, _: &str| ())) {
+    match value.serialize(Probe::new(Look::Value, NoText)) {
         Ok(Seen::Value(captured)) => captured,
         _ => Captured::Other,
     }
@@ -90,7 +90,7 @@ pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
 /// Probes `value` as a sequence of sizes (an n-d array's shape): `None`
 /// when it is anything else.
 pub(crate) fn dims<T: ?Sized + Serialize>(value: &T) -> Option<Vec<u64>> {
-    match value.serialize(Probe::new(Look::Dims, |_, _: &str| ())) {
+    match value.serialize(Probe::new(Look::Dims, NoText)) {
         Ok(Seen::Dims(dims)) => Some(dims),
         _ => None,
     }
@@ -118,17 +118,35 @@ impl KeyError {
 }
 
 /// Calls `on_text` with the key's text. `through_some`: whether `Some(k)`
-/// is the key `k` (else it is refused as `"Some"`).
+/// is the key `k` (else it is refused as `"Some"`). A thin shim over
+/// [`key_text_dyn`], whose serializer is one type whatever the caller's
+/// closure: a recursive value (a record holding records) instantiates it
+/// once per type, not once per nesting level.
 pub(crate) fn key_text<T, R, F>(key: &T, through_some: bool, on_text: F) -> Result<R, KeyError>
 where
     T: ?Sized + Serialize,
     F: FnOnce(&str) -> R,
 {
-    let seen = key.serialize(Probe::new(Look::Key { through_some }, |_, text: &str| {
-        on_text(text)
-    }));
+    let mut on_text = Some(on_text);
+    let mut out = None;
+    key_text_dyn(key, through_some, &mut |text| {
+        if let Some(f) = on_text.take() {
+            out = Some(f(text));
+        }
+    })?;
+    // a key's text is taken once when the look succeeds
+    out.ok_or(KeyError::NotText("unit"))
+}
+
+/// [`key_text`] with the text handed to a `dyn` callback.
+fn key_text_dyn<T: ?Sized + Serialize>(
+    key: &T,
+    through_some: bool,
+    on_text: &mut dyn FnMut(&str),
+) -> Result<(), KeyError> {
+    let seen = key.serialize(Probe::new(Look::Key { through_some }, KeyTake(on_text)));
     match seen {
-        Ok(Seen::Text(r)) => Ok(r),
+        Ok(Seen::Text(())) => Ok(()),
         Ok(Seen::Value(captured)) => Err(KeyError::NotText(key_word(captured.found()))),
         Ok(Seen::Dims(_)) => Err(KeyError::NotText(key_word(Found::Seq))),
         Err(Stop::Is(found)) => Err(KeyError::NotText(key_word(found))),
@@ -148,7 +166,7 @@ where
 /// Only npz member dispatch asks this.
 #[cfg(feature = "npz")]
 pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
-    match value.serialize(Probe::new(Look::Kind, |found, _: &str| found))? {
+    match value.serialize(Probe::new(Look::Kind, KindOf))? {
         Seen::Text(found) => Ok(found),
         Seen::Value(captured) => Err(Stop::Is(captured.found())),
         Seen::Dims(_) => Err(Stop::Is(Found::Seq)),
@@ -163,7 +181,7 @@ pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
 #[cfg(feature = "npz")]
 pub(crate) fn first_is_record<T: ?Sized + Serialize>(value: &T) -> bool {
     matches!(
-        value.serialize(Probe::new(Look::First, |_, _: &str| ())),
+        value.serialize(Probe::new(Look::First, NoText)),
         Err(Stop::First(true))
     )
 }
@@ -248,7 +266,7 @@ pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
 /// at the data with the shape.
 fn nd_look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape, Error> {
     let look = Look::Nd { inside, code: "" };
-    match value.serialize(Probe::new(look, |_, _: &str| ())) {
+    match value.serialize(Probe::new(look, NoText)) {
         Err(Stop::Shape(nd)) => Ok(nd),
         Ok(_) => Err(malformed()),
         Err(stop) => Err(nd_error(stop)),
@@ -371,15 +389,49 @@ trait Take: Sized {
     }
 }
 
-/// A closure takes text; at an n-d array's data it stops with the shape
-/// ([`Stop::Shape`]): only [`Data`] looks at the data.
-impl<F: FnOnce(Found, &str) -> R, R> Take for F {
-    type Out = R;
+/// Text taken as nothing (a look that only asks what a value is); at an
+/// n-d array's data it stops with the shape ([`Stop::Shape`]): only
+/// [`Data`] looks at the data. The takers are named types, not closures:
+/// a closure made in a generic function is a new type per instantiation,
+/// and each would instantiate the probed value's `serialize` again.
+struct NoText;
+
+impl Take for NoText {
+    type Out = ();
     #[inline]
-    fn text(self, found: Found, text: &str) -> Result<R, Stop> {
-        Ok(self(found, text))
+    fn text(self, _: Found, _: &str) -> Result<(), Stop> {
+        Ok(())
     }
-    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<R, Stop> {
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<(), Stop> {
+        Err(Stop::Shape(nd.clone()))
+    }
+}
+
+/// Text taken as what it was ([`top_of`]).
+#[cfg(feature = "npz")]
+struct KindOf;
+
+#[cfg(feature = "npz")]
+impl Take for KindOf {
+    type Out = Found;
+    fn text(self, found: Found, _: &str) -> Result<Found, Stop> {
+        Ok(found)
+    }
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<Found, Stop> {
+        Err(Stop::Shape(nd.clone()))
+    }
+}
+
+/// A key's text handed to the callback while it is borrowed ([`key_text`]).
+struct KeyTake<'a>(&'a mut dyn FnMut(&str));
+
+impl Take for KeyTake<'_> {
+    type Out = ();
+    fn text(self, _: Found, text: &str) -> Result<(), Stop> {
+        (self.0)(text);
+        Ok(())
+    }
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<(), Stop> {
         Err(Stop::Shape(nd.clone()))
     }
 }
@@ -450,14 +502,11 @@ struct Probe<H> {
     look: Look,
 }
 
-impl<F: FnOnce(Found, &str) -> R, R> Probe<F> {
-    /// A look whose text goes to `on_text`.
+impl<H: Take> Probe<H> {
+    /// A look whose text goes to `take`.
     #[inline]
-    fn new(look: Look, on_text: F) -> Self {
-        Probe {
-            take: on_text,
-            look,
-        }
+    fn new(look: Look, take: H) -> Self {
+        Probe { take, look }
     }
 }
 
@@ -517,7 +566,7 @@ impl<R> Elements<R> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
         if self.first {
             let record = matches!(
-                value.serialize(Probe::new(Look::Kind, |_, _: &str| ())),
+                value.serialize(Probe::new(Look::Kind, NoText)),
                 Err(Stop::Is(Found::Struct | Found::Map))
             );
             return Err(Stop::First(record));

@@ -6,6 +6,7 @@ mod byte_exact;
 mod chunked;
 mod flat;
 mod nd;
+mod recursive;
 mod refusals;
 mod replay;
 mod roundtrip;
