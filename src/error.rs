@@ -315,10 +315,10 @@ impl Error {
     /// ("the record", "the archive") also lists what it has; other errors,
     /// and one listed already by a nested container, pass unchanged.
     #[cold]
-    pub(crate) fn listing_what_is_there<'a>(
+    pub(crate) fn listing_what_is_there(
         mut self,
         container: &str,
-        names: impl ExactSizeIterator<Item = &'a str>,
+        names: &mut dyn ExactSizeIterator<Item = &str>,
     ) -> Self {
         if self.0.pending == Pending::MissingField {
             self.0.pending = Pending::None;
@@ -372,7 +372,7 @@ impl Error {
 
 /// `'x', 'y'` (the first five, then the count), `None` for no names: what a
 /// record or archive holds, for a message about something it lacks.
-pub(crate) fn name_list<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Option<String> {
+pub(crate) fn name_list(names: &mut dyn ExactSizeIterator<Item = &str>) -> Option<String> {
     const SHOWN: usize = 5;
     let n = names.len();
     if n == 0 {

@@ -146,7 +146,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         };
         let v = visitor.visit_map(&mut map).map_err(|e| {
             self.fix(e)
-                .listing_what_is_there("the record", r.iter().map(|f| &*f.name))
+                .listing_what_is_there("the record", &mut r.iter().map(|f| &*f.name))
         })?;
         if let (Some((key, fields)), Some(keys)) = (proving, map.keys) {
             let at = keys.order(r, fields);

@@ -233,17 +233,6 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
             .map_or(0, |i| i.wrapping_add(1))
     }
 
-    /// `U`: code unit `c` (4 bytes) in the file's byte order.
-    #[inline]
-    fn unit(&self, c: &[u8]) -> u32 {
-        let a = c.first_chunk::<4>().copied().unwrap_or_default();
-        if self.big() {
-            u32::from_be_bytes(a)
-        } else {
-            u32::from_le_bytes(a)
-        }
-    }
-
     #[cold]
     fn bad_code_point(&self, u: u32) -> Error {
         Error::data(format!(
@@ -285,48 +274,12 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     }
 
     /// `U`: decodes UCS-4 up to the last non-NUL code point and hands the
-    /// text to `f`, without allocating for short strings.
+    /// text to `f`, without allocating for short strings. A thin shim: the
+    /// decoding is [`Ucs4Text::decode`], one copy whatever `f` and `T` are.
     fn with_unicode<T>(&self, f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
-        let n = self.unicode_len();
-        let units = self
-            .bytes
-            .slice()
-            .chunks_exact(4)
-            .take(n)
-            .map(|c| self.unit(c));
-        let mut stack = [0u8; 256];
-        let mut len = 0usize;
-        let mut heap: Option<String> = None;
-        for u in units {
-            let c = char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?;
-            match &mut heap {
-                Some(s) => s.push(c),
-                None => {
-                    // len <= stack.len() (256) and w <= 4: no overflow
-                    let w = c.len_utf8();
-                    match stack.get_mut(len..len.wrapping_add(w)) {
-                        Some(dst) => {
-                            c.encode_utf8(dst);
-                            len = len.wrapping_add(w);
-                        }
-                        None => {
-                            let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));
-                            s.push_str(
-                                std::str::from_utf8(stack.get(..len).ok_or_else(internal)?)
-                                    .map_err(|_| internal())?,
-                            );
-                            s.push(c);
-                            heap = Some(s);
-                        }
-                    }
-                }
-            }
-        }
-        match heap {
-            Some(s) => f(&s),
-            None => f(std::str::from_utf8(stack.get(..len).ok_or_else(internal)?)
-                .map_err(|_| internal())?),
-        }
+        let text = Ucs4Text::decode(self.bytes.slice(), self.unicode_len(), self.big())
+            .map_err(|u| self.bad_code_point(u))?;
+        f(text.as_str()?)
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
@@ -750,6 +703,66 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for PairSeq<B> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.parts.iter().filter(|p| p.is_some()).count())
+    }
+}
+
+/// A `U` string's text: UTF-8 on the stack up to 256 bytes, else a
+/// `String`.
+struct Ucs4Text {
+    stack: [u8; 256],
+    len: usize,
+    heap: Option<String>,
+}
+
+impl Ucs4Text {
+    /// The first `n` code units of `bytes` (4 bytes each, big-endian when
+    /// `big`); `Err` with the first unit that is no code point.
+    fn decode(bytes: &[u8], n: usize, big: bool) -> std::result::Result<Ucs4Text, u32> {
+        let mut text = Ucs4Text {
+            stack: [0u8; 256],
+            len: 0,
+            heap: None,
+        };
+        for c in bytes.chunks_exact(4).take(n) {
+            let a = c.first_chunk::<4>().copied().unwrap_or_default();
+            let u = if big {
+                u32::from_be_bytes(a)
+            } else {
+                u32::from_le_bytes(a)
+            };
+            let c = char::from_u32(u).ok_or(u)?;
+            match &mut text.heap {
+                Some(s) => s.push(c),
+                None => {
+                    // len <= stack.len() (256) and w <= 4: no overflow
+                    let w = c.len_utf8();
+                    match text.stack.get_mut(text.len..text.len.wrapping_add(w)) {
+                        Some(dst) => {
+                            c.encode_utf8(dst);
+                            text.len = text.len.wrapping_add(w);
+                        }
+                        None => {
+                            let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));
+                            s.push_str(
+                                std::str::from_utf8(text.stack.get(..text.len).unwrap_or_default())
+                                    .unwrap_or_default(),
+                            );
+                            s.push(c);
+                            text.heap = Some(s);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(text)
+    }
+
+    fn as_str(&self) -> Result<&str> {
+        match &self.heap {
+            Some(s) => Ok(s),
+            None => std::str::from_utf8(self.stack.get(..self.len).ok_or_else(internal)?)
+                .map_err(|_| internal()),
+        }
     }
 }
 

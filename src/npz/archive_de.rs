@@ -95,7 +95,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         visitor: V,
     ) -> Result<V::Value> {
         if positional(self.npz.names(), len).is_none() {
-            let has = crate::error::name_list(self.npz.names().iter().map(String::as_str))
+            let has = crate::error::name_list(&mut self.npz.names().iter().map(String::as_str))
                 .map_or_else(
                     || "the archive is empty".to_owned(),
                     |l| format!("it has {l}"),
@@ -132,7 +132,9 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
             #[cfg(feature = "rayon")]
             ahead,
         })
-        .map_err(|e| e.listing_what_is_there("the archive", npz.names().iter().map(String::as_str)))
+        .map_err(|e| {
+            e.listing_what_is_there("the archive", &mut npz.names().iter().map(String::as_str))
+        })
 }
 
 /// The member indices of `arr_0`..`arr_{len-1}` when those are exactly the
@@ -316,7 +318,7 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
                 next: 0,
             })
             .map_err(|e| {
-                e.listing_what_is_there("the archive", columns.iter().map(|c| c.key.as_str()))
+                e.listing_what_is_there("the archive", &mut columns.iter().map(|c| c.key.as_str()))
             })
     }
 

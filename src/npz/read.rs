@@ -327,7 +327,7 @@ impl<R: Read + Seek> NpzReader<R> {
         if let Some(i) = self.zip.index_for_name(&super::member_name(name)) {
             return Ok(i);
         }
-        let msg = match crate::error::name_list(self.keys.iter().map(String::as_str)) {
+        let msg = match crate::error::name_list(&mut self.keys.iter().map(String::as_str)) {
             Some(list) => format!("not in the archive; it has {list}"),
             None => "not in the archive; the archive is empty".to_owned(),
         };
