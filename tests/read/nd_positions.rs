@@ -160,7 +160,7 @@ fn nd_positions_inside_members_and_rows() {
     let err = npy_serde::npz::from_reader::<Scene>(&mut file).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "member 'img', element [3, 17]: expected u8, found 300 in '<i8'"
+        "member 'img', element [3, 17]: expected u8, found integer `300` in '<i8'"
     );
     let three = ints(&[4, 5, 20], &[3, 2, 17], false);
     let mut r = npy_serde::NpyReader::new(&three[..]).unwrap();
@@ -170,6 +170,6 @@ fn nd_positions_inside_members_and_rows() {
         .unwrap();
     assert_eq!(
         err.to_string(),
-        "record 3, element [2, 17]: expected u8, found 300 in '<i8'"
+        "record 3, element [2, 17]: expected u8, found integer `300` in '<i8'"
     );
 }

@@ -74,7 +74,7 @@ fn nd_writes_name_the_element_by_its_indices() {
     let zero_d = NdArray::from_shape_vec(vec![], vec![300i64]).unwrap();
     #[derive(Serialize)]
     struct Scene {
-        img: NdArray<i64>,
+        recs: NdArray<Rec>,
     }
     let lines = [
         ("2-d, C order", both(&i1, &ints(&[4, 20], &[3, 17], false))),
@@ -91,15 +91,15 @@ fn nd_writes_name_the_element_by_its_indices() {
         ("1-d records", both(&plain, &records(&[5], 3))),
         ("0-d", both(&i1, &zero_d)),
         (
-            "2-d as a record's field",
+            "2-d records as a record's field",
             both(
                 &plain,
                 &[
                     Scene {
-                        img: ints(&[2, 2], &[0, 0], false),
+                        recs: records(&[2, 3], 9),
                     },
                     Scene {
-                        img: ints(&[2, 3], &[1, 2], true),
+                        recs: records(&[2, 3], 5),
                     },
                 ],
             ),
