@@ -91,7 +91,7 @@ fn writing_ndarrays_own_form_is_refused() {
     struct Scene {
         img: Array,
     }
-    let err = npy_serde::to_vec(&[Scene { img: array() }]).unwrap_err();
+    let err = npy_serde::to_vec(&vec![Scene { img: array() }]).unwrap_err();
     assert_eq!(err.to_string(), format!("record 0, field img: {text}"));
     let err = npz::to_writer(Cursor::new(Vec::new()), &Scene { img: array() }).unwrap_err();
     assert_eq!(err.to_string(), format!("member 'img': {text}"));
