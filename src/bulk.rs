@@ -14,8 +14,11 @@
 //! Everything else reads exactly as `Vec<T>` reads it, with the same values
 //! and the same error messages: another width or kind (`'<f4'` into `f64`,
 //! records, strings), another shape. Writing
-//! is `Vec<T>`'s too: the same bytes, the same dtype. Other serde formats see
-//! an ordinary newtype over a sequence (JSON: `[1.0, 2.0]`).
+//! is `Vec<T>`'s too: the same bytes, the same dtype, except that an empty
+//! one still has its element type (`'<f4'` of shape `(0,)`, `(0, 3)` for
+//! `[f32; 3]`, as `np.save` writes them) where an empty `Vec<T>` has none.
+//! Other serde formats see an ordinary newtype over a sequence (JSON:
+//! `[1.0, 2.0]`).
 //!
 //! The element types ([`Element`]) are `bool`, `i8`..`i64`, `u8`..`u64`,
 //! `f32`, `f64`, `half::f16` (feature `half`), and arrays `[E; N]` of them
@@ -158,16 +161,22 @@ impl<'de, T: Element> Deserialize<'de> for Bulk<T> {
 
 /// Serializes a slice of numbers as `Vec<T>` does (the same bytes here, a
 /// sequence in other formats); for `#[serde(with = "npy_serde::bulk")]`.
+/// An empty slice still writes `T`'s dtype.
 ///
 /// ```
 /// let json = npy_serde::bulk::serialize(&[1.5f64, 2.0], serde_json::value::Serializer).unwrap();
 /// assert_eq!(json, serde_json::json!([1.5, 2.0]));
+/// // empty: '<f4' of shape (0, 3), where an empty Vec<[f32; 3]> has no dtype
+/// let bytes = npy_serde::to_vec(&npy_serde::Bulk::<[f32; 3]>(vec![]))?;
+/// assert!(String::from_utf8_lossy(&bytes).contains("'descr': '<f4', 'fortran_order': False, 'shape': (0, 3)"));
+/// assert!(npy_serde::to_vec(&Vec::<[f32; 3]>::new()).is_err());
+/// # Ok::<(), npy_serde::Error>(())
 /// ```
 pub fn serialize<T: Element, S: Serializer>(
     values: &[T],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    serializer.serialize_newtype_struct(BULK, values)
+    serializer.serialize_newtype_struct(<T as Named>::NAME, values)
 }
 
 /// Deserializes a `Vec<T>` of numbers, in bulk when the data is exactly
@@ -203,6 +212,9 @@ mod sealed {
         const SIZE: usize;
         /// The base scalar, as in the reader's key: `"f8"`, `"b1"`.
         const CODE: &'static str;
+        /// The dims after the first axis, as written in the name of the
+        /// newtype (`",3"` for `[E; 3]`; empty for a scalar).
+        const DIMS: NameText = NameText::new();
         /// Whether the dims after the first axis (comma-separated decimal)
         /// are exactly this type's (none for a scalar, `N` then the
         /// element's for `[E; N]`); by default none, as for a scalar.
@@ -216,9 +228,94 @@ mod sealed {
         /// The same from big-endian bytes.
         fn decode_be(bytes: &[u8]) -> Self;
     }
+
+    /// The text of a newtype name built at compile time (a fixed buffer: the
+    /// standard library cannot concatenate strings in a const of a generic
+    /// type). Past its capacity it is marked full, and the name falls back to
+    /// `npy_serde::bulk` (no element type).
+    #[derive(Clone, Copy)]
+    pub struct NameText {
+        buf: [u8; 120],
+        len: usize,
+        full: bool,
+    }
+
+    // Const fns cannot call `get`; every index is below the length it was
+    // checked against, and these run at compile time only (a panic would
+    // be a compile error).
+    #[allow(clippy::indexing_slicing)]
+    impl NameText {
+        pub(crate) const fn new() -> NameText {
+            NameText {
+                buf: [0; 120],
+                len: 0,
+                full: false,
+            }
+        }
+
+        pub(crate) const fn byte(mut self, b: u8) -> NameText {
+            if self.len < self.buf.len() {
+                self.buf[self.len] = b;
+                self.len = self.len.wrapping_add(1);
+            } else {
+                self.full = true;
+            }
+            self
+        }
+
+        pub(crate) const fn append(mut self, other: &NameText) -> NameText {
+            let mut i = 0;
+            while i < other.len && i < other.buf.len() {
+                self = self.byte(other.buf[i]);
+                i = i.wrapping_add(1);
+            }
+            self.full = self.full || other.full;
+            self
+        }
+
+        pub(crate) const fn text(mut self, s: &str) -> NameText {
+            let bytes = s.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                self = self.byte(bytes[i]);
+                i = i.wrapping_add(1);
+            }
+            self
+        }
+
+        /// `",n"` in decimal.
+        pub(crate) const fn dim(self, n: usize) -> NameText {
+            let mut digits = [0u8; 20];
+            let (mut k, mut n) = (0, n);
+            loop {
+                digits[k] = b'0'.wrapping_add((n % 10) as u8);
+                k = k.wrapping_add(1);
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            let mut out = self.byte(b',');
+            while k > 0 {
+                k = k.wrapping_sub(1);
+                out = out.byte(digits[k]);
+            }
+            out
+        }
+
+        pub(crate) const fn as_str(&'static self) -> &'static str {
+            if self.full {
+                return crate::special::BULK;
+            }
+            match std::str::from_utf8(self.buf.split_at(self.len).0) {
+                Ok(s) => s,
+                Err(_) => crate::special::BULK,
+            }
+        }
+    }
 }
 
-use sealed::Layout;
+use sealed::{Layout, NameText};
 
 /// The element types of [`Bulk<T>`] (sealed): `bool`, `i8`, `i16`, `i32`,
 /// `i64`, `u8`, `u16`, `u32`, `u64`, `f32`, `f64`, `half::f16` (feature
@@ -306,6 +403,7 @@ impl Element for half::f16 {}
 impl<E: Element, const N: usize> Layout for [E; N] {
     const SIZE: usize = E::SIZE * N;
     const CODE: &'static str = E::CODE;
+    const DIMS: NameText = NameText::new().dim(N).append(&E::DIMS);
     #[inline]
     fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
         dims.next().and_then(|d| d.parse::<u64>().ok()) == u64::try_from(N).ok()
@@ -321,6 +419,24 @@ impl<E: Element, const N: usize> Layout for [E; N] {
     }
 }
 impl<E: Element, const N: usize> Element for [E; N] where [E; N]: Serialize + DeserializeOwned {}
+
+/// The name a `Bulk<T>` is written under: [`BULK`], then `:` and `T`'s
+/// element type (`"npy_serde::bulk:f4,3"` for `[f32; 3]`), so that an empty
+/// one still has a dtype (`special::BULK_TYPED`, read by `ser::infer`). The
+/// reader asks for [`BULK`] itself.
+trait Named {
+    const TEXT: NameText;
+    const NAME: &'static str;
+}
+
+impl<T: Element> Named for T {
+    const TEXT: NameText = NameText::new()
+        .text(BULK)
+        .byte(b':')
+        .text(T::CODE)
+        .append(&T::DIMS);
+    const NAME: &'static str = NameText::as_str(&<T as Named>::TEXT);
+}
 
 /// The bytes from the `i`-th element of `E` on (empty past the end).
 #[inline(always)]

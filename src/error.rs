@@ -53,6 +53,9 @@ enum Pending {
     /// A value wider than its `U`/`S` field: how to give wider fields
     /// ([`Error::with_width_hint`]).
     Width,
+    /// Empty sequences without an element type: in an npz struct, what to
+    /// change in the field's type ([`Error::with_field_type_hint`]).
+    NoElementType,
 }
 
 /// What kind of error this is. The message of each variant is complete
@@ -132,6 +135,28 @@ pub enum Segment {
     Index(u64),
     /// A record field, by name.
     Field(String),
+    /// An element of an n-d array of two or more axes, by its index on
+    /// each axis in C index order (whatever the order of the file or the
+    /// data): `element [3, 17]`, or `record [3, 17]` when the element is a
+    /// record. A 1-d array's element is a [`Segment::Record`]; the one
+    /// element of a 0-d array has no position.
+    ///
+    /// ```
+    /// use npy_serde::{NdArray, Segment};
+    /// let bytes = npy_serde::to_vec(&NdArray::from_shape_vec(vec![2, 3], vec![1i64, 2, 3, 4, 5, 300])?)?;
+    /// let err = npy_serde::from_slice::<NdArray<u8>>(&bytes).unwrap_err();
+    /// let at = Segment::At { index: vec![1, 2], record: false };
+    /// assert_eq!(err.path().collect::<Vec<_>>(), [&at]);
+    /// assert!(err.to_string().starts_with("element [1, 2]: "), "{err}");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    At {
+        /// The index on each axis, outermost first.
+        index: Vec<u64>,
+        /// Whether the element is a record (`record [i, j]`, not
+        /// `element [i, j]`).
+        record: bool,
+    },
 }
 
 impl Error {
@@ -247,6 +272,29 @@ impl Error {
         }
         self
     }
+    /// Takes off the outermost position when it is a record index or an
+    /// index (the flat index into an n-d array's data), to be replaced by
+    /// its n-d position ([`Error::at_nd`]).
+    pub(crate) fn take_flat_index(&mut self) -> Option<u64> {
+        match self.0.path.last() {
+            Some(Segment::Record(i) | Segment::Index(i)) => {
+                let i = *i;
+                self.0.path.pop();
+                Some(i)
+            }
+            _ => None,
+        }
+    }
+
+    /// Attaches the n-d position of an element ([`Segment::At`]).
+    #[must_use]
+    #[cold]
+    pub(crate) fn at_nd(mut self, index: Vec<u64>, record: bool) -> Self {
+        let record = record || self.0.path.iter().any(|s| matches!(s, Segment::Field(_)));
+        self.0.path.push(Segment::At { index, record });
+        self
+    }
+
     /// Attaches an `.npz` member key.
     ///
     /// ```
@@ -360,6 +408,33 @@ impl Error {
 }
 
 impl Error {
+    /// Marks the error of empty sequences whose element type nothing says
+    /// (the message gives the dtype through `WriteOptions`).
+    #[cold]
+    pub(crate) fn no_element_type(mut self) -> Self {
+        self.0.pending = Pending::NoElementType;
+        self
+    }
+
+    /// An error of [`Error::no_element_type`] in a member of an npz struct
+    /// (which takes no `WriteOptions`) says what to change in the field's
+    /// type instead.
+    #[cold]
+    pub(crate) fn with_field_type_hint(mut self) -> Self {
+        if self.0.pending == Pending::NoElementType {
+            self.0.pending = Pending::None;
+            if let ErrorKind::Schema(m) = &mut self.0.kind {
+                *m = "cannot tell the element type from empty sequences; give the field a type \
+                      that says it: Bulk<T> or NdArray<T>, or #[serde(with = \"npy_serde::bulk\")] \
+                      on a Vec<T> of numbers"
+                    .to_owned();
+            }
+        }
+        self
+    }
+}
+
+impl Error {
     /// Appends `text` to a type mismatch's message (other errors pass).
     #[cold]
     pub(crate) fn with_mismatch_note(mut self, text: &str) -> Self {
@@ -421,6 +496,20 @@ fn write_path<'a>(
                 write!(f, "record {i}")?;
                 state = 2;
             }
+            Segment::At { index, record } => {
+                if state != 0 {
+                    f.write_str(", ")?;
+                }
+                f.write_str(if *record { "record [" } else { "element [" })?;
+                for (n, i) in index.iter().enumerate() {
+                    if n > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{i}")?;
+                }
+                f.write_str("]")?;
+                state = 2;
+            }
             Segment::Index(i) => {
                 if state == 0 || state == 1 {
                     if state == 1 {
@@ -469,6 +558,23 @@ mod tests {
             err.to_string(),
             "member 'particles', record 3, field body.pos[1]: expected '<f8', found string"
         );
+    }
+
+    #[test]
+    fn nd_positions_render() {
+        let err = Error::mismatch("x")
+            .at_index(1)
+            .at_nd(vec![3, 17], false)
+            .in_member("img");
+        assert_eq!(err.to_string(), "member 'img', element [3, 17][1]: x");
+        let err = Error::mismatch("x")
+            .in_field("a")
+            .at_nd(vec![0, 2, 1], false);
+        assert_eq!(err.to_string(), "record [0, 2, 1], field a: x");
+        let mut err = Error::mismatch("x").at_index(4).at_record(7);
+        assert_eq!(err.take_flat_index(), Some(7));
+        assert_eq!(err.take_flat_index(), Some(4));
+        assert_eq!(err.take_flat_index(), None);
     }
 
     #[test]

@@ -89,6 +89,40 @@ pub(crate) fn element_count(shape: &[usize]) -> Result<usize> {
         })
 }
 
+/// An error from the flat data of an n-d array of `dims` (its elements
+/// laid out column-major when `fortran`): the flat index, its outermost
+/// position, becomes the element's position on each axis in C index order
+/// ([`Segment::At`](crate::Segment::At); `record [i, j]` when `record` or
+/// when the error is in a field). A 1-d array keeps its record or element
+/// index; the one element of a 0-d array has no position.
+#[cold]
+#[inline(never)]
+pub(crate) fn flat_to_nd(mut e: Error, dims: &[u64], fortran: bool, record: bool) -> Error {
+    if dims.len() == 1 {
+        return e;
+    }
+    let Some(mut k) = e.take_flat_index() else {
+        return e;
+    };
+    if dims.is_empty() {
+        return e;
+    }
+    let mut index = vec![0u64; dims.len()];
+    let mut place = |ax: usize| {
+        let d = dims.get(ax).copied().unwrap_or(1).max(1);
+        if let Some(i) = index.get_mut(ax) {
+            *i = k.checked_rem(d).unwrap_or(0);
+        }
+        k = k.checked_div(d).unwrap_or(0);
+    };
+    if fortran {
+        (0..dims.len()).for_each(&mut place);
+    } else {
+        (0..dims.len()).rev().for_each(&mut place);
+    }
+    e.at_nd(index, record)
+}
+
 /// Checks that `len` elements fill an array of `shape` exactly.
 fn check_len(shape: &[usize], len: usize) -> Result<()> {
     let want = element_count(shape)?;
@@ -456,6 +490,25 @@ impl Iterator for FortranOffsets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flat_indices_become_nd_positions() {
+        let at = |k: u64, dims: &[u64], fortran: bool| {
+            flat_to_nd(Error::mismatch("x").at_record(k), dims, fortran, false).to_string()
+        };
+        assert_eq!(at(3017, &[4000, 1000], false), "element [3, 17]: x");
+        // column-major: the first axis varies fastest
+        assert_eq!(at(3 + 17 * 4000, &[4000, 1000], true), "element [3, 17]: x");
+        assert_eq!(at(23, &[2, 3, 4], false), "element [1, 2, 3]: x");
+        assert_eq!(at(23, &[2, 3, 4], true), "element [1, 2, 3]: x");
+        assert_eq!(at(5, &[6], false), "record 5: x");
+        assert_eq!(at(0, &[], false), "x");
+        let e = Error::mismatch("x").at_index(1).in_field("f").at_index(4);
+        assert_eq!(
+            flat_to_nd(e, &[2, 3], false, false).to_string(),
+            "record [1, 1], field f[1]: x"
+        );
+    }
 
     #[test]
     fn order_is_c_when_both_layouts_coincide() {

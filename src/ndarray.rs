@@ -23,11 +23,12 @@
 //! # Not ndarray's own serde
 //!
 //! ndarray's feature `serde` gives `Array` a serde impl of its own, a struct
-//! `{v, dim, data}`. Through this crate that is not a numpy array: it is
-//! written as a record with fields `v`, `dim` and `data` of shape `()`,
-//! and numpy files of plain arrays do not read into it. Convert through
-//! [`NdArray`] / [`NdView`] (or mark `Array` fields of `.npz` structs with
-//! this module's functions) to read and write numpy's arrays.
+//! `Array {v, dim, data}`. Through this crate that is not a numpy array (it
+//! would be one record of fields `v`, `dim` and `data`, of shape `()`), so
+//! it is refused, written or read, with an error that says what to use
+//! instead. Convert through [`NdArray`] / [`NdView`] (or mark `Array` fields
+//! of `.npz` structs with this module's functions) to read and write
+//! numpy's arrays.
 //!
 //! # Layouts
 //!

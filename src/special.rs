@@ -28,6 +28,23 @@ pub(crate) const TIMEDELTA_PREFIX: &str = "$npy_serde::m8";
 /// through like any newtype (the bytes of `Vec<T>`); `::` keeps it apart
 /// from every Rust type name.
 pub(crate) const BULK: &str = "npy_serde::bulk";
+/// The name [`crate::Bulk<T>`] and `#[serde(with = "npy_serde::bulk")]`
+/// are written under: this prefix, then the element's numpy type and its
+/// dims (`"f4,3"` for `[f32; 3]`, see [`bulk_elem`]), so that an empty one
+/// still has a dtype. Transparent like [`BULK`].
+pub(crate) const BULK_TYPED: &str = "npy_serde::bulk:";
+
+/// The element a typed bulk name ([`BULK_TYPED`]) carries: its numpy type
+/// code (`"f4"`) and the dims after the first axis (`[3]` for `[f32; 3]`).
+/// `None` for any other name.
+pub(crate) fn bulk_elem(name: &str) -> Option<(&str, Vec<u64>)> {
+    let mut parts = name.strip_prefix(BULK_TYPED)?.split(',');
+    let code = parts.next()?;
+    let dims = parts
+        .map(|d| d.parse().ok())
+        .collect::<Option<Vec<u64>>>()?;
+    Some((code, dims))
+}
 
 /// [`crate::NdArray`] and [`crate::NdView`]: an n-d array, newtype over
 /// `{shape, order, data}`. This crate's reader answers it with the shape,
@@ -61,6 +78,47 @@ pub(crate) fn nd_name<T: 'static>() -> &'static str {
 /// offers for [`NDARRAY`]: a tuple struct whose length is the number of
 /// trailing axes the element type absorbs (`[f32; 3]`: 1).
 pub(crate) const NDDATA: &str = "$npy_serde::ndarray::data";
+
+/// The struct name of ndarray's own serde form of an array (its feature
+/// `serde`): `Array {v, dim, data}`, a version byte, the shape and the
+/// flat data. No numpy array: refused on both sides ([`ndarray_form`]).
+pub(crate) const NDARRAY_FORM: &str = "Array";
+/// The fields of [`NDARRAY_FORM`], in ndarray's order.
+pub(crate) const NDARRAY_FORM_FIELDS: [&str; 3] = ["v", "dim", "data"];
+
+/// Whether a struct of this name and these fields is ndarray's own serde
+/// form of an array (the field count first: a record's read checks it,
+/// one compare for most structs).
+#[inline(always)]
+pub(crate) fn is_ndarray_form(name: &str, fields: &[&str]) -> bool {
+    fields.len() == NDARRAY_FORM_FIELDS.len()
+        && name == NDARRAY_FORM
+        && fields == NDARRAY_FORM_FIELDS
+}
+
+/// The refusal of ndarray's own serde form of an array, written
+/// (`writing`) or read: it would be a record `{v, dim, data}` of shape
+/// `()`, not the array.
+#[cold]
+pub(crate) fn ndarray_form(writing: bool) -> crate::Error {
+    let (what, fix) = if writing {
+        (
+            "is not written as a numpy array (it would be one record of fields v, dim and data)",
+            "write NdArray::from(array) instead, or mark an Array field \
+             #[serde(with = \"npy_serde::ndarray\")]",
+        )
+    } else {
+        (
+            "does not read numpy arrays",
+            "read an NdArray<T> and convert it with into_ndarray() (NdArray::from converts \
+             back), or mark an Array field #[serde(with = \"npy_serde::ndarray\")]",
+        )
+    };
+    crate::Error::unsupported(format!(
+        "ndarray's own serde form of an array (struct Array {{v, dim, data}}, from ndarray's \
+         feature `serde`) {what}; {fix}"
+    ))
+}
 
 /// What a newtype struct's name marks: the one reading of the names above
 /// for every serializer.
@@ -176,6 +234,15 @@ mod tests {
             Some(Special::Foreign)
         );
         assert_eq!(Special::of(BULK), None);
+        assert_eq!(Special::of("npy_serde::bulk:f4,3"), None);
+        assert!(!is_element("npy_serde::bulk:f4,3"));
+        assert_eq!(bulk_elem("npy_serde::bulk:f4"), Some(("f4", vec![])));
+        assert_eq!(
+            bulk_elem("npy_serde::bulk:b1,3,4"),
+            Some(("b1", vec![3, 4]))
+        );
+        assert_eq!(bulk_elem(BULK), None);
+        assert_eq!(bulk_elem("npy_serde::bulk:f4,x"), None);
         assert_eq!(Special::of("Meters"), None);
         for name in [COMPLEX, F16, "$x", "$npy_serde::m8[s]"] {
             assert!(is_element(name));

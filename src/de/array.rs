@@ -131,7 +131,8 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
             order: Order::C,
             records: self.top,
         };
-        nd::offer(Order::C, self.dims, flat, visitor)
+        let records = matches!(self.dtype.kind, super::plan::Kind::Record(_));
+        nd::offer(Order::C, self.dims, records, flat, visitor)
     }
 
     /// Visits the first axis as a sequence (dims must not be empty).
@@ -615,6 +616,9 @@ impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if crate::special::is_ndarray_form(name, fields) {
+            return Err(crate::special::ndarray_form(false));
+        }
         if self.dims.is_empty() {
             return self.element().deserialize_struct(name, fields, visitor);
         }

@@ -83,7 +83,8 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
             order: Order::C,
             records: false,
         };
-        nd::offer(Order::C, dims, flat, visitor)
+        let records = matches!(plan.kind, Kind::Record(_));
+        nd::offer(Order::C, dims, records, flat, visitor)
     }
 
     /// A fast path's visit, its error fixed (out of line).
@@ -451,10 +452,13 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     #[inline(always)]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if crate::special::is_ndarray_form(name, fields) {
+            return Err(crate::special::ndarray_form(false));
+        }
         self.record(fields, visitor)
     }
 
@@ -864,10 +868,13 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for RowDe<'_, '_, B> {
     #[inline(always)]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if crate::special::is_ndarray_form(name, fields) {
+            return Err(crate::special::ndarray_form(false));
+        }
         self.0.record(fields, visitor)
     }
 }

@@ -66,7 +66,8 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FortranFile<'_, B> {
                 order,
                 records: false,
             };
-            return offer(order, shape, flat, visitor);
+            let records = matches!(self.plan.kind, super::plan::Kind::Record(_));
+            return offer(order, shape, records, flat, visitor);
         }
         self.reordered(visitor, |de, v| {
             de::Deserializer::deserialize_newtype_struct(de, name, v)

@@ -48,15 +48,22 @@ pub(crate) fn parse_offer_key(key: &str) -> Option<(Order, Vec<u64>)> {
     Some((order, dims))
 }
 
-/// Offers `source`, an array of `order` and `dims`, to the visitor of an
-/// `NdArray<T>`.
+/// Offers `source`, an array of `order` and `dims` (of records when
+/// `records`), to the visitor of an `NdArray<T>`.
 pub(crate) fn offer<'de, S: Source<'de>, V: Visitor<'de>>(
     order: Order,
     dims: &[u64],
+    records: bool,
     source: S,
     visitor: V,
 ) -> Result<V::Value> {
-    visitor.visit_map(OneEntry::new(offer_key(order, dims), Data(source)))
+    let data = Data {
+        source,
+        order,
+        dims,
+        records,
+    };
+    visitor.visit_map(OneEntry::new(offer_key(order, dims), data))
 }
 
 /// `(product of the leading axes, the last `absorbed` axes...)`.
@@ -73,10 +80,17 @@ pub(crate) fn flat_dims(dims: &[u64], absorbed: usize) -> Result<Vec<u64>> {
     Ok(flat)
 }
 
-/// The offered data: answers only the [`NDDATA`] request.
-struct Data<S>(S);
+/// The offered data: answers only the [`NDDATA`] request. An element's
+/// error is placed by its n-d position (`element [i, j]`, see
+/// [`flat_to_nd`](crate::nd::flat_to_nd)), not its index in the flat data.
+struct Data<'a, S> {
+    source: S,
+    order: Order,
+    dims: &'a [u64],
+    records: bool,
+}
 
-impl<'de, S: Source<'de>> de::Deserializer<'de> for Data<S> {
+impl<'de, S: Source<'de>> de::Deserializer<'de> for Data<'_, S> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
@@ -92,7 +106,14 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Data<S> {
         if name != NDDATA {
             return Err(internal());
         }
-        self.0.present(len, visitor)
+        let (order, dims, records) = (self.order, self.dims, self.records);
+        self.source.present(len, visitor).map_err(|e| {
+            // the flat data's elements: the leading axes (absorbed ones are
+            // the element's own, indices after its position); a Fortran
+            // array whose element absorbs axes was reordered into C order
+            let lead = dims.get(..dims.len().saturating_sub(len)).unwrap_or(dims);
+            crate::nd::flat_to_nd(e, lead, order.is_fortran() && len == 0, records)
+        })
     }
 
     serde::forward_to_deserialize_any! {

@@ -450,9 +450,23 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
         deserialize_unit deserialize_seq deserialize_map deserialize_identifier
         deserialize_unit_struct deserialize_tuple deserialize_tuple_struct
-        deserialize_struct deserialize_enum);
+        deserialize_enum);
 
     de_methods!(some);
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        if crate::special::is_ndarray_form(name, fields) {
+            return Err(crate::special::ndarray_form(false));
+        }
+        self.top(visitor, |de, v| {
+            de::Deserializer::deserialize_struct(de, name, fields, v)
+        })
+    }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
@@ -462,7 +476,8 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         if name == crate::special::NDARRAY {
             let header = self.header;
             let order = Order::of_header(header.fortran_order, &header.shape);
-            return nd::offer(order, &header.shape, self, visitor);
+            let records = matches!(self.plan.kind, super::plan::Kind::Record(_));
+            return nd::offer(order, &header.shape, records, self, visitor);
         }
         if self.header.shape.is_empty() || self.fortran() {
             return self.whole(visitor, |de, v| {

@@ -41,10 +41,13 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _: &'static str,
+        name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if crate::special::is_ndarray_form(name, fields) {
+            return Err(crate::special::ndarray_form(false));
+        }
         // Only the members the struct names are read; a key found twice
         // (`a` and `a.npy.npy`) is taken once, by numpy's lookup order.
         let mut order = Vec::new();

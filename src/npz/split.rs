@@ -29,6 +29,9 @@ pub(crate) struct Split<'a, W: Write + Seek> {
     next: usize,
     /// A map entry's key, until its value comes.
     key: Option<String>,
+    /// A struct named like ndarray's own serde form of an array (refused
+    /// at its first field, `v`, before any member is written).
+    ndarray_form: bool,
 }
 
 impl<'a, W: Write + Seek> Split<'a, W> {
@@ -37,6 +40,7 @@ impl<'a, W: Write + Seek> Split<'a, W> {
             npz,
             next: 0,
             key: None,
+            ndarray_form: false,
         }
     }
 
@@ -47,10 +51,15 @@ impl<'a, W: Write + Seek> Split<'a, W> {
 
     /// Writes one field or map entry as a member unless it is `None`.
     fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
+        if self.ndarray_form && key == crate::special::NDARRAY_FORM_FIELDS[0] {
+            return Err(crate::special::ndarray_form(true));
+        }
         if is_none(value) {
             return Ok(());
         }
-        self.npz.add(key, value)
+        self.npz
+            .add(key, value)
+            .map_err(Error::with_field_type_hint)
     }
 
     /// The next tuple element as member `arr_{i}`; a `None` would leave a
@@ -64,7 +73,9 @@ impl<'a, W: Write + Seek> Split<'a, W> {
             )));
         }
         self.next = i.saturating_add(1);
-        self.npz.add(&format!("arr_{i}"), value)
+        self.npz
+            .add(&format!("arr_{i}"), value)
+            .map_err(Error::with_field_type_hint)
     }
 
     fn finish(self) -> Result<()> {
@@ -83,7 +94,8 @@ impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
     fn serialize_map(self, _: Option<usize>) -> Result<Self> {
         Ok(self)
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
+    fn serialize_struct(mut self, name: &'static str, len: usize) -> Result<Self> {
+        self.ndarray_form = name == crate::special::NDARRAY_FORM && len == 3;
         Ok(self)
     }
     fn serialize_tuple(self, _: usize) -> Result<Self> {

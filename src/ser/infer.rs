@@ -270,6 +270,30 @@ impl<'a> Infer<'a> {
         self.leaf(node)
     }
 
+    /// A `Bulk<T>` (or a `with = "npy_serde::bulk"` field): the sequence it
+    /// is, whose element type, when it is empty, is the one its name
+    /// carries (`code` and the element's own `dims`), as an empty
+    /// `NdArray<T>` has one.
+    fn bulk<T: ?Sized + Serialize>(self, code: &str, dims: &[u64], value: &T) -> Result<()> {
+        let Infer { slot, top, depth } = self;
+        value.serialize(Infer {
+            slot: &mut *slot,
+            top,
+            depth,
+        })?;
+        if let Some(Node::Array { elem, .. }) = slot {
+            if elem.is_none() {
+                **elem = code_node(code).map(|e| {
+                    dims.iter().rev().fold(e, |e, &d| Node::Array {
+                        len: Some(d),
+                        elem: Box::new(Some(e)),
+                    })
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn record(self) -> Result<RecInfer<'a>> {
         let target = match self.slot {
             None => RecTarget::New(self.slot, Vec::new()),
@@ -288,6 +312,7 @@ impl<'a> Infer<'a> {
             mismatch: None,
             hashes: Vec::new(),
             depth: self.depth,
+            ndarray_form: false,
         })
     }
 }
@@ -360,6 +385,9 @@ pub(crate) struct RecInfer<'a> {
     /// fields is inferred in O(n²) integer compares, not string compares).
     hashes: Vec<u64>,
     depth: usize,
+    /// A struct named like ndarray's own serde form of an array, with its
+    /// number of fields: refused once its fields are theirs.
+    ndarray_form: bool,
 }
 
 /// FNV-1a: a name's hash for the repeated-field check.
@@ -390,6 +418,12 @@ impl RecInfer<'_> {
         let i = self.index;
         match &mut self.target {
             RecTarget::New(_, fields) => {
+                if self.ndarray_form && i == 2 {
+                    let names = fields.iter().map(|f| f.name.as_str()).chain([key]);
+                    if names.eq(crate::special::NDARRAY_FORM_FIELDS) {
+                        return Err(crate::special::ndarray_form(true));
+                    }
+                }
                 let h = name_hash(key);
                 let twice = self
                     .hashes
@@ -644,6 +678,9 @@ impl<'a> ser::Serializer for Infer<'a> {
         if let Some(Special::NdArray(code)) = Special::of(name) {
             return self.nd(code, value);
         }
+        if let Some((code, dims)) = crate::special::bulk_elem(name) {
+            return self.bulk(code, &dims, value);
+        }
         if let Some(node) = special_node(name, value)? {
             return self.leaf(node);
         }
@@ -665,8 +702,10 @@ impl<'a> ser::Serializer for Infer<'a> {
     fn serialize_map(self, _: Option<usize>) -> Result<RecInfer<'a>> {
         self.record()
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<RecInfer<'a>> {
-        self.record()
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<RecInfer<'a>> {
+        let mut rec = self.record()?;
+        rec.ndarray_form = name == crate::special::NDARRAY_FORM && len == 3;
+        Ok(rec)
     }
 }
 
@@ -779,6 +818,7 @@ pub(crate) fn empty_elem() -> Error {
         "cannot tell the element type from empty sequences; give the dtype with \
          WriteOptions::dtype(Dtype::of::<T>()?) or WriteOptions::dtype(\"<f8\".parse()?)",
     )
+    .no_element_type()
 }
 
 /// Splits the inferred top-level layout into the array shape (outer

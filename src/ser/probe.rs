@@ -451,7 +451,10 @@ where
     }
     fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<S::Ok, Stop> {
         let serializer = (self.0)(nd).map_err(Stop::Data)?;
-        data.serialize(serializer).map_err(Stop::Data)
+        // an element's error is placed by its n-d position, not its index
+        // in the flat data
+        data.serialize(serializer)
+            .map_err(|e| Stop::Data(crate::nd::flat_to_nd(e, &nd.dims, nd.fortran, false)))
     }
 }
 

@@ -4,6 +4,7 @@
 mod bulk;
 mod header;
 mod nd;
+mod nd_positions;
 #[cfg(feature = "ndarray")]
 mod ndarray;
 mod numpy_files;
