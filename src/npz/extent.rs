@@ -51,23 +51,25 @@ fn data(msg: String) -> Error {
     Error::data(format!("not a readable .npz (zip) archive: {msg}"))
 }
 
+/// The little-endian integer of `N` bytes at `at`, 0 where `b` is shorter.
+fn le_at<const N: usize>(b: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    if let (Some(src), Some(dst)) = (b.get(at..at.saturating_add(N)), a.get_mut(..N)) {
+        dst.copy_from_slice(src);
+    }
+    u64::from_le_bytes(a)
+}
+
 fn u16_at(b: &[u8], at: usize) -> u64 {
-    b.get(at..at.saturating_add(2))
-        .map_or(0, |s| u64::from(u16::from_le_bytes([s[0], s[1]])))
+    le_at::<2>(b, at)
 }
 
 fn u32_at(b: &[u8], at: usize) -> u64 {
-    b.get(at..at.saturating_add(4)).map_or(0, |s| {
-        u64::from(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-    })
+    le_at::<4>(b, at)
 }
 
 fn u64_at(b: &[u8], at: usize) -> u64 {
-    b.get(at..at.saturating_add(8)).map_or(0, |s| {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(s);
-        u64::from_le_bytes(a)
-    })
+    le_at::<8>(b, at)
 }
 
 /// Reads `n` bytes at `at` (from the archive's start `start`), fewer where
