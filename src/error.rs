@@ -40,7 +40,7 @@ impl fmt::Display for Error {
 }
 
 /// The source of an I/O error that says which operation on which file
-/// failed ([`Error::io_at`]) is the OS error itself.
+/// failed is the OS error itself.
 ///
 /// ```
 /// use std::error::Error as _;
