@@ -101,6 +101,7 @@ impl ReadOptions {
         let path = path.as_ref();
         let file = File::open(path).map_err(|e| with_path(e, "cannot open", path))?;
         self.from_reader(BufReader::new(file))
+            .map_err(|e| e.io_context(|| format!("reading {}", path.display())))
     }
 }
 
@@ -127,8 +128,17 @@ pub(crate) fn write_atomically(
     if let Ok(meta) = fs::metadata(path) {
         let _ = file.set_permissions(meta.permissions());
     }
-    syncing_behind(file.try_clone().ok(), || write(&mut file))?;
-    file.flush()?;
+    let writing = |e: Error| {
+        e.io_context(|| {
+            format!(
+                "writing {} (into the temporary file {})",
+                path.display(),
+                guard.path().display()
+            )
+        })
+    };
+    syncing_behind(file.try_clone().ok(), || write(&mut file)).map_err(writing)?;
+    file.flush().map_err(|e| writing(e.into()))?;
     file.sync_all()
         .map_err(|e| with_path(e, "cannot sync", &guard.path()))?;
     drop(file);
@@ -216,8 +226,5 @@ fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> Result<(PathBuf, File)> {
 
 /// An I/O error whose message names the file (io::Error's own does not).
 fn with_path(e: std::io::Error, what: &str, path: &Path) -> Error {
-    Error::io(std::io::Error::new(
-        e.kind(),
-        format!("{what} {}: {e}", path.display()),
-    ))
+    Error::io_at(e, format!("{what} {}", path.display()))
 }

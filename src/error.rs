@@ -31,9 +31,29 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// let err = npy_serde::from_slice::<Vec<f64>>(b"not an npy file").unwrap_err();
 /// assert!(err.to_string().contains("magic"));
 /// ```
-#[derive(thiserror::Error)]
-#[error("{}", DisplayError(.0))]
 pub struct Error(Box<ErrorImpl>);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        DisplayError(&self.0).fmt(f)
+    }
+}
+
+/// The source of an I/O error that says which operation on which file
+/// failed is the OS error itself.
+///
+/// ```
+/// use std::error::Error as _;
+/// let err = npy_serde::from_path::<u8>("/no/such/dir/x.npy").unwrap_err();
+/// assert!(err.to_string().starts_with("cannot open /no/such/dir/x.npy: "), "{err}");
+/// let os = err.source().unwrap().downcast_ref::<std::io::Error>().unwrap();
+/// assert_eq!(os.kind(), std::io::ErrorKind::NotFound);
+/// ```
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.0.kind)
+    }
+}
 
 struct ErrorImpl {
     kind: ErrorKind,
@@ -232,6 +252,34 @@ impl Error {
         Self::new(ErrorKind::Io(err))
     }
 
+    /// An I/O error that says what failed (`what`: the operation and the
+    /// file or member, "reading the header of x.npy"), keeping the OS error
+    /// as its source and its [`std::io::ErrorKind`]. Still an
+    /// [`ErrorKind::Io`]: its message is `what: <the OS error>`.
+    #[cold]
+    pub(crate) fn io_at(err: std::io::Error, what: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Io(io_at(err, what.into())))
+    }
+
+    /// Says what failed (`what`, see [`Error::io_at`]) for an I/O error;
+    /// other errors pass unchanged.
+    #[cold]
+    #[must_use]
+    pub(crate) fn io_context(mut self, what: impl FnOnce() -> String) -> Self {
+        if let ErrorKind::Io(e) = &mut self.0.kind {
+            let what = what();
+            let said = e
+                .get_ref()
+                .and_then(|r| r.downcast_ref::<IoContext>())
+                .is_some_and(|c| c.what == what);
+            if !said {
+                let inner = std::mem::replace(e, std::io::Error::other(""));
+                *e = io_at(inner, what);
+            }
+        }
+        self
+    }
+
     /// Attaches a field name (called while unwinding out of that field).
     ///
     /// ```
@@ -307,6 +355,31 @@ impl Error {
             self.0.path.push(Segment::Member(key.to_owned()));
         }
         self
+    }
+}
+
+/// An `io::Error` of `err`'s kind whose message is `what: err` and whose
+/// source is `err`.
+pub(crate) fn io_at(err: std::io::Error, what: String) -> std::io::Error {
+    std::io::Error::new(err.kind(), IoContext { what, source: err })
+}
+
+/// What failed, around the OS error (the payload of [`io_at`]).
+#[derive(Debug)]
+struct IoContext {
+    what: String,
+    source: std::io::Error,
+}
+
+impl fmt::Display for IoContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.what, self.source)
+    }
+}
+
+impl std::error::Error for IoContext {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
     }
 }
 

@@ -147,6 +147,7 @@
 #![warn(missing_docs)]
 
 mod atomic;
+mod budget;
 mod datetime;
 mod de;
 mod descr;
@@ -195,7 +196,8 @@ pub use crate::header::Header;
 pub use crate::nd::{NdArray, NdView, NdViewMut, Order};
 pub use crate::npy_writer::{Durable, NpyWriter};
 pub use crate::options::{
-    DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions, WriteOptions,
+    DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions,
+    UNTRUSTED_MAX_BYTES, UNTRUSTED_MAX_ELEMENTS, WriteOptions,
 };
 pub use crate::padding::Padding;
 #[cfg(feature = "rayon")]

@@ -164,9 +164,16 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
     /// # std::fs::remove_file(&path).unwrap();
     /// ```
     pub fn append(mut file: W) -> Result<Self> {
-        file.seek(SeekFrom::Start(0))?;
+        let seeking = |e| Error::io_at(e, "seeking in the file to append to");
+        file.seek(SeekFrom::Start(0)).map_err(seeking)?;
         let opts = ReadOptions::new().max_header_size(usize::MAX);
-        let parsed = crate::header_read::read_header(&mut file, &opts)?;
+        let parsed = crate::header_read::read_header(&mut file, &opts).map_err(|e| {
+            e.io_context(|| {
+                "reading the header of the file to append to (open it with read and write \
+                 access: OpenOptions::new().read(true).write(true).open(path))"
+                    .to_owned()
+            })
+        })?;
         let header = parsed.header;
         let Some((&count, rest)) = header.shape.split_first() else {
             return Err(Error::schema("cannot append to a 0-d array (shape ())"));
@@ -180,7 +187,7 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
             .ok()
             .and_then(|o| o.checked_add(header.data_len().ok()?))
             .ok_or_else(|| Error::data("array size overflows"))?;
-        let file_len = file.seek(SeekFrom::End(0))?;
+        let file_len = file.seek(SeekFrom::End(0)).map_err(seeking)?;
         if file_len < end {
             return Err(Error::data(format!(
                 "cannot append: the file has {file_len} bytes but its header describes {end}"
@@ -188,7 +195,7 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
         }
         // bytes past the end are what an interrupted append wrote but never
         // counted (its header was not patched): the new records overwrite them
-        file.seek(SeekFrom::Start(end))?;
+        file.seek(SeekFrom::Start(end)).map_err(seeking)?;
         // The header must be rewritable in place for any length.
         for n in [count, u64::MAX] {
             let mut shape = header.shape.clone();
@@ -233,7 +240,9 @@ impl WriteOptions {
     /// assert_eq!(&bytes[6..8], &[3, 0]);
     /// ```
     pub fn npy_writer<W: Write + Seek>(&self, mut writer: W) -> Result<NpyWriter<W>> {
-        let start = writer.stream_position()?;
+        let start = writer
+            .stream_position()
+            .map_err(|e| Error::io_at(e, "finding the position to write the array at"))?;
         let mut w = NpyWriter::build(writer, self.dtype.clone(), self, None);
         w.patch = Some(patch_at::<W>);
         w.start = start;
@@ -370,7 +379,7 @@ impl<W: Write> NpyWriter<W> {
             if !taken_back {
                 self.broken = Some("the header".to_owned());
             }
-            return Err(e.into());
+            return Err(Error::io_at(e, "writing the npy header"));
         }
         self.header_len = Some(bytes.len());
         self.version = Some(version);
@@ -414,7 +423,7 @@ impl<W: Write> NpyWriter<W> {
     fn write_record(&mut self, index: u64) -> Result<()> {
         if let Err(e) = self.out.write_all(&self.scratch) {
             self.take_back();
-            return Err(Error::from(e).at_record(index));
+            return Err(Error::io_at(e, "writing the data").at_record(index));
         }
         // count < u64::MAX: both callers checked it (steady, serialize_first)
         self.count = self.count.wrapping_add(1);
@@ -520,7 +529,8 @@ impl<W: Write> NpyWriter<W> {
     /// ```
     pub fn finish(self) -> Result<W> {
         let mut out = self.complete(|_, _| Ok(()))?;
-        out.flush()?;
+        out.flush()
+            .map_err(|e| Error::io_at(e, "flushing the finished file"))?;
         Ok(out)
     }
 
@@ -560,8 +570,10 @@ impl<W: Write> NpyWriter<W> {
                 .ok()
                 .and_then(|h| self.start.checked_add(h)?.checked_add(data))
                 .ok_or_else(|| Error::data("array size overflows"))?;
-            before_patch(&mut self.out, end)?;
-            patch(&mut self.out, self.start, &bytes, end)?;
+            before_patch(&mut self.out, end)
+                .map_err(|e| Error::io_at(e, "syncing the data before the header is patched"))?;
+            patch(&mut self.out, self.start, &bytes, end)
+                .map_err(|e| Error::io_at(e, "patching the header with the record count"))?;
         }
         Ok(self.out)
     }
@@ -664,7 +676,8 @@ impl<W: Durable> NpyWriter<W> {
             out.sync_data()?;
             out.set_len(end)
         })?;
-        out.sync_data()?;
+        out.sync_data()
+            .map_err(|e| Error::io_at(e, "syncing the patched header"))?;
         Ok(out)
     }
 }

@@ -211,6 +211,7 @@ pub struct ReadOptions {
     pub(crate) max_elements: u64,
     pub(crate) lossy: bool,
     pub(crate) max_depth: usize,
+    pub(crate) max_bytes: u64,
 }
 
 impl Default for ReadOptions {
@@ -220,6 +221,7 @@ impl Default for ReadOptions {
             max_elements: DEFAULT_MAX_ELEMENTS,
             lossy: false,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_bytes: u64::MAX,
         }
     }
 }
@@ -360,4 +362,111 @@ impl ReadOptions {
         self.max_depth = n;
         self
     }
+
+    /// Most bytes one read call may read, inflate and allocate (unlimited by
+    /// default). Each call is charged before the bytes are read: the data
+    /// the array's header describes (what the target holds of it), the raw
+    /// bytes of an `.npz` member that is not `.npy`, and, where a generic
+    /// target (`deserialize_any`, such as `serde_json::Value`) takes a whole
+    /// array or member, 64 bytes for every value it builds (each number, each
+    /// sequence, each record field's key and value), since a
+    /// `serde_json::Value` node costs far more than the bytes it holds. The
+    /// charges of one call add up: all members of one
+    /// [`npz::from_reader`](crate::npz::from_reader), one
+    /// [`NpzReader::by_name`](crate::npz::NpzReader::by_name). A refusal
+    /// names the limit and the value that would pass.
+    ///
+    /// The streaming readers ([`NpyReader`](crate::NpyReader),
+    /// [`NpzReader::reader`](crate::npz::NpzReader::reader)) hold one record
+    /// at a time and are not charged; a generic value nested inside a typed
+    /// target (`Vec<serde_json::Value>`) is charged for its bytes only.
+    ///
+    /// ```
+    /// let bytes = npy_serde::to_vec(&vec![7u8; 1000])?;
+    /// let opts = npy_serde::ReadOptions::new().max_bytes(10_000);
+    /// // 1000 bytes of data into Vec<u8>: within the budget
+    /// assert_eq!(opts.from_slice::<Vec<u8>>(&bytes)?.len(), 1000);
+    /// // the same into serde_json::Value: 1000 bytes + 1001 values of 64 bytes
+    /// let err = opts.from_slice::<serde_json::Value>(&bytes).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "limit exceeded: reading the array's 1000 elements into a generic value \
+    ///      (deserialize_any, such as serde_json::Value: 64 bytes a value) takes 64064 bytes \
+    ///      (with the 1000 bytes this call has already read), more than max_bytes 10000; \
+    ///      raise it with ReadOptions::max_bytes(65064)"
+    /// );
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    #[must_use]
+    pub fn max_bytes(mut self, n: u64) -> Self {
+        self.max_bytes = n;
+        self
+    }
+
+    /// Limits for untrusted input, in one call: at most
+    /// [`UNTRUSTED_MAX_BYTES`] (32 MiB) read, inflated and allocated per
+    /// call ([`max_bytes`](Self::max_bytes)), at most
+    /// [`UNTRUSTED_MAX_ELEMENTS`] (2^22) elements, numpy's 10,000-character
+    /// header limit and a nesting depth of 64. Each limit can be changed by
+    /// the builder methods after it
+    /// (`ReadOptions::untrusted().max_bytes(256 << 20)`).
+    ///
+    /// Why these values: a target can hold up to twice what it is charged
+    /// while its `Vec` doubles, so 32 MiB keeps one read under about 64 MiB
+    /// of memory; 2^22 elements are 32 MiB of `'<f8'`, the same bound for the
+    /// commonest dtype, and keep values that hold no bytes (empty records,
+    /// charged 2^16 elements each) to 64 of them. Deflate inflates up to
+    /// 1032 times, so a 33 KB `.npz` member can hold 33,554,433 bytes of
+    /// `'|u1'` (1 GiB as `serde_json::Value`): under `untrusted()` it is
+    /// refused before its data is inflated.
+    ///
+    /// ```
+    /// use std::io::{Cursor, Write};
+    /// // an archive whose one deflated member holds 2^23 zero bytes of '|u1'
+    /// let mut w = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new())).compressed(true);
+    /// w.add("big", &vec![0u8; 1 << 23])?;
+    /// let archive = w.finish()?.into_inner();
+    /// assert!(archive.len() < 100_000);
+    /// let opts = npy_serde::ReadOptions::untrusted();
+    /// let mut z = npy_serde::npz::NpzReader::with_options(Cursor::new(&archive), opts)?;
+    /// let err = z.by_name::<serde_json::Value>("big").unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "member 'big': limit exceeded: shape (8388608,) has 8388608 elements, more than \
+    ///      max_elements 4194304; raise it with ReadOptions::max_elements(8388608)"
+    /// );
+    /// // every limit stays adjustable
+    /// let opts = npy_serde::ReadOptions::untrusted().max_elements(1 << 24);
+    /// let mut z = npy_serde::npz::NpzReader::with_options(Cursor::new(&archive), opts)?;
+    /// assert_eq!(z.by_name::<Vec<u8>>("big")?.len(), 1 << 23);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn untrusted() -> Self {
+        ReadOptions {
+            max_header_size: DEFAULT_MAX_HEADER_SIZE,
+            max_elements: UNTRUSTED_MAX_ELEMENTS,
+            lossy: false,
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_bytes: UNTRUSTED_MAX_BYTES,
+        }
+    }
+
+    /// A fresh budget of `max_bytes` for one call.
+    pub(crate) fn budget(&self) -> crate::budget::Budget {
+        crate::budget::Budget::new(self.max_bytes)
+    }
 }
+
+/// [`ReadOptions::max_bytes`] of [`ReadOptions::untrusted`]: 32 MiB.
+///
+/// ```
+/// assert_eq!(npy_serde::UNTRUSTED_MAX_BYTES, 32 << 20);
+/// ```
+pub const UNTRUSTED_MAX_BYTES: u64 = 32 << 20;
+
+/// [`ReadOptions::max_elements`] of [`ReadOptions::untrusted`]: 2^22.
+///
+/// ```
+/// assert_eq!(npy_serde::UNTRUSTED_MAX_ELEMENTS, 1 << 22);
+/// ```
+pub const UNTRUSTED_MAX_ELEMENTS: u64 = 1 << 22;

@@ -13,6 +13,7 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use crate::budget::{AnyCharged, Budget};
 use crate::de::array::{ArrayDe, fortran_to_c};
 use crate::de::element::ElementDe;
 use crate::de::fortran::FortranFile;
@@ -47,6 +48,23 @@ use crate::options::ReadOptions;
 /// let a: Vec<i64> = npy_serde::from_reader(&mut r)?;
 /// let b: f64 = npy_serde::from_reader(&mut r)?;
 /// assert_eq!((a, b), (vec![1, 2], 1.5));
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+///
+/// # Untrusted input
+///
+/// The default limits are meant for trusted files (2^32 elements: an honest
+/// 4 GiB file of `'|u1'` takes 128 GiB as `serde_json::Value`). Read
+/// untrusted input with [`ReadOptions::untrusted`], which bounds what one
+/// call reads and allocates (see [`ReadOptions::max_bytes`]):
+///
+/// ```
+/// let bytes = npy_serde::to_vec(&vec![0u8; 1 << 20])?;
+/// let opts = npy_serde::ReadOptions::untrusted();
+/// assert_eq!(opts.from_reader::<Vec<u8>>(&bytes[..])?.len(), 1 << 20);
+/// // a million values of serde_json::Value are charged 64 bytes each
+/// let err = opts.from_reader::<serde_json::Value>(&bytes[..]).unwrap_err();
+/// assert!(err.to_string().contains("more than max_bytes 33554432"), "{err}");
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
 pub fn from_reader<T: DeserializeOwned>(reader: impl Read) -> Result<T> {
@@ -140,7 +158,9 @@ impl ReadOptions {
     /// ```
     pub fn from_reader<T: DeserializeOwned>(&self, mut reader: impl Read) -> Result<T> {
         let parsed = read_header(&mut reader, self)?;
-        deserialize_stream(&parsed.header, &mut reader, self).map(|(value, _)| value)
+        let budget = self.budget();
+        budget.charge_data(&parsed.header)?;
+        deserialize_stream(&parsed.header, &mut reader, self, &budget).map(|(value, _)| value)
     }
 
     /// [`from_slice`] with these options.
@@ -164,7 +184,9 @@ impl ReadOptions {
         let data = bytes
             .get(parsed.data_offset..)
             .ok_or_else(|| Error::header("the header runs past the end of the input"))?;
-        deserialize_data(&parsed.header, data, self.cfg(), self.max_elements)
+        let budget = self.budget();
+        budget.charge_data(&parsed.header)?;
+        deserialize_data_in(&parsed.header, data, self.cfg(), self.max_elements, &budget)
     }
 }
 
@@ -175,21 +197,38 @@ pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
     header: &Header,
     reader: R,
     options: &ReadOptions,
+    budget: &Budget,
 ) -> Result<(T, R)> {
     check_readable(&header.descr)?;
     let mut de = StreamDe::new(header, reader, options.cfg(), options.max_elements)?;
-    let value = T::deserialize(&mut de)?;
+    let value = T::deserialize(AnyCharged {
+        de: &mut de,
+        header,
+        budget,
+    })?;
     let reader = de.finish()?;
     Ok((value, reader))
 }
 
 /// Deserializes the data section of an array (exactly `header.data_len()`
 /// bytes; shorter or longer is an error). Shared with the npz reader.
+#[cfg(test)]
 pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
     header: &Header,
     data: &'de [u8],
     cfg: Cfg,
     max_elements: u64,
+) -> Result<T> {
+    deserialize_data_in(header, data, cfg, max_elements, &Budget::new(u64::MAX))
+}
+
+/// [`deserialize_data`] charging a generic target to `budget`.
+pub(crate) fn deserialize_data_in<'de, T: Deserialize<'de>>(
+    header: &Header,
+    data: &'de [u8],
+    cfg: Cfg,
+    max_elements: u64,
+    budget: &Budget,
 ) -> Result<T> {
     let total = header.data_len()?;
     let have = data.len() as u64;
@@ -207,18 +246,24 @@ pub(crate) fn deserialize_data<'de, T: Deserialize<'de>>(
     }
     let plan = Plan::new(&header.descr);
     if header.fortran_order && header.shape.len() >= 2 {
-        return T::deserialize(FortranFile {
-            plan: &plan,
+        return T::deserialize(AnyCharged {
+            de: FortranFile {
+                plan: &plan,
+                header,
+                bytes: Bytes::Borrowed(data),
+                cfg,
+                max_elements,
+            },
             header,
-            bytes: Bytes::Borrowed(data),
-            cfg,
-            max_elements,
+            budget,
         });
     }
-    T::deserialize(
-        ArrayDe::new(&plan, &header.shape, Bytes::Borrowed(data), cfg, true)
+    T::deserialize(AnyCharged {
+        de: ArrayDe::new(&plan, &header.shape, Bytes::Borrowed(data), cfg, true)
             .of_file(header, max_elements),
-    )
+        header,
+        budget,
+    })
 }
 
 /// Reads an `.npy` array one outer element (record) at a time.

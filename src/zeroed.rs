@@ -49,9 +49,14 @@ pub fn write_zeroed(file: &File, dtype: &Dtype, shape: &[usize]) -> Result<()> {
         .ok_or_else(|| Error::limit("the file size overflows u64"))?;
     let mut out = file;
     // truncate first: old bytes past the header must not survive as data
-    file.set_len(0)?;
-    out.seek(SeekFrom::Start(0))?;
-    out.write_all(&head)?;
-    file.set_len(total)?;
+    let io = |what: &'static str| move |e| Error::io_at(e, what);
+    file.set_len(0)
+        .map_err(io("truncating the file to write zeros into"))?;
+    out.seek(SeekFrom::Start(0))
+        .map_err(io("seeking to the start of the file to write zeros into"))?;
+    out.write_all(&head)
+        .map_err(io("writing the npy header of the zeroed file"))?;
+    file.set_len(total)
+        .map_err(io("extending the zeroed file to its size"))?;
     Ok(())
 }

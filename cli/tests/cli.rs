@@ -182,6 +182,22 @@ fn check_files() {
     ]));
 }
 
+/// Truncated and lying archives (the library's hostile corpus): each says
+/// where it is cut and what its directory promises, never "failed to fill
+/// whole buffer".
+#[test]
+fn check_truncated_npz() {
+    let out = npy(&[
+        "check",
+        "../tests/data/hostile/npz_cut_in_end_record.npz",
+        "../tests/data/hostile/npz_cut_in_directory.npz",
+        "../tests/data/hostile/npz_member_data_past_end.npz",
+        "../tests/data/hostile/npz_local_header_cut.npz",
+    ]);
+    assert!(!out.contains("fill whole buffer"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
 #[test]
 fn usage_and_exit_statuses_documented() {
     let help = String::from_utf8(stdout(&["--help"])).unwrap();

@@ -150,7 +150,13 @@ fn inflate(packed: Packed, options: &ReadOptions) -> Option<Inflated> {
             Err(_) => return None,
         }
     };
-    let data_len = usize::try_from(parsed.header.data_len().ok()?).ok()?;
+    let data_len = parsed.header.data_len().ok()?;
+    // a member over the byte budget is left to the sequential path, which
+    // refuses it before inflating its data
+    if data_len > options.max_bytes {
+        return None;
+    }
+    let data_len = usize::try_from(data_len).ok()?;
     let len = parsed.data_offset.checked_add(data_len)?;
     // one byte past the data: a member that goes on is not read further
     let end = len.checked_add(1)?.min(most);

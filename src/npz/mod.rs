@@ -88,6 +88,7 @@
 mod archive_de;
 mod columns;
 mod deflate;
+mod extent;
 #[cfg(feature = "rayon")]
 mod inflate;
 mod range;
@@ -295,9 +296,57 @@ pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -
 /// assert_eq!(m["b"], serde_json::json!(2.5));
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
+///
+/// # Untrusted archives
+///
+/// `from_reader` uses the default [`ReadOptions`](crate::ReadOptions),
+/// meant for trusted files: a 33 KB archive can inflate to 32 MiB of
+/// `'|u1'`, 1 GiB as `serde_json::Value`. For untrusted input, read with
+/// [`ReadOptions::untrusted`](crate::ReadOptions::untrusted) (a byte budget
+/// for the whole call, a small element limit) through
+/// [`NpzReader::read_all`]:
+///
+/// ```
+/// # use std::io::Cursor;
+/// # let mut w = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new())).compressed(true);
+/// # w.add("a", &vec![0u8; 40 << 20])?;
+/// # let file = w.finish()?;
+/// let opts = npy_serde::ReadOptions::untrusted();
+/// let mut z = npy_serde::npz::NpzReader::with_options(file, opts)?;
+/// let err = z.read_all::<serde_json::Value>().unwrap_err();
+/// assert!(err.to_string().starts_with("member 'a': limit exceeded: "), "{err}");
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
 pub fn from_reader<T: DeserializeOwned>(reader: impl Read + Seek) -> Result<T> {
-    let mut npz = NpzReader::new(reader)?;
-    T::deserialize(archive_de::ArchiveDe { npz: &mut npz })
+    NpzReader::new(reader)?.read_all()
+}
+
+impl<R: Read + Seek> NpzReader<R> {
+    /// Reads the whole archive into `T` as [`from_reader`] does, with this
+    /// reader's options ([`ReadOptions::max_bytes`](crate::ReadOptions::max_bytes)
+    /// is charged for all the members read by this call together).
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// let mut w = npy_serde::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// w.add("a", &[1u8, 2])?;
+    /// w.add("b", &[3u8])?;
+    /// let file = w.finish()?.into_inner();
+    /// let opts = npy_serde::ReadOptions::untrusted().max_bytes(1000);
+    /// let mut z = npy_serde::npz::NpzReader::with_options(std::io::Cursor::new(&file), opts)?;
+    /// let m: BTreeMap<String, Vec<u8>> = z.read_all()?;
+    /// assert_eq!(m["a"], [1, 2]);
+    /// // into serde_json::Value: 64 bytes a value, the members' charges add up
+    /// let opts = npy_serde::ReadOptions::untrusted().max_bytes(200);
+    /// let mut z = npy_serde::npz::NpzReader::with_options(std::io::Cursor::new(&file), opts)?;
+    /// let err = z.read_all::<serde_json::Value>().unwrap_err();
+    /// assert!(err.to_string().contains("(with the 195 bytes this call has already read)"), "{err}");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn read_all<T: DeserializeOwned>(&mut self) -> Result<T> {
+        self.budget.reset();
+        T::deserialize(archive_de::ArchiveDe { npz: self })
+    }
 }
 
 /// Writes an `.npz` archive to `path` atomically: into a temporary file in
@@ -341,8 +390,11 @@ pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<std::path::Path>, value: 
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
 pub fn from_path<T: DeserializeOwned>(path: impl AsRef<std::path::Path>) -> Result<T> {
-    let file = std::fs::File::open(path.as_ref())?;
+    let path = path.as_ref();
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::io_at(e, format!("cannot open {}", path.display())))?;
     from_reader(std::io::BufReader::new(file))
+        .map_err(|e| e.io_context(|| format!("reading {}", path.display())))
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use zip::read::ZipFile;
 use zip::result::ZipError;
 use zip::{CompressionMethod, ZipArchive};
 
+use crate::budget::{AnyCharged, Budget};
 use crate::de::stream::StreamDe;
 use crate::error::{Error, ErrorKind, Result};
 use crate::header::{Header, MAGIC};
@@ -18,6 +19,7 @@ use crate::options::ReadOptions;
 use crate::pyrepr::PyStr;
 use crate::reader::NpyReader;
 
+use super::extent::Extent;
 use super::key_of;
 use super::range::DataRange;
 
@@ -72,6 +74,10 @@ pub struct NpzReader<R: Read + Seek> {
     /// The stream position the archive starts at (what data ranges count
     /// from).
     start: u64,
+    /// Where the zip structures lie, checked against the bytes present.
+    extent: Extent,
+    /// `ReadOptions::max_bytes` spent by the current call.
+    pub(crate) budget: std::sync::Arc<Budget>,
 }
 
 impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
@@ -173,7 +179,7 @@ pub(crate) fn member_error(err: Error, key: &str) -> Error {
             // flate2 reports a corrupt deflate stream as InvalidInput
             Error::data(format!("the compressed data is damaged ({e})"))
         }
-        _ => err,
+        _ => err.io_context(|| "reading the member".to_owned()),
     };
     err.in_member(key)
 }
@@ -242,17 +248,22 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     pub fn with_options(mut reader: R, options: ReadOptions) -> Result<Self> {
-        let start = reader.stream_position()?;
-        let end = reader.seek(std::io::SeekFrom::End(0))?;
+        let io = |e| Error::io_at(e, "opening the archive (seeking or reading its start)");
+        let start = reader.stream_position().map_err(io)?;
+        let end = reader.seek(std::io::SeekFrom::End(0)).map_err(io)?;
         let archive_len = end.saturating_sub(start);
-        reader.seek(std::io::SeekFrom::Start(start))?;
+        reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
         let head = peek_magic(&mut reader)?;
-        reader.seek(std::io::SeekFrom::Start(start))?;
+        reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
         if head.as_slice() == MAGIC.as_slice() {
             return Err(Error::header(
                 "this is an .npy file, not an .npz archive; read it with npy_serde::from_reader",
             ));
         }
+        // the zip crate reads the whole stream, wherever it is positioned
+        // (a Cursor just written is at its end): so does the check
+        let extent = Extent::scan(&mut reader, 0, end)?;
+        reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
         let zip = ZipArchive::new(reader).map_err(|e| match e {
             ZipError::Io(e) => Error::io(e),
             ZipError::InvalidArchive(msg) if msg.contains("EOCD") => Error::data(
@@ -269,12 +280,15 @@ impl<R: Read + Seek> NpzReader<R> {
             other => Error::from(other),
         })?;
         let keys = zip.file_names().map(|n| key_of(n).to_owned()).collect();
+        let budget = std::sync::Arc::new(options.budget());
         Ok(NpzReader {
             zip,
             options,
             keys,
             archive_len,
             start,
+            extent,
+            budget,
         })
     }
 
@@ -343,8 +357,16 @@ impl<R: Read + Seek> NpzReader<R> {
     /// methods other than stored and deflate with a clear message.
     fn open(&mut self, i: usize) -> Result<MemberReader<'_, R>> {
         let key = self.key(i).to_owned();
+        if let Some(name) = self.zip.name_for_index(i) {
+            self.extent
+                .check_local_header(i, name)
+                .map_err(|e| e.in_member(&key))?;
+        }
         {
             let raw = self.zip.by_index_raw(i).map_err(|e| zip_error(e, &key))?;
+            self.extent
+                .check_data(raw.data_start(), raw.compressed_size())
+                .map_err(|e| e.in_member(&key))?;
             if raw.encrypted() {
                 return Err(zip_error(
                     ZipError::UnsupportedArchive(ZipError::PASSWORD_REQUIRED),
@@ -395,6 +417,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn by_name<T: DeserializeOwned>(&mut self, name: &str) -> Result<T> {
         let i = self.index(name)?;
+        self.budget.reset();
         self.read_index(i, std::marker::PhantomData::<T>)
     }
 
@@ -405,10 +428,12 @@ impl<R: Read + Seek> NpzReader<R> {
         seed: S,
     ) -> Result<S::Value> {
         let options = self.options.clone();
+        let budget = self.budget.clone();
         let mut member = self.open(i)?;
         let key = member.key.clone();
         let npy_name = member.file.name().ends_with(".npy");
-        read_member(&mut member, &options, npy_name, seed).map_err(|e| member_error(e, &key))
+        read_member(&mut member, &options, &budget, npy_name, seed)
+            .map_err(|e| member_error(e, &key))
     }
 
     /// Whether member `i` is deflated (and not encrypted): one worth
@@ -439,6 +464,11 @@ impl<R: Read + Seek> NpzReader<R> {
         let mut raw = self.zip.by_index_raw(i).ok()?;
         let present = archive_len.saturating_sub(raw.data_start().saturating_sub(start));
         let claim = raw.compressed_size().min(present);
+        // compressed bytes over the byte budget: the sequential path reads
+        // the member and refuses it by what it holds
+        if claim > self.options.max_bytes {
+            return None;
+        }
         let mut bytes = Vec::with_capacity(usize::try_from(claim).ok()?);
         raw.by_ref().take(claim).read_to_end(&mut bytes).ok()?;
         Some(super::inflate::Packed {
@@ -460,7 +490,7 @@ impl<R: Read + Seek> NpzReader<R> {
         seed: S,
     ) -> Result<S::Value> {
         // only members named .npy are inflated ahead (see `packed`)
-        read_member(&mut member, &self.options, true, seed)
+        read_member(&mut member, &self.options, &self.budget, true, seed)
             .map_err(|e| member_error(e, self.key(i)))
     }
 
@@ -469,10 +499,11 @@ impl<R: Read + Seek> NpzReader<R> {
     /// that the member ends there. `None` for a member that is not `.npy`.
     pub(crate) fn load_index(&mut self, i: usize) -> Result<Option<(Header, Vec<u8>)>> {
         let options = self.options.clone();
+        let budget = self.budget.clone();
         let mut member = self.open(i)?;
         let key = member.key.clone();
         let room = member.room;
-        load_member(&mut member, &options, room).map_err(|e| member_error(e, &key))
+        load_member(&mut member, &options, &budget, room).map_err(|e| member_error(e, &key))
     }
 
     /// Streams member `name` record by record (see [`NpyReader`]). The
@@ -502,7 +533,9 @@ impl<R: Read + Seek> NpzReader<R> {
 
     /// The decompressed bytes of member `name`, for members that are not
     /// `.npy` (a `readme.txt`), as numpy returns them. At most
-    /// `ReadOptions::max_elements` bytes are read.
+    /// `ReadOptions::max_elements` bytes are read, and at most half of
+    /// `ReadOptions::max_bytes` (each byte is charged twice: the buffer
+    /// doubles as they arrive).
     ///
     /// ```
     /// # use std::io::Cursor;
@@ -516,10 +549,12 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn raw(&mut self, name: &str) -> Result<Vec<u8>> {
         let i = self.index(name)?;
-        let limit = self.options.max_elements;
+        self.budget.reset();
+        let max_elements = self.options.max_elements;
+        let budget = self.budget.clone();
         let mut member = self.open(i)?;
         let key = member.key.clone();
-        read_raw(&mut member, Vec::new(), limit).map_err(|e| member_error(e, &key))
+        read_raw(&mut member, Vec::new(), max_elements, &budget).map_err(|e| member_error(e, &key))
     }
 
     /// Where member `name`'s array data lies in the archive, with its
@@ -605,15 +640,32 @@ fn peek_magic<R: Read>(r: &mut R) -> Result<Vec<u8>> {
     Ok(head)
 }
 
-/// All remaining bytes after `start`, refusing more than `limit` in all.
-fn read_raw<R: Read>(r: &mut R, mut start: Vec<u8>, limit: u64) -> Result<Vec<u8>> {
+/// All remaining bytes after `start`, refusing more than `max_elements`
+/// or what is left of `budget` in all (and charging them to it).
+fn read_raw<R: Read>(
+    r: &mut R,
+    mut start: Vec<u8>,
+    max_elements: u64,
+    budget: &Budget,
+) -> Result<Vec<u8>> {
+    // the buffer doubles as bytes arrive: each byte is charged twice
+    let left = budget.left() / 2;
+    let limit = max_elements.min(left);
     let room = limit.saturating_sub(start.len() as u64);
     r.take(room.saturating_add(1)).read_to_end(&mut start)?;
     if start.len() as u64 > limit {
-        return Err(Error::limit(format!(
-            "the member holds more than {limit} bytes (ReadOptions::max_elements)"
-        )));
+        if max_elements <= left {
+            return Err(Error::limit(format!(
+                "the member holds more than {limit} bytes (ReadOptions::max_elements)"
+            )));
+        }
+        return Err(budget.more_than_left(
+            "the member's bytes (charged twice: their buffer doubles as they arrive)",
+        ));
     }
+    budget.charge((start.len() as u64).saturating_mul(2), &|| {
+        "the member's bytes (charged twice: their buffer doubles as they arrive)".to_owned()
+    })?;
     Ok(start)
 }
 
@@ -641,6 +693,7 @@ fn check_end<R: Read>(r: &mut R, data_len: u64) -> Result<()> {
 fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     member: &mut R,
     options: &ReadOptions,
+    budget: &Budget,
     npy_name: bool,
     seed: S,
 ) -> Result<S::Value> {
@@ -652,15 +705,20 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
                  NpzReader::raw reads its bytes",
             ));
         }
-        let bytes = read_raw(member, head, options.max_elements)?;
+        let bytes = read_raw(member, head, options.max_elements, budget)?;
         return seed.deserialize(super::raw_member::RawMember(&bytes));
     }
     let mut r = head.as_slice().chain(member);
     let parsed = read_header(&mut r, options)?;
     let header = parsed.header;
     crate::de::check_readable(&header.descr)?;
+    budget.charge_data(&header)?;
     let mut de = StreamDe::new(&header, &mut r, options.cfg(), options.max_elements)?;
-    let value = seed.deserialize(&mut de)?;
+    let value = seed.deserialize(AnyCharged {
+        de: &mut de,
+        header: &header,
+        budget,
+    })?;
     let mut r = de.finish()?;
     check_end(&mut r, header.data_len()?)?;
     Ok(value)
@@ -674,6 +732,7 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
 fn load_member<R: Read>(
     member: &mut R,
     options: &ReadOptions,
+    budget: &Budget,
     room: u64,
 ) -> Result<Option<(Header, Vec<u8>)>> {
     let head = peek_magic(member)?;
@@ -684,6 +743,7 @@ fn load_member<R: Read>(
     let parsed = read_header(&mut r, options)?;
     let header = parsed.header;
     crate::de::check_readable(&header.descr)?;
+    budget.charge_data(&header)?;
     let total = header.data_len()?;
     let mut data = Vec::with_capacity(usize::try_from(total.min(room)).unwrap_or(0));
     (&mut r).take(total).read_to_end(&mut data)?;

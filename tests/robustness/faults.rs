@@ -215,7 +215,10 @@ fn seekable_writer_takes_back_a_partly_written_record() {
                     Ok(()) => good.push(r.clone()),
                     Err(e) => {
                         assert_eq!(i, failing);
-                        assert_eq!(e.to_string(), format!("record {i}: disk full"));
+                        assert_eq!(
+                            e.to_string(),
+                            format!("record {i}: writing the data: disk full")
+                        );
                     }
                 }
             }
@@ -250,7 +253,7 @@ fn seekable_writer_rewrites_a_partly_written_header() {
     };
     let mut w = NpyWriter::new(out).unwrap();
     let e = w.serialize(&recs[0]).unwrap_err().to_string();
-    assert_eq!(e, "disk full");
+    assert_eq!(e, "writing the npy header: disk full");
     w.serialize(&recs[1]).unwrap();
     w.serialize(&recs[2]).unwrap();
     let bytes = w.finish().unwrap().inner.into_inner();
@@ -666,4 +669,44 @@ fn path_round_trip_with_options() {
     assert_eq!(back, recs);
     assert_eq!(std::fs::read(&path).unwrap()[6], 2);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An I/O error says which operation on which file failed, the OS error
+/// its source: appending to a file opened without read access, opening
+/// files that are not there.
+#[cfg(unix)]
+#[test]
+fn io_errors_say_what_failed_on_which_file() {
+    use std::error::Error as _;
+    let dir = std::env::temp_dir().join(format!("npy_serde_io_context_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a.npy");
+    std::fs::write(&path, npy_serde::to_vec(&[1u32, 2]).unwrap()).unwrap();
+    let write_only = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    let err = NpyWriter::append(write_only).unwrap_err();
+    let os = err
+        .source()
+        .unwrap()
+        .downcast_ref::<std::io::Error>()
+        .unwrap();
+    assert_eq!(os.raw_os_error(), Some(9), "{err}");
+    assert!(matches!(err.kind(), npy_serde::ErrorKind::Io(_)));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let missing = npy_serde::from_path::<Vec<u8>>("no/such/dir/x.npy").unwrap_err();
+    let missing_npz =
+        npy_serde::npz::from_path::<std::collections::BTreeMap<String, Vec<u8>>>("no/such/x.npz")
+            .unwrap_err();
+    for e in [&missing, &missing_npz] {
+        let os = e
+            .source()
+            .unwrap()
+            .downcast_ref::<std::io::Error>()
+            .unwrap();
+        assert_eq!(os.kind(), std::io::ErrorKind::NotFound, "{e}");
+    }
+    let text =
+        format!("append, write-only: {err}\nfrom_path: {missing}\nnpz::from_path: {missing_npz}\n");
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("io_errors_say_what_failed", text);
+    });
 }

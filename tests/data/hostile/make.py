@@ -252,6 +252,54 @@ NPZ["npz_1gib_member_stored"] = npz_with(FILES["shape_1gib_declared"], False)
 NPZ["npz_1gib_member_deflated"] = npz_with(FILES["shape_1gib_declared"], True)
 
 
+# Truncated and lying archives: np.savez of two members, a = arange(4) and
+# b = arange(300) (int64), then one defect each. The library must name the
+# member where there is one, the offset, and what the directory promises
+# against what the file holds.
+def two_members():
+    b = io.BytesIO()
+    np.savez(b, a=np.arange(4, dtype="<i8"), b=np.arange(300, dtype="<i8"))
+    return b.getvalue()
+
+
+TWO = two_members()
+EOCD_AT = TWO.rfind(b"PK\x05\x06")
+CD_AT = struct.unpack("<I", TWO[EOCD_AT + 16 : EOCD_AT + 20])[0]
+CD_B = TWO.rfind(b"PK\x01\x02")  # the central directory entry of b.npy
+# cut inside the end of central directory record (10 of its 22 bytes left)
+NPZ["npz_cut_in_end_record"] = TWO[: EOCD_AT + 10]
+# cut inside the central directory: in the middle of b.npy's entry (its
+# 46 fixed bytes and 4 of the 5 of its name), and before b.npy's name
+NPZ["npz_cut_in_directory"] = TWO[: CD_B + 50]
+NPZ["npz_cut_in_directory_entry"] = TWO[: CD_B + 30]
+
+
+def patched_b(data, field, value):
+    """TWO with field (an offset into b.npy's central directory entry) of
+    b.npy's entry set to the 4-byte value."""
+    data = bytearray(data)
+    data[CD_B + field : CD_B + field + 4] = struct.pack("<I", value)
+    return bytes(data)
+
+
+# b.npy's data runs past the end: its compressed (stored) size in the
+# directory and its local header claims 1 MB
+LOCAL_B = struct.unpack("<I", TWO[CD_B + 42 : CD_B + 46])[0]
+past = bytearray(patched_b(TWO, 20, 1_000_000))
+past[LOCAL_B + 18 : LOCAL_B + 22] = struct.pack("<I", 1_000_000)
+NPZ["npz_member_data_past_end"] = bytes(past)
+# the archive cut inside b.npy's data, its central directory and end record
+# appended again (pointing where the directory now is): b.npy's data runs
+# into the directory
+cut_at = LOCAL_B + 100
+moved = bytearray(TWO[:cut_at] + TWO[CD_AT:])
+end = len(moved) - 22
+moved[end + 16 : end + 20] = struct.pack("<I", cut_at)
+NPZ["npz_member_data_cut"] = bytes(moved)
+# b.npy's local header offset points 10 bytes before the end of the file
+NPZ["npz_local_header_cut"] = patched_b(TWO, 42, len(TWO) - 10)
+
+
 def main():
     for old in glob.glob(os.path.join(HERE, "*.npz")):
         os.remove(old)

@@ -1,0 +1,212 @@
+//! [`ReadOptions::max_bytes`](crate::ReadOptions::max_bytes): what one read
+//! call may read, inflate and allocate.
+//!
+//! A read is charged before the bytes are read: the data its header
+//! describes (the target holds about that much), the raw bytes of a member
+//! that is not `.npy`, and, where a generic target (`deserialize_any`, such
+//! as `serde_json::Value`) takes a whole array or member, a per-value
+//! overhead ([`ANY_VALUE_COST`]). Charges add up over one call (all the
+//! members of one `npz::from_reader`).
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::de::{self, Visitor};
+
+use crate::dtype::Dtype;
+use crate::error::{Error, Result};
+use crate::header::Header;
+
+/// Bytes a generic target is charged per value it builds (each number,
+/// string and sequence of the array, and each record field's key and
+/// value): a `serde_json::Value` is 32 bytes, and the `Vec` holding it may
+/// hold twice that while it doubles; a record's field also costs its
+/// `String` key and map entry.
+pub(crate) const ANY_VALUE_COST: u64 = 64;
+
+/// The bytes one call has spent of `max_bytes`.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    max: u64,
+    spent: AtomicU64,
+}
+
+impl Budget {
+    pub(crate) fn new(max: u64) -> Self {
+        Budget {
+            max,
+            spent: AtomicU64::new(0),
+        }
+    }
+
+    /// Starts a new call.
+    pub(crate) fn reset(&self) {
+        self.spent.store(0, Ordering::Relaxed);
+    }
+
+    /// What is left.
+    pub(crate) fn left(&self) -> u64 {
+        self.max.saturating_sub(self.spent.load(Ordering::Relaxed))
+    }
+
+    /// Charges `n` bytes for `what` ("the array's data"), or refuses them.
+    pub(crate) fn charge(&self, n: u64, what: &dyn Fn() -> String) -> Result<()> {
+        if self.max == u64::MAX {
+            return Ok(());
+        }
+        let spent = self.spent.load(Ordering::Relaxed);
+        let total = spent.saturating_add(n);
+        if total > self.max {
+            return Err(self.refusal(n, spent, &what()));
+        }
+        self.spent.store(total, Ordering::Relaxed);
+        Ok(())
+    }
+
+    #[cold]
+    fn refusal(&self, n: u64, spent: u64, what: &str) -> Error {
+        let total = spent.saturating_add(n);
+        let before = if spent == 0 {
+            String::new()
+        } else {
+            format!(" (with the {spent} bytes this call has already read)")
+        };
+        Error::limit(format!(
+            "{what} takes {n} bytes{before}, more than max_bytes {}; raise it with \
+             ReadOptions::max_bytes({total})",
+            self.max
+        ))
+    }
+
+    /// The refusal of `what`, known only to be more than what is left.
+    #[cold]
+    pub(crate) fn more_than_left(&self, what: &str) -> Error {
+        let spent = self.max.saturating_sub(self.left());
+        let before = if spent == 0 {
+            String::new()
+        } else {
+            format!(" (with the {spent} bytes this call has already read)")
+        };
+        Error::limit(format!(
+            "{what} take more than the {} bytes left{before} of max_bytes {}; raise it with \
+             ReadOptions::max_bytes",
+            self.left(),
+            self.max
+        ))
+    }
+
+    /// Charges the data an array's header describes (what a target holds
+    /// of it), before it is read.
+    pub(crate) fn charge_data(&self, header: &Header) -> Result<()> {
+        let n = header.data_len()?;
+        self.charge(n, &|| "the array's data".to_owned())
+    }
+
+    /// Charges a generic target's values for the whole array of `header`.
+    pub(crate) fn charge_any(&self, header: &Header) -> Result<()> {
+        let per = any_values(&header.descr);
+        let count = header.element_count().unwrap_or(u64::MAX);
+        let n = count
+            .saturating_mul(per)
+            .saturating_mul(ANY_VALUE_COST)
+            .saturating_add(outer_values(&header.shape).saturating_mul(ANY_VALUE_COST));
+        self.charge(n, &|| {
+            format!(
+                "reading the array's {count} elements into a generic value (deserialize_any, \
+                 such as serde_json::Value: {ANY_VALUE_COST} bytes a value)"
+            )
+        })
+    }
+}
+
+/// The values a generic target builds for one element of `descr`.
+fn any_values(descr: &Dtype) -> u64 {
+    match descr {
+        Dtype::Scalar(_) => 1,
+        Dtype::Subarray(base, dims) => {
+            let n = dims.iter().fold(1u64, |a, &d| a.saturating_mul(d));
+            n.saturating_mul(any_values(base))
+                .saturating_add(outer_values(dims))
+        }
+        // a key and a value per field, and the map
+        Dtype::Record(r) => r.fields().iter().fold(1u64, |a, f| {
+            a.saturating_add(any_values(f.dtype()).saturating_add(1))
+        }),
+    }
+}
+
+/// The sequences a shape is presented as (one for every index of the axes
+/// before each axis).
+fn outer_values(dims: &[u64]) -> u64 {
+    let mut rows = 1u64;
+    let mut total = 0u64;
+    for &d in dims {
+        total = total.saturating_add(rows);
+        rows = rows.saturating_mul(d);
+    }
+    total
+}
+
+/// The top-level deserializer of a read under a byte budget: a generic
+/// target (`deserialize_any`) is charged [`Budget::charge_any`] before it
+/// is given the array; every other request passes through unchanged.
+pub(crate) struct AnyCharged<'b, D> {
+    pub(crate) de: D,
+    pub(crate) header: &'b Header,
+    pub(crate) budget: &'b Budget,
+}
+
+impl<'de, D: de::Deserializer<'de, Error = Error>> de::Deserializer<'de> for AnyCharged<'_, D> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.budget.charge_any(self.header)?;
+        self.de.deserialize_any(visitor)
+    }
+
+    crate::de::de_methods!(forward(de)
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier deserialize_ignored_any deserialize_unit_struct
+        deserialize_newtype_struct deserialize_tuple deserialize_tuple_struct
+        deserialize_struct deserialize_enum);
+
+    fn is_human_readable(&self) -> bool {
+        self.de.is_human_readable()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_of_a_generic_target() {
+        assert_eq!(outer_values(&[]), 0);
+        assert_eq!(outer_values(&[5]), 1);
+        assert_eq!(outer_values(&[2, 3]), 3);
+        assert_eq!(outer_values(&[2, 3, 4]), 9);
+        let d: Dtype = "[('a', '<f8'), ('b', '<i4', (3,))]".parse().unwrap();
+        // map + (key + a) + (key + [3 numbers] + the sequence)
+        assert_eq!(any_values(&d), 1 + 2 + 1 + 3 + 1);
+    }
+
+    #[test]
+    fn charges_add_up_and_name_the_limit() {
+        let b = Budget::new(100);
+        b.charge(60, &|| "x".into()).unwrap();
+        let err = b.charge(50, &|| "the array's data".into()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "limit exceeded: the array's data takes 50 bytes (with the 60 bytes this call has \
+             already read), more than max_bytes 100; raise it with ReadOptions::max_bytes(110)"
+        );
+        assert_eq!(b.left(), 40);
+        b.reset();
+        assert_eq!(b.left(), 100);
+    }
+}

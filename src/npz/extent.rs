@@ -1,0 +1,314 @@
+//! Where an archive's zip structures lie, checked against the bytes
+//! present before the zip crate reads them, so that a truncated or lying
+//! archive is reported as such: the member where there is one, the offset,
+//! and what the directory promises against what the file holds (the zip
+//! crate itself says only "failed to fill whole buffer").
+//!
+//! Offsets are counted from the stream's start, as the zip crate counts them.
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use std::io::{Read, Seek, SeekFrom};
+
+use crate::error::{Error, Result};
+use crate::pyrepr::PyStr;
+
+const EOCD: &[u8; 4] = b"PK\x05\x06";
+const EOCD_LEN: u64 = 22;
+const ZIP64_LOCATOR: &[u8; 4] = b"PK\x06\x07";
+const ZIP64_LOCATOR_LEN: u64 = 20;
+const ZIP64_EOCD: &[u8; 4] = b"PK\x06\x06";
+const ZIP64_EOCD_LEN: u64 = 56;
+const CENTRAL: &[u8; 4] = b"PK\x01\x02";
+const CENTRAL_LEN: usize = 46;
+/// The fixed part of a local file header.
+const LOCAL_LEN: u64 = 30;
+/// The longest archive comment, plus the record: how far from the end the
+/// end of central directory record can start.
+const TAIL: u64 = 0xFFFF + EOCD_LEN;
+
+/// What the central directory says of one member.
+#[derive(Debug)]
+struct Entry {
+    name: String,
+    /// Where its local header starts.
+    header: u64,
+    /// The length of its name (the local header repeats it).
+    name_len: u64,
+}
+
+/// The archive's directory, as far as the checks need it.
+#[derive(Debug, Default)]
+pub(crate) struct Extent {
+    /// Bytes from the archive's start to the end of the stream.
+    pub(crate) len: u64,
+    /// Where the central directory starts: no member's bytes go past it.
+    pub(crate) cd_start: u64,
+    entries: Vec<Entry>,
+}
+
+fn data(msg: String) -> Error {
+    Error::data(format!("not a readable .npz (zip) archive: {msg}"))
+}
+
+/// The little-endian integer of `N` bytes at `at`, 0 where `b` is shorter.
+fn le_at<const N: usize>(b: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    if let (Some(src), Some(dst)) = (b.get(at..at.saturating_add(N)), a.get_mut(..N)) {
+        dst.copy_from_slice(src);
+    }
+    u64::from_le_bytes(a)
+}
+
+fn u16_at(b: &[u8], at: usize) -> u64 {
+    le_at::<2>(b, at)
+}
+
+fn u32_at(b: &[u8], at: usize) -> u64 {
+    le_at::<4>(b, at)
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    le_at::<8>(b, at)
+}
+
+/// Reads `n` bytes at `at` (from the archive's start `start`), fewer where
+/// the stream ends.
+fn read_at<R: Read + Seek>(r: &mut R, start: u64, at: u64, n: u64) -> Result<Vec<u8>> {
+    let what = || format!("reading the zip directory at byte {at}");
+    r.seek(SeekFrom::Start(start.saturating_add(at)))
+        .map_err(|e| Error::io_at(e, what()))?;
+    let mut buf = Vec::new();
+    r.take(n)
+        .read_to_end(&mut buf)
+        .map_err(|e| Error::io_at(e, what()))?;
+    Ok(buf)
+}
+
+impl Extent {
+    /// Finds the end of central directory record and reads the directory's
+    /// entries, refusing an archive whose structures run past its end.
+    pub(crate) fn scan<R: Read + Seek>(r: &mut R, start: u64, len: u64) -> Result<Self> {
+        let tail_start = len.saturating_sub(TAIL);
+        let tail = read_at(r, start, tail_start, len.saturating_sub(tail_start))?;
+        let Some(i) = tail.windows(4).rposition(|w| w == EOCD) else {
+            return Err(Self::no_end_record(&tail, tail_start, len));
+        };
+        let eocd_at = tail_start.saturating_add(i as u64);
+        let Some(eocd) = tail.get(i..).filter(|e| e.len() as u64 >= EOCD_LEN) else {
+            return Err(data(format!(
+                "the archive ends after {len} bytes, inside its end of central directory \
+                 record at byte {eocd_at}, which needs {EOCD_LEN} bytes: the file is truncated"
+            )));
+        };
+        let mut count = u16_at(eocd, 10);
+        let mut cd_size = u32_at(eocd, 12);
+        let mut cd_offset = u32_at(eocd, 16);
+        let mut cd_end = eocd_at;
+        let zip64 = count == 0xFFFF || cd_size == 0xFFFF_FFFF || cd_offset == 0xFFFF_FFFF;
+        if zip64 && eocd_at >= ZIP64_LOCATOR_LEN {
+            let loc_at = eocd_at.saturating_sub(ZIP64_LOCATOR_LEN);
+            let loc = read_at(r, start, loc_at, ZIP64_LOCATOR_LEN)?;
+            if loc.get(..4) == Some(ZIP64_LOCATOR.as_slice()) {
+                // the locator's offset is from the archive's first byte; an
+                // archive behind other bytes is left to the zip crate
+                let rec_at = u64_at(&loc, 8);
+                let rec = read_at(r, start, rec_at, ZIP64_EOCD_LEN)?;
+                if rec.get(..4) == Some(ZIP64_EOCD.as_slice()) {
+                    if (rec.len() as u64) < ZIP64_EOCD_LEN {
+                        return Err(data(format!(
+                            "the archive ends after {len} bytes, inside its zip64 end of \
+                             central directory record at byte {rec_at}, which needs \
+                             {ZIP64_EOCD_LEN} bytes"
+                        )));
+                    }
+                    count = u64_at(&rec, 32);
+                    cd_size = u64_at(&rec, 40);
+                    cd_offset = u64_at(&rec, 48);
+                    cd_end = rec_at;
+                }
+            }
+        }
+        let promised = cd_offset.saturating_add(cd_size);
+        if promised > cd_end {
+            return Err(data(format!(
+                "the archive holds {cd_end} bytes before its end of central directory record; \
+                 its directory promises {promised} (a central directory of {cd_size} bytes at \
+                 byte {cd_offset}): the file is truncated or damaged"
+            )));
+        }
+        // an archive behind other bytes: the directory ends at its record
+        let cd_start = cd_end.saturating_sub(cd_size);
+        let cd = read_at(r, start, cd_start, cd_size)?;
+        let shift = cd_start.saturating_sub(cd_offset);
+        let entries = parse_entries(&cd, count, shift);
+        Ok(Extent {
+            len,
+            cd_start,
+            entries,
+        })
+    }
+
+    /// Why there is no end record: the file is cut inside its central
+    /// directory (the last entry is named), or it is no zip.
+    #[cold]
+    fn no_end_record(tail: &[u8], tail_start: u64, len: u64) -> Error {
+        let no_record = "no end of central directory record (the file is truncated or not a zip)";
+        let Some(q) = tail.windows(4).rposition(|w| w == CENTRAL) else {
+            return data(no_record.to_owned());
+        };
+        let entry = tail.get(q..).unwrap_or_default();
+        let at = tail_start.saturating_add(q as u64);
+        let which = if entry.len() >= CENTRAL_LEN {
+            let n = u16_at(entry, 28);
+            let needs = (CENTRAL_LEN as u64)
+                .saturating_add(n)
+                .saturating_add(u16_at(entry, 30))
+                .saturating_add(u16_at(entry, 32));
+            let end = usize::try_from(n).map_or(usize::MAX, |n| n.saturating_add(CENTRAL_LEN));
+            let name = entry
+                .get(CENTRAL_LEN..end.min(entry.len()))
+                .unwrap_or_default();
+            let name = String::from_utf8_lossy(name);
+            if end <= entry.len() {
+                format!(
+                    "the entry of member {} at byte {at}, which needs {needs} bytes",
+                    PyStr(&name)
+                )
+            } else if name.is_empty() {
+                format!(
+                    "the entry at byte {at}, which needs {needs} bytes; its member's name is cut"
+                )
+            } else {
+                format!(
+                    "the entry at byte {at}, which needs {needs} bytes; its member's name is \
+                     cut after {}",
+                    PyStr(&name)
+                )
+            }
+        } else {
+            format!("an entry at byte {at}, which needs {CENTRAL_LEN} bytes and more")
+        };
+        data(format!(
+            "the archive ends after {len} bytes, inside its central directory ({which}), and \
+             has no end of central directory record: the file is truncated"
+        ))
+    }
+
+    /// The directory's entry for member `i` named `name`.
+    fn entry(&self, i: usize, name: &str) -> Option<&Entry> {
+        match self.entries.get(i) {
+            Some(e) if e.name == name => Some(e),
+            _ => self.entries.iter().find(|e| e.name == name),
+        }
+    }
+
+    /// Refuses member `i` when its local header is not all in the archive,
+    /// before the zip crate reads it.
+    pub(crate) fn check_local_header(&self, i: usize, name: &str) -> Result<()> {
+        let Some(e) = self.entry(i, name) else {
+            return Ok(());
+        };
+        let needs = LOCAL_LEN.saturating_add(e.name_len);
+        let end = e.header.saturating_add(needs);
+        if end > self.len {
+            return Err(Error::data(format!(
+                "the archive ends after {} bytes, inside the member's local header at byte {}, \
+                 which needs {needs} bytes (its directory promises {end})",
+                self.len, e.header
+            )));
+        }
+        if end > self.cd_start {
+            return Err(Error::data(format!(
+                "the member's local header at byte {} needs {needs} bytes, but the central \
+                 directory starts at byte {}: the member is cut or its offset is damaged",
+                e.header, self.cd_start
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses a member whose compressed bytes (`packed` from `data_start`)
+    /// are not all in the archive before the central directory.
+    pub(crate) fn check_data(&self, data_start: u64, packed: u64) -> Result<()> {
+        let end = data_start.saturating_add(packed);
+        if end > self.len {
+            return Err(Error::data(format!(
+                "the archive ends after {} bytes; its directory promises {end} (the member's \
+                 {packed} compressed bytes from byte {data_start})",
+                self.len
+            )));
+        }
+        if end > self.cd_start {
+            return Err(Error::data(format!(
+                "the member's {packed} compressed bytes from byte {data_start} run to byte \
+                 {end}, into the central directory at byte {}: the member is cut short",
+                self.cd_start
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The entries of a central directory (`count` promised; parsing stops at
+/// the first that is not all there, which the zip crate then reports).
+fn parse_entries(cd: &[u8], count: u64, shift: u64) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    let mut at = 0usize;
+    for _ in 0..count {
+        let Some(e) = cd.get(at..) else { break };
+        if e.len() < CENTRAL_LEN || e.get(..4) != Some(CENTRAL.as_slice()) {
+            break;
+        }
+        let name_len = u16_at(e, 28);
+        let extra_len = u16_at(e, 30);
+        let comment_len = u16_at(e, 32);
+        let (Ok(n), Ok(x), Ok(c)) = (
+            usize::try_from(name_len),
+            usize::try_from(extra_len),
+            usize::try_from(comment_len),
+        ) else {
+            break;
+        };
+        let name_end = CENTRAL_LEN.saturating_add(n);
+        let Some(name) = e.get(CENTRAL_LEN..name_end) else {
+            break;
+        };
+        let extra = e
+            .get(name_end..name_end.saturating_add(x))
+            .unwrap_or_default();
+        let mut header = u32_at(e, 42);
+        if header == 0xFFFF_FFFF {
+            header = zip64_offset(e, extra).unwrap_or(header);
+        }
+        entries.push(Entry {
+            name: String::from_utf8_lossy(name).into_owned(),
+            header: header.saturating_add(shift),
+            name_len,
+        });
+        at = at.saturating_add(name_end.saturating_add(x).saturating_add(c));
+    }
+    entries
+}
+
+/// The local header offset from an entry's zip64 extra field (which holds,
+/// in this order, those of the uncompressed size, compressed size and
+/// offset that are 0xFFFFFFFF in the entry).
+fn zip64_offset(entry: &[u8], mut extra: &[u8]) -> Option<u64> {
+    while extra.len() >= 4 {
+        let id = u16_at(extra, 0);
+        let size = usize::try_from(u16_at(extra, 2)).ok()?;
+        let body = extra.get(4..4usize.saturating_add(size))?;
+        if id == 1 {
+            let mut at = 0usize;
+            for field in [24usize, 20] {
+                if u32_at(entry, field) == 0xFFFF_FFFF {
+                    at = at.saturating_add(8);
+                }
+            }
+            return (body.len() >= at.saturating_add(8)).then(|| u64_at(body, at));
+        }
+        extra = extra.get(4usize.saturating_add(size)..)?;
+    }
+    None
+}
