@@ -160,9 +160,13 @@ fn long_double_refused(scalar: Scalar, cfg: Cfg) -> Error {
     };
     let msg = match cfg.long_double {
         Some(f) if !f.fits(usize::from(size)) => format!(
-            "'{scalar}' is {what} of {size} bytes{}, a size only x87 extended precision \
+            "'{scalar}' is {what} {} {size} bytes, a size only x87 extended precision \
              (32-bit x86) has, not {} (16 bytes) as ReadOptions::long_double names",
-            if what.contains("complex") { " a part" } else { "" },
+            if what.contains("complex") {
+                "with parts of"
+            } else {
+                "of"
+            },
             f.name()
         ),
         Some(f) => format!(
