@@ -90,11 +90,22 @@ impl LongDouble {
 /// below every rounding position (double-double only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wide {
-    Zero { neg: bool },
-    Finite { neg: bool, mant: u128, exp: i32 },
-    Inf { neg: bool },
+    Zero {
+        neg: bool,
+    },
+    Finite {
+        neg: bool,
+        mant: u128,
+        exp: i32,
+    },
+    Inf {
+        neg: bool,
+    },
     /// `frac`: the fraction bits left-aligned in 64 (top bit: quiet).
-    Nan { neg: bool, frac: u64 },
+    Nan {
+        neg: bool,
+        frac: u64,
+    },
 }
 
 /// An IEEE binary target format.
@@ -123,7 +134,10 @@ impl Target {
     /// Width of the exponent field (11, 8).
     fn exp_bits(self) -> u32 {
         // emax is 2^(w-1) - 1
-        (self.emax as u32).wrapping_add(1).trailing_zeros().wrapping_add(1)
+        (self.emax as u32)
+            .wrapping_add(1)
+            .trailing_zeros()
+            .wrapping_add(1)
     }
 
     fn inf_bits(self) -> u64 {
@@ -142,7 +156,10 @@ impl Target {
             Wide::Nan { neg, frac } => {
                 let f = self.p - 1;
                 // the top f fraction bits, made quiet
-                (neg, self.inf_bits() | (frac >> (64 - f)) | (1u64 << (f - 1)))
+                (
+                    neg,
+                    self.inf_bits() | (frac >> (64 - f)) | (1u64 << (f - 1)),
+                )
             }
             Wide::Finite { neg, mant, exp } => (neg, self.round(mant, exp)),
         };

@@ -41,7 +41,10 @@ fn dd(hi: f64, lo: f64) -> (f64, f32) {
     be[8..].copy_from_slice(&lo.to_be_bytes());
     let a = long_double_to_f64_f32(&le, LongDouble::DoubleDouble, true).unwrap();
     let b = long_double_to_f64_f32(&be, LongDouble::DoubleDouble, false).unwrap();
-    assert_eq!((a.0.to_bits(), a.1.to_bits()), (b.0.to_bits(), b.1.to_bits()));
+    assert_eq!(
+        (a.0.to_bits(), a.1.to_bits()),
+        (b.0.to_bits(), b.1.to_bits())
+    );
     a
 }
 
@@ -76,7 +79,10 @@ fn x87_values() {
     // 2^-1075: a tie between 0 and 1 unit: 0; a hair above it: 1 unit
     assert_eq!(x87_f64(0x3fff - 1075, J).to_bits(), 0);
     assert_eq!(x87_f64(0x3fff - 1075, J | 1).to_bits(), 1);
-    assert_eq!(x87_f64(0xbfff - 1075, J | 1).to_bits(), 0x8000_0000_0000_0001);
+    assert_eq!(
+        x87_f64(0xbfff - 1075, J | 1).to_bits(),
+        0x8000_0000_0000_0001
+    );
     // 2^-1022 - 2^-1086 (64 ones * 2^-1086) rounds up to the smallest normal
     assert_eq!(
         x87_f64(0x3fff - 1023, u64::MAX).to_bits(),
@@ -90,10 +96,21 @@ fn x87_values() {
     // infinities, NaNs (payload's top 52 bits, quiet), the invalid encodings
     assert_eq!(x87_f64(0x7fff, J), f64::INFINITY);
     assert_eq!(x87_f64(0xffff, J), f64::NEG_INFINITY);
-    assert_eq!(x87_f64(0x7fff, J | (1 << 62)).to_bits(), 0x7ff8_0000_0000_0000);
-    assert_eq!(x87_f64(0xffff, J | (1 << 62) | (1 << 11)).to_bits(), 0xfff8_0000_0000_0001);
+    assert_eq!(
+        x87_f64(0x7fff, J | (1 << 62)).to_bits(),
+        0x7ff8_0000_0000_0000
+    );
+    assert_eq!(
+        x87_f64(0xffff, J | (1 << 62) | (1 << 11)).to_bits(),
+        0xfff8_0000_0000_0001
+    );
     assert_eq!(x87_f64(0x7fff, J | 1).to_bits(), 0x7ff8_0000_0000_0000); // signalling
-    for (se, mant) in [(0x7fff, 0), (0x7fff, 1 << 62), (0x3fff, 1 << 62), (0x3fff, 0)] {
+    for (se, mant) in [
+        (0x7fff, 0),
+        (0x7fff, 1 << 62),
+        (0x3fff, 1 << 62),
+        (0x3fff, 0),
+    ] {
         assert_eq!(x87_f64(se, mant).to_bits(), 0xfff8_0000_0000_0000);
     }
 }
@@ -116,14 +133,20 @@ fn binary128_values() {
     // the smallest binary128 subnormal (2^-16494), the largest finite
     // (about 1.19e4932), infinities, NaN
     assert_eq!(q_f64(1).to_bits(), 0);
-    assert_eq!(q_f64(0x7ffe_ffff_ffff_ffff_ffff_ffff_ffff_ffff), f64::INFINITY);
+    assert_eq!(
+        q_f64(0x7ffe_ffff_ffff_ffff_ffff_ffff_ffff_ffff),
+        f64::INFINITY
+    );
     assert_eq!(q_f64(0x7fffu128 << E), f64::INFINITY);
     assert_eq!(q_f64(0xffffu128 << E), f64::NEG_INFINITY);
     assert!(q_f64((0x7fffu128 << E) | 1).is_nan());
     assert_eq!(q_f64(1u128 << 127).to_bits(), 0x8000_0000_0000_0000);
     // 2^-1074 and 3 * 2^-1075 (a tie between 1 and 2 units: 2)
     assert_eq!(q_f64((0x3fffu128 - 1074) << E).to_bits(), 1);
-    assert_eq!(q_f64(((0x3fffu128 - 1074) << E) | (1u128 << (E - 1))).to_bits(), 2);
+    assert_eq!(
+        q_f64(((0x3fffu128 - 1074) << E) | (1u128 << (E - 1))).to_bits(),
+        2
+    );
 }
 
 #[test]
@@ -142,9 +165,15 @@ fn double_double_values() {
     // a tie in f64 too: hi = 1, lo = 2^-53 (not normalized) -> 1; plus a
     // hair -> up
     assert_eq!(dd(1.0, 2f64.powi(-53)).0, 1.0);
-    assert_eq!(dd(1.0, 2f64.powi(-53) + 2f64.powi(-100)).0, 1.0 + f64::EPSILON);
+    assert_eq!(
+        dd(1.0, 2f64.powi(-53) + 2f64.powi(-100)).0,
+        1.0 + f64::EPSILON
+    );
     // 1 - 2^-54 - 2^-100: just below the tie between 1 - 2^-53 and 1
-    assert_eq!(dd(1.0, -2f64.powi(-54) - 2f64.powi(-100)).0, 1.0 - f64::EPSILON / 2.0);
+    assert_eq!(
+        dd(1.0, -2f64.powi(-54) - 2f64.powi(-100)).0,
+        1.0 - f64::EPSILON / 2.0
+    );
     assert_eq!(dd(1.0, -2f64.powi(-54)).0, 1.0);
     // zeros keep hi's sign; x + (-x) is +0
     assert_eq!(dd(-0.0, 0.0).0.to_bits(), 0x8000_0000_0000_0000);
@@ -193,7 +222,8 @@ fn rounding_matches_rust_casts() {
         assert_eq!(x87_f64(se, m << lz), want, "{m}");
         let frac = (u128::from(m << lz) << 49) & ((1u128 << 112) - 1);
         assert_eq!(q_f64((u128::from(se) << 112) | frac), want, "{m}");
-        let (_, f) = long_double_to_f64_f32(&x87_bytes(se, m << lz), LongDouble::X87, true).unwrap();
+        let (_, f) =
+            long_double_to_f64_f32(&x87_bytes(se, m << lz), LongDouble::X87, true).unwrap();
         assert_eq!(f, m as f32, "{m}");
         // as double-double: hi = m rounded, lo = the exact rest
         let hi = m as f64;

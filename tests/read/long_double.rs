@@ -100,7 +100,11 @@ fn x87_complex_reads_into_complex_f64_and_f32() {
     let got: Vec<C> = opts.from_slice(&file).unwrap();
     let want: Vec<Complex<f64>> = z.by_name("complex_f8").unwrap();
     assert_eq!(
-        bits64(&got.iter().flat_map(|c| [c.z.re, c.z.im]).collect::<Vec<_>>()),
+        bits64(
+            &got.iter()
+                .flat_map(|c| [c.z.re, c.z.im])
+                .collect::<Vec<_>>()
+        ),
         bits64(&flat_c64(&want))
     );
 }
@@ -131,14 +135,19 @@ fn x87_into_generic_targets_and_records() {
     let got: Vec<R> = z.by_name("record").unwrap();
     let want: Vec<f64> = z.by_name("record_ld_f8").unwrap();
     assert_eq!(got.iter().map(|r| r.x).collect::<Vec<_>>(), [1.0, 2.0, 3.0]);
-    assert_eq!(bits64(&got.iter().map(|r| r.ld).collect::<Vec<_>>()), bits64(&want));
+    assert_eq!(
+        bits64(&got.iter().map(|r| r.ld).collect::<Vec<_>>()),
+        bits64(&want)
+    );
     assert_eq!(want[1].to_bits(), 0x8000_0000_0000_0000); // -2^-1075: a tie, to -0.0
     let v: Value = z.by_name("record").unwrap();
     assert_eq!(v[0]["ld"], Value::from(1.0 / 3.0));
     // every member, as scipy's fftw_longdouble_ref.npz would be read
     let names = z.names().to_vec();
-    let all: BTreeMap<String, Value> =
-        names.iter().map(|n| (n.clone(), z.by_name(n).unwrap())).collect();
+    let all: BTreeMap<String, Value> = names
+        .iter()
+        .map(|n| (n.clone(), z.by_name(n).unwrap()))
+        .collect();
     assert_eq!(all.len(), 20);
     assert_eq!(all["grid"], all["grid_f8"]);
 }
@@ -167,7 +176,10 @@ fn x87_f12_from_32_bit_x86() {
 }
 
 fn hex_bytes(h: &str) -> Vec<u8> {
-    (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap()).collect()
+    (0..h.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 fn table(kind: &str) -> Vec<Value> {
@@ -178,7 +190,10 @@ fn table(kind: &str) -> Vec<Value> {
 fn expected(cases: &[Value]) -> (Vec<u64>, Vec<u32>) {
     let h64 = |c: &Value| u64::from_str_radix(c["f64"].as_str().unwrap(), 16).unwrap();
     let h32 = |c: &Value| u32::from_str_radix(c["f32"].as_str().unwrap(), 16).unwrap();
-    (cases.iter().map(h64).collect(), cases.iter().map(h32).collect())
+    (
+        cases.iter().map(h64).collect(),
+        cases.iter().map(h32).collect(),
+    )
 }
 
 /// Reads `le` and `be` (one 16-byte value each per case) as `format`, both
@@ -195,10 +210,19 @@ fn check_table(format: LongDouble, cases: &[Value], le: &[u8], be: &[u8]) {
         }
         let got: Vec<f32> = opts.from_slice(&file).unwrap();
         for (i, (g, w)) in got.iter().zip(&want32).enumerate() {
-            assert_eq!(g.to_bits(), *w, "{format:?} {descr} f32 case {i}: {}", cases[i]);
+            assert_eq!(
+                g.to_bits(),
+                *w,
+                "{format:?} {descr} f32 case {i}: {}",
+                cases[i]
+            );
         }
         let n = cases.len() / 2;
-        let c = if descr.starts_with("'<") { "'<c32'" } else { "'>c32'" };
+        let c = if descr.starts_with("'<") {
+            "'<c32'"
+        } else {
+            "'>c32'"
+        };
         let file = npy(c, &format!("({n},)"), &bytes[..n * 32]);
         let got: Vec<Complex<f64>> = opts.from_slice(&file).unwrap();
         assert_eq!(bits64(&flat_c64(&got)), want64[..2 * n]);
@@ -209,8 +233,10 @@ fn check_table(format: LongDouble, cases: &[Value], le: &[u8], be: &[u8]) {
 fn binary128_table() {
     let cases = table("binary128");
     assert!(cases.len() > 300);
-    let bits: Vec<u128> =
-        cases.iter().map(|c| u128::from_str_radix(c["bits"].as_str().unwrap(), 16).unwrap()).collect();
+    let bits: Vec<u128> = cases
+        .iter()
+        .map(|c| u128::from_str_radix(c["bits"].as_str().unwrap(), 16).unwrap())
+        .collect();
     let le: Vec<u8> = bits.iter().flat_map(|b| b.to_le_bytes()).collect();
     let be: Vec<u8> = bits.iter().flat_map(|b| b.to_be_bytes()).collect();
     check_table(LongDouble::Binary128, &cases, &le, &be);
@@ -232,7 +258,10 @@ fn double_double_table() {
             [hi, lo].concat()
         })
         .collect();
-    let be: Vec<u8> = cases.iter().flat_map(|c| [part(c, "hi"), part(c, "lo")].concat()).collect();
+    let be: Vec<u8> = cases
+        .iter()
+        .flat_map(|c| [part(c, "hi"), part(c, "lo")].concat())
+        .collect();
     check_table(LongDouble::DoubleDouble, &cases, &le, &be);
 }
 
@@ -259,8 +288,12 @@ fn refusals_name_the_missing_options() {
     let none = ReadOptions::new();
     let lossy = ReadOptions::new().lossy(true);
     let x87 = ReadOptions::new().long_double(LongDouble::X87);
-    let q = ReadOptions::new().long_double(LongDouble::Binary128).lossy(true);
-    let dd = ReadOptions::new().long_double(LongDouble::DoubleDouble).lossy(true);
+    let q = ReadOptions::new()
+        .long_double(LongDouble::Binary128)
+        .lossy(true);
+    let dd = ReadOptions::new()
+        .long_double(LongDouble::DoubleDouble)
+        .lossy(true);
     show("'<f16', no options", none.from_slice(&f16));
     show("'<f16', lossy only", lossy.from_slice(&f16));
     show("'<f16', long_double only", x87.from_slice(&f16));
@@ -273,7 +306,10 @@ fn refusals_name_the_missing_options() {
     show("'>c24', Binary128 and lossy", q.from_slice(&c24));
     // an npz member and a derived struct say where
     let mut plain = NpzReader::new(Cursor::new(data("x87.npz"))).unwrap();
-    lines.push(format!("npz member, no options: {}", plain.by_name::<Vec<f64>>("hard").unwrap_err()));
+    lines.push(format!(
+        "npz member, no options: {}",
+        plain.by_name::<Vec<f64>>("hard").unwrap_err()
+    ));
     #[derive(Deserialize, Debug)]
     #[allow(dead_code)]
     struct R {
@@ -282,7 +318,9 @@ fn refusals_name_the_missing_options() {
     }
     lines.push(format!(
         "record field into f32, lossy only: {}",
-        lossy.from_slice::<Vec<R>>(&z.raw("record").unwrap()).unwrap_err()
+        lossy
+            .from_slice::<Vec<R>>(&z.raw("record").unwrap())
+            .unwrap_err()
     ));
     // numpy-side rounding into an integer is not offered
     lines.push(format!(
