@@ -14,7 +14,8 @@
 /// [`ReadOptions::long_double`](crate::ReadOptions::long_double); together
 /// with [`ReadOptions::lossy`](crate::ReadOptions::lossy) such values read
 /// into `f64`, `f32`, `Complex<f64>`, `Complex<f32>` and self-describing
-/// targets (as `f64`), rounded to nearest, ties to even.
+/// targets (as `f64`), rounded to nearest, ties to even. (On Windows and
+/// on Apple silicon `long double` is `double`, and numpy writes `'<f8'`.)
 ///
 /// ```
 /// use npy_serde::{LongDouble, ReadOptions};
