@@ -414,8 +414,9 @@ fn coded_type(
         b'b' => fixed(&[1], |_| ScalarType::Bool),
         b'i' => fixed(&[1, 2, 4, 8], ScalarType::Int),
         b'u' => fixed(&[1, 2, 4, 8], ScalarType::UInt),
-        b'f' => fixed(&[2, 4, 8, 16], ScalarType::Float),
-        b'c' => fixed(&[8, 16, 32], ScalarType::Complex),
+        // 12 and 24: long doubles as numpy on 32-bit x86 writes them
+        b'f' => fixed(&[2, 4, 8, 12, 16], ScalarType::Float),
+        b'c' => fixed(&[8, 16, 24, 32], ScalarType::Complex),
         b'O' => fixed(&[4, 8], |_| ScalarType::Object),
         b'S' | b'a' | b'U' | b'V' => {
             let bytes_per = if code == b'U' { 4 } else { 1 };
@@ -586,6 +587,10 @@ mod tests {
         ("<u1", "|u1"),
         ("<f16", "<f16"),
         ("<c32", "<c32"),
+        // numpy on 32-bit x86 writes its long doubles so (numpy on x86-64
+        // refuses them)
+        ("<f12", "<f12"),
+        (">c24", ">c24"),
         ("M8[2147483647s]", "<M8[2147483647s]"),
     ];
 
@@ -599,10 +604,10 @@ mod tests {
         ("i3", "sizes 1, 2, 4, 8"),
         ("i16", "sizes 1, 2, 4, 8"),
         ("u3", "sizes 1, 2, 4, 8"),
-        ("f1", "sizes 2, 4, 8, 16"),
-        ("f12", "sizes 2, 4, 8, 16"),
-        ("c4", "sizes 8, 16, 32"),
-        ("c24", "sizes 8, 16, 32"),
+        ("f1", "sizes 2, 4, 8, 12, 16"),
+        ("f10", "sizes 2, 4, 8, 12, 16"),
+        ("c4", "sizes 8, 16, 24, 32"),
+        ("c20", "sizes 8, 16, 24, 32"),
         ("M4", "take size 8"),
         ("O2", "sizes 4, 8"),
         ("q8", "unknown type code"),

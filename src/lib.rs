@@ -157,6 +157,7 @@ mod header;
 mod header_read;
 mod huge_pages;
 mod literal;
+mod long_double;
 mod nd;
 mod nd_serde;
 mod npy_writer;
@@ -193,6 +194,7 @@ pub use crate::dtype::{
 };
 pub use crate::error::{Error, ErrorKind, Result, Segment};
 pub use crate::header::Header;
+pub use crate::long_double::LongDouble;
 pub use crate::nd::{NdArray, NdView, NdViewMut, Order};
 pub use crate::npy_writer::{Durable, NpyWriter};
 pub use crate::options::{

@@ -212,6 +212,8 @@ pub struct ReadOptions {
     pub(crate) lossy: bool,
     pub(crate) max_depth: usize,
     pub(crate) max_bytes: u64,
+    /// The format of `'<f16'`/`'<c32'` (the file does not say).
+    pub(crate) long_double: Option<crate::LongDouble>,
 }
 
 impl Default for ReadOptions {
@@ -222,6 +224,7 @@ impl Default for ReadOptions {
             lossy: false,
             max_depth: DEFAULT_MAX_DEPTH,
             max_bytes: u64::MAX,
+            long_double: None,
         }
     }
 }
@@ -448,12 +451,52 @@ impl ReadOptions {
             lossy: false,
             max_depth: DEFAULT_MAX_DEPTH,
             max_bytes: UNTRUSTED_MAX_BYTES,
+            long_double: None,
         }
     }
 
     /// A fresh budget of `max_bytes` for one call.
     pub(crate) fn budget(&self) -> crate::budget::Budget {
         crate::budget::Budget::new(self.max_bytes)
+    }
+    /// The format of the file's long doubles (`'<f16'`, `'<c32'`; `'<f12'`,
+    /// `'<c24'` from 32-bit x86), which the file does not record: x87
+    /// extended precision when numpy ran on x86 Linux (scipy's
+    /// `fftw_longdouble_ref.npz`, say), IEEE binary128 on aarch64,
+    /// double-double on ppc64le (see [`LongDouble`](crate::LongDouble)).
+    /// With [`lossy(true)`](Self::lossy) too, they read into `f64`, `f32`,
+    /// `Complex<f64>`/`Complex<f32>` and self-describing targets (as `f64`),
+    /// rounded to nearest (ties to even), as numpy's `astype(np.float64)`
+    /// rounds; without both they are refused, the message naming what is
+    /// missing. Writing long doubles is not supported.
+    ///
+    /// ```
+    /// use npy_serde::{LongDouble, ReadOptions};
+    /// # fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    /// #     let dict = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
+    /// #     let mut v = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+    /// #     v.extend(format!("{dict:<117}\n").bytes());
+    /// #     v.extend_from_slice(data);
+    /// #     v
+    /// # }
+    /// // -2.5 in binary128 (numpy on aarch64): sign, exponent 0x4000, fraction 0.25
+    /// let mut q = [0u8; 16];
+    /// q[13] = 0x40;
+    /// q[14] = 0x00;
+    /// q[15] = 0xc0;
+    /// let file = npy("'<f16'", "(1,)", &q);
+    /// let err = ReadOptions::new().lossy(true).from_slice::<Vec<f64>>(&file).unwrap_err();
+    /// assert!(err.to_string().contains("ReadOptions::long_double(LongDouble::X87)"));
+    /// let opts = ReadOptions::new().long_double(LongDouble::Binary128).lossy(true);
+    /// assert_eq!(opts.from_slice::<Vec<f64>>(&file)?, [-2.5]);
+    /// let v: serde_json::Value = opts.from_slice(&file)?;
+    /// assert_eq!(v, serde_json::json!([-2.5]));
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    #[must_use]
+    pub fn long_double(mut self, format: crate::LongDouble) -> Self {
+        self.long_double = Some(format);
+        self
     }
 }
 

@@ -137,7 +137,10 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 impl ReadOptions {
     /// The options the deserializers consult.
     pub(crate) fn cfg(&self) -> Cfg {
-        Cfg { lossy: self.lossy }
+        Cfg {
+            lossy: self.lossy,
+            long_double: self.long_double,
+        }
     }
 
     /// [`from_reader`] with these options.

@@ -130,7 +130,10 @@ fn fast_paths_match_the_general_path() {
             for pattern in PATTERNS {
                 let data = bytes_of(pattern, s.itemsize());
                 for lossy in [false, true] {
-                    let cfg = Cfg { lossy };
+                    let cfg = Cfg {
+                        lossy,
+                        ..Cfg::default()
+                    };
                     check_targets!(s, &data, cfg;
                         bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64,
                         char, String, serde_bytes::ByteBuf, serde_json::Value,

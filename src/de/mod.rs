@@ -388,6 +388,8 @@ pub(crate) fn internal() -> Error {
 pub(crate) struct Cfg {
     /// Allow rounding conversions into `f32`/`f64`.
     pub(crate) lossy: bool,
+    /// `ReadOptions::long_double`: the format of `'<f16'`.
+    pub(crate) long_double: Option<crate::LongDouble>,
 }
 
 /// Rewrites serde's own `invalid type: X, expected Y` into

@@ -28,6 +28,9 @@ pub(crate) enum Num {
     /// `f2` (widened bit-exactly) or `f4`.
     F32(f32),
     F64(f64),
+    /// A long double read under `ReadOptions::long_double` and `lossy`:
+    /// rounded to `f64` and, separately, to `f32`.
+    Long(f64, f32),
 }
 
 impl Num {
@@ -45,14 +48,14 @@ impl Num {
             Num::U32(x) => v.visit_u32(x),
             Num::U64(x) => v.visit_u64(x),
             Num::F32(x) => v.visit_f32(x),
-            Num::F64(x) => v.visit_f64(x),
+            Num::F64(x) | Num::Long(x, _) => v.visit_f64(x),
         }
     }
 
     /// The value as `f64` if that is exact (NaN counts as exact).
     fn exact_f64(self) -> Option<f64> {
         match self {
-            Num::Bool(_) => None,
+            Num::Bool(_) | Num::Long(..) => None,
             Num::I8(x) => Some(x.into()),
             Num::I16(x) => Some(x.into()),
             Num::I32(x) => Some(x.into()),
@@ -80,6 +83,7 @@ impl Num {
                 let f = x as f32;
                 (f64::from(f) == x || x.is_nan()).then_some(f)
             }
+            Num::Long(..) => None,
             other => {
                 let wide = other.exact_f64()?;
                 let f = wide as f32;
@@ -93,6 +97,7 @@ impl Num {
         Some(match self {
             Num::I64(x) => x as f64,
             Num::U64(x) => x as f64,
+            Num::Long(x, _) => x,
             other => other.exact_f64()?,
         })
     }
@@ -139,6 +144,51 @@ pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
     f32::from_bits(bits)
 }
 
+/// Why a long double (`'<f16'`, `'<f12'`, `'<c32'`, `'<c24'`) is not read:
+/// names the options still missing.
+#[cold]
+fn long_double_refused(scalar: Scalar, cfg: Cfg) -> Error {
+    let what = if matches!(scalar.ty(), ScalarType::Complex(_)) {
+        "a complex long double"
+    } else {
+        "a long double"
+    };
+    let size = match scalar.ty() {
+        ScalarType::Complex(n) => n / 2,
+        ScalarType::Float(n) => n,
+        _ => 0,
+    };
+    let msg = match cfg.long_double {
+        Some(f) if !f.fits(usize::from(size)) => format!(
+            "'{scalar}' is {what} {} {size} bytes, a size only x87 extended precision \
+             (32-bit x86) has, not {} (16 bytes) as ReadOptions::long_double names",
+            if what.contains("complex") {
+                "with parts of"
+            } else {
+                "of"
+            },
+            f.name()
+        ),
+        Some(f) => format!(
+            "'{scalar}' read as {} rounds to f64, which needs ReadOptions::lossy(true) \
+             as well as ReadOptions::long_double",
+            f.name()
+        ),
+        None => format!(
+            "'{scalar}' is {what}, whose format the file does not record (x87 extended \
+             precision from x86, IEEE binary128 from aarch64, double-double from ppc64le); \
+             to read it rounded to f64, name the format with \
+             ReadOptions::long_double(LongDouble::X87) (or Binary128, DoubleDouble){}",
+            if cfg.lossy {
+                " as well as ReadOptions::lossy(true)"
+            } else {
+                " and allow rounding with ReadOptions::lossy(true)"
+            }
+        ),
+    };
+    Error::unsupported(msg)
+}
+
 /// One scalar of the file.
 pub(crate) struct ScalarDe<B> {
     pub(crate) scalar: Scalar,
@@ -176,8 +226,28 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
             ScalarType::Float(4) => Num::F32(rd!(f32, b, big)),
             ScalarType::Float(8) => Num::F64(rd!(f64, b, big)),
             ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Num::I64(rd!(i64, b, big)),
+            ScalarType::Float(n @ (12 | 16)) => match self.cfg.long_double {
+                Some(format) if self.cfg.lossy => {
+                    let b = b.get(..usize::from(n)).ok_or_else(internal)?;
+                    match crate::long_double::long_double_to_f64_f32(b, format, !big) {
+                        Some((d, f)) => Num::Long(d, f),
+                        None => return Ok(None),
+                    }
+                }
+                _ => return Ok(None),
+            },
             _ => return Ok(None),
         }))
+    }
+
+    /// Whether long doubles (`'<f16'`, `'<c32'`, ...) read here: a format
+    /// named, rounding allowed, and a size that format has.
+    fn long_double_reads(&self, size: u8) -> bool {
+        self.cfg.lossy
+            && self
+                .cfg
+                .long_double
+                .is_some_and(|f| f.fits(usize::from(size)))
     }
 
     fn found(&self) -> String {
@@ -195,11 +265,13 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
             ScalarType::Object => Some(Error::unsupported(
                 "'|O' (pickled Python objects) cannot be read without pickle",
             )),
-            ScalarType::Float(16) | ScalarType::Complex(32) => Some(Error::unsupported(format!(
-                "'{}' is an x87 long double, which is not portable; convert it to \
-                 float64/complex128 with numpy before saving",
-                self.scalar
-            ))),
+            ScalarType::Float(n @ (12 | 16)) if !self.long_double_reads(n) => {
+                Some(long_double_refused(self.scalar, self.cfg))
+            }
+            ScalarType::Complex(n @ (24 | 32)) if !self.long_double_reads(n / 2) => {
+                Some(long_double_refused(self.scalar, self.cfg))
+            }
+            ScalarType::Float(12 | 16) | ScalarType::Complex(24 | 32) => None,
             ScalarType::Int(_) | ScalarType::UInt(_) | ScalarType::Float(_) => Some(
                 Error::unsupported(format!("'{}' is not a numpy type", self.scalar)),
             ),
@@ -332,8 +404,11 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
         let Some(num) = self.number()? else {
             return self.any(visitor);
         };
-        if matches!(num, Num::Bool(_)) {
-            return num.visit(visitor);
+        match num {
+            Num::Bool(_) => return num.visit(visitor),
+            // rounded once to each (never through the f64)
+            Num::Long(_, f) if want32 => return visitor.visit_f32(f),
+            _ => {}
         }
         if want32 {
             let x = match num.exact_f32() {
@@ -405,8 +480,14 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
             return visitor.visit_newtype_struct(self);
         }
         if name == special::COMPLEX {
-            if let ScalarType::Complex(8 | 16) = ty {
-                return visitor.visit_newtype_struct(ComplexDe(self));
+            match ty {
+                ScalarType::Complex(8 | 16) => {
+                    return visitor.visit_newtype_struct(ComplexDe(self));
+                }
+                ScalarType::Complex(n @ (24 | 32)) if self.long_double_reads(n / 2) => {
+                    return visitor.visit_newtype_struct(ComplexDe(self));
+                }
+                _ => {}
             }
             return self.any(visitor);
         }

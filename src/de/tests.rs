@@ -39,7 +39,10 @@ fn de_lossy<'de, T: Deserialize<'de>>(dtype: Dtype, shape: &[u64], data: &'de [u
     deserialize_data(
         &Header::new(dtype, false, shape.to_vec()),
         data,
-        Cfg { lossy: true },
+        Cfg {
+            lossy: true,
+            ..Cfg::default()
+        },
         crate::options::DEFAULT_MAX_ELEMENTS,
     )
 }
@@ -656,8 +659,11 @@ fn unsupported_types_are_refused_naming_the_field() {
     let err = de::<serde_json::Value>(dt.clone(), &[1], &data).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "record 0, field ld: unsupported: '<f16' is an x87 long double, which is not portable; \
-         convert it to float64/complex128 with numpy before saving"
+        "record 0, field ld: unsupported: '<f16' is a long double, whose format the file does \
+         not record (x87 extended precision from x86, IEEE binary128 from aarch64, double-double \
+         from ppc64le); to read it rounded to f64, name the format with \
+         ReadOptions::long_double(LongDouble::X87) (or Binary128, DoubleDouble) and allow \
+         rounding with ReadOptions::lossy(true)"
     );
     // a field not asked for is skipped without decoding
     #[derive(Deserialize)]

@@ -3,6 +3,7 @@
 
 mod bulk;
 mod header;
+mod long_double;
 mod nd;
 mod nd_positions;
 #[cfg(feature = "ndarray")]
