@@ -535,7 +535,10 @@ mod with_chrono {
             crate::Error::mismatch(match r {
                 Refusal::Generic => format!("{count} in the generic unit holds no date"),
                 Refusal::Overflow => {
-                    format!("{} in unit {unit} is out of the range of NaiveDate", shown())
+                    format!(
+                        "{} in unit {unit} is out of the range of NaiveDate",
+                        shown()
+                    )
                 }
                 _ => format!(
                     "{} in unit {unit} is not a whole day, which a NaiveDate is; \

@@ -128,7 +128,10 @@ fn inexact_conversions_are_errors() {
 #[test]
 fn dates_round_trip_exactly() {
     let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap();
-    for day in (-3_000_000i64..3_000_000).step_by(367).chain([0, -1, 1, 12_649]) {
+    for day in (-3_000_000i64..3_000_000)
+        .step_by(367)
+        .chain([0, -1, 1, 12_649])
+    {
         let d = epoch + TimeDelta::days(day);
         let t = Datetime64::<unit::D>::new(day);
         assert_eq!(NaiveDate::try_from(t).unwrap(), d, "day {day}");
@@ -141,7 +144,10 @@ fn dates_round_trip_exactly() {
         assert_eq!(NaiveDate::try_from(s).unwrap(), d, "day {day}");
         assert_eq!(Datetime64::<unit::s>::try_from(d).unwrap(), s, "day {day}");
         // the same date as NaiveDateTime's midnight
-        assert_eq!(NaiveDateTime::try_from(t).unwrap(), d.and_hms_opt(0, 0, 0).unwrap());
+        assert_eq!(
+            NaiveDateTime::try_from(t).unwrap(),
+            d.and_hms_opt(0, 0, 0).unwrap()
+        );
     }
     // ns holds ±292 years around 1970
     let d = NaiveDate::from_ymd_opt(2262, 4, 11).unwrap();
