@@ -108,6 +108,21 @@ pub mod unit {
 // the count numpy uses for NaT
 use crate::timeconv::NAT;
 
+/// `Datetime64(2004-08-19 [D])`: the type, the `Display` text and the unit
+/// (none for the generic unit).
+fn debug_text(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    text: &str,
+    unit: DatetimeUnit,
+) -> fmt::Result {
+    if unit.unit == TimeUnit::Generic {
+        write!(f, "{name}({text})")
+    } else {
+        write!(f, "{name}({text} {unit})")
+    }
+}
+
 macro_rules! time_type {
     ($(#[$doc:meta])* $name:ident, $token:ident, $what:literal, $show:path, $parse:path) => {
         $(#[$doc])*
@@ -206,15 +221,10 @@ macro_rules! time_type {
                 self.count.cmp(&other.count)
             }
         }
+        /// The `Display` text and the unit in brackets: see the type's docs.
         impl<U: TimeUnitMarker> fmt::Debug for $name<U> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                if self.is_nat() {
-                    write!(f, "{}(NaT)", stringify!($name))
-                } else if U::UNIT.unit == TimeUnit::Generic {
-                    write!(f, "{}({})", stringify!($name), self.count)
-                } else {
-                    write!(f, "{}({} {})", stringify!($name), self.count, U::UNIT.unit.code())
-                }
+                debug_text(f, stringify!($name), &self.to_string(), U::UNIT)
             }
         }
 
@@ -282,6 +292,31 @@ time_type!(
     /// assert_eq!(std::time::SystemTime::try_from(t)?, now);
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
+    ///
+    /// `Debug` prints the type, the `Display` text and the unit in
+    /// brackets, `Datetime64(2004-08-19 [D])` (the count is
+    /// [`count`](Self::count)):
+    ///
+    /// ```
+    /// use npy_serde::{Datetime64, unit};
+    /// let t = Datetime64::<unit::D>::new(12_649);
+    /// assert_eq!(format!("{t:?}"), "Datetime64(2004-08-19 [D])");
+    /// let t = Datetime64::<unit::ms>::new(1_704_067_200_500);
+    /// assert_eq!(format!("{t:?}"), "Datetime64(2024-01-01T00:00:00.500 [ms])");
+    /// assert_eq!(format!("{:?}", Datetime64::<unit::s>::NAT), "Datetime64(NaT [s])");
+    /// ```
+    ///
+    /// Read into a plain `i64`, a `'<M8[unit]'` (or `'<m8[unit]'`) value
+    /// gives its count of units, whatever the unit: the unit is not checked,
+    /// as numpy's `.view('<i8')` does not check it.
+    ///
+    /// ```
+    /// use npy_serde::{Datetime64, unit};
+    /// let bytes = npy_serde::to_vec(&[Datetime64::<unit::ms>::new(1_500), Datetime64::NAT])?;
+    /// let counts: Vec<i64> = npy_serde::from_slice(&bytes)?;
+    /// assert_eq!(counts, [1_500, i64::MIN]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
     Datetime64,
     M8_TOKEN,
     "a datetime64 count",
@@ -311,6 +346,16 @@ time_type!(
     /// let std = std::time::Duration::try_from(d)?;
     /// assert_eq!(Timedelta64::<unit::s>::try_from(std)?, d);
     /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    ///
+    /// `Debug` prints the type, the `Display` text and the unit in
+    /// brackets:
+    ///
+    /// ```
+    /// use npy_serde::{Timedelta64, unit};
+    /// let d = Timedelta64::<unit::s>::new(90);
+    /// assert_eq!(format!("{d:?}"), "Timedelta64(90 seconds [s])");
+    /// assert_eq!(format!("{:?}", Timedelta64::<unit::Generic>::new(3)), "Timedelta64(3 generic time units)");
     /// ```
     Timedelta64,
     M8_TOKEN_TD,
@@ -465,10 +510,120 @@ impl<U: TimeUnitMarker> TryFrom<std::time::Duration> for Timedelta64<U> {
 /// With the `chrono` feature: chrono's `NaiveDateTime` (a datetime in UTC,
 /// as numpy's are) and `TimeDelta`, both ways through the same exact path
 /// as std's times.
+///
+/// chrono's `NaiveDate` converts both ways with a datetime64 that is a whole
+/// number of days since 1970-01-01, in any unit: `[D]`, and `[W]`, `[M]`,
+/// `[Y]` or a finer unit when the value is such a day (a week, month or year
+/// start; midnight); a time within a day is refused, not truncated.
 #[cfg(feature = "chrono")]
 mod with_chrono {
     use super::{Datetime64, TimeUnitMarker, Timedelta64, from_secs_nanos, to_secs_nanos};
-    use chrono::{DateTime, NaiveDateTime, TimeDelta};
+    use crate::dtype::{DatetimeUnit, TimeUnit};
+    use crate::timeconv::{NAT, Refusal, convert};
+    use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, TimeDelta};
+
+    /// `NaiveDate::num_days_from_ce` of 1970-01-01.
+    const EPOCH_DAYS_FROM_CE: i32 = 719_163;
+
+    /// The date `count` of `unit` since 1970-01-01 is, when a whole day.
+    fn date_of(count: i64, unit: DatetimeUnit) -> crate::Result<NaiveDate> {
+        let shown = || unit.datetime_as_string(count);
+        if count == NAT {
+            return Err(crate::Error::mismatch("NaT has no chrono date"));
+        }
+        let days = convert(count, unit, DatetimeUnit::new(TimeUnit::Days), true).map_err(|r| {
+            crate::Error::mismatch(match r {
+                Refusal::Generic => format!("{count} in the generic unit holds no date"),
+                Refusal::Overflow => {
+                    format!(
+                        "{} in unit {unit} is out of the range of NaiveDate",
+                        shown()
+                    )
+                }
+                _ => format!(
+                    "{} in unit {unit} is not a whole day, which a NaiveDate is; \
+                     hint: convert to NaiveDateTime",
+                    shown()
+                ),
+            })
+        })?;
+        i32::try_from(days)
+            .ok()
+            .and_then(|d| d.checked_add(EPOCH_DAYS_FROM_CE))
+            .and_then(NaiveDate::from_num_days_from_ce_opt)
+            .ok_or_else(|| {
+                crate::Error::mismatch(format!(
+                    "{} in unit {unit} is out of the range of NaiveDate",
+                    shown()
+                ))
+            })
+    }
+
+    /// The count of `unit` of the midnight starting `date`, exactly.
+    fn count_of(date: NaiveDate, unit: DatetimeUnit) -> crate::Result<i64> {
+        let days = i64::from(date.num_days_from_ce()).wrapping_sub(i64::from(EPOCH_DAYS_FROM_CE));
+        convert(days, DatetimeUnit::new(TimeUnit::Days), unit, true).map_err(|r| {
+            crate::Error::mismatch(match r {
+                Refusal::Generic => format!("{date}: the generic unit holds no date"),
+                Refusal::Overflow => format!("{date} overflows 64 bits in unit {unit}"),
+                _ => format!("{date} is not a whole number of unit {unit} since 1970-01-01"),
+            })
+        })
+    }
+
+    impl<U: TimeUnitMarker> TryFrom<Datetime64<U>> for NaiveDate {
+        type Error = crate::Error;
+        /// The date, when the value is a whole number of days since
+        /// 1970-01-01 (any unit; a time within a day is refused, not
+        /// truncated); NaT and dates beyond chrono's years (±262,142) fail.
+        ///
+        /// ```
+        /// use chrono::NaiveDate;
+        /// use npy_serde::{Datetime64, unit};
+        /// let t = Datetime64::<unit::D>::new(12_649);
+        /// let d = NaiveDate::try_from(t)?;
+        /// assert_eq!(d, NaiveDate::from_ymd_opt(2004, 8, 19).unwrap());
+        /// assert_eq!(Datetime64::<unit::D>::try_from(d)?, t);
+        /// // a finer unit at midnight is a date; any other time is not
+        /// assert_eq!(NaiveDate::try_from(Datetime64::<unit::h>::new(12_649 * 24))?, d);
+        /// let e = NaiveDate::try_from(Datetime64::<unit::h>::new(12_649 * 24 + 1)).unwrap_err();
+        /// assert_eq!(
+        ///     e.to_string(),
+        ///     "2004-08-19T01 in unit [h] is not a whole day, which a NaiveDate is; \
+        ///      hint: convert to NaiveDateTime"
+        /// );
+        /// assert!(NaiveDate::try_from(Datetime64::<unit::D>::NAT).is_err());
+        /// # Ok::<(), npy_serde::Error>(())
+        /// ```
+        fn try_from(t: Datetime64<U>) -> crate::Result<Self> {
+            date_of(t.count(), U::UNIT)
+        }
+    }
+
+    impl<U: TimeUnitMarker> TryFrom<NaiveDate> for Datetime64<U> {
+        type Error = crate::Error;
+        /// The count of `U` of the date's midnight, exactly: any unit
+        /// from days down (within 64 bits), and weeks, months or years
+        /// when the date starts one (a Thursday for weeks, which numpy
+        /// counts from Thursday 1970-01-01).
+        ///
+        /// ```
+        /// use chrono::NaiveDate;
+        /// use npy_serde::{Datetime64, unit};
+        /// let d = NaiveDate::from_ymd_opt(2024, 3, 1).unwrap();
+        /// assert_eq!(Datetime64::<unit::s>::try_from(d)?.count(), 1_709_251_200);
+        /// assert_eq!(Datetime64::<unit::M>::try_from(d)?.to_string(), "2024-03");
+        /// let e = Datetime64::<unit::M>::try_from(d.succ_opt().unwrap()).unwrap_err();
+        /// assert_eq!(
+        ///     e.to_string(),
+        ///     "2024-03-02 is not a whole number of unit [M] since 1970-01-01"
+        /// );
+        /// # Ok::<(), npy_serde::Error>(())
+        /// ```
+        fn try_from(d: NaiveDate) -> crate::Result<Self> {
+            count_of(d, U::UNIT).map(Self::new)
+        }
+    }
 
     impl<U: TimeUnitMarker> TryFrom<Datetime64<U>> for NaiveDateTime {
         type Error = crate::Error;
@@ -592,10 +747,14 @@ mod tests {
     fn nat_and_json() {
         let t = Datetime64::<unit::D>::NAT;
         assert!(t.is_nat());
-        assert_eq!(format!("{t:?}"), "Datetime64(NaT)");
+        assert_eq!(format!("{t:?}"), "Datetime64(NaT [D])");
         assert_eq!(
             format!("{:?}", Datetime64::<unit::D>::new(3)),
-            "Datetime64(3 D)"
+            "Datetime64(1970-01-04 [D])"
+        );
+        assert_eq!(
+            format!("{:?}", Timedelta64::<unit::Generic>::NAT),
+            "Timedelta64(NaT)"
         );
         let back: Datetime64<unit::D> = serde_json::from_str("17").unwrap();
         assert_eq!(back.count(), 17);

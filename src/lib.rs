@@ -45,7 +45,7 @@
 //! | tuple struct, mixed tuple | record with fields `f0`, `f1`, … |
 //! | [`Padding<N>`] | `('', '\|VN')` |
 //! | unit-only enum | `<Un` holding the variant name |
-//! | [`Datetime64<U>`] / [`Timedelta64<U>`] | `<M8[unit]` / `<m8[unit]`, the `i64` count; NaT is `i64::MIN` |
+//! | [`Datetime64<U>`] / [`Timedelta64<U>`] | `<M8[unit]` / `<m8[unit]`, the `i64` count; NaT is `i64::MIN`; read into a plain `i64`, an `M8`/`m8` field gives the count of units, the unit not checked (numpy's `.view('<i8')`) |
 //! | [`Bulk<T>`], or `Vec<T>` with `#[serde(with = "npy_serde::bulk")]` ([`bulk`]) | as `Vec<T>` (`T`: numbers, `bool`, `[E; N]` of them); read in one piece when the file holds exactly `T` |
 //! | [`NdArray<T>`] (reading) | any array: shape, [`Order`] as stored, flat data; plain numbers in one piece; `[E; N]` elements take the last axis |
 //!
@@ -119,8 +119,9 @@
 //! - `half`: `half::f16` as `'<f2'`; `half::bf16` as `'|V2'` (ml_dtypes'
 //!   bfloat16 files).
 //! - `chrono`: `TryFrom` conversions between [`Datetime64`] /
-//!   [`Timedelta64`] and chrono's `NaiveDateTime` / `TimeDelta`, both ways,
-//!   exact or an error.
+//!   [`Timedelta64`] and chrono's `NaiveDateTime` / `NaiveDate` /
+//!   `TimeDelta`, both ways, exact or an error (a `NaiveDate` from a whole
+//!   day only, in any unit).
 //! - `rayon`: reading and writing on every core, on rayon's global pool (or
 //!   the caller's, entered with `install`): `par_from_slice`,
 //!   `par_from_path`, `par_to_vec`, `par_to_writer`, `par_to_path` for

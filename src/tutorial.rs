@@ -327,9 +327,10 @@
 //! (sparse, so a file larger than memory costs nothing yet), and
 //! [`view_mut`](crate::view_mut) fills it in place through a writable map.
 //! The map is the caller's `unsafe` (here memmap2's): it is sound only while
-//! no one else truncates or writes the file.
+//! no one else truncates or writes the file. (This example runs as a
+//! doctest of the repository's `tests` package, which has memmap2.)
 //!
-//! ```
+//! ```ignore
 //! use memmap2::{Mmap, MmapMut};
 //! use npy_serde::{Dtype, Order};
 //!

@@ -20,6 +20,12 @@
 //! npyz and hand-written codecs are in `benches/npy.rs`.
 #![forbid(unsafe_code)]
 
+/// The README's and the tutorial's memory-map code, run here as doctests:
+/// it uses memmap2, a dev-dependency of this package only (the root
+/// package's doctests mark it `ignore`; `build.rs` collects it).
+#[doc = include_str!(concat!(env!("OUT_DIR"), "/memory_map_docs.md"))]
+pub mod memory_map_docs {}
+
 /// A copy of some bytes at a chosen alignment in memory: its first byte at
 /// a multiple of 64 plus `shift` (a `Vec<u8>` alone is only 1-byte aligned),
 /// for the zero-copy views (`npy_serde::view`).

@@ -1,5 +1,6 @@
-//! Feature `chrono`: `Datetime64` <-> `NaiveDateTime` and `Timedelta64` <->
-//! `TimeDelta`, exact or an error, checked against chrono's own calendar.
+//! Feature `chrono`: `Datetime64` <-> `NaiveDateTime` / `NaiveDate` and
+//! `Timedelta64` <-> `TimeDelta`, exact or an error, checked against
+//! chrono's own calendar.
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta, Timelike};
 use npy_serde::{Datetime64, Timedelta64, unit};
@@ -117,6 +118,82 @@ fn inexact_conversions_are_errors() {
         ];
         insta::assert_snapshot!(
             "chrono_conversion_errors",
+            errs.map(|e| e.to_string()).join("\n")
+        );
+    });
+}
+
+/// `NaiveDate` from and to a datetime64 of whole days, in every unit that
+/// can hold the day, against chrono's own day count.
+#[test]
+fn dates_round_trip_exactly() {
+    let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap();
+    for day in (-3_000_000i64..3_000_000)
+        .step_by(367)
+        .chain([0, -1, 1, 12_649])
+    {
+        let d = epoch + TimeDelta::days(day);
+        let t = Datetime64::<unit::D>::new(day);
+        assert_eq!(NaiveDate::try_from(t).unwrap(), d, "day {day}");
+        assert_eq!(Datetime64::<unit::D>::try_from(d).unwrap(), t, "day {day}");
+        // finer units: the date's midnight, both ways
+        let h = Datetime64::<unit::h>::new(day * 24);
+        assert_eq!(NaiveDate::try_from(h).unwrap(), d, "day {day}");
+        assert_eq!(Datetime64::<unit::h>::try_from(d).unwrap(), h, "day {day}");
+        let s = Datetime64::<unit::s>::new(day * 86_400);
+        assert_eq!(NaiveDate::try_from(s).unwrap(), d, "day {day}");
+        assert_eq!(Datetime64::<unit::s>::try_from(d).unwrap(), s, "day {day}");
+        // the same date as NaiveDateTime's midnight
+        assert_eq!(
+            NaiveDateTime::try_from(t).unwrap(),
+            d.and_hms_opt(0, 0, 0).unwrap()
+        );
+    }
+    // ns holds ±292 years around 1970
+    let d = NaiveDate::from_ymd_opt(2262, 4, 11).unwrap();
+    let t = Datetime64::<unit::ns>::try_from(d).unwrap();
+    assert_eq!(NaiveDate::try_from(t).unwrap(), d);
+    // calendar units: a month or year start; weeks from Thursday 1970-01-01
+    let m = Datetime64::<unit::M>::new(649);
+    let d = NaiveDate::try_from(m).unwrap();
+    assert_eq!(d, NaiveDate::from_ymd_opt(2024, 2, 1).unwrap());
+    assert_eq!(Datetime64::<unit::M>::try_from(d).unwrap(), m);
+    let y = Datetime64::<unit::Y>::new(-3_970);
+    let d = NaiveDate::try_from(y).unwrap();
+    assert_eq!(d, NaiveDate::from_ymd_opt(-2000, 1, 1).unwrap());
+    assert_eq!(Datetime64::<unit::Y>::try_from(d).unwrap(), y);
+    let w = Datetime64::<unit::W>::new(-5);
+    let d = NaiveDate::try_from(w).unwrap();
+    assert_eq!(d, epoch - TimeDelta::days(35));
+    assert_eq!(d.weekday(), chrono::Weekday::Thu);
+    assert_eq!(Datetime64::<unit::W>::try_from(d).unwrap(), w);
+    // chrono's own ends
+    for d in [NaiveDate::MIN, NaiveDate::MAX] {
+        let t = Datetime64::<unit::D>::try_from(d).unwrap();
+        assert_eq!(NaiveDate::try_from(t).unwrap(), d);
+    }
+}
+
+#[test]
+fn inexact_dates_are_errors() {
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+        let errs = [
+            NaiveDate::try_from(Datetime64::<unit::D>::NAT).unwrap_err(),
+            NaiveDate::try_from(Datetime64::<unit::D>::new(i64::MAX)).unwrap_err(),
+            NaiveDate::try_from(Datetime64::<unit::h>::new(12_649 * 24 + 13)).unwrap_err(),
+            NaiveDate::try_from(Datetime64::<unit::ms>::new(-1)).unwrap_err(),
+            NaiveDate::try_from(Datetime64::<unit::Generic>::new(5)).unwrap_err(),
+            Datetime64::<unit::M>::try_from(NaiveDate::from_ymd_opt(2024, 2, 2).unwrap())
+                .unwrap_err(),
+            Datetime64::<unit::W>::try_from(NaiveDate::from_ymd_opt(1970, 1, 2).unwrap())
+                .unwrap_err(),
+            Datetime64::<unit::ns>::try_from(NaiveDate::from_ymd_opt(2263, 1, 1).unwrap())
+                .unwrap_err(),
+            Datetime64::<unit::Generic>::try_from(NaiveDate::from_ymd_opt(1970, 1, 1).unwrap())
+                .unwrap_err(),
+        ];
+        insta::assert_snapshot!(
+            "chrono_date_errors",
             errs.map(|e| e.to_string()).join("\n")
         );
     });

@@ -4,7 +4,7 @@
 //! without copying. numpy opens the file as any other.
 //!
 //! ```sh
-//! cargo run --example memory_map -- OUTDIR   # default: a fresh temp dir
+//! cargo run -p tests --example memory_map -- OUTDIR   # default: a fresh temp dir
 //! python3 -c "import numpy as np; print(np.load('OUTDIR/grid.npy', mmap_mode='r')[-1])"
 //! ```
 //!
