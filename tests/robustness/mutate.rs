@@ -147,6 +147,11 @@ fn view_fixtures_never_panic() {
 }
 
 #[test]
+fn empty_fixtures_never_panic() {
+    run_dir("empty", None);
+}
+
+#[test]
 fn small_hostile_fixtures_never_panic() {
     run_dir("hostile", Some(false));
 }
@@ -228,7 +233,7 @@ fn every_folder_is_covered() {
             .unwrap()
             .to_owned();
         assert!(
-            ["read", "write", "hostile", "bf16", "nd", "view"].contains(&dir.as_str()),
+            ["read", "write", "hostile", "bf16", "nd", "view", "empty"].contains(&dir.as_str()),
             "{}",
             path.display()
         );
