@@ -181,7 +181,7 @@ fn io_error_names_the_record() {
     w.serialize(&[1.0f64]).unwrap();
     w.serialize(&[2.0f64]).unwrap();
     let err = w.serialize(&[3.0f64]).unwrap_err();
-    assert_eq!(err.to_string(), "record 2: disk full");
+    assert_eq!(err.to_string(), "record 2: writing the data: disk full");
     assert!(matches!(err.kind(), npy_serde::ErrorKind::Io(_)));
 }
 
