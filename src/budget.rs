@@ -12,8 +12,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde::de::{self, Visitor};
-
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -55,26 +53,22 @@ impl Budget {
         if self.max == u64::MAX {
             return Ok(());
         }
-        let spent = self.spent.load(Ordering::Relaxed);
-        let total = spent.saturating_add(n);
-        if total > self.max {
-            return Err(self.refusal(n, spent, &what()));
-        }
-        self.spent.store(total, Ordering::Relaxed);
-        Ok(())
+        self.spent
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |spent| {
+                let total = spent.saturating_add(n);
+                (total <= self.max).then_some(total)
+            })
+            .map(|_| ())
+            .map_err(|spent| self.refusal(n, spent, &what()))
     }
 
     #[cold]
     fn refusal(&self, n: u64, spent: u64, what: &str) -> Error {
         let total = spent.saturating_add(n);
-        let before = if spent == 0 {
-            String::new()
-        } else {
-            format!(" (with the {spent} bytes this call has already read)")
-        };
         Error::limit(format!(
-            "{what} takes {n} bytes{before}, more than max_bytes {}; raise it with \
+            "{what} takes {n} bytes{}, more than max_bytes {}; raise it with \
              ReadOptions::max_bytes({total})",
+            already_read(spent),
             self.max
         ))
     }
@@ -83,15 +77,11 @@ impl Budget {
     #[cold]
     pub(crate) fn more_than_left(&self, what: &str) -> Error {
         let spent = self.max.saturating_sub(self.left());
-        let before = if spent == 0 {
-            String::new()
-        } else {
-            format!(" (with the {spent} bytes this call has already read)")
-        };
         Error::limit(format!(
-            "{what} take more than the {} bytes left{before} of max_bytes {}; raise it with \
+            "{what} take more than the {} bytes left{} of max_bytes {}; raise it with \
              ReadOptions::max_bytes",
             self.left(),
+            already_read(spent),
             self.max
         ))
     }
@@ -117,6 +107,15 @@ impl Budget {
                  such as serde_json::Value: {ANY_VALUE_COST} bytes a value)"
             )
         })
+    }
+}
+
+/// What a refusal says of the bytes charged before it in the same call.
+fn already_read(spent: u64) -> String {
+    if spent == 0 {
+        String::new()
+    } else {
+        format!(" (with the {spent} bytes this call has already read)")
     }
 }
 
@@ -146,38 +145,6 @@ fn outer_values(dims: &[u64]) -> u64 {
         rows = rows.saturating_mul(d);
     }
     total
-}
-
-/// The top-level deserializer of a read under a byte budget: a generic
-/// target (`deserialize_any`) is charged [`Budget::charge_any`] before it
-/// is given the array; every other request passes through unchanged.
-pub(crate) struct AnyCharged<'b, D> {
-    pub(crate) de: D,
-    pub(crate) header: &'b Header,
-    pub(crate) budget: &'b Budget,
-}
-
-impl<'de, D: de::Deserializer<'de, Error = Error>> de::Deserializer<'de> for AnyCharged<'_, D> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.budget.charge_any(self.header)?;
-        self.de.deserialize_any(visitor)
-    }
-
-    crate::de::de_methods!(forward(de)
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
-        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any deserialize_unit_struct
-        deserialize_newtype_struct deserialize_tuple deserialize_tuple_struct
-        deserialize_struct deserialize_enum);
-
-    fn is_human_readable(&self) -> bool {
-        self.de.is_human_readable()
-    }
 }
 
 #[cfg(test)]

@@ -446,19 +446,12 @@ impl ReadOptions {
     /// ```
     pub fn untrusted() -> Self {
         ReadOptions {
-            max_header_size: DEFAULT_MAX_HEADER_SIZE,
             max_elements: UNTRUSTED_MAX_ELEMENTS,
-            lossy: false,
-            max_depth: DEFAULT_MAX_DEPTH,
             max_bytes: UNTRUSTED_MAX_BYTES,
-            long_double: None,
+            ..ReadOptions::default()
         }
     }
 
-    /// A fresh budget of `max_bytes` for one call.
-    pub(crate) fn budget(&self) -> crate::budget::Budget {
-        crate::budget::Budget::new(self.max_bytes)
-    }
     /// The format of the file's long doubles (`'<f16'`, `'<c32'`; `'<f12'`,
     /// `'<c24'` from 32-bit x86), which the file does not record: x87
     /// extended precision when numpy ran on x86 Linux (scipy's

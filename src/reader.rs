@@ -13,8 +13,9 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::budget::{AnyCharged, Budget};
+use crate::budget::Budget;
 use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::charged::AnyCharged;
 use crate::de::element::ElementDe;
 use crate::de::fortran::FortranFile;
 use crate::de::plan::Plan;
@@ -161,7 +162,7 @@ impl ReadOptions {
     /// ```
     pub fn from_reader<T: DeserializeOwned>(&self, mut reader: impl Read) -> Result<T> {
         let parsed = read_header(&mut reader, self)?;
-        let budget = self.budget();
+        let budget = Budget::new(self.max_bytes);
         budget.charge_data(&parsed.header)?;
         deserialize_stream(&parsed.header, &mut reader, self, &budget).map(|(value, _)| value)
     }
@@ -187,7 +188,7 @@ impl ReadOptions {
         let data = bytes
             .get(parsed.data_offset..)
             .ok_or_else(|| Error::header("the header runs past the end of the input"))?;
-        let budget = self.budget();
+        let budget = Budget::new(self.max_bytes);
         budget.charge_data(&parsed.header)?;
         deserialize_data_in(&parsed.header, data, self.cfg(), self.max_elements, &budget)
     }

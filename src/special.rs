@@ -86,14 +86,19 @@ pub(crate) const NDARRAY_FORM: &str = "Array";
 /// The fields of [`NDARRAY_FORM`], in ndarray's order.
 pub(crate) const NDARRAY_FORM_FIELDS: [&str; 3] = ["v", "dim", "data"];
 
-/// Whether a struct of this name and these fields is ndarray's own serde
-/// form of an array (the field count first: a record's read checks it,
-/// one compare for most structs).
+/// Refuses a read asking for ndarray's own serde form of an array (a
+/// struct of this name and these fields): every deserializer's
+/// `deserialize_struct` asks this first. The field count is compared
+/// first: one compare for most structs, as a record's read checks it.
 #[inline(always)]
-pub(crate) fn is_ndarray_form(name: &str, fields: &[&str]) -> bool {
-    fields.len() == NDARRAY_FORM_FIELDS.len()
+pub(crate) fn refuse_ndarray_form(name: &str, fields: &[&str]) -> crate::Result<()> {
+    if fields.len() == NDARRAY_FORM_FIELDS.len()
         && name == NDARRAY_FORM
         && fields == NDARRAY_FORM_FIELDS
+    {
+        return Err(ndarray_form(false));
+    }
+    Ok(())
 }
 
 /// The refusal of ndarray's own serde form of an array, written

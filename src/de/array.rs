@@ -616,9 +616,7 @@ impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if crate::special::is_ndarray_form(name, fields) {
-            return Err(crate::special::ndarray_form(false));
-        }
+        crate::special::refuse_ndarray_form(name, fields)?;
         if self.dims.is_empty() {
             return self.element().deserialize_struct(name, fields, visitor);
         }

@@ -456,9 +456,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if crate::special::is_ndarray_form(name, fields) {
-            return Err(crate::special::ndarray_form(false));
-        }
+        crate::special::refuse_ndarray_form(name, fields)?;
         self.record(fields, visitor)
     }
 
@@ -872,9 +870,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for RowDe<'_, '_, B> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if crate::special::is_ndarray_form(name, fields) {
-            return Err(crate::special::ndarray_form(false));
-        }
+        crate::special::refuse_ndarray_form(name, fields)?;
         self.0.record(fields, visitor)
     }
 }

@@ -167,6 +167,7 @@ pub(crate) use de_methods;
 
 pub(crate) mod array;
 pub(crate) mod bulk_offer;
+pub(crate) mod charged;
 pub(crate) mod element;
 pub(crate) mod fortran;
 pub(crate) mod nd;

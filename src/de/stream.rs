@@ -460,9 +460,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if crate::special::is_ndarray_form(name, fields) {
-            return Err(crate::special::ndarray_form(false));
-        }
+        crate::special::refuse_ndarray_form(name, fields)?;
         self.top(visitor, |de, v| {
             de::Deserializer::deserialize_struct(de, name, fields, v)
         })

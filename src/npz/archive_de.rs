@@ -45,9 +45,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if crate::special::is_ndarray_form(name, fields) {
-            return Err(crate::special::ndarray_form(false));
-        }
+        crate::special::refuse_ndarray_form(name, fields)?;
         // Only the members the struct names are read; a key found twice
         // (`a` and `a.npy.npy`) is taken once, by numpy's lookup order.
         let mut order = Vec::new();

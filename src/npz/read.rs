@@ -10,7 +10,8 @@ use zip::read::ZipFile;
 use zip::result::ZipError;
 use zip::{CompressionMethod, ZipArchive};
 
-use crate::budget::{AnyCharged, Budget};
+use crate::budget::Budget;
+use crate::de::charged::AnyCharged;
 use crate::de::stream::StreamDe;
 use crate::error::{Error, ErrorKind, Result};
 use crate::header::{Header, MAGIC};
@@ -280,7 +281,7 @@ impl<R: Read + Seek> NpzReader<R> {
             other => Error::from(other),
         })?;
         let keys = zip.file_names().map(|n| key_of(n).to_owned()).collect();
-        let budget = std::sync::Arc::new(options.budget());
+        let budget = std::sync::Arc::new(Budget::new(options.max_bytes));
         Ok(NpzReader {
             zip,
             options,
