@@ -59,6 +59,20 @@ impl Aligned {
     }
 }
 
+/// A version 1.0 npy header for a 1-d array of `descr` and `n` elements,
+/// padded like numpy's (for archives built by hand, whose data follows).
+pub fn npy_header_1d(descr: &str, n: u64) -> Vec<u8> {
+    let text = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({n},), }}");
+    let hlen = text.len() + 1;
+    let pad = (64 - (10 + hlen) % 64) % 64;
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&u16::try_from(hlen + pad).unwrap().to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+    out.extend(std::iter::repeat_n(b' ', pad));
+    out.push(b'\n');
+    out
+}
+
 /// The npz bench's four arrays (`benches/npy.rs`, also read by the
 /// `memory` and `parallel` binaries): the `Particle` columns without
 /// `charge`, as `np.savez(f, id=..., pos=..., vel=..., mass=...)` writes

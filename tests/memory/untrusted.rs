@@ -19,19 +19,6 @@ use crate::{exclusive, peak_of};
 /// 64 MiB: what a refused read may cost at most.
 const CEILING: usize = 64 << 20;
 
-/// A version 1.0 npy header of `'|u1'` and shape `(n,)`, padded like numpy's.
-fn npy_header(n: u64) -> Vec<u8> {
-    let text = format!("{{'descr': '|u1', 'fortran_order': False, 'shape': ({n},), }}");
-    let hlen = text.len() + 1;
-    let pad = (64 - (10 + hlen) % 64) % 64;
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&u16::try_from(hlen + pad).unwrap().to_le_bytes());
-    out.extend_from_slice(text.as_bytes());
-    out.extend(std::iter::repeat_n(b' ', pad));
-    out.push(b'\n');
-    out
-}
-
 /// Bits written least significant first, as deflate packs them.
 #[derive(Default)]
 struct Bits {
@@ -154,7 +141,7 @@ fn crc32(head: &[u8], zeros: u64) -> u32 {
 /// `'|u1'` and shape `(n,)`, then `n` zero bytes; `crc` its CRC-32
 /// (`None`: the right one).
 fn bomb(n: u64, crc: Option<u32>) -> Vec<u8> {
-    let head = npy_header(n);
+    let head = tests::npy_header_1d("|u1", n);
     let packed = deflate_zeros(&head, n);
     let size = u32::try_from(head.len() as u64 + n).unwrap();
     let crc = crc.unwrap_or_else(|| crc32(&head, n));

@@ -9,19 +9,6 @@ use std::io::{Cursor, Write};
 
 const N: u64 = 33_554_433;
 
-/// An npy header for `shape` (a version 1 header padded like numpy's).
-fn npy_header(descr: &str, shape: u64) -> Vec<u8> {
-    let text = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({shape},), }}");
-    let hlen = text.len() + 1;
-    let pad = (64 - (10 + hlen) % 64) % 64;
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&u16::try_from(hlen + pad).unwrap().to_le_bytes());
-    out.extend_from_slice(text.as_bytes());
-    out.extend(std::iter::repeat_n(b' ', pad));
-    out.push(b'\n');
-    out
-}
-
 /// The archive: member `big.npy`, deflated, really holding `N` zero bytes
 /// of data after its header.
 fn bomb() -> Vec<u8> {
@@ -31,7 +18,7 @@ fn bomb() -> Vec<u8> {
         .compression_level(Some(9))
         .large_file(false);
     zip.start_file("big.npy", opts).unwrap();
-    zip.write_all(&npy_header("|u1", N)).unwrap();
+    zip.write_all(&tests::npy_header_1d("|u1", N)).unwrap();
     let block = vec![0u8; 1 << 20];
     let mut left = N;
     while left > 0 {
