@@ -39,11 +39,13 @@ impl Budget {
     }
 
     /// Starts a new call.
+    #[cfg(feature = "npz")]
     pub(crate) fn reset(&self) {
         self.spent.store(0, Ordering::Relaxed);
     }
 
     /// What is left.
+    #[cfg(feature = "npz")]
     pub(crate) fn left(&self) -> u64 {
         self.max.saturating_sub(self.spent.load(Ordering::Relaxed))
     }
@@ -74,6 +76,7 @@ impl Budget {
     }
 
     /// The refusal of `what`, known only to be more than what is left.
+    #[cfg(feature = "npz")]
     #[cold]
     pub(crate) fn more_than_left(&self, what: &str) -> Error {
         let spent = self.max.saturating_sub(self.left());

@@ -492,6 +492,7 @@ impl Error {
     /// An error of [`Error::no_element_type`] in a member of an npz struct
     /// (which takes no `WriteOptions`) says what to change in the field's
     /// type instead.
+    #[cfg(feature = "npz")]
     #[cold]
     pub(crate) fn with_field_type_hint(mut self) -> Self {
         if self.0.pending == Pending::NoElementType {
