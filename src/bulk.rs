@@ -599,9 +599,15 @@ impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
         self.visit_bytes(bytes)
     }
 
-    /// Chunks from a stream: the vector grows with the bytes that arrive.
+    /// Chunks from a stream: the vector grows with the bytes that arrive,
+    /// or is sized once when the stream says how many chunks are coming
+    /// (its data is known present: a file whose length was checked).
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
         let mut out = Vec::new();
+        if seq.size_hint().is_some() {
+            out.reserve_exact(usize::try_from(self.n).unwrap_or(0));
+            crate::huge_pages::advise(out.spare_capacity_mut());
+        }
         while seq
             .next_element_seed(Append {
                 out: &mut out,

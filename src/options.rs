@@ -71,13 +71,28 @@ pub const DEFAULT_MAX_ELEMENTS: u64 = 1 << 32;
 ///     .unwrap();
 /// assert_eq!(&bytes[..6], b"\x93NUMPY");
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct WriteOptions {
     pub(crate) align: bool,
     pub(crate) dtype: Option<Dtype>,
     /// `None`: C order, an n-d array in its own order.
     pub(crate) fortran_order: Option<bool>,
     pub(crate) version: Option<(u8, u8)>,
+    /// `to_path` syncs the file to the device before renaming it into
+    /// place (see [`WriteOptions::durable`]).
+    pub(crate) durable: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            align: false,
+            dtype: None,
+            fortran_order: None,
+            version: None,
+            durable: true,
+        }
+    }
 }
 
 impl WriteOptions {
@@ -167,6 +182,29 @@ impl WriteOptions {
     #[must_use]
     pub fn version(mut self, major: u8, minor: u8) -> Self {
         self.version = Some((major, minor));
+        self
+    }
+
+    /// Whether [`to_path`](Self::to_path) syncs the file to the device
+    /// before renaming it into place (`true`, the default: after a power
+    /// loss the path holds the old file or the whole new one). `false`
+    /// skips the syncs, as `np.save` does, and keeps the temporary file and
+    /// the rename: the path never shows a half-written file while the
+    /// machine stays up, and a write is as fast as the page cache.
+    /// `to_writer` and `to_vec` are not affected.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("npy_serde_doc_durable_opt_{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("scratch.npy");
+    /// let grid = npy_serde::NdArray::from_shape_vec(vec![2, 3], vec![0.5f64; 6])?;
+    /// npy_serde::WriteOptions::new().durable(false).to_path(&path, &grid)?;
+    /// assert_eq!(npy_serde::from_path::<npy_serde::NdArray<f64>>(&path)?, grid);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn durable(mut self, durable: bool) -> Self {
+        self.durable = durable;
         self
     }
 }

@@ -160,11 +160,29 @@ impl ReadOptions {
     /// assert_eq!(x, 0.1f32);
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
-    pub fn from_reader<T: DeserializeOwned>(&self, mut reader: impl Read) -> Result<T> {
+    pub fn from_reader<T: DeserializeOwned>(&self, reader: impl Read) -> Result<T> {
+        self.from_stream(reader, None)
+    }
+
+    /// [`from_reader`](Self::from_reader) of a stream that holds `len`
+    /// bytes in all when known (a file's length): data the header promises
+    /// within them is known present, so outputs are sized once.
+    pub(crate) fn from_stream<T: DeserializeOwned>(
+        &self,
+        mut reader: impl Read,
+        len: Option<u64>,
+    ) -> Result<T> {
         let parsed = read_header(&mut reader, self)?;
         let budget = Budget::new(self.max_bytes);
         budget.charge_data(&parsed.header)?;
-        deserialize_stream(&parsed.header, &mut reader, self, &budget).map(|(value, _)| value)
+        let present = match (len, parsed.header.data_len()) {
+            (Some(len), Ok(data)) => (parsed.data_offset as u64)
+                .checked_add(data)
+                .is_some_and(|end| end <= len),
+            _ => false,
+        };
+        deserialize_stream(&parsed.header, &mut reader, self, &budget, present)
+            .map(|(value, _)| value)
     }
 
     /// [`from_slice`] with these options.
@@ -195,16 +213,18 @@ impl ReadOptions {
 }
 
 /// Deserializes the data of an array from a stream positioned at its first
-/// data byte, its header already read (the npz reader's entry point).
+/// data byte, its header already read; `present`: see [`Chunked::present`].
 /// Returns the value and the reader, positioned after the data.
 pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
     header: &Header,
     reader: R,
     options: &ReadOptions,
     budget: &Budget,
+    present: bool,
 ) -> Result<(T, R)> {
     check_readable(&header.descr)?;
-    let mut de = StreamDe::new(header, reader, options.cfg(), options.max_elements)?;
+    let mut de =
+        StreamDe::new(header, reader, options.cfg(), options.max_elements)?.present(present);
     let value = T::deserialize(AnyCharged {
         de: &mut de,
         header,

@@ -332,6 +332,18 @@ fn raw_nd<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<bool> {
+    raw_nd_parts(value, opts, |head, bytes| {
+        writer.write_all(head)?;
+        write_data_at(writer, [bytes, &[]], head, 0)
+    })
+}
+
+/// [`raw_nd`]'s header and data bytes, handed to `write`.
+fn raw_nd_parts<T: ?Sized + Serialize>(
+    value: &T,
+    opts: &WriteOptions,
+    write: impl FnOnce(&[u8], &[u8]) -> Result<()>,
+) -> Result<bool> {
     if opts.dtype.is_some() || opts.fortran_order.is_some() {
         return Ok(false);
     }
@@ -344,8 +356,7 @@ fn raw_nd<W: Write, T: ?Sized + Serialize>(
             return Err(malformed());
         }
         let (head, _) = header.encode(opts.version)?;
-        writer.write_all(&head)?;
-        write_data_at(writer, [bytes, &[]], &head, 0)
+        write(&head, bytes)
     })?;
     Ok(written.is_some())
 }
@@ -706,6 +717,17 @@ impl WriteOptions {
         file: &mut std::fs::File,
         value: &T,
     ) -> Result<()> {
+        // an n-d array of plain numbers: its size is known, so the file's
+        // blocks are reserved first, as numpy does
+        let whole = raw_nd_parts(value, self, |head, bytes| {
+            let len = (head.len() as u64).saturating_add(bytes.len() as u64);
+            crate::atomic::preallocate(file, len);
+            file.write_all(head)?;
+            write_data_at(file, [bytes, &[]], head, 0)
+        })?;
+        if whole {
+            return Ok(());
+        }
         // a fresh file: the header starts at 0
         match one_pass_unchecked(file, value, self, WRITE_CHUNK)? {
             Unchecked::Written => return Ok(()),

@@ -28,6 +28,13 @@ use crate::nd::Order;
 /// How far ahead the buffer reads.
 pub(crate) const CHUNK: usize = 64 * 1024;
 
+/// Bytes per chunk of a whole array's data handed out as bytes (`Bulk`,
+/// `NdArray` of plain numbers) when the data is known present (see
+/// [`Chunked::present`]; [`CHUNK`] otherwise): large for few reads, small
+/// enough that the copy out of the buffer finds it still in the core's
+/// cache (L2).
+const RAW_CHUNK: usize = 256 * 1024;
+
 /// The buffer's first size; it doubles up to [`CHUNK`] as bytes arrive.
 const FIRST_BUF: usize = 4 * 1024;
 
@@ -40,6 +47,10 @@ pub(crate) struct Chunked<R> {
     pub(crate) read: u64,
     /// Bytes of one row.
     pub(crate) row: usize,
+    /// Whether the stream is known to hold all `total` bytes (a file whose
+    /// length was checked against the header): readers may then size their
+    /// output from the header at once instead of as bytes arrive.
+    pub(crate) present: bool,
     buf: Vec<u8>,
     pos: usize,
     end: usize,
@@ -52,6 +63,7 @@ impl<R: Read> Chunked<R> {
             total,
             read: 0,
             row,
+            present: false,
             buf: Vec::new(),
             pos: 0,
             end: 0,
@@ -130,11 +142,19 @@ impl<R: Read> Chunked<R> {
             if self.end == self.buf.len() {
                 // grow as bytes arrive: double from FIRST_BUF, then a
                 // chunk at a time (a 100-byte stream costs 4 KiB, not 64)
-                let grow = self.buf.len().clamp(FIRST_BUF, CHUNK);
+                let grow = if self.present {
+                    // known present: the whole read-ahead at once
+                    target
+                } else {
+                    self.buf.len().clamp(FIRST_BUF, CHUNK)
+                };
                 let new_len = target
                     .min(self.buf.len().saturating_add(grow))
                     // end < n: one more cannot overflow
                     .max(self.end.wrapping_add(1));
+                // exactly: resize alone would double the capacity
+                self.buf
+                    .reserve_exact(new_len.saturating_sub(self.buf.len()));
                 self.buf.resize(new_len, 0);
             }
             // end <= buf.len() and read <= total: saturation never happens
@@ -218,6 +238,12 @@ impl<'h, R: Read> StreamDe<'h, R> {
             cfg,
             max_elements,
         })
+    }
+
+    /// Marks the data as known to be present (see [`Chunked::present`]).
+    pub(crate) fn present(mut self, present: bool) -> Self {
+        self.data.present = present;
+        self
     }
 
     /// Whether the whole data must be read and reordered first.
@@ -347,21 +373,27 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        // Only rows already read count: the header's length may be a lie,
-        // and serde preallocates up to 1 MiB from a hint.
+        // Only rows already read count, unless the data is known present:
+        // the header's length may be a lie, and serde preallocates up to
+        // 1 MiB from a hint.
         // next <= len (next_element_seed stops at len)
         let left = usize::try_from(self.len.wrapping_sub(self.next)).unwrap_or(usize::MAX);
         let cap = SIZE_HINT_BYTES / at_least_one(self.data.row);
+        if self.data.present {
+            return Some(left.min(cap));
+        }
         Some(left.min(cap).min(self.data.buffered_rows()))
     }
 }
 
 impl<'de, R: Read> bulk_offer::Raw<'de> for &mut StreamDe<'_, R> {
-    /// The data in chunks of whole rows, about [`CHUNK`] bytes each, as
-    /// they arrive (C order with at least one axis: the caller checked).
+    /// The data in chunks of whole rows, about [`CHUNK`] bytes each
+    /// ([`RAW_CHUNK`] when known present), as they arrive (C order with at
+    /// least one axis: the caller checked).
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let rows = self.header.shape.first().copied().ok_or_else(internal)?;
-        let per = (CHUNK / at_least_one(self.data.row)).max(1);
+        let chunk = if self.data.present { RAW_CHUNK } else { CHUNK };
+        let per = (chunk / at_least_one(self.data.row)).max(1);
         visitor.visit_seq(RawChunks {
             data: &mut self.data,
             left: rows,
@@ -394,7 +426,8 @@ impl<'de, R: Read> nd::Source<'de> for &mut StreamDe<'_, R> {
             false,
             nd::flat_dims(&header.shape, absorbed)?,
         );
-        let mut inner = StreamDe::new(&flat, &mut self.data.reader, self.cfg, self.max_elements)?;
+        let mut inner = StreamDe::new(&flat, &mut self.data.reader, self.cfg, self.max_elements)?
+            .present(self.data.present);
         let value = visitor.visit_newtype_struct(&mut inner)?;
         inner.finish()?;
         // the inner deserializer read the whole data
@@ -425,7 +458,7 @@ impl<'de, R: Read> de::SeqAccess<'de> for RawChunks<'_, R> {
         let k = self.left.min(self.per);
         // k <= left
         self.left = self.left.wrapping_sub(k);
-        // k rows of at most CHUNK bytes (or one row): fits in usize
+        // k rows of at most RAW_CHUNK bytes (or one row): fits in usize
         let n = usize::try_from(k)
             .ok()
             .and_then(|k| k.checked_mul(self.data.row))
@@ -435,8 +468,14 @@ impl<'de, R: Read> de::SeqAccess<'de> for RawChunks<'_, R> {
             .map(Some)
     }
 
+    /// The chunks left, when the data is known present (a file whose
+    /// length was checked): `Bulk` then sizes its output once.
     fn size_hint(&self) -> Option<usize> {
-        None
+        if !self.data.present {
+            return None;
+        }
+        // per >= 1
+        usize::try_from(self.left.div_ceil(self.per)).ok()
     }
 }
 

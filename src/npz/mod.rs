@@ -366,7 +366,7 @@ impl<R: Read + Seek> NpzReader<R> {
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
 pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<std::path::Path>, value: &T) -> Result<()> {
-    crate::atomic::write_atomically(path.as_ref(), |file| {
+    crate::atomic::write_atomically(path.as_ref(), true, |file| {
         let mut npz = NpzWriter::new(std::io::BufWriter::new(file));
         add_value(&mut npz, value)?;
         // flush explicitly: a BufWriter dropped unflushed would hide the error

@@ -175,7 +175,7 @@ impl WriteOptions {
         let Some(chunks) = Chunks::of(self, records) else {
             return self.to_path(path, records);
         };
-        write_atomically(path.as_ref(), |file| {
+        write_atomically(path.as_ref(), self.durable, |file| {
             if chunks.write_unchecked(file)?.is_ok() {
                 return Ok(());
             }

@@ -197,6 +197,31 @@ fn allocation_is_bounded_by_the_bytes_present() {
         eprintln!("honest 1 MiB via Bulk<f64>: peak {peak}");
     }
 
+    // From a path the file's length proves the data present: the output is
+    // sized once (no move while it grows), read through a 256-KiB buffer.
+    // The lying file is no longer than its 1 MiB, so it is read as a stream.
+    let dir = std::env::temp_dir().join(format!("npy_serde_memory_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (honest_path, lie_path) = (dir.join("honest.npy"), dir.join("lie.npy"));
+    std::fs::write(&honest_path, &honest).unwrap();
+    std::fs::write(&lie_path, &lie).unwrap();
+    let peak = peak_of(|| {
+        let v = npy_serde::from_path::<npy_serde::Bulk<f64>>(&honest_path).unwrap();
+        assert_eq!(v.capacity(), 1 << 17);
+        assert!(v.iter().all(|&x| x == 0.5));
+    });
+    assert!(
+        peak <= (8 << 17) + (256 << 10) + SLACK,
+        "honest 1-MiB file via from_path Bulk<f64>: peak {peak}"
+    );
+    let peak =
+        peak_of(|| assert!(npy_serde::from_path::<npy_serde::Bulk<f64>>(&lie_path).is_err()));
+    assert!(
+        peak <= 3 * present + SLACK,
+        "8-GiB-declared '<f8' over 1 MiB via from_path Bulk<f64>: peak {peak}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
     // The same array as the member of a ~1-KiB archive: refused having
     // allocated at most 16 KiB when stored (the zip reader's own buffers
     // included), 64 KiB when deflated (inflate's 32-KiB window and state,

@@ -66,6 +66,15 @@ where
         (a.shape(), a.order(), a.data()),
         "{name}"
     );
+    // from the file itself: its length proves the data present, so plain
+    // numbers are read into an output sized once
+    let path = format!("{}/data/nd/{name}.npy", env!("CARGO_MANIFEST_DIR"));
+    let p: NdArray<T> = npy_serde::from_path(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(
+        (p.shape(), p.order(), p.data()),
+        (a.shape(), a.order(), a.data()),
+        "{name}: from_path"
+    );
     let npz = as_npz_member(&bytes);
     let mut reader = npy_serde::npz::NpzReader::new(Cursor::new(&npz)).unwrap();
     let c: NdArray<T> = reader.by_name("a").unwrap();

@@ -34,6 +34,11 @@ fn every_way<T: Serialize + ?Sized>(value: &T, opts: &WriteOptions, name: &str) 
     let dir = std::env::temp_dir().join(format!("npy_serde_nd_{}_{n}.npy", std::process::id()));
     opts.to_path(&dir, value).unwrap();
     assert_eq!(std::fs::read(&dir).unwrap(), bytes, "{name}: to_path");
+    // without syncs, over a longer file (a plain array's blocks are
+    // reserved first): the same bytes, the old file gone
+    std::fs::write(&dir, vec![7u8; bytes.len() + 4096]).unwrap();
+    opts.clone().durable(false).to_path(&dir, value).unwrap();
+    assert_eq!(std::fs::read(&dir).unwrap(), bytes, "{name}: durable(false).to_path");
     std::fs::remove_file(&dir).unwrap();
     let mut npz = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new()));
     npz.add_with_options("a", opts, value).unwrap();
