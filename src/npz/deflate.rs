@@ -1,9 +1,10 @@
 //! A deflated member in independent pieces, compressed on every core.
 //!
 //! The member's bytes are cut every [`PIECE`] bytes from its start. Each
-//! piece is compressed on its own, primed with the 32 KiB of input before
-//! it (so back-references reach across the cut and the ratio stays a
-//! single stream's), and ends with a sync flush (an empty stored block,
+//! piece is compressed on its own at the member's level (0 to 9, numpy's
+//! 6 by default), primed with the 32 KiB of input before it (so
+//! back-references reach across the cut and the ratio stays a single
+//! stream's), and ends with a sync flush (an empty stored block,
 //! byte-aligned); the last piece ends the stream instead. Concatenated,
 //! the pieces are one standard deflate stream (pigz's layout): zip
 //! readers, Python's zipfile and so `np.load` inflate it as any other.
@@ -26,8 +27,8 @@ pub(crate) const PIECE: usize = 256 << 10;
 /// The window deflate refers back into: what each piece is primed with.
 const WINDOW: usize = 32 << 10;
 
-/// numpy's level (`np.savez_compressed`: zlib's default, 6).
-const LEVEL: u32 = 6;
+/// numpy's level (`np.savez_compressed`: zlib's default, 6), the default.
+pub(crate) const DEFAULT_LEVEL: u32 = 6;
 
 /// The input of one member not compressed yet.
 pub(crate) struct Deflater {
@@ -37,10 +38,14 @@ pub(crate) struct Deflater {
     primed: usize,
     /// Bytes compressed per wave: whole pieces.
     wave: usize,
+    /// The deflate level, 0 to 9 (checked by the caller).
+    level: u32,
 }
 
 impl Deflater {
-    pub(crate) fn new() -> Deflater {
+    /// A deflater at `level` (0 to 9; checked by the caller, see
+    /// `npz::check_level`).
+    pub(crate) fn new(level: u32) -> Deflater {
         #[cfg(feature = "rayon")]
         let pieces = rayon::current_num_threads().saturating_mul(2);
         #[cfg(not(feature = "rayon"))]
@@ -49,6 +54,7 @@ impl Deflater {
             buf: Vec::new(),
             primed: 0,
             wave: PIECE.saturating_mul(pieces.max(1)),
+            level,
         }
     }
 
@@ -107,10 +113,10 @@ impl Deflater {
                 break;
             }
         }
-        let buf = &self.buf;
+        let (buf, level) = (&self.buf, self.level);
         let deflate =
             |&(d, s, e, l): &(usize, usize, usize, bool)| match (buf.get(d..s), buf.get(s..e)) {
-                (Some(dict), Some(input)) => piece(dict, input, l),
+                (Some(dict), Some(input)) => piece(dict, input, l, level),
                 _ => Err(io::Error::other(
                     "internal: a deflate piece outside its buffer",
                 )),
@@ -136,10 +142,10 @@ impl Deflater {
     }
 }
 
-/// One piece: raw deflate of `input` primed with `dict`, ended by a sync
-/// flush, or by the stream's end when `last`.
-fn piece(dict: &[u8], input: &[u8], last: bool) -> io::Result<Vec<u8>> {
-    let mut c = Compress::new(Compression::new(LEVEL), false);
+/// One piece: raw deflate of `input` at `level` primed with `dict`, ended
+/// by a sync flush, or by the stream's end when `last`.
+fn piece(dict: &[u8], input: &[u8], last: bool, level: u32) -> io::Result<Vec<u8>> {
+    let mut c = Compress::new(Compression::new(level), false);
     if !dict.is_empty() {
         c.set_dictionary(dict).map_err(io::Error::other)?;
     }

@@ -19,7 +19,10 @@
 //! Member bytes are numpy's: every member's uncompressed bytes equal what
 //! `np.save` writes for that array, members carry the zip64 local extra
 //! numpy's `force_zip64` writes, the timestamp is numpy's fixed 1980-01-01,
-//! and compressed archives use deflate level 6 like `np.savez_compressed`.
+//! and compressed archives use deflate level 6 like `np.savez_compressed`
+//! (another level, 0 to 9, with [`NpzOptions::compression_level`],
+//! [`NpzWriter::compression_level`] or, for one member,
+//! [`NpzWriter::level_for_next`]).
 //! The zip container is written as Python's zipfile writes it (local
 //! headers, central directory and end records alike); a deflated member is
 //! compressed in independent 256 KiB pieces that together are one standard
@@ -91,6 +94,7 @@ mod deflate;
 mod extent;
 #[cfg(feature = "rayon")]
 mod inflate;
+mod options;
 mod range;
 mod raw_member;
 mod read;
@@ -108,6 +112,7 @@ use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::probe::{Stop, first_is_record, top_of};
 
+pub use options::NpzOptions;
 pub use range::DataRange;
 pub use read::{MemberReader, NpzReader};
 pub use write::{MemberWriter, NpzWriter};
@@ -115,6 +120,19 @@ pub use write::{MemberWriter, NpzWriter};
 /// The zip member name numpy uses for a key: `key + ".npy"`.
 fn member_name(key: &str) -> String {
     format!("{key}.npy")
+}
+
+/// `level` if it is a deflate level (0 to 9), else the error every level
+/// setter reports.
+fn check_level(level: u32) -> Result<u32> {
+    if level <= 9 {
+        Ok(level)
+    } else {
+        Err(Error::unsupported(format!(
+            "compression level {level}: deflate levels are 0 (stored blocks, the fastest) to \
+             9 (the smallest); numpy's np.savez_compressed uses 6"
+        )))
+    }
 }
 
 /// The key of a member, numpy's `removesuffix('.npy')`.
@@ -224,7 +242,8 @@ fn add_value<W: Write + Seek, T: ?Sized + Serialize>(
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
 ///
-/// Use [`NpzWriter`] for compression, write options or streaming.
+/// Use [`NpzOptions::to_writer`] for compression, [`NpzWriter`] for
+/// write options or streaming.
 ///
 /// ```
 /// use std::io::Cursor;
@@ -257,10 +276,7 @@ fn add_value<W: Write + Seek, T: ?Sized + Serialize>(
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
 pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
-    let mut npz = NpzWriter::new(writer);
-    add_value(&mut npz, value)?;
-    npz.finish()?;
-    Ok(())
+    NpzOptions::new().to_writer(writer, value)
 }
 
 /// Reads an `.npz` archive into `T`, the mirror of [`to_writer`].
@@ -351,7 +367,8 @@ impl<R: Read + Seek> NpzReader<R> {
 
 /// Writes an `.npz` archive to `path` atomically: into a temporary file in
 /// the same directory, synced, then renamed over `path`. A failure leaves
-/// any previous file untouched and no temporary behind.
+/// any previous file untouched and no temporary behind. Members are stored,
+/// as [`to_writer`] writes them; [`NpzOptions::to_path`] deflates them.
 ///
 /// ```
 /// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
@@ -366,13 +383,7 @@ impl<R: Read + Seek> NpzReader<R> {
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
 pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<std::path::Path>, value: &T) -> Result<()> {
-    crate::atomic::write_atomically(path.as_ref(), true, |file| {
-        let mut npz = NpzWriter::new(std::io::BufWriter::new(file));
-        add_value(&mut npz, value)?;
-        // flush explicitly: a BufWriter dropped unflushed would hide the error
-        std::io::Write::flush(&mut npz.finish()?)?;
-        Ok(())
-    })
+    NpzOptions::new().to_path(path, value)
 }
 
 /// Reads an `.npz` archive from `path` (buffered), the mirror of [`to_path`].

@@ -16,8 +16,9 @@ use crate::options::WriteOptions;
 use crate::pyrepr::PyStr;
 use crate::writer::{CHUNK, Unchecked, one_pass_unchecked};
 
-use super::member_name;
+use super::deflate::DEFAULT_LEVEL;
 use super::zip_out::ZipOut;
+use super::{check_level, member_name};
 
 /// Writes an `.npz` archive member by member.
 ///
@@ -28,8 +29,10 @@ use super::zip_out::ZipOut;
 /// like numpy's: zip64 local extra on every member (numpy's `force_zip64`),
 /// timestamp 1980-01-01 00:00, permissions `0o600`, stored or deflated at
 /// level 6 ([`compressed`](NpzWriter::compressed): in 256 KiB pieces, on
-/// rayon's pool with the `rayon` feature). A key may be given only
-/// once; the member name is `key + ".npy"`.
+/// rayon's pool with the `rayon` feature; another level for the archive
+/// with [`compression_level`](NpzWriter::compression_level), for one
+/// member with [`level_for_next`](NpzWriter::level_for_next)). A key may
+/// be given only once; the member name is `key + ".npy"`.
 ///
 /// ```
 /// use std::io::Cursor;
@@ -51,6 +54,10 @@ use super::zip_out::ZipOut;
 pub struct NpzWriter<W: Write + Seek> {
     zip: ZipOut<W>,
     compressed: bool,
+    /// The deflate level of compressed members (0 to 9, checked).
+    level: u32,
+    /// The level of the next member only ([`NpzWriter::level_for_next`]).
+    next_level: Option<u32>,
     keys: HashSet<String>,
     /// A member handed out by [`NpzWriter::start`]: its key, the bytes it
     /// must have, and the bytes written so far.
@@ -67,6 +74,8 @@ impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NpzWriter")
             .field("compressed", &self.compressed)
+            .field("level", &self.level)
+            .field("next_level", &self.next_level)
             .field("members", &self.keys.len())
             .finish_non_exhaustive()
     }
@@ -126,13 +135,17 @@ impl<W: Write + Seek> NpzWriter<W> {
         NpzWriter {
             zip: ZipOut::new(writer),
             compressed: false,
+            level: DEFAULT_LEVEL,
+            next_level: None,
             keys: HashSet::new(),
             pending: None,
         }
     }
 
     /// Deflate the members that follow (level 6, like
-    /// `np.savez_compressed`), or store them (`false`, like `np.savez`).
+    /// `np.savez_compressed`, or the one set by
+    /// [`compression_level`](Self::compression_level)), or store them
+    /// (`false`, like `np.savez`).
     ///
     /// A member is deflated in independent pieces of 256 KiB of its bytes,
     /// each primed with the 32 KiB before it, which together are one
@@ -158,6 +171,75 @@ impl<W: Write + Seek> NpzWriter<W> {
         self
     }
 
+    /// Deflate the members that follow at `level`: 0 (stored blocks inside
+    /// deflate, the fastest) to 9 (the smallest, the slowest); 6, numpy's
+    /// (zlib's default), unless set. Implies [`compressed(true)`](Self::compressed);
+    /// a later `compressed(false)` stores members again, and `compressed(true)`
+    /// keeps this level. Any other level is an error. Every level is one
+    /// standard deflate stream that `np.load` inflates; the local and
+    /// central headers are the same at every level (as Python's zipfile
+    /// writes them). One member can have its own level:
+    /// [`level_for_next`](Self::level_for_next).
+    ///
+    /// ```
+    /// use npy_serde::npz::{NpzReader, NpzWriter};
+    /// let ramp: Vec<u32> = (0..100_000).map(|i| i / 7).collect();
+    /// let size = |level: u32| -> npy_serde::Result<usize> {
+    ///     let mut w = NpzWriter::new(std::io::Cursor::new(Vec::new())).compression_level(level)?;
+    ///     w.add("ramp", &ramp)?;
+    ///     let file = w.finish()?;
+    ///     assert_eq!(NpzReader::new(&mut file.clone())?.by_name::<Vec<u32>>("ramp")?, ramp);
+    ///     Ok(file.into_inner().len())
+    /// };
+    /// assert!(size(9)? < size(1)? && size(1)? < size(0)?);
+    /// let err = NpzWriter::new(std::io::Cursor::new(Vec::new())).compression_level(10).unwrap_err();
+    /// assert!(err.to_string().contains("compression level 10"), "{err}");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn compression_level(mut self, level: u32) -> Result<Self> {
+        self.level = check_level(level)?;
+        self.compressed = true;
+        Ok(self)
+    }
+
+    /// Deflate the next member only at `level` (0 to 9, as in
+    /// [`compression_level`](Self::compression_level)), whether the archive
+    /// stores or deflates its members; the members after it go back to the
+    /// archive's setting. The next member is the next call to
+    /// [`add`](Self::add), [`add_with_options`](Self::add_with_options) or
+    /// [`start`](Self::start), even when that call fails. Any other level
+    /// is an error (and the next member keeps the archive's setting).
+    ///
+    /// ```
+    /// use npy_serde::npz::{NpzReader, NpzWriter};
+    /// let zeros = vec![0u8; 100_000];
+    /// let mut w = NpzWriter::new(std::io::Cursor::new(Vec::new())); // stored members
+    /// w.add("a", &zeros)?;
+    /// w.level_for_next(9)?.add("b", &zeros)?; // deflated at level 9
+    /// w.add("c", &zeros)?; // stored again
+    /// assert!(w.level_for_next(10).is_err());
+    /// let mut file = w.finish()?;
+    /// assert!(file.get_ref().len() < 2 * 100_000 + 1000); // "b" deflated to a few bytes
+    /// file.set_position(0);
+    /// let mut z = NpzReader::new(file)?;
+    /// assert_eq!(z.by_name::<Vec<u8>>("b")?, zeros);
+    /// // a stored member's data lies in the archive; a deflated one's does not
+    /// assert_eq!(["a", "b", "c"].map(|k| z.data_range(k).is_ok()), [true, false, true]);
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn level_for_next(&mut self, level: u32) -> Result<&mut Self> {
+        self.next_level = Some(check_level(level)?);
+        Ok(self)
+    }
+
+    /// The level of the member being started (`None`: stored); takes the
+    /// one-member override.
+    fn member_level(&mut self) -> Option<u32> {
+        self.next_level
+            .take()
+            .or(self.compressed.then_some(self.level))
+    }
+
     /// Checks that a member handed out by `start` got all its bytes; if
     /// not, drops it from the archive and reports it.
     fn settle(&mut self) -> Result<()> {
@@ -176,8 +258,9 @@ impl<W: Write + Seek> NpzWriter<W> {
         .in_member(&p.key))
     }
 
-    /// Refuses a key that was already given; opens its zip entry.
-    fn begin(&mut self, key: &str) -> Result<()> {
+    /// Refuses a key that was already given; opens its zip entry, deflated
+    /// at `level` or stored.
+    fn begin(&mut self, key: &str, level: Option<u32>) -> Result<()> {
         self.settle()?;
         if self.keys.contains(key) {
             return Err(Error::schema(format!(
@@ -188,7 +271,7 @@ impl<W: Write + Seek> NpzWriter<W> {
             .in_member(key));
         }
         self.zip
-            .start(&member_name(key), self.compressed)
+            .start(&member_name(key), level)
             .map_err(|e| e.in_member(key))?;
         self.keys.insert(key.to_owned());
         Ok(())
@@ -238,7 +321,8 @@ impl<W: Write + Seek> NpzWriter<W> {
         options: &WriteOptions,
         value: &T,
     ) -> Result<()> {
-        self.begin(key)?;
+        let level = self.member_level();
+        self.begin(key, level)?;
         // A failed member is dropped from the archive (`abandon`), so nothing
         // needs checking before its first byte. An inferred dtype: the
         // speculative pass writes the member as it encodes it (one walk,
@@ -249,7 +333,9 @@ impl<W: Write + Seek> NpzWriter<W> {
         if options.dtype.is_none() {
             match one_pass_unchecked(&mut self.zip, value, options, CHUNK) {
                 Ok(Unchecked::Written) => return Ok(()),
-                Ok(Unchecked::WrongHeader { .. } | Unchecked::Redo) => self.restart(key)?,
+                Ok(Unchecked::WrongHeader { .. } | Unchecked::Redo) => {
+                    self.restart(key, level)?;
+                }
                 Err(e) => return Err(self.abandon(key, e)),
             }
         }
@@ -260,11 +346,11 @@ impl<W: Write + Seek> NpzWriter<W> {
     }
 
     /// Drops what was written of the entry being written and opens it
-    /// again, empty.
-    fn restart(&mut self, key: &str) -> Result<()> {
+    /// again, empty, at the same level.
+    fn restart(&mut self, key: &str, level: Option<u32>) -> Result<()> {
         self.keys.remove(key);
         self.zip.abort().map_err(|e| e.in_member(key))?;
-        self.begin(key)
+        self.begin(key, level)
     }
 
     /// Starts member `key.npy` of `len` records of `dtype` (a subarray
@@ -291,6 +377,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         dtype: Dtype,
         len: u64,
     ) -> Result<NpyWriter<MemberWriter<'_, W>>> {
+        let level = self.member_level();
         let (descr, sub) = match &dtype {
             Dtype::Subarray(base, dims) => ((**base).clone(), dims.clone()),
             other => (other.clone(), Vec::new()),
@@ -303,7 +390,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         let expected = (head.len() as u64)
             .checked_add(data)
             .ok_or_else(|| Error::limit("array size overflows").in_member(key))?;
-        self.begin(key)?;
+        self.begin(key, level)?;
         let pending = self.pending.insert(Pending {
             key: key.to_owned(),
             expected,
@@ -323,7 +410,8 @@ impl<W: Write + Seek> NpzWriter<W> {
         key: &str,
         f: impl FnOnce(&mut ZipOut<W>) -> Result<()>,
     ) -> Result<()> {
-        self.begin(key)?;
+        let level = self.member_level();
+        self.begin(key, level)?;
         match f(&mut self.zip) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.abandon(key, e)),

@@ -84,6 +84,8 @@ fn put64(v: &mut Vec<u8>, x: u64) {
     v.extend_from_slice(&x.to_le_bytes());
 }
 
+/// The general purpose flags: only UTF-8. Bits 1 and 2 (the deflate
+/// level's class) stay 0 at every level, as Python's zipfile leaves them.
 fn flags(name: &str) -> u16 {
     if name.is_ascii() { 0 } else { UTF8_NAME }
 }
@@ -113,9 +115,11 @@ impl<W: Write + Seek> ZipOut<W> {
     }
 
     /// Finishes the entry being written, if any, and starts entry `name`
-    /// at the current position.
-    pub(crate) fn start(&mut self, name: &str, deflated: bool) -> Result<()> {
+    /// at the current position: deflated at `level` (0 to 9, checked by
+    /// the caller), or stored when `None`.
+    pub(crate) fn start(&mut self, name: &str, level: Option<u32>) -> Result<()> {
         self.finish_entry()?;
+        let deflated = level.is_some();
         let name_len = u16::try_from(name.len()).map_err(|_| {
             Error::limit(format!(
                 "a member name of {} bytes (a zip name holds at most 65535)",
@@ -175,7 +179,7 @@ impl<W: Write + Seek> ZipOut<W> {
             },
             sizes_at,
             hasher: crc32fast::Hasher::new(),
-            deflater: deflated.then(Deflater::new),
+            deflater: level.map(Deflater::new),
         });
         Ok(())
     }

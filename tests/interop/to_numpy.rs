@@ -1219,6 +1219,57 @@ fn npz_cases() -> Vec<NpzCase> {
         members,
     });
 
+    // the other deflate levels (6 is above), each member over several
+    // 256 KiB pieces; zipfile's headers are the same at every level, so
+    // they are compared with np.savez_compressed's as for level 6
+    let level_case = |name: &'static str, bytes: Vec<u8>| {
+        let members = vec![
+            npz_member(
+                &bytes,
+                "big",
+                Value::Array(big.iter().map(Tag::tag).collect()),
+            ),
+            npz_member(&bytes, "outers", tags(&outers())),
+        ];
+        NpzCase {
+            name,
+            bytes,
+            compressed: true,
+            members,
+        }
+    };
+    // 0 (stored blocks), the archive's level through npz::NpzOptions
+    #[derive(Serialize)]
+    struct Levelled<'a> {
+        big: &'a [u16],
+        outers: Vec<Outer>,
+    }
+    let mut file = Cursor::new(Vec::new());
+    let value = Levelled {
+        big: &big,
+        outers: outers(),
+    };
+    npz::NpzOptions::new()
+        .compression_level(0)
+        .to_writer(&mut file, &value)
+        .unwrap();
+    out.push(level_case("npz_level_0", file.into_inner()));
+    // 1, the archive's level through NpzWriter
+    let mut w = NpzWriter::new(Cursor::new(Vec::new()))
+        .compression_level(1)
+        .unwrap();
+    w.add("big", &big).unwrap();
+    w.add("outers", &outers()).unwrap();
+    out.push(level_case("npz_level_1", w.finish().unwrap().into_inner()));
+    // 9, each member's own level in an archive that stores
+    let mut w = NpzWriter::new(Cursor::new(Vec::new()));
+    w.level_for_next(9).unwrap().add("big", &big).unwrap();
+    w.level_for_next(9)
+        .unwrap()
+        .add("outers", &outers())
+        .unwrap();
+    out.push(level_case("npz_level_9", w.finish().unwrap().into_inner()));
+
     // a member that failed after 2 MB reached the archive, then a short
     // one: the central directory follows the dropped bytes (no stale tail)
     let mut file = Cursor::new(Vec::new());

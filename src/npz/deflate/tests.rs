@@ -22,10 +22,16 @@ fn data(n: usize) -> Vec<u8> {
 /// `input` through a deflater of `pieces` pieces per wave, written `step`
 /// bytes at a time; the compressed bytes.
 fn deflate(input: &[u8], pieces: usize, step: usize) -> Vec<u8> {
+    deflate_at(input, pieces, step, DEFAULT_LEVEL)
+}
+
+/// [`deflate`] at `level`.
+fn deflate_at(input: &[u8], pieces: usize, step: usize, level: u32) -> Vec<u8> {
     let mut d = Deflater {
         buf: Vec::new(),
         primed: 0,
         wave: PIECE * pieces,
+        level,
     };
     let mut out = Vec::new();
     let mut n = 0u64;
@@ -47,7 +53,7 @@ fn inflate(packed: &[u8]) -> Vec<u8> {
 
 /// One deflate stream of the whole input (what the zip crate wrote).
 fn single_stream(input: &[u8]) -> Vec<u8> {
-    piece(&[], input, true).unwrap()
+    piece(&[], input, true, DEFAULT_LEVEL).unwrap()
 }
 
 #[test]
@@ -105,4 +111,24 @@ fn dictionaries_reach_across_cuts() {
     let first = deflate(&input[..PIECE], 1, 1 << 16).len();
     assert!(packed.len() < first + 1000, "{} vs {first}", packed.len());
     assert_eq!(inflate(&packed), input);
+}
+
+#[test]
+fn every_level_is_one_stream_of_the_input() {
+    // across cuts (level 0's stored blocks take the dictionary too), the
+    // bytes the same whatever the waves, and more effort never bigger here
+    let input = data(3 * PIECE + 5);
+    let mut sizes = Vec::new();
+    for level in 0..=9 {
+        let packed = deflate_at(&input, 2, 100_000, level);
+        assert_eq!(inflate(&packed), input, "level {level}");
+        assert_eq!(
+            deflate_at(&input, 1, 7919, level),
+            packed,
+            "level {level}: other waves"
+        );
+        sizes.push(packed.len());
+    }
+    assert!(sizes[0] > input.len(), "level 0 stores: {sizes:?}");
+    assert!(sizes[1] < sizes[0] && sizes[9] <= sizes[1], "{sizes:?}");
 }
