@@ -47,7 +47,7 @@ pub(crate) fn window(header: &Header, range: &Range<u64>) -> Result<Window> {
     let Some(&n) = header.shape.first() else {
         return Err(Error::unsupported(format!(
             "rows {a}..{b} of a 0-d array (shape ()): it has no first axis to take rows of; \
-             read its one value with from_slice"
+             read the array whole"
         )));
     };
     if header.fortran_order && header.shape.len() >= 2 {

@@ -5,3 +5,4 @@ mod archives;
 mod columns;
 mod data_range;
 mod members;
+mod rows;
