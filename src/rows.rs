@@ -171,7 +171,7 @@ fn byte_range(data: &[u8], start: u64, len: u64) -> Result<&[u8]> {
 }
 
 /// Borrows rows `range` (of the first axis) of the `.npy` file in `bytes`
-/// as an n-d array of `T`, without copying: what [`view`](crate::view)
+/// as an n-d array of `T`, without copying: what [`view`](crate::view())
 /// gives for the file numpy writes for `arr[a:b]`, its first axis
 /// `b - a`. The rows are refused as [`from_slice_rows`] refuses them, the
 /// rest is checked as `view` checks it (the dtype is `T` in this machine's

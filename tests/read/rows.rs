@@ -171,7 +171,11 @@ fn rows_refusals() {
     };
     case("(100,) '<i8'", &hundred, 90..120);
     case("(100,) '<i8'", &hundred, 101..101);
-    case("(100,) '<i8'", &hundred, 30..20);
+    case(
+        "(100,) '<i8'",
+        &hundred,
+        std::ops::Range { start: 30, end: 20 },
+    );
     case("Fortran (2, 3)", &fortran, 0..1);
     case("Fortran (2, 3)", &fortran, 0..0);
     case("0-d", &zero_d, 0..1);
