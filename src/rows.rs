@@ -209,3 +209,28 @@ fn view_window<'a>(bytes: &'a [u8], range: &Range<u64>) -> Result<(Header, &'a [
         .ok_or_else(crate::de::internal)?;
     Ok((w.header, rows, offset))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(descr: &str, shape: Vec<u64>) -> Header {
+        Header::new(descr.parse().unwrap(), false, shape)
+    }
+
+    #[test]
+    fn rows_window_bytes() {
+        let w = window(&header("<f4", vec![5, 3]), &(1..4)).unwrap();
+        assert_eq!((w.start, w.len, w.header.shape), (12, 36, vec![3, 3]));
+        let w = window(&header("<f4", vec![5, 0]), &(2..5)).unwrap();
+        assert_eq!((w.start, w.len, w.header.shape), (0, 0, vec![3, 0]));
+    }
+
+    #[test]
+    fn rows_of_a_shape_too_big_are_refused_before_anything() {
+        let err = window(&header("<f8", vec![1 << 62]), &(0..1))
+            .map(|_| ())
+            .unwrap_err();
+        assert!(err.to_string().contains("too big"), "{err}");
+    }
+}
