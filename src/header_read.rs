@@ -298,13 +298,21 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
             opts.max_depth
         )));
     }
+    check_element_limits(&header, opts.max_elements)?;
+    Ok((header, folded))
+}
+
+/// The element count of `header` (and the values that hold no bytes)
+/// against `max_elements`: the check every header read makes, and row
+/// ranges make of the rows they read.
+pub(crate) fn check_element_limits(header: &Header, max_elements: u64) -> Result<()> {
     let count = header.element_count().unwrap_or(u64::MAX);
-    if count > opts.max_elements {
+    if count > max_elements {
         return Err(Error::limit(format!(
             "shape {} has {count} elements, more than max_elements {}; raise it with \
              ReadOptions::max_elements({count})",
             ShapeRepr(&header.shape),
-            opts.max_elements
+            max_elements
         )));
     }
     // Values that hold no bytes (empty records, alone or in subarrays) are
@@ -315,9 +323,9 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
     // O(1).
     if empty_axes(&header.shape).is_none() {
         let empty = count.saturating_mul(empty_values(&header.descr));
-        check_empty(&header, empty, opts.max_elements)?;
+        check_empty(header, empty, max_elements)?;
     }
-    Ok((header, folded))
+    Ok(())
 }
 
 /// The limit on values that hold no bytes for a shape with a 0 axis

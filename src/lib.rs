@@ -169,6 +169,7 @@ mod par;
 mod printable;
 mod pyrepr;
 mod reader;
+mod rows;
 mod sample;
 mod ser;
 mod special;
@@ -207,6 +208,9 @@ pub use crate::padding::Padding;
 pub use crate::par::{par_from_path, par_from_slice, par_to_path, par_to_vec, par_to_writer};
 pub use crate::pyrepr::{PyBytes, PyStr};
 pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
+pub use crate::rows::from_slice_rows;
+#[cfg(feature = "view")]
+pub use crate::rows::view_rows;
 #[cfg(feature = "view")]
 pub use crate::view::{view, view_mut};
 pub use crate::writer::{to_vec, to_writer};

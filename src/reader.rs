@@ -254,20 +254,7 @@ pub(crate) fn deserialize_data_in<'de, T: Deserialize<'de>>(
     max_elements: u64,
     budget: &Budget,
 ) -> Result<T> {
-    let total = header.data_len()?;
-    let have = data.len() as u64;
-    if have < total {
-        return Err(Chunked::new(std::io::empty(), total, row_size(header)?).truncated(have));
-    }
-    if have > total {
-        return Err(Error::data(format!(
-            "{} bytes follow the {total} bytes of data the header promises \
-             (from_slice reads exactly one array; use from_reader or NpyReader for a stream \
-             of arrays)",
-            // have > total (checked above)
-            have.wrapping_sub(total)
-        )));
-    }
+    check_data_len(header, data.len() as u64)?;
     let plan = Plan::new(&header.descr);
     if header.fortran_order && header.shape.len() >= 2 {
         return T::deserialize(AnyCharged {
@@ -288,6 +275,25 @@ pub(crate) fn deserialize_data_in<'de, T: Deserialize<'de>>(
         header,
         budget,
     })
+}
+
+/// Checks that the data section in memory, `have` bytes, is exactly the
+/// `header.data_len()` bytes the header promises.
+pub(crate) fn check_data_len(header: &Header, have: u64) -> Result<()> {
+    let total = header.data_len()?;
+    if have < total {
+        return Err(Chunked::new(std::io::empty(), total, row_size(header)?).truncated(have));
+    }
+    if have > total {
+        return Err(Error::data(format!(
+            "{} bytes follow the {total} bytes of data the header promises \
+             (from_slice reads exactly one array; use from_reader or NpyReader for a stream \
+             of arrays)",
+            // have > total (checked above)
+            have.wrapping_sub(total)
+        )));
+    }
+    Ok(())
 }
 
 /// Reads an `.npy` array one outer element (record) at a time.
@@ -343,6 +349,9 @@ pub struct NpyReader<R> {
     fortran: bool,
     /// Each row is one element (shape `()` or `(N,)`): no array layer.
     rows_are_elements: bool,
+    /// `ReadOptions::max_elements` and `max_bytes`, for [`NpyReader::rows`].
+    max_elements: u64,
+    max_bytes: u64,
 }
 
 impl<R> std::fmt::Debug for NpyReader<R> {
@@ -410,6 +419,8 @@ impl<R: Read> NpyReader<R> {
             failed: false,
             fortran: parsed.header.fortran_order && parsed.header.shape.len() >= 2,
             rows_are_elements: parsed.header.shape.len() <= 1,
+            max_elements: options.max_elements,
+            max_bytes: options.max_bytes,
             plan: Plan::new(&parsed.header.descr),
             header: parsed.header,
         })
@@ -666,6 +677,55 @@ impl<R: Read + Seek> NpyReader<R> {
         self.next = index;
         self.failed = false;
         Ok(())
+    }
+}
+
+impl<R: Read + Seek> NpyReader<R> {
+    /// Reads rows `range` of the first axis (records of a 1-d array) into
+    /// `T`, seeking to them: what [`from_slice`] reads from the file numpy
+    /// writes for `arr[a:b]`. Works for C order and for 1-d arrays of
+    /// either order; a Fortran-order array of two or more dimensions (whose
+    /// rows are spread over the whole data) and a 0-d array are refused, and
+    /// so is a range that does not lie within the first axis. Afterwards
+    /// [`NpyReader::deserialize`] goes on from row `range.end`.
+    ///
+    /// ```
+    /// let file = npy_serde::to_vec(&[[1.0f64, 2.0], [3.0, 4.0], [5.0, 6.0]])?;
+    /// let mut r = npy_serde::NpyReader::new(std::io::Cursor::new(file))?;
+    /// let last: Vec<[f64; 2]> = r.rows(2..3)?;
+    /// assert_eq!(last, [[5.0, 6.0]]);
+    /// let first: serde_json::Value = r.rows(0..1)?;
+    /// assert_eq!(first, serde_json::json!([[1.0, 2.0]]));
+    /// let err = r.rows::<Vec<[f64; 2]>>(90..120).unwrap_err();
+    /// assert_eq!(err.to_string(), "rows 90..120 of 3: the range ends past the first axis");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn rows<T: DeserializeOwned>(&mut self, range: std::ops::Range<u64>) -> Result<T> {
+        let budget = Budget::new(self.max_bytes);
+        let (header, bytes) = self.read_rows(&range, &budget)?;
+        deserialize_data_in(&header, &bytes, self.cfg, self.max_elements, &budget)
+    }
+
+    /// The header and bytes of rows `range`, charged to `budget`.
+    fn read_rows(
+        &mut self,
+        range: &std::ops::Range<u64>,
+        budget: &Budget,
+    ) -> Result<(Header, Vec<u8>)> {
+        let w = crate::rows::window(&self.header, range)?;
+        crate::header_read::check_element_limits(&w.header, self.max_elements)?;
+        budget.charge_data(&w.header)?;
+        self.seek_record(range.start)?;
+        let bytes = crate::rows::read_up_to(&mut self.data.reader, w.len)?;
+        // what was read lies within the data: start + got <= start + len
+        let at = w.start.saturating_add(bytes.len() as u64);
+        self.data.reset_to(at);
+        if (bytes.len() as u64) < w.len {
+            self.failed = true;
+            return Err(self.data.truncated(at));
+        }
+        self.next = range.end;
+        Ok((w.header, bytes))
     }
 }
 

@@ -185,7 +185,7 @@ pub fn view_mut<T: ViewElement>(bytes: &mut [u8]) -> Result<NdViewMut<'_, T>> {
 
 /// The header checks of a view: every limit but `max_elements`, since a
 /// view allocates nothing for the elements.
-fn view_options() -> ReadOptions {
+pub(crate) fn view_options() -> ReadOptions {
     ReadOptions::new().max_elements(u64::MAX)
 }
 
@@ -218,8 +218,17 @@ fn layout<T: ViewElement>(
     offset: u64,
 ) -> Result<(Vec<usize>, Order)> {
     check_dtype::<T>(&header.descr, &header.shape)?;
+    check_len(header, data.len() as u64)?;
+    let shape = header.usize_shape()?;
+    let order = Order::of(header.fortran_order, &shape);
+    check_aligned::<T>(data, offset)?;
+    check_values::<T>(data)?;
+    Ok((shape, order))
+}
+
+/// Checks that the data, `have` bytes, is exactly what `header` promises.
+pub(crate) fn check_len(header: &Header, have: u64) -> Result<()> {
     let total = header.data_len()?;
-    let have = data.len() as u64;
     if have < total {
         return Err(Error::data(format!(
             "data ends after {have} bytes, the header promises {total} bytes"
@@ -232,11 +241,7 @@ fn layout<T: ViewElement>(
             have.saturating_sub(total)
         )));
     }
-    let shape = header.usize_shape()?;
-    let order = Order::of(header.fortran_order, &shape);
-    check_aligned::<T>(data, offset)?;
-    check_values::<T>(data)?;
-    Ok((shape, order))
+    Ok(())
 }
 
 /// The dtype a view of `T` needs: `T`'s type in this machine's byte order.

@@ -3,7 +3,8 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use std::io::{Read, Seek};
+use std::io::{Read, Seek, SeekFrom};
+use std::ops::Range;
 
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use zip::read::ZipFile;
@@ -627,10 +628,135 @@ impl<R: Read + Seek> NpzReader<R> {
         Ok(range)
     }
 
+    /// Reads rows `range` of the first axis of member `name` into `T`: what
+    /// [`by_name`](Self::by_name) reads from a member holding numpy's
+    /// `arr[a:b]` (see [`crate::from_slice_rows`], which refuses the same
+    /// arrays and ranges). A stored member is read by seeking to the rows; a
+    /// deflated one is inflated up to the rows' end, the bytes before them
+    /// dropped as they come (the CRC-32, which covers the whole member, is
+    /// not checked). `max_elements` and `max_bytes` apply to the rows read.
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    /// let mut w = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new())).compressed(true);
+    /// w.add("t", &(0..100u32).collect::<Vec<_>>())?;
+    /// let mut z = npy_serde::npz::NpzReader::new(w.finish()?)?;
+    /// assert_eq!(z.rows::<Vec<u32>>("t", 97..100)?, [97, 98, 99]);
+    /// let err = z.rows::<Vec<u32>>("t", 90..120).unwrap_err();
+    /// assert_eq!(err.to_string(), "member 't': rows 90..120 of 100: the range ends past the first axis");
+    /// # Ok::<(), npy_serde::Error>(())
+    /// ```
+    pub fn rows<T: DeserializeOwned>(&mut self, name: &str, range: Range<u64>) -> Result<T> {
+        let i = self.index(name)?;
+        self.budget.reset();
+        let (header, bytes) = self.read_rows(i, &range)?;
+        crate::reader::deserialize_data_in(
+            &header,
+            &bytes,
+            self.cfg(),
+            self.options.max_elements,
+            &self.budget,
+        )
+        .map_err(|e| member_error(e, self.key(i)))
+    }
+
+    /// The header and bytes of rows `range` of member `i`, charged to the
+    /// budget.
+    fn read_rows(&mut self, i: usize, range: &Range<u64>) -> Result<(Header, Vec<u8>)> {
+        let key = self.key(i).to_owned();
+        let (stored, size) = {
+            let member = self.open(i)?;
+            let stored = member.file.compression() == CompressionMethod::Stored;
+            (stored, member.file.size())
+        };
+        let result = if stored {
+            self.stored_rows(i, range, size)
+        } else {
+            self.deflated_rows(i, range)
+        };
+        result.map_err(|e| member_error(e, &key))
+    }
+
+    /// Rows of stored member `i` (of `size` bytes), by seeking to them.
+    fn stored_rows(
+        &mut self,
+        i: usize,
+        range: &Range<u64>,
+        size: u64,
+    ) -> Result<(Header, Vec<u8>)> {
+        let (options, budget) = (self.options.clone(), self.budget.clone());
+        let mut member = self.zip.by_index_seek(i)?;
+        let (w, data_at) = rows_header(&mut member, range, &options, &budget)?;
+        let promised = data_at.saturating_add(w.header_total);
+        if size != promised {
+            return Err(Error::data(format!(
+                "the member holds {size} bytes, but its npy header and data promise {promised}"
+            )));
+        }
+        member.seek(SeekFrom::Start(data_at.saturating_add(w.rows.start)))?;
+        read_rows_at(&mut member, &w)
+    }
+
+    /// Rows of deflated member `i`: inflated up to their end, the bytes
+    /// before them dropped as they come.
+    fn deflated_rows(&mut self, i: usize, range: &Range<u64>) -> Result<(Header, Vec<u8>)> {
+        let (options, budget) = (self.options.clone(), self.budget.clone());
+        let mut member = self.open(i)?;
+        let (w, _) = rows_header(&mut member, range, &options, &budget)?;
+        let skip = w.rows.start;
+        let skipped = std::io::copy(&mut (&mut member).take(skip), &mut std::io::sink())?;
+        if skipped < skip {
+            return Err(short_member(skipped, w.header_total));
+        }
+        read_rows_at(&mut member, &w)
+    }
+
     /// The options' deserializer settings.
     pub(crate) fn cfg(&self) -> crate::de::Cfg {
         self.options.cfg()
     }
+}
+
+/// Rows of a member: where they lie in its data, and the whole data's size.
+struct MemberRows {
+    rows: crate::rows::Window,
+    header_total: u64,
+}
+
+/// Reads a member's npy header and finds rows `range` in its data, checked
+/// against the limits and charged to `budget` before anything is read.
+/// Returns them with the data's offset in the member.
+fn rows_header<M: Read>(
+    member: &mut M,
+    range: &Range<u64>,
+    options: &ReadOptions,
+    budget: &Budget,
+) -> Result<(MemberRows, u64)> {
+    // the element limit applies to the rows, checked below
+    let parsed = read_header(member, &options.clone().max_elements(u64::MAX))?;
+    crate::de::check_readable(&parsed.header.descr)?;
+    let rows = crate::rows::window(&parsed.header, range)?;
+    crate::header_read::check_element_limits(&rows.header, options.max_elements)?;
+    budget.charge_data(&rows.header)?;
+    let header_total = parsed.header.data_len()?;
+    Ok((MemberRows { rows, header_total }, parsed.data_offset as u64))
+}
+
+/// Reads the rows' bytes from a member positioned at their start.
+fn read_rows_at<M: Read>(member: &mut M, w: &MemberRows) -> Result<(Header, Vec<u8>)> {
+    let bytes = crate::rows::read_up_to(member, w.rows.len)?;
+    if (bytes.len() as u64) < w.rows.len {
+        let got = w.rows.start.saturating_add(bytes.len() as u64);
+        return Err(short_member(got, w.header_total));
+    }
+    Ok((w.rows.header.clone(), bytes))
+}
+
+/// The error for a member whose data ends after `got` of its `total` bytes.
+fn short_member(got: u64, total: u64) -> Error {
+    Error::data(format!(
+        "the member ends after {got} of the {total} bytes of data its npy header describes"
+    ))
 }
 
 /// Reads up to 6 bytes: the magic of an npy member, or the start of

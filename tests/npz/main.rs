@@ -6,3 +6,4 @@ mod columns;
 mod data_range;
 mod levels;
 mod members;
+mod rows;

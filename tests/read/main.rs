@@ -9,5 +9,6 @@ mod nd_positions;
 #[cfg(feature = "ndarray")]
 mod ndarray;
 mod numpy_files;
+mod rows;
 mod view;
 mod what_is_there;

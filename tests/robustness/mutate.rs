@@ -62,6 +62,14 @@ fn read_all(bytes: &[u8]) {
     let _ = npy_serde::view::<u8>(aligned.bytes());
     let _ = npy_serde::view::<f64>(aligned.bytes());
     let _ = npy_serde::view::<bool>(aligned.bytes());
+    // row ranges: the first rows, and ones that may lie past the first axis
+    for range in [1..3, 5..1_000_000] {
+        let _ = npy_serde::from_slice_rows::<serde_json::Value>(bytes, range.clone());
+        let _ = npy_serde::view_rows::<f64>(aligned.bytes(), range.clone());
+        if let Ok(mut r) = NpyReader::new(std::io::Cursor::new(bytes)) {
+            let _ = r.rows::<serde_json::Value>(range);
+        }
+    }
     if let Ok(mut r) = NpyReader::new(bytes) {
         let mut n = 0u64;
         for item in r.deserialize::<serde_json::Value>() {
@@ -152,6 +160,11 @@ fn empty_fixtures_never_panic() {
 }
 
 #[test]
+fn rows_fixtures_never_panic() {
+    run_dir("rows", None);
+}
+
+#[test]
 fn small_hostile_fixtures_never_panic() {
     run_dir("hostile", Some(false));
 }
@@ -174,6 +187,7 @@ fn read_npz(bytes: &[u8]) {
     let names: Vec<String> = z.names().to_vec();
     for name in &names {
         let _ = z.by_name::<serde_json::Value>(name);
+        let _ = z.rows::<serde_json::Value>(name, 1..3);
         if let Ok(mut r) = z.reader(name) {
             for (n, item) in r.deserialize::<serde_json::Value>().enumerate() {
                 let _ = item;
@@ -233,7 +247,10 @@ fn every_folder_is_covered() {
             .unwrap()
             .to_owned();
         assert!(
-            ["read", "write", "hostile", "bf16", "nd", "view", "empty"].contains(&dir.as_str()),
+            [
+                "read", "write", "hostile", "bf16", "nd", "view", "empty", "rows"
+            ]
+            .contains(&dir.as_str()),
             "{}",
             path.display()
         );
