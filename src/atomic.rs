@@ -110,7 +110,7 @@ impl ReadOptions {
         let file = File::open(path).map_err(|e| with_path(e, "cannot open", path))?;
         // the file's length proves how much data is present
         let len = file.metadata().ok().map(|m| m.len());
-        self.from_stream(BufReader::new(file), len)
+        self.read_stream(BufReader::new(file), len)
             .map_err(|e| e.io_context(|| format!("reading {}", path.display())))
     }
 }

@@ -161,13 +161,13 @@ impl ReadOptions {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     pub fn from_reader<T: DeserializeOwned>(&self, reader: impl Read) -> Result<T> {
-        self.from_stream(reader, None)
+        self.read_stream(reader, None)
     }
 
     /// [`from_reader`](Self::from_reader) of a stream that holds `len`
     /// bytes in all when known (a file's length): data the header promises
     /// within them is known present, so outputs are sized once.
-    pub(crate) fn from_stream<T: DeserializeOwned>(
+    pub(crate) fn read_stream<T: DeserializeOwned>(
         &self,
         mut reader: impl Read,
         len: Option<u64>,

@@ -88,6 +88,14 @@ pub(crate) struct Inflated {
     at: usize,
 }
 
+impl Inflated {
+    /// Bytes not yet read.
+    pub(crate) fn len(&self) -> u64 {
+        let held: u64 = self.pieces.iter().map(|p| p.len() as u64).sum();
+        held.saturating_sub(self.at as u64)
+    }
+}
+
 impl Read for Inflated {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         while let Some(front) = self.pieces.front() {

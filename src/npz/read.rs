@@ -434,7 +434,13 @@ impl<R: Read + Seek> NpzReader<R> {
         let mut member = self.open(i)?;
         let key = member.key.clone();
         let npy_name = member.file.name().ends_with(".npy");
-        read_member(&mut member, &options, &budget, npy_name, seed)
+        // a stored member's bytes lie in the archive (checked against its
+        // length); a deflated member's are known only as they inflate
+        let present = match member.file.compression() {
+            CompressionMethod::Stored => member.room,
+            _ => 0,
+        };
+        read_member(&mut member, &options, &budget, npy_name, present, seed)
             .map_err(|e| member_error(e, &key))
     }
 
@@ -492,8 +498,16 @@ impl<R: Read + Seek> NpzReader<R> {
         seed: S,
     ) -> Result<S::Value> {
         // only members named .npy are inflated ahead (see `packed`)
-        read_member(&mut member, &self.options, &self.budget, true, seed)
-            .map_err(|e| member_error(e, self.key(i)))
+        let present = member.len();
+        read_member(
+            &mut member,
+            &self.options,
+            &self.budget,
+            true,
+            present,
+            seed,
+        )
+        .map_err(|e| member_error(e, self.key(i)))
     }
 
     /// Reads member `i`'s npy header, then its data into memory (exactly
@@ -816,12 +830,16 @@ fn check_end<R: Read>(r: &mut R, data_len: u64) -> Result<()> {
 
 /// Reads one member with `seed`. A member without the npy magic is
 /// corrupt when its name ends in `.npy`; any other is handed over as its
-/// bytes, to byte targets only (see [`super::raw_member`]).
+/// bytes, to byte targets only (see [`super::raw_member`]). `present`:
+/// bytes of the member known to be there (a stored member's, inflated
+/// ones held in memory; 0 when unknown), which lets plain-number outputs
+/// be sized once (see `de::stream::Chunked::present`).
 fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     member: &mut R,
     options: &ReadOptions,
     budget: &Budget,
     npy_name: bool,
+    present: u64,
     seed: S,
 ) -> Result<S::Value> {
     let head = peek_magic(member)?;
@@ -840,7 +858,9 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     let header = parsed.header;
     crate::de::check_readable(&header.descr)?;
     budget.charge_data(&header)?;
-    let mut de = StreamDe::new(&header, &mut r, options.cfg(), options.max_elements)?;
+    let data_end = (parsed.data_offset as u64).checked_add(header.data_len()?);
+    let mut de = StreamDe::new(&header, &mut r, options.cfg(), options.max_elements)?
+        .present(data_end.is_some_and(|end| end <= present));
     let value = seed.deserialize(AnyCharged {
         de: &mut de,
         header: &header,

@@ -104,3 +104,26 @@ fn a_bomb_among_deflated_members_is_stopped_after_a_few_kib() {
     let limit = bytes.len() + (384 << 10);
     assert!(peak <= limit, "peak {peak} > {limit}");
 }
+
+/// A stored member's bytes are known to lie in the archive: a plain-number
+/// array is read into an output sized once (no move while it grows), through
+/// one 256-KiB buffer, by name and inside a struct.
+#[test]
+fn a_stored_member_is_read_into_an_output_sized_once() {
+    let _lock = exclusive();
+    let n = 1usize << 17; // 1 MiB of f64
+    let mut w = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new()));
+    w.add("a", &vec![0.25f64; n]).unwrap();
+    let archive = w.finish().unwrap().into_inner();
+    let peak = peak_of(|| {
+        let mut r = npy_serde::npz::NpzReader::new(Cursor::new(&archive[..])).unwrap();
+        let a: npy_serde::Bulk<f64> = r.by_name("a").unwrap();
+        assert_eq!(a.capacity(), n);
+        assert!(a.iter().all(|&x| x == 0.25));
+    });
+    // the output, the read buffer, the reader's directory and key strings
+    assert!(
+        peak <= 8 * n + (256 << 10) + (64 << 10),
+        "stored 1-MiB member via by_name Bulk<f64>: peak {peak}"
+    );
+}

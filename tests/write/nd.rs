@@ -38,7 +38,11 @@ fn every_way<T: Serialize + ?Sized>(value: &T, opts: &WriteOptions, name: &str) 
     // reserved first): the same bytes, the old file gone
     std::fs::write(&dir, vec![7u8; bytes.len() + 4096]).unwrap();
     opts.clone().durable(false).to_path(&dir, value).unwrap();
-    assert_eq!(std::fs::read(&dir).unwrap(), bytes, "{name}: durable(false).to_path");
+    assert_eq!(
+        std::fs::read(&dir).unwrap(),
+        bytes,
+        "{name}: durable(false).to_path"
+    );
     std::fs::remove_file(&dir).unwrap();
     let mut npz = npy_serde::npz::NpzWriter::new(Cursor::new(Vec::new()));
     npz.add_with_options("a", opts, value).unwrap();
