@@ -56,6 +56,12 @@ pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<Path>, value: &T) -> Resu
 /// Reads an `.npy` file (buffered). Like [`from_reader`](crate::from_reader),
 /// it reads exactly one array; bytes after its data are not looked at.
 ///
+/// Unlike a stream, a file has a length: when it holds all the data its
+/// header promises, plain numbers (`NdArray<T>`, `Bulk<T>`) go into an
+/// output sized once (backed by huge pages where Linux allows), through a
+/// 256-KiB buffer, at about `np.load`'s speed. A file shorter than its
+/// header claims is read as a stream: memory grows only as bytes arrive.
+///
 /// ```
 /// let dir = std::env::temp_dir().join(format!("npy_serde_doc_from_path_{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
