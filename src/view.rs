@@ -185,7 +185,7 @@ pub fn view_mut<T: ViewElement>(bytes: &mut [u8]) -> Result<NdViewMut<'_, T>> {
 
 /// The header checks of a view: every limit but `max_elements`, since a
 /// view allocates nothing for the elements.
-fn view_options() -> ReadOptions {
+pub(crate) fn view_options() -> ReadOptions {
     ReadOptions::new().max_elements(u64::MAX)
 }
 
