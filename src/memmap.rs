@@ -114,7 +114,7 @@ struct Layout {
 /// same header bytes (numpy's padding included) and zeroed data.
 ///
 /// The file is created, or replaced when it exists (as numpy's `'w+'`).
-/// The data is [`write_zeroed`](crate::write_zeroed)'s: the file extended
+/// The data is [`write_zeroed`]'s: the file extended
 /// with `set_len`, so it takes no time and, where the file system allows,
 /// no disk space until written. An error, with the file left as it was,
 /// when the data size overflows; an I/O error naming `path` when it cannot
