@@ -80,6 +80,23 @@ use crate::zeroed::write_zeroed;
 /// A read-only memory map of an `.npy` file of `T`s, from [`open`]: its
 /// shape and order, and its data as an [`NdView`] in place. The file stays
 /// mapped until this is dropped.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-struct-ro-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("m.npy");
+/// npy_serde::to_path(&path, &[[1.5f32, 2.5], [3.5, 4.5]])?;
+/// let m: npy_serde::memmap::MmapArray<f32> = npy_serde::memmap::open(&path)?;
+/// let sum: f32 = m.view().data().iter().sum();
+/// assert_eq!(sum, 12.0);
+/// assert_eq!(
+///     format!("{m:?}"),
+///     "MmapArray { descr: \"'<f4'\", shape: [2, 2], order: C, .. }"
+/// );
+/// # drop(m);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct MmapArray<T> {
     map: Mmap,
     layout: Layout,
@@ -91,6 +108,20 @@ pub struct MmapArray<T> {
 /// be written in place. Written values reach the file (the page cache, seen
 /// by every reader of it) as they are written; [`flush`](Self::flush) waits
 /// until they are on disk. The file stays mapped until this is dropped.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-struct-rw-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("m.npy");
+/// let mut m: npy_serde::memmap::MmapArrayMut<u8> = npy_serde::memmap::create(&path, &[2, 3])?;
+/// let mut v = m.view_mut();
+/// v.data_mut().copy_from_slice(&[1, 2, 3, 4, 5, 6]);
+/// assert_eq!(v.shape(), &[2, 3]);
+/// drop(m); // unmapped; the values are in the file
+/// assert_eq!(npy_serde::from_path::<Vec<[u8; 3]>>(&path)?, [[1, 2, 3], [4, 5, 6]]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct MmapArrayMut<T> {
     map: MmapMut,
     layout: Layout,
