@@ -116,6 +116,11 @@
 //!   [`NdView`]s of plain-number data in place (a memory map's), with
 //!   bytemuck's checked casts; the only user of the bytemuck dependency.
 //!   [`write_zeroed`] needs no feature.
+//! - `memmap` (turns on `view`): the [`memmap`] module, memory-mapped files
+//!   in one call as numpy's `open_memmap`: [`memmap::create`] (a file of
+//!   zeros of any size, mapped to be filled), [`memmap::open`] and
+//!   [`memmap::open_mut`], typed views of the map; the only user of the
+//!   memmap2 dependency.
 //! - `half`: `half::f16` as `'<f2'`; `half::bf16` as `'|V2'` (ml_dtypes'
 //!   bfloat16 files).
 //! - `chrono`: `TryFrom` conversions between [`Datetime64`] /
@@ -132,7 +137,8 @@
 //!   twice the output, and [`npz::NpzWriter`] with `compressed(true)`
 //!   deflates each member's 256 KiB pieces in parallel, the archive's bytes
 //!   the same at any thread count (see the [`npz`] module).
-// One audited block is allowed: src/huge_pages.rs (madvise, advice only).
+// Audited blocks are allowed in two places: src/huge_pages.rs (madvise,
+// advice only) and src/memmap.rs (the map calls, feature `memmap`).
 #![deny(unsafe_code)]
 // Input decides sizes and offsets everywhere: no indexing that can panic, no
 // unwrap, no explicit panic in library code (tests may).
@@ -181,6 +187,8 @@ mod zeroed;
 
 pub mod bulk;
 pub mod complex;
+#[cfg(feature = "memmap")]
+pub mod memmap;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 #[cfg(feature = "npz")]

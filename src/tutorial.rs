@@ -317,46 +317,67 @@
 //! # Ok::<(), npy_serde::Error>(())
 //! ```
 //!
-//! # 10. Memory maps: zero-copy views and `write_zeroed`
+//! # 10. Memory maps: `memmap::create`, `open`, `open_mut`
 //!
-//! A file of plain numbers stored in this machine's byte order can be used
-//! where it lies: [`view`](crate::view()) borrows the data section of the
-//! file's bytes (a memory map) as an [`NdView`](crate::NdView), with the
-//! shape and order from the header, in constant time whatever the size.
-//! [`write_zeroed`](crate::write_zeroed) makes a file of zeros of any size
-//! (sparse, so a file larger than memory costs nothing yet), and
-//! [`view_mut`](crate::view_mut) fills it in place through a writable map.
-//! The map is the caller's `unsafe` (here memmap2's): it is sound only while
-//! no one else truncates or writes the file. (This example runs as a
-//! doctest of the repository's `tests` package, which has memmap2.)
+//! With the feature `memmap`, one call does what numpy's `open_memmap`
+//! does: [`memmap::create`](crate::memmap::create) makes a file of zeros of
+//! any size (numpy's header, then sparse zeros: a file larger than memory
+//! costs nothing yet) and maps it to be filled in place;
+//! [`memmap::open`](crate::memmap::open) maps a file to read it without
+//! copying, [`memmap::open_mut`](crate::memmap::open_mut) to write it in
+//! place. The views have the file's shape and order, in constant time
+//! whatever the size. The element type must be the file's dtype exactly:
+//! nothing is converted. A map is only sound while nothing else truncates
+//! or writes the file (memmap2's caveat, documented on each function).
+//!
+#![cfg_attr(feature = "memmap", doc = "```")]
+#![cfg_attr(not(feature = "memmap"), doc = "```ignore")]
+//! use npy_serde::{Order, memmap};
+//!
+//! # let dir = std::env::temp_dir().join(format!("npy-tutorial-memmap-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("frames.npy");
+//! // np.lib.format.open_memmap(path, mode='w+', dtype='<f4', shape=(100, 480, 640))
+//! let mut frames = memmap::create::<f32>(&path, &[100, 480, 640])?;
+//! let frame = 480 * 640;
+//! frames.view_mut().data_mut()[7 * frame..8 * frame].fill(1.0); // frame 7, in place
+//! frames.flush()?;
+//! drop(frames);
+//!
+//! // np.load(path, mmap_mode='r')
+//! let frames = memmap::open::<f32>(&path)?;
+//! assert_eq!((frames.shape(), frames.order()), (&[100, 480, 640][..], Order::C));
+//! assert_eq!(frames.view().data()[7 * frame], 1.0);
+//!
+//! // nothing is converted: another type or byte order is an error
+//! let err = memmap::open::<f64>(&path).unwrap_err();
+//! assert!(err.to_string().starts_with("cannot view '<f4' data of shape (100, 480, 640) as f64"));
+//! # drop(frames);
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Underneath (feature `view` alone, with a map of your own):
+//! [`write_zeroed`](crate::write_zeroed) makes the file,
+//! [`view_mut`](crate::view_mut) and [`view`](crate::view()) borrow the
+//! bytes of any map (or any aligned buffer) as an
+//! [`NdViewMut`](crate::NdViewMut) / [`NdView`](crate::NdView); the map is
+//! then your `unsafe`. (This example runs as a doctest of the repository's
+//! `tests` package, which has memmap2.)
 //!
 //! ```ignore
-//! use memmap2::{Mmap, MmapMut};
-//! use npy_serde::{Dtype, Order};
+//! use memmap2::MmapMut;
 //!
 //! # let dir = std::env::temp_dir().join(format!("npy-tutorial-map-{}", std::process::id()));
 //! # std::fs::create_dir_all(&dir)?;
 //! let path = dir.join("frames.npy");
 //! let file = std::fs::OpenOptions::new()
 //!     .read(true).write(true).create(true).truncate(true).open(&path)?;
-//! npy_serde::write_zeroed(&file, &"<f4".parse::<Dtype>()?, &[100, 480, 640])?;
-//!
+//! npy_serde::write_zeroed(&file, &"<f4".parse()?, &[100, 480, 640])?;
 //! // SAFETY: this process alone uses the file while it is mapped.
 //! let mut map = unsafe { MmapMut::map_mut(&file)? };
-//! let mut frames = npy_serde::view_mut::<f32>(&mut map)?;
-//! let frame = 480 * 640;
-//! frames.data_mut()[7 * frame..8 * frame].fill(1.0); // frame 7, in place
-//! map.flush()?;
-//!
-//! // SAFETY: as above.
-//! let map = unsafe { Mmap::map(&file)? };
-//! let frames = npy_serde::view::<f32>(&map)?;
-//! assert_eq!((frames.shape(), frames.order()), (&[100, 480, 640][..], Order::C));
-//! assert_eq!(frames.data()[7 * frame], 1.0);
-//!
-//! // nothing is converted: another type or byte order is an error
-//! let err = npy_serde::view::<f64>(&map).unwrap_err();
-//! assert!(err.to_string().starts_with("cannot view '<f4' data of shape (100, 480, 640) as f64"));
+//! npy_serde::view_mut::<f32>(&mut map)?.data_mut()[5] = 1.0;
+//! assert_eq!(npy_serde::view::<f32>(&map)?.data()[5], 1.0);
 //! # drop(map);
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -1,6 +1,7 @@
 //! [`write_zeroed`]: an `.npy` file of zeros of any size, to be filled in
 //! place (through a writable memory map and [`view_mut`](crate::view_mut)),
-//! as ndarray-npy's `write_zeroed_npy`.
+//! as ndarray-npy's `write_zeroed_npy`. With the feature `memmap`,
+//! `memmap::create` makes such a file and maps it in one call.
 
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};

@@ -670,3 +670,33 @@ fn numpy_written_files_read_back() {
         "failed: {failed:?}; reproduce with NPY_SERDE_INTEROP_SEED={seed} python tests/interop/numpy_writes.py DIR"
     );
 }
+
+/// numpy's `open_memmap(mode='w+')` file (numpy_writes.py `write_memmap`,
+/// in `memmap/` beside the cases) opened with `memmap::open_mut` (feature
+/// `memmap`, issue 35): numpy's values seen in place, then `2 * x + 1`
+/// written over each; `numpy_writes.py --check-memmap DIR` (the next step
+/// of `.ci/run`) checks what numpy reads.
+#[cfg(feature = "memmap")]
+#[test]
+fn numpy_open_memmap_written_in_place() {
+    let Some(dir) = std::env::var_os("NPY_SERDE_INTEROP_DIR") else {
+        println!("skipped: NPY_SERDE_INTEROP_DIR not set");
+        return;
+    };
+    let dir = Path::new(&dir).join("memmap");
+    let original: NdArray<f64> = npy_serde::from_path(dir.join("original.npy")).unwrap();
+    let mut m = npy_serde::memmap::open_mut::<f64>(dir.join("open_memmap.npy")).unwrap();
+    assert_eq!((m.shape(), m.order()), (original.shape(), original.order()));
+    assert!(
+        m.view().data() == original.data(),
+        "open_memmap.npy does not hold numpy's values (written already? run numpy_writes.py again)"
+    );
+    for x in m.view_mut().data_mut() {
+        *x = *x * 2.0 + 1.0;
+    }
+    m.flush().unwrap();
+    println!(
+        "ok    memmap/open_memmap.npy {:?}: 2 * x + 1 written in place",
+        m.shape()
+    );
+}

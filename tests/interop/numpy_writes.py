@@ -3,6 +3,9 @@
 
 Usage: NPY_SERDE_INTEROP_DIR=/some/dir python numpy_writes.py
        (or pass the directory as the only argument)
+       python numpy_writes.py --check-memmap DIR   (after from_numpy.rs:
+       numpy reads the open_memmap file that Rust wrote in place, see
+       `write_memmap`)
 
 Every run draws new random values, new string widths, new shapes and new
 field orders (records are shuffled at every nesting level), so the Rust side
@@ -31,6 +34,7 @@ Sidecar `<case>.json` next to `<case>.npy`:
                    b1          bool; i*, u*: int
 """
 
+import io
 import json
 import os
 import sys
@@ -301,7 +305,58 @@ def cases(rng):
         yield name, dt, tuple(dim() for _ in range(k)), fortran
 
 
+def write_memmap(rng, out_dir):
+    """numpy's np.lib.format.open_memmap(mode='w+') file, for
+    npy_serde::memmap::open_mut (from_numpy.rs `numpy_open_memmap_written_in_place`):
+    DIR/memmap/open_memmap.npy holds random '<f8' values, filled through
+    numpy's map, and original.npy a copy of them. The Rust test writes
+    2 * x + 1 over each value in place; `--check-memmap DIR` then checks
+    what numpy sees. A folder of its own: from_numpy.rs reads every .npy of
+    DIR, and must not read this one while it is written."""
+    d = os.path.join(out_dir, "memmap")
+    os.makedirs(d, exist_ok=True)
+    shape = (int(rng.integers(1, 60)), 4)
+    values = rng.standard_normal(shape)
+    m = np.lib.format.open_memmap(os.path.join(d, "open_memmap.npy"), mode="w+", dtype="<f8", shape=shape)
+    m[...] = values
+    m.flush()
+    del m
+    np.save(os.path.join(d, "original.npy"), values)
+    print(f"  memmap/open_memmap.npy  shape {shape}  (open_memmap mode='w+', for memmap::open_mut)")
+
+
+def check_memmap(out_dir):
+    """After from_numpy.rs wrote 2 * x + 1 through memmap::open_mut: numpy
+    reads those values (through its own map), and the file is byte for byte
+    what np.save writes for them (the header untouched)."""
+    d = os.path.join(out_dir, "memmap")
+    path = os.path.join(d, "open_memmap.npy")
+    orig = np.load(os.path.join(d, "original.npy"))
+    want = orig * 2 + 1
+    m = np.load(path, mmap_mode="r")
+    if m.dtype != np.dtype("<f8") or m.shape != orig.shape:
+        sys.exit(f"check_memmap: {path} is {m.dtype} {m.shape}, expected <f8 {orig.shape}")
+    if not np.array_equal(m, want):
+        if np.array_equal(m, orig):
+            sys.exit(f"check_memmap: {path} still holds numpy's values: the Rust step did not write it")
+        bad = np.argwhere(m != want)[0]
+        sys.exit(f"check_memmap: {path}{tuple(bad)} is {m[tuple(bad)]!r}, expected {want[tuple(bad)]!r}")
+    del m
+    buf = io.BytesIO()
+    np.save(buf, want)
+    with open(path, "rb") as f:
+        data = f.read()
+    if data != buf.getvalue():
+        sys.exit(f"check_memmap: {path} differs from np.save of its values")
+    print(f"check_memmap: numpy reads the {orig.shape} values memmap::open_mut wrote into {path}")
+
+
 def main():
+    if sys.argv[1:2] == ["--check-memmap"]:
+        if len(sys.argv) != 3:
+            sys.exit("usage: numpy_writes.py --check-memmap DIR")
+        check_memmap(sys.argv[2])
+        return
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("NPY_SERDE_INTEROP_DIR")
     if not out_dir:
         sys.exit("usage: numpy_writes.py DIR (or set NPY_SERDE_INTEROP_DIR)")
@@ -340,7 +395,8 @@ def main():
             f.write("\n")
         print(f"  {case}.npy  shape {back.shape}  descr {sidecar['descr']}")
         count += 1
-    print(f"numpy_writes: wrote {count} files to {out_dir}")
+    write_memmap(rng, out_dir)
+    print(f"numpy_writes: wrote {count} files and memmap/ to {out_dir}")
 
 
 if __name__ == "__main__":

@@ -1330,3 +1330,46 @@ fn rust_written_npz_for_numpy() {
         .unwrap();
     }
 }
+
+// ---------------------------------------------------------------------------
+// A memory map made in one call (feature `memmap`, issue 35).
+
+/// `memmap::create` makes the file in place (in `NPY_SERDE_OUT_DIR`, else a
+/// scratch directory), fills it through the map, flushes it and drops the
+/// map; numpy_checks.py then loads it like every other file (values, and
+/// `np.save` of them giving the same bytes: numpy's header).
+#[cfg(feature = "memmap")]
+#[test]
+fn memmap_created_file_for_numpy() {
+    let dir = std::env::var_os("NPY_SERDE_OUT_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("npy_serde_to_numpy_{}", std::process::id()))
+        });
+    std::fs::create_dir_all(&dir).unwrap();
+    let shape = [40usize, 3, 5];
+    let mut a = npy_serde::memmap::create::<f64>(dir.join("memmap_created.npy"), &shape).unwrap();
+    for (i, x) in a.view_mut().data_mut().iter_mut().enumerate() {
+        *x = if i == 7 {
+            f64::NAN
+        } else {
+            i as f64 * 0.5 - 7.0
+        };
+    }
+    a.flush().unwrap();
+    let flat: Vec<Value> = a.view().data().iter().map(Tag::tag).collect();
+    drop(a);
+    let sidecar = json!({
+        "case": "memmap_created",
+        "descr": "'<f8'",
+        "shape": shape,
+        "fortran_order": false,
+        "values": nested(&shape, &flat),
+    });
+    std::fs::write(
+        dir.join("memmap_created.json"),
+        serde_json::to_vec(&sidecar).unwrap(),
+    )
+    .unwrap();
+    println!("ok    memmap_created (written in place through memmap::create)");
+}

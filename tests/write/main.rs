@@ -1,10 +1,12 @@
 //! Writing: bytes equal to the files numpy wrote, every write path giving
 //! the same bytes, streaming and chunked output, every refusal, and
-//! `write_zeroed`.
+//! `write_zeroed`, and memory maps made in one call (feature `memmap`).
 
 mod byte_exact;
 mod chunked;
 mod flat;
+#[cfg(feature = "memmap")]
+mod memmap;
 mod nd;
 mod nd_positions;
 mod ndarray_form;
