@@ -165,6 +165,11 @@ fn rows_fixtures_never_panic() {
 }
 
 #[test]
+fn memmap_fixtures_never_panic() {
+    run_dir("memmap", None);
+}
+
+#[test]
 fn small_hostile_fixtures_never_panic() {
     run_dir("hostile", Some(false));
 }
@@ -248,7 +253,7 @@ fn every_folder_is_covered() {
             .to_owned();
         assert!(
             [
-                "read", "write", "hostile", "bf16", "nd", "view", "empty", "rows"
+                "read", "write", "hostile", "bf16", "nd", "view", "empty", "rows", "memmap"
             ]
             .contains(&dir.as_str()),
             "{}",
