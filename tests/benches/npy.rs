@@ -1160,7 +1160,10 @@ fn files(c: &mut Criterion) {
     }
     let by_name = |name: &str| {
         let f = BufReader::new(File::open(npz_path(name)).unwrap());
-        NpzReader::new(f).unwrap().by_name::<NdArray<f64>>("a").unwrap()
+        NpzReader::new(f)
+            .unwrap()
+            .by_name::<NdArray<f64>>("a")
+            .unwrap()
     };
     // the compressible ramp for the levels
     let ramp = MemberA {
@@ -1184,7 +1187,10 @@ fn files(c: &mut Criterion) {
         "files: from_path"
     );
     let theirs: ndarray::Array2<f64> = ndarray_npy::read_npy(&path).unwrap();
-    assert!(theirs.as_slice() == Some(&xs[..]), "files: ndarray-npy read_npy");
+    assert!(
+        theirs.as_slice() == Some(&xs[..]),
+        "files: ndarray-npy read_npy"
+    );
     nondurable.to_path(&scratch, &want).unwrap();
     assert!(
         std::fs::read(&scratch).unwrap() == bytes,
@@ -1195,7 +1201,10 @@ fn files(c: &mut Criterion) {
     assert!(std::fs::read(&scratch).unwrap() == bytes, "files: to_path");
     std::fs::remove_file(&scratch).unwrap();
     to_file();
-    assert!(std::fs::read(&scratch).unwrap() == bytes, "files: to_writer");
+    assert!(
+        std::fs::read(&scratch).unwrap() == bytes,
+        "files: to_writer"
+    );
     assert!(
         npy_serde::from_path::<Vec<Particle>>(&ppath).unwrap() == recs,
         "files: Particle from_path"
