@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """numpy's side of bench/compare: np.save / np.load on the records of tests/benches/npy.rs,
-and np.savez / np.savez_compressed / np.load on its npz archive (four arrays).
+and np.savez / np.savez_compressed / np.load on its npz archive (four arrays);
+the files set (issue 35): a 64-MB (8000, 1000) '<f8' array through files, npz
+members, rows by a memory map, and deflate levels 1 and 6.
 
 Prints one JSON object: {set: {op: {"times": [seconds...], "bytes": n}}}.
 Same record types and sizes as the Rust benches (NPY_BENCH_SCALE scales them).
@@ -14,6 +16,7 @@ import os
 import sys
 import tempfile
 import time
+import zipfile
 
 import numpy as np
 
@@ -114,8 +117,8 @@ def load_all(src):
         return {k: z[k] for k in z.files}
 
 
-def check_rust_npz(name, members):
-    p = os.path.join(DIR, f"npz_{name}.npz")
+def check_rust_npz(name, members, file=None):
+    p = os.path.join(DIR, file or f"npz_{name}.npz")
     if not os.path.exists(p):
         return "missing", 0
     got = load_all(p)
@@ -153,6 +156,66 @@ def npz_set():
     return {"bytes": raw, "ops": ops}
 
 
+def files_set():
+    """The files set (issue 35): np.save / np.load of a (8000, 1000) '<f8' file,
+    np.load(npz)["a"] of a stored and a deflated archive, rows by a memory map,
+    and a 2M '<i8' ramp (16 MB) deflated at levels 1 and 6; checks the files
+    the Rust bench left (same values) and notes the archives' sizes."""
+    rows = n(8000)
+    a = (np.arange(rows * 1000, dtype=np.float64) * 0.5).reshape(rows, 1000)
+    ramp = np.arange(n(2_000_000), dtype="<i8") // 7
+    ops = {}
+    ops["rust_file_loads"] = check_rust_file("files", a)
+    for kind in ("stored", "deflated"):
+        ops[f"rust_{kind}_loads"], ops[f"rust_{kind}_size"] = check_rust_npz(
+            kind, {"a": a}, f"files_{kind}.npz")
+    for level in (1, 6):
+        ops[f"rust_level{level}_loads"], ops[f"rust_level{level}_size"] = check_rust_npz(
+            f"level{level}", {"a": ramp}, f"files_level{level}.npz")
+    path = os.path.join(DIR, "numpy.files.tmp.npy")
+    ops["save_file"] = timed(lambda: np.save(path, a))
+
+    def save_fsync():
+        with open(path, "wb") as f:
+            np.save(f, a)
+            f.flush()
+            os.fsync(f.fileno())
+
+    ops["save_file_fsync"] = timed(save_fsync)
+    ops["load_file"] = timed(lambda: np.load(path))
+    r0, r1 = rows // 2, min(rows, rows // 2 + 100)
+    part = np.array(np.load(path, mmap_mode="r")[r0:r1])
+    assert (part == a[r0:r1]).all() and part.flags.owndata
+    ops["rows_mmap"] = timed(lambda: np.array(np.load(path, mmap_mode="r")[r0:r1]))
+    os.remove(path)
+
+    def load_a(p):
+        with np.load(p) as z:
+            return z["a"]
+
+    zpath = os.path.join(DIR, "numpy.files.tmp.npz")
+    for kind, save in [("stored", np.savez), ("deflated", np.savez_compressed)]:
+        save(zpath, a=a)
+        ops[f"numpy_{kind}_size"] = os.path.getsize(zpath)
+        assert (load_a(zpath) == a).all()
+        ops[f"npz_{kind}_load"] = timed(lambda: load_a(zpath))
+
+    def level1():
+        # np.savez_compressed's way (numpy/lib/_npyio_impl.py _savez), at level 1
+        with zipfile.ZipFile(zpath, "w", compression=zipfile.ZIP_DEFLATED,
+                             compresslevel=1) as zf:
+            with zf.open("a.npy", "w", force_zip64=True) as f:
+                np.lib.format.write_array(f, ramp, allow_pickle=False)
+
+    for level, write in [(1, level1), (6, lambda: np.savez_compressed(zpath, a=ramp))]:
+        write()
+        ops[f"numpy_level{level}_size"] = os.path.getsize(zpath)
+        assert (load_a(zpath) == ramp).all()
+        ops[f"npz_level{level}_write"] = timed(write)
+    os.remove(zpath)
+    return {"bytes": a.nbytes + 128, "ops": ops}
+
+
 def main():
     only = set(sys.argv[1:])
     res = {}
@@ -188,6 +251,8 @@ def main():
         os.remove(path)
     if not only or "npz" in only:
         res["npz"] = npz_set()
+    if not only or "files" in only:
+        res["files"] = files_set()
     json.dump(res, sys.stdout)
 
 

@@ -7,7 +7,9 @@
 //! Modes: `to_vec` (output size), `from_slice` (the decoded `Vec`),
 //! `stream_write` (an `NpyWriter` into `BufWriter<File>` at PATH, records
 //! made one at a time, never held), `stream_read` (an `NpyReader` iterator
-//! over PATH, records dropped as they come), `write_ops` / `read_ops`
+//! over PATH, records dropped as they come), `from_path` (the records
+//! streamed to PATH first, then `from_path::<Vec<Particle>>` of it: the
+//! decoded `Vec`), `write_ops` / `read_ops`
 //! (`to_vec` / `from_slice` once, for callgrind), `writer_ops` (`to_writer`
 //! into `BufWriter<File>` at PATH), `f64_write` / `f64_read`
 //! (the same on a `Vec<f64>`).
@@ -74,6 +76,19 @@ fn main() -> Result<(), npy_serde::Error> {
             let bytes = w.finish()?.into_inner();
             let before = hwm();
             let back: Vec<Particle> = npy_serde::from_slice(&bytes)?;
+            let size = (back.len() * std::mem::size_of::<Particle>()) as u64;
+            (before, hwm(), size)
+        }
+        "from_path" => {
+            // the file, written without holding the records
+            let mut w = npy_serde::NpyWriter::new(BufWriter::new(File::create(&path)?))?;
+            for i in 0..n {
+                w.serialize(&particle(i))?;
+            }
+            w.finish()?;
+            let before = hwm();
+            let back: Vec<Particle> = npy_serde::from_path(&path)?;
+            assert_eq!(back.len(), n);
             let size = (back.len() * std::mem::size_of::<Particle>()) as u64;
             (before, hwm(), size)
         }

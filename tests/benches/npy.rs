@@ -48,6 +48,28 @@
 //! (`to_writer_file`) against ndarray-npy's `WriteNpyExt::write_npy` of the
 //! `Array2<f64>` into a `BufWriter<File>` (`ndarray_npy_write_file`); no
 //! fsync in either; ours checked to write numpy's bytes, theirs the same data.
+//!
+//! The `files` group (issue 35): whole files through the path functions.
+//! An `NdArray<f64>` of shape (8000, 1000) (64 MB, `'<f8'`, values
+//! `i * 0.5`, in the page cache) read by `from_path` (`from_path`) against
+//! ndarray-npy's `read_npy(path)` into an `Array2<f64>`
+//! (`ndarray_npy_read_file`); written by `WriteOptions::durable(false)
+//! .to_path` (`to_path_nondurable`: temporary file and rename, no fsync),
+//! `to_path` (`to_path`: fsync) and `to_writer` into a `BufWriter<File>`
+//! (`to_writer_file`). The 1M `Particle` records from a file by `from_path`
+//! (`particle_from_path`) against `std::fs::read` + `from_slice`
+//! (`particle_read_slice`). Member `a` (the same array) of a stored and of a
+//! deflated archive (`NpzWriter`, level 6), read by `NpzReader::by_name`
+//! over a `BufReader<File>` (`npz_stored_by_name`, `npz_deflated_by_name`).
+//! Rows 4000..4100 by `NpyReader::rows` over a `BufReader<File>` opened for
+//! each call (`rows`). A 2M `'<i8'` ramp (16 MB, `i / 7`, compressible) written
+//! as member `a` by `NpzOptions::compression_level(1)` and `(6)`
+//! `.to_writer` into a `BufWriter<File>` (`npz_level1_write`,
+//! `npz_level6_write`; no fsync, as `np.savez_compressed`). Everything is
+//! checked before timing (files equal `to_vec`'s bytes, readers give the
+//! values back, archives decode back); `files.npy`, `files_stored.npz`,
+//! `files_deflated.npz`, `files_level1.npz` and `files_level6.npz` stay in
+//! the bench directory for numpy to load.
 
 use std::fs::File;
 use std::hint::black_box;
@@ -1094,9 +1116,165 @@ fn nd(c: &mut Criterion) {
     g.finish();
 }
 
+/// One member `a`: the archives of the `files` group.
+#[derive(Serialize, Deserialize, PartialEq)]
+struct MemberA<T> {
+    a: T,
+}
+
+/// See the module docs (`files`): whole files through the path functions
+/// (issue 35), against numpy's and ndarray-npy's.
+fn files(c: &mut Criterion) {
+    use npy_serde::npz::{NpzOptions, NpzReader, NpzWriter};
+    let (rows, cols) = (scaled(8000), 1000);
+    let xs: Vec<f64> = (0..rows * cols).map(|i| i as f64 * 0.5).collect();
+    let want = NdArray::from_shape_vec(vec![rows, cols], xs.clone()).unwrap();
+    let bytes = npy_serde::to_vec(&want).unwrap();
+    let path = dir().join("files.npy");
+    std::fs::write(&path, &bytes).unwrap();
+    let scratch = dir().join("files.tmp.npy");
+    let (r0, r1) = ((rows / 2) as u64, (rows / 2 + 100).min(rows) as u64);
+    let open_rows = || {
+        let mut r = NpyReader::new(BufReader::new(File::open(&path).unwrap())).unwrap();
+        r.rows::<NdArray<f64>>(r0..r1).unwrap()
+    };
+    let nondurable = WriteOptions::new().durable(false);
+    let to_file = || {
+        let mut w = BufWriter::new(File::create(&scratch).unwrap());
+        npy_serde::to_writer(&mut w, black_box(&want)).unwrap();
+        w.flush().unwrap();
+    };
+    // the records
+    let recs = particles(scaled(1_000_000));
+    let ppath = dir().join("files_particle.npy");
+    npy_serde::to_path(&ppath, &recs).unwrap();
+    let read_slice =
+        || npy_serde::from_slice::<Vec<Particle>>(&std::fs::read(&ppath).unwrap()).unwrap();
+    // the archives: the array as member "a", stored and deflated (level 6)
+    let npz_path = |name: &str| dir().join(format!("files_{name}.npz"));
+    for (name, compressed) in [("stored", false), ("deflated", true)] {
+        let mut w = NpzWriter::new(BufWriter::new(File::create(npz_path(name)).unwrap()))
+            .compressed(compressed);
+        w.add("a", &want).unwrap();
+        w.finish().unwrap().flush().unwrap();
+    }
+    let by_name = |name: &str| {
+        let f = BufReader::new(File::open(npz_path(name)).unwrap());
+        NpzReader::new(f)
+            .unwrap()
+            .by_name::<NdArray<f64>>("a")
+            .unwrap()
+    };
+    // the compressible ramp for the levels
+    let ramp = MemberA {
+        a: (0..scaled(2_000_000) as i64)
+            .map(|i| i / 7)
+            .collect::<Vec<i64>>(),
+    };
+    let level_write = |level: u32, p: &Path| {
+        let mut w = BufWriter::new(File::create(p).unwrap());
+        NpzOptions::new()
+            .compression_level(level)
+            .to_writer(&mut w, black_box(&ramp))
+            .unwrap();
+        w.flush().unwrap();
+    };
+    let npz_scratch = dir().join("files.tmp.npz");
+
+    // --- self-checks
+    assert!(
+        npy_serde::from_path::<NdArray<f64>>(&path).unwrap() == want,
+        "files: from_path"
+    );
+    let theirs: ndarray::Array2<f64> = ndarray_npy::read_npy(&path).unwrap();
+    assert!(
+        theirs.as_slice() == Some(&xs[..]),
+        "files: ndarray-npy read_npy"
+    );
+    nondurable.to_path(&scratch, &want).unwrap();
+    assert!(
+        std::fs::read(&scratch).unwrap() == bytes,
+        "files: to_path (durable(false))"
+    );
+    std::fs::remove_file(&scratch).unwrap();
+    npy_serde::to_path(&scratch, &want).unwrap();
+    assert!(std::fs::read(&scratch).unwrap() == bytes, "files: to_path");
+    std::fs::remove_file(&scratch).unwrap();
+    to_file();
+    assert!(
+        std::fs::read(&scratch).unwrap() == bytes,
+        "files: to_writer"
+    );
+    assert!(
+        npy_serde::from_path::<Vec<Particle>>(&ppath).unwrap() == recs,
+        "files: Particle from_path"
+    );
+    assert!(read_slice() == recs, "files: Particle read + from_slice");
+    for name in ["stored", "deflated"] {
+        assert!(by_name(name) == want, "files: npz {name} by_name");
+        let mut z = NpzReader::new(File::open(npz_path(name)).unwrap()).unwrap();
+        assert!(z.raw("a").unwrap() == bytes, "files: npz {name} member");
+    }
+    let part = open_rows();
+    assert!(
+        part.shape() == [(r1 - r0) as usize, cols]
+            && part.data() == &xs[r0 as usize * cols..r1 as usize * cols],
+        "files: rows"
+    );
+    let mut sizes = Vec::new();
+    for level in [1, 6] {
+        let p = npz_path(&format!("level{level}"));
+        level_write(level, &p);
+        let back: MemberA<Vec<i64>> = npy_serde::npz::from_path(&p).unwrap();
+        assert!(back == ramp, "files: npz level {level}");
+        sizes.push(std::fs::metadata(&p).unwrap().len());
+    }
+    eprintln!(
+        "files: ramp of {} i64, archives: level 1 {} bytes, level 6 {} bytes",
+        ramp.a.len(),
+        sizes[0],
+        sizes[1]
+    );
+
+    let mut g = c.benchmark_group("files");
+    g.sampling_mode(SamplingMode::Flat);
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("from_path", |b| {
+        b.iter(|| npy_serde::from_path::<NdArray<f64>>(&path).unwrap())
+    });
+    g.bench_function("ndarray_npy_read_file", |b| {
+        b.iter(|| ndarray_npy::read_npy::<_, ndarray::Array2<f64>>(&path).unwrap())
+    });
+    g.bench_function("to_path_nondurable", |b| {
+        b.iter(|| nondurable.to_path(&scratch, black_box(&want)).unwrap())
+    });
+    g.bench_function("to_path", |b| {
+        b.iter(|| npy_serde::to_path(&scratch, black_box(&want)).unwrap())
+    });
+    g.bench_function("to_writer_file", |b| b.iter(to_file));
+    g.bench_function("npz_stored_by_name", |b| b.iter(|| by_name("stored")));
+    g.bench_function("npz_deflated_by_name", |b| b.iter(|| by_name("deflated")));
+    g.bench_function("rows", |b| b.iter(open_rows));
+    g.throughput(Throughput::Bytes(ramp.a.len() as u64 * 8));
+    for level in [1, 6] {
+        g.bench_function(format!("npz_level{level}_write"), |b| {
+            b.iter(|| level_write(level, &npz_scratch))
+        });
+    }
+    g.throughput(Throughput::Bytes(std::fs::metadata(&ppath).unwrap().len()));
+    g.bench_function("particle_from_path", |b| {
+        b.iter(|| npy_serde::from_path::<Vec<Particle>>(&ppath).unwrap())
+    });
+    g.bench_function("particle_read_slice", |b| b.iter(read_slice));
+    g.finish();
+    for p in [&scratch, &npz_scratch] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = particle, narrow, wide, strings, f64s, f32x3, byte_order, scaling, npz, append, view, nd
+    targets = particle, narrow, wide, strings, f64s, f32x3, byte_order, scaling, npz, append, view, nd, files
 }
 criterion_main!(benches);
