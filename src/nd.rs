@@ -93,18 +93,17 @@ pub(crate) fn element_count(shape: &[usize]) -> Result<usize> {
 /// laid out column-major when `fortran`): the flat index, its outermost
 /// position, becomes the element's position on each axis in C index order
 /// ([`Segment::At`](crate::Segment::At); `record [i, j]` when `record` or
-/// when the error is in a field). A 1-d array says `record N`, as a `Vec`
-/// does, whether its data came as records or as a sequence of elements;
-/// the one element of a 0-d array has no position.
+/// when the error is in a field). A 1-d array keeps its record or element
+/// index; the one element of a 0-d array has no position.
 #[cold]
 #[inline(never)]
 pub(crate) fn flat_to_nd(mut e: Error, dims: &[u64], fortran: bool, record: bool) -> Error {
+    if dims.len() == 1 {
+        return e;
+    }
     let Some(mut k) = e.take_flat_index() else {
         return e;
     };
-    if dims.len() == 1 {
-        return e.at_record(k);
-    }
     if dims.is_empty() {
         return e;
     }
@@ -503,9 +502,6 @@ mod tests {
         assert_eq!(at(23, &[2, 3, 4], false), "element [1, 2, 3]: x");
         assert_eq!(at(23, &[2, 3, 4], true), "element [1, 2, 3]: x");
         assert_eq!(at(5, &[6], false), "record 5: x");
-        // a 1-d array written as a sequence of elements says `record N` too
-        let e = Error::mismatch("x").at_index(5);
-        assert_eq!(flat_to_nd(e, &[6], false, false).to_string(), "record 5: x");
         assert_eq!(at(0, &[], false), "x");
         let e = Error::mismatch("x").at_index(1).in_field("f").at_index(4);
         assert_eq!(
