@@ -117,7 +117,7 @@ impl ReadOptions {
         // the file's length proves how much data is present
         let len = file.metadata().ok().map(|m| m.len());
         self.read_stream(BufReader::new(file), len)
-            .map_err(|e| e.io_context(|| format!("reading {}", path.display())))
+            .map_err(|e| e.reading_file(path))
     }
 }
 
@@ -154,6 +154,7 @@ pub(crate) fn write_atomically(
                 guard.path().display()
             )
         })
+        .in_file(path)
     };
     if !durable {
         write(&mut file).map_err(writing)?;

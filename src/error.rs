@@ -177,6 +177,25 @@ pub enum Segment {
         /// `element [i, j]`).
         record: bool,
     },
+    /// The file a path function read or wrote (`from_path`, `to_path`,
+    /// `npz::from_path`, `memmap::open`, ...), outermost of all: `file
+    /// 'runs/a.npy', record 3: ...`. An I/O error names its file in its own
+    /// words instead ("cannot open runs/a.npy: ...").
+    ///
+    /// ```
+    /// use npy_serde::Segment;
+    /// let dir = std::env::temp_dir().join(format!("npy-doc-segment-file-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("x.npy");
+    /// npy_serde::to_path(&path, &[1.5f64, 300.0])?;
+    /// let err = npy_serde::from_path::<Vec<u8>>(&path).unwrap_err();
+    /// assert_eq!(err.path().next(), Some(&Segment::File(path.clone())));
+    /// assert!(err.to_string().starts_with("file '"), "{err}");
+    /// assert!(err.to_string().contains("x.npy', record 0: "), "{err}");
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    File(std::path::PathBuf),
 }
 
 impl Error {
@@ -332,6 +351,29 @@ impl Error {
             }
             _ => None,
         }
+    }
+
+    /// Names the file a path function read or wrote ([`Segment::File`]),
+    /// once; an I/O error is left as it is (its message names the file
+    /// already, see [`Error::io_context`]).
+    #[must_use]
+    #[cold]
+    pub(crate) fn in_file(mut self, path: &std::path::Path) -> Self {
+        let named = self.0.path.iter().any(|s| matches!(s, Segment::File(_)));
+        if !named && !matches!(self.0.kind, ErrorKind::Io(_)) {
+            self.0.path.push(Segment::File(path.to_owned()));
+        }
+        self
+    }
+
+    /// An error of reading the file at `path`: an I/O error says "reading
+    /// `path`" ([`Error::io_context`]), any other names the file
+    /// ([`Error::in_file`]).
+    #[must_use]
+    #[cold]
+    pub(crate) fn reading_file(self, path: &std::path::Path) -> Self {
+        self.io_context(|| format!("reading {}", path.display()))
+            .in_file(path)
     }
 
     /// Attaches the n-d position of an element ([`Segment::At`]).
@@ -559,7 +601,14 @@ fn write_path<'a>(
     let mut state = 0;
     for seg in segments {
         match seg {
+            Segment::File(path) => {
+                write!(f, "file {}", crate::pyrepr::PyStr(&path.to_string_lossy()))?;
+                state = 1;
+            }
             Segment::Member(key) => {
+                if state != 0 {
+                    f.write_str(", ")?;
+                }
                 write!(f, "member {}", crate::pyrepr::PyStr(key))?;
                 state = 1;
             }

@@ -54,9 +54,10 @@
 //! assert_eq!((grid.shape(), grid.order()), (&[1000, 3][..], Order::C));
 //! assert_eq!(grid.view().data()[3 * 999], 999.0);
 //!
-//! // nothing is converted: another type is an error naming the file's
+//! // nothing is converted: another type is an error naming the file and its dtype
 //! let err = memmap::open::<f32>(&path).unwrap_err();
-//! assert!(err.to_string().starts_with("cannot view '<f8' data of shape (1000, 3) as f32"));
+//! assert!(err.to_string().starts_with("file '"));
+//! assert!(err.to_string().contains("grid.npy': cannot view '<f8' data of shape (1000, 3) as f32"));
 //! # drop(grid);
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -182,8 +183,10 @@ pub fn create<T: ViewElement>(path: impl AsRef<Path>, shape: &[usize]) -> Result
         .truncate(false)
         .open(path)
         .map_err(|e| with_path(e, "cannot create", path))?;
-    write_zeroed(&file, &Dtype::Scalar(native::<T>()), shape)
-        .map_err(|e| e.io_context(|| format!("writing the zeroed {}", path.display())))?;
+    write_zeroed(&file, &Dtype::Scalar(native::<T>()), shape).map_err(|e| {
+        e.io_context(|| format!("writing the zeroed {}", path.display()))
+            .in_file(path)
+    })?;
     map_mut(&file, path)
 }
 
@@ -210,7 +213,7 @@ pub fn create<T: ViewElement>(path: impl AsRef<Path>, shape: &[usize]) -> Result
 ///
 /// // the file's type, never a conversion
 /// let err = memmap::open::<i64>(&path).unwrap_err();
-/// assert!(err.to_string().starts_with("cannot view '<i4' data of shape (2, 3) as i64"));
+/// assert!(err.to_string().contains("xs.npy': cannot view '<i4' data of shape (2, 3) as i64"));
 /// let err = memmap::open::<i32>(dir.join("missing.npy")).unwrap_err();
 /// assert!(err.to_string().starts_with("cannot open "));
 /// # drop(xs);
@@ -221,7 +224,7 @@ pub fn open<T: ViewElement>(path: impl AsRef<Path>) -> Result<MmapArray<T>> {
     let path = path.as_ref();
     let file = File::open(path).map_err(|e| with_path(e, "cannot open", path))?;
     let map = map(&file, path)?;
-    let layout = Layout::of::<T>(&map)?;
+    let layout = Layout::of::<T>(&map).map_err(|e| e.in_file(path))?;
     Ok(MmapArray {
         map,
         layout,
@@ -272,7 +275,7 @@ fn map_mut<T: ViewElement>(file: &File, path: &Path) -> Result<MmapArrayMut<T>> 
     #[allow(unsafe_code)]
     let map = unsafe { MmapMut::map_mut(file) };
     let map = map.map_err(|e| with_path(e, "cannot map", path))?;
-    let layout = Layout::of::<T>(&map)?;
+    let layout = Layout::of::<T>(&map).map_err(|e| e.in_file(path))?;
     Ok(MmapArrayMut {
         map,
         layout,

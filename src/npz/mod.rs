@@ -404,8 +404,7 @@ pub fn from_path<T: DeserializeOwned>(path: impl AsRef<std::path::Path>) -> Resu
     let path = path.as_ref();
     let file = std::fs::File::open(path)
         .map_err(|e| Error::io_at(e, format!("cannot open {}", path.display())))?;
-    from_reader(std::io::BufReader::new(file))
-        .map_err(|e| e.io_context(|| format!("reading {}", path.display())))
+    from_reader(std::io::BufReader::new(file)).map_err(|e| e.reading_file(path))
 }
 
 #[cfg(test)]

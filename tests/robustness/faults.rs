@@ -457,8 +457,9 @@ fn to_path_failure_keeps_the_old_file() {
                 assert!(!panic);
                 let err = r.unwrap_err().to_string();
                 assert!(err.contains("no space left on device"), "{err}");
-                // the record being serialized when it failed
-                assert!(err.starts_with("record 14"), "{err}");
+                // the file, then the record being serialized when it failed
+                let at = format!("file '{}', record 14", path.display());
+                assert!(err.starts_with(&at), "{err}");
             }
             Err(_) => assert!(panic),
         }
@@ -494,11 +495,15 @@ fn to_path_writes_what_to_vec_writes() {
         "uniform records",
     );
     // no element: the dtype cannot be inferred, the exact path refuses it
-    // as to_vec does, and nothing is left behind
+    // as to_vec does (naming the file), and nothing is left behind
     let empty: Vec<Rec> = Vec::new();
     assert_eq!(
         npy_serde::to_path(&path, &empty).unwrap_err().to_string(),
-        npy_serde::to_vec(&empty).unwrap_err().to_string()
+        format!(
+            "file '{}': {}",
+            path.display(),
+            npy_serde::to_vec(&empty).unwrap_err()
+        )
     );
     assert_eq!(dir_entries(&dir), ["x.npy"]);
     let typed = WriteOptions::new().dtype("<f8".parse().unwrap());
@@ -708,5 +713,73 @@ fn io_errors_say_what_failed_on_which_file() {
         format!("append, write-only: {err}\nfrom_path: {missing}\nnpz::from_path: {missing_npz}\n");
     insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("io_errors_say_what_failed", text);
+    });
+}
+
+/// Every other error of a path function names its file first, as
+/// `Segment::File`, outermost of the position: a read into the wrong type,
+/// a file that is not an npy file, an npz member that is not there, a value
+/// `to_path` refuses, a map of the wrong type. The I/O errors above name
+/// their file in their own words and get no second name.
+#[test]
+fn path_errors_name_the_file() {
+    use npy_serde::Segment;
+    let dir = scratch_dir("named");
+    let npy = dir.join("a.npy");
+    npy_serde::to_path(&npy, &[1.5f64, 300.0]).unwrap();
+    let npz = dir.join("b.npz");
+    npy_serde::npz::to_path(&npz, &std::collections::BTreeMap::from([("x", vec![1u8])])).unwrap();
+    let garbage = dir.join("c.npy");
+    std::fs::write(&garbage, b"not an npy file").unwrap();
+
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct NeedsY {
+        y: Vec<u8>,
+    }
+    let errors = [
+        (
+            "from_path into Vec<u8>",
+            npy_serde::from_path::<Vec<u8>>(&npy).unwrap_err(),
+        ),
+        (
+            "from_path of garbage",
+            npy_serde::from_path::<Vec<u8>>(&garbage).unwrap_err(),
+        ),
+        (
+            "ReadOptions::from_path over max_elements",
+            npy_serde::ReadOptions::new()
+                .max_elements(1)
+                .from_path::<Vec<f64>>(&npy)
+                .unwrap_err(),
+        ),
+        (
+            "npz::from_path, a missing member",
+            npy_serde::npz::from_path::<NeedsY>(&npz).unwrap_err(),
+        ),
+        (
+            "to_path of a value that does not fit the dtype",
+            WriteOptions::new()
+                .dtype("|u1".parse().unwrap())
+                .to_path(dir.join("d.npy"), &[1i64, 300])
+                .unwrap_err(),
+        ),
+    ];
+    let mut text = String::new();
+    for (what, err) in &errors {
+        assert!(
+            matches!(err.path().next(), Some(Segment::File(_))),
+            "{what}: {err:?}"
+        );
+        let shown = err.to_string().replace(&dir.display().to_string(), "DIR");
+        text += &format!("{what}: {shown}\n");
+    }
+    // an I/O error is not named twice
+    let missing = npy_serde::from_path::<Vec<u8>>(dir.join("missing.npy")).unwrap_err();
+    assert!(missing.path().next().is_none(), "{missing}");
+    assert_eq!(dir_entries(&dir), ["a.npy", "b.npz", "c.npy"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    insta::with_settings!({snapshot_path => "../../snapshots/npy_serde", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("path_errors_name_the_file", text);
     });
 }

@@ -81,7 +81,7 @@ fn writing_ndarrays_own_form_is_refused() {
     let path = std::env::temp_dir().join(format!("npy_serde_ndform_{}.npy", std::process::id()));
     assert_eq!(
         npy_serde::to_path(&path, &array()).unwrap_err().to_string(),
-        text
+        format!("file '{}': {text}", path.display())
     );
     assert!(!path.exists());
     // in a sequence, as a record's field, as an npz member
