@@ -21,13 +21,13 @@ use serde::Deserialize;
 
 use crate::budget::Budget;
 use crate::de::check_readable;
+use crate::de::data::{check_data_len, deserialize_data_in};
 use crate::de::stream::row_size;
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::header_read::{check_element_limits, parse_header};
 use crate::options::ReadOptions;
-use crate::reader::{check_data_len, deserialize_data_in};
 
 /// Rows `a..b` of an array: where their bytes lie in its data, and the
 /// header of the array they form.

@@ -39,7 +39,7 @@
 //! a number of them the compiler knows (a derive's field list is a
 //! constant).
 //!
-//! Entry points for other readers (npz): `crate::reader::deserialize_data`
+//! Entry points for other readers (npz): [`data::deserialize_data_in`]
 //! (a whole array's data in memory), `crate::reader::deserialize_stream`
 //! (an array's data from a stream positioned after its header),
 //! `crate::reader::NpyReader::from_parsed` (record by record from a
@@ -168,6 +168,7 @@ pub(crate) use de_methods;
 pub(crate) mod array;
 pub(crate) mod bulk_offer;
 pub(crate) mod charged;
+pub(crate) mod data;
 pub(crate) mod element;
 pub(crate) mod fortran;
 pub(crate) mod nd;

@@ -664,7 +664,7 @@ impl<R: Read + Seek> NpzReader<R> {
         let i = self.index(name)?;
         self.budget.reset();
         let (header, bytes) = self.read_rows(i, &range)?;
-        crate::reader::deserialize_data_in(
+        crate::de::data::deserialize_data_in(
             &header,
             &bytes,
             self.cfg(),
