@@ -29,7 +29,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, with_path};
 use crate::options::{ReadOptions, WriteOptions};
 
 /// Writes `value` as an `.npy` file at `path`, atomically: a failed write
@@ -264,9 +264,4 @@ fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> Result<(PathBuf, File)> {
         || Error::io(std::io::Error::other("cannot create a temporary file")),
         |e| with_path(e, "cannot create a temporary file in", dir),
     ))
-}
-
-/// An I/O error whose message names the file (io::Error's own does not).
-fn with_path(e: std::io::Error, what: &str, path: &Path) -> Error {
-    Error::io_at(e, format!("{what} {}", path.display()))
 }

@@ -400,6 +400,13 @@ impl Error {
     }
 }
 
+/// An I/O error whose message says what failed on which file (`what
+/// path: err`; io::Error's own names no file), the OS error its source.
+#[cold]
+pub(crate) fn with_path(err: std::io::Error, what: &str, path: &std::path::Path) -> Error {
+    Error::io_at(err, format!("{what} {}", path.display()))
+}
+
 /// An `io::Error` of `err`'s kind whose message is `what: err` and whose
 /// source is `err`.
 pub(crate) fn io_at(err: std::io::Error, what: String) -> std::io::Error {

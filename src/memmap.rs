@@ -71,7 +71,7 @@ use std::path::Path;
 use memmap2::{Mmap, MmapMut};
 
 use crate::dtype::Dtype;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, with_path};
 use crate::header::Header;
 use crate::header_read::parse_header;
 use crate::nd::{NdView, NdViewMut, Order};
@@ -292,10 +292,6 @@ fn map(file: &File, path: &Path) -> Result<Mmap> {
     #[allow(unsafe_code)]
     let map = unsafe { Mmap::map(file) };
     map.map_err(|e| with_path(e, "cannot map", path))
-}
-
-fn with_path(e: std::io::Error, what: &str, path: &Path) -> Error {
-    Error::io_at(e, format!("{what} {}", path.display()))
 }
 
 impl Layout {

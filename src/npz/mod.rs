@@ -402,8 +402,8 @@ pub fn to_path<T: ?Sized + Serialize>(path: impl AsRef<std::path::Path>, value: 
 /// ```
 pub fn from_path<T: DeserializeOwned>(path: impl AsRef<std::path::Path>) -> Result<T> {
     let path = path.as_ref();
-    let file = std::fs::File::open(path)
-        .map_err(|e| Error::io_at(e, format!("cannot open {}", path.display())))?;
+    let file =
+        std::fs::File::open(path).map_err(|e| crate::error::with_path(e, "cannot open", path))?;
     from_reader(std::io::BufReader::new(file)).map_err(|e| e.reading_file(path))
 }
 
