@@ -196,6 +196,12 @@ pub enum Segment {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     File(std::path::PathBuf),
+    /// The object of an object store that [`crate::object_store`] read or
+    /// wrote, by its path in the store, outermost of all: `object
+    /// 'runs/a.npy', record 3: ...` (feature `object_store`). A request
+    /// that failed names its object in its own words instead ("GET bytes
+    /// 0..65536 of object 'runs/a.npy': ...").
+    Object(String),
 }
 
 impl Error {
@@ -358,10 +364,28 @@ impl Error {
     /// already, see [`Error::io_context`]).
     #[must_use]
     #[cold]
-    pub(crate) fn in_file(mut self, path: &std::path::Path) -> Self {
-        let named = self.0.path.iter().any(|s| matches!(s, Segment::File(_)));
+    pub(crate) fn in_file(self, path: &std::path::Path) -> Self {
+        self.outermost(|| Segment::File(path.to_owned()))
+    }
+
+    /// Names the object of a store, as [`Error::in_file`] names a file.
+    #[cfg(feature = "object_store")]
+    #[must_use]
+    #[cold]
+    pub(crate) fn in_object(self, path: &str) -> Self {
+        self.outermost(|| Segment::Object(path.to_owned()))
+    }
+
+    /// Adds `place` (a file or an object) as the outermost segment, once,
+    /// and not to an I/O error, which names its place in its own words.
+    fn outermost(mut self, place: impl FnOnce() -> Segment) -> Self {
+        let named = self
+            .0
+            .path
+            .iter()
+            .any(|s| matches!(s, Segment::File(_) | Segment::Object(_)));
         if !named && !matches!(self.0.kind, ErrorKind::Io(_)) {
-            self.0.path.push(Segment::File(path.to_owned()));
+            self.0.path.push(place());
         }
         self
     }
@@ -610,6 +634,10 @@ fn write_path<'a>(
         match seg {
             Segment::File(path) => {
                 write!(f, "file {}", crate::pyrepr::PyStr(&path.to_string_lossy()))?;
+                state = 1;
+            }
+            Segment::Object(path) => {
+                write!(f, "object {}", crate::pyrepr::PyStr(path))?;
                 state = 1;
             }
             Segment::Member(key) => {

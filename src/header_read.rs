@@ -108,14 +108,11 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         )));
     }
     let version = (prefix[6], prefix[7]);
-    let len_size = match version {
-        (1, 0) => 2,
-        (2, 0) | (3, 0) => 4,
-        (major, minor) => {
-            return Err(Error::header(format!(
-                "we only support format version (1,0), (2,0), and (3,0), not ({major},{minor})"
-            )));
-        }
+    let Some(len_size) = length_size(version) else {
+        let (major, minor) = version;
+        return Err(Error::header(format!(
+            "we only support format version (1,0), (2,0), and (3,0), not ({major},{minor})"
+        )));
     };
     let mut len_bytes = [0u8; 4];
     let len_buf = len_bytes.get_mut(..len_size).unwrap_or(&mut []);
@@ -183,6 +180,32 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         data_offset,
         folded_dims,
     })
+}
+
+/// The size of the header length field of a format version.
+fn length_size(version: (u8, u8)) -> Option<usize> {
+    match version {
+        (1, 0) => Some(2),
+        (2, 0) | (3, 0) => Some(4),
+        _ => None,
+    }
+}
+
+/// Where the data starts by the length a file's first bytes declare (the
+/// magic, version and header length: 10 or 12 bytes); `None` where they
+/// are too few or no npy prefix. For a reader that fetched the first bytes
+/// of an object and must know whether they hold the whole header.
+#[cfg(feature = "object_store")]
+pub(crate) fn declared_data_offset(bytes: &[u8]) -> Option<u64> {
+    if !bytes.starts_with(MAGIC) {
+        return None;
+    }
+    let len_size = length_size((*bytes.get(6)?, *bytes.get(7)?))?;
+    let mut len = [0u8; 4];
+    len.get_mut(..len_size)?
+        .copy_from_slice(bytes.get(8..8usize.checked_add(len_size)?)?);
+    let prefix = MAGIC.len().checked_add(2)?.checked_add(len_size)?;
+    u64::from(u32::from_le_bytes(len)).checked_add(prefix as u64)
 }
 
 /// Parses the header at the start of `bytes`.

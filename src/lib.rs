@@ -193,6 +193,8 @@ pub mod memmap;
 pub mod ndarray;
 #[cfg(feature = "npz")]
 pub mod npz;
+#[cfg(feature = "object_store")]
+pub mod object_store;
 #[cfg(feature = "view")]
 pub mod view;
 

@@ -316,6 +316,13 @@ impl<W: Write> NpyWriter<W> {
         opts.npy_writer_with_len(writer, len)
     }
 
+    /// The writer underneath, for taking what was written so far out of
+    /// a buffer (an object store's upload takes each part as it fills).
+    #[cfg(feature = "object_store")]
+    pub(crate) fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// The number of records written so far (for `append`, including those
     /// already in the file).
     ///

@@ -85,6 +85,28 @@ pub(crate) fn window(header: &Header, range: &Range<u64>) -> Result<Window> {
     })
 }
 
+/// The options a header is read with before rows of it are: the element
+/// limit applies to the rows ([`checked_window`]), not the whole array.
+pub(crate) fn whole_array(options: &ReadOptions) -> ReadOptions {
+    options.clone().max_elements(u64::MAX)
+}
+
+/// [`window`], refused where the dtype cannot be read or the rows exceed
+/// the options' limits, and charged to `budget`: every row-range reader's
+/// checks before it reads the rows.
+pub(crate) fn checked_window(
+    header: &Header,
+    range: &Range<u64>,
+    options: &ReadOptions,
+    budget: &Budget,
+) -> Result<Window> {
+    check_readable(&header.descr)?;
+    let w = window(header, range)?;
+    check_element_limits(&w.header, options.max_elements)?;
+    budget.charge_data(&w.header)?;
+    Ok(w)
+}
+
 /// Reads up to `len` bytes from `r` into a buffer that grows as they
 /// arrive (a size claim alone allocates nothing); the caller checks how
 /// many came.
@@ -148,16 +170,12 @@ fn slice_rows<'a>(
     options: &ReadOptions,
     budget: &Budget,
 ) -> Result<(Header, &'a [u8])> {
-    // the element limit applies to the rows, checked below
-    let parsed = parse_header(bytes, &options.clone().max_elements(u64::MAX))?;
-    check_readable(&parsed.header.descr)?;
-    let w = window(&parsed.header, range)?;
-    check_element_limits(&w.header, options.max_elements)?;
+    let parsed = parse_header(bytes, &whole_array(options))?;
+    let w = checked_window(&parsed.header, range, options, budget)?;
     let data = bytes
         .get(parsed.data_offset..)
         .ok_or_else(|| Error::header("the header runs past the end of the input"))?;
     check_data_len(&parsed.header, data.len() as u64)?;
-    budget.charge_data(&w.header)?;
     let rows = byte_range(data, w.start, w.len)?;
     Ok((w.header, rows))
 }

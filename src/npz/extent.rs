@@ -9,6 +9,8 @@
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 use std::io::{Read, Seek, SeekFrom};
+#[cfg(feature = "object_store")]
+use std::ops::Range;
 
 use crate::error::{Error, Result};
 use crate::pyrepr::PyStr;
@@ -25,7 +27,7 @@ const CENTRAL_LEN: usize = 46;
 const LOCAL_LEN: u64 = 30;
 /// The longest archive comment, plus the record: how far from the end the
 /// end of central directory record can start.
-const TAIL: u64 = 0xFFFF + EOCD_LEN;
+pub(crate) const TAIL: u64 = 0xFFFF + EOCD_LEN;
 
 /// What the central directory says of one member.
 #[derive(Debug)]
@@ -35,6 +37,20 @@ struct Entry {
     header: u64,
     /// The length of its name (the local header repeats it).
     name_len: u64,
+    /// Whether it is stored (compression method 0), not deflated.
+    #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
+    stored: bool,
+}
+
+/// Where the central directory lies.
+struct Directory {
+    cd_start: u64,
+    /// Where it ends: its end record starts there.
+    end: u64,
+    /// The entries it promises.
+    count: u64,
+    /// How far the archive sits behind other bytes.
+    shift: u64,
 }
 
 /// The archive's directory, as far as the checks need it.
@@ -89,6 +105,30 @@ impl Extent {
     /// Finds the end of central directory record and reads the directory's
     /// entries, refusing an archive whose structures run past its end.
     pub(crate) fn scan<R: Read + Seek>(r: &mut R, start: u64, len: u64) -> Result<Self> {
+        let dir = Self::directory(r, start, len)?;
+        let cd_size = dir.end.saturating_sub(dir.cd_start);
+        let cd = read_at(r, start, dir.cd_start, cd_size)?;
+        let entries = parse_entries(&cd, dir.count, dir.shift);
+        Ok(Extent {
+            len,
+            cd_start: dir.cd_start,
+            entries,
+        })
+    }
+
+    /// The bytes of the archive's central directory (checked to lie before
+    /// its end records), found from the end of central directory record in
+    /// the archive's last [`TAIL`] bytes: what a reader fetching ranges of
+    /// an object reads before [`Extent::scan`].
+    #[cfg(feature = "object_store")]
+    pub(crate) fn directory_range<R: Read + Seek>(r: &mut R, len: u64) -> Result<Range<u64>> {
+        let dir = Self::directory(r, 0, len)?;
+        Ok(dir.cd_start..dir.end)
+    }
+
+    /// Finds the end of central directory record (and the zip64 one) and
+    /// where the directory lies, refusing one that runs past them.
+    fn directory<R: Read + Seek>(r: &mut R, start: u64, len: u64) -> Result<Directory> {
         let tail_start = len.saturating_sub(TAIL);
         let tail = read_at(r, start, tail_start, len.saturating_sub(tail_start))?;
         let Some(i) = tail.windows(4).rposition(|w| w == EOCD) else {
@@ -139,13 +179,11 @@ impl Extent {
         }
         // an archive behind other bytes: the directory ends at its record
         let cd_start = cd_end.saturating_sub(cd_size);
-        let cd = read_at(r, start, cd_start, cd_size)?;
-        let shift = cd_start.saturating_sub(cd_offset);
-        let entries = parse_entries(&cd, count, shift);
-        Ok(Extent {
-            len,
+        Ok(Directory {
             cd_start,
-            entries,
+            end: cd_end,
+            count,
+            shift: cd_start.saturating_sub(cd_offset),
         })
     }
 
@@ -201,6 +239,24 @@ impl Extent {
             Some(e) if e.name == name => Some(e),
             _ => self.entries.iter().find(|e| e.name == name),
         }
+    }
+
+    /// The bytes of member `i` named `name`: from its local header to the
+    /// next member's (or the central directory), which hold its local
+    /// header, its data and any data descriptor; and whether it is stored.
+    /// Clamped to the archive: a member whose offset is damaged is then
+    /// refused by the checks that read it.
+    #[cfg(feature = "object_store")]
+    pub(crate) fn span(&self, i: usize, name: &str) -> Option<(Range<u64>, bool)> {
+        let e = self.entry(i, name)?;
+        let end = self
+            .entries
+            .iter()
+            .map(|o| o.header)
+            .filter(|&h| h > e.header)
+            .fold(self.cd_start, u64::min);
+        let start = e.header.min(self.len);
+        Some((start..end.clamp(start, self.len), e.stored))
     }
 
     /// Refuses member `i` when its local header is not all in the archive,
@@ -285,6 +341,7 @@ fn parse_entries(cd: &[u8], count: u64, shift: u64) -> Vec<Entry> {
             name: String::from_utf8_lossy(name).into_owned(),
             header: header.saturating_add(shift),
             name_len,
+            stored: u16_at(e, 10) == 0,
         });
         at = at.saturating_add(name_end.saturating_add(x).saturating_add(c));
     }

@@ -91,7 +91,7 @@
 mod archive_de;
 mod columns;
 mod deflate;
-mod extent;
+pub(crate) mod extent;
 #[cfg(feature = "rayon")]
 mod inflate;
 mod options;

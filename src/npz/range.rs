@@ -60,6 +60,12 @@ impl DataRange {
         })
     }
 
+    /// The member's header.
+    #[cfg(feature = "object_store")]
+    pub(crate) fn header(&self) -> &Header {
+        &self.header
+    }
+
     /// The member's array data: bytes `start..end` of the archive (from
     /// the position the [`NpzReader`](super::NpzReader) was given).
     pub fn range(&self) -> Range<u64> {

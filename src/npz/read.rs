@@ -254,17 +254,23 @@ impl<R: Read + Seek> NpzReader<R> {
         let start = reader.stream_position().map_err(io)?;
         let end = reader.seek(std::io::SeekFrom::End(0)).map_err(io)?;
         let archive_len = end.saturating_sub(start);
-        reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
-        let head = peek_magic(&mut reader)?;
-        reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
-        if head.as_slice() == MAGIC.as_slice() {
-            return Err(Error::header(
-                "this is an .npy file, not an .npz archive; read it with npy_serde::from_reader",
-            ));
-        }
         // the zip crate reads the whole stream, wherever it is positioned
-        // (a Cursor just written is at its end): so does the check
-        let extent = Extent::scan(&mut reader, 0, end)?;
+        // (a Cursor just written is at its end): so does the check. Only
+        // the archive's end is read (an object store's reader has fetched
+        // no more); the start is looked at to explain a refusal.
+        let extent = match Extent::scan(&mut reader, 0, end) {
+            Ok(extent) => extent,
+            Err(e) => {
+                reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
+                if peek_magic(&mut reader)?.as_slice() == MAGIC.as_slice() {
+                    return Err(Error::header(
+                        "this is an .npy file, not an .npz archive; read it with \
+                         npy_serde::from_reader",
+                    ));
+                }
+                return Err(e);
+            }
+        };
         reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
         let zip = ZipArchive::new(reader).map_err(|e| match e {
             ZipError::Io(e) => Error::io(e),
@@ -348,6 +354,20 @@ impl<R: Read + Seek> NpzReader<R> {
             None => "not in the archive; the archive is empty".to_owned(),
         };
         Err(Error::schema(msg).in_member(name))
+    }
+
+    /// Member `name`'s index, the bytes it spans in the archive (local
+    /// header, data, any data descriptor) and whether it is stored: what an
+    /// object store's reader fetches before reading the member.
+    #[cfg(feature = "object_store")]
+    pub(crate) fn span(&self, name: &str) -> Result<(usize, Range<u64>, bool)> {
+        let i = self.index(name)?;
+        let full = self.zip.name_for_index(i).unwrap_or_default();
+        let (span, stored) = self
+            .extent
+            .span(i, full)
+            .ok_or_else(crate::de::internal)?;
+        Ok((i, span, stored))
     }
 
     /// The key of member `i`.
@@ -746,12 +766,8 @@ fn rows_header<M: Read>(
     options: &ReadOptions,
     budget: &Budget,
 ) -> Result<(MemberRows, u64)> {
-    // the element limit applies to the rows, checked below
-    let parsed = read_header(member, &options.clone().max_elements(u64::MAX))?;
-    crate::de::check_readable(&parsed.header.descr)?;
-    let rows = crate::rows::window(&parsed.header, range)?;
-    crate::header_read::check_element_limits(&rows.header, options.max_elements)?;
-    budget.charge_data(&rows.header)?;
+    let parsed = read_header(member, &crate::rows::whole_array(options))?;
+    let rows = crate::rows::checked_window(&parsed.header, range, options, budget)?;
     let header_total = parsed.header.data_len()?;
     Ok((MemberRows { rows, header_total }, parsed.data_offset as u64))
 }
