@@ -145,8 +145,11 @@ impl Extent {
         let mut cd_size = u32_at(eocd, 12);
         let mut cd_offset = u32_at(eocd, 16);
         let mut cd_end = eocd_at;
-        let zip64 = count == 0xFFFF || cd_size == 0xFFFF_FFFF || cd_offset == 0xFFFF_FFFF;
-        if zip64 && eocd_at >= ZIP64_LOCATOR_LEN {
+        // a zip64 end record, where there is one, takes precedence: Python's
+        // zipfile writes it (before the end record) also when the end
+        // record's own fields are not saturated, and the directory then
+        // ends where it starts
+        if eocd_at >= ZIP64_LOCATOR_LEN {
             let loc_at = eocd_at.saturating_sub(ZIP64_LOCATOR_LEN);
             let loc = read_at(r, start, loc_at, ZIP64_LOCATOR_LEN)?;
             if loc.get(..4) == Some(ZIP64_LOCATOR.as_slice()) {

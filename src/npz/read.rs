@@ -363,10 +363,7 @@ impl<R: Read + Seek> NpzReader<R> {
     pub(crate) fn span(&self, name: &str) -> Result<(usize, Range<u64>, bool)> {
         let i = self.index(name)?;
         let full = self.zip.name_for_index(i).unwrap_or_default();
-        let (span, stored) = self
-            .extent
-            .span(i, full)
-            .ok_or_else(crate::de::internal)?;
+        let (span, stored) = self.extent.span(i, full).ok_or_else(crate::de::internal)?;
         Ok((i, span, stored))
     }
 

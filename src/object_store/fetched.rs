@@ -84,7 +84,10 @@ impl Seek for Fetched {
             SeekFrom::Current(d) => self.pos.checked_add_signed(d),
         };
         self.pos = pos.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the object's start")
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "seek before the object's start",
+            )
         })?;
         Ok(self.pos)
     }

@@ -242,7 +242,9 @@ impl<'a> Multipart<'a> {
         let upload = store
             .put_multipart_opts(path, Default::default())
             .await
-            .map_err(|e| store_error(e, format!("starting a multipart upload of object '{path}'")))?;
+            .map_err(|e| {
+                store_error(e, format!("starting a multipart upload of object '{path}'"))
+            })?;
         Ok(Multipart {
             upload,
             path,

@@ -19,9 +19,7 @@ use crate::de::data::{check_data_len, deserialize_data_in};
 use crate::dtype::Dtype;
 use crate::error::{Error, Result};
 use crate::header::Header;
-use crate::header_read::{
-    ParsedHeader, check_element_limits, declared_data_offset, parse_header,
-};
+use crate::header_read::{ParsedHeader, check_element_limits, declared_data_offset, parse_header};
 use crate::nd::Order;
 use crate::npy_writer::NpyWriter;
 use crate::options::{ReadOptions, WriteOptions};
@@ -55,7 +53,6 @@ use crate::rows::{checked_window, whole_array};
 /// # Ok::<(), npy_serde::Error>(())
 /// # }).unwrap();
 /// ```
-#[derive(Debug)]
 pub struct NpyObject {
     store: Arc<dyn ObjectStore>,
     path: Path,
@@ -65,6 +62,17 @@ pub struct NpyObject {
     size: u64,
     /// The object's first bytes: the header, and whatever data followed it.
     head: Bytes,
+}
+
+impl std::fmt::Debug for NpyObject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpyObject")
+            .field("store", &format_args!("{}", self.store))
+            .field("path", &self.path.as_ref())
+            .field("header", &self.parsed.header)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
 }
 
 impl NpyObject {
@@ -86,7 +94,7 @@ impl NpyObject {
     /// let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
     /// let err = npy_serde::object_store::NpyObject::open(store, "none.npy").await.unwrap_err();
     /// assert!(err.to_string().starts_with("GET bytes 0..65536 of object 'none.npy': "), "{err}");
-    /// # }); 
+    /// # });
     /// ```
     pub async fn open(store: Arc<dyn ObjectStore>, path: impl Into<Path>) -> Result<Self> {
         Self::open_with(store, path, ReadOptions::new()).await
@@ -241,7 +249,8 @@ impl NpyObject {
     /// Bytes `range` of the object: from the first bytes where they hold
     /// them, else one GET.
     async fn bytes(&self, range: Range<u64>) -> Result<Bytes> {
-        let (Ok(start), Ok(end)) = (usize::try_from(range.start), usize::try_from(range.end)) else {
+        let (Ok(start), Ok(end)) = (usize::try_from(range.start), usize::try_from(range.end))
+        else {
             return get_range(&*self.store, &self.path, range).await;
         };
         match self.head.get(start..end) {
@@ -392,6 +401,9 @@ async fn read_header(
     }
     let parsed = parse_header(&head, &header_options)?;
     check_readable(&parsed.header.descr)?;
-    check_data_len(&parsed.header, size.saturating_sub(parsed.data_offset as u64))?;
+    check_data_len(
+        &parsed.header,
+        size.saturating_sub(parsed.data_offset as u64),
+    )?;
     Ok((parsed, size, head))
 }

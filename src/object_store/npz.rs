@@ -61,7 +61,6 @@ use crate::options::ReadOptions;
 /// # Ok::<(), npy_serde::Error>(())
 /// # }).unwrap();
 /// ```
-#[derive(Debug)]
 pub struct NpzObject {
     store: Arc<dyn ObjectStore>,
     path: Path,
@@ -72,6 +71,17 @@ pub struct NpzObject {
     tail_at: u64,
     size: u64,
     names: Vec<String>,
+}
+
+impl std::fmt::Debug for NpzObject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NpzObject")
+            .field("store", &format_args!("{}", self.store))
+            .field("path", &self.path.as_ref())
+            .field("names", &self.names)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
 }
 
 impl NpzObject {

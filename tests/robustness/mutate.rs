@@ -253,7 +253,16 @@ fn every_folder_is_covered() {
             .to_owned();
         assert!(
             [
-                "read", "write", "hostile", "bf16", "nd", "view", "empty", "rows", "memmap"
+                "read",
+                "write",
+                "hostile",
+                "bf16",
+                "nd",
+                "view",
+                "empty",
+                "rows",
+                "memmap",
+                "object_store"
             ]
             .contains(&dir.as_str()),
             "{}",
