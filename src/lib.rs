@@ -121,6 +121,10 @@
 //!   zeros of any size, mapped to be filled), [`memmap::open`] and
 //!   [`memmap::open_mut`], typed views of the map; the only user of the
 //!   memmap2 dependency.
+//! - `object_store` (turns on `npz`): the [`object_store`](mod@object_store)
+//!   module, `.npy` and `.npz` files in object storage (S3, GCS, Azure,
+//!   MinIO) through the `object_store` crate: headers, row ranges and npz
+//!   members by ranged GETs, writes by PUT or multipart upload.
 //! - `half`: `half::f16` as `'<f2'`; `half::bf16` as `'|V2'` (ml_dtypes'
 //!   bfloat16 files).
 //! - `chrono`: `TryFrom` conversions between [`Datetime64`] /

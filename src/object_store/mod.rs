@@ -1,6 +1,6 @@
 //! `.npy` and `.npz` files in object storage (S3, GCS, Azure, MinIO, a
 //! local directory), read by ranged GETs and written by put or multipart
-//! upload, through the [`object_store`](::object_store) crate's
+//! upload, through the `object_store` crate's
 //! [`ObjectStore`] trait (feature `object_store`).
 //!
 //! The first byte of a request to a cloud store takes 100–200 ms, so what
@@ -9,7 +9,7 @@
 //! archive's directory from its end with one GET and then only the members
 //! asked for. Everything the file API checks is checked here, against the
 //! object's size as the store reports it: header limits, the shape against
-//! the bytes present, element and byte limits ([`ReadOptions`]), the zip
+//! the bytes present, element and byte limits ([`ReadOptions`](crate::ReadOptions)), the zip
 //! directory's offsets, the CRC-32 of a member read whole.
 //!
 //! # Requests
