@@ -650,9 +650,7 @@ impl<R: Read + Seek> NpyReader<R> {
         range: &std::ops::Range<u64>,
         budget: &Budget,
     ) -> Result<(Header, Vec<u8>)> {
-        let w = crate::rows::window(&self.header, range)?;
-        crate::header_read::check_element_limits(&w.header, self.max_elements)?;
-        budget.charge_data(&w.header)?;
+        let w = crate::rows::checked_window(&self.header, range, self.max_elements, budget)?;
         self.seek_record(range.start)?;
         let bytes = crate::rows::read_up_to(&mut self.data.reader, w.len)?;
         // what was read lies within the data: start + got <= start + len

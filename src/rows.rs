@@ -92,17 +92,17 @@ pub(crate) fn whole_array(options: &ReadOptions) -> ReadOptions {
 }
 
 /// [`window`], refused where the dtype cannot be read or the rows exceed
-/// the options' limits, and charged to `budget`: every row-range reader's
-/// checks before it reads the rows.
+/// `max_elements`, and charged to `budget`: every row-range reader's checks
+/// before it reads the rows.
 pub(crate) fn checked_window(
     header: &Header,
     range: &Range<u64>,
-    options: &ReadOptions,
+    max_elements: u64,
     budget: &Budget,
 ) -> Result<Window> {
     check_readable(&header.descr)?;
     let w = window(header, range)?;
-    check_element_limits(&w.header, options.max_elements)?;
+    check_element_limits(&w.header, max_elements)?;
     budget.charge_data(&w.header)?;
     Ok(w)
 }
@@ -171,7 +171,7 @@ fn slice_rows<'a>(
     budget: &Budget,
 ) -> Result<(Header, &'a [u8])> {
     let parsed = parse_header(bytes, &whole_array(options))?;
-    let w = checked_window(&parsed.header, range, options, budget)?;
+    let w = checked_window(&parsed.header, range, options.max_elements, budget)?;
     let data = bytes
         .get(parsed.data_offset..)
         .ok_or_else(|| Error::header("the header runs past the end of the input"))?;

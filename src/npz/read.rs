@@ -363,7 +363,13 @@ impl<R: Read + Seek> NpzReader<R> {
     pub(crate) fn span(&self, name: &str) -> Result<(usize, Range<u64>, bool)> {
         let i = self.index(name)?;
         let full = self.zip.name_for_index(i).unwrap_or_default();
-        let (span, stored) = self.extent.span(i, full).ok_or_else(crate::de::internal)?;
+        let (span, stored) = self.extent.span(i, full).ok_or_else(|| {
+            Error::data(
+                "not a readable .npz (zip) archive: the member's entry in the central \
+                 directory is damaged",
+            )
+            .in_member(self.key(i))
+        })?;
         Ok((i, span, stored))
     }
 
@@ -764,7 +770,7 @@ fn rows_header<M: Read>(
     budget: &Budget,
 ) -> Result<(MemberRows, u64)> {
     let parsed = read_header(member, &crate::rows::whole_array(options))?;
-    let rows = crate::rows::checked_window(&parsed.header, range, options, budget)?;
+    let rows = crate::rows::checked_window(&parsed.header, range, options.max_elements, budget)?;
     let header_total = parsed.header.data_len()?;
     Ok((MemberRows { rows, header_total }, parsed.data_offset as u64))
 }

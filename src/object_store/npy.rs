@@ -229,7 +229,12 @@ impl NpyObject {
 
     async fn read_rows<T: DeserializeOwned>(&self, range: Range<u64>) -> Result<T> {
         let budget = Budget::new(self.options.max_bytes);
-        let w = checked_window(&self.parsed.header, &range, &self.options, &budget)?;
+        let w = checked_window(
+            &self.parsed.header,
+            &range,
+            self.options.max_elements,
+            &budget,
+        )?;
         // within the data, which was checked to end at the object's end
         let start = self.data_offset().saturating_add(w.start);
         let rows = self.bytes(start..start.saturating_add(w.len)).await?;

@@ -18,6 +18,32 @@ use object_store::ObjectStore;
 use object_store::memory::InMemory;
 use object_store::{ObjectStoreExt, PutPayload};
 
+/// `records.npy` of the fixtures (tests/data/object_store/make.py).
+#[derive(Debug, serde::Deserialize, PartialEq)]
+pub struct Rec {
+    pub id: u32,
+    pub pos: [f64; 3],
+    pub tag: serde_bytes::ByteBuf,
+}
+
+/// `records.npy` row `i`, by make.py's formula.
+pub fn rec(i: u32) -> Rec {
+    let x = f64::from(i);
+    Rec {
+        id: i,
+        pos: [x, x + 0.5, -x],
+        tag: serde_bytes::ByteBuf::from(format!("r{:03}", i % 1000)),
+    }
+}
+
+/// `stored.npz` and `deflated.npz` of the fixtures, read whole.
+#[derive(Debug, serde::Deserialize, PartialEq)]
+pub struct Archive {
+    pub records: Vec<Rec>,
+    pub grid: npy_serde::NdArray<f32>,
+    pub small: Vec<u8>,
+}
+
 /// The path of a fixture made by `tests/data/object_store/make.py`.
 pub fn fixture(name: &str) -> String {
     format!("{}/data/object_store/{name}", env!("CARGO_MANIFEST_DIR"))

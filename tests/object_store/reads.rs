@@ -8,35 +8,9 @@ use npy_serde::object_store::{NpyObject, NpzObject};
 use npy_serde::{NdArray, NpyReader, Order};
 use object_store::ObjectStore;
 use object_store::local::LocalFileSystem;
-use serde::Deserialize;
-use serde_bytes::ByteBuf;
 
 use crate::counting::Counting;
-use crate::{fixture, fixture_bytes, store_with, store_with_fixtures};
-
-#[derive(Debug, Deserialize, PartialEq)]
-struct Rec {
-    id: u32,
-    pos: [f64; 3],
-    tag: ByteBuf,
-}
-
-/// `records.npy` row `i`, by make.py's formula.
-fn rec(i: u32) -> Rec {
-    let x = f64::from(i);
-    Rec {
-        id: i,
-        pos: [x, x + 0.5, -x],
-        tag: ByteBuf::from(format!("r{:03}", i % 1000)),
-    }
-}
-
-#[derive(Debug, Deserialize, PartialEq)]
-struct Archive {
-    records: Vec<Rec>,
-    grid: NdArray<f32>,
-    small: Vec<u8>,
-}
+use crate::{Archive, Rec, fixture, fixture_bytes, rec, store_with, store_with_fixtures};
 
 /// The fixtures' folder as a `LocalFileSystem` store.
 fn local() -> Arc<dyn ObjectStore> {

@@ -32,38 +32,11 @@ use npy_serde::{NdArray, NpyReader, Order};
 use object_store::ObjectStore;
 use object_store::aws::AmazonS3Builder;
 use serde::{Deserialize, Serialize};
-use serde_bytes::ByteBuf;
 
-use crate::fixture;
+use crate::{Archive, Rec, fixture, rec};
 
 /// Where `s3_moto.py upload` puts the fixtures.
 const FIXTURES: &str = "numpy";
-
-/// `records.npy` of the fixtures (make.py).
-#[derive(Debug, Deserialize, PartialEq)]
-struct Rec {
-    id: u32,
-    pos: [f64; 3],
-    tag: ByteBuf,
-}
-
-/// `records.npy` row `i`, by make.py's formula.
-fn rec(i: u32) -> Rec {
-    let x = f64::from(i);
-    Rec {
-        id: i,
-        pos: [x, x + 0.5, -x],
-        tag: ByteBuf::from(format!("r{:03}", i % 1000)),
-    }
-}
-
-/// `stored.npz` and `deflated.npz` of the fixtures, read whole.
-#[derive(Debug, Deserialize, PartialEq)]
-struct Archive {
-    records: Vec<Rec>,
-    grid: NdArray<f32>,
-    small: Vec<u8>,
-}
 
 /// The records this test writes: `[('id', '<u4'), ('x', '<f8'),
 /// ('flag', '|b1'), ('tag', '<U12')]`, 61 bytes each, no padding.
