@@ -189,6 +189,8 @@ pub mod tutorial;
 mod writer;
 mod zeroed;
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod bulk;
 pub mod complex;
 #[cfg(feature = "memmap")]

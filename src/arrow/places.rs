@@ -1,0 +1,207 @@
+//! Where a column's values lie in a data section: the strided walk both
+//! directions share (gather on read, scatter on write).
+
+use crate::error::{Error, Result};
+
+/// The byte offsets of one column's values: value `k`, counted in
+/// row-major order over `dims`, starts at `base + Σ i_d · stride_d`. The
+/// rows of a record array are one dimension; each subarray adds its own.
+#[derive(Clone, Debug)]
+pub(super) struct Places {
+    base: usize,
+    dims: Vec<(usize, usize)>,
+}
+
+impl Places {
+    /// `n` rows of `row_size` bytes from offset 0.
+    pub(super) fn rows(n: usize, row_size: usize) -> Places {
+        Places {
+            base: 0,
+            dims: vec![(n, row_size)],
+        }
+    }
+
+    /// The number of values (callers checked the shapes against the data
+    /// and the element limit, so the product fits).
+    pub(super) fn len(&self) -> usize {
+        self.dims
+            .iter()
+            .fold(1usize, |acc, &(n, _)| acc.saturating_mul(n))
+    }
+
+    /// The same values, `offset` bytes further in (a record's field).
+    pub(super) fn at(&self, offset: usize) -> Places {
+        Places {
+            base: self.base.saturating_add(offset),
+            dims: self.dims.clone(),
+        }
+    }
+
+    /// Each value split into `count` values `stride` bytes apart (one axis
+    /// of a subarray).
+    pub(super) fn split(&self, count: usize, stride: usize) -> Places {
+        let mut dims = self.dims.clone();
+        dims.push((count, stride));
+        Places {
+            base: self.base,
+            dims,
+        }
+    }
+
+    /// The byte range of all values when values of `size` bytes lie back
+    /// to back (a plain array, a subarray filling its rows).
+    pub(super) fn contiguous(&self, size: usize) -> Option<std::ops::Range<usize>> {
+        let mut expect = size;
+        for &(n, stride) in self.dims.iter().rev() {
+            if n > 1 && stride != expect {
+                return None;
+            }
+            expect = expect.checked_mul(n)?;
+        }
+        Some(self.base..self.base.checked_add(expect)?)
+    }
+
+    /// Calls `f` with each value's offset, in order.
+    pub(super) fn for_each(&self, mut f: impl FnMut(usize) -> Result<()>) -> Result<()> {
+        walk(self.base, &self.dims, &mut f)
+    }
+}
+
+fn walk(base: usize, dims: &[(usize, usize)], f: &mut impl FnMut(usize) -> Result<()>) -> Result<()> {
+    match dims {
+        [] => f(base),
+        [(n, stride)] => {
+            let mut at = base;
+            for _ in 0..*n {
+                f(at)?;
+                at = at.saturating_add(*stride);
+            }
+            Ok(())
+        }
+        [(n, stride), rest @ ..] => {
+            let mut at = base;
+            for _ in 0..*n {
+                walk(at, rest, f)?;
+                at = at.saturating_add(*stride);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The bytes `at..at + size` of `data`: the layout was checked against the
+/// data's length, so a miss is an internal error, reported, not a panic.
+pub(super) fn bytes_at(data: &[u8], at: usize, size: usize) -> Result<&[u8]> {
+    at.checked_add(size)
+        .and_then(|end| data.get(at..end))
+        .ok_or_else(|| outside(at, size, data.len()))
+}
+
+/// The same, to write.
+pub(super) fn bytes_at_mut(data: &mut [u8], at: usize, size: usize) -> Result<&mut [u8]> {
+    let len = data.len();
+    at.checked_add(size)
+        .and_then(|end| data.get_mut(at..end))
+        .ok_or_else(|| outside(at, size, len))
+}
+
+fn outside(at: usize, size: usize, len: usize) -> Error {
+    Error::data(format!(
+        "internal error: a value at bytes {at}..+{size} lies outside the {len} bytes of data"
+    ))
+}
+
+/// Copies the values of `size` bytes at `places` into one buffer, in
+/// order, each in little-endian order when `swap` (the file's is big).
+pub(super) fn gather(data: &[u8], places: &Places, size: usize, swap: bool) -> Result<Vec<u8>> {
+    let mut out = match places.contiguous(size) {
+        Some(range) => {
+            let len = range.len();
+            bytes_at(data, range.start, len)?.to_vec()
+        }
+        None => {
+            let mut out = Vec::with_capacity(places.len().saturating_mul(size));
+            places.for_each(|at| {
+                out.extend_from_slice(bytes_at(data, at, size)?);
+                Ok(())
+            })?;
+            out
+        }
+    };
+    if swap && size > 1 {
+        out.chunks_exact_mut(size).for_each(<[u8]>::reverse);
+    }
+    Ok(out)
+}
+
+/// Writes `values` (values of `size` bytes back to back, native order)
+/// to `places`, reversing each when `swap`.
+pub(super) fn scatter(
+    out: &mut [u8],
+    places: &Places,
+    values: &[u8],
+    size: usize,
+    swap: bool,
+) -> Result<()> {
+    let mut chunks = values.chunks_exact(size.max(1));
+    if size == 0 {
+        return Ok(());
+    }
+    match places.contiguous(size) {
+        Some(range) if !swap => {
+            let len = range.len();
+            bytes_at_mut(out, range.start, len)?.copy_from_slice(bytes_at(values, 0, len)?);
+            Ok(())
+        }
+        _ => places.for_each(|at| {
+            let value = chunks.next().ok_or_else(|| outside(at, size, values.len()))?;
+            let dst = bytes_at_mut(out, at, size)?;
+            dst.copy_from_slice(value);
+            if swap {
+                dst.reverse();
+            }
+            Ok(())
+        }),
+    }
+}
+
+/// An array of `itemsize`-byte elements and `shape` copied from C to
+/// Fortran order (`to_fortran`) or back. `data` holds exactly the elements
+/// (checked by the caller against the header).
+pub(super) fn transpose(data: &[u8], shape: &[usize], itemsize: usize, to_fortran: bool) -> Vec<u8> {
+    let mut out = vec![0u8; data.len()];
+    if itemsize == 0 {
+        return out;
+    }
+    // Fortran-order strides, in elements
+    let f_strides: Vec<usize> = shape
+        .iter()
+        .scan(1usize, |acc, &n| {
+            let s = *acc;
+            *acc = acc.saturating_mul(n);
+            Some(s)
+        })
+        .collect();
+    let mut index = vec![0usize; shape.len()];
+    // the Fortran-order position of C-order element k
+    let mut f = 0usize;
+    let count = data.len() / itemsize;
+    for k in 0..count {
+        let (src, dst) = if to_fortran { (k, f) } else { (f, k) };
+        let from = data.get(src * itemsize..(src + 1) * itemsize);
+        let to = out.get_mut(dst * itemsize..(dst + 1) * itemsize);
+        if let (Some(from), Some(to)) = (from, to) {
+            to.copy_from_slice(from);
+        }
+        for ((i, &n), &s) in index.iter_mut().zip(shape).zip(&f_strides).rev() {
+            *i += 1;
+            f += s;
+            if *i < n {
+                break;
+            }
+            *i = 0;
+            f -= n * s;
+        }
+    }
+    out
+}
