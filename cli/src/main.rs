@@ -5,6 +5,8 @@
 #![forbid(unsafe_code)]
 
 mod check;
+#[cfg(feature = "arrow")]
+mod convert;
 mod input;
 mod json;
 mod show;
@@ -86,6 +88,34 @@ enum Command {
         #[arg(long)]
         member: Option<String>,
     },
+    /// Convert between numpy files and Parquet, Arrow IPC, CSV and JSON Lines.
+    ///
+    /// By extension: .npy/.npz to .parquet, .arrow (IPC file), .csv or
+    /// .jsonl; .parquet, .arrow or .csv to .npy. Record arrays become one
+    /// column per field (nested records structs, subarrays fixed-size
+    /// lists, datetimes timestamps, NaT null), a plain array one column
+    /// "values"; an .npz without --member becomes one table of its members
+    /// (they must have one length). The numpy dtype, shape and order travel
+    /// in the schema's metadata: a file converted to Parquet or Arrow and
+    /// back is the same file. A table without them becomes a record array
+    /// (strings as wide as the longest), or with --array a plain array of
+    /// its columns (one number type). .csv and .jsonl are what npy csv and
+    /// npy json print. IN may be - (standard input; the format is told by
+    /// its first bytes).
+    #[cfg(feature = "arrow")]
+    #[command(after_help = EXIT_STATUS)]
+    Convert {
+        /// The file to convert (- for standard input).
+        input: PathBuf,
+        /// The file to write; its extension says the format.
+        output: PathBuf,
+        /// The .npz member to convert (else all members, as one table).
+        #[arg(long)]
+        member: Option<String>,
+        /// Write a table's columns as a plain 2-D array (one column: 1-D).
+        #[arg(long)]
+        array: bool,
+    },
     /// Validate files for scripts and CI: one line per file.
     ///
     /// Reads each file whole: the header, every value, the end of the data
@@ -115,6 +145,21 @@ fn main() -> ExitCode {
         Command::Csv { file, member } => in_file(
             &file,
             convert(&file, member.as_deref(), Convert::Csv, &mut out),
+        ),
+        #[cfg(feature = "arrow")]
+        Command::Convert {
+            input,
+            output,
+            member,
+            array,
+        } => in_file(
+            &input,
+            convert::convert(&convert::Request {
+                input: &input,
+                output: &output,
+                member: member.as_deref(),
+                array,
+            }),
         ),
         Command::Check { files } => check_all(&files, &mut out),
     };

@@ -206,14 +206,15 @@ impl Options {
                 _ => rows = Some((n, name)),
             }
             let metadata = batch.schema_ref().metadata().clone();
-            let (field, column) = if batch.num_columns() == 1 && batch.schema_ref().field(0).name() == VALUES {
-                let f = batch.schema_ref().field(0).as_ref().clone();
-                (f.with_name(name.clone()), batch.column(0).clone())
-            } else {
-                let s = StructArray::from(batch);
-                let f = Field::new(name.clone(), s.data_type().clone(), false);
-                (f, Arc::new(s) as ArrayRef)
-            };
+            let (field, column) =
+                if batch.num_columns() == 1 && batch.schema_ref().field(0).name() == VALUES {
+                    let f = batch.schema_ref().field(0).as_ref().clone();
+                    (f.with_name(name.clone()), batch.column(0).clone())
+                } else {
+                    let s = StructArray::from(batch);
+                    let f = Field::new(name.clone(), s.data_type().clone(), false);
+                    (f, Arc::new(s) as ArrayRef)
+                };
             fields.push(field.with_metadata(metadata));
             columns.push(column);
         }

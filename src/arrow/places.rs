@@ -67,7 +67,11 @@ impl Places {
     }
 }
 
-fn walk(base: usize, dims: &[(usize, usize)], f: &mut impl FnMut(usize) -> Result<()>) -> Result<()> {
+fn walk(
+    base: usize,
+    dims: &[(usize, usize)],
+    f: &mut impl FnMut(usize) -> Result<()>,
+) -> Result<()> {
     match dims {
         [] => f(base),
         [(n, stride)] => {
@@ -154,7 +158,9 @@ pub(super) fn scatter(
             Ok(())
         }
         _ => places.for_each(|at| {
-            let value = chunks.next().ok_or_else(|| outside(at, size, values.len()))?;
+            let value = chunks
+                .next()
+                .ok_or_else(|| outside(at, size, values.len()))?;
             let dst = bytes_at_mut(out, at, size)?;
             dst.copy_from_slice(value);
             if swap {
@@ -168,7 +174,12 @@ pub(super) fn scatter(
 /// An array of `itemsize`-byte elements and `shape` copied from C to
 /// Fortran order (`to_fortran`) or back. `data` holds exactly the elements
 /// (checked by the caller against the header).
-pub(super) fn transpose(data: &[u8], shape: &[usize], itemsize: usize, to_fortran: bool) -> Vec<u8> {
+pub(super) fn transpose(
+    data: &[u8],
+    shape: &[usize],
+    itemsize: usize,
+    to_fortran: bool,
+) -> Vec<u8> {
     let mut out = vec![0u8; data.len()];
     if itemsize == 0 {
         return out;

@@ -33,9 +33,10 @@ pub(super) fn rows_of(header: &Header, split: bool) -> Result<(usize, Dtype)> {
             }
             builder.build()?
         }
-        (Some(rest), _) if !rest.is_empty() => {
-            Dtype::Subarray(Box::new(header.descr.clone()), rest.iter().map(|&d| d as u64).collect())
-        }
+        (Some(rest), _) if !rest.is_empty() => Dtype::Subarray(
+            Box::new(header.descr.clone()),
+            rest.iter().map(|&d| d as u64).collect(),
+        ),
         _ => header.descr.clone(),
     };
     Ok((n, row))
@@ -47,7 +48,12 @@ pub(super) fn rows_of(header: &Header, split: bool) -> Result<(usize, Dtype)> {
 pub(super) fn batch(header: &Header, data: Cow<'_, [u8]>, split: bool) -> Result<RecordBatch> {
     crate::de::check_readable(&header.descr)?;
     let data = if header.fortran_order && header.shape.len() > 1 {
-        Cow::Owned(transpose(&data, &header.usize_shape()?, header.descr.itemsize(), false))
+        Cow::Owned(transpose(
+            &data,
+            &header.usize_shape()?,
+            header.descr.itemsize(),
+            false,
+        ))
     } else {
         data
     };
@@ -67,7 +73,9 @@ pub(super) fn batch(header: &Header, data: Cow<'_, [u8]>, split: bool) -> Result
             .unzip(),
         _ => {
             let c = match (data, &row) {
-                (Cow::Owned(bytes), Dtype::Scalar(s)) if places.contiguous(s.itemsize()).is_some() => {
+                (Cow::Owned(bytes), Dtype::Scalar(s))
+                    if places.contiguous(s.itemsize()).is_some() =>
+                {
                     whole(s, bytes)?
                 }
                 (data, _) => column(&row, &data, &places)?,
@@ -81,7 +89,12 @@ pub(super) fn batch(header: &Header, data: Cow<'_, [u8]>, split: bool) -> Result
         (SHAPE_KEY.to_owned(), ShapeRepr(&header.shape).to_string()),
         (
             FORTRAN_KEY.to_owned(),
-            if header.fortran_order { "True" } else { "False" }.to_owned(),
+            if header.fortran_order {
+                "True"
+            } else {
+                "False"
+            }
+            .to_owned(),
         ),
     ]);
     let schema = Arc::new(Schema::new_with_metadata(fields, metadata));
@@ -149,7 +162,9 @@ fn column(dtype: &Dtype, data: &[u8], places: &Places) -> Result<Column> {
             let mut c = column(base, data, &inner)?;
             for (&d, &len) in shape.iter().zip(&lens).rev() {
                 let size = i32::try_from(d).map_err(|_| {
-                    Error::limit(format!("a subarray axis of {d} is longer than Arrow's lists"))
+                    Error::limit(format!(
+                        "a subarray axis of {d} is longer than Arrow's lists"
+                    ))
                 })?;
                 let item = Arc::new(c.field("item"));
                 let data = build(
@@ -210,12 +225,22 @@ fn whole(s: &Scalar, mut bytes: Vec<u8>) -> Result<Column> {
         Some(dt) => {
             let n = bytes.len() / s.itemsize().max(1);
             if swapped(s) {
-                bytes.chunks_exact_mut(s.itemsize()).for_each(<[u8]>::reverse);
+                bytes
+                    .chunks_exact_mut(s.itemsize())
+                    .for_each(<[u8]>::reverse);
             }
-            let data = build(ArrayData::builder(dt).len(n).add_buffer(Buffer::from_vec(bytes)))?;
+            let data = build(
+                ArrayData::builder(dt)
+                    .len(n)
+                    .add_buffer(Buffer::from_vec(bytes)),
+            )?;
             Ok(Column::plain(data))
         }
-        None => scalar(s, &bytes, &Places::rows(bytes.len() / s.itemsize().max(1), s.itemsize())),
+        None => scalar(
+            s,
+            &bytes,
+            &Places::rows(bytes.len() / s.itemsize().max(1), s.itemsize()),
+        ),
     }
 }
 
@@ -225,7 +250,9 @@ fn scalar(s: &Scalar, data: &[u8], places: &Places) -> Result<Column> {
     if let Some(dt) = number_type(s.ty()) {
         let bytes = gather(data, places, size, swapped(s))?;
         return Ok(Column::plain(build(
-            ArrayData::builder(dt).len(n).add_buffer(Buffer::from_vec(bytes)),
+            ArrayData::builder(dt)
+                .len(n)
+                .add_buffer(Buffer::from_vec(bytes)),
         )?));
     }
     match s.ty() {
@@ -239,7 +266,10 @@ fn scalar(s: &Scalar, data: &[u8], places: &Places) -> Result<Column> {
             )?))
         }
         ScalarType::Complex(8 | 16) => {
-            let half = Scalar::new(ScalarType::Float(s.ty().itemsize().unwrap_or(0) as u8 / 2), s.order());
+            let half = Scalar::new(
+                ScalarType::Float(s.ty().itemsize().unwrap_or(0) as u8 / 2),
+                s.order(),
+            );
             let re = scalar(&half, data, places)?;
             let im = scalar(&half, data, &places.at(half.itemsize()))?;
             let fields = Fields::from(vec![re.field("re"), im.field("im")]);
@@ -256,25 +286,37 @@ fn scalar(s: &Scalar, data: &[u8], places: &Places) -> Result<Column> {
         }),
         ScalarType::Unicode(w) => {
             let big = s.order() == ByteOrder::Big;
-            strings(DataType::Utf8, data, places, w.saturating_mul(4), |v, out| {
-                let units = v.chunks_exact(4).map(|c| {
-                    let b = [c.first(), c.get(1), c.get(2), c.get(3)].map(|b| b.copied().unwrap_or(0));
-                    if big { u32::from_be_bytes(b) } else { u32::from_le_bytes(b) }
-                });
-                let len = units.clone().rposition(|u| u != 0).map_or(0, |p| p + 1);
-                for u in units.take(len) {
-                    let c = char::from_u32(u).ok_or_else(|| {
-                        Error::data(format!("code point {u:#x} is not a Unicode scalar value"))
-                    })?;
-                    let mut buf = [0u8; 4];
-                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                }
-                Ok(())
-            })
+            strings(
+                DataType::Utf8,
+                data,
+                places,
+                w.saturating_mul(4),
+                |v, out| {
+                    let units = v.chunks_exact(4).map(|c| {
+                        let b = [c.first(), c.get(1), c.get(2), c.get(3)]
+                            .map(|b| b.copied().unwrap_or(0));
+                        if big {
+                            u32::from_be_bytes(b)
+                        } else {
+                            u32::from_le_bytes(b)
+                        }
+                    });
+                    let len = units.clone().rposition(|u| u != 0).map_or(0, |p| p + 1);
+                    for u in units.take(len) {
+                        let c = char::from_u32(u).ok_or_else(|| {
+                            Error::data(format!("code point {u:#x} is not a Unicode scalar value"))
+                        })?;
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                    }
+                    Ok(())
+                },
+            )
         }
         ScalarType::Void(w) => {
-            let width = i32::try_from(w)
-                .map_err(|_| Error::limit(format!("'|V{w}' is wider than Arrow's fixed-size binary")))?;
+            let width = i32::try_from(w).map_err(|_| {
+                Error::limit(format!("'|V{w}' is wider than Arrow's fixed-size binary"))
+            })?;
             let bytes = gather(data, places, w, false)?;
             let mut c = Column::plain(build(
                 ArrayData::builder(DataType::FixedSizeBinary(width))
@@ -298,7 +340,8 @@ fn scalar(s: &Scalar, data: &[u8], places: &Places) -> Result<Column> {
                     wide.push(0);
                 } else {
                     valid.push(true);
-                    let v = time::to_unit(v, unit, to, datetime).map_err(|e| e.at_index(i as u64))?;
+                    let v =
+                        time::to_unit(v, unit, to, datetime).map_err(|e| e.at_index(i as u64))?;
                     wide.push(v);
                 }
             }
@@ -317,7 +360,10 @@ fn scalar(s: &Scalar, data: &[u8], places: &Places) -> Result<Column> {
             } else {
                 Buffer::from_vec(wide)
             };
-            let nulls = valid.iter().any(|v| !v).then(|| BooleanBuffer::from(valid).into_inner());
+            let nulls = valid
+                .iter()
+                .any(|v| !v)
+                .then(|| BooleanBuffer::from(valid).into_inner());
             let data = build(
                 ArrayData::builder(dt)
                     .len(n)
@@ -355,7 +401,9 @@ fn strings(
         value(bytes_at(data, at, width)?, &mut bytes).map_err(|e| e.at_index(i))?;
         i += 1;
         offsets.push(i32::try_from(bytes.len()).map_err(|_| {
-            Error::limit("a column of strings holds more than 2 GiB, more than Arrow's Utf8/Binary offsets")
+            Error::limit(
+                "a column of strings holds more than 2 GiB, more than Arrow's Utf8/Binary offsets",
+            )
         })?);
         Ok(())
     })?;

@@ -66,7 +66,12 @@ pub(super) fn numpy_unit(dt: &DataType) -> Option<(DatetimeUnit, bool)> {
 
 /// `count` from unit `from` to unit `to`, exactly, or a message in numpy's
 /// words (`value 1500 of '<M8[ps]' is no whole number of ns`).
-pub(super) fn to_unit(count: i64, from: DatetimeUnit, to: DatetimeUnit, datetime: bool) -> Result<i64> {
+pub(super) fn to_unit(
+    count: i64,
+    from: DatetimeUnit,
+    to: DatetimeUnit,
+    datetime: bool,
+) -> Result<i64> {
     convert(count, from, to, datetime).map_err(|refusal| {
         let kind = if datetime { "M8" } else { "m8" };
         let what = format!("value {count} of '{kind}[{}]'", unit_code(from));

@@ -9,7 +9,7 @@ use arrow_schema::DataType;
 use super::places::{Places, bytes_at_mut, scatter, transpose};
 use super::read::{number_type, rows_of};
 use super::time::{self, NAT};
-use super::{DESCR_KEY, FORTRAN_KEY, SHAPE_KEY, VALUES};
+use super::{DESCR_KEY, FORTRAN_KEY, SHAPE_KEY};
 use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -22,9 +22,12 @@ pub(super) fn encode(batch: &RecordBatch) -> Result<(Header, Vec<u8>)> {
         None => derived(batch)?,
     };
     let row_size = row.itemsize();
-    let len = n.checked_mul(row_size).ok_or_else(|| too_big(n, row_size))?;
+    let len = n
+        .checked_mul(row_size)
+        .ok_or_else(|| too_big(n, row_size))?;
     let mut data = Vec::new();
-    data.try_reserve_exact(len).map_err(|_| too_big(n, row_size))?;
+    data.try_reserve_exact(len)
+        .map_err(|_| too_big(n, row_size))?;
     data.resize(len, 0);
     let places = Places::rows(n, row_size);
     match &row {
@@ -35,8 +38,12 @@ pub(super) fn encode(batch: &RecordBatch) -> Result<(Header, Vec<u8>)> {
             }
         }
         _ => {
-            let column = batch.columns().first().ok_or_else(|| Error::schema("the batch has no column"))?;
-            put(&row, column, &mut data, &places).map_err(|e| e.in_field(batch.schema_ref().field(0).name()))?;
+            let column = batch
+                .columns()
+                .first()
+                .ok_or_else(|| Error::schema("the batch has no column"))?;
+            put(&row, column, &mut data, &places)
+                .map_err(|e| e.in_field(batch.schema_ref().field(0).name()))?;
         }
     }
     if header.fortran_order && header.shape.len() > 1 {
@@ -73,11 +80,20 @@ fn from_metadata(batch: &RecordBatch) -> Result<Option<(Header, Dtype)>> {
         None => shape = vec![n],
     }
     let header = Header::new(descr, order == "True", shape);
-    let names: Vec<&str> = batch.schema_ref().fields().iter().map(|f| f.name().as_str()).collect();
+    let names: Vec<&str> = batch
+        .schema_ref()
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
     let split = names.first() == Some(&"0");
     let (_, row) = rows_of(&header, split)?;
     let fits = match &row {
-        Dtype::Record(r) => r.fields().iter().map(|f| f.name()).eq(names.iter().copied()),
+        Dtype::Record(r) => r
+            .fields()
+            .iter()
+            .map(|f| f.name())
+            .eq(names.iter().copied()),
         _ => names.len() == 1,
     };
     Ok(fits.then_some((header, row)))
@@ -126,7 +142,9 @@ fn dtype_of(column: &ArrayRef) -> Result<Dtype> {
         DataType::Float32 => le(ScalarType::Float(4)),
         DataType::Float64 => le(ScalarType::Float(8)),
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
-            let width = texts(column)?.map(|s| s.map_or(0, |s| s.chars().count())).max();
+            let width = texts(column)?
+                .map(|s| s.map_or(0, |s| s.chars().count()))
+                .max();
             le(ScalarType::Unicode(width.unwrap_or(0).max(1)))
         }
         DataType::Binary | DataType::LargeBinary | DataType::BinaryView => {
@@ -135,7 +153,8 @@ fn dtype_of(column: &ArrayRef) -> Result<Dtype> {
         }
         DataType::FixedSizeBinary(w) => le(ScalarType::Void(*w as usize)),
         DataType::Date32 | DataType::Date64 | DataType::Timestamp(..) | DataType::Duration(_) => {
-            let (unit, datetime) = time::numpy_unit(dt).unwrap_or_default_unit();
+            let (unit, datetime) = time::numpy_unit(dt)
+                .ok_or_else(|| mismatch("a date, timestamp or duration", dt))?;
             le(if datetime {
                 ScalarType::Datetime(unit)
             } else {
@@ -149,7 +168,10 @@ fn dtype_of(column: &ArrayRef) -> Result<Dtype> {
             }
             let mut builder = Dtype::record();
             for (f, child) in fields.iter().zip(s.columns()) {
-                builder = builder.field(f.name().clone(), dtype_of(child).map_err(|e| e.in_field(f.name()))?);
+                builder = builder.field(
+                    f.name().clone(),
+                    dtype_of(child).map_err(|e| e.in_field(f.name()))?,
+                );
             }
             builder.build()
         }
@@ -172,19 +194,13 @@ fn dtype_of(column: &ArrayRef) -> Result<Dtype> {
     }
 }
 
-trait OrSeconds {
-    fn unwrap_or_default_unit(self) -> (crate::DatetimeUnit, bool);
-}
-
-impl OrSeconds for Option<(crate::DatetimeUnit, bool)> {
-    fn unwrap_or_default_unit(self) -> (crate::DatetimeUnit, bool) {
-        self.unwrap_or((crate::DatetimeUnit::new(crate::TimeUnit::Seconds), true))
-    }
-}
-
 /// `Struct{re, im}` of two floats of one width: numpy's complex.
 fn complex_of(fields: &arrow_schema::Fields) -> Option<ScalarType> {
-    match fields.iter().map(|f| (f.name().as_str(), f.data_type())).collect::<Vec<_>>()[..] {
+    match fields
+        .iter()
+        .map(|f| (f.name().as_str(), f.data_type()))
+        .collect::<Vec<_>>()[..]
+    {
         [("re", DataType::Float32), ("im", DataType::Float32)] => Some(ScalarType::Complex(8)),
         [("re", DataType::Float64), ("im", DataType::Float64)] => Some(ScalarType::Complex(16)),
         _ => None,
@@ -256,7 +272,8 @@ fn put(dtype: &Dtype, column: &ArrayRef, out: &mut [u8], places: &Places) -> Res
                         s.column_names().join(", ")
                     ))
                 })?;
-                put(f.dtype(), child, out, &places.at(f.offset())).map_err(|e| e.in_field(f.name()))?;
+                put(f.dtype(), child, out, &places.at(f.offset()))
+                    .map_err(|e| e.in_field(f.name()))?;
             }
             Ok(())
         }
@@ -264,7 +281,13 @@ fn put(dtype: &Dtype, column: &ArrayRef, out: &mut [u8], places: &Places) -> Res
 }
 
 /// A subarray of `shape`: one fixed-size list per axis.
-fn put_list(base: &Dtype, shape: &[u64], column: &ArrayRef, out: &mut [u8], places: &Places) -> Result<()> {
+fn put_list(
+    base: &Dtype,
+    shape: &[u64],
+    column: &ArrayRef,
+    out: &mut [u8],
+    places: &Places,
+) -> Result<()> {
     let Some((&k, rest)) = shape.split_first() else {
         return put(base, column, out, places);
     };
@@ -274,24 +297,32 @@ fn put_list(base: &Dtype, shape: &[u64], column: &ArrayRef, out: &mut [u8], plac
     };
     refuse_nulls(column, base)?;
     let k = k as usize;
-    let stride = rest.iter().fold(base.itemsize(), |acc, &d| acc.saturating_mul(d as usize));
-    let values = list
-        .values()
-        .slice(list.offset().saturating_mul(k), list.len().saturating_mul(k));
+    let stride = rest
+        .iter()
+        .fold(base.itemsize(), |acc, &d| acc.saturating_mul(d as usize));
+    let values = list.values().slice(
+        list.offset().saturating_mul(k),
+        list.len().saturating_mul(k),
+    );
     put_list(base, rest, &values, out, &places.split(k, stride))
 }
 
 fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) -> Result<()> {
     let dt = column.data_type();
     let swap = s.order() == ByteOrder::Big;
+    if !matches!(s.ty(), ScalarType::Datetime(_) | ScalarType::Timedelta(_)) {
+        refuse_nulls(column, &Dtype::Scalar(*s))?;
+    }
     if let Some(expected) = number_type(s.ty()) {
         if *dt != expected {
             return Err(mismatch(&format!("{expected} for '{s}'"), dt));
         }
-        refuse_nulls(column, &Dtype::Scalar(s.clone()))?;
         let size = s.itemsize();
         let data = column.to_data();
-        let buffer = data.buffers().first().ok_or_else(|| mismatch("a value buffer", dt))?;
+        let buffer = data
+            .buffers()
+            .first()
+            .ok_or_else(|| mismatch("a value buffer", dt))?;
         let start = data.offset().saturating_mul(size);
         let values = buffer
             .as_slice()
@@ -313,7 +344,6 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
             if *dt != DataType::Boolean {
                 return Err(mismatch("Boolean for '|b1'", dt));
             }
-            refuse_nulls(column, &Dtype::Scalar(s.clone()))?;
             let b = column.as_boolean();
             each(&mut |dst, i| {
                 if let Some(d) = dst.first_mut() {
@@ -324,23 +354,27 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
         }
         ScalarType::Complex(8 | 16) => {
             let half = Scalar::new(ScalarType::Float(s.itemsize() as u8 / 2), s.order());
-            let fields = match dt {
-                DataType::Struct(fields) if complex_of(fields).is_some() => fields,
-                other => return Err(mismatch(&format!("Struct{{re, im}} of {}-byte floats for '{s}'", half.itemsize()), other)),
-            };
-            let _ = fields;
-            refuse_nulls(column, &Dtype::Scalar(s.clone()))?;
+            if !matches!(dt, DataType::Struct(fields) if complex_of(fields) == Some(s.ty())) {
+                let want = format!(
+                    "Struct{{re, im}} of {}-byte floats for '{s}'",
+                    half.itemsize()
+                );
+                return Err(mismatch(&want, dt));
+            }
             let parts = column.as_struct();
             put_scalar(&half, parts.column(0), out, places).map_err(|e| e.in_field("re"))?;
-            put_scalar(&half, parts.column(1), out, &places.at(half.itemsize())).map_err(|e| e.in_field("im"))
+            put_scalar(&half, parts.column(1), out, &places.at(half.itemsize()))
+                .map_err(|e| e.in_field("im"))
         }
         ScalarType::Bytes(w) | ScalarType::Void(w) => {
-            refuse_nulls(column, &Dtype::Scalar(s.clone()))?;
             let mut values = binaries(column)?;
             each(&mut |dst, _| {
                 let v = values.next().flatten().unwrap_or_default();
                 if v.len() > w {
-                    return Err(Error::mismatch(format!("a value of {} bytes does not fit '{s}'", v.len())));
+                    return Err(Error::mismatch(format!(
+                        "a value of {} bytes does not fit '{s}'",
+                        v.len()
+                    )));
                 }
                 if let Some(d) = dst.get_mut(..v.len()) {
                     d.copy_from_slice(v);
@@ -349,16 +383,21 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
             })
         }
         ScalarType::Unicode(w) => {
-            refuse_nulls(column, &Dtype::Scalar(s.clone()))?;
             let mut values = texts(column)?;
             each(&mut |dst, _| {
                 let v = values.next().flatten().unwrap_or_default();
                 let count = v.chars().count();
                 if count > w {
-                    return Err(Error::mismatch(format!("a string of {count} characters does not fit '{s}'")));
+                    return Err(Error::mismatch(format!(
+                        "a string of {count} characters does not fit '{s}'"
+                    )));
                 }
                 for (c, d) in v.chars().zip(dst.chunks_exact_mut(4)) {
-                    let b = if swap { u32::from(c).to_be_bytes() } else { u32::from(c).to_le_bytes() };
+                    let b = if swap {
+                        u32::from(c).to_be_bytes()
+                    } else {
+                        u32::from(c).to_le_bytes()
+                    };
                     d.copy_from_slice(&b);
                 }
                 Ok(())
@@ -366,11 +405,14 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
         }
         ScalarType::Datetime(unit) | ScalarType::Timedelta(unit) => {
             let datetime = matches!(s.ty(), ScalarType::Datetime(_));
-            let Some((from, is_datetime)) = time::numpy_unit(dt).filter(|&(_, d)| d == datetime) else {
-                let want = if datetime { "Date32, Date64 or Timestamp" } else { "Duration" };
+            let Some((from, _)) = time::numpy_unit(dt).filter(|&(_, d)| d == datetime) else {
+                let want = if datetime {
+                    "Date32, Date64 or Timestamp"
+                } else {
+                    "Duration"
+                };
                 return Err(mismatch(&format!("{want} for '{s}'"), dt));
             };
-            let _ = is_datetime;
             let data = column.to_data();
             let nulls = column.logical_nulls();
             let wide = |i: usize| -> i64 {
@@ -380,7 +422,9 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
                     DataType::Date32 => buffer
                         .and_then(|b| b.typed_data::<i32>().get(at).copied())
                         .map_or(0, i64::from),
-                    _ => buffer.and_then(|b| b.typed_data::<i64>().get(at).copied()).unwrap_or(0),
+                    _ => buffer
+                        .and_then(|b| b.typed_data::<i64>().get(at).copied())
+                        .unwrap_or(0),
                 }
             };
             each(&mut |dst, i| {
@@ -389,14 +433,16 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
                 } else {
                     time::to_unit(wide(i), from, unit, datetime)?
                 };
-                dst.copy_from_slice(&if swap { v.to_be_bytes() } else { v.to_le_bytes() });
+                dst.copy_from_slice(&if swap {
+                    v.to_be_bytes()
+                } else {
+                    v.to_le_bytes()
+                });
                 Ok(())
             })
         }
-        _ => Err(Error::unsupported(format!("'{s}' cannot be written from Arrow"))),
+        _ => Err(Error::unsupported(format!(
+            "'{s}' cannot be written from Arrow"
+        ))),
     }
 }
-
-/// `VALUES` is the name of the one column of a plain array.
-#[allow(dead_code)]
-const _NAME: &str = VALUES;
