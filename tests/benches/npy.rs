@@ -1272,9 +1272,44 @@ fn files(c: &mut Criterion) {
     }
 }
 
+/// Issue 37: a file of 1M Particle records into an Arrow `RecordBatch`,
+/// by `arrow::from_slice` (from the dtype, one gather per field) against
+/// the route a user had before: `from_slice::<Vec<Particle>>` then
+/// serde_arrow's `to_record_batch`. Feature `arrow` (bench/compare builds
+/// with it); without it the group is empty.
+fn arrow(c: &mut Criterion) {
+    #[cfg(feature = "arrow")]
+    {
+        use serde_arrow::schema::{SchemaLike, TracingOptions};
+        let recs = particles(scaled(1_000_000));
+        let bytes = npy_serde::to_vec(&recs).unwrap();
+        let fields = Vec::<arrow_schema::FieldRef>::from_type::<Particle>(TracingOptions::default())
+            .unwrap();
+        // both hold the same values
+        let ours = npy_serde::arrow::from_slice(&bytes).unwrap();
+        let theirs = serde_arrow::to_record_batch(&fields, &recs).unwrap();
+        assert_eq!((ours.num_rows(), ours.num_columns()), (theirs.num_rows(), theirs.num_columns()));
+        let mut g = c.benchmark_group("arrow");
+        g.sampling_mode(SamplingMode::Flat);
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function("from_slice", |b| {
+            b.iter(|| npy_serde::arrow::from_slice(black_box(&bytes)).unwrap())
+        });
+        g.bench_function("serde_arrow", |b| {
+            b.iter(|| {
+                let v: Vec<Particle> = npy_serde::from_slice(black_box(&bytes)).unwrap();
+                serde_arrow::to_record_batch(&fields, &v).unwrap()
+            })
+        });
+        g.finish();
+    }
+    #[cfg(not(feature = "arrow"))]
+    let _ = c;
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = particle, narrow, wide, strings, f64s, f32x3, byte_order, scaling, npz, append, view, nd, files
+    targets = particle, narrow, wide, strings, f64s, f32x3, byte_order, scaling, npz, append, view, nd, files, arrow
 }
 criterion_main!(benches);
