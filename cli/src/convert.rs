@@ -11,7 +11,8 @@ use std::io::{BufWriter, Cursor, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::cast::AsArray;
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 
 use npy_serde::NpyReader;
@@ -141,7 +142,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
     } else {
         File::open(path)
             .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map_err(|e| Failure::File(format!("reading {}: {e}", path.display())))?;
+            .map_err(|e| Failure::File(e.to_string()))?;
     }
     Ok(bytes)
 }
@@ -202,7 +203,11 @@ fn parquet_failure(what: &str) -> impl Fn(parquet::errors::ParquetError) -> Fail
     move |e| Failure::File(format!("{what}: {e}"))
 }
 
-fn write_batch(batch: &RecordBatch, to: Format, out: &mut (impl Write + Send)) -> Result<(), Failure> {
+fn write_batch(
+    batch: &RecordBatch,
+    to: Format,
+    out: &mut (impl Write + Send),
+) -> Result<(), Failure> {
     match to {
         Format::Parquet => {
             let mut w = parquet::arrow::ArrowWriter::try_new(out, batch.schema(), None)
@@ -231,7 +236,9 @@ fn read_batches(bytes: Vec<u8>, from: Format) -> Result<RecordBatch, Failure> {
             .map_err(parquet_failure(what))?;
             let schema = builder.schema().clone();
             let reader = builder.build().map_err(parquet_failure(what))?;
-            let batches = reader.collect::<Result<Vec<_>, _>>().map_err(arrow_failure(what))?;
+            let batches = reader
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(arrow_failure(what))?;
             (schema, batches)
         }
         Format::Ipc => {
@@ -239,7 +246,9 @@ fn read_batches(bytes: Vec<u8>, from: Format) -> Result<RecordBatch, Failure> {
             let reader = arrow_ipc::reader::FileReader::try_new(Cursor::new(bytes), None)
                 .map_err(arrow_failure(what))?;
             let schema = reader.schema();
-            let batches = reader.collect::<Result<Vec<_>, _>>().map_err(arrow_failure(what))?;
+            let batches = reader
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(arrow_failure(what))?;
             (schema, batches)
         }
         _ => {
@@ -253,21 +262,57 @@ fn read_batches(bytes: Vec<u8>, from: Format) -> Result<RecordBatch, Failure> {
                 .with_format(format)
                 .build(Cursor::new(&bytes))
                 .map_err(arrow_failure(what))?;
-            let batches = reader.collect::<Result<Vec<_>, _>>().map_err(arrow_failure(what))?;
+            let batches = reader
+                .map(|b| b.and_then(empty_not_null))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(arrow_failure(what))?;
             (schema, batches)
         }
     };
-    arrow_select::concat::concat_batches(&schema, &batches).map_err(arrow_failure("joining batches"))
+    arrow_select::concat::concat_batches(&schema, &batches)
+        .map_err(arrow_failure("joining batches"))
+}
+
+/// An empty CSV cell of a text column is the empty string, not a null
+/// (arrow-csv reads it as a null; in a number column it stays one, and
+/// the library names the column that holds it).
+fn empty_not_null(batch: RecordBatch) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let columns = batch
+        .columns()
+        .iter()
+        .map(|c| match c.data_type() {
+            DataType::Utf8 if c.null_count() > 0 => {
+                let text: StringArray = c
+                    .as_string::<i32>()
+                    .iter()
+                    .map(|v| Some(v.unwrap_or("")))
+                    .collect();
+                Arc::new(text) as ArrayRef
+            }
+            _ => c.clone(),
+        })
+        .collect();
+    RecordBatch::try_new(batch.schema(), columns)
 }
 
 /// The batch's columns, all of one number type, as a plain array: `(n,)`
 /// for one column, `(n, k)` for `k`; the library writes it so when the
 /// schema says so and the columns are named `"0"`, `"1"`, ...
 fn as_array(batch: RecordBatch) -> Result<RecordBatch, Failure> {
-    let Some(first) = batch.schema().fields().first().map(|f| f.data_type().clone()) else {
+    let Some(first) = batch
+        .schema()
+        .fields()
+        .first()
+        .map(|f| f.data_type().clone())
+    else {
         return Err(Failure::Usage("--array: the input has no column".into()));
     };
-    if let Some(other) = batch.schema().fields().iter().find(|f| *f.data_type() != first) {
+    if let Some(other) = batch
+        .schema()
+        .fields()
+        .iter()
+        .find(|f| *f.data_type() != first)
+    {
         return Err(Failure::Usage(format!(
             "--array needs columns of one type: '{}' is {first}, '{}' is {}",
             batch.schema().field(0).name(),
@@ -312,6 +357,9 @@ fn as_array(batch: RecordBatch) -> Result<RecordBatch, Failure> {
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
     let columns: Vec<ArrayRef> = batch.columns().to_vec();
-    RecordBatch::try_new(Arc::new(Schema::new_with_metadata(fields, metadata)), columns)
-        .map_err(arrow_failure("--array"))
+    RecordBatch::try_new(
+        Arc::new(Schema::new_with_metadata(fields, metadata)),
+        columns,
+    )
+    .map_err(arrow_failure("--array"))
 }
