@@ -1283,12 +1283,16 @@ fn arrow(c: &mut Criterion) {
         use serde_arrow::schema::{SchemaLike, TracingOptions};
         let recs = particles(scaled(1_000_000));
         let bytes = npy_serde::to_vec(&recs).unwrap();
-        let fields = Vec::<arrow_schema::FieldRef>::from_type::<Particle>(TracingOptions::default())
-            .unwrap();
+        let fields =
+            Vec::<arrow_schema::FieldRef>::from_type::<Particle>(TracingOptions::default())
+                .unwrap();
         // both hold the same values
         let ours = npy_serde::arrow::from_slice(&bytes).unwrap();
         let theirs = serde_arrow::to_record_batch(&fields, &recs).unwrap();
-        assert_eq!((ours.num_rows(), ours.num_columns()), (theirs.num_rows(), theirs.num_columns()));
+        assert_eq!(
+            (ours.num_rows(), ours.num_columns()),
+            (theirs.num_rows(), theirs.num_columns())
+        );
         let mut g = c.benchmark_group("arrow");
         g.sampling_mode(SamplingMode::Flat);
         g.throughput(Throughput::Bytes(bytes.len() as u64));
