@@ -125,6 +125,10 @@
 //!   module, `.npy` and `.npz` files in object storage (S3, GCS, Azure,
 //!   MinIO) through the `object_store` crate: headers, row ranges and npz
 //!   members by ranged GETs, writes by PUT or multipart upload.
+//! - `arrow` (turns on `npz`; needs Rust 1.88, the rest of the crate 1.85):
+//!   the [`arrow`](mod@arrow) module, any `.npy` file as an Arrow
+//!   `RecordBatch` built from its dtype, and a batch back as a file (byte
+//!   for byte when it came from one).
 //! - `half`: `half::f16` as `'<f2'`; `half::bf16` as `'|V2'` (ml_dtypes'
 //!   bfloat16 files).
 //! - `chrono`: `TryFrom` conversions between [`Datetime64`] /

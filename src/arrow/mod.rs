@@ -51,7 +51,7 @@
 //!
 //! let batch = npy_serde::arrow::from_slice(&file)?;
 //! assert_eq!(batch.num_rows(), 1);
-//! assert_eq!(batch.schema().field(0).data_type().to_string(), "FixedSizeList(2 x Float64)");
+//! assert_eq!(batch.schema().field(0).data_type().to_string(), "FixedSizeList(2 x non-null Float64)");
 //! assert_eq!(batch.schema().metadata()["numpy.descr"], "[('pos', '<f8', (2,)), ('mass', '<f4')]");
 //!
 //! // and back, byte for byte
