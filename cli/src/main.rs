@@ -30,7 +30,7 @@ Exit status:
   2  bad arguments, or the command does not apply: an .npz with several members and
      no --member, --member on an .npy file, an array csv cannot hold";
 
-/// Look into NumPy .npy and .npz files and convert them to JSON Lines or CSV.
+/// Look into NumPy .npy and .npz files and convert them to JSON Lines, CSV, Parquet or Arrow.
 #[derive(Parser)]
 #[command(name = "npy", version, after_help = EXIT_STATUS)]
 struct Cli {
