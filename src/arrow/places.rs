@@ -61,6 +61,29 @@ impl Places {
         Some(self.base..self.base.checked_add(expect)?)
     }
 
+    /// The same bytes as runs as long as possible: innermost axes whose
+    /// values of `size` bytes lie back to back merge into one value (a
+    /// subarray of a record is one run per row). Returns the runs' places
+    /// and length.
+    pub(super) fn runs(&self, size: usize) -> (Places, usize) {
+        let mut dims = self.dims.clone();
+        let mut run = size;
+        while let [.., _, (n, stride)] = dims[..] {
+            if stride != run {
+                break;
+            }
+            run = run.saturating_mul(n);
+            dims.pop();
+        }
+        (
+            Places {
+                base: self.base,
+                dims,
+            },
+            run,
+        )
+    }
+
     /// Calls `f` with each value's offset, in order.
     pub(super) fn for_each(&self, mut f: impl FnMut(usize) -> Result<()>) -> Result<()> {
         walk(self.base, &self.dims, &mut f)
@@ -124,11 +147,20 @@ pub(super) fn gather(data: &[u8], places: &Places, size: usize, swap: bool) -> R
             bytes_at(data, range.start, len)?.to_vec()
         }
         None => {
+            // runs of values back to back (a subarray) are copied as one
+            let (runs, run) = places.runs(size);
             let mut out = Vec::with_capacity(places.len().saturating_mul(size));
-            places.for_each(|at| {
-                out.extend_from_slice(bytes_at(data, at, size)?);
-                Ok(())
-            })?;
+            match run {
+                1 => gather_sized::<1>(data, &runs, &mut out)?,
+                2 => gather_sized::<2>(data, &runs, &mut out)?,
+                4 => gather_sized::<4>(data, &runs, &mut out)?,
+                8 => gather_sized::<8>(data, &runs, &mut out)?,
+                16 => gather_sized::<16>(data, &runs, &mut out)?,
+                _ => runs.for_each(|at| {
+                    out.extend_from_slice(bytes_at(data, at, run)?);
+                    Ok(())
+                })?,
+            }
             out
         }
     };
@@ -136,6 +168,18 @@ pub(super) fn gather(data: &[u8], places: &Places, size: usize, swap: bool) -> R
         out.chunks_exact_mut(size).for_each(<[u8]>::reverse);
     }
     Ok(out)
+}
+
+/// [`gather`] of `N`-byte runs: a copy of a known size per value, not a
+/// call to `memcpy`.
+fn gather_sized<const N: usize>(data: &[u8], runs: &Places, out: &mut Vec<u8>) -> Result<()> {
+    runs.for_each(|at| {
+        let run: [u8; N] = bytes_at(data, at, N)?
+            .try_into()
+            .map_err(|_| outside(at, N, data.len()))?;
+        out.extend_from_slice(&run);
+        Ok(())
+    })
 }
 
 /// Writes `values` (values of `size` bytes back to back, native order)

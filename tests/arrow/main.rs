@@ -534,3 +534,50 @@ fn hostile_files_are_errors_not_panics() {
     }
     assert!(read > 20, "{read}");
 }
+
+/// Every prefix and every single-byte change of every fixture (and of the
+/// read corpus): `from_slice` is a batch or an error, never a panic, and a
+/// batch it makes goes back to bytes.
+#[test]
+fn mutated_files_never_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut files: Vec<PathBuf> = ["arrow", "read"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "npy"))
+        .filter(|p| std::fs::metadata(p).unwrap().len() < 4096)
+        .collect();
+    files.sort();
+    assert!(files.len() > 30, "{}", files.len());
+    let attempt = |bytes: &[u8]| {
+        if let Ok(b) = arrow::from_slice(bytes) {
+            let _ = arrow::to_vec(&b);
+        }
+    };
+    for path in files {
+        let orig = std::fs::read(&path).unwrap();
+        for cut in 0..orig.len() {
+            let r = std::panic::catch_unwind(|| attempt(&orig[..cut]));
+            assert!(
+                r.is_ok(),
+                "{}: panic on the first {cut} bytes",
+                path.display()
+            );
+        }
+        let mut buf = orig.clone();
+        for pos in 0..orig.len() {
+            let b = orig[pos];
+            for m in [!b, b.wrapping_add(1), b'0', b'9'] {
+                buf[pos] = m;
+                let r = std::panic::catch_unwind(|| attempt(&buf));
+                assert!(
+                    r.is_ok(),
+                    "{}: panic with byte {pos} set to {m:#04x}",
+                    path.display()
+                );
+            }
+            buf[pos] = b;
+        }
+    }
+}

@@ -262,7 +262,8 @@ fn every_folder_is_covered() {
                 "empty",
                 "rows",
                 "memmap",
-                "object_store"
+                "object_store",
+                "arrow"
             ]
             .contains(&dir.as_str()),
             "{}",
