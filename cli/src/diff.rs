@@ -83,8 +83,8 @@ struct Tally {
     rows: u64,
     /// The first few: row index, a's value, b's value.
     examples: Vec<(u64, String, String)>,
-    /// The largest `|a - b|` and `|a - b| / |b|` among numbers that are
-    /// not NaN and whose difference is finite.
+    /// The largest `|a - b|` and `|a - b| / |b|` among the differing
+    /// numbers whose difference is finite (as numpy's "among violations").
     max_abs: f64,
     max_rel: f64,
 }
@@ -130,11 +130,11 @@ fn compare(
         };
         for ((x, y), tally) in cells(&va).into_iter().zip(cells(&vb)).zip(&mut tallies) {
             let (same, gaps) = close(x, y, tol);
-            if let Some((abs, rel)) = gaps {
-                tally.max_abs = tally.max_abs.max(abs);
-                tally.max_rel = tally.max_rel.max(rel);
-            }
             if !same {
+                if let Some((abs, rel)) = gaps {
+                    tally.max_abs = tally.max_abs.max(abs);
+                    tally.max_rel = tally.max_rel.max(rel);
+                }
                 tally.rows += 1;
                 if tally.examples.len() < EXAMPLES {
                     tally.examples.push((i, text_of(x), text_of(y)));
@@ -154,8 +154,8 @@ fn compare(
             write!(
                 out,
                 ", max |a-b| {}, max |a-b|/|b| {}",
-                number(tally.max_abs),
-                number(tally.max_rel)
+                rounded(tally.max_abs),
+                rounded(tally.max_rel)
             )?;
         }
         writeln!(out)?;
@@ -191,6 +191,11 @@ fn compare(
 /// A number's text, as numpy prints an `f8`.
 fn number(x: f64) -> String {
     text::float(Float::F64(x))
+}
+
+/// A difference to 4 significant digits, as numpy prints an `f8`.
+fn rounded(x: f64) -> String {
+    number(format!("{x:.3e}").parse().unwrap_or(x))
 }
 
 /// A cell as numpy prints it.
