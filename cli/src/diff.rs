@@ -16,7 +16,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::columns::{cells, columns};
-use crate::input::{Extent, Failure, Rows, is_stdin, open, with_input};
+use crate::input::{Extent, Failure, Input, Rows, is_stdin, open, with_input};
 use crate::repr::repr;
 use crate::show::shape;
 use crate::text;
@@ -33,8 +33,8 @@ pub struct Tolerance {
     pub atol: f64,
 }
 
-/// Compares the arrays in `a` and `b` (the member `member` of each
-/// archive), prints the differences or a line saying they are equal, and
+/// Compares the arrays in `a` and `b` (the member `member` of each that
+/// is an archive, an `.npy` file being itself), prints the differences or a line saying they are equal, and
 /// says whether they are equal. A failure names the file it is about.
 pub fn diff(
     a: &Path,
@@ -50,11 +50,17 @@ pub fn diff(
     }
     let input_a = open(a).map_err(|f| blame(a, f))?;
     let input_b = open(b).map_err(|f| blame(b, f))?;
+    // --member picks a member of each archive; an .npy file is itself
+    let member_of = |input: &Input| match input {
+        Input::Npz(_) => member,
+        Input::Npy(_) | Input::Refused(_) => None,
+    };
+    let (member_a, member_b) = (member_of(&input_a), member_of(&input_b));
     // a failure inside `compare` is already blamed on its file: it comes
     // out as the value of the inner call, so that only failures of the
     // call itself are blamed on its file
-    let outcome = with_input(input_a, member, Extent::Whole, |ra| {
-        let inner = with_input(input_b, member, Extent::Whole, |rb| {
+    let outcome = with_input(input_a, member_a, Extent::Whole, |ra| {
+        let inner = with_input(input_b, member_b, Extent::Whole, |rb| {
             Ok(compare(ra, rb, (a, b), tol, out))
         });
         Ok(inner.unwrap_or_else(|f| Err(blame(b, f))))

@@ -161,7 +161,8 @@ enum Command {
         a: PathBuf,
         /// The second file, b: the reference (|b| scales rtol).
         b: PathBuf,
-        /// The member of each .npz (needed when an archive has several).
+        /// The member of each .npz (needed when an archive has several); an
+        /// .npy file is compared as it is.
         #[arg(long)]
         member: Option<String>,
         /// Relative tolerance.

@@ -71,13 +71,17 @@ fn one_member<R: Read + Seek>(
     failed: &mut Option<Failure>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    writeln!(out, "member {}", PyStr(name))?;
     let refused = match archive.reader(name) {
-        Ok(reader) => return array(reader, "  ", limit, out),
+        Ok(reader) => {
+            writeln!(out, "member {}", PyStr(name))?;
+            return array(reader, "  ", limit, out);
+        }
         Err(e) => e,
     };
-    // numpy hands a member that is not .npy over as its bytes
+    // numpy hands a member that is not .npy over as its bytes (a member
+    // not in the archive fails here, before its name is printed)
     let bytes = archive.raw(name)?;
+    writeln!(out, "member {}", PyStr(name))?;
     if !bytes.starts_with(b"\x93NUMPY") {
         writeln!(out, "  not an .npy array: {} byte(s)", bytes.len())?;
         return Ok(());

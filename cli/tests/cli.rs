@@ -346,6 +346,14 @@ fn diff_unequal() {
         "tests/data/plain_1d.npy",
         "tests/data/trailing.npy"
     ]));
+    // a dtype difference, the values equal; --member picks the archive's
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/archive.npz",
+        "tests/data/counts_f8.npy",
+        "--member",
+        "counts"
+    ]));
 }
 
 #[test]

@@ -158,6 +158,9 @@ np.save("close_c.npy", close_c)
 np.save("shape_b.npy", close_a[:5])
 np.save("fields_b.npy", close_a.astype([("id", "<i8"), ("y", "<f8"), ("v", "<f4", (2,)), ("name", "U4")]))
 
+# counts_f8.npy: archive.npz's member counts as '<f8' (a dtype difference).
+np.save("counts_f8.npy", np.arange(3, dtype="<f8"))
+
 # long_rows.npy: 4 rows of 1500 f4 (an embedding each); long.npy: 2000
 # rows of 3 (6000 elements); numpy's repr summarizes both (threshold 1000).
 np.save("long_rows.npy", (np.arange(4 * 1500, dtype="<f4") / 8).reshape(4, 1500))
