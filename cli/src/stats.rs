@@ -60,7 +60,11 @@ pub fn stats(reader: &mut dyn Rows, out: &mut impl Write) -> Result<(), Failure>
         }
         Ok(())
     })?;
-    table(&accs, out)?;
+    if accs.is_empty() {
+        writeln!(out, "no numeric column")?;
+    } else {
+        table(&accs, out)?;
+    }
     if !skipped.is_empty() {
         let list: Vec<String> = skipped
             .iter()
@@ -116,9 +120,14 @@ struct Acc {
     ty: String,
     count: u64,
     nan: u64,
-    /// Values that are not NaN; their mean and the sum of squared
-    /// deviations from it (Welford).
+    /// Values that are not NaN.
     n: u64,
+    /// Whether an infinity of either sign was among them.
+    pos_inf: bool,
+    neg_inf: bool,
+    /// The finite values: their count, their mean and the sum of squared
+    /// deviations from it (Welford).
+    finite: u64,
     mean: f64,
     m2: f64,
     min: Option<Extreme>,
@@ -133,6 +142,9 @@ impl Acc {
             count: 0,
             nan: 0,
             n: 0,
+            pos_inf: false,
+            neg_inf: false,
+            finite: 0,
             mean: 0.0,
             m2: 0.0,
             min: None,
@@ -161,9 +173,19 @@ impl Acc {
             return;
         }
         self.n += 1;
-        let delta = x - self.mean;
-        self.mean += delta / self.n as f64;
-        self.m2 += delta * (x - self.mean);
+        if x.is_infinite() {
+            // kept out of the running sums, which it would make NaN
+            if x > 0.0 {
+                self.pos_inf = true;
+            } else {
+                self.neg_inf = true;
+            }
+        } else {
+            self.finite += 1;
+            let delta = x - self.mean;
+            self.mean += delta / self.finite as f64;
+            self.m2 += delta * (x - self.mean);
+        }
         if self.min.is_none_or(|m| extreme.below(m)) {
             self.min = Some(extreme);
         }
@@ -173,9 +195,19 @@ impl Acc {
     }
 
     /// The mean and the standard deviation (ddof 0) of the values that are
-    /// not NaN; `None` when there are none.
+    /// not NaN, as numpy's `nanmean` and `nanstd` give them where there are
+    /// infinities (a mean of `inf`, `-inf` or, with both, `nan`; a std of
+    /// `nan`); `None` when there are none.
     fn moments(&self) -> Option<(f64, f64)> {
-        (self.n > 0).then(|| (self.mean, (self.m2 / self.n as f64).sqrt()))
+        if self.n == 0 {
+            return None;
+        }
+        Some(match (self.pos_inf, self.neg_inf) {
+            (false, false) => (self.mean, (self.m2 / self.finite as f64).sqrt()),
+            (true, false) => (f64::INFINITY, f64::NAN),
+            (false, true) => (f64::NEG_INFINITY, f64::NAN),
+            (true, true) => (f64::NAN, f64::NAN),
+        })
     }
 }
 

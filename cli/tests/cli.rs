@@ -243,6 +243,21 @@ fn stats_columns() {
     insta::assert_snapshot!(npy(&["stats", "tests/data/one.npz"]));
     insta::assert_snapshot!(npy(&["stats", "tests/data/archive.npz"]));
     insta::assert_snapshot!(npy(&["stats", "tests/data/object.npy"]));
+    insta::assert_snapshot!(npy(&[
+        "stats",
+        "tests/data/with_text.npz",
+        "--member",
+        "readme.txt"
+    ]));
+    // infinities as numpy's nanmean/nanstd take them: pos[1] (-1, inf,
+    // 1e16) has mean inf, mass (0.001, -inf, 1e6) -inf, both std nan;
+    // sub.h (f2) mean 21834.69999186198, std 30878.85816545112 (numpy 2.4)
+    insta::assert_snapshot!(npy(&[
+        "stats",
+        "tests/data/archive.npz",
+        "--member",
+        "records"
+    ]));
 }
 
 /// `npy stats nans.npy` prints numpy's nanmin, nanmax, nanmean and nanstd
