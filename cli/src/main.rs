@@ -189,39 +189,6 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if let Command::Diff {
-        a,
-        b,
-        member,
-        rtol,
-        atol,
-    } = &cli.command
-    {
-        let result = diff::diff(
-            a,
-            b,
-            member.as_deref(),
-            Tolerance {
-                rtol: *rtol,
-                atol: *atol,
-            },
-            &mut out,
-        );
-        let result = result.and_then(|equal| {
-            out.flush()?;
-            Ok(equal)
-        });
-        drop(out);
-        return match result {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::from(1),
-            Err(failure) if failure.status() == 0 => ExitCode::SUCCESS,
-            Err(failure) => {
-                eprintln!("npy: {failure}");
-                ExitCode::from(2)
-            }
-        };
-    }
     let result = match cli.command {
         Command::Show {
             file,
@@ -256,7 +223,16 @@ fn main() -> ExitCode {
             }),
         ),
         Command::Check { files } => check_all(&files, &mut out),
-        Command::Diff { .. } => Ok(()),
+        Command::Diff {
+            a,
+            b,
+            member,
+            rtol,
+            atol,
+        } => {
+            let tol = Tolerance { rtol, atol };
+            return diff_status(diff::diff(&a, &b, member.as_deref(), tol, &mut out), out);
+        }
     };
     let result = result.and_then(|()| out.flush().map_err(|e| (PathBuf::new(), e.into())));
     match result {
@@ -274,6 +250,26 @@ fn main() -> ExitCode {
                 }
             }
             ExitCode::from(status)
+        }
+    }
+}
+
+/// `npy diff`'s exit status, as `cmp` and `diff` have it: 0 equal, 1
+/// different, 2 trouble (its message on stderr; a failure names its file).
+fn diff_status(result: Result<bool, Failure>, mut out: impl Write) -> ExitCode {
+    let result = result.and_then(|equal| {
+        out.flush()?;
+        Ok(equal)
+    });
+    drop(out);
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        // a closed pipe: the reader has seen enough
+        Err(failure) if failure.status() == 0 => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("npy: {failure}");
+            ExitCode::from(2)
         }
     }
 }
