@@ -50,10 +50,12 @@ pub fn stats(reader: &mut dyn Rows, out: &mut impl Write) -> Result<(), Failure>
     for_each_row(reader, u64::MAX, |_, value| {
         for (cell, slot) in cells(&value).into_iter().zip(&slots) {
             match (slot, cell) {
-                (Slot::One(i), _) => accs[*i].add(cell),
+                (Slot::One(i), _) => accs.get_mut(*i).into_iter().for_each(|a| a.add(cell)),
                 (Slot::Two(i), Value::Complex(re, im)) => {
-                    accs[*i].add(&Value::Float(*re));
-                    accs[*i + 1].add(&Value::Float(*im));
+                    if let Some([a, b]) = accs.get_mut(*i..*i + 2) {
+                        a.add(&Value::Float(*re));
+                        b.add(&Value::Float(*im));
+                    }
                 }
                 _ => {}
             }
