@@ -51,5 +51,6 @@ pub fn check(path: &Path) -> Result<String, Failure> {
             }
             Ok(format!("ok, .npz, {} member(s)", names.len()))
         }
+        Input::Refused(refused) => Err(refused.failure),
     }
 }

@@ -15,10 +15,9 @@ use arrow_array::cast::AsArray;
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 
-use npy_serde::NpyReader;
 use npy_serde::npz::NpzReader;
 
-use crate::input::{Failure, choose_member, finish};
+use crate::input::{Extent, Failure, Source, open_source, with_input};
 
 /// The formats by extension.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -94,14 +93,9 @@ pub fn convert(req: &Request<'_>) -> Result<(), Failure> {
         ));
     }
     match (numpy, to) {
-        (true, Format::Csv | Format::Jsonl) => {
-            let how = if to == Format::Csv {
-                crate::Convert::Csv
-            } else {
-                crate::Convert::Json
-            };
-            write_output(req.output, |out| text_of(&bytes, req.member, how, out))
-        }
+        (true, Format::Csv | Format::Jsonl) => write_output(req.output, |out| {
+            text_of(&bytes, req.member, to == Format::Csv, out)
+        }),
         (true, Format::Parquet | Format::Ipc) => {
             let batch = numpy_batch(&bytes, from, req.member)?;
             write_output(req.output, |out| write_batch(&batch, to, out))
@@ -167,18 +161,17 @@ fn write_output(
 fn text_of(
     bytes: &[u8],
     member: Option<&str>,
-    how: crate::Convert,
+    csv: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    if bytes.starts_with(b"PK") {
-        let mut archive = NpzReader::new(Cursor::new(bytes))?;
-        let name = choose_member(&archive, member)?;
-        let mut reader = archive.reader(&name)?;
-        crate::convert_array(&mut reader, how, out)?;
-        finish(reader)
-    } else {
-        crate::convert_array(&mut NpyReader::new(bytes)?, how, out)
-    }
+    let input = open_source(Source::Memory(Cursor::new(bytes.to_vec())))?;
+    with_input(input, member, Extent::Whole, |rows| {
+        if csv {
+            crate::table::csv(rows, out)
+        } else {
+            crate::json::json(rows, out)
+        }
+    })
 }
 
 /// The batch of an `.npy` file, an `.npz` member, or a whole `.npz` whose

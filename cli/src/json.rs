@@ -16,15 +16,12 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use crate::input::{Failure, for_each_row};
+use crate::input::{Failure, Rows, for_each_row};
 use crate::text;
 use crate::value::{Float, Value};
 
 /// Writes every row of `reader` as one line of JSON.
-pub fn json<R: std::io::Read>(
-    reader: &mut npy_serde::NpyReader<R>,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
+pub fn json(reader: &mut dyn Rows, out: &mut impl Write) -> Result<(), Failure> {
     let mut line = String::new();
     for_each_row(reader, u64::MAX, |_, value| {
         line.clear();

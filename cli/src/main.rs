@@ -5,11 +5,15 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod columns;
 #[cfg(feature = "arrow")]
 mod convert;
+mod diff;
 mod input;
 mod json;
+mod repr;
 mod show;
+mod stats;
 mod table;
 mod text;
 mod value;
@@ -20,15 +24,21 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::input::{Failure, Input, choose_member, finish, open};
+use crate::diff::Tolerance;
+use crate::input::{Extent, Failure, is_stdin, open, with_array};
 
 const EXIT_STATUS: &str = "\
 Exit status:
-  0  success (npy check: every file is good)
+  0  success (npy check: every file is good; npy diff: the arrays are equal)
   1  a file is missing, unreadable or not a valid .npy/.npz, or has no such --member
-     (npy check: at least one file); the message is the npy_serde library's
+     (npy check: at least one file); the message is the npy_serde library's.
+     npy show of an object array ('|O') prints its header, then fails so.
+     npy diff: the arrays differ
   2  bad arguments, or the command does not apply: an .npz with several members and
-     no --member, --member on an .npy file, an array csv cannot hold";
+     no --member, --member on an .npy file, an array csv cannot hold.
+     npy diff: any trouble, an unreadable file included (as cmp and diff do)
+
+FILE may be - for standard input (read whole, then as an .npy or .npz by its start).";
 
 /// Look into NumPy .npy and .npz files and convert them to JSON Lines, CSV, Parquet or Arrow.
 #[derive(Parser)]
@@ -48,12 +58,37 @@ enum Command {
     /// '..', datetimes in ISO 8601, floats in the shortest digits of their
     /// own width, complex as 1+2j. Every member of an .npz.
     #[command(after_help = EXIT_STATUS)]
+    ///
+    /// Arrays of more than 1000 elements are summarized as numpy's repr
+    /// summarizes them: an axis longer than 6 as its first 3 items, ...,
+    /// its last 3 (a long row; all rows, when -n asks for every one). An
+    /// object array ('|O') shows its header and a note: its data is
+    /// pickled Python objects, which cannot be read (exit status 1).
+    #[command(after_help = EXIT_STATUS)]
     Show {
-        /// The .npy or .npz file.
+        /// The .npy or .npz file (- for standard input).
         file: PathBuf,
         /// How many rows (records) to print per array.
         #[arg(long, short = 'n', default_value_t = 5)]
         records: u64,
+        /// Show only this member of an .npz.
+        #[arg(long)]
+        member: Option<String>,
+    },
+    /// Print the first rows only, as show prints them, without the header.
+    ///
+    /// `[i] value` per row (the value alone for a 0-d array); long rows
+    /// summarized as in show.
+    #[command(after_help = EXIT_STATUS)]
+    Head {
+        /// The .npy or .npz file (- for standard input).
+        file: PathBuf,
+        /// How many rows (records) to print.
+        #[arg(short = 'n', long = "lines", default_value_t = 10)]
+        n: u64,
+        /// The .npz member (needed when the archive has several).
+        #[arg(long)]
+        member: Option<String>,
     },
     /// Convert to JSON Lines: one record (or row) per line.
     ///
@@ -66,7 +101,7 @@ enum Command {
     /// "5 seconds", "NaT").
     #[command(after_help = EXIT_STATUS)]
     Json {
-        /// The .npy or .npz file.
+        /// The .npy or .npz file (- for standard input).
         file: PathBuf,
         /// The .npz member to convert (needed when the archive has several).
         #[arg(long)]
@@ -82,7 +117,7 @@ enum Command {
         after_help = EXIT_STATUS
     )]
     Csv {
-        /// The .npy or .npz file.
+        /// The .npy or .npz file (- for standard input).
         file: PathBuf,
         /// The .npz member to convert (needed when the archive has several).
         #[arg(long)]
@@ -116,6 +151,57 @@ enum Command {
         #[arg(long)]
         array: bool,
     },
+    // (the help text as attributes: rustdoc would read pos[0] as a link)
+    #[command(
+        about = "Count, NaN count, min, max, mean and std of every numeric column",
+        long_about = "Count, NaN count, min, max, mean and std of every numeric column.\n\n\
+            Columns as npy csv names them: a field, pos[0] for a subarray element, \
+            sub.x for a nested record, 0, 1, ... for a 2-D array (0 for 1-D). \
+            count is every value, NaN included; nan the NaNs; min, max, mean and std \
+            are over the values that are not NaN (numpy's nanmin, nanmax, nanmean, \
+            nanstd; infinities included), - when there is none. std has ddof 0. Mean \
+            and std are computed in f64 (Welford's one pass); min and max are exact, \
+            in the column's own type. bool counts as 0/1 (min and max print \
+            False/True, the mean is the share of True). A complex column is two: \
+            z.real and z.imag. S, U, V, datetimes and timedeltas are not numeric: \
+            they are listed as skipped under the table.",
+        after_help = EXIT_STATUS
+    )]
+    Stats {
+        /// The .npy or .npz file (- for standard input).
+        file: PathBuf,
+        /// The .npz member (needed when the archive has several).
+        #[arg(long)]
+        member: Option<String>,
+    },
+    /// Compare two arrays value by value, as np.testing.assert_allclose.
+    ///
+    /// Equal shapes and field names are needed, else that is the
+    /// difference reported; a field whose dtype differs is a difference
+    /// (its values still compared). Numbers are close when
+    /// |a - b| <= atol + rtol * |b| (complex: the moduli); NaN equals NaN,
+    /// an infinity only the same one; bool, S, U, V and datetimes must be
+    /// equal exactly (NaT equals NaT). Prints per differing column the
+    /// number of differing rows, the largest differences and the first 5
+    /// rows with both values; or one line when the arrays are equal.
+    /// Exit status 0 equal, 1 different, 2 trouble.
+    #[command(after_help = EXIT_STATUS)]
+    Diff {
+        /// The first file, a (- for standard input).
+        a: PathBuf,
+        /// The second file, b: the reference (|b| scales rtol).
+        b: PathBuf,
+        /// The member of each .npz (needed when an archive has several); an
+        /// .npy file is compared as it is.
+        #[arg(long)]
+        member: Option<String>,
+        /// Relative tolerance.
+        #[arg(long, default_value_t = 1e-7, value_parser = tolerance)]
+        rtol: f64,
+        /// Absolute tolerance.
+        #[arg(long, default_value_t = 0.0, value_parser = tolerance)]
+        atol: f64,
+    },
     /// Validate files for scripts and CI: one line per file.
     ///
     /// Reads each file whole: the header, every value, the end of the data
@@ -134,17 +220,37 @@ fn main() -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = match cli.command {
-        Command::Show { file, records } => in_file(
+        Command::Show {
+            file,
+            records,
+            member,
+        } => in_file(
             &file,
-            open(&file).and_then(|i| show::show(i, records, &mut out)),
+            open(&file).and_then(|i| show::show(i, member.as_deref(), records, &mut out)),
+        ),
+        Command::Head { file, n, member } => in_file(
+            &file,
+            with_array(&file, member.as_deref(), Extent::Part, |r| {
+                show::rows(r, "", n, &mut out)
+            }),
         ),
         Command::Json { file, member } => in_file(
             &file,
-            convert(&file, member.as_deref(), Convert::Json, &mut out),
+            with_array(&file, member.as_deref(), Extent::Whole, |r| {
+                json::json(r, &mut out)
+            }),
         ),
         Command::Csv { file, member } => in_file(
             &file,
-            convert(&file, member.as_deref(), Convert::Csv, &mut out),
+            with_array(&file, member.as_deref(), Extent::Whole, |r| {
+                table::csv(r, &mut out)
+            }),
+        ),
+        Command::Stats { file, member } => in_file(
+            &file,
+            with_array(&file, member.as_deref(), Extent::Whole, |r| {
+                stats::stats(r, &mut out)
+            }),
         ),
         #[cfg(feature = "arrow")]
         Command::Convert {
@@ -162,6 +268,16 @@ fn main() -> ExitCode {
             }),
         ),
         Command::Check { files } => check_all(&files, &mut out),
+        Command::Diff {
+            a,
+            b,
+            member,
+            rtol,
+            atol,
+        } => {
+            let tol = Tolerance { rtol, atol };
+            return diff_status(diff::diff(&a, &b, member.as_deref(), tol, &mut out), out);
+        }
     };
     let result = result.and_then(|()| out.flush().map_err(|e| (PathBuf::new(), e.into())));
     match result {
@@ -172,12 +288,42 @@ fn main() -> ExitCode {
                 drop(out);
                 if path.as_os_str().is_empty() {
                     eprintln!("npy: {failure}");
+                } else if is_stdin(&path) {
+                    eprintln!("npy: (standard input): {failure}");
                 } else {
                     eprintln!("npy: {}: {failure}", path.display());
                 }
             }
             ExitCode::from(status)
         }
+    }
+}
+
+/// `npy diff`'s exit status, as `cmp` and `diff` have it: 0 equal, 1
+/// different, 2 trouble (its message on stderr; a failure names its file).
+fn diff_status(result: Result<bool, Failure>, mut out: impl Write) -> ExitCode {
+    let result = result.and_then(|equal| {
+        out.flush()?;
+        Ok(equal)
+    });
+    drop(out);
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        // a closed pipe: the reader has seen enough
+        Err(failure) if failure.status() == 0 => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("npy: {failure}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A tolerance: a number, finite and not negative.
+fn tolerance(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("{text:?} is not a finite number >= 0")),
     }
 }
 
@@ -190,48 +336,6 @@ fn in_file(path: &Path, r: Result<(), Failure>) -> Result<(), Located> {
         Failure::Output(_) => (PathBuf::new(), f),
         f => (path.to_owned(), f),
     })
-}
-
-/// The two conversions of one array.
-#[derive(Clone, Copy)]
-enum Convert {
-    Json,
-    Csv,
-}
-
-/// Converts the array in `path`: the `.npy` file itself, or the member of
-/// an `.npz` that `member` names (or its only member).
-fn convert(
-    path: &Path,
-    member: Option<&str>,
-    how: Convert,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    match open(path)? {
-        Input::Npy(mut reader) => match member {
-            Some(m) => Err(Failure::Usage(format!(
-                "--member {m}: the file is an .npy array, not an .npz archive"
-            ))),
-            None => convert_array(&mut reader, how, out),
-        },
-        Input::Npz(mut archive) => {
-            let name = choose_member(&archive, member)?;
-            let mut reader = archive.reader(&name)?;
-            convert_array(&mut reader, how, out)?;
-            finish(reader)
-        }
-    }
-}
-
-fn convert_array<R: std::io::Read>(
-    reader: &mut npy_serde::NpyReader<R>,
-    how: Convert,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    match how {
-        Convert::Json => json::json(reader, out),
-        Convert::Csv => table::csv(reader, out),
-    }
 }
 
 /// `npy check`: one line per file on stdout; the failure of the last bad

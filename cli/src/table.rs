@@ -1,44 +1,41 @@
 //! `npy csv`: a record array or a 1-D/2-D array as CSV (through the `csv`
 //! crate), one row per record or row, with a header.
 //!
-//! Columns come from the dtype: a field is its name, a nested record's
-//! fields are `sub.x`, a subarray's elements are `pos[0]`, `pos[1]`
-//! (`m[0][1]` for two dimensions); the columns of a 2-D array are `0`,
-//! `1`, ... and a 1-D array of scalars is the one column `0` (as pandas
-//! names them). Values are numpy's text (`True`, `1e-05`, `nan`, `1+2j`,
+//! Columns come from the dtype (see [`crate::columns`]): a field is its
+//! name, a nested record's fields are `sub.x`, a subarray's elements are
+//! `pos[0]`, `pos[1]` (`m[0][1]` for two dimensions); the columns of a 2-D
+//! array are `0`, `1`, ... and a 1-D array of scalars is the one column `0`
+//! (as pandas names them). Values are numpy's text (`True`, `1e-05`, `nan`, `1+2j`,
 //! `2024-01-01T00:00`); `S` and `V` cells hold their bytes.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
-use npy_serde::{Dtype, NpyReader};
-
-use crate::input::{Failure, for_each_row};
+use crate::columns::{cells, columns};
+use crate::input::{Failure, Rows, for_each_row};
 use crate::show::shape;
 use crate::text;
 use crate::value::Value;
 
 /// Writes `reader`'s array as CSV.
-pub fn csv<R: Read>(reader: &mut NpyReader<R>, out: impl Write) -> Result<(), Failure> {
-    let dtype = reader.dtype().clone();
-    let header = match reader.shape() {
-        [] | [_] => columns(&dtype, ""),
-        [_, n] => (0..*n)
-            .flat_map(|j| columns(&dtype, &j.to_string()))
-            .collect(),
-        dims => {
-            return Err(Failure::Usage(format!(
-                "csv holds a 1-D or 2-D array; this one has shape {} (use npy json)",
-                shape(dims)
-            )));
-        }
-    };
+pub fn csv(reader: &mut dyn Rows, out: impl Write) -> Result<(), Failure> {
+    let header = reader.header();
+    if header.shape.len() > 2 {
+        return Err(Failure::Usage(format!(
+            "csv holds a 1-D or 2-D array; this one has shape {} (use npy json)",
+            shape(&header.shape)
+        )));
+    }
+    let names: Vec<String> = columns(&header.descr, &header.shape)
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(&header).map_err(csv_failure)?;
-    let mut cells: Vec<Vec<u8>> = Vec::with_capacity(header.len());
+    w.write_record(&names).map_err(csv_failure)?;
+    let mut text: Vec<Vec<u8>> = Vec::with_capacity(names.len());
     for_each_row(reader, u64::MAX, |_, value| {
-        cells.clear();
-        flatten(&value, &mut cells);
-        w.write_record(&cells).map_err(csv_failure)
+        text.clear();
+        text.extend(cells(&value).into_iter().map(cell));
+        w.write_record(&text).map_err(csv_failure)
     })?;
     w.flush()?;
     Ok(())
@@ -56,47 +53,9 @@ fn csv_failure(e: csv::Error) -> Failure {
     }
 }
 
-/// The column names of `dtype` under `prefix`.
-fn columns(dtype: &Dtype, prefix: &str) -> Vec<String> {
-    match dtype {
-        Dtype::Scalar(_) if prefix.is_empty() => vec!["0".to_owned()],
-        Dtype::Scalar(_) => vec![prefix.to_owned()],
-        Dtype::Subarray(base, dims) => indices(dims)
-            .into_iter()
-            .flat_map(|index| columns(base, &format!("{prefix}{index}")))
-            .collect(),
-        Dtype::Record(rec) => rec
-            .fields()
-            .iter()
-            .flat_map(|f| {
-                let name = if prefix.is_empty() {
-                    f.name().to_owned()
-                } else {
-                    format!("{prefix}.{}", f.name())
-                };
-                columns(f.dtype(), &name)
-            })
-            .collect(),
-    }
-}
-
-/// `[0][0]`, `[0][1]`, ... for every element of `dims` in C order.
-fn indices(dims: &[u64]) -> Vec<String> {
-    let mut out = vec![String::new()];
-    for &n in dims {
-        out = out
-            .iter()
-            .flat_map(|head| (0..n).map(move |i| format!("{head}[{i}]")))
-            .collect();
-    }
-    out
-}
-
-/// The cells of `value` in column order.
-fn flatten(value: &Value, cells: &mut Vec<Vec<u8>>) {
-    let cell = match value {
-        Value::Array(items) => return items.iter().for_each(|v| flatten(v, cells)),
-        Value::Record(fields) => return fields.iter().for_each(|(_, v)| flatten(v, cells)),
+/// A cell's bytes: numpy's text, the bytes themselves for `S` and `V`.
+fn cell(value: &Value) -> Vec<u8> {
+    match value {
         Value::Bool(b) => (if *b { "True" } else { "False" }).into(),
         Value::Int(i) => i.to_string().into_bytes(),
         Value::UInt(u) => u.to_string().into_bytes(),
@@ -104,6 +63,7 @@ fn flatten(value: &Value, cells: &mut Vec<Vec<u8>>) {
         Value::Complex(re, im) => text::complex(*re, *im).into_bytes(),
         Value::Bytes(b) | Value::Void(b) => b.clone(),
         Value::Str(s) | Value::Time(s) => s.clone().into_bytes(),
-    };
-    cells.push(cell);
+        // cells() yields scalars only
+        Value::Array(_) | Value::Record(_) => Vec::new(),
+    }
 }

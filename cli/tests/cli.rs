@@ -205,3 +205,267 @@ fn usage_and_exit_statuses_documented() {
     insta::assert_snapshot!(help);
     insta::assert_snapshot!(npy(&["check"]));
 }
+
+/// Runs `npy ARGS` with the file `input` (in the crate's folder) on its
+/// standard input; the same text as [`npy`], the input named after `<`.
+fn npy_stdin(args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(dir.join(input)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npy"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // written by a thread: a full stdout pipe must not block the writer
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    format!(
+        "$ npy {} < {input}\nstatus {}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn stats_columns() {
+    // every numeric kind, NaNs, a subarray, complex, skipped columns
+    insta::assert_snapshot!(npy(&["stats", "tests/data/nans.npy"]));
+    insta::assert_snapshot!(npy(&["stats", "tests/data/plain_2d.npy"]));
+    insta::assert_snapshot!(npy(&["stats", "tests/data/one.npz"]));
+    insta::assert_snapshot!(npy(&["stats", "tests/data/archive.npz"]));
+    insta::assert_snapshot!(npy(&["stats", "tests/data/object.npy"]));
+    insta::assert_snapshot!(npy(&[
+        "stats",
+        "tests/data/with_text.npz",
+        "--member",
+        "readme.txt"
+    ]));
+    // infinities as numpy's nanmean/nanstd take them: pos[1] (-1, inf,
+    // 1e16) has mean inf, mass (0.001, -inf, 1e6) -inf, both std nan;
+    // sub.h (f2) mean 21834.69999186198, std 30878.85816545112 (numpy 2.4)
+    insta::assert_snapshot!(npy(&[
+        "stats",
+        "tests/data/archive.npz",
+        "--member",
+        "records"
+    ]));
+}
+
+/// `npy stats nans.npy` prints numpy's nanmin, nanmax, nanmean and nanstd
+/// and the NaN count of every column (`tests/data/nans_stats.json`,
+/// written by numpy): mean and std to 1e-12 (numpy sums pairwise, the tool
+/// by Welford's method), min and max as stored (an `f4` to its precision).
+#[test]
+fn stats_match_numpy() {
+    let text = String::from_utf8(stdout(&["stats", "tests/data/nans.npy"])).unwrap();
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/nans_stats.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let expected = expected.as_object().unwrap();
+    let number = |s: &str| match s {
+        "True" => 1.0,
+        "False" => 0.0,
+        s => s.parse::<f64>().unwrap(),
+    };
+    let close = |got: f64, want: f64, rel: f64| (got - want).abs() <= rel * want.abs();
+    let mut seen = 0;
+    for line in text.lines().skip(1) {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let Some(want) = expected.get(cells[0]) else {
+            continue;
+        };
+        let want = |k: &str| want[k].as_f64().unwrap();
+        assert_eq!(number(cells[3]), want("nan"), "{line}");
+        assert!(close(number(cells[4]), want("min"), 1e-7), "{line}");
+        assert!(close(number(cells[5]), want("max"), 1e-7), "{line}");
+        assert!(close(number(cells[6]), want("mean"), 1e-12), "{line}");
+        assert!(close(number(cells[7]), want("std"), 1e-12), "{line}");
+        seen += 1;
+    }
+    assert_eq!(seen, expected.len(), "{text}");
+}
+
+#[test]
+fn diff_equal() {
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/close_a.npy"
+    ]));
+    // NaN equals NaN, in every numeric kind
+    insta::assert_snapshot!(npy(&["diff", "tests/data/nans.npy", "tests/data/nans.npy"]));
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/archive.npz",
+        "tests/data/archive.npz",
+        "--member",
+        "counts"
+    ]));
+}
+
+#[test]
+fn diff_unequal() {
+    // within 1e-5, not within the default 1e-7: exit status 1
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/close_b.npy"
+    ]));
+    // --rtol 1e-5 makes them equal (|b| scales it: b is the reference)
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/close_b.npy",
+        "--rtol",
+        "1e-5"
+    ]));
+    // as much as --atol 1e-5 does
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/close_b.npy",
+        "--atol",
+        "1e-5"
+    ]));
+    // numbers, a NaN for a number, a string; more than 5 rows of v[1]
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/close_c.npy"
+    ]));
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/shape_b.npy"
+    ]));
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/fields_b.npy"
+    ]));
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/plain_1d.npy",
+        "tests/data/trailing.npy"
+    ]));
+    // a dtype difference, the values equal; --member picks the archive's
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/archive.npz",
+        "tests/data/counts_f8.npy",
+        "--member",
+        "counts"
+    ]));
+}
+
+#[test]
+fn diff_trouble_is_status_2() {
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/no_such_file.npy"
+    ]));
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/truncated.npy",
+        "tests/data/records.npy"
+    ]));
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/archive.npz",
+        "tests/data/archive.npz"
+    ]));
+    insta::assert_snapshot!(npy(&["diff", "-", "-"]));
+    insta::assert_snapshot!(npy(&[
+        "diff",
+        "tests/data/close_a.npy",
+        "tests/data/close_b.npy",
+        "--rtol",
+        "nan"
+    ]));
+}
+
+#[test]
+fn head_rows() {
+    insta::assert_snapshot!(npy(&["head", "tests/data/records.npy", "-n", "2"]));
+    insta::assert_snapshot!(npy(&["head", "tests/data/long.npy"]));
+    insta::assert_snapshot!(npy(&["head", "tests/data/zero_d.npy"]));
+    insta::assert_snapshot!(npy(&[
+        "head",
+        "tests/data/archive.npz",
+        "--member",
+        "counts",
+        "-n",
+        "1"
+    ]));
+    insta::assert_snapshot!(npy(&["head", "tests/data/archive.npz"]));
+}
+
+/// numpy's repr summarizes arrays of more than 1000 elements: rows of
+/// 1500 floats as their first and last 3 values, 2000 rows asked for as
+/// the first and last 3 rows.
+#[test]
+fn show_summarizes_large_arrays() {
+    insta::assert_snapshot!(npy(&["show", "tests/data/long_rows.npy"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/long.npy", "-n", "5000"]));
+    insta::assert_snapshot!(npy(&["head", "tests/data/long_rows.npy", "-n", "1"]));
+}
+
+#[test]
+fn show_object_array_headers() {
+    // the header, a note, then status 1 with the library's refusal
+    insta::assert_snapshot!(npy(&["show", "tests/data/objects.npz"]));
+}
+
+#[test]
+fn show_one_member() {
+    insta::assert_snapshot!(npy(&[
+        "show",
+        "tests/data/archive.npz",
+        "--member",
+        "counts"
+    ]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/archive.npz", "--member", "nope"]));
+    insta::assert_snapshot!(npy(&["show", "tests/data/records.npy", "--member", "x"]));
+}
+
+#[test]
+fn standard_input() {
+    insta::assert_snapshot!(npy_stdin(
+        &["show", "-", "-n", "1"],
+        "tests/data/records.npy"
+    ));
+    insta::assert_snapshot!(npy_stdin(
+        &["head", "-", "--member", "counts"],
+        "tests/data/archive.npz"
+    ));
+    insta::assert_snapshot!(npy_stdin(&["json", "-"], "tests/data/one.npz"));
+    insta::assert_snapshot!(npy_stdin(&["csv", "-"], "tests/data/plain_2d.npy"));
+    insta::assert_snapshot!(npy_stdin(&["stats", "-"], "tests/data/plain_1d.npy"));
+    insta::assert_snapshot!(npy_stdin(
+        &["diff", "-", "tests/data/close_b.npy"],
+        "tests/data/close_a.npy"
+    ));
+    insta::assert_snapshot!(npy_stdin(&["show", "-"], "tests/data/object.npy"));
+    insta::assert_snapshot!(npy_stdin(&["show", "-"], "tests/data/not_npy.npy"));
+}
+
+#[test]
+fn new_commands_documented() {
+    insta::assert_snapshot!(String::from_utf8(stdout(&["stats", "--help"])).unwrap());
+    insta::assert_snapshot!(String::from_utf8(stdout(&["diff", "--help"])).unwrap());
+    insta::assert_snapshot!(String::from_utf8(stdout(&["head", "--help"])).unwrap());
+}

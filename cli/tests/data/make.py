@@ -96,3 +96,74 @@ with open("floats.csv", "w", newline="") as f:
     f.write("f2,f4,f8\n")
     for row in floats:
         f.write(",".join(str(row[k]) for k in ("f2", "f4", "f8")) + "\n")
+
+# nans.npy: numbers with NaNs and every numeric kind, for npy stats and npy
+# diff; nans_stats.json: numpy's nanmin/nanmax/nanmean/nanstd (ddof 0) and
+# NaN count of each column, which `npy stats nans.npy` must print.
+nan = np.nan
+nans = np.array([
+    (1, 250, 0.5, (1.0, -2.0), True, 1 + 1j, b"a", "2024-01-01"),
+    (-7, 3, nan, (2.5, nan), False, nan + 0j, b"b", "NaT"),
+    (3, 18446744073709551615, 2.25, (nan, nan), True, 2 - 3j, b"c", "2024-01-03"),
+    (10, 0, -1.75, (1e-3, 4.0), True, -1j, b"d", "2024-01-04"),
+    (2, 7, 1e10, (0.1, 0.2), False, 0.5 + 0.5j, b"e", "2024-01-05"),
+], dtype=[("i", "<i4"), ("u", "<u8"), ("x", "<f8"), ("v", "<f4", (2,)), ("ok", "?"),
+          ("z", "<c16"), ("s", "S1"), ("t", "<M8[D]")])
+np.save("nans.npy", nans)
+expected = {}
+def column(name, values):
+    values = np.asarray(values, dtype=np.float64)
+    expected[name] = {
+        "nan": int(np.isnan(values).sum()),
+        "min": float(np.nanmin(values)), "max": float(np.nanmax(values)),
+        "mean": float(np.nanmean(values)), "std": float(np.nanstd(values)),
+    }
+column("i", nans["i"])
+column("u", nans["u"])
+column("x", nans["x"])
+column("v[0]", nans["v"][:, 0])
+column("v[1]", nans["v"][:, 1])
+column("ok", nans["ok"])
+column("z.real", nans["z"].real)
+column("z.imag", nans["z"].imag)
+import json
+with open("nans_stats.json", "w") as f:
+    json.dump(expected, f, indent=1, sort_keys=True)
+    f.write("\n")
+
+# close_a.npy / close_b.npy / close_c.npy: a record array and two copies,
+# close_b.npy differing within rtol 1e-5 (x at rows 1 and 3, NaN at the
+# same places), close_c.npy differing for good (x, a NaN for a number, a
+# string, more than 5 rows of v); shape_b.npy and fields_b.npy differ in
+# shape and field names.
+n = 8
+close_a = np.zeros(n, dtype=[("id", "<i8"), ("x", "<f8"), ("v", "<f4", (2,)), ("name", "U4")])
+close_a["id"] = np.arange(n)
+close_a["x"] = np.linspace(0.0, 7.0, n)
+close_a["x"][5] = np.nan
+close_a["v"] = np.arange(2 * n, dtype="<f4").reshape(n, 2) / 4
+close_a["name"] = [f"r{i}" for i in range(n)]
+np.save("close_a.npy", close_a)
+close_b = close_a.copy()
+close_b["x"][1] *= 1 + 2e-6
+close_b["x"][3] *= 1 - 3e-6
+np.save("close_b.npy", close_b)
+np.testing.assert_allclose(close_b["x"], close_a["x"], rtol=1e-5)
+close_c = close_a.copy()
+close_c["x"][2] = 2.5
+close_c["x"][4] = np.nan
+close_c["v"][:, 1] += 1
+close_c["name"][6] = "r66"
+np.save("close_c.npy", close_c)
+np.save("shape_b.npy", close_a[:5])
+np.save("fields_b.npy", close_a.astype([("id", "<i8"), ("y", "<f8"), ("v", "<f4", (2,)), ("name", "U4")]))
+
+# counts_f8.npy: archive.npz's member counts as '<f8' (a dtype difference).
+np.save("counts_f8.npy", np.arange(3, dtype="<f8"))
+
+# long_rows.npy: 4 rows of 1500 f4 (an embedding each); long.npy: 2000
+# rows of 3 (6000 elements); numpy's repr summarizes both (threshold 1000).
+np.save("long_rows.npy", (np.arange(4 * 1500, dtype="<f4") / 8).reshape(4, 1500))
+np.save("long.npy", np.arange(2000 * 3, dtype="<i2").reshape(2000, 3))
+# objects.npz: a member of pickled objects beside a plain one.
+np.savez("objects.npz", plain=np.arange(3, dtype="<i2"), objects=np.array([None, 1], dtype=object))
