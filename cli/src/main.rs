@@ -56,8 +56,8 @@ enum Command {
     /// table of fields with offsets and sizes (padding shown), and the
     /// first rows in dtype order as numpy prints them: S as b'..', U as
     /// '..', datetimes in ISO 8601, floats in the shortest digits of their
-    /// own width, complex as 1+2j. Every member of an .npz.
-    #[command(after_help = EXIT_STATUS)]
+    /// own width, complex as 1+2j. Every member of an .npz (of more than
+    /// 10 members the first and last 3 in full, the others a line each).
     ///
     /// Arrays of more than 1000 elements are summarized as numpy's repr
     /// summarizes them: an axis longer than 6 as its first 3 items, ...,

@@ -55,11 +55,47 @@ fn archive_members<R: Read + Seek>(
     // a member with a refused dtype is shown as far as it can be; the
     // first such refusal is the command's failure, after every member
     let mut failed = None;
-    for name in names {
+    let many = names.len() > MEMBERS_THRESHOLD;
+    let last_edge = names.len().saturating_sub(MEMBER_EDGE);
+    for (i, name) in names.iter().enumerate() {
+        if many && (MEMBER_EDGE..last_edge).contains(&i) {
+            if i == MEMBER_EDGE {
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "... {} more member(s), a line each (npy show --member NAME shows one):",
+                    last_edge - MEMBER_EDGE
+                )?;
+            }
+            member_line(&mut archive, name, limit, &mut failed, out)?;
+            continue;
+        }
         writeln!(out)?;
-        one_member(&mut archive, &name, limit, &mut failed, out)?;
+        one_member(&mut archive, name, limit, &mut failed, out)?;
     }
     failed.map_or(Ok(()), Err)
+}
+
+/// An archive of more members than this is shown as numpy summarizes a
+/// long array: the first and last [`MEMBER_EDGE`] in full, the others a
+/// line each (scipy's boost.npz, 111 members, in 174 lines, not 1222).
+const MEMBERS_THRESHOLD: usize = 10;
+const MEMBER_EDGE: usize = 3;
+
+/// Member `name` in one line: its name and header as numpy writes it; a
+/// member whose header cannot be shown so is shown in full.
+fn member_line<R: Read + Seek>(
+    archive: &mut NpzReader<R>,
+    name: &str,
+    limit: u64,
+    failed: &mut Option<Failure>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let header = archive.reader(name).map(|r| r.header().clone());
+    match header {
+        Ok(header) => Ok(writeln!(out, "  {}: {header}", PyStr(name))?),
+        Err(_) => one_member(archive, name, limit, failed, out),
+    }
 }
 
 /// Shows member `name`; a refused dtype (its header and a note) leaves its

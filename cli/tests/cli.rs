@@ -54,6 +54,8 @@ fn show_plain_arrays() {
 fn show_npz_archives() {
     insta::assert_snapshot!(npy(&["show", "tests/data/archive.npz", "--records", "2"]));
     insta::assert_snapshot!(npy(&["show", "tests/data/with_text.npz"]));
+    // more than 10 members: 3 at each edge in full, a line each between
+    insta::assert_snapshot!(npy(&["show", "tests/data/many.npz", "-n", "2"]));
 }
 
 #[test]

@@ -167,3 +167,6 @@ np.save("long_rows.npy", (np.arange(4 * 1500, dtype="<f4") / 8).reshape(4, 1500)
 np.save("long.npy", np.arange(2000 * 3, dtype="<i2").reshape(2000, 3))
 # objects.npz: a member of pickled objects beside a plain one.
 np.savez("objects.npz", plain=np.arange(3, dtype="<i2"), objects=np.array([None, 1], dtype=object))
+# many.npz: 14 members, more than show lists in full (10): the first and
+# last 3 in full, the 8 between a line each.
+np.savez("many.npz", **{f"m{i:02d}": np.arange(i + 1, dtype="<i4") for i in range(14)})
