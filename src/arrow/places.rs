@@ -139,7 +139,8 @@ fn outside(at: usize, size: usize, len: usize) -> Error {
 }
 
 /// Copies the values of `size` bytes at `places` into one buffer, in
-/// order, each in little-endian order when `swap` (the file's is big).
+/// order, each reversed when `swap` (stored in the other order than this
+/// machine's).
 pub(super) fn gather(data: &[u8], places: &Places, size: usize, swap: bool) -> Result<Vec<u8>> {
     let mut out = match places.contiguous(size) {
         Some(range) => {
@@ -213,50 +214,4 @@ pub(super) fn scatter(
             Ok(())
         }),
     }
-}
-
-/// An array of `itemsize`-byte elements and `shape` copied from C to
-/// Fortran order (`to_fortran`) or back. `data` holds exactly the elements
-/// (checked by the caller against the header).
-pub(super) fn transpose(
-    data: &[u8],
-    shape: &[usize],
-    itemsize: usize,
-    to_fortran: bool,
-) -> Vec<u8> {
-    let mut out = vec![0u8; data.len()];
-    if itemsize == 0 {
-        return out;
-    }
-    // Fortran-order strides, in elements
-    let f_strides: Vec<usize> = shape
-        .iter()
-        .scan(1usize, |acc, &n| {
-            let s = *acc;
-            *acc = acc.saturating_mul(n);
-            Some(s)
-        })
-        .collect();
-    let mut index = vec![0usize; shape.len()];
-    // the Fortran-order position of C-order element k
-    let mut f = 0usize;
-    let count = data.len() / itemsize;
-    for k in 0..count {
-        let (src, dst) = if to_fortran { (k, f) } else { (f, k) };
-        let from = data.get(src * itemsize..(src + 1) * itemsize);
-        let to = out.get_mut(dst * itemsize..(dst + 1) * itemsize);
-        if let (Some(from), Some(to)) = (from, to) {
-            to.copy_from_slice(from);
-        }
-        for ((i, &n), &s) in index.iter_mut().zip(shape).zip(&f_strides).rev() {
-            *i += 1;
-            f += s;
-            if *i < n {
-                break;
-            }
-            *i = 0;
-            f -= n * s;
-        }
-    }
-    out
 }

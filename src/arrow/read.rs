@@ -11,9 +11,10 @@ use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field, Fields, Schema};
 
-use super::places::{Places, bytes_at, gather, transpose};
+use super::places::{Places, bytes_at, gather};
 use super::time::{self, NAT};
 use super::{DESCR_KEY, FORTRAN_KEY, SHAPE_KEY, VALUES};
+use crate::de::array::fortran_to_c;
 use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -48,12 +49,7 @@ pub(super) fn rows_of(header: &Header, split: bool) -> Result<(usize, Dtype)> {
 pub(super) fn batch(header: &Header, data: Cow<'_, [u8]>, split: bool) -> Result<RecordBatch> {
     crate::de::check_readable(&header.descr)?;
     let data = if header.fortran_order && header.shape.len() > 1 {
-        Cow::Owned(transpose(
-            &data,
-            &header.usize_shape()?,
-            header.descr.itemsize(),
-            false,
-        ))
+        Cow::Owned(fortran_to_c(&data, &header.shape, header.descr.itemsize())?)
     } else {
         data
     };
@@ -214,7 +210,9 @@ pub(super) fn number_type(ty: ScalarType) -> Option<DataType> {
     })
 }
 
-fn swapped(s: &Scalar) -> bool {
+/// Whether values of `s` are stored in the other order than this
+/// machine's (Arrow's buffers hold this machine's).
+pub(super) fn swapped(s: &Scalar) -> bool {
     s.order() != ByteOrder::NATIVE && s.order() != ByteOrder::NotApplicable
 }
 
@@ -334,7 +332,8 @@ fn scalar(s: &Scalar, data: &[u8], places: &Places) -> Result<Column> {
             let mut valid = Vec::with_capacity(n);
             let mut wide = Vec::with_capacity(n);
             for (i, c) in raw.chunks_exact(8).enumerate() {
-                let v = i64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+                // gathered in this machine's order
+                let v = i64::from_ne_bytes(c.try_into().unwrap_or([0; 8]));
                 if v == NAT {
                     valid.push(false);
                     wide.push(0);

@@ -25,9 +25,8 @@ pub(super) fn arrow_type(unit: DatetimeUnit, datetime: bool) -> Result<DataType>
     Ok(match unit.unit {
         TimeUnit::Years | TimeUnit::Months if !datetime => {
             return Err(Error::unsupported(format!(
-                "'m8[{}]': a timedelta in years or months has no fixed length, and Arrow's \
-                 Duration needs one",
-                unit_code(unit)
+                "'m8{unit}': a timedelta in years or months has no fixed length, and Arrow's \
+                 Duration needs one"
             )));
         }
         TimeUnit::Years | TimeUnit::Months | TimeUnit::Weeks | TimeUnit::Days if datetime => {
@@ -74,7 +73,7 @@ pub(super) fn to_unit(
 ) -> Result<i64> {
     convert(count, from, to, datetime).map_err(|refusal| {
         let kind = if datetime { "M8" } else { "m8" };
-        let what = format!("value {count} of '{kind}[{}]'", unit_code(from));
+        let what = format!("value {count} of '{kind}{from}'");
         Error::data(match refusal {
             Refusal::Generic => {
                 format!("{what}: the generic unit holds only NaT")
@@ -89,13 +88,13 @@ pub(super) fn to_unit(
     })
 }
 
-/// `ms`, `5s`, `D`: the unit as numpy writes it in brackets.
-pub(super) fn unit_code(unit: DatetimeUnit) -> String {
-    if unit.multiplier == 1 {
-        unit.unit.code().to_owned()
-    } else {
-        format!("{}{}", unit.multiplier, unit.unit.code())
-    }
+/// `ms`, `5s`, `D`: the unit as [`DatetimeUnit`]'s `Display` writes it,
+/// without the brackets.
+fn unit_code(unit: DatetimeUnit) -> String {
+    unit.to_string()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_owned()
 }
 
 /// The unit an Arrow type of [`arrow_type`] counts in.

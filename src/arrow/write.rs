@@ -6,10 +6,11 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
 
-use super::places::{Places, bytes_at_mut, scatter, transpose};
-use super::read::{number_type, rows_of};
+use super::places::{Places, bytes_at_mut, scatter};
+use super::read::{number_type, rows_of, swapped};
 use super::time::{self, NAT};
 use super::{DESCR_KEY, FORTRAN_KEY, SHAPE_KEY};
+use crate::de::array::fortran_to_c;
 use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -47,7 +48,10 @@ pub(super) fn encode(batch: &RecordBatch) -> Result<(Header, Vec<u8>)> {
         }
     }
     if header.fortran_order && header.shape.len() > 1 {
-        data = transpose(&data, &header.usize_shape()?, header.descr.itemsize(), true);
+        // C order of shape (a, b, c) is the Fortran order of its transpose
+        // (c, b, a): reordering that into C order gives the Fortran order
+        let reversed: Vec<u64> = header.shape.iter().rev().copied().collect();
+        data = fortran_to_c(&data, &reversed, header.descr.itemsize())?;
     }
     Ok((header, data))
 }
@@ -309,7 +313,9 @@ fn put_list(
 
 fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) -> Result<()> {
     let dt = column.data_type();
-    let swap = s.order() == ByteOrder::Big;
+    // the file's order: numbers come from Arrow in this machine's, text
+    // and datetimes are written in the file's explicitly
+    let big = s.order() == ByteOrder::Big;
     if !matches!(s.ty(), ScalarType::Datetime(_) | ScalarType::Timedelta(_)) {
         refuse_nulls(column, &Dtype::Scalar(*s))?;
     }
@@ -328,7 +334,7 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
             .as_slice()
             .get(start..start.saturating_add(column.len().saturating_mul(size)))
             .ok_or_else(|| mismatch("values as long as the column", dt))?;
-        return scatter(out, places, values, size, swap);
+        return scatter(out, places, values, size, swapped(s));
     }
     let mut i = 0usize;
     let mut each = |f: &mut dyn FnMut(&mut [u8], usize) -> Result<()>| {
@@ -393,7 +399,7 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
                     )));
                 }
                 for (c, d) in v.chars().zip(dst.chunks_exact_mut(4)) {
-                    let b = if swap {
+                    let b = if big {
                         u32::from(c).to_be_bytes()
                     } else {
                         u32::from(c).to_le_bytes()
@@ -433,7 +439,7 @@ fn put_scalar(s: &Scalar, column: &ArrayRef, out: &mut [u8], places: &Places) ->
                 } else {
                     time::to_unit(wide(i), from, unit, datetime)?
                 };
-                dst.copy_from_slice(&if swap {
+                dst.copy_from_slice(&if big {
                     v.to_be_bytes()
                 } else {
                     v.to_le_bytes()

@@ -581,3 +581,31 @@ fn mutated_files_never_panic() {
         }
     }
 }
+
+/// The n-d corpus (tests/data/nd: C and Fortran order up to 3-d, both byte
+/// orders, numpy-written): every file that converts goes back to its bytes.
+#[test]
+fn nd_corpus_round_trips_byte_for_byte() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nd");
+    let mut fortran = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "npy") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(b) = arrow::from_slice(&bytes) else {
+            continue;
+        };
+        assert_eq!(arrow::to_vec(&b).unwrap(), bytes, "{}", path.display());
+        if b.schema_ref().metadata()["numpy.fortran_order"] == "True"
+            && b.schema_ref().metadata()["numpy.shape"]
+                .matches(',')
+                .count()
+                >= 2
+        {
+            fortran += 1;
+        }
+    }
+    assert!(fortran >= 2, "{fortran} Fortran files of 3 or more axes");
+}
