@@ -14,7 +14,9 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use crate::dtype::{ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType, TimeUnit};
+use crate::dtype::{
+    ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType, TimeUnit, UnitSyntax,
+};
 use crate::error::{Error, Result};
 use crate::literal::{self, LiteralError, Value};
 use crate::pyrepr::PyStr;
@@ -332,36 +334,20 @@ fn zero_size(text: &str) -> Error {
 
 /// `[unit]`, `[25s]` or nothing after `M8`/`datetime64`.
 fn datetime_unit(text: &str, rest: &str) -> Result<DatetimeUnit> {
-    if rest.is_empty() {
-        return Ok(DatetimeUnit::new(TimeUnit::Generic));
-    }
-    let bad = |why: &str| {
+    DatetimeUnit::parse(rest).map_err(|syntax| {
+        let why = match syntax {
+            UnitSyntax::NoBrackets => "expected a unit in brackets such as [ns]",
+            UnitSyntax::Unknown => {
+                "unknown unit (expected Y M W D h m s ms us ns ps fs as, optionally with a multiplier)"
+            }
+            UnitSyntax::TooLarge => "the multiplier does not fit a C int",
+            UnitSyntax::Zero => "the multiplier is 0",
+        };
         Error::descr(format!(
             "invalid datetime metadata in {}: {why}",
             PyStr(text)
         ))
-    };
-    let inner = rest
-        .strip_prefix('[')
-        .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(|| bad("expected a unit in brackets such as [ns]"))?;
-    let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
-    let (num, code) = inner.split_at(digits);
-    let unit = TimeUnit::from_code(code).ok_or_else(|| {
-        bad("unknown unit (expected Y M W D h m s ms us ns ps fs as, optionally with a multiplier)")
-    })?;
-    let multiplier = if num.is_empty() {
-        1
-    } else {
-        num.parse::<u32>()
-            .ok()
-            .filter(|&m| u64::from(m) <= MAX_C_INT)
-            .ok_or_else(|| bad("the multiplier does not fit a C int"))?
-    };
-    if multiplier == 0 {
-        return Err(bad("the multiplier is 0"));
-    }
-    Ok(DatetimeUnit { unit, multiplier })
+    })
 }
 
 /// A kind letter with an optional size: `f8`, `S5`, `M8[ns]`, `d`.

@@ -200,6 +200,48 @@ impl DatetimeUnit {
             multiplier: 1,
         }
     }
+
+    /// The unit part of a datetime type after `M8`/`datetime64` (or of a
+    /// datetime token): `""` (generic), `"[ns]"`, `"[25s]"`. The one
+    /// grammar of units; the multiplier fits a C `int` and is not 0, as
+    /// numpy requires.
+    pub(crate) fn parse(rest: &str) -> std::result::Result<Self, UnitSyntax> {
+        if rest.is_empty() {
+            return Ok(DatetimeUnit::new(TimeUnit::Generic));
+        }
+        let inner = rest
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .ok_or(UnitSyntax::NoBrackets)?;
+        let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
+        let (num, code) = inner.split_at_checked(digits).ok_or(UnitSyntax::Unknown)?;
+        let unit = TimeUnit::from_code(code).ok_or(UnitSyntax::Unknown)?;
+        let multiplier = if num.is_empty() {
+            1
+        } else {
+            num.parse::<u32>()
+                .ok()
+                .filter(|&m| i32::try_from(m).is_ok())
+                .ok_or(UnitSyntax::TooLarge)?
+        };
+        if multiplier == 0 {
+            return Err(UnitSyntax::Zero);
+        }
+        Ok(DatetimeUnit { unit, multiplier })
+    }
+}
+
+/// Why a unit's text is not one ([`DatetimeUnit::parse`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UnitSyntax {
+    /// Not `[...]`.
+    NoBrackets,
+    /// No unit code numpy knows.
+    Unknown,
+    /// The multiplier does not fit a C `int`.
+    TooLarge,
+    /// The multiplier is 0.
+    Zero,
 }
 
 impl fmt::Display for DatetimeUnit {

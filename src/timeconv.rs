@@ -459,23 +459,10 @@ fn refusal_text(text: &str, r: Refusal, from: DatetimeUnit, to: DatetimeUnit) ->
     }
 }
 
-/// Parses the unit part of a datetime token after its prefix: `""` (generic),
-/// `"[ns]"`, `"[25s]"`. `None` for anything else (a zero multiplier too).
+/// The unit part of a datetime token after its prefix (see
+/// [`DatetimeUnit::parse`]); `None` for anything else.
 pub(crate) fn parse_unit(rest: &str) -> Option<DatetimeUnit> {
-    if rest.is_empty() {
-        return Some(DatetimeUnit::new(TimeUnit::Generic));
-    }
-    let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
-    let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
-    let (num, code) = inner.split_at_checked(digits)?;
-    let multiplier = if num.is_empty() { 1 } else { num.parse().ok()? };
-    if multiplier == 0 {
-        return None;
-    }
-    Some(DatetimeUnit {
-        unit: TimeUnit::from_code(code)?,
-        multiplier,
-    })
+    DatetimeUnit::parse(rest).ok()
 }
 
 #[cfg(test)]
