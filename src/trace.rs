@@ -46,10 +46,10 @@ use serde::de::value::{BorrowedStrDeserializer, U8Deserializer};
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 
 use crate::de::de_methods;
-use crate::dtype::{DatetimeUnit, Dtype, ScalarType, TimeUnit};
+use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
 use crate::options::DEFAULT_MAX_DEPTH;
-use crate::special;
+use crate::special::Special;
 
 /// Most passes over the type before giving up (aliases and enum variants
 /// each cost one pass; real types need a few).
@@ -414,26 +414,25 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, TraceError> {
-        if name == special::PADDING {
+        let kind = Special::of(name);
+        if kind == Some(Special::Padding) {
             return trace_padding(self.ctx, visitor);
         }
         self.ctx.enter()?;
-        if name == special::COMPLEX {
+        if kind == Some(Special::Complex) {
             let value = visitor.visit_newtype_struct(ComplexParts { ctx: self.ctx })?;
             let traced = self.ctx.take();
             self.ctx.leave(traced);
             return Ok(value);
         }
-        let special = if name == special::F16 {
-            Some(ScalarType::Float(2))
-        } else if name == special::BF16 {
-            Some(ScalarType::Void(2))
-        } else if let Some(rest) = name.strip_prefix(special::DATETIME_PREFIX) {
-            Some(ScalarType::Datetime(datetime_unit(name, rest)?))
-        } else if let Some(rest) = name.strip_prefix(special::TIMEDELTA_PREFIX) {
-            Some(ScalarType::Timedelta(datetime_unit(name, rest)?))
-        } else {
-            None
+        let special = match kind {
+            Some(Special::F16) => Some(ScalarType::Float(2)),
+            Some(Special::Bf16) => Some(ScalarType::Void(2)),
+            Some(Special::Datetime(rest)) => Some(ScalarType::Datetime(datetime_unit(name, rest)?)),
+            Some(Special::Timedelta(rest)) => {
+                Some(ScalarType::Timedelta(datetime_unit(name, rest)?))
+            }
+            _ => None,
         };
         // A plain newtype is transparent, at the top level too.
         let top = self.top && special.is_none();
@@ -574,32 +573,11 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
 
 /// `$npy_serde::M8[25s]` -> unit 25 s; `$npy_serde::M8` -> generic.
 fn datetime_unit(token: &str, rest: &str) -> Result<DatetimeUnit, TraceError> {
-    let bad = || {
+    DatetimeUnit::parse(rest).map_err(|_| {
         TraceError::Npy(Error::unsupported(format!(
             "unknown datetime unit in `{token}`"
         )))
-    };
-    if rest.is_empty() {
-        return Ok(DatetimeUnit::new(TimeUnit::Generic));
-    }
-    let inner = rest
-        .strip_prefix('[')
-        .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(bad)?;
-    let digits = inner
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(inner.len());
-    let (count, code) = inner.split_at(digits);
-    let multiplier = if count.is_empty() {
-        1
-    } else {
-        count.parse::<u32>().map_err(|_| bad())?
-    };
-    let unit = TimeUnit::from_code(code).ok_or_else(bad)?;
-    if multiplier == 0 {
-        return Err(bad());
-    }
-    Ok(DatetimeUnit { unit, multiplier })
+    })
 }
 
 /// A homogeneous tuple or array is a subarray (nested ones merge their
@@ -689,7 +667,7 @@ impl<'de> de::Deserializer<'de> for OptionProbe<'_> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, TraceError> {
-        if name == special::PADDING {
+        if Special::of(name) == Some(Special::Padding) {
             trace_padding(self.ctx, visitor)
         } else {
             Err(refuse_option())
