@@ -24,7 +24,9 @@
 //! speculative pass (`spec.rs`; arrays of plain numbers, and of records
 //! of them, through its fast mode, `flat.rs`; `par_to_vec`'s chunks too). Where that pass's bytes go is its flavour
 //! ([`spec::Output`]: all in memory for `to_vec`, chunks kept up to 4 MiB
-//! by `to_writer`'s checking pass, written as they come by `Direct`);
+//! by `to_writer`'s checking pass, written as they come by `Direct`; the
+//! flavour learns with the dtype whether the first element fixed the
+//! layout, so that `to_writer` can write in one pass);
 //! buffering and I/O live in the flavours, the serializers never see them,
 //! and a flavour's error is the pass's `Err`. Beside them: `probe.rs` looks
 //! at a value's top (the inner value of a special newtype, classified once

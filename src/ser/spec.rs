@@ -22,6 +22,8 @@
 //! mode's checks are loop-invariant (the compiler turns a run of `f64`s
 //! into a vectorized copy).
 
+use std::cell::Cell;
+
 use serde::ser::{self, Serialize};
 
 use crate::dtype::{Dtype, Field};
@@ -94,6 +96,7 @@ impl Speculated {
 /// see them). The data is encoded into the pass's buffer; a flavour with a
 /// [`window`](Output::window) is handed it in chunks of whole elements and
 /// the buffer is reused. Its errors end the pass, which returns them.
+/// The window is asked for once the flavour was told the dtype.
 pub(crate) trait Output {
     /// Bytes held before a chunk is handed over (always one whole element
     /// at least); `None`: all the data stays in the buffer.
@@ -110,15 +113,21 @@ pub(crate) trait Output {
     /// The dtype is known, with the shape the length hints claim (and
     /// whether the data is column-major), before the first element is
     /// encoded into `out` (`to_vec` puts the header there); gives the dtype
-    /// back (lent, so that a header can be built without a copy).
+    /// back (lent, so that a header can be built without a copy). `fixed`:
+    /// the dtype was inferred from a first element that fixes the layout
+    /// (numbers, tuples, structs; see [`Infer::first`]) and the element
+    /// count is known up front, so the hinted shape is the array's and a
+    /// later element that does not fit is unlikely (a `Serialize` impl that
+    /// varies).
     fn dtype(
         &mut self,
         dtype: Dtype,
         hinted: &[u64],
         fortran: bool,
+        fixed: bool,
         out: &mut Vec<u8>,
     ) -> Result<Dtype> {
-        let _ = (hinted, fortran, out);
+        let _ = (hinted, fortran, fixed, out);
         Ok(dtype)
     }
     /// A full chunk of whole encoded elements (windowed flavours only).
@@ -137,7 +146,7 @@ impl Output for Whole {}
 struct Window {
     /// [`Output::window`].
     window: usize,
-    /// Whether the pass only checks (decided in `first` from the hints).
+    /// Whether the pass only checks (decided in `start` from the hints).
     check_only: bool,
 }
 
@@ -266,15 +275,11 @@ impl<'o> SpecState<'o> {
         known: Option<DtypeTree>,
     ) -> Self {
         let pos = out.len();
-        let chunked = output.window().map(|window| Window {
-            window,
-            check_only: false,
-        });
         SpecState {
             pos,
             base: pos,
             flushed: 0,
-            chunked,
+            chunked: None,
             gaps: false,
             dims: Vec::new(),
             hints: Vec::new(),
@@ -371,30 +376,31 @@ impl SpecState<'_> {
         Error::schema("speculation: the destination failed")
     }
 
-    /// Infers the dtype from the first element and reserves the output.
+    /// Infers the dtype from the first element (unless it is known) and
+    /// starts the data ([`start`](Self::start)): the only generic part.
     #[cold]
     #[inline(never)]
     fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let mut tape = match self.known.take() {
-            Some(known) => known,
-            None => {
-                let mut slot = None;
-                value.serialize(Infer::new(&mut slot, false))?;
-                let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-                DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true)
-            }
-        };
+        if let Some(known) = self.known.take() {
+            return self.start(known, false);
+        }
+        let (mut slot, varies) = (None, Cell::new(false));
+        value.serialize(Infer::first(&mut slot, &varies))?;
+        let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
+        let tape = DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true);
+        self.start(tape, !varies.get())
+    }
+
+    /// The dtype is known (`tape`): tells the flavour, which may write a
+    /// header, and reserves the output. `fixed`: the first element fixed
+    /// the layout ([`Infer::first`]), so with the element count known up
+    /// front (one axis, an exact length hint) the flavour is told that a
+    /// later element is unlikely to differ.
+    #[cold]
+    #[inline(never)]
+    fn start(&mut self, mut tape: DtypeTree, fixed: bool) -> Result<()> {
         let dtype = tape.take_dtype();
         self.itemsize = dtype.itemsize();
-        if let Some(c) = self.chunked.as_mut() {
-            if let Some(limit) = self.output.check_above() {
-                // no hint counts as 0
-                let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
-                    acc.checked_mul(h.unwrap_or(0) as u64)
-                });
-                c.check_only = claimed.is_none_or(|n| n > limit as u64);
-            }
-        }
         self.gaps = dtype.has_gaps();
         let mut hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
         let mut fortran = false;
@@ -403,10 +409,23 @@ impl SpecState<'_> {
             hinted.splice(..1.min(hinted.len()), nd.dims.iter().copied());
             fortran = hinted.len() == nd.dims.len() && fortran_header(nd.fortran, &hinted);
         }
-        let dtype = match self.output.dtype(dtype, &hinted, fortran, self.out) {
+        let fixed = fixed && matches!(self.hints.as_slice(), [Some(_)]);
+        let dtype = match self.output.dtype(dtype, &hinted, fortran, fixed, self.out) {
             Ok(dtype) => dtype,
             Err(e) => return Err(self.fail(e)),
         };
+        // asked once the flavour knows the dtype
+        self.chunked = self.output.window().map(|window| Window {
+            window,
+            check_only: false,
+        });
+        if let (Some(c), Some(limit)) = (self.chunked.as_mut(), self.output.check_above()) {
+            // no hint counts as 0
+            let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
+                acc.checked_mul(h.unwrap_or(0) as u64)
+            });
+            c.check_only = claimed.is_none_or(|n| n > limit as u64);
+        }
         let count = self
             .hints
             .iter()
