@@ -80,29 +80,39 @@ fn one_pass<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Option<Vec
         guessed: None,
     };
     // the flavour never fails: an error is impossible here
-    let mut spec = single_pass(value, opts, &mut out, &mut output).ok()??;
-    let InMemory {
-        prefix, guessed, ..
-    } = output;
-    // the descr and shape moved, not copied, into the header
-    let shape = std::mem::take(&mut spec.shape);
-    let fortran = spec.fortran;
-    let header = Header::new(spec.into_descr(), fortran, shape);
-    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
-    if out.len().checked_sub(prefix)? != data_len {
-        return None;
-    }
-    if guessed.is_some_and(|(f, s)| f == header.fortran_order && s == header.shape) {
-        return Some(out);
-    }
-    let (head, _) = header.encode(opts.version).ok()?;
-    if head.len() == prefix {
-        out.get_mut(..prefix)?.copy_from_slice(&head);
-        Some(out)
-    } else {
-        let mut whole = head;
-        whole.extend_from_slice(out.get(prefix..)?);
-        Some(whole)
+    let spec = single_pass(value, opts, &mut out, &mut output).ok()??;
+    output.file(spec, out)
+}
+
+impl InMemory<'_> {
+    /// The file of a finished pass that put the data (after the hinted
+    /// header) into `out`: its header made right for the shape found.
+    fn file(self, mut spec: Speculated, mut out: Vec<u8>) -> Option<Vec<u8>> {
+        let InMemory {
+            opts,
+            prefix,
+            guessed,
+        } = self;
+        // the descr and shape moved, not copied, into the header
+        let shape = std::mem::take(&mut spec.shape);
+        let fortran = spec.fortran;
+        let header = Header::new(spec.into_descr(), fortran, shape);
+        let data_len = usize::try_from(header.data_len().ok()?).ok()?;
+        if out.len().checked_sub(prefix)? != data_len {
+            return None;
+        }
+        if guessed.is_some_and(|(f, s)| f == header.fortran_order && s == header.shape) {
+            return Some(out);
+        }
+        let (head, _) = header.encode(opts.version).ok()?;
+        if head.len() == prefix {
+            out.get_mut(..prefix)?.copy_from_slice(&head);
+            Some(out)
+        } else {
+            let mut whole = head;
+            whole.extend_from_slice(out.get(prefix..)?);
+            Some(whole)
+        }
     }
 }
 
@@ -119,19 +129,31 @@ fn single_pass<T: ?Sized + Serialize>(
     out: &mut Vec<u8>,
     flavour: &mut dyn Output,
 ) -> Result<Option<Speculated>> {
+    let Some(given) = single_pass_tape(opts) else {
+        return Ok(None);
+    };
+    let found = speculate(value, opts.align, out, flavour, given)?;
+    Ok(in_order(found, opts))
+}
+
+/// [`single_pass`]'s given dtype compiled (`None` inside: inferred);
+/// `None` when the options rule the pass out.
+fn single_pass_tape(opts: &WriteOptions) -> Option<Option<DtypeTree>> {
     if opts.fortran_order == Some(true) {
-        return Ok(None);
+        return None;
     }
-    let Ok(given) = crate::ser::given_dtype(opts) else {
-        return Ok(None);
+    let given = crate::ser::given_dtype(opts).ok()?;
+    Some(given.map(|dt| DtypeTree::from_dtype(dt, false)))
+}
+
+/// A uniform pass whose order is the one asked for: an n-d array is
+/// written in its own order unless the options say otherwise (then the
+/// exact path reorders it).
+fn in_order(found: Speculation, opts: &WriteOptions) -> Option<Speculated> {
+    let Speculation::Uniform(spec) = found else {
+        return None;
     };
-    let given = given.map(|dt| DtypeTree::from_dtype(dt, false));
-    let Speculation::Uniform(spec) = speculate(value, opts.align, out, flavour, given)? else {
-        return Ok(None);
-    };
-    // an n-d array is written in its own order unless the options say
-    // otherwise (then the exact path reorders it)
-    Ok((!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec))
+    (!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec)
 }
 
 /// The header of a finished single pass and its data length; `None` when
@@ -917,31 +939,44 @@ impl WriteOptions {
         plan: &WritePlan,
         header: &Header,
     ) -> Result<Vec<u8>> {
+        let (mut out, data_len) = self.vec_head(header)?;
+        let encoded = encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut Whole)?;
+        vec_data(out, encoded, data_len, header)
+    }
+
+    /// [`encode_vec`](Self::encode_vec)'s header, into the `Vec` the data
+    /// is encoded after, and the data's length.
+    fn vec_head(&self, header: &Header) -> Result<(Vec<u8>, usize)> {
         let data_len = usize_len(header.data_len()?)?;
         let (head, _) = header.encode(self.version)?;
-        let head_len = head.len();
-        head_len
+        head.len()
             .checked_add(data_len)
             .ok_or_else(|| Error::limit("array is too large for this machine"))?;
-        let mut out = head;
-        if encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut Whole)? != data_len
-        {
-            return Err(Error::schema("internal: the data and its header differ"));
-        }
-        if header.fortran_order {
-            // the elements arrive in C order (an n-d array's too)
-            let data = out.get_mut(head_len..).unwrap_or_default();
-            let c_order = data.to_vec();
-            reorder(
-                &c_order,
-                data,
-                &header.shape,
-                header.descr.itemsize(),
-                false,
-            );
-        }
-        Ok(out)
+        Ok((head, data_len))
     }
+}
+
+/// The file [`WriteOptions::encode_vec`] encoded into `out` (`encoded`
+/// bytes of data after the header), its data reordered when the header
+/// says Fortran order.
+fn vec_data(mut out: Vec<u8>, encoded: usize, data_len: usize, header: &Header) -> Result<Vec<u8>> {
+    if encoded != data_len {
+        return Err(Error::schema("internal: the data and its header differ"));
+    }
+    if header.fortran_order {
+        // the elements arrive in C order (an n-d array's too)
+        let head_len = out.len().saturating_sub(data_len);
+        let data = out.get_mut(head_len..).unwrap_or_default();
+        let c_order = data.to_vec();
+        reorder(
+            &c_order,
+            data,
+            &header.shape,
+            header.descr.itemsize(),
+            false,
+        );
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -459,11 +459,28 @@ fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
 
 impl RecInfer<'_> {
     fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
+        let at = self.at;
+        let Some(slot) = self.slot_of(key)? else {
+            return Ok(());
+        };
+        value
+            .serialize(Infer::below(slot, at)?)
+            .map_err(|e| e.in_field(key))
+    }
+
+    /// The slot the value of field `key` is inferred into: a new field of
+    /// the first record, or the field of that name where the first record
+    /// has it; `None` once this record's fields differ from the first's
+    /// (their names are kept for the message).
+    fn slot_of(&mut self, key: &str) -> Result<Option<&mut Option<Node>>> {
         if let Some(names) = &mut self.mismatch {
             names.push(key.to_owned());
-            return Ok(());
+            return Ok(None);
         }
         let i = self.index;
+        // index <= fields.len(): one per field pushed or checked, and once
+        // a field mismatches the later ones return early (above)
+        self.index = i.wrapping_add(1);
         match &mut self.target {
             RecTarget::New(_, fields) => {
                 if self.ndarray_form && i == 2 {
@@ -481,34 +498,24 @@ impl RecInfer<'_> {
                 if twice {
                     return Err(Error::schema(format!("field {} appears twice", PyStr(key))));
                 }
-                let mut slot = None;
-                value
-                    .serialize(Infer::below(&mut slot, self.at)?)
-                    .map_err(|e| e.in_field(key))?;
                 self.hashes.push(h);
                 fields.push(RecField {
                     name: key.to_owned(),
-                    node: slot,
+                    node: None,
                 });
+                Ok(fields.last_mut().map(|f| &mut f.node))
             }
-            RecTarget::Check(fields) => match fields.get_mut(i) {
-                Some(f) if f.name == key => {
-                    value
-                        .serialize(Infer::below(&mut f.node, self.at)?)
-                        .map_err(|e| e.in_field(key))?;
+            RecTarget::Check(fields) => {
+                if fields.get(i).is_some_and(|f| f.name == key) {
+                    return Ok(fields.get_mut(i).map(|f| &mut f.node));
                 }
-                _ => {
-                    let mut names: Vec<String> =
-                        fields.iter().take(i).map(|f| f.name.clone()).collect();
-                    names.push(key.to_owned());
-                    self.mismatch = Some(names);
-                }
-            },
+                let mut names: Vec<String> =
+                    fields.iter().take(i).map(|f| f.name.clone()).collect();
+                names.push(key.to_owned());
+                self.mismatch = Some(names);
+                Ok(None)
+            }
         }
-        // index <= fields.len(): one per field pushed or checked, and once
-        // a field mismatches the later ones return early (above)
-        self.index = i.wrapping_add(1);
-        Ok(())
     }
 
     /// A field given by position (`f0`, `f1`, ...).

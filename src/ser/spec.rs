@@ -245,29 +245,47 @@ pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
     out: &'o mut Vec<u8>,
     output: &'o mut dyn Output,
 ) -> Result<usize> {
-    if column.is_some() && shape.len() != 1 {
-        return Err(Error::schema("internal: a column has one axis"));
-    }
-    let mut st = SpecState::new(false, out, output, Some(tape));
-    st.exact = true;
-    st.column = column;
-    st.dims = shape.iter().map(|&d| Some(d)).collect();
-    st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
-    st.leaf_depth = Some(shape.len());
+    let mut st = SpecState::planned(tape, shape, column, out, output)?;
     let walked = if shape.is_empty() {
         st.leaf(0, value)
     } else {
         walk(&mut st, value)
     };
-    if let Some(e) = st.failed.take() {
-        return Err(e);
-    }
-    walked?;
-    st.finish()
-        .ok_or_else(|| Error::schema("internal: data length"))
+    st.planned_end(walked)
 }
 
 impl<'o> SpecState<'o> {
+    /// The state of [`encode_planned`]'s walk.
+    fn planned(
+        tape: DtypeTree,
+        shape: &[u64],
+        column: Option<(&'o Field, usize)>,
+        out: &'o mut Vec<u8>,
+        output: &'o mut dyn Output,
+    ) -> Result<Self> {
+        if column.is_some() && shape.len() != 1 {
+            return Err(Error::schema("internal: a column has one axis"));
+        }
+        let mut st = SpecState::new(false, out, output, Some(tape));
+        st.exact = true;
+        st.column = column;
+        st.dims = shape.iter().map(|&d| Some(d)).collect();
+        st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
+        st.leaf_depth = Some(shape.len());
+        Ok(st)
+    }
+
+    /// The end of [`encode_planned`]'s walk (`walked`): the destination's
+    /// error, the walk's, or the bytes of data encoded.
+    fn planned_end(mut self, walked: Result<()>) -> Result<usize> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        walked?;
+        self.finish()
+            .ok_or_else(|| Error::schema("internal: data length"))
+    }
+
     fn new(
         align: bool,
         out: &'o mut Vec<u8>,
@@ -322,45 +340,52 @@ fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Specu
         }
         Err(_) => return None,
     }
-    if st.lost {
-        return None;
-    }
-    let len = st.finish()?;
-    let depth = st.leaf_depth?;
-    if depth != st.dims.len() {
-        return None;
-    }
-    let mut shape: Vec<u64> = st.dims.iter().map(|d| d.unwrap_or(0)).collect();
-    if !st.have {
-        return None;
-    }
-    let mut dtype = st.tape.dtype();
-    let mut absorbed = shape.len() > 1;
-    while let Dtype::Subarray(base, sub) = dtype {
-        shape.extend_from_slice(sub);
-        dtype = base;
-        absorbed = true;
-    }
-    let mut fortran = false;
-    if let Some(nd) = st.nd.take() {
-        // the flat data is all of the array's elements; an element with
-        // axes of its own is C order inside, so a Fortran array of them
-        // is reordered by the exact path
-        if shape.first() != nd.count().as_ref() || (absorbed && nd.reordered()) {
-            return None;
-        }
-        shape.splice(..1, nd.dims.iter().copied());
-        fortran = fortran_header(nd.fortran, &shape);
-    }
-    Some(Speculated {
-        tape: std::mem::replace(&mut st.tape, DtypeTree::placeholder()),
-        shape,
-        fortran,
-        len,
-    })
+    st.speculated()
 }
 
 impl SpecState<'_> {
+    /// What a walk that went through found: `None` when the values are
+    /// not uniform after all (a lost element, a ragged or empty array, an
+    /// n-d array whose data is not its elements).
+    fn speculated(&mut self) -> Option<Speculated> {
+        if self.lost {
+            return None;
+        }
+        let len = self.finish()?;
+        let depth = self.leaf_depth?;
+        if depth != self.dims.len() {
+            return None;
+        }
+        let mut shape: Vec<u64> = self.dims.iter().map(|d| d.unwrap_or(0)).collect();
+        if !self.have {
+            return None;
+        }
+        let mut dtype = self.tape.dtype();
+        let mut absorbed = shape.len() > 1;
+        while let Dtype::Subarray(base, sub) = dtype {
+            shape.extend_from_slice(sub);
+            dtype = base;
+            absorbed = true;
+        }
+        let mut fortran = false;
+        if let Some(nd) = self.nd.take() {
+            // the flat data is all of the array's elements; an element with
+            // axes of its own is C order inside, so a Fortran array of them
+            // is reordered by the exact path
+            if shape.first() != nd.count().as_ref() || (absorbed && nd.reordered()) {
+                return None;
+            }
+            shape.splice(..1, nd.dims.iter().copied());
+            fortran = fortran_header(nd.fortran, &shape);
+        }
+        Some(Speculated {
+            tape: std::mem::replace(&mut self.tape, DtypeTree::placeholder()),
+            shape,
+            fortran,
+            len,
+        })
+    }
+
     /// Ends the data at `pos` (the zeroed room past it trimmed): the bytes
     /// of data encoded, including those handed over in chunks.
     fn finish(&mut self) -> Option<usize> {
