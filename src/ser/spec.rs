@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::encode::DtypeTree;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
-use crate::ser::infer::{Infer, node_to_dtype};
+use crate::ser::infer::{Infer, Node, node_to_dtype};
 use crate::ser::nd::{NdShape, fortran_header};
 use crate::ser::pick::Pick;
 use crate::ser::probe::key_word;
@@ -411,9 +411,17 @@ impl SpecState<'_> {
         }
         let (mut slot, varies) = (None, Cell::new(false));
         value.serialize(Infer::first(&mut slot, &varies))?;
+        self.start_inferred(slot, !varies.get())
+    }
+
+    /// [`start`](Self::start) with the dtype of the first element's
+    /// inferred layout (`slot`), compiled strict.
+    #[cold]
+    #[inline(never)]
+    fn start_inferred(&mut self, slot: Option<Node>, fixed: bool) -> Result<()> {
         let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
         let tape = DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true);
-        self.start(tape, !varies.get())
+        self.start(tape, fixed)
     }
 
     /// The dtype is known (`tape`): tells the flavour, which may write a
@@ -788,21 +796,34 @@ impl SpecSeq<'_, '_> {
     /// naming the record or index.
     #[inline(never)]
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let (i, depth) = (self.i, self.depth);
-        let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
-        let attach = |e: Error| super::at_element(e, depth == 0, i);
-        if i >= n {
-            return Err(attach(Error::schema(format!(
-                "sequence longer than {n}, the length of the first one"
-            ))));
-        }
+        let (i, top) = (self.i, self.depth == 0);
+        self.exact_room()?;
         // an npz column's records (its shape has one axis)
         let Some(column) = self.st.column else {
-            return self.element(value).map_err(attach);
+            return self
+                .element(value)
+                .map_err(|e| super::at_element(e, top, i));
         };
-        self.st.put_field(value, column).map_err(attach)?;
+        let put = self.st.put_field(value, column);
+        put.map_err(|e| super::at_element(e, top, i))?;
         count(&mut self.i, 1);
         Ok(())
+    }
+
+    /// The exact pass's check that the axis has room for one more element.
+    fn exact_room(&self) -> Result<()> {
+        let (i, depth) = (self.i, self.depth);
+        let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
+        if i < n {
+            return Ok(());
+        }
+        Err(super::at_element(
+            Error::schema(format!(
+                "sequence longer than {n}, the length of the first one"
+            )),
+            depth == 0,
+            i,
+        ))
     }
 
     /// An element the fast mode did not take (or any element out of it).
