@@ -20,9 +20,11 @@
 //! no string, `Option`, enum or variable-length sequence) and the number
 //! of elements is known up front (the header needs the shape): the header,
 //! then the data a chunk at a time ([`Direct`], writes ending on page
-//! boundaries). A later element that still does not fit (a `Serialize`
-//! impl that varies) ends the call with the error naming the record, the
-//! writer holding a partial array (as `serde_json::to_writer` leaves it).
+//! boundaries; the header goes out with the first chunk). A later element
+//! that still does not fit (a `Serialize` impl that varies) ends the call
+//! with the error naming the record; past the first chunk the writer holds
+//! a partial array (as `serde_json::to_writer` leaves it), within it the
+//! exact path runs as for the other layouts.
 //! Any other layout writes nothing before every value is known to encode:
 //! its checking pass keeps its chunks up to 4 MiB ([`Keep`]) and writes
 //! from them when that is all the data, otherwise the values are encoded
@@ -278,13 +280,14 @@ impl<W: Write> Output for Streamed<'_, '_, W> {
 /// ([`Streamed`]), it writes the header and then the data as it is
 /// encoded, a chunk at a time: one walk; a later element that does not
 /// fit ends the call with the error of the exact planning walk, which
-/// names the record, after part of the array was written. Otherwise a
-/// first pass encodes every element into a reused [`CHUNK`] (checking
-/// that the values are uniform, writing nothing); when all the data fit in
-/// [`KEEP`] bytes it was kept and is written at once, otherwise a second
-/// pass encodes the elements again into the chunk and writes each full
-/// chunk. `Ok(false)`: not uniform, nothing written (the caller runs the
-/// exact passes).
+/// names the record, after part of the array was written (within the
+/// first chunk nothing was: the exact path runs, as for any layout that
+/// is not uniform). Otherwise a first pass encodes every element into a
+/// reused [`CHUNK`] (checking that the values are uniform, writing
+/// nothing); when all the data fit in [`KEEP`] bytes it was kept and is
+/// written at once, otherwise a second pass encodes the elements again
+/// into the chunk and writes each full chunk. `Ok(false)`: not uniform,
+/// nothing written (the caller runs the exact passes).
 fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     writer: &mut W,
     value: &T,
@@ -721,8 +724,9 @@ pub(crate) fn npy_header(dtype: &Dtype, shape: &[u64]) -> Result<(Header, Vec<u8
 /// the array is written in one pass, straight into the writer: a later
 /// element that does not fit after all (a `Serialize` impl that varies)
 /// ends the call with an error naming the record, and the writer holds a
-/// partial array, as with `serde_json::to_writer`. Otherwise nothing is
-/// written if the value cannot be laid out as an array. [`to_path`](crate::to_path) is
+/// partial array when more than the first chunk (about 1 MiB) was written,
+/// as with `serde_json::to_writer`. Otherwise nothing is written if the
+/// value cannot be laid out as an array. [`to_path`](crate::to_path) is
 /// all-or-nothing either way.
 ///
 /// ```
@@ -778,7 +782,8 @@ impl WriteOptions {
     /// elements is known up front, the array is written in one pass a chunk
     /// of about 1 MiB at a time; a later element that does not fit (a
     /// `Serialize` impl that varies) ends the call with an error naming the
-    /// record after part of the array was written. Otherwise, on an error
+    /// record, after part of the array was written when it comes past the
+    /// first chunk. Otherwise, on an error
     /// in the values nothing is written: errors are found before the header
     /// goes out (for more than 64 KiB of data by a checking pass over the
     /// values; above 4 MiB the data is then encoded again and written a
