@@ -379,9 +379,7 @@ impl SeqInfer<'_> {
         let i = self.count;
         if let Some(len) = *self.len {
             if i >= len {
-                return Err(Error::schema(format!(
-                    "sequence longer than {len}, the length in the first record (ragged sequences cannot form an array)"
-                )));
+                return Err(too_long(len));
             }
         }
         value
@@ -403,6 +401,13 @@ impl SeqInfer<'_> {
             Some(len) => Err(ragged(self.count, len)),
         }
     }
+}
+
+#[cold]
+fn too_long(len: u64) -> Error {
+    Error::schema(format!(
+        "sequence longer than {len}, the length in the first record (ragged sequences cannot form an array)"
+    ))
 }
 
 fn ragged(found: u64, first: u64) -> Error {

@@ -562,17 +562,23 @@ impl SpecState<'_> {
         if !self.have {
             self.first(value)?;
             self.put(value)?;
-            // the fast mode's layout, once the first element showed the
-            // tree a record's keys; elements up to an eighth of the block
-            // (`WINDOW`): the block is appended rarely, and an element
-            // always fits an empty block
-            self.layout = self
-                .tape
-                .flat()
-                .filter(|l| l.itemsize() <= WINDOW && !self.exact);
+            self.flat_layout();
             return Ok(());
         }
         self.put(value)
+    }
+
+    /// The fast mode's layout, once the first element showed the tree a
+    /// record's keys; elements up to an eighth of the block (`WINDOW`):
+    /// the block is appended rarely, and an element always fits an empty
+    /// block.
+    #[cold]
+    #[inline(never)]
+    fn flat_layout(&mut self) {
+        self.layout = self
+            .tape
+            .flat()
+            .filter(|l| l.itemsize() <= WINDOW && !self.exact);
     }
 
     /// Encodes one element once the dtype is known (the per-element path).
