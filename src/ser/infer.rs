@@ -160,6 +160,7 @@ pub(crate) struct Infer<'a> {
     /// Whether sequences here are the array's first axis (errors name the
     /// record rather than an index).
     top: bool,
+    /// Its depth, and the flag of [`Infer::first`].
     at: Level<'a>,
 }
 
