@@ -8,21 +8,33 @@
 //!
 //! ```text
 //! to_vec      raw n-d bytes | one pass (InMemory)             | exact passes into a Vec
-//! to_writer   raw n-d bytes | check (Keep) ─► write (Direct)  | plan ─► [check (Keep)] ─► Direct
+//! to_writer   raw n-d bytes | fixed layout: one pass written  | plan ─► [check (Keep)] ─► Direct
+//!                             as it goes (Streamed ─► Direct)
+//!                             others: check (Keep) ─► write (Direct)
 //! to_path,    raw n-d bytes | one pass written as it goes     | plan ─► Direct
 //!  npz members                (one_pass_unchecked)
 //! ```
 //!
-//! `to_writer` writes nothing before every value is known to encode: its
-//! checking pass keeps its chunks up to 4 MiB ([`Keep`]) and writes from
-//! them when that is all the data, otherwise the values are encoded again
-//! and written a chunk at a time ([`Direct`], writes ending on page
-//! boundaries). On the exact path only a given dtype needs that check (an
-//! inferred one was checked by the plan); an n-d array of plain numbers in
-//! its own type and layout cannot fail and skips it. `to_path` and npz
-//! members write where a failure is thrown away (a temporary file, an
-//! abandoned entry), so they need no checking walk. Fortran order is built
-//! in memory and reordered.
+//! `to_writer` writes in one pass when the first element fixes the layout
+//! (numbers, tuples and `[T; N]`, structs, the special number newtypes:
+//! no string, `Option`, enum or variable-length sequence) and the number
+//! of elements is known up front (the header needs the shape): the header,
+//! then the data a chunk at a time ([`Direct`], writes ending on page
+//! boundaries; the header goes out with the first chunk). A later element
+//! that still does not fit (a `Serialize` impl that varies) ends the call
+//! with the error naming the record; past the first chunk the writer holds
+//! a partial array (as `serde_json::to_writer` leaves it), within it the
+//! exact path runs as for the other layouts.
+//! Any other layout writes nothing before every value is known to encode:
+//! its checking pass keeps its chunks up to 4 MiB ([`Keep`]) and writes
+//! from them when that is all the data, otherwise the values are encoded
+//! again and written a chunk at a time ([`Direct`]). On the exact path
+//! only a given dtype needs that check (an inferred one was checked by the
+//! plan); an n-d array of plain numbers in its own type and layout cannot
+//! fail and skips it. `to_path` and npz members write where a failure is
+//! thrown away (a temporary file, an abandoned entry), so they need no
+//! checking walk and stay all-or-nothing. Fortran order is built in memory
+//! and reordered.
 
 // Counts and sizes here grow with the values written: every operation is
 // checked or proven bounded.
@@ -70,29 +82,39 @@ fn one_pass<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Option<Vec
         guessed: None,
     };
     // the flavour never fails: an error is impossible here
-    let mut spec = single_pass(value, opts, &mut out, &mut output).ok()??;
-    let InMemory {
-        prefix, guessed, ..
-    } = output;
-    // the descr and shape moved, not copied, into the header
-    let shape = std::mem::take(&mut spec.shape);
-    let fortran = spec.fortran;
-    let header = Header::new(spec.into_descr(), fortran, shape);
-    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
-    if out.len().checked_sub(prefix)? != data_len {
-        return None;
-    }
-    if guessed.is_some_and(|(f, s)| f == header.fortran_order && s == header.shape) {
-        return Some(out);
-    }
-    let (head, _) = header.encode(opts.version).ok()?;
-    if head.len() == prefix {
-        out.get_mut(..prefix)?.copy_from_slice(&head);
-        Some(out)
-    } else {
-        let mut whole = head;
-        whole.extend_from_slice(out.get(prefix..)?);
-        Some(whole)
+    let spec = single_pass(value, opts, &mut out, &mut output).ok()??;
+    output.file(spec, out)
+}
+
+impl InMemory<'_> {
+    /// The file of a finished pass that put the data (after the hinted
+    /// header) into `out`: its header made right for the shape found.
+    fn file(self, mut spec: Speculated, mut out: Vec<u8>) -> Option<Vec<u8>> {
+        let InMemory {
+            opts,
+            prefix,
+            guessed,
+        } = self;
+        // the descr and shape moved, not copied, into the header
+        let shape = std::mem::take(&mut spec.shape);
+        let fortran = spec.fortran;
+        let header = Header::new(spec.into_descr(), fortran, shape);
+        let data_len = usize::try_from(header.data_len().ok()?).ok()?;
+        if out.len().checked_sub(prefix)? != data_len {
+            return None;
+        }
+        if guessed.is_some_and(|(f, s)| f == header.fortran_order && s == header.shape) {
+            return Some(out);
+        }
+        let (head, _) = header.encode(opts.version).ok()?;
+        if head.len() == prefix {
+            out.get_mut(..prefix)?.copy_from_slice(&head);
+            Some(out)
+        } else {
+            let mut whole = head;
+            whole.extend_from_slice(out.get(prefix..)?);
+            Some(whole)
+        }
     }
 }
 
@@ -109,19 +131,31 @@ fn single_pass<T: ?Sized + Serialize>(
     out: &mut Vec<u8>,
     flavour: &mut dyn Output,
 ) -> Result<Option<Speculated>> {
+    let Some(given) = single_pass_tape(opts) else {
+        return Ok(None);
+    };
+    let found = speculate(value, opts.align, out, flavour, given)?;
+    Ok(in_order(found, opts))
+}
+
+/// [`single_pass`]'s given dtype compiled (`None` inside: inferred);
+/// `None` when the options rule the pass out.
+fn single_pass_tape(opts: &WriteOptions) -> Option<Option<DtypeTree>> {
     if opts.fortran_order == Some(true) {
-        return Ok(None);
+        return None;
     }
-    let Ok(given) = crate::ser::given_dtype(opts) else {
-        return Ok(None);
+    let given = crate::ser::given_dtype(opts).ok()?;
+    Some(given.map(|dt| DtypeTree::from_dtype(dt, false)))
+}
+
+/// A uniform pass whose order is the one asked for: an n-d array is
+/// written in its own order unless the options say otherwise (then the
+/// exact path reorders it).
+fn in_order(found: Speculation, opts: &WriteOptions) -> Option<Speculated> {
+    let Speculation::Uniform(spec) = found else {
+        return None;
     };
-    let given = given.map(|dt| DtypeTree::from_dtype(dt, false));
-    let Speculation::Uniform(spec) = speculate(value, opts.align, out, flavour, given)? else {
-        return Ok(None);
-    };
-    // an n-d array is written in its own order unless the options say
-    // otherwise (then the exact path reorders it)
-    Ok((!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec))
+    (!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec)
 }
 
 /// The header of a finished single pass and its data length; `None` when
@@ -151,6 +185,7 @@ impl Output for InMemory<'_> {
         dt: Dtype,
         hinted: &[u64],
         fortran: bool,
+        _: bool,
         out: &mut Vec<u8>,
     ) -> Result<Dtype> {
         let (header, whole) = hinted_header(dt, hinted, fortran);
@@ -186,12 +221,73 @@ impl Output for Keep {
     }
 }
 
-/// The speculative single pass for `to_writer`, in bounded memory: a first
-/// pass encodes every element into a reused [`CHUNK`] (checking that the
-/// values are uniform, writing nothing); when all the data fit in
-/// [`KEEP`] bytes it was kept and is written at once, otherwise a second
-/// pass encodes the elements again into the chunk and writes each full chunk. `Ok(false)`:
-/// not uniform, nothing written (the caller runs the exact passes).
+/// `to_writer`'s flavour of the speculative pass ([`one_pass_streamed`]),
+/// chosen when the dtype is known: when the first element fixed the
+/// layout and the element count is known (`fixed`), the pass writes as it
+/// goes ([`Direct`]: the header, then chunks of [`WRITE_CHUNK`]);
+/// otherwise it checks, keeping its chunks ([`Keep`]).
+struct Streamed<'w, 'o, W> {
+    direct: Direct<'w, 'o, W>,
+    keep: Keep,
+    /// Whether the pass writes (decided with the dtype).
+    writes: bool,
+}
+
+impl<W: Write> Output for Streamed<'_, '_, W> {
+    fn window(&self) -> Option<usize> {
+        if self.writes {
+            self.direct.window()
+        } else {
+            self.keep.window()
+        }
+    }
+    fn check_above(&self) -> Option<usize> {
+        if self.writes {
+            None
+        } else {
+            self.keep.check_above()
+        }
+    }
+    fn dtype(
+        &mut self,
+        dt: Dtype,
+        hinted: &[u64],
+        fortran: bool,
+        fixed: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<Dtype> {
+        // an n-d array in Fortran order asked for in C order is reordered
+        // by the exact path
+        let reordered = fortran && self.direct.opts.fortran_order == Some(false);
+        self.writes = fixed && !reordered;
+        if self.writes {
+            self.direct.dtype(dt, hinted, fortran, fixed, out)
+        } else {
+            Ok(dt)
+        }
+    }
+    fn chunk(&mut self, data: &[u8]) -> Result<()> {
+        if self.writes {
+            self.direct.chunk(data)
+        } else {
+            self.keep.chunk(data)
+        }
+    }
+}
+
+/// The speculative single pass for `to_writer`, in bounded memory. When
+/// the first element fixes the layout and the element count is known
+/// ([`Streamed`]), it writes the header and then the data as it is
+/// encoded, a chunk at a time: one walk; a later element that does not
+/// fit ends the call with the error of the exact planning walk, which
+/// names the record, after part of the array was written (within the
+/// first chunk nothing was: the exact path runs, as for any layout that
+/// is not uniform). Otherwise a first pass encodes every element into a
+/// reused [`CHUNK`] (checking that the values are uniform, writing
+/// nothing); when all the data fit in [`KEEP`] bytes it was kept and is
+/// written at once, otherwise a second pass encodes the elements again
+/// into the chunk and writes each full chunk. `Ok(false)`: not uniform,
+/// nothing written (the caller runs the exact passes).
 fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     writer: &mut W,
     value: &T,
@@ -215,15 +311,44 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         }
     }
     let mut out = Vec::new();
+    // a layout fixed by the first element: written as it goes. Otherwise
     // the checking pass keeps its chunks while they total at most KEEP
     // bytes: a small array is then written from them, in one walk; past
     // KEEP (or when the length hints claim more: then the pass hands over
     // no chunk and only checks plain numbers) the second walk writes
-    let mut keep = Keep(Some(Vec::new()));
-    let Some(spec) = single_pass(value, opts, &mut out, &mut keep)? else {
+    let mut flavour = Streamed {
+        direct: Direct::new(&mut *writer, opts, None, WRITE_CHUNK),
+        keep: Keep(Some(Vec::new())),
+        writes: false,
+    };
+    let spec = single_pass(value, opts, &mut out, &mut flavour)?;
+    let Streamed {
+        mut direct,
+        keep: Keep(kept),
+        writes,
+    } = flavour;
+    if writes {
+        let guessed = direct.head.take().unwrap_or_default();
+        let written = match spec.as_ref().and_then(checked_header) {
+            Some((header, _)) => Some(header.encode(opts.version)?.0),
+            None => None,
+        };
+        return match written {
+            // the header was right: the array is written in full
+            Some(head) if head == guessed => direct.finish(&out, &head).map(|()| true),
+            // nothing written yet (the header is held until the first
+            // chunk is full): the exact path, as for any other layout
+            _ if direct.held => Ok(false),
+            Some(_) => Err(Error::schema(
+                "the values are not as many as their length hint said, which the header \
+                 written gave",
+            )),
+            None => Err(late_miss(value, opts)),
+        };
+    }
+    let Some(spec) = spec else {
         return Ok(false);
     };
-    let Keep(kept) = keep;
     let Some((header, data_len)) = checked_header(&spec) else {
         return Ok(false);
     };
@@ -249,6 +374,21 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
         _ => Err(Error::schema(
             "the values changed between the checking pass and the writing pass",
         )),
+    }
+}
+
+/// The error of a write whose later element did not fit the layout the
+/// first one fixed, after part of the array was written: the exact
+/// planning walk's, which names the record (as when nothing was written).
+#[cold]
+#[inline(never)]
+fn late_miss<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Error {
+    match plan(value, opts) {
+        Err(e) => e,
+        Ok(_) => Error::schema(
+            "the values changed while they were written (a Serialize impl that gives other \
+             values each time)",
+        ),
     }
 }
 
@@ -311,8 +451,10 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
         return Ok(Unchecked::Redo);
     };
     let (head, _) = header.encode(opts.version)?;
+    // a header still held goes out as the one for the shape found
+    let held = direct.held;
     direct.finish(&out, &head)?;
-    if head == guessed {
+    if held || head == guessed {
         Ok(Unchecked::Written)
     } else {
         Ok(Unchecked::WrongHeader {
@@ -364,7 +506,9 @@ fn raw_nd_parts<T: ?Sized + Serialize>(
 /// The flavour that writes as it goes ([`one_pass_unchecked`], the
 /// writing pass of [`one_pass_streamed`]): chunks of `window` bytes
 /// written after `head`; without one, the header for the shape the length
-/// hints claim is written first, when the dtype is known.
+/// hints claim is made when the dtype is known and written in front of the
+/// first data (so that a pass that fails before its first chunk was full
+/// wrote nothing).
 ///
 /// Every write but the last ends on a page boundary of the destination
 /// (counted from the start of the header): the bytes of a chunk after its
@@ -376,8 +520,11 @@ fn raw_nd_parts<T: ?Sized + Serialize>(
 struct Direct<'w, 'o, W> {
     writer: &'w mut W,
     opts: &'o WriteOptions,
-    /// The header written.
+    /// The header, written or `held`.
     head: Option<Vec<u8>>,
+    /// Whether the header is not written yet: it goes out with the first
+    /// data.
+    held: bool,
     /// Data bytes written after the header.
     offset: usize,
     /// Bytes of a chunk.
@@ -402,6 +549,7 @@ impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
             writer,
             opts,
             head,
+            held: false,
             offset: 0,
             window,
             carry: Vec::new(),
@@ -416,8 +564,12 @@ impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
     }
 
     /// Writes the data held back and then `rest` (what the pass left in its
-    /// buffer); `head` names the records in an error.
+    /// buffer), after `head` when the header is held; `head` names the
+    /// records in an error.
     fn finish(&mut self, rest: &[u8], head: &[u8]) -> Result<()> {
+        if std::mem::take(&mut self.held) {
+            self.writer.write_all(head)?;
+        }
         write_data_at(&mut *self.writer, [&self.carry, rest], head, self.offset)?;
         self.offset = self
             .offset
@@ -437,6 +589,7 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
         dt: Dtype,
         hinted: &[u64],
         fortran: bool,
+        _: bool,
         _: &mut Vec<u8>,
     ) -> Result<Dtype> {
         if self.head.is_some() {
@@ -444,12 +597,13 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
         }
         let (header, whole) = hinted_header(dt, hinted, fortran);
         let (h, _) = header.encode(self.opts.version)?;
-        self.writer.write_all(&h)?;
         self.head = Some(h);
+        self.held = true;
         Ok(whole.unwrap_or(header.descr))
     }
     fn chunk(&mut self, data: &[u8]) -> Result<()> {
-        // `dtype` wrote the header before the first chunk
+        // `dtype` made the header before the first chunk (written with its
+        // data when held)
         let head = self
             .head
             .take()
@@ -561,8 +715,19 @@ pub(crate) fn npy_header(dtype: &Dtype, shape: &[u64]) -> Result<(Header, Vec<u8
 /// Writes `value` as an `.npy` file: a sequence of records gives a record
 /// array of shape `(N,)`, nested equal-length sequences give more axes, a
 /// single value gives shape `()`. The dtype is derived from the values (see
-/// the crate docs for the type mapping). Nothing is written if the value
-/// cannot be laid out as an array.
+/// the crate docs for the type mapping).
+///
+/// When the first element fixes the layout (it has only numbers, tuples,
+/// fixed arrays `[T; N]`, structs and the crate's number newtypes such as
+/// complex, datetime or `f16`: no string, `Option`, enum or
+/// variable-length sequence) and the number of elements is known up front,
+/// the array is written in one pass, straight into the writer: a later
+/// element that does not fit after all (a `Serialize` impl that varies)
+/// ends the call with an error naming the record, and the writer holds a
+/// partial array when more than the first chunk (about 1 MiB) was written,
+/// as with `serde_json::to_writer`. Otherwise nothing is written if the
+/// value cannot be laid out as an array. [`to_path`](crate::to_path) is
+/// all-or-nothing either way.
 ///
 /// ```
 /// #[derive(serde::Serialize)]
@@ -610,15 +775,22 @@ fn usize_len(n: u64) -> Result<usize> {
 }
 
 impl WriteOptions {
-    /// Writes `value` as `.npy` with these options. On an error in the
-    /// values nothing is written: errors are found before the header goes
-    /// out (for more than 64 KiB of data by a checking pass over the
-    /// values; the data is then encoded again and written a chunk of about
-    /// 1 MiB at a time, so memory stays bounded; an n-d array of real
-    /// numbers or booleans cannot fail and is written in one walk). A
-    /// `Serialize` impl that
-    /// gives different values on the second pass is reported as an error
-    /// after part of the array was written.
+    /// Writes `value` as `.npy` with these options. Without a given dtype,
+    /// when the first element fixes the layout (numbers, tuples, fixed
+    /// arrays `[T; N]`, structs, the crate's number newtypes: no string,
+    /// `Option`, enum or variable-length sequence) and the number of
+    /// elements is known up front, the array is written in one pass a chunk
+    /// of about 1 MiB at a time; a later element that does not fit (a
+    /// `Serialize` impl that varies) ends the call with an error naming the
+    /// record, after part of the array was written when it comes past the
+    /// first chunk. Otherwise, on an error
+    /// in the values nothing is written: errors are found before the header
+    /// goes out (for more than 64 KiB of data by a checking pass over the
+    /// values; above 4 MiB the data is then encoded again and written a
+    /// chunk of about 1 MiB at a time, so memory stays bounded; an n-d
+    /// array of real numbers or booleans cannot fail and is written in one
+    /// walk). A `Serialize` impl that gives different values on the second
+    /// pass is reported as an error after part of the array was written.
     ///
     /// # Conversion into a given dtype
     ///
@@ -772,31 +944,44 @@ impl WriteOptions {
         plan: &WritePlan,
         header: &Header,
     ) -> Result<Vec<u8>> {
+        let (mut out, data_len) = self.vec_head(header)?;
+        let encoded = encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut Whole)?;
+        vec_data(out, encoded, data_len, header)
+    }
+
+    /// [`encode_vec`](Self::encode_vec)'s header, into the `Vec` the data
+    /// is encoded after, and the data's length.
+    fn vec_head(&self, header: &Header) -> Result<(Vec<u8>, usize)> {
         let data_len = usize_len(header.data_len()?)?;
         let (head, _) = header.encode(self.version)?;
-        let head_len = head.len();
-        head_len
+        head.len()
             .checked_add(data_len)
             .ok_or_else(|| Error::limit("array is too large for this machine"))?;
-        let mut out = head;
-        if encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut Whole)? != data_len
-        {
-            return Err(Error::schema("internal: the data and its header differ"));
-        }
-        if header.fortran_order {
-            // the elements arrive in C order (an n-d array's too)
-            let data = out.get_mut(head_len..).unwrap_or_default();
-            let c_order = data.to_vec();
-            reorder(
-                &c_order,
-                data,
-                &header.shape,
-                header.descr.itemsize(),
-                false,
-            );
-        }
-        Ok(out)
+        Ok((head, data_len))
     }
+}
+
+/// The file [`WriteOptions::encode_vec`] encoded into `out` (`encoded`
+/// bytes of data after the header), its data reordered when the header
+/// says Fortran order.
+fn vec_data(mut out: Vec<u8>, encoded: usize, data_len: usize, header: &Header) -> Result<Vec<u8>> {
+    if encoded != data_len {
+        return Err(Error::schema("internal: the data and its header differ"));
+    }
+    if header.fortran_order {
+        // the elements arrive in C order (an n-d array's too)
+        let head_len = out.len().saturating_sub(data_len);
+        let data = out.get_mut(head_len..).unwrap_or_default();
+        let c_order = data.to_vec();
+        reorder(
+            &c_order,
+            data,
+            &header.shape,
+            header.descr.itemsize(),
+            false,
+        );
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

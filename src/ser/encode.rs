@@ -494,6 +494,17 @@ impl DtypeTree {
     #[cold]
     #[inline(never)]
     fn exact<T: ?Sized + Serialize>(&mut self, value: &T, slot: &mut [u8]) -> Result<()> {
+        self.exact_slot(slot)?;
+        let mut frame = Frame {
+            buf: slot,
+            base: 0,
+            marks: &mut self.marks,
+        };
+        value.serialize(Enc::<Error>::at(&self.root, &mut frame))
+    }
+
+    /// Readies [`exact`](DtypeTree::exact)'s slot (zeroed) and marks.
+    fn exact_slot(&mut self, slot: &mut [u8]) -> Result<()> {
         if u32::try_from(slot.len()).is_err() {
             return Err(Error::limit(format!(
                 "an element of {} bytes: elements of more than 4 GiB are not written",
@@ -502,12 +513,7 @@ impl DtypeTree {
         }
         slot.fill(0);
         self.marks.clear();
-        let mut frame = Frame {
-            buf: slot,
-            base: 0,
-            marks: &mut self.marks,
-        };
-        value.serialize(Enc::<Error>::at(&self.root, &mut frame))
+        Ok(())
     }
 }
 

@@ -8,6 +8,8 @@
 //! variants with data, ragged lengths, records of another layout, strings
 //! ending in NUL...) happens here, before anything is written.
 
+use std::cell::Cell;
+
 use serde::ser::{self, Serialize};
 
 use super::Found;
@@ -158,9 +160,37 @@ pub(crate) struct Infer<'a> {
     /// Whether sequences here are the array's first axis (errors name the
     /// record rather than an index).
     top: bool,
+    /// Its depth, and the flag of [`Infer::first`].
+    at: Level<'a>,
+}
+
+/// Where a value is inferred: its depth, and the flag of a first element
+/// that may have another layout in later ones.
+#[derive(Clone, Copy)]
+pub(crate) struct Level<'a> {
     /// Levels of sequences and records above this value (at most
     /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
     depth: usize,
+    /// Set when the value has a part whose layout a later element may
+    /// change ([`Infer::first`]).
+    varies: Option<&'a Cell<bool>>,
+}
+
+impl<'a> Level<'a> {
+    /// One level below (refused past [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
+    fn below(self) -> Result<Self> {
+        Ok(Level {
+            depth: super::deeper(self.depth)?,
+            ..self
+        })
+    }
+
+    /// A part whose layout a later element may change.
+    fn varies(self) {
+        if let Some(v) = self.varies {
+            v.set(true);
+        }
+    }
 }
 
 /// A string or bytes ending in NUL: refused by every pass.
@@ -177,17 +207,36 @@ impl<'a> Infer<'a> {
         Infer {
             slot,
             top,
-            depth: 0,
+            at: Level {
+                depth: 0,
+                varies: None,
+            },
         }
     }
 
-    /// Infers a value one level below `depth` into `slot` (refused past
+    /// Infers the first element of an array into `slot`, setting `varies`
+    /// when a later element may have another layout: the element has a
+    /// string, an `Option`, an enum, a sequence (a variable length, unlike
+    /// a tuple or `[T; N]`), a map or an n-d array. Numbers, tuples,
+    /// structs and the special number newtypes fix the layout.
+    pub(crate) fn first(slot: &'a mut Option<Node>, varies: &'a Cell<bool>) -> Self {
+        Infer {
+            slot,
+            top: false,
+            at: Level {
+                depth: 0,
+                varies: Some(varies),
+            },
+        }
+    }
+
+    /// Infers a value one level below `at` into `slot` (refused past
     /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
-    fn below(slot: &'a mut Option<Node>, depth: usize) -> Result<Self> {
+    fn below(slot: &'a mut Option<Node>, at: Level<'a>) -> Result<Self> {
         Ok(Infer {
             slot,
             top: false,
-            depth: super::deeper(depth)?,
+            at: at.below()?,
         })
     }
 
@@ -218,14 +267,14 @@ impl<'a> Infer<'a> {
     }
 
     fn seq(self) -> Result<SeqInfer<'a>> {
-        let (top, depth) = (self.top, self.depth);
+        let (top, at) = (self.top, self.at);
         let (len, elem) = self.array_slot()?;
         Ok(SeqInfer {
             len,
             elem,
             count: 0,
             top,
-            depth,
+            at,
         })
     }
 
@@ -239,8 +288,8 @@ impl<'a> Infer<'a> {
             Some(elem @ Node::Complex(_)) => (crate::ser::probe::shape_of(value)?, Some(elem)),
             hint => {
                 let mut flat = None;
-                let depth = self.depth;
-                let (nd, ()) = crate::ser::probe::parts(value, |_| Infer::below(&mut flat, depth))?;
+                let at = self.at;
+                let (nd, ()) = crate::ser::probe::parts(value, |_| Infer::below(&mut flat, at))?;
                 match flat {
                     Some(Node::Array { len, elem }) if len == nd.count() => (nd, elem.or(hint)),
                     _ => return Err(Error::schema("malformed n-d array: data and shape differ")),
@@ -275,11 +324,11 @@ impl<'a> Infer<'a> {
     /// carries (`code` and the element's own `dims`), as an empty
     /// `NdArray<T>` has one.
     fn bulk<T: ?Sized + Serialize>(self, code: &str, dims: &[u64], value: &T) -> Result<()> {
-        let Infer { slot, top, depth } = self;
+        let Infer { slot, top, at } = self;
         value.serialize(Infer {
             slot: &mut *slot,
             top,
-            depth,
+            at,
         })?;
         if let Some(Node::Array { elem, .. }) = slot {
             if elem.is_none() {
@@ -311,7 +360,7 @@ impl<'a> Infer<'a> {
             pending_key: None,
             mismatch: None,
             hashes: Vec::new(),
-            depth: self.depth,
+            at: self.at,
             ndarray_form: false,
         })
     }
@@ -323,7 +372,7 @@ pub(crate) struct SeqInfer<'a> {
     elem: &'a mut Option<Node>,
     count: u64,
     top: bool,
-    depth: usize,
+    at: Level<'a>,
 }
 
 impl SeqInfer<'_> {
@@ -331,13 +380,11 @@ impl SeqInfer<'_> {
         let i = self.count;
         if let Some(len) = *self.len {
             if i >= len {
-                return Err(Error::schema(format!(
-                    "sequence longer than {len}, the length in the first record (ragged sequences cannot form an array)"
-                )));
+                return Err(too_long(len));
             }
         }
         value
-            .serialize(Infer::below(self.elem, self.depth)?)
+            .serialize(Infer::below(self.elem, self.at)?)
             .map_err(|e| super::at_element(e, self.top, i))?;
         // below the first record's length when there is one; otherwise a
         // count of elements serialized, refused rather than wrapped
@@ -355,6 +402,13 @@ impl SeqInfer<'_> {
             Some(len) => Err(ragged(self.count, len)),
         }
     }
+}
+
+#[cold]
+fn too_long(len: u64) -> Error {
+    Error::schema(format!(
+        "sequence longer than {len}, the length in the first record (ragged sequences cannot form an array)"
+    ))
 }
 
 fn ragged(found: u64, first: u64) -> Error {
@@ -384,7 +438,7 @@ pub(crate) struct RecInfer<'a> {
     /// repeated name compares text only on a hash match (a record of n
     /// fields is inferred in O(n²) integer compares, not string compares).
     hashes: Vec<u64>,
-    depth: usize,
+    at: Level<'a>,
     /// A struct named like ndarray's own serde form of an array, with its
     /// number of fields: refused once its fields are theirs.
     ndarray_form: bool,
@@ -411,11 +465,28 @@ fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
 
 impl RecInfer<'_> {
     fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
+        let at = self.at;
+        let Some(slot) = self.slot_of(key)? else {
+            return Ok(());
+        };
+        value
+            .serialize(Infer::below(slot, at)?)
+            .map_err(|e| e.in_field(key))
+    }
+
+    /// The slot the value of field `key` is inferred into: a new field of
+    /// the first record, or the field of that name where the first record
+    /// has it; `None` once this record's fields differ from the first's
+    /// (their names are kept for the message).
+    fn slot_of(&mut self, key: &str) -> Result<Option<&mut Option<Node>>> {
         if let Some(names) = &mut self.mismatch {
             names.push(key.to_owned());
-            return Ok(());
+            return Ok(None);
         }
         let i = self.index;
+        // index <= fields.len(): one per field pushed or checked, and once
+        // a field mismatches the later ones return early (above)
+        self.index = i.wrapping_add(1);
         match &mut self.target {
             RecTarget::New(_, fields) => {
                 if self.ndarray_form && i == 2 {
@@ -433,34 +504,24 @@ impl RecInfer<'_> {
                 if twice {
                     return Err(Error::schema(format!("field {} appears twice", PyStr(key))));
                 }
-                let mut slot = None;
-                value
-                    .serialize(Infer::below(&mut slot, self.depth)?)
-                    .map_err(|e| e.in_field(key))?;
                 self.hashes.push(h);
                 fields.push(RecField {
                     name: key.to_owned(),
-                    node: slot,
+                    node: None,
                 });
+                Ok(fields.last_mut().map(|f| &mut f.node))
             }
-            RecTarget::Check(fields) => match fields.get_mut(i) {
-                Some(f) if f.name == key => {
-                    value
-                        .serialize(Infer::below(&mut f.node, self.depth)?)
-                        .map_err(|e| e.in_field(key))?;
+            RecTarget::Check(fields) => {
+                if fields.get(i).is_some_and(|f| f.name == key) {
+                    return Ok(fields.get_mut(i).map(|f| &mut f.node));
                 }
-                _ => {
-                    let mut names: Vec<String> =
-                        fields.iter().take(i).map(|f| f.name.clone()).collect();
-                    names.push(key.to_owned());
-                    self.mismatch = Some(names);
-                }
-            },
+                let mut names: Vec<String> =
+                    fields.iter().take(i).map(|f| f.name.clone()).collect();
+                names.push(key.to_owned());
+                self.mismatch = Some(names);
+                Ok(None)
+            }
         }
-        // index <= fields.len(): one per field pushed or checked, and once
-        // a field mismatches the later ones return early (above)
-        self.index = i.wrapping_add(1);
-        Ok(())
     }
 
     /// A field given by position (`f0`, `f1`, ...).
@@ -479,7 +540,7 @@ impl RecInfer<'_> {
             .get_mut(i)
             .ok_or_else(|| Error::schema("internal: expected field index"))?;
         value
-            .serialize(Infer::below(&mut f.node, self.depth)?)
+            .serialize(Infer::below(&mut f.node, self.at)?)
             .map_err(|e| e.in_field(&f.name))?;
         // i indexes fields (checked by get_mut above)
         self.index = i.wrapping_add(1);
@@ -555,7 +616,7 @@ impl ser::SerializeMap for RecInfer<'_> {
 pub(crate) enum TupleInfer<'a> {
     Seq(SeqInfer<'a>),
     Rec(RecInfer<'a>),
-    New(&'a mut Option<Node>, Vec<Node>, usize),
+    New(&'a mut Option<Node>, Vec<Node>, Level<'a>),
 }
 
 impl ser::SerializeTuple for TupleInfer<'_> {
@@ -565,11 +626,11 @@ impl ser::SerializeTuple for TupleInfer<'_> {
         match self {
             TupleInfer::Seq(s) => s.element(value),
             TupleInfer::Rec(r) => r.element(value),
-            TupleInfer::New(_, nodes, depth) => {
+            TupleInfer::New(_, nodes, at) => {
                 let i = nodes.len();
                 let mut slot = None;
                 value
-                    .serialize(Infer::below(&mut slot, *depth)?)
+                    .serialize(Infer::below(&mut slot, *at)?)
                     .map_err(|e| e.at_index(i as u64))?;
                 nodes.push(slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?);
                 Ok(())
@@ -644,18 +705,21 @@ impl<'a> ser::Serializer for Infer<'a> {
         Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
     }
     fn serialize_char(self, v: char) -> Result<()> {
+        self.at.varies();
         if v == '\0' {
             return Err(nul_error());
         }
         self.leaf(Node::Str(1))
     }
     fn serialize_str(self, v: &str) -> Result<()> {
+        self.at.varies();
         if v.ends_with('\0') {
             return Err(nul_error());
         }
         self.leaf(Node::Str(v.chars().count()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        self.at.varies();
         if v.last() == Some(&0) {
             return Err(nul_error());
         }
@@ -666,8 +730,13 @@ impl<'a> ser::Serializer for Infer<'a> {
             "None (numpy has no missing value; an Option is written only as Some)",
         ))
     }
-    through!(some);
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        // a later element may be None
+        self.at.varies();
+        value.serialize(self)
+    }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
+        self.at.varies();
         self.leaf(Node::Str(variant.chars().count()))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
@@ -676,6 +745,7 @@ impl<'a> ser::Serializer for Infer<'a> {
         value: &T,
     ) -> Result<()> {
         if let Some(Special::NdArray(code)) = Special::of(name) {
+            self.at.varies();
             return self.nd(code, value);
         }
         if let Some((code, dims)) = crate::special::bulk_elem(name) {
@@ -687,11 +757,12 @@ impl<'a> ser::Serializer for Infer<'a> {
         value.serialize(self)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqInfer<'a>> {
+        self.at.varies();
         self.seq()
     }
     fn serialize_tuple(self, _: usize) -> Result<TupleInfer<'a>> {
         match self.slot {
-            None => Ok(TupleInfer::New(self.slot, Vec::new(), self.depth)),
+            None => Ok(TupleInfer::New(self.slot, Vec::new(), self.at)),
             Some(Node::Record(_)) => Ok(TupleInfer::Rec(self.record()?)),
             Some(_) => Ok(TupleInfer::Seq(self.seq()?)),
         }
@@ -700,6 +771,7 @@ impl<'a> ser::Serializer for Infer<'a> {
         self.record()
     }
     fn serialize_map(self, _: Option<usize>) -> Result<RecInfer<'a>> {
+        self.at.varies();
         self.record()
     }
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<RecInfer<'a>> {

@@ -24,7 +24,9 @@
 //! speculative pass (`spec.rs`; arrays of plain numbers, and of records
 //! of them, through its fast mode, `flat.rs`; `par_to_vec`'s chunks too). Where that pass's bytes go is its flavour
 //! ([`spec::Output`]: all in memory for `to_vec`, chunks kept up to 4 MiB
-//! by `to_writer`'s checking pass, written as they come by `Direct`);
+//! by `to_writer`'s checking pass, written as they come by `Direct`; the
+//! flavour learns with the dtype whether the first element fixed the
+//! layout, so that `to_writer` can write in one pass);
 //! buffering and I/O live in the flavours, the serializers never see them,
 //! and a flavour's error is the pass's `Err`. Beside them: `probe.rs` looks
 //! at a value's top (the inner value of a special newtype, classified once
@@ -464,23 +466,14 @@ pub(crate) fn given_dtype(opts: &WriteOptions) -> Result<Option<Dtype>> {
     }
 }
 
-/// Pass 1: shape and dtype.
+/// Pass 1: shape and dtype. Only the walks are generic: the rest is
+/// [`inferred_plan`] and [`given_plan`].
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
     let nd = probe::top(value);
     let Some(given) = given_dtype(opts)? else {
         let mut root = None;
         value.serialize(infer::Infer::new(&mut root, true))?;
-        let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
-        let (shape, elem) = match nd {
-            Some(_) => (Vec::new(), &root),
-            None => infer::split_shape(&root)?,
-        };
-        return Ok(WritePlan {
-            dtype: infer::node_to_dtype(elem, opts.align)?,
-            shape,
-            checked: true,
-            nd,
-        });
+        return inferred_plan(root, nd, opts.align);
     };
     let mut measured = count_shape(&given);
     let count = walk::Count::new;
@@ -490,6 +483,31 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
         Some(_) => probe::parts(value, |_| Ok(count(&mut measured))).map(|_| ())?,
         None => value.serialize(count(&mut measured))?,
     }
+    given_plan(given, measured, nd)
+}
+
+/// The plan of an inferred value (`root`; `nd`: an n-d array's shape).
+fn inferred_plan(
+    root: Option<infer::Node>,
+    nd: Option<nd::NdShape>,
+    align: bool,
+) -> Result<WritePlan> {
+    let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
+    let (shape, elem) = match nd {
+        Some(_) => (Vec::new(), &root),
+        None => infer::split_shape(&root)?,
+    };
+    Ok(WritePlan {
+        dtype: infer::node_to_dtype(elem, align)?,
+        shape,
+        checked: true,
+        nd,
+    })
+}
+
+/// The plan of values of a given dtype, of the `measured` shape (`nd`: an
+/// n-d array's).
+fn given_plan(given: Dtype, measured: walk::Shape, nd: Option<nd::NdShape>) -> Result<WritePlan> {
     let (dtype, shape) = fit_shape(given, measured)?;
     let Some(nd) = nd else {
         return Ok(WritePlan {

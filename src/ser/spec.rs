@@ -22,6 +22,8 @@
 //! mode's checks are loop-invariant (the compiler turns a run of `f64`s
 //! into a vectorized copy).
 
+use std::cell::Cell;
+
 use serde::ser::{self, Serialize};
 
 use crate::dtype::{Dtype, Field};
@@ -29,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::ser::Found;
 use crate::ser::encode::DtypeTree;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
-use crate::ser::infer::{Infer, node_to_dtype};
+use crate::ser::infer::{Infer, Node, node_to_dtype};
 use crate::ser::nd::{NdShape, fortran_header};
 use crate::ser::pick::Pick;
 use crate::ser::probe::key_word;
@@ -94,6 +96,7 @@ impl Speculated {
 /// see them). The data is encoded into the pass's buffer; a flavour with a
 /// [`window`](Output::window) is handed it in chunks of whole elements and
 /// the buffer is reused. Its errors end the pass, which returns them.
+/// The window is asked for once the flavour was told the dtype.
 pub(crate) trait Output {
     /// Bytes held before a chunk is handed over (always one whole element
     /// at least); `None`: all the data stays in the buffer.
@@ -110,15 +113,21 @@ pub(crate) trait Output {
     /// The dtype is known, with the shape the length hints claim (and
     /// whether the data is column-major), before the first element is
     /// encoded into `out` (`to_vec` puts the header there); gives the dtype
-    /// back (lent, so that a header can be built without a copy).
+    /// back (lent, so that a header can be built without a copy). `fixed`:
+    /// the dtype was inferred from a first element that fixes the layout
+    /// (numbers, tuples, structs; see [`Infer::first`]) and the element
+    /// count is known up front, so the hinted shape is the array's and a
+    /// later element that does not fit is unlikely (a `Serialize` impl that
+    /// varies).
     fn dtype(
         &mut self,
         dtype: Dtype,
         hinted: &[u64],
         fortran: bool,
+        fixed: bool,
         out: &mut Vec<u8>,
     ) -> Result<Dtype> {
-        let _ = (hinted, fortran, out);
+        let _ = (hinted, fortran, fixed, out);
         Ok(dtype)
     }
     /// A full chunk of whole encoded elements (windowed flavours only).
@@ -137,7 +146,7 @@ impl Output for Whole {}
 struct Window {
     /// [`Output::window`].
     window: usize,
-    /// Whether the pass only checks (decided in `first` from the hints).
+    /// Whether the pass only checks (decided in `start` from the hints).
     check_only: bool,
 }
 
@@ -236,29 +245,47 @@ pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
     out: &'o mut Vec<u8>,
     output: &'o mut dyn Output,
 ) -> Result<usize> {
-    if column.is_some() && shape.len() != 1 {
-        return Err(Error::schema("internal: a column has one axis"));
-    }
-    let mut st = SpecState::new(false, out, output, Some(tape));
-    st.exact = true;
-    st.column = column;
-    st.dims = shape.iter().map(|&d| Some(d)).collect();
-    st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
-    st.leaf_depth = Some(shape.len());
+    let mut st = SpecState::planned(tape, shape, column, out, output)?;
     let walked = if shape.is_empty() {
         st.leaf(0, value)
     } else {
         walk(&mut st, value)
     };
-    if let Some(e) = st.failed.take() {
-        return Err(e);
-    }
-    walked?;
-    st.finish()
-        .ok_or_else(|| Error::schema("internal: data length"))
+    st.planned_end(walked)
 }
 
 impl<'o> SpecState<'o> {
+    /// The state of [`encode_planned`]'s walk.
+    fn planned(
+        tape: DtypeTree,
+        shape: &[u64],
+        column: Option<(&'o Field, usize)>,
+        out: &'o mut Vec<u8>,
+        output: &'o mut dyn Output,
+    ) -> Result<Self> {
+        if column.is_some() && shape.len() != 1 {
+            return Err(Error::schema("internal: a column has one axis"));
+        }
+        let mut st = SpecState::new(false, out, output, Some(tape));
+        st.exact = true;
+        st.column = column;
+        st.dims = shape.iter().map(|&d| Some(d)).collect();
+        st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
+        st.leaf_depth = Some(shape.len());
+        Ok(st)
+    }
+
+    /// The end of [`encode_planned`]'s walk (`walked`): the destination's
+    /// error, the walk's, or the bytes of data encoded.
+    fn planned_end(mut self, walked: Result<()>) -> Result<usize> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        walked?;
+        self.finish()
+            .ok_or_else(|| Error::schema("internal: data length"))
+    }
+
     fn new(
         align: bool,
         out: &'o mut Vec<u8>,
@@ -266,15 +293,11 @@ impl<'o> SpecState<'o> {
         known: Option<DtypeTree>,
     ) -> Self {
         let pos = out.len();
-        let chunked = output.window().map(|window| Window {
-            window,
-            check_only: false,
-        });
         SpecState {
             pos,
             base: pos,
             flushed: 0,
-            chunked,
+            chunked: None,
             gaps: false,
             dims: Vec::new(),
             hints: Vec::new(),
@@ -317,45 +340,52 @@ fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Specu
         }
         Err(_) => return None,
     }
-    if st.lost {
-        return None;
-    }
-    let len = st.finish()?;
-    let depth = st.leaf_depth?;
-    if depth != st.dims.len() {
-        return None;
-    }
-    let mut shape: Vec<u64> = st.dims.iter().map(|d| d.unwrap_or(0)).collect();
-    if !st.have {
-        return None;
-    }
-    let mut dtype = st.tape.dtype();
-    let mut absorbed = shape.len() > 1;
-    while let Dtype::Subarray(base, sub) = dtype {
-        shape.extend_from_slice(sub);
-        dtype = base;
-        absorbed = true;
-    }
-    let mut fortran = false;
-    if let Some(nd) = st.nd.take() {
-        // the flat data is all of the array's elements; an element with
-        // axes of its own is C order inside, so a Fortran array of them
-        // is reordered by the exact path
-        if shape.first() != nd.count().as_ref() || (absorbed && nd.reordered()) {
-            return None;
-        }
-        shape.splice(..1, nd.dims.iter().copied());
-        fortran = fortran_header(nd.fortran, &shape);
-    }
-    Some(Speculated {
-        tape: std::mem::replace(&mut st.tape, DtypeTree::placeholder()),
-        shape,
-        fortran,
-        len,
-    })
+    st.speculated()
 }
 
 impl SpecState<'_> {
+    /// What a walk that went through found: `None` when the values are
+    /// not uniform after all (a lost element, a ragged or empty array, an
+    /// n-d array whose data is not its elements).
+    fn speculated(&mut self) -> Option<Speculated> {
+        if self.lost {
+            return None;
+        }
+        let len = self.finish()?;
+        let depth = self.leaf_depth?;
+        if depth != self.dims.len() {
+            return None;
+        }
+        let mut shape: Vec<u64> = self.dims.iter().map(|d| d.unwrap_or(0)).collect();
+        if !self.have {
+            return None;
+        }
+        let mut dtype = self.tape.dtype();
+        let mut absorbed = shape.len() > 1;
+        while let Dtype::Subarray(base, sub) = dtype {
+            shape.extend_from_slice(sub);
+            dtype = base;
+            absorbed = true;
+        }
+        let mut fortran = false;
+        if let Some(nd) = self.nd.take() {
+            // the flat data is all of the array's elements; an element with
+            // axes of its own is C order inside, so a Fortran array of them
+            // is reordered by the exact path
+            if shape.first() != nd.count().as_ref() || (absorbed && nd.reordered()) {
+                return None;
+            }
+            shape.splice(..1, nd.dims.iter().copied());
+            fortran = fortran_header(nd.fortran, &shape);
+        }
+        Some(Speculated {
+            tape: std::mem::replace(&mut self.tape, DtypeTree::placeholder()),
+            shape,
+            fortran,
+            len,
+        })
+    }
+
     /// Ends the data at `pos` (the zeroed room past it trimmed): the bytes
     /// of data encoded, including those handed over in chunks.
     fn finish(&mut self) -> Option<usize> {
@@ -371,30 +401,39 @@ impl SpecState<'_> {
         Error::schema("speculation: the destination failed")
     }
 
-    /// Infers the dtype from the first element and reserves the output.
+    /// Infers the dtype from the first element (unless it is known) and
+    /// starts the data ([`start`](Self::start)): the only generic part.
     #[cold]
     #[inline(never)]
     fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let mut tape = match self.known.take() {
-            Some(known) => known,
-            None => {
-                let mut slot = None;
-                value.serialize(Infer::new(&mut slot, false))?;
-                let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
-                DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true)
-            }
-        };
+        if let Some(known) = self.known.take() {
+            return self.start(known, false);
+        }
+        let (mut slot, varies) = (None, Cell::new(false));
+        value.serialize(Infer::first(&mut slot, &varies))?;
+        self.start_inferred(slot, !varies.get())
+    }
+
+    /// [`start`](Self::start) with the dtype of the first element's
+    /// inferred layout (`slot`), compiled strict.
+    #[cold]
+    #[inline(never)]
+    fn start_inferred(&mut self, slot: Option<Node>, fixed: bool) -> Result<()> {
+        let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
+        let tape = DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true);
+        self.start(tape, fixed)
+    }
+
+    /// The dtype is known (`tape`): tells the flavour, which may write a
+    /// header, and reserves the output. `fixed`: the first element fixed
+    /// the layout ([`Infer::first`]), so with the element count known up
+    /// front (one axis, an exact length hint) the flavour is told that a
+    /// later element is unlikely to differ.
+    #[cold]
+    #[inline(never)]
+    fn start(&mut self, mut tape: DtypeTree, fixed: bool) -> Result<()> {
         let dtype = tape.take_dtype();
         self.itemsize = dtype.itemsize();
-        if let Some(c) = self.chunked.as_mut() {
-            if let Some(limit) = self.output.check_above() {
-                // no hint counts as 0
-                let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
-                    acc.checked_mul(h.unwrap_or(0) as u64)
-                });
-                c.check_only = claimed.is_none_or(|n| n > limit as u64);
-            }
-        }
         self.gaps = dtype.has_gaps();
         let mut hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
         let mut fortran = false;
@@ -403,10 +442,23 @@ impl SpecState<'_> {
             hinted.splice(..1.min(hinted.len()), nd.dims.iter().copied());
             fortran = hinted.len() == nd.dims.len() && fortran_header(nd.fortran, &hinted);
         }
-        let dtype = match self.output.dtype(dtype, &hinted, fortran, self.out) {
+        let fixed = fixed && matches!(self.hints.as_slice(), [Some(_)]);
+        let dtype = match self.output.dtype(dtype, &hinted, fortran, fixed, self.out) {
             Ok(dtype) => dtype,
             Err(e) => return Err(self.fail(e)),
         };
+        // asked once the flavour knows the dtype
+        self.chunked = self.output.window().map(|window| Window {
+            window,
+            check_only: false,
+        });
+        if let (Some(c), Some(limit)) = (self.chunked.as_mut(), self.output.check_above()) {
+            // no hint counts as 0
+            let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
+                acc.checked_mul(h.unwrap_or(0) as u64)
+            });
+            c.check_only = claimed.is_none_or(|n| n > limit as u64);
+        }
         let count = self
             .hints
             .iter()
@@ -510,17 +562,23 @@ impl SpecState<'_> {
         if !self.have {
             self.first(value)?;
             self.put(value)?;
-            // the fast mode's layout, once the first element showed the
-            // tree a record's keys; elements up to an eighth of the block
-            // (`WINDOW`): the block is appended rarely, and an element
-            // always fits an empty block
-            self.layout = self
-                .tape
-                .flat()
-                .filter(|l| l.itemsize() <= WINDOW && !self.exact);
+            self.flat_layout();
             return Ok(());
         }
         self.put(value)
+    }
+
+    /// The fast mode's layout, once the first element showed the tree a
+    /// record's keys; elements up to an eighth of the block (`WINDOW`):
+    /// the block is appended rarely, and an element always fits an empty
+    /// block.
+    #[cold]
+    #[inline(never)]
+    fn flat_layout(&mut self) {
+        self.layout = self
+            .tape
+            .flat()
+            .filter(|l| l.itemsize() <= WINDOW && !self.exact);
     }
 
     /// Encodes one element once the dtype is known (the per-element path).
@@ -744,21 +802,34 @@ impl SpecSeq<'_, '_> {
     /// naming the record or index.
     #[inline(never)]
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let (i, depth) = (self.i, self.depth);
-        let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
-        let attach = |e: Error| super::at_element(e, depth == 0, i);
-        if i >= n {
-            return Err(attach(Error::schema(format!(
-                "sequence longer than {n}, the length of the first one"
-            ))));
-        }
+        let (i, top) = (self.i, self.depth == 0);
+        self.exact_room()?;
         // an npz column's records (its shape has one axis)
         let Some(column) = self.st.column else {
-            return self.element(value).map_err(attach);
+            return self
+                .element(value)
+                .map_err(|e| super::at_element(e, top, i));
         };
-        self.st.put_field(value, column).map_err(attach)?;
+        let put = self.st.put_field(value, column);
+        put.map_err(|e| super::at_element(e, top, i))?;
         count(&mut self.i, 1);
         Ok(())
+    }
+
+    /// The exact pass's check that the axis has room for one more element.
+    fn exact_room(&self) -> Result<()> {
+        let (i, depth) = (self.i, self.depth);
+        let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
+        if i < n {
+            return Ok(());
+        }
+        Err(super::at_element(
+            Error::schema(format!(
+                "sequence longer than {n}, the length of the first one"
+            )),
+            depth == 0,
+            i,
+        ))
     }
 
     /// An element the fast mode did not take (or any element out of it).

@@ -84,28 +84,39 @@ impl<'a> Count<'a> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.shape.bytes && self.ints == self.i {
             if let Captured::Int(_) | Captured::UInt(_) = probe(value) {
-                // ints == i, a count of elements serialized
-                self.ints = self.ints.wrapping_add(1);
-                self.i = self.ints;
+                self.int();
                 return Ok(());
             }
         }
+        let (below, top, i) = self.below()?;
+        value
+            .serialize(below)
+            .map_err(|e| super::at_element(e, top, i))?;
+        // a count of elements serialized: refused rather than wrapped
+        self.i = i.checked_add(1).ok_or_else(super::too_many)?;
+        Ok(())
+    }
+
+    /// An integer taken as a byte ([`Shape::bytes`]).
+    fn int(&mut self) {
+        // ints == i, a count of elements serialized
+        self.ints = self.ints.wrapping_add(1);
+        self.i = self.ints;
+    }
+
+    /// The count of the next element one level below, whether this level
+    /// is the top, and the element's index.
+    fn below(&mut self) -> Result<(Count<'_>, bool, u64)> {
         if self.ints > 0 {
             return Err(Error::schema(
                 "a sequence of bytes (integers) with other values in it",
             ));
         }
-        let i = self.i;
         let below = Count {
             depth: super::deeper(self.depth)?,
             ..Count::new(&mut *self.shape)
         };
-        value
-            .serialize(below)
-            .map_err(|e| super::at_element(e, self.depth == 0, i))?;
-        // a count of elements serialized: refused rather than wrapped
-        self.i = i.checked_add(1).ok_or_else(super::too_many)?;
-        Ok(())
+        Ok((below, self.depth == 0, self.i))
     }
 
     fn finish(self) -> Result<()> {

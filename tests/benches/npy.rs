@@ -1,7 +1,8 @@
 //! Throughput of npy_serde's read and write paths against their limits.
 //!
 //! For each data set (records of issue 6), in one run:
-//! - ours: `to_vec` (fresh output), `to_writer` into a reused `Vec` and into
+//! - ours: `to_vec` (fresh output), `to_writer` into a reused `Vec`, into a
+//!   fresh `Vec` reserved to the file's size (`to_writer_reserved`) and into
 //!   a `BufWriter<File>`, `NpyWriter` streaming; `from_slice`, `from_reader`
 //!   over a `BufReader<File>`, the `NpyReader::deserialize` iterator;
 //! - npyz (derive) on the same records, writing to a fresh `Vec` and reading
@@ -564,6 +565,15 @@ where
         b.iter(|| {
             buf.clear();
             npy_serde::to_writer(&mut buf, black_box(&recs)).unwrap();
+        })
+    });
+    // into a fresh Vec reserved to the file's size (issue 34: against
+    // to_vec, which sizes its own)
+    g.bench_function("to_writer_reserved", |b| {
+        b.iter(|| {
+            let mut v = Vec::with_capacity(ours.len());
+            npy_serde::to_writer(&mut v, black_box(&recs)).unwrap();
+            v
         })
     });
     g.bench_function("to_writer_file", |b| {

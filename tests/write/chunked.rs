@@ -100,16 +100,13 @@ impl<T: Serialize> Serialize for Unsized<'_, T> {
 
 #[test]
 fn arrays_up_to_4_mib_are_written_from_the_checking_walk() {
-    // 980 KB: the chunks of the checking walk were kept, written at once
+    // 980 KB of records that fix their layout, with a length: written in
+    // one pass (issue 34), the header and then the data
     let recs = particles(20_000);
     let mut rec = Recorder::default();
     to_writer(&mut rec, &recs).unwrap();
     assert_eq!(rec.out, to_vec(&recs).unwrap());
-    assert_eq!(
-        rec.writes.len(),
-        3,
-        "header, the kept chunks, the last chunk"
-    );
+    assert_eq!(rec.writes.len(), 2, "header, the data");
     // no length hint: kept while under 4 MiB ...
     let mut rec = Recorder::default();
     to_writer(&mut rec, &Unsized(&recs)).unwrap();
@@ -332,4 +329,70 @@ fn reused_chunks_leave_no_stale_bytes() {
         assert_eq!(rec.out, opts.to_vec(&recs).unwrap());
         assert!(rec.writes.len() > 6, "{:?}", rec.writes);
     }
+}
+
+/// A record whose field `x` is an `f64`, except at record `odd`, where it
+/// is a `u8`: a `Serialize` impl that varies, which no first element can
+/// foresee.
+struct Varies {
+    i: u64,
+    odd: u64,
+    name: Option<&'static str>,
+}
+
+impl Serialize for Varies {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Varies", 3)?;
+        st.serialize_field("i", &self.i)?;
+        if self.i == self.odd {
+            st.serialize_field("x", &7u8)?;
+        } else {
+            st.serialize_field("x", &0.5f64)?;
+        }
+        if let Some(name) = self.name {
+            st.serialize_field("name", name)?;
+        }
+        st.end()
+    }
+}
+
+fn varies(n: u64, odd: u64, name: Option<&'static str>) -> Vec<Varies> {
+    (0..n).map(|i| Varies { i, odd, name }).collect()
+}
+
+/// Issue 34: when the first element fixes the layout (numbers, tuples,
+/// structs) and the length is known, `to_writer` writes in one pass; a
+/// later element that does not fit after all ends the call with the error
+/// that names the record (the one `to_vec` gives), the writer holding the
+/// header and part of the data, as `serde_json::to_writer` leaves it.
+#[test]
+fn a_late_misfit_of_a_fixed_layout_leaves_a_partial_array() {
+    let n = 300_000; // 4.8 MB: chunks were written before the misfit
+    let odd = 250_000;
+    let values = varies(n, odd, None);
+    let mut rec = Recorder::default();
+    let err = to_writer(&mut rec, &values).unwrap_err();
+    assert!(err.to_string().contains(&format!("record {odd}")), "{err}");
+    assert_eq!(err.to_string(), to_vec(&values).unwrap_err().to_string());
+    // a prefix of the array the values would have given
+    let whole = to_vec(&varies(n, n, None)).unwrap();
+    assert!(!rec.out.is_empty() && rec.out.len() < whole.len());
+    assert_eq!(rec.out[..], whole[..rec.out.len()]);
+    // to_path stays all-or-nothing
+    let path = std::env::temp_dir().join(format!("npy_serde_misfit_{}.npy", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    assert!(npy_serde::to_path(&path, &values).is_err());
+    assert!(!path.exists());
+}
+
+/// Issue 34: a layout the first element does not fix (a string here) is
+/// still checked before anything is written.
+#[test]
+fn a_late_misfit_of_a_variable_layout_writes_nothing() {
+    let values = varies(300_000, 250_000, Some("ab"));
+    let mut rec = Recorder::default();
+    let err = to_writer(&mut rec, &values).unwrap_err();
+    assert!(err.to_string().contains("record 250000"), "{err}");
+    assert!(rec.out.is_empty());
 }
