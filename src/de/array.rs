@@ -11,7 +11,7 @@ use super::bulk_offer;
 use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Kind, Plan, bulk_key};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal, with_shape_hint};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -25,10 +25,10 @@ use crate::nd::Order;
 /// [`ArrayDe::of_file`]); nested arrays (rows, subarrays) have `()`, which
 /// adds nothing: they stay as small as their bytes and plan, and their
 /// sequences test nothing about the file.
-pub(crate) struct ArrayDe<'a, B, F = ()> {
+pub(crate) struct ArrayDe<'a, 'de, F = ()> {
     dtype: &'a Plan,
     dims: &'a [u64],
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
@@ -80,9 +80,15 @@ impl Whole for OfFile<'_> {
     }
 }
 
-impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
+impl<'de, 'a> ArrayDe<'a, 'de> {
     #[inline]
-    pub(crate) fn new(dtype: &'a Plan, dims: &'a [u64], bytes: B, cfg: Cfg, top: bool) -> Self {
+    pub(crate) fn new(
+        dtype: &'a Plan,
+        dims: &'a [u64],
+        bytes: Bytes<'de, 'a>,
+        cfg: Cfg,
+        top: bool,
+    ) -> Self {
         ArrayDe {
             dtype,
             dims,
@@ -99,7 +105,7 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         self,
         header: &'a Header,
         max_elements: u64,
-    ) -> ArrayDe<'a, B, OfFile<'a>> {
+    ) -> ArrayDe<'a, 'de, OfFile<'a>> {
         ArrayDe {
             dtype: self.dtype,
             dims: self.dims,
@@ -114,9 +120,9 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
     }
 }
 
-impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
+impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
     #[inline]
-    fn element(&self) -> ElementDe<'a, B> {
+    fn element(&self) -> ElementDe<'a, 'de> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
     }
 
@@ -152,7 +158,7 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
             }
-            return run_seq::<B, V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor);
+            return run_seq::<V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor);
         }
         if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
             // scalars of no bytes (`S0`): counted, not split from the bytes
@@ -200,11 +206,11 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
 /// Visits `n` scalars of `plan` laid out back to back in exactly `bytes`
 /// (`dims` is `[n]`, for messages): the last axis of an array of scalars.
 #[inline]
-pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
+pub(crate) fn scalar_run<'de, 'a, V: Visitor<'de>>(
     plan: &'a Plan,
     dims: &'a [u64],
     n: usize,
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     top: bool,
     visitor: V,
@@ -237,9 +243,9 @@ pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
 /// [`RunOf`] kinds) so each inlines its visitor once: a visitor's
 /// `visit_seq` called from one place only is inlined there.
 #[inline(always)]
-pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, W: RunOf>(
+pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
     base: &'a Plan,
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     top: bool,
     visitor: V,
@@ -248,7 +254,7 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, W: RunOf>(
     // took nothing, should it never be dropped)
     let left = Cell::new(bytes.len());
     let mut at = ElementDe::with_fast(base, base.fast, bytes, cfg);
-    let seq = RunSeq::<B, W> {
+    let seq = RunSeq::<W> {
         at: &mut at,
         size: base.size,
         rest: bytes,
@@ -268,10 +274,8 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, W: RunOf>(
 /// the type.
 pub(crate) trait RunOf {
     /// Hands the element `at` to `seed`.
-    fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
-        seed: T,
-        at: &ElementDe<'_, B>,
-    ) -> Result<T::Value>;
+    fn hand<'de, T: de::DeserializeSeed<'de>>(seed: T, at: &ElementDe<'_, 'de>)
+    -> Result<T::Value>;
 }
 
 /// The rows of a one-axis array: each by reference ([`RowDe`]), one word
@@ -289,9 +293,9 @@ pub(crate) enum FieldRun {}
 
 impl RunOf for Rows {
     #[inline(always)]
-    fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
+    fn hand<'de, T: de::DeserializeSeed<'de>>(
         seed: T,
-        at: &ElementDe<'_, B>,
+        at: &ElementDe<'_, 'de>,
     ) -> Result<T::Value> {
         seed.deserialize(RowDe(at))
     }
@@ -301,9 +305,9 @@ macro_rules! by_value {
     ($($w:ty)*) => {$(
         impl RunOf for $w {
             #[inline(always)]
-            fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
+            fn hand<'de, T: de::DeserializeSeed<'de>>(
                 seed: T,
-                at: &ElementDe<'_, B>,
+                at: &ElementDe<'_, 'de>,
             ) -> Result<T::Value> {
                 seed.deserialize(*at)
             }
@@ -334,14 +338,14 @@ pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error
 /// the visitor by value, so a visitor's loop that is not inlined keeps
 /// the state in registers rather than storing it back per element; what
 /// is left is reported once, when the visitor drops the sequence.
-struct RunSeq<'a, 'l, 'de, B: Src<'de>, W> {
+struct RunSeq<'a, 'l, 'de, W> {
     /// The element handed out: the run's plan, fast tag and options, the
     /// current element's bytes (apart from the sequence, which stays in
     /// registers while a row's deserializer refers to this).
-    at: &'l mut ElementDe<'a, B>,
+    at: &'l mut ElementDe<'a, 'de>,
     /// `base.size`, read once.
     size: usize,
-    rest: B,
+    rest: Bytes<'de, 'a>,
     /// Bytes of the whole run, for positions in messages.
     total: usize,
     top: bool,
@@ -350,14 +354,14 @@ struct RunSeq<'a, 'l, 'de, B: Src<'de>, W> {
     of: PhantomData<(&'de (), W)>,
 }
 
-impl<'de, B: Src<'de>, W> Drop for RunSeq<'_, '_, 'de, B, W> {
+impl<W> Drop for RunSeq<'_, '_, '_, W> {
     #[inline(always)]
     fn drop(&mut self) {
         self.left.set(self.rest.len());
     }
 }
 
-impl<'de, B: Src<'de>, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, B, W> {
+impl<'de, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, W> {
     type Error = Error;
 
     #[inline(always)]
@@ -429,10 +433,10 @@ pub(super) fn at_position(e: Error, top: bool, i: usize) -> Error {
 }
 
 /// The elements of one axis.
-struct ArraySeq<'a, B> {
+struct ArraySeq<'a, 'de> {
     dtype: &'a Plan,
     rest: &'a [u64],
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     stride: usize,
     next: usize,
     len: usize,
@@ -440,7 +444,7 @@ struct ArraySeq<'a, B> {
     top: bool,
 }
 
-impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
+impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
     type Error = Error;
 
     #[inline]
@@ -480,9 +484,9 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
 }
 
 /// A run of scalars of one type (the last axis of an array of scalars).
-struct ScalarSeq<'a, B> {
+struct ScalarSeq<'a, 'de> {
     plan: &'a Plan,
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     size: usize,
     next: usize,
     len: usize,
@@ -490,7 +494,7 @@ struct ScalarSeq<'a, B> {
     top: bool,
 }
 
-impl<'de, B: Src<'de>> de::SeqAccess<'de> for ScalarSeq<'_, B> {
+impl<'de> de::SeqAccess<'de> for ScalarSeq<'_, 'de> {
     type Error = Error;
 
     #[inline]
@@ -532,7 +536,7 @@ macro_rules! elem_or_seq {
     )*};
 }
 
-impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
+impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
     type Error = Error;
 
     elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
@@ -641,7 +645,7 @@ impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
     }
 }
 
-impl<'de, B: Src<'de>, F: Whole> bulk_offer::Raw<'de> for ArrayDe<'_, B, F> {
+impl<'de, F: Whole> bulk_offer::Raw<'de> for ArrayDe<'_, 'de, F> {
     /// The whole data (C order), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.bytes.visit(visitor)
@@ -704,10 +708,10 @@ pub(crate) fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Resul
 }
 
 /// An array in memory: its elements' plan, dims, stored bytes and order.
-pub(crate) struct Flat<'a, B> {
+pub(crate) struct Flat<'a, 'de> {
     pub(crate) plan: &'a Plan,
     pub(crate) dims: &'a [u64],
-    pub(crate) bytes: B,
+    pub(crate) bytes: Bytes<'de, 'a>,
     pub(crate) cfg: Cfg,
     pub(crate) order: Order,
     /// The dims are a file's whole 1-d shape: positions in errors are
@@ -715,7 +719,7 @@ pub(crate) struct Flat<'a, B> {
     pub(crate) records: bool,
 }
 
-impl<'de, B: Src<'de>> nd::Source<'de> for Flat<'_, B> {
+impl<'de> nd::Source<'de> for Flat<'_, 'de> {
     fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value> {
         let flat = nd::flat_dims(self.dims, absorbed)?;
         if self.order.is_fortran() && absorbed > 0 {

@@ -13,7 +13,7 @@ use super::bulk_offer;
 use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
-use super::{Cfg, Src, fix_error, internal};
+use super::{Bytes, Cfg, fix_error, internal};
 use crate::dtype::Plain;
 use crate::error::{Error, Result};
 use crate::nd::Order;
@@ -24,18 +24,18 @@ use crate::nd::Order;
 /// check per field instead of two; the fast scalar paths read their fixed
 /// width from the front); every other path takes [`ElementDe::exact`].
 #[derive(Clone, Copy)]
-pub(crate) struct ElementDe<'a, B> {
+pub(crate) struct ElementDe<'a, 'de> {
     dtype: &'a Plan,
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     /// `dtype.fast`, carried by value: a run of scalars reads it from the
     /// plan once, not once per element.
     fast: Fast,
 }
 
-impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
+impl<'de, 'a> ElementDe<'a, 'de> {
     #[inline]
-    pub(crate) fn new(dtype: &'a Plan, bytes: B, cfg: Cfg) -> Self {
+    pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
         ElementDe {
             dtype,
             bytes,
@@ -46,7 +46,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
 
     /// An element whose plan's [`Fast`] tag the caller already read.
     #[inline(always)]
-    pub(crate) fn with_fast(dtype: &'a Plan, fast: Fast, bytes: B, cfg: Cfg) -> Self {
+    pub(crate) fn with_fast(dtype: &'a Plan, fast: Fast, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
         ElementDe {
             dtype,
             bytes,
@@ -57,13 +57,13 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
 
     /// The same element over other bytes (the next of a run).
     #[inline(always)]
-    pub(crate) fn set_bytes(&mut self, bytes: B) {
+    pub(crate) fn set_bytes(&mut self, bytes: Bytes<'de, 'a>) {
         self.bytes = bytes;
     }
 
     /// Exactly the element's bytes.
     #[inline]
-    fn exact(&self) -> Result<B> {
+    fn exact(&self) -> Result<Bytes<'de, 'a>> {
         self.bytes.range(0, self.dtype.size)
     }
 
@@ -120,7 +120,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(ScalarDe<B>, V) -> Result<V::Value>,
+        f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => f(ScalarDe::new(*s, self.exact()?, self.cfg), visitor),
@@ -347,7 +347,7 @@ fn fix_found(e: Error, plan: &Plan) -> Error {
     fix_error(e, &Found(plan))
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
+impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     type Error = Error;
 
     #[inline]
@@ -429,7 +429,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
-            return run_seq::<B, V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
+            return run_seq::<V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
         }
         self.seq_general(visitor)
     }
@@ -482,7 +482,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     serde::forward_to_deserialize_any! { map identifier }
 }
 
-impl<'de, B: Src<'de>> bulk_offer::Raw<'de> for ElementDe<'_, B> {
+impl<'de> bulk_offer::Raw<'de> for ElementDe<'_, 'de> {
     /// The subarray's bytes (exactly its own: a record field's bytes run on
     /// to the end of the record), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -492,10 +492,10 @@ impl<'de, B: Src<'de>> bulk_offer::Raw<'de> for ElementDe<'_, B> {
 
 /// A record as a map: keys are the field names from the dtype (file order),
 /// values the fields' elements at their fixed offsets.
-struct RecordMap<'a, B> {
+struct RecordMap<'a, 'de> {
     fields: std::slice::Iter<'a, PField>,
     value: Option<&'a PField>,
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     /// While proving [`ByPosition`]: the keys the type made of the names.
     keys: Option<Keys>,
@@ -557,7 +557,7 @@ fn in_field(e: Error, name: &str) -> Error {
 }
 
 #[inline]
-fn field_de<'de, 'a, B: Src<'de>>(f: &'a PField, bytes: B, cfg: Cfg) -> Result<ElementDe<'a, B>> {
+fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'a, 'de>> {
     // from the field to the end of the record: the element reads its own
     // size from the front (`ElementDe::exact`), and a field of a checked
     // dtype always fits
@@ -568,7 +568,7 @@ fn field_de<'de, 'a, B: Src<'de>>(f: &'a PField, bytes: B, cfg: Cfg) -> Result<E
     ))
 }
 
-impl<'de, B: Src<'de>> de::MapAccess<'de> for RecordMap<'_, B> {
+impl<'de> de::MapAccess<'de> for RecordMap<'_, 'de> {
     type Error = Error;
 
     #[inline]
@@ -621,17 +621,16 @@ impl ExactSizeIterator for Picked<'_> {}
 
 /// A record as a sequence of its fields in file order (tuples, tuple
 /// structs, and structs by position: there some fields may be left out).
-struct RecordSeq<'r, 'a, I, B> {
+struct RecordSeq<'r, 'a, 'de, I> {
     fields: I,
     /// The record, which each of its fields' [`FieldDe`] refers to (so a
     /// field's deserializer is two words).
-    record: &'r ElementDe<'a, B>,
+    record: &'r ElementDe<'a, 'de>,
 }
 
-impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<'_, 'a, I, B>
+impl<'de, 'a, I> de::SeqAccess<'de> for RecordSeq<'_, 'a, 'de, I>
 where
     I: ExactSizeIterator<Item = &'a PField>,
-    B: Src<'de>,
 {
     type Error = Error;
 
@@ -664,15 +663,15 @@ where
 /// one-axis run of scalars) read at the field's offset here; every other
 /// method is [`ElementDe`]'s over the field's bytes, out of line
 /// ([`field_general`]) or inlined ([`FieldDe::element`]).
-pub(crate) struct FieldDe<'a, 'r, B> {
+pub(crate) struct FieldDe<'a, 'r, 'de> {
     field: &'a PField,
-    record: &'r ElementDe<'a, B>,
+    record: &'r ElementDe<'a, 'de>,
 }
 
-impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
+impl<'de, 'a> FieldDe<'a, '_, 'de> {
     /// The field as an [`ElementDe`] (see [`field_de`]).
     #[inline(always)]
-    fn element(self) -> Result<ElementDe<'a, B>> {
+    fn element(self) -> Result<ElementDe<'a, 'de>> {
         field_de(self.field, self.record.bytes, self.record.cfg)
     }
 
@@ -687,7 +686,7 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
+        f: impl FnOnce(ElementDe<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         field_general(self.field, self.record, visitor, f)
     }
@@ -709,11 +708,11 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
 /// two words in registers.
 #[cold]
 #[inline(never)]
-fn field_general<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
+fn field_general<'de, 'a, V: Visitor<'de>>(
     field: &'a PField,
-    record: &ElementDe<'a, B>,
+    record: &ElementDe<'a, 'de>,
     visitor: V,
-    f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
+    f: impl FnOnce(ElementDe<'a, 'de>, V) -> Result<V::Value>,
 ) -> Result<V::Value> {
     f(field_de(field, record.bytes, record.cfg)?, visitor)
 }
@@ -728,7 +727,7 @@ macro_rules! field_forward {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
+impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     type Error = Error;
 
     fast_numbers!();
@@ -743,7 +742,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
                 .bytes
                 .range(self.field.offset, self.record.bytes.len())?
                 .split(plan.size)?;
-            return run_seq::<B, V, FieldRun>(base, bytes, self.record.cfg, false, visitor);
+            return run_seq::<V, FieldRun>(base, bytes, self.record.cfg, false, visitor);
         }
         self.general(visitor, |d, v| d.seq_general(v))
     }
@@ -834,7 +833,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
 /// An [`ElementDe`] by reference: a row of a one-axis array handed out by
 /// its run (`super::array::Rows`), one word. Every method is the
 /// element's; a record is read from the reference ([`ElementDe::record`]).
-pub(crate) struct RowDe<'r, 'a, B>(pub(crate) &'r ElementDe<'a, B>);
+pub(crate) struct RowDe<'r, 'a, 'de>(pub(crate) &'r ElementDe<'a, 'de>);
 
 macro_rules! row_forward {
     ($($m:ident($($a:ident: $t:ty),*))*) => {$(
@@ -845,7 +844,7 @@ macro_rules! row_forward {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for RowDe<'_, '_, B> {
+impl<'de> de::Deserializer<'de> for RowDe<'_, '_, 'de> {
     type Error = Error;
 
     row_forward! {

@@ -8,9 +8,9 @@
 //!
 //! One deserializer serves both borrowed input (`from_slice`, where `S` and
 //! `V` fields are handed out as `&'de [u8]`) and copied input (`from_reader`,
-//! a buffer reused per record), like serde_json's `Reference` but as a type
-//! parameter ([`Src`]: [`Borrowed`] or [`Copied`]), so nothing checks which
-//! one per field.
+//! a buffer reused per record), like serde_json's `Reference`: [`Bytes`],
+//! an enum whose two kinds differ only where bytes are handed out, so each
+//! deserializer is instantiated once per visitor, not once per kind.
 //!
 //! Speed: the per-file [`plan::Plan`] decides once per node what the hot
 //! paths test per record — a [`plan::Fast`] tag for scalars that are one
@@ -194,143 +194,95 @@ pub(crate) fn at_least_one(n: usize) -> std::num::NonZeroUsize {
 }
 
 /// The bytes of one element or of a run of elements: borrowed from the
-/// caller's input ([`Borrowed`], may be handed to the visitor as
-/// `&'de [u8]`) or from a scratch buffer ([`Copied`], handed out as a
-/// transient `&[u8]`). A type parameter rather than an enum: which one is
-/// known per call of `from_slice`/`from_reader`, so no deserializer checks
-/// it per field.
-pub(crate) trait Src<'de>: Copy {
+/// caller's input (`Borrowed`, may be handed to the visitor as
+/// `&'de [u8]`) or from a scratch buffer (`Copied`, handed out as a
+/// transient `&[u8]`: `from_reader`, reordered data). One type rather than
+/// a type parameter: every deserializer and sequence exists once per
+/// visitor, whatever input it reads; only handing the bytes themselves
+/// out ([`Bytes::visit`], [`Bytes::visit_str`]) tells the two apart.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Bytes<'de, 'a> {
+    /// Bytes of the caller's input (`from_slice`).
+    Borrowed(&'de [u8]),
+    /// Bytes of a buffer that is reused.
+    Copied(&'a [u8]),
+}
+
+impl<'de, 'a> Bytes<'de, 'a> {
     /// The bytes.
-    fn slice(&self) -> &[u8];
-
-    /// The bytes from `start` to `end`, of the same kind.
-    fn range(self, start: usize, end: usize) -> Result<Self>;
-
-    /// The first `n` bytes and the rest, of the same kind.
-    fn split(self, n: usize) -> Result<(Self, Self)>;
-
-    /// The first `n` bytes and the rest, of the same kind; `None` when
-    /// fewer than `n` bytes are left.
-    fn split_checked(self, n: usize) -> Option<(Self, Self)>;
-
-    /// Hands the bytes to the visitor, borrowed when possible.
-    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
-
-    /// Hands the bytes to the visitor as a string when they are UTF-8, as
-    /// bytes otherwise (the visitor then says what it expected).
-    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
+    #[inline(always)]
+    pub(crate) fn slice(&self) -> &[u8] {
+        match *self {
+            Bytes::Borrowed(b) => b,
+            Bytes::Copied(b) => b,
+        }
+    }
 
     /// Length in bytes.
-    #[inline]
-    fn len(&self) -> usize {
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
         self.slice().len()
+    }
+
+    /// The bytes from `start` to `end`, of the same kind.
+    #[inline]
+    pub(crate) fn range(self, start: usize, end: usize) -> Result<Self> {
+        match self {
+            Bytes::Borrowed(b) => b.get(start..end).map(Bytes::Borrowed),
+            Bytes::Copied(b) => b.get(start..end).map(Bytes::Copied),
+        }
+        .ok_or_else(internal)
     }
 
     /// `len` bytes starting at `offset`, of the same kind.
     #[inline]
-    fn sub(self, offset: usize, len: usize) -> Result<Self> {
+    pub(crate) fn sub(self, offset: usize, len: usize) -> Result<Self> {
         self.range(offset, offset.checked_add(len).ok_or_else(internal)?)
     }
-}
 
-/// Bytes of the caller's input (`from_slice`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Borrowed<'de>(pub(crate) &'de [u8]);
-
-/// Bytes of a buffer that is reused (`from_reader`, reordered data).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Copied<'a>(pub(crate) &'a [u8]);
-
-impl<'de> Src<'de> for Borrowed<'de> {
+    /// The first `n` bytes and the rest, of the same kind.
     #[inline]
-    fn slice(&self) -> &[u8] {
-        self.0
+    pub(crate) fn split(self, n: usize) -> Result<(Self, Self)> {
+        self.split_checked(n).ok_or_else(internal)
     }
 
-    #[inline]
-    fn range(self, start: usize, end: usize) -> Result<Self> {
-        self.0.get(start..end).map(Borrowed).ok_or_else(internal)
-    }
-
-    #[inline]
-    fn split(self, n: usize) -> Result<(Self, Self)> {
-        match self.0.split_at_checked(n) {
-            Some((a, r)) => Ok((Borrowed(a), Borrowed(r))),
-            None => Err(internal()),
-        }
-    }
-
+    /// The first `n` bytes and the rest, of the same kind; `None` when
+    /// fewer than `n` bytes are left.
     #[inline(always)]
-    fn split_checked(self, n: usize) -> Option<(Self, Self)> {
-        let (a, r) = self.0.split_at_checked(n)?;
-        Some((Borrowed(a), Borrowed(r)))
-    }
-
-    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_borrowed_bytes(self.0)
-    }
-
-    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match std::str::from_utf8(self.0) {
-            Ok(s) => visitor.visit_borrowed_str(s),
-            Err(_) => visitor.visit_borrowed_bytes(self.0),
-        }
-    }
-}
-
-impl<'de> Src<'de> for Copied<'_> {
-    #[inline]
-    fn slice(&self) -> &[u8] {
-        self.0
-    }
-
-    #[inline]
-    fn range(self, start: usize, end: usize) -> Result<Self> {
-        self.0.get(start..end).map(Copied).ok_or_else(internal)
-    }
-
-    #[inline]
-    fn split(self, n: usize) -> Result<(Self, Self)> {
-        match self.0.split_at_checked(n) {
-            Some((a, r)) => Ok((Copied(a), Copied(r))),
-            None => Err(internal()),
+    pub(crate) fn split_checked(self, n: usize) -> Option<(Self, Self)> {
+        match self {
+            Bytes::Borrowed(b) => {
+                let (a, r) = b.split_at_checked(n)?;
+                Some((Bytes::Borrowed(a), Bytes::Borrowed(r)))
+            }
+            Bytes::Copied(b) => {
+                let (a, r) = b.split_at_checked(n)?;
+                Some((Bytes::Copied(a), Bytes::Copied(r)))
+            }
         }
     }
 
-    #[inline(always)]
-    fn split_checked(self, n: usize) -> Option<(Self, Self)> {
-        let (a, r) = self.0.split_at_checked(n)?;
-        Some((Copied(a), Copied(r)))
-    }
-
-    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_bytes(self.0)
-    }
-
-    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match std::str::from_utf8(self.0) {
-            Ok(s) => visitor.visit_str(s),
-            Err(_) => visitor.visit_bytes(self.0),
+    /// Hands the bytes to the visitor, borrowed when possible.
+    pub(crate) fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Bytes::Borrowed(b) => visitor.visit_borrowed_bytes(b),
+            Bytes::Copied(b) => visitor.visit_bytes(b),
         }
     }
-}
 
-/// The two kinds of [`Src`] under one name, for call sites outside this
-/// module (`Bytes::Copied(row)`).
-pub(crate) struct Bytes;
-
-#[allow(non_snake_case)]
-impl Bytes {
-    /// Bytes of the caller's input.
-    #[inline]
-    pub(crate) fn Borrowed(b: &[u8]) -> Borrowed<'_> {
-        Borrowed(b)
-    }
-
-    /// Bytes of a reused buffer.
-    #[inline]
-    pub(crate) fn Copied(b: &[u8]) -> Copied<'_> {
-        Copied(b)
+    /// Hands the bytes to the visitor as a string when they are UTF-8, as
+    /// bytes otherwise (the visitor then says what it expected).
+    pub(crate) fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Bytes::Borrowed(b) => match std::str::from_utf8(b) {
+                Ok(s) => visitor.visit_borrowed_str(s),
+                Err(_) => visitor.visit_borrowed_bytes(b),
+            },
+            Bytes::Copied(b) => match std::str::from_utf8(b) {
+                Ok(s) => visitor.visit_str(s),
+                Err(_) => visitor.visit_bytes(b),
+            },
+        }
     }
 }
 

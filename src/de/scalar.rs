@@ -8,7 +8,7 @@
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::{Cfg, Src, fix_error, internal};
+use super::{Bytes, Cfg, fix_error, internal};
 use crate::dtype::{ByteOrder, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::special;
@@ -190,15 +190,15 @@ fn long_double_refused(scalar: Scalar, cfg: Cfg) -> Error {
 }
 
 /// One scalar of the file.
-pub(crate) struct ScalarDe<B> {
+pub(crate) struct ScalarDe<'a, 'de> {
     pub(crate) scalar: Scalar,
-    pub(crate) bytes: B,
+    pub(crate) bytes: Bytes<'de, 'a>,
     pub(crate) cfg: Cfg,
 }
 
-impl<'de, B: Src<'de>> ScalarDe<B> {
+impl<'de, 'a> ScalarDe<'a, 'de> {
     #[inline]
-    pub(crate) fn new(scalar: Scalar, bytes: B, cfg: Cfg) -> Self {
+    pub(crate) fn new(scalar: Scalar, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
         ScalarDe { scalar, bytes, cfg }
     }
 
@@ -284,7 +284,7 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     }
 
     /// `S`: the bytes up to the last non-NUL byte.
-    fn stripped_bytes(&self) -> Result<B> {
+    fn stripped_bytes(&self) -> Result<Bytes<'de, 'a>> {
         let b = self.bytes.slice();
         // i < b.len(): one more cannot overflow
         let n = b
@@ -355,7 +355,7 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
-    fn complex_parts(&self) -> Result<PairSeq<B>> {
+    fn complex_parts(&self) -> Result<PairSeq<'a, 'de>> {
         let ScalarType::Complex(n) = self.scalar.ty() else {
             return Err(internal());
         };
@@ -456,7 +456,7 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(General<B>, V) -> Result<V::Value>,
+        f: impl FnOnce(General<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         f(General(self), visitor)
     }
@@ -552,7 +552,7 @@ macro_rules! fast_visit {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
+impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -683,7 +683,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
 }
 
 /// The general (checked, converting) path of the numeric methods.
-pub(crate) struct General<B>(ScalarDe<B>);
+pub(crate) struct General<'a, 'de>(ScalarDe<'a, 'de>);
 
 macro_rules! general_exact {
     ($($m:ident)*) => {$(
@@ -697,7 +697,7 @@ macro_rules! general_exact {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for General<B> {
+impl<'de> de::Deserializer<'de> for General<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -729,9 +729,9 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for General<B> {
 
 /// The deserializer handed to a complex visitor's `visit_newtype_struct`:
 /// a two-element sequence `[re, im]`.
-struct ComplexDe<B>(ScalarDe<B>);
+struct ComplexDe<'a, 'de>(ScalarDe<'a, 'de>);
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for ComplexDe<B> {
+impl<'de> de::Deserializer<'de> for ComplexDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -749,11 +749,11 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ComplexDe<B> {
 }
 
 /// `[re, im]` of a complex number.
-pub(crate) struct PairSeq<B> {
-    parts: [Option<ScalarDe<B>>; 2],
+pub(crate) struct PairSeq<'a, 'de> {
+    parts: [Option<ScalarDe<'a, 'de>>; 2],
 }
 
-impl<B> PairSeq<B> {
+impl PairSeq<'_, '_> {
     fn finish(&self) -> Result<()> {
         if self.parts.iter().any(Option::is_some) {
             return Err(Error::mismatch(
@@ -764,7 +764,7 @@ impl<B> PairSeq<B> {
     }
 }
 
-impl<'de, B: Src<'de>> de::SeqAccess<'de> for PairSeq<B> {
+impl<'de> de::SeqAccess<'de> for PairSeq<'_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
