@@ -270,51 +270,26 @@ pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
     }
 }
 
-/// Who runs a [`run_seq`] (its `W`), and how its elements are handed to
-/// the type.
-pub(crate) trait RunOf {
-    /// Hands the element `at` to `seed`.
-    fn hand<'de, T: de::DeserializeSeed<'de>>(seed: T, at: &ElementDe<'_, 'de>)
-    -> Result<T::Value>;
-}
+/// Who runs a [`run_seq`] (its `W`): each caller its own type, so each
+/// inlines its visitor once. Every run hands its elements the same way:
+/// by reference ([`RowDe`], one word in a register for a type's
+/// `deserialize` that is not inlined, a record's), the run's element
+/// updated in place (its bytes) rather than built anew per element.
+pub(crate) trait RunOf {}
 
-/// The rows of a one-axis array: each by reference ([`RowDe`]), one word
-/// in a register for a type's `deserialize` that is not inlined (a
-/// record's); the run's element is updated in place (its bytes) rather
-/// than built anew per row.
+/// The rows of a one-axis array.
 pub(crate) enum Rows {}
 
-/// The scalars of a subarray element ([`ElementDe`]), by value.
+/// The scalars of a subarray element ([`ElementDe`]).
 pub(crate) enum SubarrayRun {}
 
 /// The scalars of a subarray field of a record read in order
-/// ([`FieldDe`](crate::de::element::FieldDe)), by value.
+/// ([`FieldDe`](crate::de::element::FieldDe)).
 pub(crate) enum FieldRun {}
 
-impl RunOf for Rows {
-    #[inline(always)]
-    fn hand<'de, T: de::DeserializeSeed<'de>>(
-        seed: T,
-        at: &ElementDe<'_, 'de>,
-    ) -> Result<T::Value> {
-        seed.deserialize(RowDe(at))
-    }
-}
-
-macro_rules! by_value {
-    ($($w:ty)*) => {$(
-        impl RunOf for $w {
-            #[inline(always)]
-            fn hand<'de, T: de::DeserializeSeed<'de>>(
-                seed: T,
-                at: &ElementDe<'_, 'de>,
-            ) -> Result<T::Value> {
-                seed.deserialize(*at)
-            }
-        }
-    )*};
-}
-by_value!(SubarrayRun FieldRun);
+impl RunOf for Rows {}
+impl RunOf for SubarrayRun {}
+impl RunOf for FieldRun {}
 
 /// The elements of a run that the type did not take.
 #[cold]
@@ -375,8 +350,8 @@ impl<'de, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, W> {
             return Ok(None);
         };
         self.rest = rest;
-        self.at.set_bytes(bytes);
-        match W::hand(seed, self.at) {
+        self.at.next_of_run(bytes);
+        match seed.deserialize(RowDe(self.at)) {
             Ok(v) => Ok(Some(v)),
             Err(e) => Err(run_at(e, self.top, self.total, self.size, rest.len())),
         }

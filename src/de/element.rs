@@ -55,10 +55,17 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         }
     }
 
-    /// The same element over other bytes (the next of a run).
+    /// The same element over other bytes.
     #[inline(always)]
     pub(crate) fn set_bytes(&mut self, bytes: Bytes<'de, 'a>) {
         self.bytes = bytes;
+    }
+
+    /// The same element over the next bytes of its run (of the same
+    /// input: see [`Bytes::move_to`]).
+    #[inline(always)]
+    pub(crate) fn next_of_run(&mut self, bytes: Bytes<'de, 'a>) {
+        self.bytes.move_to(bytes);
     }
 
     /// Exactly the element's bytes.
@@ -844,14 +851,40 @@ macro_rules! row_forward {
     )*};
 }
 
+impl<'de, 'a> RowDe<'_, 'a, 'de> {
+    /// The element's [`Fast`] tag and plan, for [`fast_scalar!`].
+    #[inline(always)]
+    fn tags(&self) -> (Fast, &'a Plan) {
+        self.0.tags()
+    }
+
+    /// The element's first `N` bytes, for [`fast_scalar!`].
+    #[inline(always)]
+    fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
+        self.0.chunk::<N>()
+    }
+
+    /// The element's general path, for [`fast_scalar!`]: the element is
+    /// copied there only, out of line.
+    #[inline(always)]
+    fn general<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        (*self.0).general(visitor, f)
+    }
+}
+
 impl<'de> de::Deserializer<'de> for RowDe<'_, '_, 'de> {
     type Error = Error;
 
+    // read through the reference (the element is not copied)
+    fast_numbers!();
+
     row_forward! {
-        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
-        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
-        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
-        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
+        deserialize_any() deserialize_bool() deserialize_i128()
+        deserialize_u128() deserialize_char() deserialize_str()
         deserialize_string() deserialize_bytes() deserialize_byte_buf()
         deserialize_option() deserialize_unit() deserialize_map()
         deserialize_identifier() deserialize_ignored_any() deserialize_seq()

@@ -9,8 +9,8 @@
 //! One deserializer serves both borrowed input (`from_slice`, where `S` and
 //! `V` fields are handed out as `&'de [u8]`) and copied input (`from_reader`,
 //! a buffer reused per record), like serde_json's `Reference`: [`Bytes`],
-//! an enum whose two kinds differ only where bytes are handed out, so each
-//! deserializer is instantiated once per visitor, not once per kind.
+//! one type for both kinds (they differ only where bytes are handed out),
+//! so each deserializer is instantiated once per visitor, not per kind.
 //!
 //! Speed: the per-file [`plan::Plan`] decides once per node what the hot
 //! paths test per record — a [`plan::Fast`] tag for scalars that are one
@@ -193,45 +193,82 @@ pub(crate) fn at_least_one(n: usize) -> std::num::NonZeroUsize {
     std::num::NonZeroUsize::new(n).unwrap_or(std::num::NonZeroUsize::MIN)
 }
 
-/// The bytes of one element or of a run of elements: borrowed from the
-/// caller's input (`Borrowed`, may be handed to the visitor as
-/// `&'de [u8]`) or from a scratch buffer (`Copied`, handed out as a
-/// transient `&[u8]`: `from_reader`, reordered data). One type rather than
-/// a type parameter: every deserializer and sequence exists once per
-/// visitor, whatever input it reads; only handing the bytes themselves
-/// out ([`Bytes::visit`], [`Bytes::visit_str`]) tells the two apart.
+/// The bytes of one element or of a run of elements: part of the
+/// caller's input (`from_slice`: may be handed to the visitor as
+/// `&'de [u8]`) or of a scratch buffer (`from_reader`, reordered data:
+/// handed out as a transient `&[u8]`), like serde_json's `Reference`.
+///
+/// One type rather than a type parameter, so every deserializer and
+/// sequence exists once per visitor whatever input it reads; and not an
+/// enum, so the hot paths (splitting, loading numbers) work on the bytes
+/// alone, as before: only handing the bytes themselves out
+/// ([`Bytes::visit`], [`Bytes::visit_str`]) asks whether they are the
+/// input's, finding them in it by their address.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Bytes<'de, 'a> {
-    /// Bytes of the caller's input (`from_slice`).
-    Borrowed(&'de [u8]),
-    /// Bytes of a buffer that is reused.
-    Copied(&'a [u8]),
+pub(crate) struct Bytes<'de, 'a> {
+    bytes: &'a [u8],
+    /// The caller's whole input, of which `bytes` is a part; `None` for a
+    /// reused buffer.
+    input: Option<&'de [u8]>,
+}
+
+#[allow(non_snake_case)]
+impl<'de> Bytes<'de, 'de> {
+    /// Bytes of the caller's input.
+    #[inline]
+    pub(crate) fn Borrowed(input: &'de [u8]) -> Self {
+        Bytes {
+            bytes: input,
+            input: Some(input),
+        }
+    }
+}
+
+#[allow(non_snake_case)]
+impl<'a> Bytes<'_, 'a> {
+    /// Bytes of a reused buffer.
+    #[inline]
+    pub(crate) fn Copied(bytes: &'a [u8]) -> Self {
+        Bytes { bytes, input: None }
+    }
 }
 
 impl<'de, 'a> Bytes<'de, 'a> {
     /// The bytes.
     #[inline(always)]
-    pub(crate) fn slice(&self) -> &[u8] {
-        match *self {
-            Bytes::Borrowed(b) => b,
-            Bytes::Copied(b) => b,
-        }
+    pub(crate) fn slice(&self) -> &'a [u8] {
+        self.bytes
     }
 
     /// Length in bytes.
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
-        self.slice().len()
+        self.bytes.len()
+    }
+
+    /// The same kind of bytes over `bytes` (a part of these).
+    #[inline(always)]
+    fn part(self, bytes: &'a [u8]) -> Self {
+        Bytes {
+            bytes,
+            input: self.input,
+        }
+    }
+
+    /// Moves to `next`, another part of the same input (the next element
+    /// of a run): only the bytes change.
+    #[inline(always)]
+    pub(crate) fn move_to(&mut self, next: Self) {
+        self.bytes = next.bytes;
     }
 
     /// The bytes from `start` to `end`, of the same kind.
     #[inline]
     pub(crate) fn range(self, start: usize, end: usize) -> Result<Self> {
-        match self {
-            Bytes::Borrowed(b) => b.get(start..end).map(Bytes::Borrowed),
-            Bytes::Copied(b) => b.get(start..end).map(Bytes::Copied),
+        match self.bytes.get(start..end) {
+            Some(b) => Ok(self.part(b)),
+            None => Err(internal()),
         }
-        .ok_or_else(internal)
     }
 
     /// `len` bytes starting at `offset`, of the same kind.
@@ -250,37 +287,41 @@ impl<'de, 'a> Bytes<'de, 'a> {
     /// fewer than `n` bytes are left.
     #[inline(always)]
     pub(crate) fn split_checked(self, n: usize) -> Option<(Self, Self)> {
-        match self {
-            Bytes::Borrowed(b) => {
-                let (a, r) = b.split_at_checked(n)?;
-                Some((Bytes::Borrowed(a), Bytes::Borrowed(r)))
-            }
-            Bytes::Copied(b) => {
-                let (a, r) = b.split_at_checked(n)?;
-                Some((Bytes::Copied(a), Bytes::Copied(r)))
-            }
-        }
+        let (a, r) = self.bytes.split_at_checked(n)?;
+        Some((self.part(a), self.part(r)))
+    }
+
+    /// The bytes as the input's own (`None` for a reused buffer's): found
+    /// in it by their address (they are a part of it).
+    fn borrowed(self) -> Option<Result<&'de [u8]>> {
+        let input = self.input?;
+        let start = (self.bytes.as_ptr() as usize).checked_sub(input.as_ptr() as usize);
+        let part = start.and_then(|s| input.get(s..s.checked_add(self.bytes.len())?));
+        Some(part.ok_or_else(internal))
     }
 
     /// Hands the bytes to the visitor, borrowed when possible.
     pub(crate) fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self {
-            Bytes::Borrowed(b) => visitor.visit_borrowed_bytes(b),
-            Bytes::Copied(b) => visitor.visit_bytes(b),
+        match self.borrowed() {
+            Some(b) => visitor.visit_borrowed_bytes(b?),
+            None => visitor.visit_bytes(self.bytes),
         }
     }
 
     /// Hands the bytes to the visitor as a string when they are UTF-8, as
     /// bytes otherwise (the visitor then says what it expected).
     pub(crate) fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self {
-            Bytes::Borrowed(b) => match std::str::from_utf8(b) {
-                Ok(s) => visitor.visit_borrowed_str(s),
-                Err(_) => visitor.visit_borrowed_bytes(b),
-            },
-            Bytes::Copied(b) => match std::str::from_utf8(b) {
+        match self.borrowed() {
+            Some(b) => {
+                let b = b?;
+                match std::str::from_utf8(b) {
+                    Ok(s) => visitor.visit_borrowed_str(s),
+                    Err(_) => visitor.visit_borrowed_bytes(b),
+                }
+            }
+            None => match std::str::from_utf8(self.bytes) {
                 Ok(s) => visitor.visit_str(s),
-                Err(_) => visitor.visit_bytes(b),
+                Err(_) => visitor.visit_bytes(self.bytes),
             },
         }
     }
