@@ -56,6 +56,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     }
 
     /// The same element over other bytes.
+    #[cfg(feature = "rayon")]
     #[inline(always)]
     pub(crate) fn set_bytes(&mut self, bytes: Bytes<'de, 'a>) {
         self.bytes = bytes;

@@ -293,6 +293,7 @@ impl<'de, 'a> Bytes<'de, 'a> {
 
     /// The bytes as the input's own (`None` for a reused buffer's): found
     /// in it by their address (they are a part of it).
+    #[inline]
     fn borrowed(self) -> Option<Result<&'de [u8]>> {
         let input = self.input?;
         let start = (self.bytes.as_ptr() as usize).checked_sub(input.as_ptr() as usize);
@@ -301,6 +302,7 @@ impl<'de, 'a> Bytes<'de, 'a> {
     }
 
     /// Hands the bytes to the visitor, borrowed when possible.
+    #[inline]
     pub(crate) fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.borrowed() {
             Some(b) => visitor.visit_borrowed_bytes(b?),
@@ -310,6 +312,7 @@ impl<'de, 'a> Bytes<'de, 'a> {
 
     /// Hands the bytes to the visitor as a string when they are UTF-8, as
     /// bytes otherwise (the visitor then says what it expected).
+    #[inline]
     pub(crate) fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.borrowed() {
             Some(b) => {

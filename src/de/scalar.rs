@@ -284,6 +284,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     }
 
     /// `S`: the bytes up to the last non-NUL byte.
+    #[inline]
     fn stripped_bytes(&self) -> Result<Bytes<'de, 'a>> {
         let b = self.bytes.slice();
         // i < b.len(): one more cannot overflow
@@ -315,6 +316,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
 
     /// `U`: decodes UCS-4 up to the last non-NUL code point into a new
     /// `String` (what `deserialize_string` hands over by value).
+    #[inline]
     fn unicode_string(&self) -> Result<String> {
         let n = self.unicode_len();
         let units = self

@@ -15,7 +15,7 @@ use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, OfFile, fortran_to_c};
 use super::bulk_offer;
-use super::element::ElementDe;
+use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
@@ -365,8 +365,12 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         let row = self.data.next_row()?;
         if self.rest.is_empty() {
             // one element (record or scalar): no array layer in between
+            // by reference: its fast numbers read it in place
             let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
-            return seed.deserialize(de).map(Some).map_err(|e| at_record(e, i));
+            return seed
+                .deserialize(RowDe(&de))
+                .map(Some)
+                .map_err(|e| at_record(e, i));
         }
         let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
         seed.deserialize(de).map(Some).map_err(|e| at_record(e, i))
