@@ -153,14 +153,12 @@ impl<'de, 'a> ElementDe<'a, 'de> {
             cfg: self.cfg,
             keys: proving.map(|_| Keys::default()),
         };
-        let v = visitor.visit_map(&mut map).map_err(|e| {
-            self.fix(e)
-                .listing_what_is_there("the record", &mut r.iter().map(|f| &*f.name))
-        })?;
+        let v = match visitor.visit_map(&mut map) {
+            Ok(v) => v,
+            Err(e) => return Err(record_error(e, self.dtype, r)),
+        };
         if let (Some((key, fields)), Some(keys)) = (proving, map.keys) {
-            let at = keys.order(r, fields);
-            let reads = at.as_deref().map(|at| Reads::of(at, r.len()));
-            self.dtype.by_position.settle(key, reads);
+            settle(self.dtype, r, key, fields, keys);
         }
         Ok(v)
     }
@@ -181,11 +179,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
         let left = seq.fields.len();
         if left > 0 {
-            return Err(Error::mismatch(format!(
-                "the type takes only {} of the {total} fields of the record",
-                // left <= total: what is left of the iterator
-                total.saturating_sub(left),
-            )));
+            return Err(fields_left(total, left));
         }
         Ok(v)
     }
@@ -278,6 +272,34 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         }
         ArrayDe::new(base, dims, self.exact()?, self.cfg, false).visit_seq(visitor)
     }
+}
+
+/// A by-name read's error: serde's wording fixed, the record's fields
+/// listed (not generic: one copy whatever the type).
+#[cold]
+#[inline(never)]
+fn record_error(e: Error, plan: &Plan, r: &[PField]) -> Error {
+    fix_found(e, plan).listing_what_is_there("the record", &mut r.iter().map(|f| &*f.name))
+}
+
+/// Settles the proof of the type of `key` (field list `fields`) that a
+/// by-name read of record `r` made with these `keys` ([`ByPosition`]).
+#[inline(never)]
+fn settle(plan: &Plan, r: &[PField], key: usize, fields: &[&str], keys: Keys) {
+    let at = keys.order(r, fields);
+    let reads = at.as_deref().map(|at| Reads::of(at, r.len()));
+    plan.by_position.settle(key, reads);
+}
+
+/// A type read by position left `left` of the record's `total` fields.
+#[cold]
+#[inline(never)]
+fn fields_left(total: usize, left: usize) -> Error {
+    Error::mismatch(format!(
+        "the type takes only {} of the {total} fields of the record",
+        // left <= total: what is left of the iterator
+        total.saturating_sub(left),
+    ))
 }
 
 macro_rules! to_scalar {

@@ -347,13 +347,12 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         Ok(())
     }
 
-    /// `U`: decodes UCS-4 up to the last non-NUL code point and hands the
-    /// text to `f`, without allocating for short strings. A thin shim: the
-    /// decoding is [`Ucs4Text::decode`], one copy whatever `f` and `T` are.
-    fn with_unicode<T>(&self, f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
-        let text = Ucs4Text::decode(self.bytes.slice(), self.unicode_len(), self.big())
-            .map_err(|u| self.bad_code_point(u))?;
-        f(text.as_str()?)
+    /// `U`: decodes UCS-4 up to the last non-NUL code point, without
+    /// allocating for short strings (not generic: one copy, whatever
+    /// visitor then takes the text).
+    fn unicode(&self) -> Result<Ucs4Text> {
+        Ucs4Text::decode(self.bytes.slice(), self.unicode_len(), self.big())
+            .map_err(|u| self.bad_code_point(u))
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
@@ -397,7 +396,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
                 };
                 visitor.visit_seq(de::value::SeqDeserializer::new(b.slice().iter().copied()))
             }
-            ScalarType::Unicode(_) => self.with_unicode(|s| visitor.visit_str(s)),
+            ScalarType::Unicode(_) => visitor.visit_str(self.unicode()?.as_str()?),
             _ => Err(internal()),
         }
     }
@@ -580,13 +579,13 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let ScalarType::Unicode(_) = self.scalar.ty() {
-            let r = self.with_unicode(|s| {
-                let mut it = s.chars();
-                match (it.next(), it.next()) {
-                    (Some(c), None) => visitor.visit_char(c),
-                    _ => visitor.visit_str(s),
-                }
-            });
+            let text = self.unicode()?;
+            let s = text.as_str()?;
+            let mut it = s.chars();
+            let r = match (it.next(), it.next()) {
+                (Some(c), None) => visitor.visit_char(c),
+                _ => visitor.visit_str(s),
+            };
             return r.map_err(|e| self.fix(e));
         }
         self.deserialize_any(visitor)
@@ -606,8 +605,8 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
                         _ => self.fix(e),
                     })
             }
-            ScalarType::Unicode(_) => self
-                .with_unicode(|s| visitor.visit_str(s))
+            ScalarType::Unicode(_) => visitor
+                .visit_str(self.unicode()?.as_str()?)
                 .map_err(|e| self.fix(e)),
             _ => self.deserialize_any(visitor),
         }
@@ -661,7 +660,7 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     ) -> Result<V::Value> {
         let r = match self.scalar.ty() {
             ScalarType::Unicode(_) => {
-                self.with_unicode(|s| visitor.visit_enum(s.into_deserializer()))
+                visitor.visit_enum(self.unicode()?.as_str()?.into_deserializer())
             }
             ScalarType::Bytes(_) => {
                 let b = self.stripped_bytes()?;
