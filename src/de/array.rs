@@ -141,15 +141,18 @@ impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
         nd::offer(Order::C, self.dims, records, flat, visitor)
     }
 
-    /// Visits the first axis as a sequence (dims must not be empty).
-    #[inline]
-    pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+    /// Checks the array and works out how its first axis is presented
+    /// (dims must not be empty): as a [`run_seq`] when `run` allows it,
+    /// else as elements one stride apart ([`ArraySeq`]). Not generic over
+    /// the visitor: one copy, the visitor's part is the call only.
+    #[inline(never)]
+    fn axis(&self, run: bool) -> Result<Axis<'a>> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
         self.file.check()?;
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        if rest.is_empty() && self.dtype.size != 0 {
+        if run && rest.is_empty() && self.dtype.size != 0 {
             // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
             // the elements straight to the visitor, no array layer in
             // between, the sequence's only state the bytes not yet handed
@@ -158,15 +161,9 @@ impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
             }
-            return run_seq::<V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor);
+            return Ok(Axis::Run);
         }
-        if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
-            // scalars of no bytes (`S0`): counted, not split from the bytes
-            // (scalar_run checks the length)
-            return scalar_run(
-                self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor,
-            );
-        }
+        // (scalars of no bytes, `S0`, are counted: a stride of 0)
         let stride = if rest.is_empty() {
             self.dtype.size
         } else if n == 0 {
@@ -178,60 +175,75 @@ impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
+        Ok(Axis::Strided {
+            n: n_usize,
+            rest,
+            stride,
+        })
+    }
+
+    /// Visits the first axis as a sequence (dims must not be empty): what
+    /// sequence requests get (`deserialize_seq`, `_tuple`,
+    /// `_tuple_struct`), the one-axis runs among them as [`run_seq`].
+    #[inline]
+    pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.axis(true)? {
+            Axis::Run => run_seq::<V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor),
+            Axis::Strided { n, rest, stride } => self.strided(n, rest, stride, visitor),
+        }
+    }
+
+    /// Visits the first axis as a sequence of elements one stride apart
+    /// (dims must not be empty): what every other request gets (a struct
+    /// or `deserialize_any` meeting an array, a subarray presented
+    /// self-describing), so their visitors meet one sequence type, however
+    /// the array is laid out; values and messages are a run's.
+    #[inline(never)]
+    pub(crate) fn visit_elements<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.axis(false)? {
+            Axis::Strided { n, rest, stride } => self.strided(n, rest, stride, visitor),
+            Axis::Run => Err(internal()),
+        }
+    }
+
+    /// The [`ArraySeq`] of `n` elements (arrays of the `rest` axes) one
+    /// `stride` apart, to the visitor.
+    #[inline]
+    fn strided<V: Visitor<'de>>(
+        self,
+        n: usize,
+        rest: &'a [u64],
+        stride: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
         let mut seq = ArraySeq {
             dtype: self.dtype,
             rest,
             bytes: self.bytes,
             stride,
             next: 0,
-            len: n_usize,
+            len: n,
             cfg: self.cfg,
             top: self.top,
         };
-        let found = Shape(self.dtype, self.dims, self.top);
-        let file = self.file;
-        let v = visitor
-            .visit_seq(&mut seq)
-            .map_err(|e| file.hint(fix_error(e, &found)))?;
-        if seq.next < seq.len {
-            return Err(Error::mismatch(format!(
-                "expected {} elements, found {found}",
-                seq.next
-            )));
+        match visitor.visit_seq(&mut seq) {
+            Ok(_) if seq.next < seq.len => Err(too_few(self.dtype, self.dims, self.top, seq.next)),
+            Ok(v) => Ok(v),
+            Err(e) => Err(self.file.hint(shape_error(e, self.dtype, self.dims, self.top))),
         }
-        Ok(v)
     }
 }
 
-/// Visits `n` scalars of `plan` laid out back to back in exactly `bytes`
-/// (`dims` is `[n]`, for messages): the last axis of an array of scalars.
-#[inline]
-pub(crate) fn scalar_run<'de, 'a, V: Visitor<'de>>(
-    plan: &'a Plan,
-    dims: &'a [u64],
-    n: usize,
-    bytes: Bytes<'de, 'a>,
-    cfg: Cfg,
-    top: bool,
-    visitor: V,
-) -> Result<V::Value> {
-    if plan.size.checked_mul(n) != Some(bytes.len()) {
-        return Err(internal());
-    }
-    let mut seq = ScalarSeq {
-        plan,
-        bytes,
-        size: plan.size,
-        next: 0,
-        len: n,
-        cfg,
-        top,
-    };
-    match visitor.visit_seq(&mut seq) {
-        Ok(v) if seq.next >= seq.len => Ok(v),
-        Ok(_) => Err(too_few(plan, dims, top, seq.next)),
-        Err(e) => Err(fix_error(e, &Shape(plan, dims, top))),
-    }
+/// How [`ArrayDe`] presents its first axis (see [`ArrayDe::axis`]).
+enum Axis<'a> {
+    /// A one-axis run ([`run_seq`]).
+    Run,
+    /// `n` elements (arrays of the `rest` axes) one `stride` apart.
+    Strided {
+        n: usize,
+        rest: &'a [u64],
+        stride: usize,
+    },
 }
 
 /// Visits the elements of `base` (nonzero size) laid out back to back in
@@ -306,7 +318,15 @@ pub(super) fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> 
 #[inline(never)]
 pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
     let dims = [(total / at_least_one(base.size)) as u64];
-    fix_error(e, &Shape(base, &dims, top))
+    shape_error(e, base, &dims, top)
+}
+
+/// A visitor's error on an array of `plan` and `dims`, with serde's
+/// wording fixed.
+#[cold]
+#[inline(never)]
+fn shape_error(e: Error, plan: &Plan, dims: &[u64], top: bool) -> Error {
+    fix_error(e, &Shape(plan, dims, top))
 }
 
 /// The elements of a run not yet handed out (see [`run_seq`]). Handed to
@@ -437,11 +457,9 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
         let (bytes, rest) = self.bytes.split(self.stride)?;
         self.bytes = rest;
         if self.rest.is_empty() {
-            // one element (a record: scalars took scalar_run): no array
-            // layer in between, and no fast tag to read (`None` only
-            // ever means the general path)
+            // one element: no array layer in between
             return seed
-                .deserialize(ElementDe::with_fast(self.dtype, None, bytes, self.cfg))
+                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
                 .map(Some)
                 .map_err(|e| at_position(e, self.top, i));
         }
@@ -458,46 +476,6 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
     }
 }
 
-/// A run of scalars of one type (the last axis of an array of scalars).
-struct ScalarSeq<'a, 'de> {
-    plan: &'a Plan,
-    bytes: Bytes<'de, 'a>,
-    size: usize,
-    next: usize,
-    len: usize,
-    cfg: Cfg,
-    top: bool,
-}
-
-impl<'de> de::SeqAccess<'de> for ScalarSeq<'_, 'de> {
-    type Error = Error;
-
-    #[inline]
-    fn next_element_seed<T: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>> {
-        if self.next >= self.len {
-            return Ok(None);
-        }
-        let i = self.next;
-        // next < len (checked above)
-        self.next = i.wrapping_add(1);
-        // the run shrinks from the front: one split per element
-        let (bytes, rest) = self.bytes.split(self.size)?;
-        self.bytes = rest;
-        seed.deserialize(ElementDe::new(self.plan, bytes, self.cfg))
-            .map(Some)
-            .map_err(|e| at_position(e, self.top, i))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        // next <= len (next_element_seed stops at len)
-        let left = self.len.wrapping_sub(self.next);
-        Some(left.min(SIZE_HINT_BYTES / at_least_one(self.size)))
-    }
-}
-
 macro_rules! elem_or_seq {
     ($($m:ident)*) => {$(
         #[inline]
@@ -505,7 +483,7 @@ macro_rules! elem_or_seq {
             if self.dims.is_empty() {
                 self.element().$m(visitor)
             } else {
-                self.visit_seq(visitor)
+                self.visit_elements(visitor)
             }
         }
     )*};
@@ -539,7 +517,7 @@ impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
         if self.dims.is_empty() {
             return self.element().deserialize_unit_struct(name, visitor);
         }
-        self.visit_seq(visitor)
+        self.visit_elements(visitor)
     }
 
     #[inline]
@@ -599,7 +577,7 @@ impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
         if self.dims.is_empty() {
             return self.element().deserialize_struct(name, fields, visitor);
         }
-        self.visit_seq(visitor)
+        self.visit_elements(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -611,7 +589,7 @@ impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
         if self.dims.is_empty() {
             return self.element().deserialize_enum(name, variants, visitor);
         }
-        self.visit_seq(visitor)
+        self.visit_elements(visitor)
     }
 
     #[inline]

@@ -8,7 +8,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq, scalar_run};
+use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq};
 use super::bulk_offer;
 use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
@@ -254,7 +254,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     pub(crate) fn seq_general<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Record(r) => self.record_seq(r.iter(), visitor),
-            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
+            Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
             Kind::Scalar(_) => de::Deserializer::deserialize_any(self, visitor),
         }
     }
@@ -264,13 +264,9 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         self,
         base: &'a Plan,
         dims: &'a [u64],
-        run: Option<usize>,
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(n) = run {
-            return scalar_run(base, dims, n, self.exact()?, self.cfg, false, visitor);
-        }
-        ArrayDe::new(base, dims, self.exact()?, self.cfg, false).visit_seq(visitor)
+        ArrayDe::new(base, dims, self.exact()?, self.cfg, false).visit_elements(visitor)
     }
 }
 
@@ -384,7 +380,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_any(visitor),
-            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
+            Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
             Kind::Record(r) => self.record_map(r, None, visitor),
         }
     }
