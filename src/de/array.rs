@@ -144,8 +144,8 @@ impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
     /// Checks the array and works out how its first axis is presented
     /// (dims must not be empty): as a [`run_seq`] when `run` allows it,
     /// else as elements one stride apart ([`ArraySeq`]). Not generic over
-    /// the visitor: one copy, the visitor's part is the call only.
-    #[inline(never)]
+    /// the visitor (inlined: the rows of a 2-d array each ask it).
+    #[inline]
     fn axis(&self, run: bool) -> Result<Axis<'a>> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());

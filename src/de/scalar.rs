@@ -356,48 +356,51 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
-    fn complex_parts(&self) -> Result<PairSeq<'a, 'de>> {
+    fn complex_parts(&self) -> Result<Parts<'a, 'de>> {
         let ScalarType::Complex(n) = self.scalar.ty() else {
             return Err(internal());
         };
         let half = usize::from(n / 2);
         let part = Scalar::new(ScalarType::Float(n / 2), self.scalar.order());
-        Ok(PairSeq {
-            parts: [
-                Some(ScalarDe::new(part, self.bytes.sub(0, half)?, self.cfg)),
-                Some(ScalarDe::new(part, self.bytes.sub(half, half)?, self.cfg)),
-            ],
+        Ok(Parts::Pair([
+            Some(ScalarDe::new(part, self.bytes.sub(0, half)?, self.cfg)),
+            Some(ScalarDe::new(part, self.bytes.sub(half, half)?, self.cfg)),
+        ]))
+    }
+
+    /// What the self-describing presentation hands the visitor: worked
+    /// out here, not generic (one copy), so [`ScalarDe::any`] is only the
+    /// visitor's calls.
+    #[inline(never)]
+    fn shown(&self) -> Result<Shown<'a, 'de>> {
+        if let Some(num) = self.number()? {
+            return Ok(Shown::Num(num));
+        }
+        if let Some(e) = self.unsupported() {
+            return Err(e);
+        }
+        Ok(match self.scalar.ty() {
+            ScalarType::Complex(_) => Shown::Parts(self.complex_parts()?),
+            // Presented as a sequence of u8 (as serde_json does with bytes),
+            // so that self-describing consumers (`serde_json::Value`)
+            // accept them; `deserialize_bytes` gets the bytes directly.
+            ScalarType::Bytes(_) => Shown::Parts(Parts::Bytes(self.stripped_bytes()?.slice().iter())),
+            ScalarType::Void(_) => Shown::Parts(Parts::Bytes(self.bytes.slice().iter())),
+            ScalarType::Unicode(_) => Shown::Text(self.unicode()?),
+            _ => return Err(internal()),
         })
     }
 
     /// The self-describing presentation.
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(num) = self.number()? {
-            return num.visit(visitor);
-        }
-        if let Some(e) = self.unsupported() {
-            return Err(e);
-        }
-        match self.scalar.ty() {
-            ScalarType::Complex(_) => {
-                let mut seq = self.complex_parts()?;
+        match self.shown()? {
+            Shown::Num(num) => num.visit(visitor),
+            Shown::Parts(mut seq) => {
                 let v = visitor.visit_seq(&mut seq)?;
                 seq.finish()?;
                 Ok(v)
             }
-            ScalarType::Bytes(_) | ScalarType::Void(_) => {
-                // Presented as a sequence of u8 (as serde_json does with bytes),
-                // so that self-describing consumers (`serde_json::Value`)
-                // accept them; `deserialize_bytes` gets the bytes directly.
-                let b = if matches!(self.scalar.ty(), ScalarType::Bytes(_)) {
-                    self.stripped_bytes()?
-                } else {
-                    self.bytes
-                };
-                visitor.visit_seq(de::value::SeqDeserializer::new(b.slice().iter().copied()))
-            }
-            ScalarType::Unicode(_) => visitor.visit_str(self.unicode()?.as_str()?),
-            _ => Err(internal()),
+            Shown::Text(text) => visitor.visit_str(text.as_str()?),
         }
     }
 
@@ -749,42 +752,73 @@ impl<'de> de::Deserializer<'de> for ComplexDe<'_, 'de> {
     }
 }
 
-/// `[re, im]` of a complex number.
-pub(crate) struct PairSeq<'a, 'de> {
-    parts: [Option<ScalarDe<'a, 'de>>; 2],
+/// The self-describing presentation of a scalar (see [`ScalarDe::shown`]).
+enum Shown<'a, 'de> {
+    /// A number, by the visit method of the file's type.
+    Num(Num),
+    /// A sequence: `[re, im]`, or the bytes as `u8`s.
+    Parts(Parts<'a, 'de>),
+    /// A `U` string.
+    Text(Ucs4Text),
 }
 
-impl PairSeq<'_, '_> {
+/// A scalar's parts as a sequence: `[re, im]` of a complex number, or the
+/// `u8`s of `S`/`V` bytes (as serde_json presents bytes to
+/// `deserialize_any`). One type for both, so a visitor meets one sequence
+/// type for them.
+pub(crate) enum Parts<'a, 'de> {
+    Pair([Option<ScalarDe<'a, 'de>>; 2]),
+    Bytes(std::slice::Iter<'a, u8>),
+}
+
+impl Parts<'_, '_> {
+    /// A complex number whose imaginary part the type did not take is
+    /// refused.
     fn finish(&self) -> Result<()> {
-        if self.parts.iter().any(Option::is_some) {
-            return Err(Error::mismatch(
-                "expected a complex number as [re, im], the type took only the real part",
-            ));
+        if let Parts::Pair(parts) = self {
+            if parts.iter().any(Option::is_some) {
+                return Err(Error::mismatch(
+                    "expected a complex number as [re, im], the type took only the real part",
+                ));
+            }
         }
         Ok(())
     }
 }
 
-impl<'de> de::SeqAccess<'de> for PairSeq<'_, 'de> {
+impl<'de> de::SeqAccess<'de> for Parts<'_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>> {
-        for (i, slot) in self.parts.iter_mut().enumerate() {
-            if let Some(part) = slot.take() {
-                return seed
-                    .deserialize(part)
-                    .map(Some)
-                    .map_err(|e| e.at_index(i as u64));
+        match self {
+            Parts::Pair(parts) => {
+                for (i, slot) in parts.iter_mut().enumerate() {
+                    if let Some(part) = slot.take() {
+                        return seed
+                            .deserialize(part)
+                            .map(Some)
+                            .map_err(|e| e.at_index(i as u64));
+                    }
+                }
+                Ok(None)
             }
+            Parts::Bytes(bytes) => match bytes.next() {
+                Some(&b) => seed
+                    .deserialize(de::value::U8Deserializer::<Error>::new(b))
+                    .map(Some),
+                None => Ok(None),
+            },
         }
-        Ok(None)
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.parts.iter().filter(|p| p.is_some()).count())
+        Some(match self {
+            Parts::Pair(parts) => parts.iter().filter(|p| p.is_some()).count(),
+            Parts::Bytes(bytes) => bytes.len(),
+        })
     }
 }
 
