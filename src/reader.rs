@@ -514,7 +514,11 @@ impl<R: Read> NpyReader<R> {
         let result = match self.data.next_row() {
             Ok(b) if self.rows_are_elements => {
                 // by reference: its fast numbers read it in place
-                T::deserialize(RowDe(&ElementDe::new(&self.plan, Bytes::Copied(b), self.cfg)))
+                T::deserialize(RowDe(&ElementDe::new(
+                    &self.plan,
+                    Bytes::Copied(b),
+                    self.cfg,
+                )))
             }
             Ok(b) => T::deserialize(ArrayDe::new(
                 &self.plan,

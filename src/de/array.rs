@@ -35,7 +35,7 @@ pub(crate) struct ArrayDe<'a, 'de, F = ()> {
     file: F,
 }
 
-/// What [`ArrayDe::visit_seq`] does for the whole array of a file: `()`
+/// What [`ArrayDe`]'s sequences do for the whole array of a file: `()`
 /// for nested arrays (nothing), [`OfFile`] for a file's shape.
 pub(crate) trait Whole: Copy {
     /// Checked before the shape is presented as sequences.
@@ -229,7 +229,9 @@ impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
         match visitor.visit_seq(&mut seq) {
             Ok(_) if seq.next < seq.len => Err(too_few(self.dtype, self.dims, self.top, seq.next)),
             Ok(v) => Ok(v),
-            Err(e) => Err(self.file.hint(shape_error(e, self.dtype, self.dims, self.top))),
+            Err(e) => Err(self
+                .file
+                .hint(shape_error(e, self.dtype, self.dims, self.top))),
         }
     }
 }

@@ -1,8 +1,9 @@
 //! One array element over exactly its bytes: a record (a map keyed by field
 //! name, padding skipped), a subarray (nested sequences) or a scalar
 //! ([`ElementDe`]); a record's field read in order ([`FieldDe`]: the field
-//! and its record, two words); a row of a 1-d array by reference
-//! ([`RowDe`], one word).
+//! and its record, two words); an element of a run (a row of a 1-d array,
+//! a number of a subarray) or of a stream by reference ([`RowDe`], one
+//! word).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -856,8 +857,9 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
         deserialize_identifier);
 }
 
-/// An [`ElementDe`] by reference: a row of a one-axis array handed out by
-/// its run (`super::array::Rows`), one word. Every method is the
+/// An [`ElementDe`] by reference: an element handed out by its run
+/// (`super::array::run_seq`) or a row of a stream, one word; its fast
+/// numbers read it in place (it is not copied). Every method is the
 /// element's; a record is read from the reference ([`ElementDe::record`]).
 pub(crate) struct RowDe<'r, 'a, 'de>(pub(crate) &'r ElementDe<'a, 'de>);
 

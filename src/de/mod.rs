@@ -27,9 +27,10 @@
 //! `Vec<f64>`) is [`array::run_seq`]: its only state is the bytes not yet
 //! handed out, with the fast tag and size read once; the sequence goes to
 //! the visitor by value (a loop that is not inlined keeps it in
-//! registers), a 1-d array's rows by reference ([`element::RowDe`], one
-//! word), and its visitor is inlined at one place per caller (every other
-//! sequence is out of line).
+//! registers), its elements by reference ([`element::RowDe`], one word:
+//! the run's element, its bytes moved along in place), and its visitor is
+//! inlined at one place per caller (every other sequence is out of line).
+//! Rows of a stream are handed by reference too.
 //! A record read in order gives each field a [`element::FieldDe`]: the
 //! field and its record, two words, free to make; its fast numbers and
 //! runs read at the field's offset, anything else is [`element::ElementDe`]'s
@@ -38,6 +39,18 @@
 //! bytes first. A proven type that reads all of a record's fields reads
 //! a number of them the compiler knows (a derive's field list is a
 //! constant).
+//!
+//! Code size: a visitor is instantiated once per deserializer and per
+//! sequence or map type it can be handed, and so is every generic method
+//! that calls it, per derived type of the user's. So the read side hands
+//! out few types: one [`Bytes`] for both kinds of input; sequence requests
+//! on an array get a run or [`array::ArrayDe`]'s one strided sequence,
+//! every other request on an array (a struct or `deserialize_any`
+//! meeting one, a subarray presented self-describing) only the strided
+//! one (`ArrayDe::visit_elements`); a scalar's parts (`[re, im]`, the
+//! `u8`s of bytes) one `scalar::Parts`. What does not call the visitor
+//! (an array's layout, a scalar's self-describing form, messages, the
+//! by-name proof) is not generic, so only the calls are per visitor.
 //!
 //! Entry points for other readers (npz): [`data::deserialize_data_in`]
 //! (a whole array's data in memory), `crate::reader::deserialize_stream`

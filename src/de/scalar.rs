@@ -384,7 +384,9 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             // Presented as a sequence of u8 (as serde_json does with bytes),
             // so that self-describing consumers (`serde_json::Value`)
             // accept them; `deserialize_bytes` gets the bytes directly.
-            ScalarType::Bytes(_) => Shown::Parts(Parts::Bytes(self.stripped_bytes()?.slice().iter())),
+            ScalarType::Bytes(_) => {
+                Shown::Parts(Parts::Bytes(self.stripped_bytes()?.slice().iter()))
+            }
             ScalarType::Void(_) => Shown::Parts(Parts::Bytes(self.bytes.slice().iter())),
             ScalarType::Unicode(_) => Shown::Text(self.unicode()?),
             _ => return Err(internal()),
