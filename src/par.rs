@@ -57,7 +57,7 @@ use crate::de::array::{ArrayDe, fortran_to_c};
 use crate::de::element::{ElementDe, RowDe};
 use crate::de::plan::Plan;
 use crate::de::stream::row_size;
-use crate::de::{Borrowed, Bytes, Cfg, check_readable};
+use crate::de::{Bytes, Cfg, check_readable};
 use crate::error::Result;
 use crate::header::Header;
 use crate::header_read::{parse_header, read_header};
@@ -388,7 +388,7 @@ impl<'a, T: DeserializeOwned + Send> Producer for Decoded<'a, T> {
 struct RowIter<'a, T> {
     rows: std::slice::ChunksExact<'a, u8>,
     /// The element of every row of this piece, by reference.
-    at: ElementDe<'a, Borrowed<'a>>,
+    at: ElementDe<'a, 'a>,
     /// The axes inside a row (none for a record or scalar).
     inner: &'a [u64],
     of: Decoded<'a, T>,

@@ -17,7 +17,7 @@ use crate::budget::Budget;
 use crate::de::array::{ArrayDe, fortran_to_c};
 use crate::de::charged::AnyCharged;
 use crate::de::data::deserialize_data_in;
-use crate::de::element::ElementDe;
+use crate::de::element::{ElementDe, RowDe};
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
 use crate::de::{Bytes, Cfg, check_readable};
@@ -513,7 +513,12 @@ impl<R: Read> NpyReader<R> {
         // array of them (`(N, 3)`)
         let result = match self.data.next_row() {
             Ok(b) if self.rows_are_elements => {
-                T::deserialize(ElementDe::new(&self.plan, Bytes::Copied(b), self.cfg))
+                // by reference: its fast numbers read it in place
+                T::deserialize(RowDe(&ElementDe::new(
+                    &self.plan,
+                    Bytes::Copied(b),
+                    self.cfg,
+                )))
             }
             Ok(b) => T::deserialize(ArrayDe::new(
                 &self.plan,

@@ -11,7 +11,7 @@ use super::bulk_offer;
 use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Kind, Plan, bulk_key};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, Src, at_least_one, fix_error, internal, with_shape_hint};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
 use crate::dtype::ShapeRepr;
 use crate::error::{Error, Result};
 use crate::header::Header;
@@ -25,17 +25,17 @@ use crate::nd::Order;
 /// [`ArrayDe::of_file`]); nested arrays (rows, subarrays) have `()`, which
 /// adds nothing: they stay as small as their bytes and plan, and their
 /// sequences test nothing about the file.
-pub(crate) struct ArrayDe<'a, B, F = ()> {
+pub(crate) struct ArrayDe<'a, 'de, F = ()> {
     dtype: &'a Plan,
     dims: &'a [u64],
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
     file: F,
 }
 
-/// What [`ArrayDe::visit_seq`] does for the whole array of a file: `()`
+/// What [`ArrayDe`]'s sequences do for the whole array of a file: `()`
 /// for nested arrays (nothing), [`OfFile`] for a file's shape.
 pub(crate) trait Whole: Copy {
     /// Checked before the shape is presented as sequences.
@@ -80,9 +80,15 @@ impl Whole for OfFile<'_> {
     }
 }
 
-impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
+impl<'de, 'a> ArrayDe<'a, 'de> {
     #[inline]
-    pub(crate) fn new(dtype: &'a Plan, dims: &'a [u64], bytes: B, cfg: Cfg, top: bool) -> Self {
+    pub(crate) fn new(
+        dtype: &'a Plan,
+        dims: &'a [u64],
+        bytes: Bytes<'de, 'a>,
+        cfg: Cfg,
+        top: bool,
+    ) -> Self {
         ArrayDe {
             dtype,
             dims,
@@ -99,7 +105,7 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
         self,
         header: &'a Header,
         max_elements: u64,
-    ) -> ArrayDe<'a, B, OfFile<'a>> {
+    ) -> ArrayDe<'a, 'de, OfFile<'a>> {
         ArrayDe {
             dtype: self.dtype,
             dims: self.dims,
@@ -114,9 +120,9 @@ impl<'de, 'a, B: Src<'de>> ArrayDe<'a, B> {
     }
 }
 
-impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
+impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
     #[inline]
-    fn element(&self) -> ElementDe<'a, B> {
+    fn element(&self) -> ElementDe<'a, 'de> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
     }
 
@@ -135,15 +141,18 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
         nd::offer(Order::C, self.dims, records, flat, visitor)
     }
 
-    /// Visits the first axis as a sequence (dims must not be empty).
+    /// Checks the array and works out how its first axis is presented
+    /// (dims must not be empty): as a [`run_seq`] when `run` allows it,
+    /// else as elements one stride apart ([`ArraySeq`]). Not generic over
+    /// the visitor (inlined: the rows of a 2-d array each ask it).
     #[inline]
-    pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+    fn axis(&self, run: bool) -> Result<Axis<'a>> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
         self.file.check()?;
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        if rest.is_empty() && self.dtype.size != 0 {
+        if run && rest.is_empty() && self.dtype.size != 0 {
             // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
             // the elements straight to the visitor, no array layer in
             // between, the sequence's only state the bytes not yet handed
@@ -152,15 +161,9 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
             }
-            return run_seq::<B, V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor);
+            return Ok(Axis::Run);
         }
-        if let (true, Kind::Scalar(_)) = (rest.is_empty(), &self.dtype.kind) {
-            // scalars of no bytes (`S0`): counted, not split from the bytes
-            // (scalar_run checks the length)
-            return scalar_run(
-                self.dtype, self.dims, n_usize, self.bytes, self.cfg, self.top, visitor,
-            );
-        }
+        // (scalars of no bytes, `S0`, are counted: a stride of 0)
         let stride = if rest.is_empty() {
             self.dtype.size
         } else if n == 0 {
@@ -172,60 +175,77 @@ impl<'de, 'a, B: Src<'de>, F: Whole> ArrayDe<'a, B, F> {
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
+        Ok(Axis::Strided {
+            n: n_usize,
+            rest,
+            stride,
+        })
+    }
+
+    /// Visits the first axis as a sequence (dims must not be empty): what
+    /// sequence requests get (`deserialize_seq`, `_tuple`,
+    /// `_tuple_struct`), the one-axis runs among them as [`run_seq`].
+    #[inline]
+    pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.axis(true)? {
+            Axis::Run => run_seq::<V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor),
+            Axis::Strided { n, rest, stride } => self.strided(n, rest, stride, visitor),
+        }
+    }
+
+    /// Visits the first axis as a sequence of elements one stride apart
+    /// (dims must not be empty): what every other request gets (a struct
+    /// or `deserialize_any` meeting an array, a subarray presented
+    /// self-describing), so their visitors meet one sequence type, however
+    /// the array is laid out; values and messages are a run's.
+    #[inline(never)]
+    pub(crate) fn visit_elements<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.axis(false)? {
+            Axis::Strided { n, rest, stride } => self.strided(n, rest, stride, visitor),
+            Axis::Run => Err(internal()),
+        }
+    }
+
+    /// The [`ArraySeq`] of `n` elements (arrays of the `rest` axes) one
+    /// `stride` apart, to the visitor.
+    #[inline]
+    fn strided<V: Visitor<'de>>(
+        self,
+        n: usize,
+        rest: &'a [u64],
+        stride: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
         let mut seq = ArraySeq {
             dtype: self.dtype,
             rest,
             bytes: self.bytes,
             stride,
             next: 0,
-            len: n_usize,
+            len: n,
             cfg: self.cfg,
             top: self.top,
         };
-        let found = Shape(self.dtype, self.dims, self.top);
-        let file = self.file;
-        let v = visitor
-            .visit_seq(&mut seq)
-            .map_err(|e| file.hint(fix_error(e, &found)))?;
-        if seq.next < seq.len {
-            return Err(Error::mismatch(format!(
-                "expected {} elements, found {found}",
-                seq.next
-            )));
+        match visitor.visit_seq(&mut seq) {
+            Ok(_) if seq.next < seq.len => Err(too_few(self.dtype, self.dims, self.top, seq.next)),
+            Ok(v) => Ok(v),
+            Err(e) => Err(self
+                .file
+                .hint(shape_error(e, self.dtype, self.dims, self.top))),
         }
-        Ok(v)
     }
 }
 
-/// Visits `n` scalars of `plan` laid out back to back in exactly `bytes`
-/// (`dims` is `[n]`, for messages): the last axis of an array of scalars.
-#[inline]
-pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
-    plan: &'a Plan,
-    dims: &'a [u64],
-    n: usize,
-    bytes: B,
-    cfg: Cfg,
-    top: bool,
-    visitor: V,
-) -> Result<V::Value> {
-    if plan.size.checked_mul(n) != Some(bytes.len()) {
-        return Err(internal());
-    }
-    let mut seq = ScalarSeq {
-        plan,
-        bytes,
-        size: plan.size,
-        next: 0,
-        len: n,
-        cfg,
-        top,
-    };
-    match visitor.visit_seq(&mut seq) {
-        Ok(v) if seq.next >= seq.len => Ok(v),
-        Ok(_) => Err(too_few(plan, dims, top, seq.next)),
-        Err(e) => Err(fix_error(e, &Shape(plan, dims, top))),
-    }
+/// How [`ArrayDe`] presents its first axis (see [`ArrayDe::axis`]).
+enum Axis<'a> {
+    /// A one-axis run ([`run_seq`]).
+    Run,
+    /// `n` elements (arrays of the `rest` axes) one `stride` apart.
+    Strided {
+        n: usize,
+        rest: &'a [u64],
+        stride: usize,
+    },
 }
 
 /// Visits the elements of `base` (nonzero size) laid out back to back in
@@ -237,9 +257,9 @@ pub(crate) fn scalar_run<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
 /// [`RunOf`] kinds) so each inlines its visitor once: a visitor's
 /// `visit_seq` called from one place only is inlined there.
 #[inline(always)]
-pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, W: RunOf>(
+pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
     base: &'a Plan,
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     top: bool,
     visitor: V,
@@ -248,7 +268,7 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, W: RunOf>(
     // took nothing, should it never be dropped)
     let left = Cell::new(bytes.len());
     let mut at = ElementDe::with_fast(base, base.fast, bytes, cfg);
-    let seq = RunSeq::<B, W> {
+    let seq = RunSeq::<W> {
         at: &mut at,
         size: base.size,
         rest: bytes,
@@ -264,53 +284,26 @@ pub(crate) fn run_seq<'de, 'a, B: Src<'de>, V: Visitor<'de>, W: RunOf>(
     }
 }
 
-/// Who runs a [`run_seq`] (its `W`), and how its elements are handed to
-/// the type.
-pub(crate) trait RunOf {
-    /// Hands the element `at` to `seed`.
-    fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
-        seed: T,
-        at: &ElementDe<'_, B>,
-    ) -> Result<T::Value>;
-}
+/// Who runs a [`run_seq`] (its `W`): each caller its own type, so each
+/// inlines its visitor once. Every run hands its elements the same way:
+/// by reference ([`RowDe`], one word in a register for a type's
+/// `deserialize` that is not inlined, a record's), the run's element
+/// updated in place (its bytes) rather than built anew per element.
+pub(crate) trait RunOf {}
 
-/// The rows of a one-axis array: each by reference ([`RowDe`]), one word
-/// in a register for a type's `deserialize` that is not inlined (a
-/// record's); the run's element is updated in place (its bytes) rather
-/// than built anew per row.
+/// The rows of a one-axis array.
 pub(crate) enum Rows {}
 
-/// The scalars of a subarray element ([`ElementDe`]), by value.
+/// The scalars of a subarray element ([`ElementDe`]).
 pub(crate) enum SubarrayRun {}
 
 /// The scalars of a subarray field of a record read in order
-/// ([`FieldDe`](crate::de::element::FieldDe)), by value.
+/// ([`FieldDe`](crate::de::element::FieldDe)).
 pub(crate) enum FieldRun {}
 
-impl RunOf for Rows {
-    #[inline(always)]
-    fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
-        seed: T,
-        at: &ElementDe<'_, B>,
-    ) -> Result<T::Value> {
-        seed.deserialize(RowDe(at))
-    }
-}
-
-macro_rules! by_value {
-    ($($w:ty)*) => {$(
-        impl RunOf for $w {
-            #[inline(always)]
-            fn hand<'de, B: Src<'de>, T: de::DeserializeSeed<'de>>(
-                seed: T,
-                at: &ElementDe<'_, B>,
-            ) -> Result<T::Value> {
-                seed.deserialize(*at)
-            }
-        }
-    )*};
-}
-by_value!(SubarrayRun FieldRun);
+impl RunOf for Rows {}
+impl RunOf for SubarrayRun {}
+impl RunOf for FieldRun {}
 
 /// The elements of a run that the type did not take.
 #[cold]
@@ -327,21 +320,29 @@ pub(super) fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> 
 #[inline(never)]
 pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
     let dims = [(total / at_least_one(base.size)) as u64];
-    fix_error(e, &Shape(base, &dims, top))
+    shape_error(e, base, &dims, top)
+}
+
+/// A visitor's error on an array of `plan` and `dims`, with serde's
+/// wording fixed.
+#[cold]
+#[inline(never)]
+fn shape_error(e: Error, plan: &Plan, dims: &[u64], top: bool) -> Error {
+    fix_error(e, &Shape(plan, dims, top))
 }
 
 /// The elements of a run not yet handed out (see [`run_seq`]). Handed to
 /// the visitor by value, so a visitor's loop that is not inlined keeps
 /// the state in registers rather than storing it back per element; what
 /// is left is reported once, when the visitor drops the sequence.
-struct RunSeq<'a, 'l, 'de, B: Src<'de>, W> {
+struct RunSeq<'a, 'l, 'de, W> {
     /// The element handed out: the run's plan, fast tag and options, the
     /// current element's bytes (apart from the sequence, which stays in
     /// registers while a row's deserializer refers to this).
-    at: &'l mut ElementDe<'a, B>,
+    at: &'l mut ElementDe<'a, 'de>,
     /// `base.size`, read once.
     size: usize,
-    rest: B,
+    rest: Bytes<'de, 'a>,
     /// Bytes of the whole run, for positions in messages.
     total: usize,
     top: bool,
@@ -350,14 +351,14 @@ struct RunSeq<'a, 'l, 'de, B: Src<'de>, W> {
     of: PhantomData<(&'de (), W)>,
 }
 
-impl<'de, B: Src<'de>, W> Drop for RunSeq<'_, '_, 'de, B, W> {
+impl<W> Drop for RunSeq<'_, '_, '_, W> {
     #[inline(always)]
     fn drop(&mut self) {
         self.left.set(self.rest.len());
     }
 }
 
-impl<'de, B: Src<'de>, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, B, W> {
+impl<'de, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, W> {
     type Error = Error;
 
     #[inline(always)]
@@ -371,8 +372,8 @@ impl<'de, B: Src<'de>, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, B, W
             return Ok(None);
         };
         self.rest = rest;
-        self.at.set_bytes(bytes);
-        match W::hand(seed, self.at) {
+        self.at.next_of_run(bytes);
+        match seed.deserialize(RowDe(self.at)) {
             Ok(v) => Ok(Some(v)),
             Err(e) => Err(run_at(e, self.top, self.total, self.size, rest.len())),
         }
@@ -429,10 +430,10 @@ pub(super) fn at_position(e: Error, top: bool, i: usize) -> Error {
 }
 
 /// The elements of one axis.
-struct ArraySeq<'a, B> {
+struct ArraySeq<'a, 'de> {
     dtype: &'a Plan,
     rest: &'a [u64],
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     stride: usize,
     next: usize,
     len: usize,
@@ -440,7 +441,7 @@ struct ArraySeq<'a, B> {
     top: bool,
 }
 
-impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
+impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
     type Error = Error;
 
     #[inline]
@@ -458,11 +459,9 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
         let (bytes, rest) = self.bytes.split(self.stride)?;
         self.bytes = rest;
         if self.rest.is_empty() {
-            // one element (a record: scalars took scalar_run): no array
-            // layer in between, and no fast tag to read (`None` only
-            // ever means the general path)
+            // one element: no array layer in between
             return seed
-                .deserialize(ElementDe::with_fast(self.dtype, None, bytes, self.cfg))
+                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
                 .map(Some)
                 .map_err(|e| at_position(e, self.top, i));
         }
@@ -479,46 +478,6 @@ impl<'de, B: Src<'de>> de::SeqAccess<'de> for ArraySeq<'_, B> {
     }
 }
 
-/// A run of scalars of one type (the last axis of an array of scalars).
-struct ScalarSeq<'a, B> {
-    plan: &'a Plan,
-    bytes: B,
-    size: usize,
-    next: usize,
-    len: usize,
-    cfg: Cfg,
-    top: bool,
-}
-
-impl<'de, B: Src<'de>> de::SeqAccess<'de> for ScalarSeq<'_, B> {
-    type Error = Error;
-
-    #[inline]
-    fn next_element_seed<T: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>> {
-        if self.next >= self.len {
-            return Ok(None);
-        }
-        let i = self.next;
-        // next < len (checked above)
-        self.next = i.wrapping_add(1);
-        // the run shrinks from the front: one split per element
-        let (bytes, rest) = self.bytes.split(self.size)?;
-        self.bytes = rest;
-        seed.deserialize(ElementDe::new(self.plan, bytes, self.cfg))
-            .map(Some)
-            .map_err(|e| at_position(e, self.top, i))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        // next <= len (next_element_seed stops at len)
-        let left = self.len.wrapping_sub(self.next);
-        Some(left.min(SIZE_HINT_BYTES / at_least_one(self.size)))
-    }
-}
-
 macro_rules! elem_or_seq {
     ($($m:ident)*) => {$(
         #[inline]
@@ -526,13 +485,13 @@ macro_rules! elem_or_seq {
             if self.dims.is_empty() {
                 self.element().$m(visitor)
             } else {
-                self.visit_seq(visitor)
+                self.visit_elements(visitor)
             }
         }
     )*};
 }
 
-impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
+impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
     type Error = Error;
 
     elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
@@ -560,7 +519,7 @@ impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
         if self.dims.is_empty() {
             return self.element().deserialize_unit_struct(name, visitor);
         }
-        self.visit_seq(visitor)
+        self.visit_elements(visitor)
     }
 
     #[inline]
@@ -620,7 +579,7 @@ impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
         if self.dims.is_empty() {
             return self.element().deserialize_struct(name, fields, visitor);
         }
-        self.visit_seq(visitor)
+        self.visit_elements(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -632,7 +591,7 @@ impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
         if self.dims.is_empty() {
             return self.element().deserialize_enum(name, variants, visitor);
         }
-        self.visit_seq(visitor)
+        self.visit_elements(visitor)
     }
 
     #[inline]
@@ -641,7 +600,7 @@ impl<'de, B: Src<'de>, F: Whole> de::Deserializer<'de> for ArrayDe<'_, B, F> {
     }
 }
 
-impl<'de, B: Src<'de>, F: Whole> bulk_offer::Raw<'de> for ArrayDe<'_, B, F> {
+impl<'de, F: Whole> bulk_offer::Raw<'de> for ArrayDe<'_, 'de, F> {
     /// The whole data (C order), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.bytes.visit(visitor)
@@ -704,10 +663,10 @@ pub(crate) fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Resul
 }
 
 /// An array in memory: its elements' plan, dims, stored bytes and order.
-pub(crate) struct Flat<'a, B> {
+pub(crate) struct Flat<'a, 'de> {
     pub(crate) plan: &'a Plan,
     pub(crate) dims: &'a [u64],
-    pub(crate) bytes: B,
+    pub(crate) bytes: Bytes<'de, 'a>,
     pub(crate) cfg: Cfg,
     pub(crate) order: Order,
     /// The dims are a file's whole 1-d shape: positions in errors are
@@ -715,7 +674,7 @@ pub(crate) struct Flat<'a, B> {
     pub(crate) records: bool,
 }
 
-impl<'de, B: Src<'de>> nd::Source<'de> for Flat<'_, B> {
+impl<'de> nd::Source<'de> for Flat<'_, 'de> {
     fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value> {
         let flat = nd::flat_dims(self.dims, absorbed)?;
         if self.order.is_fortran() && absorbed > 0 {

@@ -1,19 +1,20 @@
 //! One array element over exactly its bytes: a record (a map keyed by field
 //! name, padding skipped), a subarray (nested sequences) or a scalar
 //! ([`ElementDe`]); a record's field read in order ([`FieldDe`]: the field
-//! and its record, two words); a row of a 1-d array by reference
-//! ([`RowDe`], one word).
+//! and its record, two words); an element of a run (a row of a 1-d array,
+//! a number of a subarray) or of a stream by reference ([`RowDe`], one
+//! word).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq, scalar_run};
+use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq};
 use super::bulk_offer;
 use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
-use super::{Cfg, Src, fix_error, internal};
+use super::{Bytes, Cfg, fix_error, internal};
 use crate::dtype::Plain;
 use crate::error::{Error, Result};
 use crate::nd::Order;
@@ -24,18 +25,18 @@ use crate::nd::Order;
 /// check per field instead of two; the fast scalar paths read their fixed
 /// width from the front); every other path takes [`ElementDe::exact`].
 #[derive(Clone, Copy)]
-pub(crate) struct ElementDe<'a, B> {
+pub(crate) struct ElementDe<'a, 'de> {
     dtype: &'a Plan,
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     /// `dtype.fast`, carried by value: a run of scalars reads it from the
     /// plan once, not once per element.
     fast: Fast,
 }
 
-impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
+impl<'de, 'a> ElementDe<'a, 'de> {
     #[inline]
-    pub(crate) fn new(dtype: &'a Plan, bytes: B, cfg: Cfg) -> Self {
+    pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
         ElementDe {
             dtype,
             bytes,
@@ -46,7 +47,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
 
     /// An element whose plan's [`Fast`] tag the caller already read.
     #[inline(always)]
-    pub(crate) fn with_fast(dtype: &'a Plan, fast: Fast, bytes: B, cfg: Cfg) -> Self {
+    pub(crate) fn with_fast(dtype: &'a Plan, fast: Fast, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
         ElementDe {
             dtype,
             bytes,
@@ -55,15 +56,23 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         }
     }
 
-    /// The same element over other bytes (the next of a run).
+    /// The same element over other bytes.
+    #[cfg(feature = "rayon")]
     #[inline(always)]
-    pub(crate) fn set_bytes(&mut self, bytes: B) {
+    pub(crate) fn set_bytes(&mut self, bytes: Bytes<'de, 'a>) {
         self.bytes = bytes;
+    }
+
+    /// The same element over the next bytes of its run (of the same
+    /// input: see [`Bytes::move_to`]).
+    #[inline(always)]
+    pub(crate) fn next_of_run(&mut self, bytes: Bytes<'de, 'a>) {
+        self.bytes.move_to(bytes);
     }
 
     /// Exactly the element's bytes.
     #[inline]
-    fn exact(&self) -> Result<B> {
+    fn exact(&self) -> Result<Bytes<'de, 'a>> {
         self.bytes.range(0, self.dtype.size)
     }
 
@@ -120,7 +129,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(ScalarDe<B>, V) -> Result<V::Value>,
+        f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => f(ScalarDe::new(*s, self.exact()?, self.cfg), visitor),
@@ -145,14 +154,12 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
             cfg: self.cfg,
             keys: proving.map(|_| Keys::default()),
         };
-        let v = visitor.visit_map(&mut map).map_err(|e| {
-            self.fix(e)
-                .listing_what_is_there("the record", &mut r.iter().map(|f| &*f.name))
-        })?;
+        let v = match visitor.visit_map(&mut map) {
+            Ok(v) => v,
+            Err(e) => return Err(record_error(e, self.dtype, r)),
+        };
         if let (Some((key, fields)), Some(keys)) = (proving, map.keys) {
-            let at = keys.order(r, fields);
-            let reads = at.as_deref().map(|at| Reads::of(at, r.len()));
-            self.dtype.by_position.settle(key, reads);
+            settle(self.dtype, r, key, fields, keys);
         }
         Ok(v)
     }
@@ -173,11 +180,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
         let left = seq.fields.len();
         if left > 0 {
-            return Err(Error::mismatch(format!(
-                "the type takes only {} of the {total} fields of the record",
-                // left <= total: what is left of the iterator
-                total.saturating_sub(left),
-            )));
+            return Err(fields_left(total, left));
         }
         Ok(v)
     }
@@ -252,7 +255,7 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
     pub(crate) fn seq_general<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Record(r) => self.record_seq(r.iter(), visitor),
-            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
+            Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
             Kind::Scalar(_) => de::Deserializer::deserialize_any(self, visitor),
         }
     }
@@ -262,14 +265,38 @@ impl<'de, 'a, B: Src<'de>> ElementDe<'a, B> {
         self,
         base: &'a Plan,
         dims: &'a [u64],
-        run: Option<usize>,
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(n) = run {
-            return scalar_run(base, dims, n, self.exact()?, self.cfg, false, visitor);
-        }
-        ArrayDe::new(base, dims, self.exact()?, self.cfg, false).visit_seq(visitor)
+        ArrayDe::new(base, dims, self.exact()?, self.cfg, false).visit_elements(visitor)
     }
+}
+
+/// A by-name read's error: serde's wording fixed, the record's fields
+/// listed (not generic: one copy whatever the type).
+#[cold]
+#[inline(never)]
+fn record_error(e: Error, plan: &Plan, r: &[PField]) -> Error {
+    fix_found(e, plan).listing_what_is_there("the record", &mut r.iter().map(|f| &*f.name))
+}
+
+/// Settles the proof of the type of `key` (field list `fields`) that a
+/// by-name read of record `r` made with these `keys` ([`ByPosition`]).
+#[inline(never)]
+fn settle(plan: &Plan, r: &[PField], key: usize, fields: &[&str], keys: Keys) {
+    let at = keys.order(r, fields);
+    let reads = at.as_deref().map(|at| Reads::of(at, r.len()));
+    plan.by_position.settle(key, reads);
+}
+
+/// A type read by position left `left` of the record's `total` fields.
+#[cold]
+#[inline(never)]
+fn fields_left(total: usize, left: usize) -> Error {
+    Error::mismatch(format!(
+        "the type takes only {} of the {total} fields of the record",
+        // left <= total: what is left of the iterator
+        total.saturating_sub(left),
+    ))
 }
 
 macro_rules! to_scalar {
@@ -347,14 +374,14 @@ fn fix_found(e: Error, plan: &Plan) -> Error {
     fix_error(e, &Found(plan))
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
+impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     type Error = Error;
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_any(visitor),
-            Kind::Sub(base, dims, run) => self.subarray(base, dims, *run, visitor),
+            Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
             Kind::Record(r) => self.record_map(r, None, visitor),
         }
     }
@@ -429,7 +456,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
-            return run_seq::<B, V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
+            return run_seq::<V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
         }
         self.seq_general(visitor)
     }
@@ -482,7 +509,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ElementDe<'_, B> {
     serde::forward_to_deserialize_any! { map identifier }
 }
 
-impl<'de, B: Src<'de>> bulk_offer::Raw<'de> for ElementDe<'_, B> {
+impl<'de> bulk_offer::Raw<'de> for ElementDe<'_, 'de> {
     /// The subarray's bytes (exactly its own: a record field's bytes run on
     /// to the end of the record), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -492,10 +519,10 @@ impl<'de, B: Src<'de>> bulk_offer::Raw<'de> for ElementDe<'_, B> {
 
 /// A record as a map: keys are the field names from the dtype (file order),
 /// values the fields' elements at their fixed offsets.
-struct RecordMap<'a, B> {
+struct RecordMap<'a, 'de> {
     fields: std::slice::Iter<'a, PField>,
     value: Option<&'a PField>,
-    bytes: B,
+    bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     /// While proving [`ByPosition`]: the keys the type made of the names.
     keys: Option<Keys>,
@@ -557,7 +584,7 @@ fn in_field(e: Error, name: &str) -> Error {
 }
 
 #[inline]
-fn field_de<'de, 'a, B: Src<'de>>(f: &'a PField, bytes: B, cfg: Cfg) -> Result<ElementDe<'a, B>> {
+fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'a, 'de>> {
     // from the field to the end of the record: the element reads its own
     // size from the front (`ElementDe::exact`), and a field of a checked
     // dtype always fits
@@ -568,7 +595,7 @@ fn field_de<'de, 'a, B: Src<'de>>(f: &'a PField, bytes: B, cfg: Cfg) -> Result<E
     ))
 }
 
-impl<'de, B: Src<'de>> de::MapAccess<'de> for RecordMap<'_, B> {
+impl<'de> de::MapAccess<'de> for RecordMap<'_, 'de> {
     type Error = Error;
 
     #[inline]
@@ -621,17 +648,16 @@ impl ExactSizeIterator for Picked<'_> {}
 
 /// A record as a sequence of its fields in file order (tuples, tuple
 /// structs, and structs by position: there some fields may be left out).
-struct RecordSeq<'r, 'a, I, B> {
+struct RecordSeq<'r, 'a, 'de, I> {
     fields: I,
     /// The record, which each of its fields' [`FieldDe`] refers to (so a
     /// field's deserializer is two words).
-    record: &'r ElementDe<'a, B>,
+    record: &'r ElementDe<'a, 'de>,
 }
 
-impl<'de, 'a, I, B> de::SeqAccess<'de> for RecordSeq<'_, 'a, I, B>
+impl<'de, 'a, I> de::SeqAccess<'de> for RecordSeq<'_, 'a, 'de, I>
 where
     I: ExactSizeIterator<Item = &'a PField>,
-    B: Src<'de>,
 {
     type Error = Error;
 
@@ -664,15 +690,15 @@ where
 /// one-axis run of scalars) read at the field's offset here; every other
 /// method is [`ElementDe`]'s over the field's bytes, out of line
 /// ([`field_general`]) or inlined ([`FieldDe::element`]).
-pub(crate) struct FieldDe<'a, 'r, B> {
+pub(crate) struct FieldDe<'a, 'r, 'de> {
     field: &'a PField,
-    record: &'r ElementDe<'a, B>,
+    record: &'r ElementDe<'a, 'de>,
 }
 
-impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
+impl<'de, 'a> FieldDe<'a, '_, 'de> {
     /// The field as an [`ElementDe`] (see [`field_de`]).
     #[inline(always)]
-    fn element(self) -> Result<ElementDe<'a, B>> {
+    fn element(self) -> Result<ElementDe<'a, 'de>> {
         field_de(self.field, self.record.bytes, self.record.cfg)
     }
 
@@ -687,7 +713,7 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
+        f: impl FnOnce(ElementDe<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         field_general(self.field, self.record, visitor, f)
     }
@@ -709,11 +735,11 @@ impl<'de, 'a, B: Src<'de>> FieldDe<'a, '_, B> {
 /// two words in registers.
 #[cold]
 #[inline(never)]
-fn field_general<'de, 'a, B: Src<'de>, V: Visitor<'de>>(
+fn field_general<'de, 'a, V: Visitor<'de>>(
     field: &'a PField,
-    record: &ElementDe<'a, B>,
+    record: &ElementDe<'a, 'de>,
     visitor: V,
-    f: impl FnOnce(ElementDe<'a, B>, V) -> Result<V::Value>,
+    f: impl FnOnce(ElementDe<'a, 'de>, V) -> Result<V::Value>,
 ) -> Result<V::Value> {
     f(field_de(field, record.bytes, record.cfg)?, visitor)
 }
@@ -728,7 +754,7 @@ macro_rules! field_forward {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
+impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     type Error = Error;
 
     fast_numbers!();
@@ -743,7 +769,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
                 .bytes
                 .range(self.field.offset, self.record.bytes.len())?
                 .split(plan.size)?;
-            return run_seq::<B, V, FieldRun>(base, bytes, self.record.cfg, false, visitor);
+            return run_seq::<V, FieldRun>(base, bytes, self.record.cfg, false, visitor);
         }
         self.general(visitor, |d, v| d.seq_general(v))
     }
@@ -831,10 +857,11 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for FieldDe<'_, '_, B> {
         deserialize_identifier);
 }
 
-/// An [`ElementDe`] by reference: a row of a one-axis array handed out by
-/// its run (`super::array::Rows`), one word. Every method is the
+/// An [`ElementDe`] by reference: an element handed out by its run
+/// (`super::array::run_seq`) or a row of a stream, one word; its fast
+/// numbers read it in place (it is not copied). Every method is the
 /// element's; a record is read from the reference ([`ElementDe::record`]).
-pub(crate) struct RowDe<'r, 'a, B>(pub(crate) &'r ElementDe<'a, B>);
+pub(crate) struct RowDe<'r, 'a, 'de>(pub(crate) &'r ElementDe<'a, 'de>);
 
 macro_rules! row_forward {
     ($($m:ident($($a:ident: $t:ty),*))*) => {$(
@@ -845,14 +872,40 @@ macro_rules! row_forward {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for RowDe<'_, '_, B> {
+impl<'de, 'a> RowDe<'_, 'a, 'de> {
+    /// The element's [`Fast`] tag and plan, for [`fast_scalar!`].
+    #[inline(always)]
+    fn tags(&self) -> (Fast, &'a Plan) {
+        self.0.tags()
+    }
+
+    /// The element's first `N` bytes, for [`fast_scalar!`].
+    #[inline(always)]
+    fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
+        self.0.chunk::<N>()
+    }
+
+    /// The element's general path, for [`fast_scalar!`]: the element is
+    /// copied there only, out of line.
+    #[inline(always)]
+    fn general<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        (*self.0).general(visitor, f)
+    }
+}
+
+impl<'de> de::Deserializer<'de> for RowDe<'_, '_, 'de> {
     type Error = Error;
 
+    // read through the reference (the element is not copied)
+    fast_numbers!();
+
     row_forward! {
-        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
-        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
-        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
-        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
+        deserialize_any() deserialize_bool() deserialize_i128()
+        deserialize_u128() deserialize_char() deserialize_str()
         deserialize_string() deserialize_bytes() deserialize_byte_buf()
         deserialize_option() deserialize_unit() deserialize_map()
         deserialize_identifier() deserialize_ignored_any() deserialize_seq()

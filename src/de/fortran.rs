@@ -7,7 +7,7 @@ use serde::de::{self, Visitor};
 use super::array::{ArrayDe, Flat, OfFile, fortran_to_c};
 use super::nd::offer;
 use super::plan::Plan;
-use super::{Bytes, Cfg, Src};
+use super::{Bytes, Cfg};
 use crate::error::{Error, Result};
 use crate::header::Header;
 use crate::nd::Order;
@@ -15,21 +15,21 @@ use crate::nd::Order;
 /// The whole of a Fortran-order file in memory (`from_slice`, npz): an
 /// `NdArray` gets the data as stored; every other type the data reordered
 /// into C order, as always.
-pub(crate) struct FortranFile<'a, B> {
+pub(crate) struct FortranFile<'a, 'de> {
     pub(crate) plan: &'a Plan,
     pub(crate) header: &'a Header,
-    pub(crate) bytes: B,
+    pub(crate) bytes: Bytes<'de, 'a>,
     pub(crate) cfg: Cfg,
     /// `ReadOptions::max_elements` (see `ArrayDe::of_file`).
     pub(crate) max_elements: u64,
 }
 
-impl<'de, B: Src<'de>> FortranFile<'_, B> {
+impl<'de> FortranFile<'_, 'de> {
     /// The data in C order, to `f`.
     fn reordered<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>, OfFile<'_>>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, 'de, OfFile<'_>>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         let header = self.header;
         let c = fortran_to_c(self.bytes.slice(), &header.shape, header.descr.itemsize())?;
@@ -38,7 +38,7 @@ impl<'de, B: Src<'de>> FortranFile<'_, B> {
     }
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for FortranFile<'_, B> {
+impl<'de> de::Deserializer<'de> for FortranFile<'_, 'de> {
     type Error = Error;
 
     de_methods!(via(reordered)

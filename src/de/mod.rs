@@ -8,9 +8,9 @@
 //!
 //! One deserializer serves both borrowed input (`from_slice`, where `S` and
 //! `V` fields are handed out as `&'de [u8]`) and copied input (`from_reader`,
-//! a buffer reused per record), like serde_json's `Reference` but as a type
-//! parameter ([`Src`]: [`Borrowed`] or [`Copied`]), so nothing checks which
-//! one per field.
+//! a buffer reused per record), like serde_json's `Reference`: [`Bytes`],
+//! one type for both kinds (they differ only where bytes are handed out),
+//! so each deserializer is instantiated once per visitor, not per kind.
 //!
 //! Speed: the per-file [`plan::Plan`] decides once per node what the hot
 //! paths test per record — a [`plan::Fast`] tag for scalars that are one
@@ -27,9 +27,10 @@
 //! `Vec<f64>`) is [`array::run_seq`]: its only state is the bytes not yet
 //! handed out, with the fast tag and size read once; the sequence goes to
 //! the visitor by value (a loop that is not inlined keeps it in
-//! registers), a 1-d array's rows by reference ([`element::RowDe`], one
-//! word), and its visitor is inlined at one place per caller (every other
-//! sequence is out of line).
+//! registers), its elements by reference ([`element::RowDe`], one word:
+//! the run's element, its bytes moved along in place), and its visitor is
+//! inlined at one place per caller (every other sequence is out of line).
+//! Rows of a stream are handed by reference too.
 //! A record read in order gives each field a [`element::FieldDe`]: the
 //! field and its record, two words, free to make; its fast numbers and
 //! runs read at the field's offset, anything else is [`element::ElementDe`]'s
@@ -38,6 +39,18 @@
 //! bytes first. A proven type that reads all of a record's fields reads
 //! a number of them the compiler knows (a derive's field list is a
 //! constant).
+//!
+//! Code size: a visitor is instantiated once per deserializer and per
+//! sequence or map type it can be handed, and so is every generic method
+//! that calls it, per derived type of the user's. So the read side hands
+//! out few types: one [`Bytes`] for both kinds of input; sequence requests
+//! on an array get a run or [`array::ArrayDe`]'s one strided sequence,
+//! every other request on an array (a struct or `deserialize_any`
+//! meeting one, a subarray presented self-describing) only the strided
+//! one (`ArrayDe::visit_elements`); a scalar's parts (`[re, im]`, the
+//! `u8`s of bytes) one `scalar::Parts`. What does not call the visitor
+//! (an array's layout, a scalar's self-describing form, messages, the
+//! by-name proof) is not generic, so only the calls are per visitor.
 //!
 //! Entry points for other readers (npz): [`data::deserialize_data_in`]
 //! (a whole array's data in memory), `crate::reader::deserialize_stream`
@@ -193,144 +206,140 @@ pub(crate) fn at_least_one(n: usize) -> std::num::NonZeroUsize {
     std::num::NonZeroUsize::new(n).unwrap_or(std::num::NonZeroUsize::MIN)
 }
 
-/// The bytes of one element or of a run of elements: borrowed from the
-/// caller's input ([`Borrowed`], may be handed to the visitor as
-/// `&'de [u8]`) or from a scratch buffer ([`Copied`], handed out as a
-/// transient `&[u8]`). A type parameter rather than an enum: which one is
-/// known per call of `from_slice`/`from_reader`, so no deserializer checks
-/// it per field.
-pub(crate) trait Src<'de>: Copy {
+/// The bytes of one element or of a run of elements: part of the
+/// caller's input (`from_slice`: may be handed to the visitor as
+/// `&'de [u8]`) or of a scratch buffer (`from_reader`, reordered data:
+/// handed out as a transient `&[u8]`), like serde_json's `Reference`.
+///
+/// One type rather than a type parameter, so every deserializer and
+/// sequence exists once per visitor whatever input it reads; and not an
+/// enum, so the hot paths (splitting, loading numbers) work on the bytes
+/// alone, as before: only handing the bytes themselves out
+/// ([`Bytes::visit`], [`Bytes::visit_str`]) asks whether they are the
+/// input's, finding them in it by their address.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bytes<'de, 'a> {
+    bytes: &'a [u8],
+    /// The caller's whole input, of which `bytes` is a part; `None` for a
+    /// reused buffer.
+    input: Option<&'de [u8]>,
+}
+
+#[allow(non_snake_case)]
+impl<'de> Bytes<'de, 'de> {
+    /// Bytes of the caller's input.
+    #[inline]
+    pub(crate) fn Borrowed(input: &'de [u8]) -> Self {
+        Bytes {
+            bytes: input,
+            input: Some(input),
+        }
+    }
+}
+
+#[allow(non_snake_case)]
+impl<'a> Bytes<'_, 'a> {
+    /// Bytes of a reused buffer.
+    #[inline]
+    pub(crate) fn Copied(bytes: &'a [u8]) -> Self {
+        Bytes { bytes, input: None }
+    }
+}
+
+impl<'de, 'a> Bytes<'de, 'a> {
     /// The bytes.
-    fn slice(&self) -> &[u8];
-
-    /// The bytes from `start` to `end`, of the same kind.
-    fn range(self, start: usize, end: usize) -> Result<Self>;
-
-    /// The first `n` bytes and the rest, of the same kind.
-    fn split(self, n: usize) -> Result<(Self, Self)>;
-
-    /// The first `n` bytes and the rest, of the same kind; `None` when
-    /// fewer than `n` bytes are left.
-    fn split_checked(self, n: usize) -> Option<(Self, Self)>;
-
-    /// Hands the bytes to the visitor, borrowed when possible.
-    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
-
-    /// Hands the bytes to the visitor as a string when they are UTF-8, as
-    /// bytes otherwise (the visitor then says what it expected).
-    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
+    #[inline(always)]
+    pub(crate) fn slice(&self) -> &'a [u8] {
+        self.bytes
+    }
 
     /// Length in bytes.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The same kind of bytes over `bytes` (a part of these).
+    #[inline(always)]
+    fn part(self, bytes: &'a [u8]) -> Self {
+        Bytes {
+            bytes,
+            input: self.input,
+        }
+    }
+
+    /// Moves to `next`, another part of the same input (the next element
+    /// of a run): only the bytes change.
+    #[inline(always)]
+    pub(crate) fn move_to(&mut self, next: Self) {
+        self.bytes = next.bytes;
+    }
+
+    /// The bytes from `start` to `end`, of the same kind.
     #[inline]
-    fn len(&self) -> usize {
-        self.slice().len()
+    pub(crate) fn range(self, start: usize, end: usize) -> Result<Self> {
+        match self.bytes.get(start..end) {
+            Some(b) => Ok(self.part(b)),
+            None => Err(internal()),
+        }
     }
 
     /// `len` bytes starting at `offset`, of the same kind.
     #[inline]
-    fn sub(self, offset: usize, len: usize) -> Result<Self> {
+    pub(crate) fn sub(self, offset: usize, len: usize) -> Result<Self> {
         self.range(offset, offset.checked_add(len).ok_or_else(internal)?)
     }
-}
 
-/// Bytes of the caller's input (`from_slice`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Borrowed<'de>(pub(crate) &'de [u8]);
-
-/// Bytes of a buffer that is reused (`from_reader`, reordered data).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Copied<'a>(pub(crate) &'a [u8]);
-
-impl<'de> Src<'de> for Borrowed<'de> {
+    /// The first `n` bytes and the rest, of the same kind.
     #[inline]
-    fn slice(&self) -> &[u8] {
-        self.0
+    pub(crate) fn split(self, n: usize) -> Result<(Self, Self)> {
+        self.split_checked(n).ok_or_else(internal)
     }
 
-    #[inline]
-    fn range(self, start: usize, end: usize) -> Result<Self> {
-        self.0.get(start..end).map(Borrowed).ok_or_else(internal)
-    }
-
-    #[inline]
-    fn split(self, n: usize) -> Result<(Self, Self)> {
-        match self.0.split_at_checked(n) {
-            Some((a, r)) => Ok((Borrowed(a), Borrowed(r))),
-            None => Err(internal()),
-        }
-    }
-
+    /// The first `n` bytes and the rest, of the same kind; `None` when
+    /// fewer than `n` bytes are left.
     #[inline(always)]
-    fn split_checked(self, n: usize) -> Option<(Self, Self)> {
-        let (a, r) = self.0.split_at_checked(n)?;
-        Some((Borrowed(a), Borrowed(r)))
+    pub(crate) fn split_checked(self, n: usize) -> Option<(Self, Self)> {
+        let (a, r) = self.bytes.split_at_checked(n)?;
+        Some((self.part(a), self.part(r)))
     }
 
-    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_borrowed_bytes(self.0)
-    }
-
-    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match std::str::from_utf8(self.0) {
-            Ok(s) => visitor.visit_borrowed_str(s),
-            Err(_) => visitor.visit_borrowed_bytes(self.0),
-        }
-    }
-}
-
-impl<'de> Src<'de> for Copied<'_> {
+    /// The bytes as the input's own (`None` for a reused buffer's): found
+    /// in it by their address (they are a part of it).
     #[inline]
-    fn slice(&self) -> &[u8] {
-        self.0
+    fn borrowed(self) -> Option<Result<&'de [u8]>> {
+        let input = self.input?;
+        let start = (self.bytes.as_ptr() as usize).checked_sub(input.as_ptr() as usize);
+        let part = start.and_then(|s| input.get(s..s.checked_add(self.bytes.len())?));
+        Some(part.ok_or_else(internal))
     }
 
+    /// Hands the bytes to the visitor, borrowed when possible.
     #[inline]
-    fn range(self, start: usize, end: usize) -> Result<Self> {
-        self.0.get(start..end).map(Copied).ok_or_else(internal)
-    }
-
-    #[inline]
-    fn split(self, n: usize) -> Result<(Self, Self)> {
-        match self.0.split_at_checked(n) {
-            Some((a, r)) => Ok((Copied(a), Copied(r))),
-            None => Err(internal()),
+    pub(crate) fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.borrowed() {
+            Some(b) => visitor.visit_borrowed_bytes(b?),
+            None => visitor.visit_bytes(self.bytes),
         }
     }
 
-    #[inline(always)]
-    fn split_checked(self, n: usize) -> Option<(Self, Self)> {
-        let (a, r) = self.0.split_at_checked(n)?;
-        Some((Copied(a), Copied(r)))
-    }
-
-    fn visit<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_bytes(self.0)
-    }
-
-    fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match std::str::from_utf8(self.0) {
-            Ok(s) => visitor.visit_str(s),
-            Err(_) => visitor.visit_bytes(self.0),
+    /// Hands the bytes to the visitor as a string when they are UTF-8, as
+    /// bytes otherwise (the visitor then says what it expected).
+    #[inline]
+    pub(crate) fn visit_str<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.borrowed() {
+            Some(b) => {
+                let b = b?;
+                match std::str::from_utf8(b) {
+                    Ok(s) => visitor.visit_borrowed_str(s),
+                    Err(_) => visitor.visit_borrowed_bytes(b),
+                }
+            }
+            None => match std::str::from_utf8(self.bytes) {
+                Ok(s) => visitor.visit_str(s),
+                Err(_) => visitor.visit_bytes(self.bytes),
+            },
         }
-    }
-}
-
-/// The two kinds of [`Src`] under one name, for call sites outside this
-/// module (`Bytes::Copied(row)`).
-pub(crate) struct Bytes;
-
-#[allow(non_snake_case)]
-impl Bytes {
-    /// Bytes of the caller's input.
-    #[inline]
-    pub(crate) fn Borrowed(b: &[u8]) -> Borrowed<'_> {
-        Borrowed(b)
-    }
-
-    /// Bytes of a reused buffer.
-    #[inline]
-    pub(crate) fn Copied(b: &[u8]) -> Copied<'_> {
-        Copied(b)
     }
 }
 

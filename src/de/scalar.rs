@@ -8,7 +8,7 @@
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::{Cfg, Src, fix_error, internal};
+use super::{Bytes, Cfg, fix_error, internal};
 use crate::dtype::{ByteOrder, Scalar, ScalarType};
 use crate::error::{Error, Result};
 use crate::special;
@@ -190,15 +190,15 @@ fn long_double_refused(scalar: Scalar, cfg: Cfg) -> Error {
 }
 
 /// One scalar of the file.
-pub(crate) struct ScalarDe<B> {
+pub(crate) struct ScalarDe<'a, 'de> {
     pub(crate) scalar: Scalar,
-    pub(crate) bytes: B,
+    pub(crate) bytes: Bytes<'de, 'a>,
     pub(crate) cfg: Cfg,
 }
 
-impl<'de, B: Src<'de>> ScalarDe<B> {
+impl<'de, 'a> ScalarDe<'a, 'de> {
     #[inline]
-    pub(crate) fn new(scalar: Scalar, bytes: B, cfg: Cfg) -> Self {
+    pub(crate) fn new(scalar: Scalar, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
         ScalarDe { scalar, bytes, cfg }
     }
 
@@ -284,7 +284,8 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     }
 
     /// `S`: the bytes up to the last non-NUL byte.
-    fn stripped_bytes(&self) -> Result<B> {
+    #[inline]
+    fn stripped_bytes(&self) -> Result<Bytes<'de, 'a>> {
         let b = self.bytes.slice();
         // i < b.len(): one more cannot overflow
         let n = b
@@ -315,6 +316,7 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
 
     /// `U`: decodes UCS-4 up to the last non-NUL code point into a new
     /// `String` (what `deserialize_string` hands over by value).
+    #[inline]
     fn unicode_string(&self) -> Result<String> {
         let n = self.unicode_len();
         let units = self
@@ -345,58 +347,62 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
         Ok(())
     }
 
-    /// `U`: decodes UCS-4 up to the last non-NUL code point and hands the
-    /// text to `f`, without allocating for short strings. A thin shim: the
-    /// decoding is [`Ucs4Text::decode`], one copy whatever `f` and `T` are.
-    fn with_unicode<T>(&self, f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
-        let text = Ucs4Text::decode(self.bytes.slice(), self.unicode_len(), self.big())
-            .map_err(|u| self.bad_code_point(u))?;
-        f(text.as_str()?)
+    /// `U`: decodes UCS-4 up to the last non-NUL code point, without
+    /// allocating for short strings (not generic: one copy, whatever
+    /// visitor then takes the text).
+    fn unicode(&self) -> Result<Ucs4Text> {
+        Ucs4Text::decode(self.bytes.slice(), self.unicode_len(), self.big())
+            .map_err(|u| self.bad_code_point(u))
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
-    fn complex_parts(&self) -> Result<PairSeq<B>> {
+    fn complex_parts(&self) -> Result<Parts<'a, 'de>> {
         let ScalarType::Complex(n) = self.scalar.ty() else {
             return Err(internal());
         };
         let half = usize::from(n / 2);
         let part = Scalar::new(ScalarType::Float(n / 2), self.scalar.order());
-        Ok(PairSeq {
-            parts: [
-                Some(ScalarDe::new(part, self.bytes.sub(0, half)?, self.cfg)),
-                Some(ScalarDe::new(part, self.bytes.sub(half, half)?, self.cfg)),
-            ],
+        Ok(Parts::Pair([
+            Some(ScalarDe::new(part, self.bytes.sub(0, half)?, self.cfg)),
+            Some(ScalarDe::new(part, self.bytes.sub(half, half)?, self.cfg)),
+        ]))
+    }
+
+    /// What the self-describing presentation hands the visitor: worked
+    /// out here, not generic (one copy), so [`ScalarDe::any`] is only the
+    /// visitor's calls.
+    #[inline(never)]
+    fn shown(&self) -> Result<Shown<'a, 'de>> {
+        if let Some(num) = self.number()? {
+            return Ok(Shown::Num(num));
+        }
+        if let Some(e) = self.unsupported() {
+            return Err(e);
+        }
+        Ok(match self.scalar.ty() {
+            ScalarType::Complex(_) => Shown::Parts(self.complex_parts()?),
+            // Presented as a sequence of u8 (as serde_json does with bytes),
+            // so that self-describing consumers (`serde_json::Value`)
+            // accept them; `deserialize_bytes` gets the bytes directly.
+            ScalarType::Bytes(_) => {
+                Shown::Parts(Parts::Bytes(self.stripped_bytes()?.slice().iter()))
+            }
+            ScalarType::Void(_) => Shown::Parts(Parts::Bytes(self.bytes.slice().iter())),
+            ScalarType::Unicode(_) => Shown::Text(self.unicode()?),
+            _ => return Err(internal()),
         })
     }
 
     /// The self-describing presentation.
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(num) = self.number()? {
-            return num.visit(visitor);
-        }
-        if let Some(e) = self.unsupported() {
-            return Err(e);
-        }
-        match self.scalar.ty() {
-            ScalarType::Complex(_) => {
-                let mut seq = self.complex_parts()?;
+        match self.shown()? {
+            Shown::Num(num) => num.visit(visitor),
+            Shown::Parts(mut seq) => {
                 let v = visitor.visit_seq(&mut seq)?;
                 seq.finish()?;
                 Ok(v)
             }
-            ScalarType::Bytes(_) | ScalarType::Void(_) => {
-                // Presented as a sequence of u8 (as serde_json does with bytes),
-                // so that self-describing consumers (`serde_json::Value`)
-                // accept them; `deserialize_bytes` gets the bytes directly.
-                let b = if matches!(self.scalar.ty(), ScalarType::Bytes(_)) {
-                    self.stripped_bytes()?
-                } else {
-                    self.bytes
-                };
-                visitor.visit_seq(de::value::SeqDeserializer::new(b.slice().iter().copied()))
-            }
-            ScalarType::Unicode(_) => self.with_unicode(|s| visitor.visit_str(s)),
-            _ => Err(internal()),
+            Shown::Text(text) => visitor.visit_str(text.as_str()?),
         }
     }
 
@@ -456,7 +462,7 @@ impl<'de, B: Src<'de>> ScalarDe<B> {
     fn general<V: Visitor<'de>>(
         self,
         visitor: V,
-        f: impl FnOnce(General<B>, V) -> Result<V::Value>,
+        f: impl FnOnce(General<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         f(General(self), visitor)
     }
@@ -552,7 +558,7 @@ macro_rules! fast_visit {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
+impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -578,13 +584,13 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let ScalarType::Unicode(_) = self.scalar.ty() {
-            let r = self.with_unicode(|s| {
-                let mut it = s.chars();
-                match (it.next(), it.next()) {
-                    (Some(c), None) => visitor.visit_char(c),
-                    _ => visitor.visit_str(s),
-                }
-            });
+            let text = self.unicode()?;
+            let s = text.as_str()?;
+            let mut it = s.chars();
+            let r = match (it.next(), it.next()) {
+                (Some(c), None) => visitor.visit_char(c),
+                _ => visitor.visit_str(s),
+            };
             return r.map_err(|e| self.fix(e));
         }
         self.deserialize_any(visitor)
@@ -604,8 +610,8 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
                         _ => self.fix(e),
                     })
             }
-            ScalarType::Unicode(_) => self
-                .with_unicode(|s| visitor.visit_str(s))
+            ScalarType::Unicode(_) => visitor
+                .visit_str(self.unicode()?.as_str()?)
                 .map_err(|e| self.fix(e)),
             _ => self.deserialize_any(visitor),
         }
@@ -659,7 +665,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
     ) -> Result<V::Value> {
         let r = match self.scalar.ty() {
             ScalarType::Unicode(_) => {
-                self.with_unicode(|s| visitor.visit_enum(s.into_deserializer()))
+                visitor.visit_enum(self.unicode()?.as_str()?.into_deserializer())
             }
             ScalarType::Bytes(_) => {
                 let b = self.stripped_bytes()?;
@@ -683,7 +689,7 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ScalarDe<B> {
 }
 
 /// The general (checked, converting) path of the numeric methods.
-pub(crate) struct General<B>(ScalarDe<B>);
+pub(crate) struct General<'a, 'de>(ScalarDe<'a, 'de>);
 
 macro_rules! general_exact {
     ($($m:ident)*) => {$(
@@ -697,7 +703,7 @@ macro_rules! general_exact {
     )*};
 }
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for General<B> {
+impl<'de> de::Deserializer<'de> for General<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -729,9 +735,9 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for General<B> {
 
 /// The deserializer handed to a complex visitor's `visit_newtype_struct`:
 /// a two-element sequence `[re, im]`.
-struct ComplexDe<B>(ScalarDe<B>);
+struct ComplexDe<'a, 'de>(ScalarDe<'a, 'de>);
 
-impl<'de, B: Src<'de>> de::Deserializer<'de> for ComplexDe<B> {
+impl<'de> de::Deserializer<'de> for ComplexDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -748,42 +754,73 @@ impl<'de, B: Src<'de>> de::Deserializer<'de> for ComplexDe<B> {
     }
 }
 
-/// `[re, im]` of a complex number.
-pub(crate) struct PairSeq<B> {
-    parts: [Option<ScalarDe<B>>; 2],
+/// The self-describing presentation of a scalar (see [`ScalarDe::shown`]).
+enum Shown<'a, 'de> {
+    /// A number, by the visit method of the file's type.
+    Num(Num),
+    /// A sequence: `[re, im]`, or the bytes as `u8`s.
+    Parts(Parts<'a, 'de>),
+    /// A `U` string.
+    Text(Ucs4Text),
 }
 
-impl<B> PairSeq<B> {
+/// A scalar's parts as a sequence: `[re, im]` of a complex number, or the
+/// `u8`s of `S`/`V` bytes (as serde_json presents bytes to
+/// `deserialize_any`). One type for both, so a visitor meets one sequence
+/// type for them.
+pub(crate) enum Parts<'a, 'de> {
+    Pair([Option<ScalarDe<'a, 'de>>; 2]),
+    Bytes(std::slice::Iter<'a, u8>),
+}
+
+impl Parts<'_, '_> {
+    /// A complex number whose imaginary part the type did not take is
+    /// refused.
     fn finish(&self) -> Result<()> {
-        if self.parts.iter().any(Option::is_some) {
-            return Err(Error::mismatch(
-                "expected a complex number as [re, im], the type took only the real part",
-            ));
+        if let Parts::Pair(parts) = self {
+            if parts.iter().any(Option::is_some) {
+                return Err(Error::mismatch(
+                    "expected a complex number as [re, im], the type took only the real part",
+                ));
+            }
         }
         Ok(())
     }
 }
 
-impl<'de, B: Src<'de>> de::SeqAccess<'de> for PairSeq<B> {
+impl<'de> de::SeqAccess<'de> for Parts<'_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>> {
-        for (i, slot) in self.parts.iter_mut().enumerate() {
-            if let Some(part) = slot.take() {
-                return seed
-                    .deserialize(part)
-                    .map(Some)
-                    .map_err(|e| e.at_index(i as u64));
+        match self {
+            Parts::Pair(parts) => {
+                for (i, slot) in parts.iter_mut().enumerate() {
+                    if let Some(part) = slot.take() {
+                        return seed
+                            .deserialize(part)
+                            .map(Some)
+                            .map_err(|e| e.at_index(i as u64));
+                    }
+                }
+                Ok(None)
             }
+            Parts::Bytes(bytes) => match bytes.next() {
+                Some(&b) => seed
+                    .deserialize(de::value::U8Deserializer::<Error>::new(b))
+                    .map(Some),
+                None => Ok(None),
+            },
         }
-        Ok(None)
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.parts.iter().filter(|p| p.is_some()).count())
+        Some(match self {
+            Parts::Pair(parts) => parts.iter().filter(|p| p.is_some()).count(),
+            Parts::Bytes(bytes) => bytes.len(),
+        })
     }
 }
 

@@ -15,7 +15,7 @@ use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, OfFile, fortran_to_c};
 use super::bulk_offer;
-use super::element::ElementDe;
+use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
@@ -263,7 +263,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
     fn whole<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>, OfFile<'_>>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, 'de, OfFile<'_>>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         let total = usize::try_from(self.data.total).map_err(|_| internal())?;
         let cfg = self.cfg;
@@ -292,7 +292,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
     fn top<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'_, super::Copied<'_>, OfFile<'_>>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, 'de, OfFile<'_>>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         if self.header.shape.is_empty() || self.fortran() {
             return self.whole(visitor, f);
@@ -365,8 +365,12 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         let row = self.data.next_row()?;
         if self.rest.is_empty() {
             // one element (record or scalar): no array layer in between
+            // by reference: its fast numbers read it in place
             let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
-            return seed.deserialize(de).map(Some).map_err(|e| at_record(e, i));
+            return seed
+                .deserialize(RowDe(&de))
+                .map(Some)
+                .map_err(|e| at_record(e, i));
         }
         let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
         seed.deserialize(de).map(Some).map_err(|e| at_record(e, i))
