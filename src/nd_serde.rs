@@ -41,7 +41,6 @@
 //! between an array and this crate's writer or reader outside its serde
 //! calls.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -72,20 +71,32 @@ struct Parts<'a, T> {
 
 impl<T: Serialize + 'static> Serialize for Parts<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // numbers to a binary serializer: their little-endian bytes
-        let bytes = match serializer.is_human_readable() {
-            true => None,
-            false => (self.in_place.map(Cow::Borrowed))
-                .or_else(|| kind::le_copy(self.data).map(Cow::Owned)),
-        };
         let mut parts = serializer.serialize_struct("NdArray", FIELDS.len())?;
         parts.serialize_field("shape", self.shape)?;
         parts.serialize_field("order", &self.order)?;
-        match &bytes {
-            Some(bytes) => parts.serialize_field("data", serde_bytes::Bytes::new(bytes))?,
-            None => parts.serialize_field("data", self.data)?,
-        }
+        parts.serialize_field("data", &Data(self))?;
         parts.end()
+    }
+}
+
+/// The `data` of [`Parts`]: to a binary serializer, numbers are their
+/// little-endian bytes (made only when the data is serialized: a look at
+/// the shape copies nothing); anything else is the elements.
+struct Data<'p, 'a, T>(&'p Parts<'a, T>);
+
+impl<T: Serialize + 'static> Serialize for Data<'_, '_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Parts { data, in_place, .. } = *self.0;
+        if serializer.is_human_readable() {
+            return data.serialize(serializer);
+        }
+        match in_place {
+            Some(bytes) => serializer.serialize_bytes(bytes),
+            None => match kind::le_copy(data) {
+                Some(bytes) => serializer.serialize_bytes(&bytes),
+                None => data.serialize(serializer),
+            },
+        }
     }
 }
 
