@@ -114,7 +114,10 @@ impl<T: Serialize + 'static> Serialize for NdArray<T> {
     /// This crate writes the array with its shape and in its own order
     /// (unless [`WriteOptions::fortran_order`](crate::WriteOptions::fortran_order)
     /// says otherwise); as a record's field it is a subarray field. Other
-    /// formats see the struct `{shape, order, data}`.
+    /// formats see the struct `{shape, order, data}`: `data` the elements
+    /// in human-readable formats (JSON), and for plain and complex numbers
+    /// in binary ones (`is_human_readable` false: bincode, postcard) their
+    /// little-endian bytes as one byte string (`serialize_bytes`).
     ///
     /// ```
     /// use npy_serde::NdArray;
