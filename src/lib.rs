@@ -171,6 +171,7 @@ mod error;
 mod header;
 mod header_read;
 mod huge_pages;
+mod kind;
 mod literal;
 mod long_double;
 mod nd;

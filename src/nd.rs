@@ -367,6 +367,16 @@ impl<T> NdArray<T> {
         self.data.is_empty()
     }
 
+    /// The data as its numbers' little-endian bytes in place, for plain
+    /// and complex numbers with feature `view` on a little-endian machine
+    /// ([`kind::le_in_place`](crate::kind::le_in_place)).
+    pub(crate) fn le_in_place(&self) -> Option<&[u8]>
+    where
+        T: 'static,
+    {
+        crate::kind::le_in_place(&self.data)
+    }
+
     /// The elements, in [`order`](Self::order).
     pub fn into_vec(self) -> Vec<T> {
         self.data

@@ -1,28 +1,46 @@
 //! serde for [`NdArray`] and [`NdView`]: with this crate's format an n-d
 //! array is the file's shape, order and flat data (see `de::nd` for the
-//! reading protocol, `ser::nd` for writing); other formats see a struct
-//! `{shape, order, data}` (`order`: `"C"` or `"F"`).
+//! reading protocol, `ser::nd` for writing).
 //!
-//! Reading picks the one-block path ([`crate::Bulk`]) for the plain number
-//! types, and for the common rows of them (`[f32; 2..=4]`, `[f64; 2..=4]`,
-//! `[u8; 3]` and `[u8; 4]` pixels), with a `TypeId` check and a
-//! `Box<dyn Any>` downcast; every other element type reads its flat data as
-//! `Vec<T>`. An element type that is
-//! itself an array (`[f32; 3]`, nested arrays, tuples) absorbs that many
-//! trailing axes: it is found by asking the type to deserialize itself from
-//! a probe that records the tuple lengths asked for and then fails.
+//! # The serde representation
 //!
-//! Writing, an `NdArray` of plain or complex numbers offers this crate's
-//! writer its data as the bytes they are (`serialize_bytes` of the
-//! little-endian elements, bytemuck's cast with the `view` feature), so
-//! the writer copies one block and walks no element. serde has no way to
-//! ask a value for that, so the writer says it wants bytes in a
-//! thread-local flag ([`offering_bytes`]) just before it serializes the
-//! array's parts, which read and clear it first; every other serializer,
-//! and this crate's everywhere else, sees the elements.
+//! An array serializes as a newtype struct over the struct `{shape, order,
+//! data}` (`shape`: the sizes, `order`: `"C"` or `"F"`, `data`: the
+//! elements flat in that order). The newtype's name is
+//! `"$npy_serde::ndarray"`, followed by `":"` and numpy's type code
+//! (`"$npy_serde::ndarray:f8"`) when the element is a plain or complex
+//! number (`bool`, `i8`..`u64`, `f32`, `f64`, `half::f16`,
+//! `Complex<f32>`, `Complex<f64>`: the kinds table, `kind.rs`), so that an
+//! empty array still has a dtype. What `data` is depends on the format,
+//! as for `IpAddr` or chrono's types, by serde's `is_human_readable`:
+//!
+//! - human-readable formats (JSON, YAML, TOML, RON) see the sequence of
+//!   elements: `{"shape":[2,3],"order":"C","data":[1.0,2.0,...]}`;
+//! - binary formats (bincode, postcard, CBOR, MessagePack, and every
+//!   serializer of this crate) see, for the numbers of the table, the
+//!   little-endian bytes of the elements as one byte string
+//!   (`serialize_bytes`; a complex number is its real part's bytes, then
+//!   the imaginary part's), and the sequence of elements for any other
+//!   element type. This crate's writer then writes those bytes as the
+//!   data section in one block.
+//!
+//! Deserializing mirrors it: a binary format's `data` is asked for with
+//! `deserialize_byte_buf` for the numbers of the table, as a sequence
+//! otherwise. This crate's reader answers the newtype with its own offer
+//! (`de::nd`): the plain numbers, and the common rows of them
+//! (`[f32; 2..=4]`, `[f64; 2..=4]`, `[u8; 3]` and `[u8; 4]` pixels), are
+//! read in one block ([`crate::Bulk`]'s read, both byte orders); every
+//! other element type reads its flat data as `Vec<T>`, with the usual
+//! messages. An element type that is itself an array (`[f32; 3]`, nested
+//! arrays, tuples) absorbs that many trailing axes: it is found by asking
+//! the type to deserialize itself from a probe that records the tuple
+//! lengths asked for and then fails.
+//!
+//! Which element types are numbers is answered by the kinds table alone
+//! (`kind.rs`, the one place that compares `TypeId`s); nothing passes
+//! between an array and this crate's writer or reader outside its serde
+//! calls.
 
-use std::any::{Any, TypeId};
-use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -32,56 +50,53 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::de::nd::parse_offer_key;
 use crate::dtype::ShapeRepr;
+use crate::kind;
 use crate::nd::{NdArray, NdView, Order};
-use crate::special::{NDARRAY, NDDATA, nd_name};
+use crate::special::{NDARRAY, NDDATA, nd_name, nd_pairs};
 
 /// The field names other formats see.
 const FIELDS: &[&str] = &["shape", "order", "data"];
 
-thread_local! {
-    /// Whether this crate's writer asks the n-d array whose parts it
-    /// serializes next for its data as bytes ([`offering_bytes`]).
-    static BYTES_WANTED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `serialize`, which serializes an n-d array's parts (the inner
-/// value of its newtype) and nothing before them, asking them for their
-/// data as bytes; the request ends with it, even when it panics.
-pub(crate) fn offering_bytes<R>(serialize: impl FnOnce() -> R) -> R {
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            BYTES_WANTED.set(false);
-        }
-    }
-    BYTES_WANTED.set(true);
-    let _reset = Reset;
-    serialize()
-}
-
 /// What an n-d array serializes as, inside its newtype: `{shape, order,
 /// data}`, the data flat in `order` (this crate's writer takes its shape
-/// and order from here, see `ser::nd`); `bytes`: the data as
-/// little-endian bytes, when the array has them to offer.
+/// and order from here, see `ser::nd`); `in_place`: the data's
+/// little-endian bytes, when an owned array of numbers has them in place
+/// ([`kind::le_in_place`]).
 struct Parts<'a, T> {
     shape: &'a [usize],
     order: Order,
     data: &'a [T],
-    bytes: Option<&'a [u8]>,
+    in_place: Option<&'a [u8]>,
 }
 
-impl<T: Serialize> Serialize for Parts<'_, T> {
+impl<T: Serialize + 'static> Serialize for Parts<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // first: the request is for this serialization only
-        let wanted = BYTES_WANTED.replace(false);
         let mut parts = serializer.serialize_struct("NdArray", FIELDS.len())?;
         parts.serialize_field("shape", self.shape)?;
         parts.serialize_field("order", &self.order)?;
-        match self.bytes.filter(|_| wanted) {
-            Some(bytes) => parts.serialize_field("data", serde_bytes::Bytes::new(bytes))?,
-            None => parts.serialize_field("data", self.data)?,
-        }
+        parts.serialize_field("data", &Data(self))?;
         parts.end()
+    }
+}
+
+/// The `data` of [`Parts`]: to a binary serializer, numbers are their
+/// little-endian bytes (made only when the data is serialized: a look at
+/// the shape copies nothing); anything else is the elements.
+struct Data<'p, 'a, T>(&'p Parts<'a, T>);
+
+impl<T: Serialize + 'static> Serialize for Data<'_, '_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Parts { data, in_place, .. } = *self.0;
+        if serializer.is_human_readable() {
+            return data.serialize(serializer);
+        }
+        match in_place {
+            Some(bytes) => serializer.serialize_bytes(bytes),
+            None => match kind::le_copy(data) {
+                Some(bytes) => serializer.serialize_bytes(&bytes),
+                None => data.serialize(serializer),
+            },
+        }
     }
 }
 
@@ -95,36 +110,14 @@ fn serialize_nd<T: Serialize + 'static, S: Serializer>(
     serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
 }
 
-/// The data of `array` as numpy's little-endian bytes of its type, for
-/// the plain and complex numbers (the types [`nd_name`] names) on a
-/// little-endian machine; `None` otherwise.
-#[cfg(all(feature = "view", target_endian = "little"))]
-fn le_bytes<T: 'static>(array: &NdArray<T>) -> Option<&[u8]> {
-    let array: &dyn Any = array;
-    macro_rules! cast {
-        ($($t:ty),*) => {$(
-            if let Some(a) = array.downcast_ref::<NdArray<$t>>() {
-                return Some(bytemuck::cast_slice(a.data()));
-            }
-        )*};
-    }
-    cast!(f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, bool);
-    cast!(num_complex::Complex<f32>, num_complex::Complex<f64>);
-    #[cfg(feature = "half")]
-    cast!(half::f16);
-    None
-}
-
-#[cfg(not(all(feature = "view", target_endian = "little")))]
-fn le_bytes<T: 'static>(_: &NdArray<T>) -> Option<&[u8]> {
-    None
-}
-
 impl<T: Serialize + 'static> Serialize for NdArray<T> {
     /// This crate writes the array with its shape and in its own order
     /// (unless [`WriteOptions::fortran_order`](crate::WriteOptions::fortran_order)
     /// says otherwise); as a record's field it is a subarray field. Other
-    /// formats see the struct `{shape, order, data}`.
+    /// formats see the struct `{shape, order, data}`: `data` the elements
+    /// in human-readable formats (JSON), and for plain and complex numbers
+    /// in binary ones (`is_human_readable` false: bincode, postcard) their
+    /// little-endian bytes as one byte string (`serialize_bytes`).
     ///
     /// ```
     /// use npy_serde::NdArray;
@@ -143,7 +136,7 @@ impl<T: Serialize + 'static> Serialize for NdArray<T> {
             shape: self.shape(),
             order: self.order(),
             data: self.data(),
-            bytes: le_bytes(self),
+            in_place: self.le_in_place(),
         };
         serialize_nd(parts, serializer)
     }
@@ -166,8 +159,8 @@ impl<T: Serialize + 'static> Serialize for NdView<'_, T> {
             shape: self.shape(),
             order: self.order(),
             data: self.data(),
-            // a borrowed `&[T]` cannot be downcast: its elements are written
-            bytes: None,
+            // borrowed numbers are copied into bytes ([`kind::le_copy`])
+            in_place: None,
         };
         serialize_nd(parts, serializer)
     }
@@ -264,52 +257,16 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for DataVisitor<T> {
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-        flat_vec(d)
+        kind::flat_vec(d)
     }
-}
-
-/// The elements of an array presented flat: in one block for the plain
-/// number types (`Bulk`), as `Vec<T>` otherwise.
-pub(crate) fn flat_vec<'de, T: Deserialize<'de> + 'static, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Vec<T>, D::Error> {
-    macro_rules! bulk {
-        ($($t:ty),*) => {$(
-            if TypeId::of::<T>() == TypeId::of::<$t>() {
-                let v: Vec<$t> = crate::bulk::deserialize(d)?;
-                return downcast(v);
-            }
-        )*};
-    }
-    bulk!(f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, bool);
-    #[cfg(feature = "half")]
-    bulk!(half::f16);
-    // the common rows: points and vectors, RGB(A) pixels
-    bulk!(
-        [f32; 2], [f32; 3], [f32; 4], [f64; 2], [f64; 3], [f64; 4], [u8; 3], [u8; 4]
-    );
-    Vec::<T>::deserialize(d)
-}
-
-/// `Vec<U>` as the `Vec<T>` it is (`TypeId` checked by the caller).
-fn downcast<T: 'static, U: 'static, E: de::Error>(v: Vec<U>) -> Result<Vec<T>, E> {
-    let boxed: Box<dyn Any> = Box::new(v);
-    boxed
-        .downcast::<Vec<T>>()
-        .map(|b| *b)
-        .map_err(|_| E::custom("internal error: element type mismatch"))
 }
 
 /// The sizes of the trailing axes an element type absorbs: the tuple
 /// lengths it asks for, outermost first (`[[f32; 4]; 2]`: `[2, 4]`);
 /// none for a complex number (numpy's `c8`/`c16` is one scalar).
 fn absorbed_axes<'de, T: Deserialize<'de> + 'static>() -> Vec<usize> {
-    let complex = [
-        TypeId::of::<num_complex::Complex<f32>>(),
-        TypeId::of::<num_complex::Complex<f64>>(),
-    ];
     let mut lens = Vec::new();
-    if !complex.contains(&TypeId::of::<T>()) {
+    if !kind::code::<T>().is_some_and(nd_pairs) {
         // the probe always ends in an error: only the lengths matter
         let _ = T::deserialize(Probe(&mut lens));
     }
@@ -375,7 +332,7 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for ReprVisitor<T> {
             match key.as_str() {
                 "shape" => shape = Some(map.next_value::<Vec<usize>>()?),
                 "order" => order = Some(map.next_value::<Order>()?),
-                "data" => data = Some(map.next_value::<Vec<T>>()?),
+                "data" => data = Some(map.next_value_seed(DataField(PhantomData))?),
                 other => return Err(de::Error::unknown_field(other, FIELDS)),
             }
         }
@@ -392,9 +349,56 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for ReprVisitor<T> {
             .next_element()?
             .ok_or_else(|| de::Error::invalid_length(1, &self))?;
         let data: Vec<T> = seq
-            .next_element()?
+            .next_element_seed(DataField(PhantomData))?
             .ok_or_else(|| de::Error::invalid_length(2, &self))?;
         NdArray::from_parts(shape, order, data).map_err(de::Error::custom)
+    }
+}
+
+/// The `data` of `{shape, order, data}`: the numbers' little-endian bytes
+/// from a binary deserializer ([`kind::from_le`]), a sequence of elements
+/// otherwise.
+struct DataField<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de> + 'static> DeserializeSeed<'de> for DataField<T> {
+    type Value = Vec<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+        if d.is_human_readable() || kind::code::<T>().is_none() {
+            return Vec::<T>::deserialize(d);
+        }
+        d.deserialize_byte_buf(LeBytes(PhantomData))
+    }
+}
+
+/// The little-endian bytes of an n-d array's numbers.
+struct LeBytes<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for LeBytes<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the little-endian bytes of an n-d array's numbers")
+    }
+
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<T>, E> {
+        match kind::from_le::<T>(bytes) {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(size)) => Err(E::invalid_length(
+                bytes.len(),
+                &format!("whole numbers of {size} bytes").as_str(),
+            )),
+            None => Err(E::custom("internal error: not a number type")),
+        }
+    }
+
+    /// Bytes as a format without a byte string presents them.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut bytes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 20));
+        while let Some(b) = seq.next_element::<u8>()? {
+            bytes.push(b);
+        }
+        self.visit_bytes(&bytes)
     }
 }
 
@@ -429,6 +433,7 @@ impl serde::Serialize for Order {
 #[cfg(test)]
 mod tests {
     use crate::{Bulk, NdArray, Order, ReadOptions, WriteOptions};
+    use serde::{Deserialize, Serialize};
 
     fn rows(r: usize, c: usize) -> Vec<Vec<f64>> {
         (0..r)
@@ -562,5 +567,312 @@ mod tests {
         );
         let bad = r#"{"shape": [2, 2], "order": "C", "data": [1]}"#;
         assert!(serde_json::from_str::<NdArray<i32>>(bad).is_err());
+    }
+
+    /// serde_json (human-readable) sees `{shape, order, data: [numbers]}`
+    /// under the newtype, for every element type.
+    #[test]
+    fn json_sees_the_numbers() {
+        let m = NdArray::from_shape_vec(vec![2], vec![num_complex::Complex::new(1.0f32, 2.0); 2]);
+        assert_eq!(
+            serde_json::to_string(&m.unwrap()).unwrap(),
+            r#"{"shape":[2],"order":"C","data":[[1.0,2.0],[1.0,2.0]]}"#
+        );
+        let v = [1u16, 2, 3];
+        let view = crate::NdView::new(vec![3], Order::C, &v).unwrap();
+        let json = serde_json::to_string(&view).unwrap();
+        assert_eq!(json, r#"{"shape":[3],"order":"C","data":[1,2,3]}"#);
+        let back: NdArray<u16> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.data(), v);
+    }
+
+    /// A binary format sees the numbers' little-endian bytes as one byte
+    /// string, any other element type as a sequence, and both go back.
+    #[test]
+    fn binary_formats_see_bytes_and_round_trip() {
+        let m = NdArray::from_shape_vec(vec![2, 2], vec![1.5f64, -2.0, 0.25, 8.0]).unwrap();
+        let value = m.serialize(binary::Ser).unwrap();
+        let binary::Value::Newtype(name, parts) = &value else {
+            panic!("{value:?}")
+        };
+        assert_eq!(*name, "$npy_serde::ndarray:f8");
+        let binary::Value::Struct(fields) = &**parts else {
+            panic!("{parts:?}")
+        };
+        let want: Vec<u8> = m.data().iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(fields[2], ("data", binary::Value::Bytes(want)));
+        assert_eq!(NdArray::<f64>::deserialize(value).unwrap(), m);
+        // a view too; complex numbers, bools
+        let z = [
+            num_complex::Complex::new(1.0f32, -1.0),
+            num_complex::Complex::new(0.5, 2.0),
+        ];
+        let view = crate::NdView::new(vec![2], Order::C, &z).unwrap();
+        let back =
+            NdArray::<num_complex::Complex<f32>>::deserialize(view.serialize(binary::Ser).unwrap());
+        assert_eq!(back.unwrap().data(), z);
+        let b = NdArray::from_shape_vec(vec![3], vec![true, false, true]).unwrap();
+        assert_eq!(
+            NdArray::<bool>::deserialize(b.serialize(binary::Ser).unwrap()).unwrap(),
+            b
+        );
+        // strings are a sequence
+        let s = NdArray::from_shape_vec(vec![1], vec!["x".to_string()]).unwrap();
+        let value = s.serialize(binary::Ser).unwrap();
+        assert!(
+            format!("{value:?}").contains(r#"("data", Seq([Str("x")]))"#),
+            "{value:?}"
+        );
+        assert_eq!(NdArray::<String>::deserialize(value).unwrap(), s);
+        // bytes that are not whole numbers
+        let bad = binary::Value::Newtype(
+            "",
+            Box::new(binary::Value::Struct(vec![
+                ("shape", binary::Value::Seq(vec![binary::Value::U64(1)])),
+                ("order", binary::Value::Str("C".into())),
+                ("data", binary::Value::Bytes(vec![0; 3])),
+            ])),
+        );
+        let err = NdArray::<u16>::deserialize(bad).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid length 3, expected whole numbers of 2 bytes"
+        );
+    }
+
+    /// A tiny binary serde format (`is_human_readable` false both ways):
+    /// values as a tree.
+    mod binary {
+        use serde::de::value::{MapDeserializer, SeqDeserializer};
+        use serde::de::{IntoDeserializer, Visitor};
+        use serde::ser::{Impossible, SerializeSeq, SerializeStruct};
+
+        type Error = serde::de::value::Error;
+
+        #[derive(Debug, PartialEq)]
+        pub enum Value {
+            U64(u64),
+            Str(String),
+            Bytes(Vec<u8>),
+            Seq(Vec<Value>),
+            Struct(Vec<(&'static str, Value)>),
+            Newtype(&'static str, Box<Value>),
+        }
+
+        pub struct Ser;
+
+        pub struct Compound(Vec<(&'static str, Value)>);
+
+        impl serde::Serializer for Ser {
+            type Ok = Value;
+            type Error = Error;
+            type SerializeSeq = Compound;
+            type SerializeTuple = Compound;
+            type SerializeTupleStruct = Impossible<Value, Error>;
+            type SerializeTupleVariant = Impossible<Value, Error>;
+            type SerializeMap = Impossible<Value, Error>;
+            type SerializeStruct = Compound;
+            type SerializeStructVariant = Impossible<Value, Error>;
+
+            fn is_human_readable(&self) -> bool {
+                false
+            }
+            fn serialize_bool(self, v: bool) -> Result<Value, Error> {
+                Ok(Value::U64(v.into()))
+            }
+            fn serialize_i8(self, _: i8) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_i16(self, _: i16) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_i32(self, _: i32) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_i64(self, _: i64) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_u8(self, v: u8) -> Result<Value, Error> {
+                Ok(Value::U64(v.into()))
+            }
+            fn serialize_u16(self, v: u16) -> Result<Value, Error> {
+                Ok(Value::U64(v.into()))
+            }
+            fn serialize_u32(self, v: u32) -> Result<Value, Error> {
+                Ok(Value::U64(v.into()))
+            }
+            fn serialize_u64(self, v: u64) -> Result<Value, Error> {
+                Ok(Value::U64(v))
+            }
+            fn serialize_f32(self, _: f32) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_f64(self, _: f64) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_char(self, _: char) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_str(self, v: &str) -> Result<Value, Error> {
+                Ok(Value::Str(v.into()))
+            }
+            fn serialize_bytes(self, v: &[u8]) -> Result<Value, Error> {
+                Ok(Value::Bytes(v.into()))
+            }
+            fn serialize_none(self) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_some<T: ?Sized + serde::Serialize>(self, _: &T) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_unit(self) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_unit_struct(self, _: &'static str) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_unit_variant(
+                self,
+                _: &'static str,
+                _: u32,
+                _: &'static str,
+            ) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_newtype_struct<T: ?Sized + serde::Serialize>(
+                self,
+                name: &'static str,
+                v: &T,
+            ) -> Result<Value, Error> {
+                Ok(Value::Newtype(name, Box::new(v.serialize(Ser)?)))
+            }
+            fn serialize_newtype_variant<T: ?Sized + serde::Serialize>(
+                self,
+                _: &'static str,
+                _: u32,
+                _: &'static str,
+                _: &T,
+            ) -> Result<Value, Error> {
+                unimplemented!()
+            }
+            fn serialize_seq(self, _: Option<usize>) -> Result<Compound, Error> {
+                Ok(Compound(Vec::new()))
+            }
+            fn serialize_tuple(self, _: usize) -> Result<Compound, Error> {
+                Ok(Compound(Vec::new()))
+            }
+            fn serialize_tuple_struct(
+                self,
+                _: &'static str,
+                _: usize,
+            ) -> Result<Self::SerializeTupleStruct, Error> {
+                unimplemented!()
+            }
+            fn serialize_tuple_variant(
+                self,
+                _: &'static str,
+                _: u32,
+                _: &'static str,
+                _: usize,
+            ) -> Result<Self::SerializeTupleVariant, Error> {
+                unimplemented!()
+            }
+            fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
+                unimplemented!()
+            }
+            fn serialize_struct(self, _: &'static str, _: usize) -> Result<Compound, Error> {
+                Ok(Compound(Vec::new()))
+            }
+            fn serialize_struct_variant(
+                self,
+                _: &'static str,
+                _: u32,
+                _: &'static str,
+                _: usize,
+            ) -> Result<Self::SerializeStructVariant, Error> {
+                unimplemented!()
+            }
+        }
+
+        impl SerializeSeq for Compound {
+            type Ok = Value;
+            type Error = Error;
+            fn serialize_element<T: ?Sized + serde::Serialize>(
+                &mut self,
+                v: &T,
+            ) -> Result<(), Error> {
+                self.0.push(("", v.serialize(Ser)?));
+                Ok(())
+            }
+            fn end(self) -> Result<Value, Error> {
+                Ok(Value::Seq(self.0.into_iter().map(|(_, v)| v).collect()))
+            }
+        }
+
+        impl serde::ser::SerializeTuple for Compound {
+            type Ok = Value;
+            type Error = Error;
+            fn serialize_element<T: ?Sized + serde::Serialize>(
+                &mut self,
+                v: &T,
+            ) -> Result<(), Error> {
+                SerializeSeq::serialize_element(self, v)
+            }
+            fn end(self) -> Result<Value, Error> {
+                SerializeSeq::end(self)
+            }
+        }
+
+        impl SerializeStruct for Compound {
+            type Ok = Value;
+            type Error = Error;
+            fn serialize_field<T: ?Sized + serde::Serialize>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<(), Error> {
+                self.0.push((key, v.serialize(Ser)?));
+                Ok(())
+            }
+            fn end(self) -> Result<Value, Error> {
+                Ok(Value::Struct(self.0))
+            }
+        }
+
+        impl<'de> serde::Deserializer<'de> for Value {
+            type Error = Error;
+
+            fn is_human_readable(&self) -> bool {
+                false
+            }
+            fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+                match self {
+                    Value::U64(v) => visitor.visit_u64(v),
+                    Value::Str(v) => visitor.visit_string(v),
+                    Value::Bytes(v) => visitor.visit_byte_buf(v),
+                    Value::Seq(v) => visitor.visit_seq(SeqDeserializer::new(v.into_iter())),
+                    Value::Struct(v) => visitor.visit_map(MapDeserializer::new(v.into_iter())),
+                    Value::Newtype(_, v) => visitor.visit_newtype_struct(*v),
+                }
+            }
+            fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+                match self {
+                    Value::U64(v) => visitor.visit_bool(v != 0),
+                    other => other.deserialize_any(visitor),
+                }
+            }
+            serde::forward_to_deserialize_any! {
+                i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+                bytes byte_buf option unit unit_struct newtype_struct seq tuple
+                tuple_struct map struct enum identifier ignored_any
+            }
+        }
+
+        impl IntoDeserializer<'_, Error> for Value {
+            type Deserializer = Value;
+            fn into_deserializer(self) -> Value {
+                self
+            }
+        }
     }
 }

@@ -17,11 +17,17 @@
 //! so are the errors: when any row fails, the whole input is read again by
 //! the sequential path, whose error (the first failing record in file
 //! order, with its message) is returned. Failing is the rare case, and this
-//! way there is one implementation of every message. A failing row stops
-//! the parallel decoding by unwinding (without the panic hook: nothing is
-//! printed), caught here; a panic of the caller's own `Deserialize` goes on
-//! unwinding. Built with `panic = "abort"`, which cannot unwind, the
-//! sequential path reads everything.
+//! way there is one implementation of every message. A failure is plain
+//! data flow, local to the call: the first row is decoded before the
+//! others (a type that does not fit the file fails there, and nothing is
+//! read in parallel); a row that fails later is marked in a flag of the
+//! call and stands in as the first row decoded again (rayon's in-place
+//! collection takes a value for every row), and the decoding from a file
+//! stops at the end of that wave. The rows after a failure are at most
+//! one parallel read of wasted work, less than the sequential read that
+//! follows. A panic of the caller's own `Deserialize` is not caught here:
+//! rayon carries it to the caller (its `join` resumes a panic of either
+//! side once both have finished).
 //!
 //! ```
 //! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
@@ -46,8 +52,8 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::marker::PhantomData;
 use std::num::NonZeroUsize;
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::iter::plumbing::{Consumer, Producer, ProducerCallback, UnindexedConsumer, bridge};
 use rayon::prelude::*;
@@ -283,27 +289,27 @@ impl<'h> Rows<'h> {
         data: &[u8],
         out: &mut Vec<T>,
     ) -> Fallible<()> {
-        if cfg!(not(panic = "unwind")) {
-            // a failing row could not stop the others
-            return Err(());
-        }
+        let (first, rest) = data.split_at_checked(self.row.get()).ok_or(())?;
+        let failed = AtomicBool::new(false);
         let rows = Decoded {
-            rows: data,
+            rows: rest,
+            first,
+            failed: &failed,
             split: self,
             plan,
             cfg,
             decoded: PhantomData,
         };
-        match catch_unwind(AssertUnwindSafe(|| out.par_extend(rows))) {
-            Ok(()) => Ok(()),
-            Err(payload) if payload.is::<RowFailed>() => Err(()),
-            Err(payload) => resume_unwind(payload),
+        // the first row alone: a type that does not fit fails here
+        let first = rows.into_iter().try_decode(first)?;
+        out.push(first);
+        out.par_extend(rows);
+        match failed.into_inner() {
+            false => Ok(()),
+            true => Err(()),
         }
     }
 }
-
-/// What a row that failed to decode unwinds with ([`Rows::decode_into`]).
-struct RowFailed;
 
 /// The rows of whole-row bytes decoded as `T`, in order: an indexed
 /// parallel iterator whose pieces of work each decode their rows in one
@@ -312,6 +318,11 @@ struct RowFailed;
 struct Decoded<'a, T> {
     /// Whole rows.
     rows: &'a [u8],
+    /// The row before them, known to decode: what a failing row stands in
+    /// as.
+    first: &'a [u8],
+    /// Whether a row failed.
+    failed: &'a AtomicBool,
     /// The row size and the fewest rows a piece of work takes.
     split: &'a Rows<'a>,
     plan: &'a Plan,
@@ -397,11 +408,9 @@ struct RowIter<'a, T> {
 impl<'a, T: DeserializeOwned> RowIter<'a, T> {
     /// One row of the first axis (`bytes`, exactly a row) as `T`, as the
     /// sequential path hands it over: a record or scalar is one element,
-    /// a row of a file of more dimensions an array of the inner axes. A
-    /// failing row unwinds (not a panic: no hook runs; `decode_into`'s
-    /// catch ends it).
+    /// a row of a file of more dimensions an array of the inner axes.
     #[inline]
-    fn decode(&mut self, bytes: &'a [u8]) -> T {
+    fn try_decode(&mut self, bytes: &'a [u8]) -> Fallible<T> {
         let decoded = if self.inner.is_empty() {
             self.at.set_bytes(Bytes::Borrowed(bytes));
             T::deserialize(RowDe(&self.at))
@@ -415,9 +424,30 @@ impl<'a, T: DeserializeOwned> RowIter<'a, T> {
                 false,
             ))
         };
-        match decoded {
+        decoded.map_err(drop)
+    }
+
+    /// [`try_decode`](Self::try_decode); a failing row is marked in the
+    /// call's flag and stands in as the first row, decoded again (the
+    /// output is dropped).
+    #[inline]
+    fn decode(&mut self, bytes: &'a [u8]) -> T {
+        match self.try_decode(bytes) {
             Ok(v) => v,
-            Err(_) => resume_unwind(Box::new(RowFailed)),
+            Err(()) => self.stand_in(),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn stand_in(&mut self) -> T {
+        self.of.failed.store(true, Ordering::Relaxed);
+        match self.try_decode(self.of.first) {
+            Ok(v) => v,
+            // the first row decoded a moment ago: only a `Deserialize`
+            // that fails on bytes it took before gets here, a broken type
+            #[allow(clippy::panic)]
+            Err(()) => panic!("a Deserialize failed on bytes it read before (par_from_slice)"),
         }
     }
 }

@@ -55,25 +55,11 @@ pub(crate) const NDARRAY: &str = "$npy_serde::ndarray";
 
 /// The name an n-d array of `T` is written under: [`NDARRAY`], followed by
 /// `":"` and the numpy type (`f8`, `i4`, `b1`, `c16`...) when `T` is a
-/// plain number or a complex number.
+/// plain number or a complex number (the kinds table, `kind.rs`, knows).
 pub(crate) fn nd_name<T: 'static>() -> &'static str {
-    use std::any::TypeId;
-    macro_rules! names {
-        ($($t:ty => $code:literal),* $(,)?) => {$(
-            if TypeId::of::<T>() == TypeId::of::<$t>() {
-                return concat!("$npy_serde::ndarray:", $code);
-            }
-        )*};
-    }
-    names!(
-        bool => "b1", i8 => "i1", i16 => "i2", i32 => "i4", i64 => "i8",
-        u8 => "u1", u16 => "u2", u32 => "u4", u64 => "u8", f32 => "f4", f64 => "f8",
-        num_complex::Complex<f32> => "c8", num_complex::Complex<f64> => "c16",
-    );
-    #[cfg(feature = "half")]
-    names!(half::f16 => "f2");
-    NDARRAY
+    crate::kind::nd_name::<T>()
 }
+
 /// The request for an n-d array's flat data, asked of the value the reader
 /// offers for [`NDARRAY`]: a tuple struct whose length is the number of
 /// trailing axes the element type absorbs (`[f32; 3]`: 1).

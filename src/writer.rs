@@ -927,7 +927,14 @@ impl WriteOptions {
     /// ```
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        if raw_nd(&mut out, value, self)? {
+        let raw = raw_nd_parts(value, self, |head, bytes| {
+            out.reserve_exact(head.len().saturating_add(bytes.len()));
+            crate::huge_pages::advise(out.spare_capacity_mut());
+            out.extend_from_slice(head);
+            out.extend_from_slice(bytes);
+            Ok(())
+        })?;
+        if raw {
             return Ok(out);
         }
         if let Some(bytes) = one_pass(value, self) {

@@ -818,7 +818,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
     /// An n-d array into a subarray whose outer dims are its shape: the
     /// flat data encoded in C order as one axis of all the elements
     /// (Fortran data into a buffer first, then reordered).
-    fn nd<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+    fn nd<T: ?Sized + Serialize>(self, code: &'static str, value: &T) -> Result<()> {
         let nd = crate::ser::probe::shape_of(value)?;
         // down the node's subarray axes, one per dim of the shape
         let mut inner = self.node;
@@ -859,7 +859,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
         };
         if !reordered {
             let enc = Enc::<Error>::at(&flat, &mut *self.frame);
-            return crate::ser::probe::parts(value, |_| Ok(enc)).map(|_| ());
+            return crate::ser::probe::parts(value, code, |_| Ok(enc)).map(|_| ());
         }
         let mut stored = vec![0u8; self.node.size];
         let mut frame = Frame {
@@ -867,7 +867,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             base: 0,
             marks: &mut *self.frame.marks,
         };
-        crate::ser::probe::parts(value, |_| Ok(Enc::<Error>::at(&flat, &mut frame)))?;
+        crate::ser::probe::parts(value, code, |_| Ok(Enc::<Error>::at(&flat, &mut frame)))?;
         let slot = self.slot()?;
         let elsize = stored.len().checked_div(count).unwrap_or(0);
         crate::ser::nd::reorder(&stored, slot.buf, &nd.dims, elsize, true);
@@ -881,7 +881,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
     fn special<T: ?Sized + Serialize>(self, name: &'static str, value: &T) -> Result<()> {
         let (rest, delta) = match Special::of(name) {
             None | Some(Special::Unknown | Special::Foreign) => return value.serialize(self),
-            Some(Special::NdArray(_)) => return self.nd(value),
+            Some(Special::NdArray(code)) => return self.nd(code, value),
             Some(Special::Complex) => {
                 return match probe(value) {
                     Captured::Pair(re, im, f32_parts) => {

@@ -282,14 +282,15 @@ impl<'a> Infer<'a> {
     /// of its shape, or its element when 0-d), whatever its order; the
     /// element from the values, or from the numpy type its name carries
     /// (`code`) when there are none. Every record must give the same shape.
-    fn nd<T: ?Sized + Serialize>(self, code: &str, value: &T) -> Result<()> {
+    fn nd<T: ?Sized + Serialize>(self, code: &'static str, value: &T) -> Result<()> {
         let (nd, elem) = match code_node(code) {
             // complex numbers serialize as pairs: the name says what they are
             Some(elem @ Node::Complex(_)) => (crate::ser::probe::shape_of(value)?, Some(elem)),
             hint => {
                 let mut flat = None;
                 let at = self.at;
-                let (nd, ()) = crate::ser::probe::parts(value, |_| Infer::below(&mut flat, at))?;
+                let (nd, ()) =
+                    crate::ser::probe::parts(value, code, |_| Infer::below(&mut flat, at))?;
                 match flat {
                     Some(Node::Array { len, elem }) if len == nd.count() => (nd, elem.or(hint)),
                     _ => return Err(Error::schema("malformed n-d array: data and shape differ")),

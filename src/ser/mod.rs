@@ -480,7 +480,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
     match nd {
         // the element's own axes (`[f32; 3]`), measured as the flat
         // data's inner axes
-        Some(_) => probe::parts(value, |_| Ok(count(&mut measured))).map(|_| ())?,
+        Some(_) => probe::parts(value, "", |_| Ok(count(&mut measured))).map(|_| ())?,
         None => value.serialize(count(&mut measured))?,
     }
     given_plan(given, measured, nd)

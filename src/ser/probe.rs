@@ -10,7 +10,8 @@
 //! - [`top`], [`shape_of`] and [`parts`]: an n-d array's shape and order
 //!   (its newtype over `{shape, order, data}`, see `nd.rs`), and its flat
 //!   data handed to a serializer of the caller's; [`raw`]: the data as the
-//!   bytes an `NdArray` offers this crate's writer (see `nd_serde`);
+//!   bytes an array of numbers serializes to a binary serializer (all of
+//!   this crate's are; see `nd_serde`);
 //! - [`top_of`] and [`first_is_record`]: what a value is (a struct, a map,
 //!   a sequence, `None`), for npz's dispatch.
 //!
@@ -201,19 +202,22 @@ fn nd_error(stop: Stop) -> Error {
 }
 
 /// Reads the parts of an n-d array (`value`, its newtype or the inner
-/// value of it): its shape and order, then its flat data serialized by the
-/// serializer `data` makes for that shape. The data's element count is the
-/// serializer's to check.
-pub(crate) fn parts<V, S, M>(value: &V, data: M) -> Result<(NdShape, S::Ok), Error>
+/// value of it, then `code`: the element's numpy type its newtype's name
+/// carries, see [`NdShape::code`]): its shape and order, then its flat
+/// data serialized by the serializer `data` makes for that shape (numbers
+/// that come as their bytes, see `nd_serde`, as the numbers they are).
+/// The data's element count is the serializer's to check.
+pub(crate) fn parts<V, S, M>(
+    value: &V,
+    code: &'static str,
+    data: M,
+) -> Result<(NdShape, S::Ok), Error>
 where
     V: ?Sized + Serialize,
     S: ser::Serializer<Error = Error>,
     M: FnOnce(&NdShape) -> Result<S, Error>,
 {
-    let look = Look::Nd {
-        inside: true,
-        code: "",
-    };
+    let look = Look::Nd { inside: true, code };
     match value.serialize(Probe {
         take: Data(data),
         look,
@@ -224,12 +228,13 @@ where
     }
 }
 
-/// The data of the n-d array at the top of `value` (`NdArray`, through
-/// `Some` and plain newtypes) as the bytes it offers this crate's writer,
-/// handed to `write` with the shape while they are borrowed: the array's
-/// elements as numpy's little-endian type of [`NdShape::code`], in its
-/// order. `Ok(None)` when `value` is anything else or offers its data as
-/// elements (see `nd_serde`): then nothing was handed to `write`.
+/// The data of the n-d array at the top of `value` (`NdArray`, `NdView`,
+/// through `Some` and plain newtypes) as the bytes it serializes to a
+/// binary serializer, handed to `write` with the shape while they are
+/// borrowed: the array's numbers as numpy's little-endian type of
+/// [`NdShape::code`], in its order. `Ok(None)` when `value` is anything
+/// else or its data are elements (not numbers, see `nd_serde`): then
+/// nothing was handed to `write`.
 pub(crate) fn raw<V, R, F>(value: &V, write: F) -> Result<Option<R>, Error>
 where
     V: ?Sized + Serialize,
@@ -377,8 +382,6 @@ enum Seen<R> {
 /// borrowed, an n-d array's data, bytes.
 trait Take: Sized {
     type Out;
-    /// Whether an n-d array is asked to offer its data as bytes ([`raw`]).
-    const BYTES: bool = false;
     /// Text (a key, a kind), with what it was.
     fn text(self, found: Found, text: &str) -> Result<Self::Out, Stop>;
     /// The flat data of an n-d array of `nd`.
@@ -437,7 +440,9 @@ impl Take for KeyTake<'_> {
 }
 
 /// An n-d array's data, serialized by the serializer the closure makes for
-/// its shape ([`parts`]); no text is taken.
+/// its shape ([`parts`]); no text is taken. Numbers come as their bytes
+/// to this binary look (see `nd_serde`): [`Expand`] serializes them as
+/// the numbers they are; anything else is serialized as it is.
 struct Data<M>(M);
 
 impl<M, S> Take for Data<M>
@@ -450,11 +455,59 @@ where
         Err(Stop::Is(found))
     }
     fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<S::Ok, Stop> {
-        let serializer = (self.0)(nd).map_err(Stop::Data)?;
-        // an element's error is placed by its n-d position, not its index
-        // in the flat data
-        data.serialize(serializer)
-            .map_err(|e| Stop::Data(crate::nd::flat_to_nd(e, &nd.dims, nd.fortran, false)))
+        let mut make = Some(self.0);
+        let take = Expand {
+            make: &mut make,
+            nd,
+        };
+        match data.serialize(Probe {
+            take,
+            look: Look::Bytes,
+        }) {
+            Ok(Seen::Bytes(ok)) => return Ok(ok),
+            Err(Stop::Is(_)) => {}
+            Ok(_) => return Err(Stop::Is(Found::Struct)),
+            Err(stop) => return Err(stop),
+        }
+        let make = make.ok_or(Stop::Is(Found::Bytes))?;
+        let serializer = make(nd).map_err(Stop::Data)?;
+        data.serialize(serializer).map_err(|e| placed(e, nd))
+    }
+}
+
+/// An element's error placed by its n-d position, not its index in the
+/// flat data.
+fn placed(e: Error, nd: &NdShape) -> Stop {
+    Stop::Data(crate::nd::flat_to_nd(e, &nd.dims, nd.fortran, false))
+}
+
+/// An n-d array's data that came as its numbers' bytes ([`Data`]), as the
+/// sequence of those numbers, into the serializer `make` makes for its
+/// shape; `make` is left when the data are not bytes.
+struct Expand<'a, M> {
+    make: &'a mut Option<M>,
+    nd: &'a NdShape,
+}
+
+impl<M, S> Take for Expand<'_, M>
+where
+    M: FnOnce(&NdShape) -> Result<S, Error>,
+    S: ser::Serializer<Error = Error>,
+{
+    type Out = S::Ok;
+    fn text(self, found: Found, _: &str) -> Result<S::Ok, Stop> {
+        Err(Stop::Is(found))
+    }
+    fn data<T: ?Sized + Serialize>(self, _: &NdShape, _: &T) -> Result<S::Ok, Stop> {
+        Err(Stop::Is(Found::Struct))
+    }
+    fn bytes(self, bytes: &[u8]) -> Result<S::Ok, Stop> {
+        let make = self.make.take().ok_or(Stop::Is(Found::Bytes))?;
+        let serializer = make(self.nd).map_err(Stop::Data)?;
+        match crate::kind::serialize_le(self.nd.code, bytes, serializer) {
+            Some(done) => done.map_err(|e| placed(e, self.nd)),
+            None => Err(Stop::Data(malformed())),
+        }
     }
 }
 
@@ -471,7 +524,6 @@ where
     F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
 {
     type Out = R;
-    const BYTES: bool = true;
     fn text(self, found: Found, _: &str) -> Result<R, Stop> {
         Err(Stop::Is(found))
     }
@@ -732,12 +784,7 @@ impl<H: Take> ser::Serializer for Probe<H> {
             Look::Nd { .. } => match Special::of(name) {
                 Some(Special::NdArray(code)) => {
                     let look = Look::Nd { inside: true, code };
-                    let inside = Probe { look, ..self };
-                    if H::BYTES {
-                        crate::nd_serde::offering_bytes(|| value.serialize(inside))
-                    } else {
-                        value.serialize(inside)
-                    }
+                    value.serialize(Probe { look, ..self })
                 }
                 None => value.serialize(self),
                 Some(_) => Err(Stop::Special),

@@ -1066,7 +1066,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                     return Err(Error::schema("speculation: complex n-d array"));
                 }
                 let Spec { st, block, depth } = self;
-                return crate::ser::probe::parts(value, move |nd| {
+                return crate::ser::probe::parts(value, code, move |nd| {
                     st.nd = Some(nd.clone());
                     Ok(Spec { st, block, depth })
                 })
