@@ -12,9 +12,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::dtype::Dtype;
 use crate::error::{Error, Result};
-use crate::header::Header;
+use crate::format::dtype::Dtype;
+use crate::format::header::Header;
 
 /// Bytes a generic target is charged per value it builds (each number,
 /// string and sequence of the array, and each record field's key and

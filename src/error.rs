@@ -602,7 +602,7 @@ pub(crate) fn name_list(names: &mut dyn ExactSizeIterator<Item = &str>) -> Optio
     }
     let mut list: Vec<String> = names
         .take(SHOWN)
-        .map(|k| crate::pyrepr::PyStr(k).to_string())
+        .map(|k| crate::format::pyrepr::PyStr(k).to_string())
         .collect();
     if n > SHOWN {
         list.push(format!("... ({n} in all)"));
@@ -633,18 +633,22 @@ fn write_path<'a>(
     for seg in segments {
         match seg {
             Segment::File(path) => {
-                write!(f, "file {}", crate::pyrepr::PyStr(&path.to_string_lossy()))?;
+                write!(
+                    f,
+                    "file {}",
+                    crate::format::pyrepr::PyStr(&path.to_string_lossy())
+                )?;
                 state = 1;
             }
             Segment::Object(path) => {
-                write!(f, "object {}", crate::pyrepr::PyStr(path))?;
+                write!(f, "object {}", crate::format::pyrepr::PyStr(path))?;
                 state = 1;
             }
             Segment::Member(key) => {
                 if state != 0 {
                     f.write_str(", ")?;
                 }
-                write!(f, "member {}", crate::pyrepr::PyStr(key))?;
+                write!(f, "member {}", crate::format::pyrepr::PyStr(key))?;
                 state = 1;
             }
             Segment::Record(i) => {

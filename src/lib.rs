@@ -161,81 +161,63 @@
 )]
 #![warn(missing_docs)]
 
-mod atomic;
+mod array;
 mod budget;
-mod datetime;
 mod de;
-mod descr;
-mod dtype;
 mod error;
-mod header;
-mod header_read;
+mod format;
 mod huge_pages;
-mod kind;
-mod literal;
-mod long_double;
-mod nd;
-mod nd_serde;
-mod npy_writer;
+mod kinds;
+mod npy;
 mod options;
-mod padding;
 #[cfg(feature = "rayon")]
 mod par;
-mod printable;
-mod pyrepr;
-mod reader;
-mod rows;
-mod sample;
+mod schema;
 mod ser;
-mod special;
-mod timeconv;
-mod trace;
 pub mod tutorial;
-mod writer;
-mod zeroed;
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
-pub mod bulk;
-pub mod complex;
-#[cfg(feature = "memmap")]
-pub mod memmap;
-#[cfg(feature = "ndarray")]
-pub mod ndarray;
 #[cfg(feature = "npz")]
 pub mod npz;
 #[cfg(feature = "object_store")]
 pub mod object_store;
-#[cfg(feature = "view")]
-pub mod view;
 
-pub use crate::atomic::{from_path, to_path};
-pub use crate::bulk::Bulk;
-pub use crate::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
-pub use crate::dtype::{
+pub use crate::array::bulk;
+pub use crate::array::bulk::Bulk;
+#[cfg(feature = "memmap")]
+pub use crate::array::memmap;
+pub use crate::array::nd::{NdArray, NdView, NdViewMut, Order};
+#[cfg(feature = "ndarray")]
+pub use crate::array::ndarray;
+#[cfg(feature = "view")]
+pub use crate::array::view;
+#[cfg(feature = "view")]
+pub use crate::array::view::{view, view_mut};
+pub use crate::array::zeroed::write_zeroed;
+pub use crate::error::{Error, ErrorKind, Result, Segment};
+pub use crate::format::dtype::{
     ByteOrder, DatetimeUnit, Dtype, Field, Record, RecordBuilder, Scalar, ScalarType, TimeUnit,
 };
-pub use crate::error::{Error, ErrorKind, Result, Segment};
-pub use crate::header::Header;
-pub use crate::long_double::LongDouble;
-pub use crate::nd::{NdArray, NdView, NdViewMut, Order};
-pub use crate::npy_writer::{Durable, NpyWriter};
+pub use crate::format::header::Header;
+pub use crate::format::pyrepr::{PyBytes, PyStr};
+pub use crate::kinds::complex;
+pub use crate::kinds::datetime::{Datetime64, TimeUnitMarker, Timedelta64, unit};
+pub use crate::kinds::long_double::LongDouble;
+pub use crate::kinds::padding::Padding;
+pub use crate::npy::atomic::{from_path, to_path};
+pub use crate::npy::npy_writer::{Durable, NpyWriter};
+pub use crate::npy::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
+pub use crate::npy::rows::from_slice_rows;
+#[cfg(feature = "view")]
+pub use crate::npy::rows::view_rows;
+pub use crate::npy::writer::{to_vec, to_writer};
 pub use crate::options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_HEADER_SIZE, ReadOptions,
     UNTRUSTED_MAX_BYTES, UNTRUSTED_MAX_ELEMENTS, WriteOptions,
 };
-pub use crate::padding::Padding;
 #[cfg(feature = "rayon")]
 pub use crate::par::{par_from_path, par_from_slice, par_to_path, par_to_vec, par_to_writer};
-pub use crate::pyrepr::{PyBytes, PyStr};
-pub use crate::reader::{DeserializeRecords, NpyReader, from_reader, from_slice};
-pub use crate::rows::from_slice_rows;
-#[cfg(feature = "view")]
-pub use crate::rows::view_rows;
-#[cfg(feature = "view")]
-pub use crate::view::{view, view_mut};
-pub use crate::writer::{to_vec, to_writer};
-pub use crate::zeroed::write_zeroed;
 
 /// The README's examples are compiled and run as doctests.
 #[cfg(doctest)]

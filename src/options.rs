@@ -6,7 +6,7 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use crate::dtype::Dtype;
+use crate::format::dtype::Dtype;
 
 /// Default [`ReadOptions::max_header_size`]: numpy's own default.
 ///

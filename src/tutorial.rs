@@ -320,11 +320,11 @@
 //! # 10. Memory maps: `memmap::create`, `open`, `open_mut`
 //!
 //! With the feature `memmap`, one call does what numpy's `open_memmap`
-//! does: [`memmap::create`](crate::memmap::create) makes a file of zeros of
+//! does: [`memmap::create`](crate::array::memmap::create) makes a file of zeros of
 //! any size (numpy's header, then sparse zeros: a file larger than memory
 //! costs nothing yet) and maps it to be filled in place;
-//! [`memmap::open`](crate::memmap::open) maps a file to read it without
-//! copying, [`memmap::open_mut`](crate::memmap::open_mut) to write it in
+//! [`memmap::open`](crate::array::memmap::open) maps a file to read it without
+//! copying, [`memmap::open_mut`](crate::array::memmap::open_mut) to write it in
 //! place. The views have the file's shape and order, in constant time
 //! whatever the size. The element type must be the file's dtype exactly:
 //! nothing is converted. A map is only sound while nothing else truncates

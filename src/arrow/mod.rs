@@ -74,9 +74,9 @@ use arrow_schema::{Field, Schema};
 
 use crate::de::data::check_data_len;
 use crate::error::{Error, Result};
-use crate::header::Header;
+use crate::format::header::Header;
+use crate::npy::rows::read_up_to;
 use crate::options::ReadOptions;
-use crate::rows::read_up_to;
 
 /// The schema metadata key of the numpy dtype (`"[('x', '<f8')]"`, `"'<i4'"`).
 pub const DESCR_KEY: &str = "numpy.descr";
@@ -329,7 +329,7 @@ pub fn to_path(path: impl AsRef<Path>, batch: &RecordBatch) -> Result<()> {
     let path = path.as_ref();
     let (header, data) = write::encode(batch)?;
     let (bytes, _) = header.encode(None)?;
-    crate::atomic::write_atomically(path, false, |file| {
+    crate::npy::atomic::write_atomically(path, false, |file| {
         file.write_all(&bytes)
             .and_then(|()| file.write_all(&data))
             .map_err(|e| crate::error::with_path(e, "writing", path))

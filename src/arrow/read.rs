@@ -15,9 +15,9 @@ use super::places::{Places, bytes_at, gather};
 use super::time::{self, NAT};
 use super::{DESCR_KEY, FORTRAN_KEY, SHAPE_KEY, VALUES};
 use crate::de::array::fortran_to_c;
-use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
 use crate::error::{Error, Result};
-use crate::header::Header;
+use crate::format::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
+use crate::format::header::Header;
 
 /// The rows of an array as Arrow sees them: their count and the dtype of
 /// one row. A 0-d array is one row; an n-d array's rows are its first

@@ -6,9 +6,9 @@
 
 use arrow_schema::{DataType, TimeUnit as ArrowUnit};
 
-use crate::dtype::{DatetimeUnit, TimeUnit};
 use crate::error::{Error, Result};
-use crate::timeconv::{Refusal, convert};
+use crate::format::dtype::{DatetimeUnit, TimeUnit};
+use crate::kinds::timeconv::{Refusal, convert};
 
 /// numpy's NaT: Arrow's null.
 pub(super) const NAT: i64 = i64::MIN;

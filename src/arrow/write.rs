@@ -11,9 +11,9 @@ use super::read::{number_type, rows_of, swapped};
 use super::time::{self, NAT};
 use super::{DESCR_KEY, FORTRAN_KEY, SHAPE_KEY};
 use crate::de::array::fortran_to_c;
-use crate::dtype::{ByteOrder, Dtype, Scalar, ScalarType};
 use crate::error::{Error, Result};
-use crate::header::Header;
+use crate::format::dtype::{ByteOrder, Dtype, Scalar, ScalarType};
+use crate::format::header::Header;
 
 /// The header and data section of the array `batch` holds.
 pub(super) fn encode(batch: &RecordBatch) -> Result<(Header, Vec<u8>)> {

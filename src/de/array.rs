@@ -12,11 +12,11 @@ use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Kind, Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
-use crate::dtype::ShapeRepr;
+use crate::array::nd::Order;
 use crate::error::{Error, Result};
-use crate::header::Header;
-use crate::header_read::check_empty_axes;
-use crate::nd::Order;
+use crate::format::dtype::ShapeRepr;
+use crate::format::header::Header;
+use crate::format::header_read::check_empty_axes;
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
@@ -528,16 +528,16 @@ impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if name == crate::special::NDARRAY {
+        if name == crate::kinds::special::NDARRAY {
             return self.offer_nd(visitor);
         }
         if self.dims.is_empty() {
             return self.element().deserialize_newtype_struct(name, visitor);
         }
-        if name.starts_with("$npy_serde::") || name == crate::special::F16 {
+        if name.starts_with("$npy_serde::") || name == crate::kinds::special::F16 {
             return self.visit_seq(visitor);
         }
-        if name == crate::special::BULK {
+        if name == crate::kinds::special::BULK {
             if let Some(key) = bulk_key(self.dtype, self.dims) {
                 return bulk_offer::offer(&key, self, visitor);
             }
@@ -575,7 +575,7 @@ impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        crate::special::refuse_ndarray_form(name, fields)?;
+        crate::kinds::special::refuse_ndarray_form(name, fields)?;
         if self.dims.is_empty() {
             return self.element().deserialize_struct(name, fields, visitor);
         }

@@ -11,8 +11,8 @@ use std::fmt::Debug;
 use serde::{Deserialize, Deserializer};
 
 use super::fast_tests::{PATTERNS, bytes_of, types};
-use crate::bulk::Element;
-use crate::dtype::{ByteOrder, Dtype, Scalar};
+use crate::array::bulk::Element;
+use crate::format::dtype::{ByteOrder, Dtype, Scalar};
 use crate::{Bulk, Header, NpyReader, ReadOptions};
 
 fn npy(dtype: Dtype, fortran: bool, shape: Vec<u64>, data: &[u8]) -> Vec<u8> {
@@ -66,7 +66,7 @@ fn records(s: Scalar) -> Vec<(String, Vec<u8>)> {
         } else {
             Dtype::subarray(Dtype::Scalar(s), dims.clone()).unwrap()
         };
-        let u1 = Dtype::Scalar(Scalar::le(crate::dtype::ScalarType::UInt(1)));
+        let u1 = Dtype::Scalar(Scalar::le(crate::format::dtype::ScalarType::UInt(1)));
         let size = 1 + x.itemsize();
         let fields = vec![
             crate::Field::new("a", u1, 0),
@@ -88,7 +88,7 @@ fn records(s: Scalar) -> Vec<(String, Vec<u8>)> {
 #[derive(Deserialize, Debug)]
 #[serde(bound(deserialize = "T: Element"))]
 struct WithBulk<T> {
-    #[serde(with = "crate::bulk")]
+    #[serde(with = "crate::array::bulk")]
     x: Vec<T>,
 }
 
@@ -207,7 +207,7 @@ impl<'de> Deserialize<'de> for Offered {
                 Ok(Offered(key))
             }
         }
-        d.deserialize_newtype_struct(crate::special::BULK, V)
+        d.deserialize_newtype_struct(crate::kinds::special::BULK, V)
     }
 }
 

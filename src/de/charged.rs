@@ -6,7 +6,7 @@ use serde::de::{self, Visitor};
 
 use crate::budget::Budget;
 use crate::error::{Error, Result};
-use crate::header::Header;
+use crate::format::header::Header;
 
 /// The top-level deserializer of a read under a byte budget: a generic
 /// target (`deserialize_any`) is charged [`Budget::charge_any`] before it

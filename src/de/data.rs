@@ -1,5 +1,5 @@
 //! An array's data section in memory, its header already read: the entry
-//! point of `from_slice`, row ranges (`crate::rows`), `NpyReader`'s
+//! point of `from_slice`, row ranges (`crate::npy::rows`), `NpyReader`'s
 //! reordered Fortran data and npz members held in memory.
 
 // Sizes come from untrusted headers: every operation is checked.
@@ -15,7 +15,7 @@ use super::stream::{Chunked, row_size};
 use super::{Bytes, Cfg};
 use crate::budget::Budget;
 use crate::error::{Error, Result};
-use crate::header::Header;
+use crate::format::header::Header;
 
 /// Deserializes the data section of an array (exactly `header.data_len()`
 /// bytes; shorter or longer is an error). Shared with the npz reader.

@@ -15,9 +15,9 @@ use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
 use super::{Bytes, Cfg, fix_error, internal};
-use crate::dtype::Plain;
+use crate::array::nd::Order;
 use crate::error::{Error, Result};
-use crate::nd::Order;
+use crate::format::dtype::Plain;
 
 /// One element of `dtype`: the first `dtype.itemsize()` of `bytes`.
 ///
@@ -424,7 +424,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if name == crate::special::NDARRAY {
+        if name == crate::kinds::special::NDARRAY {
             return self.offer_nd(visitor);
         }
         if let Some(token) = &self.dtype.token {
@@ -443,11 +443,11 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
             Kind::Scalar(s) => {
                 ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_newtype_struct(name, visitor)
             }
-            Kind::Sub(..) if name == crate::special::BULK => match &self.dtype.bulk {
+            Kind::Sub(..) if name == crate::kinds::special::BULK => match &self.dtype.bulk {
                 Some(key) => bulk_offer::offer(key, self, visitor),
                 None => visitor.visit_newtype_struct(self),
             },
-            _ if name == crate::special::PADDING => visitor.visit_unit(),
+            _ if name == crate::kinds::special::PADDING => visitor.visit_unit(),
             _ if name.starts_with("$npy_serde::") => self.deserialize_any(visitor),
             _ => visitor.visit_newtype_struct(self),
         }
@@ -483,7 +483,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        crate::special::refuse_ndarray_form(name, fields)?;
+        crate::kinds::special::refuse_ndarray_form(name, fields)?;
         self.record(fields, visitor)
     }
 
@@ -923,7 +923,7 @@ impl<'de> de::Deserializer<'de> for RowDe<'_, '_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        crate::special::refuse_ndarray_form(name, fields)?;
+        crate::kinds::special::refuse_ndarray_form(name, fields)?;
         self.0.record(fields, visitor)
     }
 }

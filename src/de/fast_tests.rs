@@ -12,8 +12,8 @@ use super::element::ElementDe;
 use super::plan::{Kind, PField, Plan};
 use super::scalar::ScalarDe;
 use super::{Bytes, Cfg};
-use crate::dtype::Plain;
-use crate::dtype::{ByteOrder, DatetimeUnit, Dtype, Scalar, ScalarType, TimeUnit};
+use crate::format::dtype::Plain;
+use crate::format::dtype::{ByteOrder, DatetimeUnit, Dtype, Scalar, ScalarType, TimeUnit};
 use crate::{Datetime64, Timedelta64, unit};
 
 /// `from_slice` and `from_reader` of `file` into `T` both fail with `message`.

@@ -8,9 +8,9 @@ use super::array::{ArrayDe, Flat, OfFile, fortran_to_c};
 use super::nd::offer;
 use super::plan::Plan;
 use super::{Bytes, Cfg};
+use crate::array::nd::Order;
 use crate::error::{Error, Result};
-use crate::header::Header;
-use crate::nd::Order;
+use crate::format::header::Header;
 
 /// The whole of a Fortran-order file in memory (`from_slice`, npz): an
 /// `NdArray` gets the data as stored; every other type the data reordered
@@ -55,7 +55,7 @@ impl<'de> de::Deserializer<'de> for FortranFile<'_, 'de> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if name == crate::special::NDARRAY {
+        if name == crate::kinds::special::NDARRAY {
             let shape = &self.header.shape;
             let order = Order::of_header(true, shape);
             let flat = Flat {

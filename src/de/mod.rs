@@ -53,9 +53,9 @@
 //! by-name proof) is not generic, so only the calls are per visitor.
 //!
 //! Entry points for other readers (npz): [`data::deserialize_data_in`]
-//! (a whole array's data in memory), `crate::reader::deserialize_stream`
+//! (a whole array's data in memory), `crate::npy::reader::deserialize_stream`
 //! (an array's data from a stream positioned after its header),
-//! `crate::reader::NpyReader::from_parsed` (record by record from a
+//! `crate::npy::reader::NpyReader::from_parsed` (record by record from a
 //! non-seekable stream) and [`element_from_slice`] (one element's bytes);
 //! `ReadOptions::cfg()` gives the [`Cfg`] they take.
 //!
@@ -192,8 +192,8 @@ pub(crate) mod time_token;
 
 use std::fmt;
 
-use crate::dtype::{Dtype, ScalarType};
 use crate::error::{Error, ErrorKind, Result, Segment};
+use crate::format::dtype::{Dtype, ScalarType};
 
 /// Caps serde size hints: never more elements than this many bytes of
 /// Rust values would take, whatever the header claims.
@@ -435,7 +435,7 @@ pub(crate) fn fix_error(err: Error, found: &dyn fmt::Display) -> Error {
 /// at record 0 of a plain array whose row is a subarray, or of a record
 /// array whose row is a sequence of records.
 #[cold]
-pub(crate) fn with_shape_hint(err: Error, header: &crate::header::Header) -> Error {
+pub(crate) fn with_shape_hint(err: Error, header: &crate::format::header::Header) -> Error {
     let path: Vec<&Segment> = err.path().collect();
     let ErrorKind::Mismatch(msg) = err.kind() else {
         return err;
@@ -463,7 +463,7 @@ pub(crate) fn with_shape_hint(err: Error, header: &crate::header::Header) -> Err
         "; the file holds a {}-d array of shape {}: read it as NdArray<{element}> (shape and \
          flat data) or as nested Vecs (Vec<Vec<{element}>>)",
         header.shape.len(),
-        crate::dtype::ShapeRepr(&header.shape)
+        crate::format::dtype::ShapeRepr(&header.shape)
     );
     err.with_mismatch_note(&note)
 }

@@ -15,9 +15,9 @@
 use serde::de::{self, Visitor};
 
 use super::{OneEntry, internal};
+use crate::array::nd::Order;
 use crate::error::{Error, Result};
-use crate::nd::Order;
-use crate::special::NDDATA;
+use crate::kinds::special::NDDATA;
 
 /// An array whose data can be presented flat (see the module docs).
 pub(crate) trait Source<'de> {
@@ -82,7 +82,7 @@ pub(crate) fn flat_dims(dims: &[u64], absorbed: usize) -> Result<Vec<u64>> {
 
 /// The offered data: answers only the [`NDDATA`] request. An element's
 /// error is placed by its n-d position (`element [i, j]`, see
-/// [`flat_to_nd`](crate::nd::flat_to_nd)), not its index in the flat data.
+/// [`flat_to_nd`](crate::array::nd::flat_to_nd)), not its index in the flat data.
 struct Data<'a, S> {
     source: S,
     order: Order,
@@ -112,7 +112,7 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Data<'_, S> {
             // the element's own, indices after its position); a Fortran
             // array whose element absorbs axes was reordered into C order
             let lead = dims.get(..dims.len().saturating_sub(len)).unwrap_or(dims);
-            crate::nd::flat_to_nd(e, lead, order.is_fortran() && len == 0, records)
+            crate::array::nd::flat_to_nd(e, lead, order.is_fortran() && len == 0, records)
         })
     }
 

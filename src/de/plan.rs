@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
-use crate::special;
+use crate::format::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
+use crate::kinds::special;
 
 /// One node of the compiled dtype.
 #[derive(Debug)]
@@ -142,7 +142,7 @@ impl ByPosition {
 
 /// A scalar node that the Rust type of the same name reads with one
 /// little-endian (or single-byte) load and one `visit_` call, decided once
-/// per file ([`Scalar::plain`](crate::dtype::Scalar::plain), the rule the
+/// per file ([`Scalar::plain`](crate::format::dtype::Scalar::plain), the rule the
 /// write side's fast paths share): `deserialize_f64` on a `<f8` node checks
 /// this tag and nothing else; on a `>f8` node it misses and the plan's
 /// `swapped` tag (`F64`: one byte-swapping load) is checked next. Every

@@ -9,9 +9,9 @@
 use serde::de::{self, IntoDeserializer, Visitor};
 
 use super::{Bytes, Cfg, fix_error, internal};
-use crate::dtype::{ByteOrder, Scalar, ScalarType};
 use crate::error::{Error, Result};
-use crate::special;
+use crate::format::dtype::{ByteOrder, Scalar, ScalarType};
+use crate::kinds::special;
 
 /// A decoded number, tagged with the file's type.
 #[derive(Clone, Copy, Debug)]
@@ -229,7 +229,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             ScalarType::Float(n @ (12 | 16)) => match self.cfg.long_double {
                 Some(format) if self.cfg.lossy => {
                     let b = b.get(..usize::from(n)).ok_or_else(internal)?;
-                    match crate::long_double::long_double_to_f64_f32(b, format, !big) {
+                    match crate::kinds::long_double::long_double_to_f64_f32(b, format, !big) {
                         Some((d, f)) => Num::Long(d, f),
                         None => return Ok(None),
                     }

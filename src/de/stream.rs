@@ -19,11 +19,11 @@ use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
-use crate::dtype::{Dtype, ShapeRepr};
+use crate::array::nd::Order;
 use crate::error::{Error, Result};
-use crate::header::Header;
-use crate::header_read::check_empty_axes;
-use crate::nd::Order;
+use crate::format::dtype::{Dtype, ShapeRepr};
+use crate::format::header::Header;
+use crate::format::header_read::check_empty_axes;
 
 /// How far ahead the buffer reads.
 pub(crate) const CHUNK: usize = 64 * 1024;
@@ -503,7 +503,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        crate::special::refuse_ndarray_form(name, fields)?;
+        crate::kinds::special::refuse_ndarray_form(name, fields)?;
         self.top(visitor, |de, v| {
             de::Deserializer::deserialize_struct(de, name, fields, v)
         })
@@ -514,7 +514,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if name == crate::special::NDARRAY {
+        if name == crate::kinds::special::NDARRAY {
             let header = self.header;
             let order = Order::of_header(header.fortran_order, &header.shape);
             let records = matches!(self.plan.kind, super::plan::Kind::Record(_));
@@ -525,10 +525,10 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
                 de::Deserializer::deserialize_newtype_struct(de, name, v)
             });
         }
-        if name.starts_with("$npy_serde::") || name == crate::special::F16 {
+        if name.starts_with("$npy_serde::") || name == crate::kinds::special::F16 {
             return self.stream_seq(visitor);
         }
-        if name == crate::special::BULK {
+        if name == crate::kinds::special::BULK {
             if let Some(key) = bulk_key(&self.plan, &self.header.shape) {
                 return bulk_offer::offer(&key, self, visitor);
             }

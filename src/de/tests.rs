@@ -7,9 +7,9 @@ use serde_json::json;
 use super::Cfg;
 use super::stream::StreamDe;
 use crate::de::data::deserialize_data;
-use crate::dtype::{ByteOrder, DatetimeUnit, Dtype, Scalar, ScalarType, TimeUnit};
 use crate::error::Result;
-use crate::header::Header;
+use crate::format::dtype::{ByteOrder, DatetimeUnit, Dtype, Scalar, ScalarType, TimeUnit};
+use crate::format::header::Header;
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len())

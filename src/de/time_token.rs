@@ -1,11 +1,11 @@
 //! Datetime tokens on the read side: which `"$npy_serde::M8[unit]"` /
 //! `"$npy_serde::m8[unit]"` a type asks for, and the read side's wording of
 //! a count that does not convert into that unit. The conversion rule itself
-//! is shared with the write side: `crate::timeconv`.
+//! is shared with the write side: `crate::kinds::timeconv`.
 
-use crate::dtype::DatetimeUnit;
-use crate::special::{DATETIME_PREFIX, TIMEDELTA_PREFIX};
-use crate::timeconv::Refusal;
+use crate::format::dtype::DatetimeUnit;
+use crate::kinds::special::{DATETIME_PREFIX, TIMEDELTA_PREFIX};
+use crate::kinds::timeconv::Refusal;
 
 /// `"$npy_serde::M8[25s]"` -> (is datetime, unit). `None` if not a token.
 pub(crate) fn parse_token(name: &str) -> Option<(bool, DatetimeUnit)> {
@@ -14,10 +14,10 @@ pub(crate) fn parse_token(name: &str) -> Option<(bool, DatetimeUnit)> {
     } else {
         (false, name.strip_prefix(TIMEDELTA_PREFIX)?)
     };
-    Some((datetime, crate::timeconv::parse_unit(rest)?))
+    Some((datetime, crate::kinds::timeconv::parse_unit(rest)?))
 }
 
-/// [`timeconv::convert`](crate::timeconv::convert) with the read side's
+/// [`timeconv::convert`](crate::kinds::timeconv::convert) with the read side's
 /// messages: a fragment the caller completes with the file's type
 /// (`'<m8[us]' value 7 is not a whole number of [ms]`).
 pub(crate) fn convert(
@@ -26,7 +26,7 @@ pub(crate) fn convert(
     to: DatetimeUnit,
     datetime: bool,
 ) -> Result<i64, String> {
-    crate::timeconv::convert(count, from, to, datetime).map_err(|r| match r {
+    crate::kinds::timeconv::convert(count, from, to, datetime).map_err(|r| match r {
         Refusal::Generic => format!(
             "value {count} cannot be converted between the generic unit and {}",
             unit_name(to)
@@ -51,8 +51,8 @@ fn unit_name(u: DatetimeUnit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dtype::TimeUnit;
-    use crate::timeconv::NAT;
+    use crate::format::dtype::TimeUnit;
+    use crate::kinds::timeconv::NAT;
 
     fn u(unit: TimeUnit) -> DatetimeUnit {
         DatetimeUnit::new(unit)

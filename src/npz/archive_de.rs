@@ -9,9 +9,9 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, V
 
 use crate::de::element::ElementDe;
 use crate::de::{Bytes, Cfg, de_methods};
-use crate::dtype::Dtype;
 use crate::error::{Error, Result};
-use crate::pyrepr::PyStr;
+use crate::format::dtype::Dtype;
+use crate::format::pyrepr::PyStr;
 
 #[cfg(feature = "rayon")]
 use super::inflate::{Inflated, Packed, inflate_all};
@@ -45,7 +45,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        crate::special::refuse_ndarray_form(name, fields)?;
+        crate::kinds::special::refuse_ndarray_form(name, fields)?;
         // Only the members the struct names are read; a key found twice
         // (`a` and `a.npy.npy`) is taken once, by numpy's lookup order.
         let mut order = Vec::new();

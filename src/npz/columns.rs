@@ -15,9 +15,9 @@ use std::io::{Seek, Write};
 
 use serde::Serialize;
 
-use crate::dtype::{Dtype, ShapeRepr};
 use crate::error::{Error, Result};
-use crate::header::Header;
+use crate::format::dtype::{Dtype, ShapeRepr};
+use crate::format::header::Header;
 use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::plan;

@@ -13,7 +13,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
 
 use crate::error::{Error, Result};
-use crate::pyrepr::PyStr;
+use crate::format::pyrepr::PyStr;
 
 const EOCD: &[u8; 4] = b"PK\x05\x06";
 const EOCD_LEN: u64 = 22;

@@ -51,7 +51,7 @@ use rayon::prelude::*;
 
 use std::io::Read;
 
-use crate::header_read::parse_header;
+use crate::format::header_read::parse_header;
 use crate::options::ReadOptions;
 
 /// One deflated member's compressed bytes and what the zip directory

@@ -171,7 +171,7 @@ impl NpzOptions {
         value: &T,
     ) -> Result<()> {
         check_level(self.level)?;
-        crate::atomic::write_atomically(path.as_ref(), true, |file| {
+        crate::npy::atomic::write_atomically(path.as_ref(), true, |file| {
             let mut npz = self.writer(std::io::BufWriter::new(file))?;
             add_value(&mut npz, value)?;
             // flush explicitly: a BufWriter dropped unflushed would hide the error

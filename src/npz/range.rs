@@ -3,14 +3,14 @@
 
 use std::ops::Range;
 
-use crate::dtype::Dtype;
+use crate::array::nd::Order;
+#[cfg(feature = "view")]
+use crate::array::nd::{NdView, NdViewMut};
+#[cfg(feature = "view")]
+use crate::array::view::{ViewElement, view_data, view_data_mut};
 use crate::error::{Error, Result};
-use crate::header::Header;
-use crate::nd::Order;
-#[cfg(feature = "view")]
-use crate::nd::{NdView, NdViewMut};
-#[cfg(feature = "view")]
-use crate::view::{ViewElement, view_data, view_data_mut};
+use crate::format::dtype::Dtype;
+use crate::format::header::Header;
 
 /// The array data of a stored `.npz` member: its byte range within the
 /// archive, with the dtype, shape and order of the member's npy header

@@ -15,11 +15,11 @@ use crate::budget::Budget;
 use crate::de::charged::AnyCharged;
 use crate::de::stream::StreamDe;
 use crate::error::{Error, ErrorKind, Result};
-use crate::header::{Header, MAGIC};
-use crate::header_read::read_header;
+use crate::format::header::{Header, MAGIC};
+use crate::format::header_read::read_header;
+use crate::format::pyrepr::PyStr;
+use crate::npy::reader::NpyReader;
 use crate::options::ReadOptions;
-use crate::pyrepr::PyStr;
-use crate::reader::NpyReader;
 
 use super::extent::Extent;
 use super::key_of;
@@ -756,7 +756,7 @@ impl<R: Read + Seek> NpzReader<R> {
 
 /// Rows of a member: where they lie in its data, and the whole data's size.
 struct MemberRows {
-    rows: crate::rows::Window,
+    rows: crate::npy::rows::Window,
     header_total: u64,
 }
 
@@ -769,15 +769,16 @@ fn rows_header<M: Read>(
     options: &ReadOptions,
     budget: &Budget,
 ) -> Result<(MemberRows, u64)> {
-    let parsed = read_header(member, &crate::rows::whole_array(options))?;
-    let rows = crate::rows::checked_window(&parsed.header, range, options.max_elements, budget)?;
+    let parsed = read_header(member, &crate::npy::rows::whole_array(options))?;
+    let rows =
+        crate::npy::rows::checked_window(&parsed.header, range, options.max_elements, budget)?;
     let header_total = parsed.header.data_len()?;
     Ok((MemberRows { rows, header_total }, parsed.data_offset as u64))
 }
 
 /// Reads the rows' bytes from a member positioned at their start.
 fn read_rows_at<M: Read>(member: &mut M, w: &MemberRows) -> Result<(Header, Vec<u8>)> {
-    let bytes = crate::rows::read_up_to(member, w.rows.len)?;
+    let bytes = crate::npy::rows::read_up_to(member, w.rows.len)?;
     if (bytes.len() as u64) < w.rows.len {
         let got = w.rows.start.saturating_add(bytes.len() as u64);
         return Err(short_member(got, w.header_total));

@@ -51,8 +51,8 @@ impl<'a, W: Write + Seek> Split<'a, W> {
 
     /// Writes one field or map entry as a member unless it is `None`.
     fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
-        if self.ndarray_form && key == crate::special::NDARRAY_FORM_FIELDS[0] {
-            return Err(crate::special::ndarray_form(true));
+        if self.ndarray_form && key == crate::kinds::special::NDARRAY_FORM_FIELDS[0] {
+            return Err(crate::kinds::special::ndarray_form(true));
         }
         if is_none(value) {
             return Ok(());
@@ -95,7 +95,7 @@ impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
         Ok(self)
     }
     fn serialize_struct(mut self, name: &'static str, len: usize) -> Result<Self> {
-        self.ndarray_form = name == crate::special::NDARRAY_FORM && len == 3;
+        self.ndarray_form = name == crate::kinds::special::NDARRAY_FORM && len == 3;
         Ok(self)
     }
     fn serialize_tuple(self, _: usize) -> Result<Self> {

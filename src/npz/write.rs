@@ -8,13 +8,13 @@ use std::io::{Seek, Write};
 
 use serde::Serialize;
 
-use crate::dtype::Dtype;
 use crate::error::{Error, Result};
-use crate::header::Header;
-use crate::npy_writer::NpyWriter;
+use crate::format::dtype::Dtype;
+use crate::format::header::Header;
+use crate::format::pyrepr::PyStr;
+use crate::npy::npy_writer::NpyWriter;
+use crate::npy::writer::{CHUNK, Unchecked, one_pass_unchecked};
 use crate::options::WriteOptions;
-use crate::pyrepr::PyStr;
-use crate::writer::{CHUNK, Unchecked, one_pass_unchecked};
 
 use super::deflate::DEFAULT_LEVEL;
 use super::zip_out::ZipOut;

@@ -18,7 +18,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 
 use super::deflate::Deflater;
 use crate::error::{Error, Result};
-use crate::header::ARRAY_ALIGN;
+use crate::format::header::ARRAY_ALIGN;
 
 /// zipfile's `ZIP64_LIMIT`: sizes and offsets above it go into zip64 fields.
 const ZIP64_LIMIT: u64 = (1 << 31) - 1;

@@ -13,17 +13,19 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{HEAD, Multipart, PART, SINGLE_PUT, get, get_range, upload};
+use crate::array::nd::Order;
 use crate::budget::Budget;
 use crate::de::check_readable;
 use crate::de::data::{check_data_len, deserialize_data_in};
-use crate::dtype::Dtype;
 use crate::error::{Error, Result};
-use crate::header::Header;
-use crate::header_read::{ParsedHeader, check_element_limits, declared_data_offset, parse_header};
-use crate::nd::Order;
-use crate::npy_writer::NpyWriter;
+use crate::format::dtype::Dtype;
+use crate::format::header::Header;
+use crate::format::header_read::{
+    ParsedHeader, check_element_limits, declared_data_offset, parse_header,
+};
+use crate::npy::npy_writer::NpyWriter;
+use crate::npy::rows::{checked_window, whole_array};
 use crate::options::{ReadOptions, WriteOptions};
-use crate::rows::{checked_window, whole_array};
 
 /// An `.npy` file in an object store, its header read: the whole array or
 /// rows of it are then read with one GET each (see the [module

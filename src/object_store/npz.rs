@@ -201,7 +201,7 @@ impl NpzObject {
         let data = self.reader(fetched.clone())?.data_range(name)?;
         // a range the member's shape refuses is refused by `rows` below,
         // with its message, before it reads any row
-        if let Ok(w) = crate::rows::window(data.header(), &range) {
+        if let Ok(w) = crate::npy::rows::window(data.header(), &range) {
             let start = data.range().start.saturating_add(w.start);
             // within the member's data (the window is checked against its
             // shape), which data_range checked to lie in the archive

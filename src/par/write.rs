@@ -38,15 +38,15 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{CHUNK_BYTES, CHUNKS_PER_THREAD, Fallible};
-use crate::atomic::write_atomically;
 use crate::de::at_least_one;
-use crate::dtype::{Dtype, Field, Record, Scalar, ScalarType};
 use crate::error::{Error, Result};
-use crate::header::Header;
-use crate::header_read::parse_header;
+use crate::format::dtype::{Dtype, Field, Record, Scalar, ScalarType};
+use crate::format::header::Header;
+use crate::format::header_read::parse_header;
+use crate::npy::atomic::write_atomically;
+use crate::npy::writer::write_data_at;
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::encode::DtypeTree;
-use crate::writer::write_data_at;
 
 /// Writes `records` as `.npy` into a new `Vec<u8>`, encoding chunks of
 /// them on all cores: the same bytes and errors as

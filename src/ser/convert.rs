@@ -7,9 +7,9 @@
 //! narrowing is exact when the payload's low bits that the narrower type
 //! lacks are zero (every NaN widened from that type) and `None` otherwise.
 
-use crate::dtype::DatetimeUnit;
 use crate::error::{Error, Result};
-use crate::timeconv::Refusal;
+use crate::format::dtype::DatetimeUnit;
+use crate::kinds::timeconv::Refusal;
 
 /// `i64` as `f64` when exact. (`i64::MAX as f64` rounds up to 2^63, which
 /// would saturate back to `i64::MAX`, so 2^63 is excluded explicitly.)
@@ -121,7 +121,7 @@ pub(crate) fn f16_bits_to_f64(bits: u16) -> f64 {
     }
 }
 
-/// [`timeconv::convert`](crate::timeconv::convert) with the write side's
+/// [`timeconv::convert`](crate::kinds::timeconv::convert) with the write side's
 /// messages (they name both units: the value's and the dtype's).
 pub(crate) fn convert_time(
     count: i64,
@@ -129,7 +129,7 @@ pub(crate) fn convert_time(
     to: DatetimeUnit,
     datetime: bool,
 ) -> Result<i64> {
-    crate::timeconv::convert(count, from, to, datetime).map_err(|r| match r {
+    crate::kinds::timeconv::convert(count, from, to, datetime).map_err(|r| match r {
         Refusal::Generic => Error::mismatch(format!(
             "{count} cannot be converted from unit {from} to unit {to}: the generic unit holds only NaT"
         )),

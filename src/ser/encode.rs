@@ -40,9 +40,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::ser::{self, Serialize};
 
 use super::{Found, Miss};
-use crate::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
 use crate::error::{Error, Result};
-use crate::pyrepr::PyStr;
+use crate::format::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
+use crate::format::pyrepr::PyStr;
+use crate::kinds::special::{self, Special};
 use crate::ser::convert::{
     convert_time, f16_bits_to_f64, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact,
     i64_to_f64_exact, u64_to_f64_exact,
@@ -50,7 +51,6 @@ use crate::ser::convert::{
 use crate::ser::flat::{FlatField, Layout};
 use crate::ser::infer::{nul_error, time_unit};
 use crate::ser::probe::{Captured, key_text, probe};
-use crate::special::{self, Special};
 
 /// What a node expects on its fast path.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

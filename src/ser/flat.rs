@@ -24,12 +24,12 @@ use std::sync::Arc;
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::de::at_least_one;
-use crate::special;
+use crate::kinds::special;
 // An element the fast mode does not take (never shown): the element
 // encoder's fast-pass miss too, so both fast paths fail the same cheap way.
 use crate::ser::{Found, Miss};
 
-use crate::dtype::Plain;
+use crate::format::dtype::Plain;
 
 /// What one element of a flat array is: a bare number (`Vec<f64>`), a
 /// tuple of `n` numbers of one type (`Vec<[f32; 3]>`, serialized with

@@ -13,13 +13,13 @@ use std::cell::Cell;
 use serde::ser::{self, Serialize};
 
 use super::Found;
-use crate::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::error::{Error, Result};
-use crate::pyrepr::PyStr;
+use crate::format::dtype::{DatetimeUnit, Dtype, ScalarType};
+use crate::format::pyrepr::PyStr;
+use crate::kinds::special::Special;
+use crate::kinds::timeconv::parse_unit as parse_token_unit;
 use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, probe};
-use crate::special::Special;
-use crate::timeconv::parse_unit as parse_token_unit;
 
 /// The inferred layout of a value.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,7 +64,7 @@ impl Node {
             Node::Record(_) => "a record".to_owned(),
             Node::Padding(n) => format!("padding of {n} bytes"),
             other => match other.scalar() {
-                Some(ty) => format!("'{}'", crate::dtype::Scalar::le(ty)),
+                Some(ty) => format!("'{}'", crate::format::dtype::Scalar::le(ty)),
                 None => "a value".to_owned(),
             },
         }
@@ -305,9 +305,10 @@ impl<'a> Infer<'a> {
             if dims != nd.dims {
                 return Err(Error::schema(format!(
                     "an n-d array of shape {} where the first record has {}",
-                    crate::dtype::ShapeRepr(&nd.dims),
+                    crate::format::dtype::ShapeRepr(&nd.dims),
                     match first {
-                        Node::Array { .. } => format!("shape {}", crate::dtype::ShapeRepr(&dims)),
+                        Node::Array { .. } =>
+                            format!("shape {}", crate::format::dtype::ShapeRepr(&dims)),
                         other => other.describe(),
                     }
                 )));
@@ -492,8 +493,8 @@ impl RecInfer<'_> {
             RecTarget::New(_, fields) => {
                 if self.ndarray_form && i == 2 {
                     let names = fields.iter().map(|f| f.name.as_str()).chain([key]);
-                    if names.eq(crate::special::NDARRAY_FORM_FIELDS) {
-                        return Err(crate::special::ndarray_form(true));
+                    if names.eq(crate::kinds::special::NDARRAY_FORM_FIELDS) {
+                        return Err(crate::kinds::special::ndarray_form(true));
                     }
                 }
                 let h = name_hash(key);
@@ -749,7 +750,7 @@ impl<'a> ser::Serializer for Infer<'a> {
             self.at.varies();
             return self.nd(code, value);
         }
-        if let Some((code, dims)) = crate::special::bulk_elem(name) {
+        if let Some((code, dims)) = crate::kinds::special::bulk_elem(name) {
             return self.bulk(code, &dims, value);
         }
         if let Some(node) = special_node(name, value)? {
@@ -777,7 +778,7 @@ impl<'a> ser::Serializer for Infer<'a> {
     }
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<RecInfer<'a>> {
         let mut rec = self.record()?;
-        rec.ndarray_form = name == crate::special::NDARRAY_FORM && len == 3;
+        rec.ndarray_form = name == crate::kinds::special::NDARRAY_FORM && len == 3;
         Ok(rec)
     }
 }
@@ -812,7 +813,7 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
 }
 
 /// The node of the numpy type an n-d array's name carries
-/// ([`nd_name`](crate::special::nd_name)).
+/// ([`nd_name`](crate::kinds::special::nd_name)).
 fn code_node(code: &str) -> Option<Node> {
     let (kind, size) = code.split_at_checked(1)?;
     let size: u8 = size.parse().ok()?;
@@ -869,7 +870,7 @@ pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
                     offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
                 }
                 let size = dt.itemsize();
-                out.push(crate::dtype::Field::new(f.name.clone(), dt, offset));
+                out.push(crate::format::dtype::Field::new(f.name.clone(), dt, offset));
                 offset = offset.checked_add(size).ok_or_else(overflow)?;
             }
             if align {
@@ -877,7 +878,9 @@ pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
                     .checked_next_multiple_of(max_align)
                     .ok_or_else(overflow)?;
             }
-            Ok(Dtype::Record(crate::dtype::Record::new(out, offset)?))
+            Ok(Dtype::Record(crate::format::dtype::Record::new(
+                out, offset,
+            )?))
         }
         other => other
             .scalar()

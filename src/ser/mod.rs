@@ -30,7 +30,7 @@
 //! buffering and I/O live in the flavours, the serializers never see them,
 //! and a flavour's error is the pass's `Err`. Beside them: `probe.rs` looks
 //! at a value's top (the inner value of a special newtype, classified once
-//! in `crate::special`; a map key as a name; what an npz value is; an n-d
+//! in `crate::kinds::special`; a map key as a name; what an npz value is; an n-d
 //! array's parts),
 //! `convert.rs` the exact numeric conversions. Every serializer refuses by
 //! default ([`refuse!`]): it lists what it does not take and words a
@@ -39,7 +39,7 @@
 //!
 //! A new write path is a flavour or a sink of these walkers, not a new
 //! walker. An n-d array (`NdArray`, `NdView`, the
-//! [`Special::NdArray`](crate::special::Special) newtype over `{shape,
+//! [`Special::NdArray`](crate::kinds::special::Special) newtype over `{shape,
 //! order, data}`) shows how: `probe.rs` reads its parts for every serializer
 //! ([`probe::parts`], one more look of the same `Probe`) and `nd.rs` keeps
 //! their layout; at the top of a
@@ -50,7 +50,7 @@
 //!
 //! Adding a scalar kind (say a new numpy type), on the write side:
 //! 1. `dtype.rs`: its [`ScalarType`] (and `descr.rs` for its type string);
-//! 2. `special.rs`: its newtype name and [`Special`](crate::special::Special)
+//! 2. `special.rs`: its newtype name and [`Special`](crate::kinds::special::Special)
 //!    variant, when serde has no data model for it;
 //! 3. `infer.rs`: the inferred node for its values;
 //! 4. `encode.rs`: how `Enc` writes it into the dtype (the one encoder of
@@ -64,14 +64,14 @@
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 /// The serializer methods of the plain numbers (`bool` as one byte), each
-/// handing its [`Plain`](crate::dtype::Plain) type and little-endian bytes
+/// handing its [`Plain`](crate::format::dtype::Plain) type and little-endian bytes
 /// to `self.$store`: the one list behind the write side's fast paths (the
 /// element encoder's fast pass, the flat arrays and their check).
 macro_rules! plain_number_methods {
     (#[$attr:meta] $store:ident -> $ret:ty) => {
         #[$attr]
         fn serialize_bool(self, v: bool) -> $ret {
-            self.$store(crate::dtype::Plain::Bool, [u8::from(v)])
+            self.$store(crate::format::dtype::Plain::Bool, [u8::from(v)])
         }
         plain_number_methods!(@num $attr, $store, $ret;
             serialize_i8(i8) => I8;
@@ -89,7 +89,7 @@ macro_rules! plain_number_methods {
     (@num $attr:meta, $store:ident, $ret:ty; $($method:ident($ty:ty) => $num:ident;)*) => {$(
         #[$attr]
         fn $method(self, v: $ty) -> $ret {
-            self.$store(crate::dtype::Plain::$num, v.to_le_bytes())
+            self.$store(crate::format::dtype::Plain::$num, v.to_le_bytes())
         }
     )*};
 }
@@ -242,7 +242,7 @@ macro_rules! through {
             value: &T,
         ) -> ::core::result::Result<Self::Ok, Self::Error> {
             let _ = name;
-            $(if $crate::special::is_element(name) {
+            $(if $crate::kinds::special::is_element(name) {
                 return self.$element();
             })?
             value.serialize(self)
@@ -354,8 +354,8 @@ pub(crate) mod walk;
 
 use serde::Serialize;
 
-use crate::dtype::{Dtype, ScalarType, ShapeRepr};
 use crate::error::{Error, Result};
+use crate::format::dtype::{Dtype, ScalarType, ShapeRepr};
 use crate::options::WriteOptions;
 
 /// Deepest nesting of sequences and records accepted in written values.

@@ -1,7 +1,7 @@
 //! n-d arrays on the write side.
 //!
 //! An [`NdArray`](crate::NdArray) or [`NdView`](crate::NdView) serializes
-//! as a newtype named by [`special::nd_name`](crate::special::nd_name)
+//! as a newtype named by [`special::nd_name`](crate::kinds::special::nd_name)
 //! over the struct `{shape, order, data}`, `data` flat in `order`: what
 //! other formats see. This crate's serializers look into those parts
 //! through `probe.rs` ([`parts`](crate::ser::probe::parts): the shape and
@@ -18,8 +18,8 @@
 // operation is checked or proven bounded.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use crate::dtype::Dtype;
 use crate::error::Result;
+use crate::format::dtype::Dtype;
 
 /// An n-d array's shape and order, as its parts say.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub(crate) struct NdShape {
     /// The element's numpy type code that the newtype's name carries, when
     /// it was seen ([`top`](crate::ser::probe::top)): `"f8"`, `"b1"`,
     /// `"c16"`... for plain and complex numbers
-    /// ([`special::nd_name`](crate::special::nd_name)), `""` otherwise.
+    /// ([`special::nd_name`](crate::kinds::special::nd_name)), `""` otherwise.
     pub code: &'static str,
 }
 
@@ -44,7 +44,7 @@ impl NdShape {
     /// Whether the name says the data are real numbers or booleans:
     /// encoded as their own type, they cannot fail.
     pub(crate) fn plain(&self) -> bool {
-        !self.code.is_empty() && !crate::special::nd_pairs(self.code)
+        !self.code.is_empty() && !crate::kinds::special::nd_pairs(self.code)
     }
 
     /// Whether the flat data needs reordering to be C order: Fortran with

@@ -17,8 +17,8 @@
 use serde::Serialize;
 use serde::ser;
 
-use crate::dtype::Field;
 use crate::error::{Error, Result};
+use crate::format::dtype::Field;
 use crate::ser::Found;
 use crate::ser::encode::DtypeTree;
 use crate::ser::probe::key_text;

@@ -34,9 +34,9 @@ use serde::Serialize;
 use serde::ser;
 
 use crate::error::Error;
+use crate::kinds::special::{self, Special};
 use crate::ser::Found;
 use crate::ser::nd::NdShape;
-use crate::special::{self, Special};
 
 /// What a probed value turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -478,7 +478,7 @@ where
 /// An element's error placed by its n-d position, not its index in the
 /// flat data.
 fn placed(e: Error, nd: &NdShape) -> Stop {
-    Stop::Data(crate::nd::flat_to_nd(e, &nd.dims, nd.fortran, false))
+    Stop::Data(crate::array::nd::flat_to_nd(e, &nd.dims, nd.fortran, false))
 }
 
 /// An n-d array's data that came as its numbers' bytes ([`Data`]), as the
@@ -504,7 +504,7 @@ where
     fn bytes(self, bytes: &[u8]) -> Result<S::Ok, Stop> {
         let make = self.make.take().ok_or(Stop::Is(Found::Bytes))?;
         let serializer = make(self.nd).map_err(Stop::Data)?;
-        match crate::kind::serialize_le(self.nd.code, bytes, serializer) {
+        match crate::kinds::number::serialize_le(self.nd.code, bytes, serializer) {
             Some(done) => done.map_err(|e| placed(e, self.nd)),
             None => Err(Stop::Data(malformed())),
         }

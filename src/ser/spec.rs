@@ -26,8 +26,9 @@ use std::cell::Cell;
 
 use serde::ser::{self, Serialize};
 
-use crate::dtype::{Dtype, Field};
 use crate::error::{Error, Result};
+use crate::format::dtype::{Dtype, Field};
+use crate::kinds::special::{self, Special};
 use crate::ser::Found;
 use crate::ser::encode::DtypeTree;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
@@ -35,7 +36,6 @@ use crate::ser::infer::{Infer, Node, node_to_dtype};
 use crate::ser::nd::{NdShape, fortran_header};
 use crate::ser::pick::Pick;
 use crate::ser::probe::key_word;
-use crate::special::{self, Special};
 
 /// Most bytes reserved up front from serde's length hints.
 const RESERVE_MAX: usize = 1 << 30;
@@ -730,7 +730,7 @@ impl Spec<'_, '_> {
         Error::schema(format!(
             "expected a sequence of length {n} (axis {} of shape {}), found {found}",
             self.depth,
-            crate::dtype::ShapeRepr(&shape)
+            crate::format::dtype::ShapeRepr(&shape)
         ))
     }
 

@@ -6,8 +6,8 @@
 
 use serde::ser::{self, Serialize};
 
-use crate::dtype::Plain;
 use crate::error::{Error, Result};
+use crate::format::dtype::Plain;
 use crate::ser::Found;
 use crate::ser::probe::{Captured, probe};
 

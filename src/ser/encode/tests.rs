@@ -1,6 +1,6 @@
 use super::*;
-use crate::datetime::{Datetime64, Timedelta64};
-use crate::dtype::{DatetimeUnit, TimeUnit};
+use crate::format::dtype::{DatetimeUnit, TimeUnit};
+use crate::kinds::datetime::{Datetime64, Timedelta64};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -1,0 +1,667 @@
+//! Plain numeric arrays at memcpy speed: [`Bulk<T>`] and
+//! `#[serde(with = "npy_serde::bulk")]` for `Vec<T>` of numbers.
+//!
+//! serde's own `Vec<T>` asks the format for one element at a time (about 30
+//! instructions per `f64`), however plain the data. When the file holds
+//! exactly the element's type (`'<f8'` for `f64`, shape `(n, 3)` of `'<f4'`
+//! for `[f32; 3]`), a `Bulk<T>` instead takes the data section's bytes in
+//! one piece (from a slice) or in chunks of whole elements of about 64 KiB
+//! (from a reader, an `.npz` member, a deflated one too) and converts them
+//! with `from_le_bytes` in a loop the compiler vectorises.
+//!
+//! Big-endian data of exactly the element's type (`'>f8'` for `f64`) is
+//! taken in one piece too, byte-swapped in a loop of its own.
+//! Everything else reads exactly as `Vec<T>` reads it, with the same values
+//! and the same error messages: another width or kind (`'<f4'` into `f64`,
+//! records, strings), another shape. Writing
+//! is `Vec<T>`'s too: the same bytes, the same dtype, except that an empty
+//! one still has its element type (`'<f4'` of shape `(0,)`, `(0, 3)` for
+//! `[f32; 3]`, as `np.save` writes them) where an empty `Vec<T>` has none.
+//! Other serde formats see an ordinary newtype over a sequence (JSON:
+//! `[1.0, 2.0]`).
+//!
+//! The element types ([`Element`]) are `bool`, `i8`..`i64`, `u8`..`u64`,
+//! `f32`, `f64`, `half::f16` (feature `half`), and arrays `[E; N]` of them
+//! (`[f32; 3]` is a row of an `(n, 3)` array, or a `(3,)` subarray field).
+//!
+//! ```
+//! use npy_serde::Bulk;
+//! use serde::{Deserialize, Serialize};
+//!
+//! let xs: Vec<f64> = (0..1000).map(|i| i as f64 * 0.5).collect();
+//! let bytes = npy_serde::to_vec(&xs)?; // '<f8', shape (1000,)
+//! let back: Bulk<f64> = npy_serde::from_slice(&bytes)?;
+//! assert_eq!(*back, xs);
+//!
+//! // as struct fields: an .npz archive of columns
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Columns {
+//!     #[serde(with = "npy_serde::bulk")]
+//!     t: Vec<f64>,
+//!     #[serde(with = "npy_serde::bulk")]
+//!     pos: Vec<[f32; 3]>,
+//! }
+//! let cols = Columns { t: vec![0.0, 0.1], pos: vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] };
+//! let mut file = std::io::Cursor::new(Vec::new());
+//! npy_serde::npz::to_writer(&mut file, &cols)?; // t.npy '<f8' (2,), pos.npy '<f4' (2, 3)
+//! file.set_position(0);
+//! assert_eq!(npy_serde::npz::from_reader::<Columns>(&mut file)?, cols);
+//! # Ok::<(), npy_serde::Error>(())
+//! ```
+//!
+//! # How it works
+//!
+//! `Bulk<T>` asks for the newtype `"npy_serde::bulk"` (a name no Rust type
+//! can have). This crate's reader answers on an array of plain numbers
+//! with a one-entry map: the key describes the array (`"f4,1000,3"`: base
+//! type, `>` first when big-endian, then the shape), the value is the array. When
+//! the key is exactly `T`'s layout, the value is taken as raw bytes;
+//! otherwise it is read as `Vec<T>`, through the ordinary path. Any other
+//! array, and any other format, answers with an ordinary newtype.
+//!
+//! From a reader the length in the header is a claim: the vector grows as
+//! bytes arrive (doubling, capped at the claimed length), so a header that
+//! lies costs nothing beyond the bytes present.
+
+// Sizes and counts here come from untrusted headers: every operation is
+// checked or proven bounded.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::de::at_least_one;
+use crate::kinds::special::BULK;
+
+/// A `Vec<T>` of plain numbers that reads matching numpy data in bulk (see
+/// the [module docs](self)). Writes exactly what `Vec<T>` writes.
+///
+/// ```
+/// use npy_serde::Bulk;
+/// let rows: Bulk<[f32; 3]> = Bulk(vec![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+/// let bytes = npy_serde::to_vec(&rows)?; // '<f4', shape (2, 3), as Vec<[f32; 3]> writes
+/// assert_eq!(bytes, npy_serde::to_vec(&rows.0)?);
+/// let back: Bulk<[f32; 3]> = npy_serde::from_reader(&bytes[..])?;
+/// assert_eq!(back, rows);
+/// // a mismatch reads (or fails) exactly as Vec<T> does
+/// let wide = npy_serde::to_vec(&[[1.0f32, 2.0, 3.0, 4.0]])?;
+/// let err = npy_serde::from_slice::<Bulk<[f32; 3]>>(&wide).unwrap_err();
+/// let same = npy_serde::from_slice::<Vec<[f32; 3]>>(&wide).unwrap_err();
+/// assert_eq!(err.to_string(), same.to_string());
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Bulk<T>(pub Vec<T>);
+
+impl<T> Bulk<T> {
+    /// The vector.
+    ///
+    /// ```
+    /// let b = npy_serde::Bulk(vec![1u8, 2]);
+    /// assert_eq!(b.into_inner(), [1, 2]);
+    /// ```
+    pub fn into_inner(self) -> Vec<T> {
+        self.0
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Bulk<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Bulk").field(&self.0).finish()
+    }
+}
+
+impl<T> Deref for Bulk<T> {
+    type Target = Vec<T>;
+
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for Bulk<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<T> From<Vec<T>> for Bulk<T> {
+    fn from(v: Vec<T>) -> Self {
+        Bulk(v)
+    }
+}
+
+impl<T> From<Bulk<T>> for Vec<T> {
+    fn from(b: Bulk<T>) -> Self {
+        b.0
+    }
+}
+
+impl<T> FromIterator<T> for Bulk<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        Bulk(iter.into_iter().collect())
+    }
+}
+
+impl<T: Element> Serialize for Bulk<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize(&self.0, serializer)
+    }
+}
+
+impl<'de, T: Element> Deserialize<'de> for Bulk<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize(deserializer).map(Bulk)
+    }
+}
+
+/// Serializes a slice of numbers as `Vec<T>` does (the same bytes here, a
+/// sequence in other formats); for `#[serde(with = "npy_serde::bulk")]`.
+/// An empty slice still writes `T`'s dtype.
+///
+/// ```
+/// let json = npy_serde::bulk::serialize(&[1.5f64, 2.0], serde_json::value::Serializer).unwrap();
+/// assert_eq!(json, serde_json::json!([1.5, 2.0]));
+/// // empty: '<f4' of shape (0, 3), where an empty Vec<[f32; 3]> has no dtype
+/// let bytes = npy_serde::to_vec(&npy_serde::Bulk::<[f32; 3]>(vec![]))?;
+/// assert!(String::from_utf8_lossy(&bytes).contains("'descr': '<f4', 'fortran_order': False, 'shape': (0, 3)"));
+/// assert!(npy_serde::to_vec(&Vec::<[f32; 3]>::new()).is_err());
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn serialize<T: Element, S: Serializer>(
+    values: &[T],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_newtype_struct(<T as Named>::NAME, values)
+}
+
+/// Deserializes a `Vec<T>` of numbers, in bulk when the data is exactly
+/// `T`'s type; for `#[serde(with = "npy_serde::bulk")]`.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Rec {
+///     #[serde(deserialize_with = "npy_serde::bulk::deserialize")]
+///     xs: Vec<u16>,
+/// }
+/// let rec: Rec = serde_json::from_str(r#"{"xs": [1, 2, 3]}"#).unwrap();
+/// assert_eq!(rec.xs, [1, 2, 3]);
+/// // in a record, a (3,) subarray field reads in one piece
+/// #[derive(serde::Serialize)]
+/// struct Out { xs: [u16; 3] }
+/// let bytes = npy_serde::to_vec(&[Out { xs: [4, 5, 6] }])?;
+/// let back: Vec<Rec> = npy_serde::from_slice(&bytes)?;
+/// assert_eq!(back[0].xs, [4, 5, 6]);
+/// # Ok::<(), npy_serde::Error>(())
+/// ```
+pub fn deserialize<'de, T: Element, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<T>, D::Error> {
+    deserializer.deserialize_newtype_struct(BULK, BulkVisitor(PhantomData))
+}
+
+mod sealed {
+    /// What the reader needs to know about an element type; private so the
+    /// set of types stays closed (the byte layout is this crate's promise).
+    pub trait Layout: Sized {
+        /// Bytes of one element in the file.
+        const SIZE: usize;
+        /// The base scalar, as in the reader's key: `"f8"`, `"b1"`.
+        const CODE: &'static str;
+        /// The dims after the first axis, as written in the name of the
+        /// newtype (`",3"` for `[E; 3]`; empty for a scalar).
+        const DIMS: NameText = NameText::new();
+        /// Whether the dims after the first axis (comma-separated decimal)
+        /// are exactly this type's (none for a scalar, `N` then the
+        /// element's for `[E; N]`); by default none, as for a scalar.
+        #[inline]
+        fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
+            dims.next().is_none()
+        }
+        /// One element from exactly `SIZE` little-endian bytes (zeros for a
+        /// shorter slice, which the callers never pass).
+        fn decode(bytes: &[u8]) -> Self;
+        /// The same from big-endian bytes.
+        fn decode_be(bytes: &[u8]) -> Self;
+    }
+
+    /// The text of a newtype name built at compile time (a fixed buffer: the
+    /// standard library cannot concatenate strings in a const of a generic
+    /// type). Past its capacity it is marked full, and the name falls back to
+    /// `npy_serde::bulk` (no element type).
+    #[derive(Clone, Copy)]
+    pub struct NameText {
+        buf: [u8; 120],
+        len: usize,
+        full: bool,
+    }
+
+    // Const fns cannot call `get`; every index is below the length it was
+    // checked against, and these run at compile time only (a panic would
+    // be a compile error).
+    #[allow(clippy::indexing_slicing)]
+    impl NameText {
+        pub(crate) const fn new() -> NameText {
+            NameText {
+                buf: [0; 120],
+                len: 0,
+                full: false,
+            }
+        }
+
+        pub(crate) const fn byte(mut self, b: u8) -> NameText {
+            if self.len < self.buf.len() {
+                self.buf[self.len] = b;
+                self.len = self.len.wrapping_add(1);
+            } else {
+                self.full = true;
+            }
+            self
+        }
+
+        pub(crate) const fn append(mut self, other: &NameText) -> NameText {
+            let mut i = 0;
+            while i < other.len && i < other.buf.len() {
+                self = self.byte(other.buf[i]);
+                i = i.wrapping_add(1);
+            }
+            self.full = self.full || other.full;
+            self
+        }
+
+        pub(crate) const fn text(mut self, s: &str) -> NameText {
+            let bytes = s.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                self = self.byte(bytes[i]);
+                i = i.wrapping_add(1);
+            }
+            self
+        }
+
+        /// `",n"` in decimal.
+        pub(crate) const fn dim(self, n: usize) -> NameText {
+            let mut digits = [0u8; 20];
+            let (mut k, mut n) = (0, n);
+            loop {
+                digits[k] = b'0'.wrapping_add((n % 10) as u8);
+                k = k.wrapping_add(1);
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            let mut out = self.byte(b',');
+            while k > 0 {
+                k = k.wrapping_sub(1);
+                out = out.byte(digits[k]);
+            }
+            out
+        }
+
+        pub(crate) const fn as_str(&'static self) -> &'static str {
+            if self.full {
+                return crate::kinds::special::BULK;
+            }
+            match std::str::from_utf8(self.buf.split_at(self.len).0) {
+                Ok(s) => s,
+                Err(_) => crate::kinds::special::BULK,
+            }
+        }
+    }
+}
+
+use sealed::{Layout, NameText};
+
+/// The element types of [`Bulk<T>`] (sealed): `bool`, `i8`, `i16`, `i32`,
+/// `i64`, `u8`, `u16`, `u32`, `u64`, `f32`, `f64`, `half::f16` (feature
+/// `half`), and `[E; N]` of these (nested too: `[[f64; 4]; 4]`) for the `N`
+/// serde implements arrays for (0 to 32; `[E; 0]` always reads through the
+/// ordinary path, its bytes cannot say how many there are).
+///
+/// ```
+/// fn takes<T: npy_serde::bulk::Element>() {}
+/// takes::<f64>();
+/// takes::<[i16; 2]>();
+/// takes::<[[f32; 4]; 4]>();
+/// ```
+pub trait Element: Layout + Copy + Send + Sync + Serialize + DeserializeOwned + 'static {}
+
+macro_rules! scalars {
+    ($($t:ty, $code:literal, $n:literal;)*) => {$(
+        impl Layout for $t {
+            const SIZE: usize = $n;
+            const CODE: &'static str = $code;
+            #[inline(always)]
+            fn decode(bytes: &[u8]) -> Self {
+                match bytes.first_chunk::<$n>() {
+                    Some(a) => <$t>::from_le_bytes(*a),
+                    None => <$t>::from_le_bytes([0; $n]),
+                }
+            }
+            #[inline(always)]
+            fn decode_be(bytes: &[u8]) -> Self {
+                match bytes.first_chunk::<$n>() {
+                    Some(a) => <$t>::from_be_bytes(*a),
+                    None => <$t>::from_be_bytes([0; $n]),
+                }
+            }
+        }
+        impl Element for $t {}
+    )*};
+}
+
+scalars! {
+    i8, "i1", 1;
+    i16, "i2", 2;
+    i32, "i4", 4;
+    i64, "i8", 8;
+    u8, "u1", 1;
+    u16, "u2", 2;
+    u32, "u4", 4;
+    u64, "u8", 8;
+    f32, "f4", 4;
+    f64, "f8", 8;
+}
+
+impl Layout for bool {
+    const SIZE: usize = 1;
+    const CODE: &'static str = "b1";
+    /// Any nonzero byte is `true`, as the general path reads `b1`.
+    #[inline(always)]
+    fn decode(bytes: &[u8]) -> Self {
+        bytes.first().is_some_and(|&b| b != 0)
+    }
+    #[inline(always)]
+    fn decode_be(bytes: &[u8]) -> Self {
+        Self::decode(bytes)
+    }
+}
+impl Element for bool {}
+
+#[cfg(feature = "half")]
+impl Layout for half::f16 {
+    const SIZE: usize = 2;
+    const CODE: &'static str = "f2";
+    /// The bits unchanged (NaN payloads included), as the general path.
+    #[inline(always)]
+    fn decode(bytes: &[u8]) -> Self {
+        half::f16::from_bits(u16::decode(bytes))
+    }
+    #[inline(always)]
+    fn decode_be(bytes: &[u8]) -> Self {
+        half::f16::from_bits(u16::decode_be(bytes))
+    }
+}
+#[cfg(feature = "half")]
+impl Element for half::f16 {}
+
+impl<E: Element, const N: usize> Layout for [E; N] {
+    const SIZE: usize = E::SIZE * N;
+    const CODE: &'static str = E::CODE;
+    const DIMS: NameText = NameText::new().dim(N).append(&E::DIMS);
+    #[inline]
+    fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
+        dims.next().and_then(|d| d.parse::<u64>().ok()) == u64::try_from(N).ok()
+            && E::dims_match(dims)
+    }
+    #[inline(always)]
+    fn decode(bytes: &[u8]) -> Self {
+        std::array::from_fn(|i| E::decode(nth::<E>(bytes, i)))
+    }
+    #[inline(always)]
+    fn decode_be(bytes: &[u8]) -> Self {
+        std::array::from_fn(|i| E::decode_be(nth::<E>(bytes, i)))
+    }
+}
+impl<E: Element, const N: usize> Element for [E; N] where [E; N]: Serialize + DeserializeOwned {}
+
+/// The name a `Bulk<T>` is written under: [`BULK`], then `:` and `T`'s
+/// element type (`"npy_serde::bulk:f4,3"` for `[f32; 3]`), so that an empty
+/// one still has a dtype (`special::BULK_TYPED`, read by `ser::infer`). The
+/// reader asks for [`BULK`] itself.
+trait Named {
+    const TEXT: NameText;
+    const NAME: &'static str;
+}
+
+impl<T: Element> Named for T {
+    const TEXT: NameText = NameText::new()
+        .text(BULK)
+        .byte(b':')
+        .text(T::CODE)
+        .append(&T::DIMS);
+    const NAME: &'static str = NameText::as_str(&<T as Named>::TEXT);
+}
+
+/// The bytes from the `i`-th element of `E` on (empty past the end).
+#[inline(always)]
+fn nth<E: Element>(bytes: &[u8], i: usize) -> &[u8] {
+    i.checked_mul(E::SIZE)
+        .and_then(|at| bytes.get(at..))
+        .unwrap_or(&[])
+}
+
+/// The byte order of the data a key claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Endian {
+    Little,
+    Big,
+}
+
+/// Bytes into elements, appended; `bytes` holds whole elements (checked by
+/// the callers) and `T::SIZE` is not 0. Each order is its own loop of
+/// loads, which the compiler vectorises (a byte swap per element). With
+/// feature `rayon`, large data is split across the pool's threads, each
+/// writing its elements in place (rayon's indexed `par_extend`): they share
+/// the page faults of a fresh output, which bound a lone thread here.
+#[inline]
+fn extend<T: Element>(out: &mut Vec<T>, bytes: &[u8], endian: Endian) {
+    if T::SIZE == 0 {
+        return;
+    }
+    #[cfg(feature = "rayon")]
+    if bytes.len() >= 2 * crate::par::CHUNK_BYTES {
+        use rayon::prelude::*;
+        let elements = bytes
+            .par_chunks_exact(T::SIZE)
+            .with_min_len(crate::par::CHUNK_BYTES.checked_div(T::SIZE).unwrap_or(1));
+        match endian {
+            Endian::Little => out.par_extend(elements.map(T::decode)),
+            Endian::Big => out.par_extend(elements.map(T::decode_be)),
+        }
+        return;
+    }
+    match endian {
+        Endian::Little => out.extend(bytes.chunks_exact(T::SIZE).map(T::decode)),
+        Endian::Big => out.extend(bytes.chunks_exact(T::SIZE).map(T::decode_be)),
+    }
+}
+
+/// The key the reader offers is `T`'s layout: the number of elements it
+/// claims and their byte order, `None` when it is another array.
+fn claimed_len<T: Element>(key: &str) -> Option<(u64, Endian)> {
+    if T::SIZE == 0 {
+        // nothing in the bytes says how many; the ordinary path counts
+        return None;
+    }
+    let mut parts = key.split(',');
+    let code = parts.next()?;
+    let endian = match code.strip_prefix('>') {
+        Some(c) if c == T::CODE => Endian::Big,
+        None if code == T::CODE => Endian::Little,
+        _ => return None,
+    };
+    let n = parts.next()?.parse::<u64>().ok()?;
+    T::dims_match(parts).then_some((n, endian))
+}
+
+struct BulkVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Element> Visitor<'de> for BulkVisitor<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // what serde's Vec<T> expects, so fallback messages are the same
+        f.write_str("a sequence")
+    }
+
+    /// An ordinary newtype (another format, or numpy data of another type):
+    /// `Vec<T>` reads it.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+        Vec::<T>::deserialize(d)
+    }
+
+    /// Formats that present a newtype as its contents.
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Vec<T>, A::Error> {
+        Vec::<T>::deserialize(de::value::SeqAccessDeserializer::new(seq))
+    }
+
+    /// This crate's offer: the array's layout, then the array.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<T>, A::Error> {
+        let Some(claim) = map.next_key_seed(KeySeed::<T>(PhantomData))? else {
+            return Err(de::Error::invalid_length(0, &self));
+        };
+        match claim {
+            Some((n, endian)) => map.next_value_seed(RawSeed::<T> {
+                n,
+                endian,
+                _t: PhantomData,
+            }),
+            None => map.next_value::<Vec<T>>(),
+        }
+    }
+}
+
+/// Reads the key: `Some((n, order))` when it is `T`'s layout with `n`
+/// elements.
+struct KeySeed<T>(PhantomData<T>);
+
+impl<'de, T: Element> DeserializeSeed<'de> for KeySeed<T> {
+    type Value = Option<(u64, Endian)>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de, T: Element> Visitor<'de> for KeySeed<T> {
+    type Value = Option<(u64, Endian)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array layout")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(claimed_len::<T>(key))
+    }
+}
+
+/// Takes the array's data as bytes: one slice (`visit_bytes`) or chunks of
+/// whole elements (`visit_seq`), `n` elements in all.
+struct RawSeed<T> {
+    n: u64,
+    endian: Endian,
+    _t: PhantomData<T>,
+}
+
+impl<'de, T: Element> DeserializeSeed<'de> for RawSeed<T> {
+    type Value = Vec<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+        d.deserialize_bytes(self)
+    }
+}
+
+impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} elements of {} bytes", self.n, T::SIZE)
+    }
+
+    /// The whole data, present: sized exactly once.
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<T>, E> {
+        if u64::try_from(bytes.len()).ok() != self.n.checked_mul(T::SIZE as u64) {
+            return Err(E::invalid_length(bytes.len(), &self));
+        }
+        let mut out = Vec::with_capacity(bytes.len() / at_least_one(T::SIZE));
+        crate::huge_pages::advise(out.spare_capacity_mut());
+        extend(&mut out, bytes, self.endian);
+        Ok(out)
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, bytes: &'de [u8]) -> Result<Vec<T>, E> {
+        self.visit_bytes(bytes)
+    }
+
+    /// Chunks from a stream: the vector grows with the bytes that arrive,
+    /// or is sized once when the stream says how many chunks are coming
+    /// (its data is known present: a file whose length was checked).
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut out = Vec::new();
+        if seq.size_hint().is_some() {
+            out.reserve_exact(usize::try_from(self.n).unwrap_or(0));
+            crate::huge_pages::advise(out.spare_capacity_mut());
+        }
+        while seq
+            .next_element_seed(Append {
+                out: &mut out,
+                n: self.n,
+                endian: self.endian,
+            })?
+            .is_some()
+        {}
+        if out.len() as u64 != self.n {
+            return Err(de::Error::invalid_length(out.len(), &self));
+        }
+        Ok(out)
+    }
+}
+
+/// One chunk of whole elements, appended to `out` (at most `n` in all).
+struct Append<'a, T> {
+    out: &'a mut Vec<T>,
+    n: u64,
+    endian: Endian,
+}
+
+impl<'de, T: Element> DeserializeSeed<'de> for Append<'_, T> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_bytes(self)
+    }
+}
+
+impl<'de, T: Element> Visitor<'de> for Append<'_, T> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "whole elements of {} bytes", T::SIZE)
+    }
+
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<(), E> {
+        let size = at_least_one(T::SIZE);
+        let k = bytes.len() / size;
+        let len = self.out.len();
+        let left = usize::try_from(self.n)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(len);
+        if k.checked_mul(size.get()) != Some(bytes.len()) || k > left {
+            return Err(E::invalid_length(bytes.len(), &self));
+        }
+        // len <= capacity (Vec's invariant)
+        if self.out.capacity().wrapping_sub(len) < k {
+            // double what is held (bytes that arrived), never past the claim
+            self.out.reserve_exact(len.max(k).min(left));
+            crate::huge_pages::advise(self.out.spare_capacity_mut());
+        }
+        extend(self.out, bytes, self.endian);
+        Ok(())
+    }
+}

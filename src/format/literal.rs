@@ -1,0 +1,983 @@
+//! A parser for the Python literals found in `.npy` headers.
+//!
+//! numpy reads the header with `ast.literal_eval`; we accept the same subset
+//! of Python that appears in real headers: strings (with `u`/`r` prefixes,
+//! escapes and implicit concatenation), decimal ints, `True`/`False`/`None`,
+//! tuples, lists and dicts, with any whitespace, comments and trailing
+//! commas. Anything else (names, calls, operators, floats, bytes) is refused.
+//!
+//! The parser is iterative (an explicit stack instead of recursion) and never
+//! backtracks, so its running time is linear in the input and its stack use
+//! constant. Nesting is limited *while* parsing: each open bracket counts one
+//! level, and the error names the limit and `ReadOptions::max_depth`.
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use std::fmt;
+
+/// A parsed Python literal.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Value {
+    Str(String),
+    /// A Python int; values outside `i128` are refused while parsing.
+    Int(i128),
+    Bool(bool),
+    None,
+    Tuple(Vec<Value>),
+    List(Vec<Value>),
+    Dict(Vec<(Value, Value)>),
+}
+
+impl Value {
+    /// The Python type name, for messages (`expected a tuple, found list`).
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self {
+            Value::Str(_) => "str",
+            Value::Int(_) => "int",
+            Value::Bool(_) => "bool",
+            Value::None => "None",
+            Value::Tuple(_) => "tuple",
+            Value::List(_) => "list",
+            Value::Dict(_) => "dict",
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// Python's `repr` of the value (`(3,)`, `{'a': [True]}`), for messages
+    /// and for comparing with `ast.literal_eval` in tests.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn seq(f: &mut fmt::Formatter<'_>, items: &[Value]) -> fmt::Result {
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{v}")?;
+            }
+            Ok(())
+        }
+        match self {
+            Value::Str(s) => write!(f, "{}", crate::format::pyrepr::PyStr(s)),
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Bool(true) => f.write_str("True"),
+            Value::Bool(false) => f.write_str("False"),
+            Value::None => f.write_str("None"),
+            Value::Tuple(items) => {
+                f.write_str("(")?;
+                seq(f, items)?;
+                if items.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(")")
+            }
+            Value::List(items) => {
+                f.write_str("[")?;
+                seq(f, items)?;
+                f.write_str("]")
+            }
+            Value::Dict(items) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
+
+/// Why a literal could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LiteralError {
+    /// Not valid Python literal syntax; the message names the character offset.
+    Syntax(String),
+    /// Nested deeper than the configured limit.
+    Depth(String),
+}
+
+impl fmt::Display for LiteralError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LiteralError::Syntax(m) | LiteralError::Depth(m) => f.write_str(m),
+        }
+    }
+}
+
+/// How to parse: the depth limit and the Python-2 compatibility switch.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Config {
+    /// Deepest bracket nesting allowed (the value of `ReadOptions::max_depth`).
+    pub max_depth: usize,
+    /// Outer bracket levels not counted against `max_depth` (1 for the
+    /// header dict, so that the limit applies to the descr inside it).
+    pub free_levels: usize,
+    /// Accept the Python-2 long suffix `3L` (headers of version 1.0 and 2.0,
+    /// as numpy's `_filter_header` does).
+    pub allow_long_suffix: bool,
+}
+
+impl Config {
+    /// A config with the given depth limit, no free levels, no `L` suffix.
+    pub(crate) fn new(max_depth: usize) -> Self {
+        Config {
+            max_depth,
+            free_levels: 0,
+            allow_long_suffix: false,
+        }
+    }
+}
+
+/// Parses one literal (the whole input; surrounding whitespace allowed).
+pub(crate) fn parse(text: &str, config: Config) -> Result<Value, LiteralError> {
+    if let Some(i) = text.find('\0') {
+        // CPython refuses source text with NUL characters, even inside strings.
+        let at = text.get(..i).map_or(i, |s| s.chars().count());
+        return Err(LiteralError::Syntax(format!(
+            "null character at character {at}: Python literals cannot contain NUL"
+        )));
+    }
+    Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        config,
+        in_brackets: false,
+        seen_token: false,
+    }
+    .run()
+}
+
+/// An open bracket waiting for its items.
+enum Frame {
+    /// `(`; `comma` records whether a comma was seen (`(3)` is just 3).
+    Tuple {
+        items: Vec<Value>,
+        comma: bool,
+    },
+    List(Vec<Value>),
+    /// `{`; `key` holds a parsed key waiting for its value.
+    Dict {
+        items: Vec<(Value, Value)>,
+        key: Option<Value>,
+    },
+    /// A top-level tuple without parentheses (`1, 2`), closed by the end of
+    /// the input; it is not a bracket, so it does not count as a level.
+    Bare(Vec<Value>),
+}
+
+impl Frame {
+    /// The closing character; `None` for the end of the input.
+    fn close_char(&self) -> Option<u8> {
+        match self {
+            Frame::Tuple { .. } => Some(b')'),
+            Frame::List(_) => Some(b']'),
+            Frame::Dict { .. } => Some(b'}'),
+            Frame::Bare(_) => None,
+        }
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    /// Byte position; always on a char boundary.
+    pos: usize,
+    config: Config,
+    /// Whether a bracket is open (outside brackets a newline ends the literal).
+    in_brackets: bool,
+    /// Whether the first token has been seen (blank lines before it are fine).
+    seen_token: bool,
+}
+
+/// What the main loop does next.
+enum Step {
+    /// Parse a value (an opening bracket pushes a frame).
+    Value,
+    /// A value was completed; hand it to the innermost frame.
+    Done(Value),
+    /// After a comma: either a closing bracket or another value.
+    AfterComma,
+}
+
+impl<'a> Parser<'a> {
+    fn run(mut self) -> Result<Value, LiteralError> {
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut step = Step::Value;
+        loop {
+            self.in_brackets = stack.last().is_some_and(|f| !matches!(f, Frame::Bare(_)));
+            step = match step {
+                Step::Value => self.value_or_open(&mut stack)?,
+                Step::AfterComma => {
+                    self.skip_ws()?;
+                    match (self.peek(), stack.last()) {
+                        (c, Some(frame)) if c == frame.close_char() => {
+                            if c.is_some() {
+                                self.advance(1);
+                            }
+                            Step::Done(close(&mut stack)?)
+                        }
+                        _ => self.value_or_open(&mut stack)?,
+                    }
+                }
+                Step::Done(value) => {
+                    let Some(frame) = stack.last_mut() else {
+                        self.skip_ws()?;
+                        match self.peek() {
+                            None => return Ok(value),
+                            Some(b',') => {
+                                // `1, 2` at the top level is a tuple in Python
+                                self.advance(1);
+                                stack.push(Frame::Bare(vec![value]));
+                                step = Step::AfterComma;
+                                continue;
+                            }
+                            Some(_) => return Err(self.unexpected("end of input")),
+                        }
+                    };
+                    self.skip_ws()?;
+                    let c = self.peek();
+                    match frame {
+                        Frame::Dict { items, key } => match key.take() {
+                            None => {
+                                if c != Some(b':') {
+                                    return Err(self.unexpected("':'"));
+                                }
+                                self.advance(1);
+                                *key = Some(value);
+                                Step::Value
+                            }
+                            Some(k) => {
+                                items.push((k, value));
+                                self.after_item(c, Some(b'}'), &mut stack)?
+                            }
+                        },
+                        Frame::Tuple { items, comma } => {
+                            items.push(value);
+                            if c == Some(b',') {
+                                *comma = true;
+                            }
+                            self.after_item(c, Some(b')'), &mut stack)?
+                        }
+                        Frame::List(items) => {
+                            items.push(value);
+                            self.after_item(c, Some(b']'), &mut stack)?
+                        }
+                        Frame::Bare(items) => {
+                            items.push(value);
+                            self.after_item(c, None, &mut stack)?
+                        }
+                    }
+                }
+            };
+        }
+    }
+
+    /// After an item of a container: `,` or the closing bracket.
+    fn after_item(
+        &mut self,
+        c: Option<u8>,
+        close_char: Option<u8>,
+        stack: &mut Vec<Frame>,
+    ) -> Result<Step, LiteralError> {
+        if c == Some(b',') {
+            self.advance(1);
+            Ok(Step::AfterComma)
+        } else if c == close_char {
+            if c.is_some() {
+                self.advance(1);
+            }
+            Ok(Step::Done(close(stack)?))
+        } else {
+            Err(self.unexpected(&match close_char {
+                Some(b) => format!("',' or '{}'", char::from(b)),
+                None => "',' or end of input".to_owned(),
+            }))
+        }
+    }
+
+    /// Parses a scalar value, or opens a container (pushing a frame).
+    fn value_or_open(&mut self, stack: &mut Vec<Frame>) -> Result<Step, LiteralError> {
+        self.skip_ws()?;
+        self.seen_token = true;
+        let Some(c) = self.peek() else {
+            return Err(self.unexpected("a value"));
+        };
+        let frame = match c {
+            b'(' => Frame::Tuple {
+                items: Vec::new(),
+                comma: false,
+            },
+            b'[' => Frame::List(Vec::new()),
+            b'{' => Frame::Dict {
+                items: Vec::new(),
+                key: None,
+            },
+            b'\'' | b'"' => return Ok(Step::Done(self.strings()?)),
+            b'0'..=b'9' | b'-' | b'+' => return Ok(Step::Done(self.int()?)),
+            c if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
+                return self.word().map(Step::Done);
+            }
+            _ => return Err(self.unexpected("a value")),
+        };
+        let bare = usize::from(matches!(stack.first(), Some(Frame::Bare(_))));
+        let depth = stack.len().saturating_sub(bare).saturating_add(1);
+        self.check_depth(depth)?;
+        self.advance(1);
+        stack.push(frame);
+        Ok(Step::AfterComma)
+    }
+
+    /// `True`, `False`, `None`, a prefixed string, or a refusal.
+    fn word(&mut self) -> Result<Value, LiteralError> {
+        let start = self.pos;
+        let rest = self.text.get(start..).unwrap_or("");
+        let len = rest
+            .char_indices()
+            .find(|&(_, ch)| !(ch == '_' || ch.is_alphanumeric()))
+            .map_or(rest.len(), |(i, _)| i);
+        let word = rest.get(..len).unwrap_or("");
+        let next = rest.as_bytes().get(len).copied();
+        if matches!(next, Some(b'\'' | b'"')) && len <= 2 {
+            let lower = word.to_ascii_lowercase();
+            if lower.contains('b') {
+                return Err(LiteralError::Syntax(format!(
+                    "bytes literals are not supported at character {}: field names and type \
+                     strings must be str",
+                    self.char_offset(start)
+                )));
+            }
+            if matches!(lower.as_str(), "u" | "r") {
+                return self.strings();
+            }
+        }
+        if len == 0 {
+            return Err(self.unexpected("a value"));
+        }
+        self.advance(len);
+        match word {
+            "True" => Ok(Value::Bool(true)),
+            "False" => Ok(Value::Bool(false)),
+            "None" => Ok(Value::None),
+            _ => {
+                let what = if self.skip_ws_peek() == Some(b'(') {
+                    "a function call"
+                } else {
+                    "a name"
+                };
+                Err(LiteralError::Syntax(format!(
+                    "malformed node or string at character {}: {what} ({}) is not a Python literal",
+                    self.char_offset(start),
+                    crate::format::pyrepr::PyStr(word)
+                )))
+            }
+        }
+    }
+
+    /// One or more adjacent string literals (Python concatenates them).
+    fn strings(&mut self) -> Result<Value, LiteralError> {
+        let mut out = String::new();
+        loop {
+            self.string(&mut out)?;
+            self.skip_ws()?;
+            let rest = self.bytes.get(self.pos..).unwrap_or(&[]);
+            let is_string = match rest {
+                [b'\'' | b'"', ..] => true,
+                [p, b'\'' | b'"', ..] => b"uUrRbB".contains(p),
+                [p, q, b'\'' | b'"', ..] => {
+                    b"rRbB".contains(p) && b"rRbB".contains(q) && !p.eq_ignore_ascii_case(q)
+                }
+                _ => false,
+            };
+            if !is_string {
+                return Ok(Value::Str(out));
+            }
+        }
+    }
+
+    /// One string literal, appended to `out`.
+    fn string(&mut self, out: &mut String) -> Result<(), LiteralError> {
+        let start = self.pos;
+        let mut raw = false;
+        while let Some(c) = self.peek() {
+            match c {
+                b'u' | b'U' => self.advance(1),
+                b'r' | b'R' => {
+                    raw = true;
+                    self.advance(1);
+                }
+                b'b' | b'B' => {
+                    return Err(LiteralError::Syntax(format!(
+                        "bytes literals are not supported at character {}: field names and \
+                         type strings must be str",
+                        self.char_offset(start)
+                    )));
+                }
+                _ => break,
+            }
+        }
+        let Some(quote) = self.peek() else {
+            return Err(self.unexpected("a quote"));
+        };
+        if self
+            .bytes
+            .get(self.pos..)
+            .is_some_and(|r| r.starts_with(&[quote; 3]))
+        {
+            return Err(LiteralError::Syntax(format!(
+                "triple-quoted strings are not supported at character {}",
+                self.char_offset(self.pos)
+            )));
+        }
+        self.advance(1);
+        loop {
+            let rest = self.text.get(self.pos..).unwrap_or("");
+            // Copy the run of ordinary characters in one go.
+            let run = rest
+                .bytes()
+                .position(|b| b == quote || b == b'\\' || b == b'\n' || b == b'\r')
+                .unwrap_or(rest.len());
+            out.push_str(rest.get(..run).unwrap_or(""));
+            self.advance(run);
+            match self.peek() {
+                None | Some(b'\n' | b'\r') => {
+                    return Err(LiteralError::Syntax(format!(
+                        "unterminated string literal starting at character {}",
+                        self.char_offset(start)
+                    )));
+                }
+                Some(b'\\') => {
+                    if raw {
+                        // Raw strings keep the backslash; it still protects
+                        // the following quote or backslash.
+                        out.push('\\');
+                        self.advance(1);
+                        // (a backslash-newline is kept as both characters)
+                        if let Some(ch) = self.next_char() {
+                            out.push(ch);
+                        }
+                    } else {
+                        self.escape(out)?;
+                    }
+                }
+                Some(_) => {
+                    self.advance(1);
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// One escape sequence after a backslash (at `self.pos`).
+    fn escape(&mut self, out: &mut String) -> Result<(), LiteralError> {
+        let start = self.pos;
+        self.advance(1);
+        let Some(c) = self.next_char() else {
+            return Err(LiteralError::Syntax(format!(
+                "unterminated string literal at character {}",
+                self.char_offset(start)
+            )));
+        };
+        let simple = match c {
+            '\n' => Some(None),
+            '\r' => {
+                if self.peek() == Some(b'\n') {
+                    self.advance(1);
+                }
+                Some(None)
+            }
+            '\\' => Some(Some('\\')),
+            '\'' => Some(Some('\'')),
+            '"' => Some(Some('"')),
+            'a' => Some(Some('\u{7}')),
+            'b' => Some(Some('\u{8}')),
+            'f' => Some(Some('\u{c}')),
+            'n' => Some(Some('\n')),
+            'r' => Some(Some('\r')),
+            't' => Some(Some('\t')),
+            'v' => Some(Some('\u{b}')),
+            _ => None,
+        };
+        if let Some(ch) = simple {
+            out.extend(ch);
+            return Ok(());
+        }
+        let code = match c {
+            '0'..='7' => {
+                // At most three octal digits, so `v` stays below 0o1000.
+                let mut v = c.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    let Some(d) = self.peek().and_then(|b| char::from(b).to_digit(8)) else {
+                        break;
+                    };
+                    v = (v << 3) | d;
+                    self.advance(1);
+                }
+                v
+            }
+            'x' => self.hex_digits(2, start)?,
+            'u' => self.hex_digits(4, start)?,
+            'U' => self.hex_digits(8, start)?,
+            'N' => {
+                return Err(LiteralError::Syntax(format!(
+                    "named unicode escapes (\\N{{...}}) are not supported at character {}",
+                    self.char_offset(start)
+                )));
+            }
+            other => {
+                // Python keeps unknown escapes as they are (with a warning).
+                out.push('\\');
+                out.push(other);
+                return Ok(());
+            }
+        };
+        let ch = char::from_u32(code).ok_or_else(|| {
+            LiteralError::Syntax(format!(
+                "escape at character {} is not a unicode scalar value (U+{code:04X}); \
+                 surrogates and values past U+10FFFF cannot be represented",
+                self.char_offset(start)
+            ))
+        })?;
+        out.push(ch);
+        Ok(())
+    }
+
+    fn hex_digits(&mut self, n: usize, start: usize) -> Result<u32, LiteralError> {
+        let mut v = 0u32;
+        for _ in 0..n {
+            let d = self.peek().and_then(|b| char::from(b).to_digit(16));
+            let Some(d) = d else {
+                return Err(LiteralError::Syntax(format!(
+                    "truncated escape at character {}: expected {n} hex digits",
+                    self.char_offset(start)
+                )));
+            };
+            v = (v << 4) | d;
+            self.advance(1);
+        }
+        Ok(v)
+    }
+
+    /// A decimal int with optional sign, underscores between digits and,
+    /// when allowed, the Python-2 `L` suffix.
+    fn int(&mut self) -> Result<Value, LiteralError> {
+        let start = self.pos;
+        let negative = match self.peek() {
+            Some(b'-') => {
+                self.advance(1);
+                true
+            }
+            Some(b'+') => {
+                self.advance(1);
+                false
+            }
+            _ => false,
+        };
+        // Python allows parentheses around the number after a sign: `-(3)`.
+        let outer_brackets = self.in_brackets;
+        let mut parens = 0usize;
+        if self.pos != start {
+            self.skip_ws()?;
+            while self.peek() == Some(b'(') {
+                parens = parens.saturating_add(1);
+                self.check_depth(parens)?;
+                self.advance(1);
+                self.in_brackets = true;
+                self.skip_ws()?;
+            }
+        }
+        let digits_start = self.pos;
+        let mut value: i128 = 0;
+        let mut nonzero_lead = false;
+        let mut count = 0usize;
+        let too_large = |p: &Self| {
+            LiteralError::Syntax(format!(
+                "integer too large at character {}",
+                p.char_offset(start)
+            ))
+        };
+        loop {
+            match self.peek() {
+                Some(d @ b'0'..=b'9') => {
+                    if count == 0 && d != b'0' {
+                        nonzero_lead = true;
+                    }
+                    if count > 0 && !nonzero_lead && d != b'0' {
+                        return Err(LiteralError::Syntax(format!(
+                            "leading zeros in decimal integer literals are not permitted at \
+                             character {}",
+                            self.char_offset(digits_start)
+                        )));
+                    }
+                    let digit = i128::from(d.saturating_sub(b'0'));
+                    value = value
+                        .checked_mul(10)
+                        .and_then(|v| {
+                            if negative {
+                                v.checked_sub(digit)
+                            } else {
+                                v.checked_add(digit)
+                            }
+                        })
+                        .ok_or_else(|| too_large(self))?;
+                    count = count.saturating_add(1);
+                    self.advance(1);
+                }
+                Some(b'_') if count > 0 && matches!(self.peek_at(1), Some(b'0'..=b'9')) => {
+                    self.advance(1);
+                }
+                _ => break,
+            }
+        }
+        if count == 0 {
+            return Err(if self.pos == digits_start && digits_start != start {
+                LiteralError::Syntax(format!(
+                    "malformed node or string at character {}: a sign must be followed by a \
+                     number",
+                    self.char_offset(start)
+                ))
+            } else {
+                self.unexpected("a digit")
+            });
+        }
+        match self.peek() {
+            Some(b'.' | b'e' | b'E' | b'j' | b'J') => {
+                return Err(LiteralError::Syntax(format!(
+                    "float and complex literals are not supported at character {}",
+                    self.char_offset(start)
+                )));
+            }
+            Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B') if count == 1 && !nonzero_lead => {
+                return Err(LiteralError::Syntax(format!(
+                    "only decimal integers are supported at character {}",
+                    self.char_offset(start)
+                )));
+            }
+            _ => {}
+        }
+        if !self.config.allow_long_suffix && self.peek() == Some(b'L') {
+            return Err(LiteralError::Syntax(format!(
+                "the Python-2 long suffix 'L' at character {} is only accepted in format \
+                 versions 1.0 and 2.0",
+                self.char_offset(self.pos)
+            )));
+        }
+        if self.config.allow_long_suffix {
+            // numpy's _filter_header drops a NAME token `L` right after a number.
+            let mut p = self.pos;
+            while matches!(self.bytes.get(p), Some(b' ' | b'\t' | b'\x0c')) {
+                p = p.saturating_add(1);
+            }
+            if self.bytes.get(p) == Some(&b'L') {
+                let past_l = p.saturating_add(1);
+                let after = self.text.get(past_l..).and_then(|s| s.chars().next());
+                if !after.is_some_and(|ch| ch == '_' || ch.is_alphanumeric()) {
+                    self.pos = past_l;
+                }
+            }
+        }
+        for still_open in (0..parens).rev() {
+            self.skip_ws()?;
+            if self.peek() != Some(b')') {
+                return Err(self.unexpected("')'"));
+            }
+            self.advance(1);
+            self.in_brackets = outer_brackets || still_open > 0;
+        }
+        Ok(Value::Int(value))
+    }
+
+    /// Skips whitespace, comments and line continuations. Outside brackets
+    /// a line break after the first token ends the literal, as in Python.
+    fn skip_ws(&mut self) -> Result<(), LiteralError> {
+        let mut ended = false;
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\x0c') => self.advance(1),
+                Some(b'\n' | b'\r') => {
+                    ended |= self.seen_token && !self.in_brackets;
+                    self.advance(1);
+                }
+                Some(b'#') => {
+                    while !matches!(self.peek(), None | Some(b'\n' | b'\r')) {
+                        self.advance(1);
+                    }
+                }
+                Some(b'\\') if matches!(self.peek_at(1), Some(b'\n' | b'\r')) => {
+                    self.advance(2);
+                }
+                Some(_) if ended => {
+                    return Err(LiteralError::Syntax(format!(
+                        "unexpected text after a line break at character {} (outside brackets a \
+                         line break ends the literal)",
+                        self.char_offset(self.pos)
+                    )));
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// The next non-whitespace byte, without moving.
+    fn skip_ws_peek(&self) -> Option<u8> {
+        self.bytes
+            .get(self.pos..)
+            .and_then(|r| r.iter().find(|b| !b.is_ascii_whitespace()).copied())
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// The byte `k` places after the current one, without moving.
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        self.bytes.get(self.pos.checked_add(k)?).copied()
+    }
+
+    /// Moves `n` bytes on. Callers move only past bytes they have seen, so
+    /// `pos` stays within the text and the saturation never triggers.
+    fn advance(&mut self, n: usize) {
+        self.pos = self.pos.saturating_add(n);
+    }
+
+    fn next_char(&mut self) -> Option<char> {
+        let ch = self.text.get(self.pos..)?.chars().next()?;
+        self.advance(ch.len_utf8());
+        Some(ch)
+    }
+
+    /// Refuses `depth` bracket levels (at the current position) when they
+    /// are more than `max_depth` allows.
+    fn check_depth(&self, depth: usize) -> Result<(), LiteralError> {
+        if depth
+            > self
+                .config
+                .max_depth
+                .saturating_add(self.config.free_levels)
+        {
+            return Err(LiteralError::Depth(format!(
+                "brackets nested deeper than max_depth {} at character {}; raise the limit with \
+                 ReadOptions::max_depth",
+                self.config.max_depth,
+                self.char_offset(self.pos)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Character (not byte) offset of a byte position, for messages.
+    fn char_offset(&self, pos: usize) -> usize {
+        self.text.get(..pos).map_or(pos, |s| s.chars().count())
+    }
+
+    /// `expected X at character N, found 'c'`.
+    fn unexpected(&self, expected: &str) -> LiteralError {
+        let next = self.text.get(self.pos..).and_then(|s| s.chars().next());
+        let found = match next {
+            None => "end of input".to_owned(),
+            Some(ch) => crate::format::pyrepr::PyStr(ch.encode_utf8(&mut [0; 4])).to_string(),
+        };
+        let hint = match next {
+            Some(
+                '+' | '-' | '*' | '/' | '%' | '@' | '&' | '|' | '^' | '~' | '<' | '>' | '=' | '!'
+                | '.',
+            ) => " (operators and attribute access are not Python literals)",
+            _ => "",
+        };
+        LiteralError::Syntax(format!(
+            "expected {expected} at character {}, found {found}{hint}",
+            self.char_offset(self.pos)
+        ))
+    }
+}
+
+/// Pops the innermost frame and turns it into its value.
+fn close(stack: &mut Vec<Frame>) -> Result<Value, LiteralError> {
+    match stack.pop() {
+        Some(Frame::Tuple { mut items, comma }) => {
+            if !comma && items.len() == 1 {
+                // `(3)` is the int 3, not a tuple
+                Ok(items.pop().unwrap_or(Value::None))
+            } else {
+                Ok(Value::Tuple(items))
+            }
+        }
+        Some(Frame::List(items)) => Ok(Value::List(items)),
+        Some(Frame::Dict { items, key: _ }) => Ok(Value::Dict(items)),
+        Some(Frame::Bare(items)) => Ok(Value::Tuple(items)),
+        None => Err(LiteralError::Syntax("unbalanced brackets".to_owned())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Value::*;
+
+    fn p(text: &str) -> Value {
+        parse(text, Config::new(64)).unwrap()
+    }
+    fn e(text: &str) -> String {
+        parse(text, Config::new(64)).unwrap_err().to_string()
+    }
+    fn s(x: &str) -> Value {
+        Str(x.to_owned())
+    }
+
+    #[test]
+    fn scalars() {
+        assert_eq!(p("'abc'"), s("abc"));
+        assert_eq!(p("\"it's\""), s("it's"));
+        assert_eq!(p("u'x' U\"y\""), s("xy"));
+        assert_eq!(p("r'\\q\\''"), s("\\q\\'"));
+        assert_eq!(p(" 42 "), Int(42));
+        assert_eq!(p("-7"), Int(-7));
+        assert_eq!(p("- 7"), Int(-7));
+        assert_eq!(p("-((7\n))"), Int(-7));
+        assert!(e("-((7,))").contains("expected ')'"));
+        assert_eq!(p("+1_000"), Int(1000));
+        assert_eq!(p("00"), Int(0));
+        assert_eq!(p("True"), Bool(true));
+        assert_eq!(p("False"), Bool(false));
+        assert_eq!(p("None"), None);
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(
+            p(r#"'\\ \' \" \n \r \t \a \b \f \v \0 \101 \777 \x41 \u00e9 \U0001F600 \q'"#),
+            s("\\ ' \" \n \r \t \u{7} \u{8} \u{c} \u{b} \0 A \u{1ff} A é 😀 \\q")
+        );
+        assert_eq!(p("'a\\\nb'"), s("ab"));
+        // octal escapes stop after three digits or at the first non-octal digit
+        assert_eq!(p(r"'\18 \0777 \8'"), s("\u{1}8 ?7 \\8"));
+        assert_eq!(p("'整形'"), s("整形"));
+    }
+
+    #[test]
+    fn containers() {
+        assert_eq!(p("()"), Tuple(vec![]));
+        assert_eq!(p("(3,)"), Tuple(vec![Int(3)]));
+        assert_eq!(p("(3)"), Int(3));
+        assert_eq!(p("(1, 2)"), Tuple(vec![Int(1), Int(2)]));
+        assert_eq!(p("(1, 2,)"), Tuple(vec![Int(1), Int(2)]));
+        assert_eq!(p("1, 2"), Tuple(vec![Int(1), Int(2)]));
+        assert_eq!(p("[1],"), Tuple(vec![List(vec![Int(1)])]));
+        assert_eq!(p("[]"), List(vec![]));
+        assert_eq!(p("[1,\n 2,\n]"), List(vec![Int(1), Int(2)]));
+        assert_eq!(p("{}"), Dict(vec![]));
+        assert_eq!(
+            p("{'a': (1,), 'b': [True] # comment\n}"),
+            Dict(vec![
+                (s("a"), Tuple(vec![Int(1)])),
+                (s("b"), List(vec![Bool(true)]))
+            ])
+        );
+    }
+
+    #[test]
+    fn long_suffix_only_when_allowed() {
+        let cfg = Config {
+            allow_long_suffix: true,
+            ..Config::new(64)
+        };
+        assert_eq!(
+            parse("(3L, 4 L)", cfg).unwrap(),
+            Tuple(vec![Int(3), Int(4)])
+        );
+        assert!(parse("(3L,)", Config::new(64)).is_err());
+        assert!(parse("(3Lx,)", cfg).is_err());
+    }
+
+    #[test]
+    fn errors_name_the_position() {
+        assert_eq!(
+            e("(1, 2 x)"),
+            "expected ',' or ')' at character 6, found 'x'"
+        );
+        assert_eq!(
+            e("[1"),
+            "expected ',' or ']' at character 2, found end of input"
+        );
+        assert_eq!(e("{'a' 1}"), "expected ':' at character 5, found '1'");
+        assert_eq!(e("1 2"), "expected end of input at character 2, found '2'");
+        assert_eq!(
+            e("1, 2 3"),
+            "expected ',' or end of input at character 5, found '3'"
+        );
+        assert!(e("b'x'").contains("bytes literals are not supported"));
+        assert!(e("__import__('os')").contains("a function call"));
+        assert!(e("foo").contains("not a Python literal"));
+        assert!(e("1.5").contains("float"));
+        assert!(e("0x10").contains("decimal"));
+        assert!(e("01").contains("leading zeros"));
+        assert!(e("'abc").contains("unterminated"));
+        assert!(e("'a\nb'").contains("unterminated"));
+        assert!(e("'\\ud800'").contains("surrogates"));
+        assert!(e("'\\x4'").contains("hex digits"));
+        assert_eq!(
+            e("1+2"),
+            "expected end of input at character 1, found '+' (operators and attribute access \
+             are not Python literals)"
+        );
+        assert!(e("np.int32").contains("a name ('np')"));
+        assert_eq!(
+            e("99999999999999999999999999999999999999999"),
+            "integer too large at character 0"
+        );
+        assert_eq!(e(""), "expected a value at character 0, found end of input");
+        // offsets count characters, not bytes
+        assert_eq!(
+            e("('é' x)"),
+            "expected ',' or ')' at character 5, found 'x'"
+        );
+    }
+
+    #[test]
+    fn depth_is_limited_while_parsing() {
+        let ok = "[".repeat(64) + &"]".repeat(64);
+        assert!(parse(&ok, Config::new(64)).is_ok());
+        let deep = "[".repeat(65) + &"]".repeat(65);
+        let err = parse(&deep, Config::new(64)).unwrap_err();
+        assert!(matches!(err, LiteralError::Depth(_)));
+        assert!(err.to_string().contains("max_depth 64"));
+        assert!(err.to_string().contains("ReadOptions::max_depth"));
+        let free = Config {
+            free_levels: 1,
+            ..Config::new(64)
+        };
+        assert!(parse(&deep, free).is_ok());
+    }
+
+    /// Differential test against CPython 3.11's `ast.literal_eval`
+    /// (tests/fixtures/literals.txt, generated by tools/gen_literal_fixtures.py).
+    #[test]
+    fn agrees_with_python_literal_eval() {
+        let cases = include_str!("../../tests/fixtures/literals.txt");
+        let mut n = 0;
+        for line in cases.lines() {
+            let (text, expected): (String, Option<String>) = serde_json::from_str(line).unwrap();
+            let got = parse(&text, Config::new(64));
+            match (&got, &expected) {
+                (Ok(v), Some(repr)) => assert_eq!(&v.to_string(), repr, "{text:?}"),
+                (Err(_), Option::None) => {}
+                _ => panic!("{text:?}: python {expected:?}, we {got:?}"),
+            }
+            n += 1;
+        }
+        assert!(n >= 1000);
+    }
+
+    #[test]
+    fn huge_nesting_fails_fast() {
+        let text = "[".repeat(100_000);
+        let t = std::time::Instant::now();
+        assert!(parse(&text, Config::new(64)).is_err());
+        // even an unlimited depth cannot overflow the stack: the parser is iterative
+        let err = parse(&text, Config::new(usize::MAX)).unwrap_err();
+        assert!(err.to_string().contains("end of input"));
+        assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    }
+}

@@ -1,0 +1,123 @@
+//! Python `repr()` of strings and bytes, exactly as CPython 3.11 writes it.
+//!
+//! numpy writes field names and titles into the header with `repr`, so a
+//! byte-identical header needs the same quote choice and the same escapes;
+//! numpy prints `S` values as `repr(bytes)`.
+//! Which characters `repr` escapes depends on the Unicode tables of the Python
+//! version (`str.isprintable`); we pin Python 3.11, the version our fixtures
+//! were made with (see `printable.rs`).
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use std::fmt;
+
+/// Displays a string the way Python's `repr(str)` does (as numpy writes
+/// field names into a header and prints `U` values).
+///
+/// ```
+/// use npy_serde::PyStr;
+/// assert_eq!(PyStr("it's").to_string(), r#""it's""#);
+/// assert_eq!(PyStr("a\tb\u{7}é").to_string(), r"'a\tb\x07é'");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PyStr<'a>(pub &'a str);
+
+/// Displays bytes the way Python's `repr(bytes)` does (as numpy prints `S`
+/// values): `b'..'`, printable ASCII as itself, `\t \n \r \\` and the
+/// quote escaped, anything else `\xNN`.
+///
+/// ```
+/// use npy_serde::PyBytes;
+/// assert_eq!(PyBytes(b"ab\x00\xff").to_string(), r"b'ab\x00\xff'");
+/// assert_eq!(PyBytes(b"it's").to_string(), r#"b"it's""#);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PyBytes<'a>(pub &'a [u8]);
+
+/// CPython's quote: single quotes unless the text has `'` and no `"`.
+fn quote_for(has_single: bool, has_double: bool) -> char {
+    if has_single && !has_double { '"' } else { '\'' }
+}
+
+impl fmt::Display for PyBytes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        let b = self.0;
+        let quote = quote_for(b.contains(&b'\''), b.contains(&b'"'));
+        f.write_char('b')?;
+        f.write_char(quote)?;
+        for &c in b {
+            match c {
+                b'\\' => f.write_str("\\\\")?,
+                b'\n' => f.write_str("\\n")?,
+                b'\r' => f.write_str("\\r")?,
+                b'\t' => f.write_str("\\t")?,
+                c if char::from(c) == quote => {
+                    f.write_char('\\')?;
+                    f.write_char(quote)?;
+                }
+                b' '..=b'~' => f.write_char(char::from(c))?,
+                c => write!(f, "\\x{c:02x}")?,
+            }
+        }
+        f.write_char(quote)
+    }
+}
+
+impl fmt::Display for PyStr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        let s = self.0;
+        let quote = quote_for(s.contains('\''), s.contains('"'));
+        f.write_char(quote)?;
+        for c in s.chars() {
+            match c {
+                '\\' => f.write_str("\\\\")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                c if c == quote => {
+                    f.write_char('\\')?;
+                    f.write_char(c)?;
+                }
+                c if (' '..='~').contains(&c) => f.write_char(c)?,
+                c if (c as u32) < 0x80 => write!(f, "\\x{:02x}", c as u32)?,
+                c if crate::format::printable::is_printable(c) => f.write_char(c)?,
+                c if (c as u32) <= 0xff => write!(f, "\\x{:02x}", c as u32)?,
+                c if (c as u32) <= 0xffff => write!(f, "\\u{:04x}", c as u32)?,
+                c => write!(f, "\\U{:08x}", c as u32)?,
+            }
+        }
+        f.write_char(quote)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PyBytes, PyStr};
+
+    #[test]
+    fn quotes_like_python() {
+        assert_eq!(PyStr("a").to_string(), "'a'");
+        assert_eq!(PyStr("it's").to_string(), "\"it's\"");
+        assert_eq!(PyStr("both'\"q").to_string(), "'both\\'\"q'");
+        assert_eq!(PyStr("a\\b\n\t").to_string(), "'a\\\\b\\n\\t'");
+        assert_eq!(PyStr("\u{7}").to_string(), "'\\x07'");
+        assert_eq!(PyStr("é").to_string(), "'é'");
+        assert_eq!(PyStr("\u{a0}").to_string(), "'\\xa0'");
+        assert_eq!(PyStr("\u{200b}").to_string(), "'\\u200b'");
+        assert_eq!(PyStr("整形").to_string(), "'整形'");
+    }
+
+    #[test]
+    fn bytes_like_python() {
+        // repr() of these bytes in CPython 3.11
+        assert_eq!(PyBytes(b"").to_string(), "b''");
+        assert_eq!(PyBytes(b"a\xff\"'\\\n").to_string(), r#"b'a\xff"\'\\\n'"#);
+        assert_eq!(PyBytes(b"it's").to_string(), r#"b"it's""#);
+        assert_eq!(
+            PyBytes(b"\x00\x7f\x80\t\r").to_string(),
+            r"b'\x00\x7f\x80\t\r'"
+        );
+    }
+}

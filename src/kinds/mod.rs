@@ -1,0 +1,11 @@
+//! The element kinds: the one table of number types (`number.rs`), and the
+//! kinds beyond serde's data model: complex numbers, datetimes and their
+//! units, long doubles, padding, and the newtype names that mark them.
+
+pub mod complex;
+pub(crate) mod datetime;
+pub(crate) mod long_double;
+pub(crate) mod number;
+pub(crate) mod padding;
+pub(crate) mod special;
+pub(crate) mod timeconv;

@@ -1,0 +1,368 @@
+//! The kinds table: the one place where a Rust element type is matched to
+//! the numpy number it is.
+//!
+//! [`Number`] is implemented here once per plain or complex number type
+//! (`bool`, `i8`..`u64`, `f32`, `f64`, `half::f16` with feature `half`,
+//! `Complex<f32>`, `Complex<f64>`): its numpy type code, its size, its
+//! little-endian bytes both ways. The n-d arrays ([`crate::NdArray`],
+//! [`crate::NdView`]) are generic over any element type, which serde's
+//! traits cannot ask what it is; the functions below answer for them, and
+//! only they compare `TypeId`s (a type is one of the table's, then its
+//! values are taken as that type through `Any`, no `unsafe`). Nothing else
+//! in the crate looks at a type's identity.
+//!
+//! With feature `view` on a little-endian machine an owned array's numbers
+//! are their bytes in place (bytemuck's cast); otherwise they are copied
+//! into bytes, one number at a time.
+
+use std::any::{Any, TypeId};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::kinds::special::NDARRAY;
+
+/// numpy's `c8` and `c16`, one token each for the table's macros.
+type C8 = num_complex::Complex<f32>;
+type C16 = num_complex::Complex<f64>;
+#[cfg(feature = "half")]
+use half::f16;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A plain or complex number type of the table (sealed: the byte layout
+/// is this crate's promise).
+pub(crate) trait Number: sealed::Sealed + Copy + Serialize + 'static {
+    /// numpy's type code of its little-endian layout: `"f8"`, `"c16"`,
+    /// `"b1"`.
+    const CODE: &'static str;
+    /// The name an n-d array of it is written under: [`NDARRAY`], `":"`,
+    /// [`CODE`](Self::CODE) (see [`nd_name`]).
+    const ND_NAME: &'static str;
+    /// Bytes of one number.
+    const SIZE: usize;
+    /// One number from its `SIZE` little-endian bytes (zeros for a shorter
+    /// slice, which the callers never pass); any nonzero byte is `true`.
+    fn read_le(bytes: &[u8]) -> Self;
+    /// Its little-endian bytes into exactly `SIZE` bytes (nothing into a
+    /// slice of another length, which the callers never pass).
+    fn write_le(self, out: &mut [u8]);
+    /// The numbers as their little-endian bytes in place: `Some` with
+    /// feature `view` on a little-endian machine.
+    fn le_in_place(data: &[Self]) -> Option<&[u8]>;
+}
+
+/// [`Number::le_in_place`]: bytemuck's cast, where the bytes are already
+/// little-endian.
+macro_rules! le_in_place {
+    () => {
+        #[cfg(all(feature = "view", target_endian = "little"))]
+        fn le_in_place(data: &[Self]) -> Option<&[u8]> {
+            Some(bytemuck::cast_slice(data))
+        }
+        #[cfg(not(all(feature = "view", target_endian = "little")))]
+        fn le_in_place(_: &[Self]) -> Option<&[u8]> {
+            None
+        }
+    };
+}
+
+macro_rules! numbers {
+    ($($t:ty, $code:literal, $n:literal;)*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Number for $t {
+            const CODE: &'static str = $code;
+            const ND_NAME: &'static str = concat!("$npy_serde::ndarray:", $code);
+            const SIZE: usize = $n;
+            #[inline(always)]
+            fn read_le(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes.first_chunk::<$n>().copied().unwrap_or([0; $n]))
+            }
+            #[inline(always)]
+            fn write_le(self, out: &mut [u8]) {
+                if let Some(out) = out.first_chunk_mut::<$n>() {
+                    *out = self.to_le_bytes();
+                }
+            }
+            le_in_place!();
+        }
+    )*};
+}
+
+numbers! {
+    i8, "i1", 1;
+    i16, "i2", 2;
+    i32, "i4", 4;
+    i64, "i8", 8;
+    u8, "u1", 1;
+    u16, "u2", 2;
+    u32, "u4", 4;
+    u64, "u8", 8;
+    f32, "f4", 4;
+    f64, "f8", 8;
+}
+
+impl sealed::Sealed for bool {}
+impl Number for bool {
+    const CODE: &'static str = "b1";
+    const ND_NAME: &'static str = "$npy_serde::ndarray:b1";
+    const SIZE: usize = 1;
+    #[inline(always)]
+    fn read_le(bytes: &[u8]) -> Self {
+        bytes.first().is_some_and(|&b| b != 0)
+    }
+    #[inline(always)]
+    fn write_le(self, out: &mut [u8]) {
+        if let Some(out) = out.first_mut() {
+            *out = u8::from(self);
+        }
+    }
+    le_in_place!();
+}
+
+#[cfg(feature = "half")]
+impl sealed::Sealed for half::f16 {}
+#[cfg(feature = "half")]
+impl Number for half::f16 {
+    const CODE: &'static str = "f2";
+    const ND_NAME: &'static str = "$npy_serde::ndarray:f2";
+    const SIZE: usize = 2;
+    /// The bits unchanged (NaN payloads included).
+    #[inline(always)]
+    fn read_le(bytes: &[u8]) -> Self {
+        half::f16::from_bits(<u16 as Number>::read_le(bytes))
+    }
+    #[inline(always)]
+    fn write_le(self, out: &mut [u8]) {
+        self.to_bits().write_le(out);
+    }
+    le_in_place!();
+}
+
+macro_rules! complex {
+    ($($t:ty, $code:literal, $n:literal;)*) => {$(
+        impl sealed::Sealed for num_complex::Complex<$t> {}
+        /// numpy's complex: the real part's bytes, then the imaginary's.
+        impl Number for num_complex::Complex<$t> {
+            const CODE: &'static str = $code;
+            const ND_NAME: &'static str = concat!("$npy_serde::ndarray:", $code);
+            const SIZE: usize = 2 * $n;
+            #[inline(always)]
+            fn read_le(bytes: &[u8]) -> Self {
+                let (re, im) = bytes.split_at_checked($n).unwrap_or_default();
+                num_complex::Complex::new(<$t as Number>::read_le(re), <$t as Number>::read_le(im))
+            }
+            #[inline(always)]
+            fn write_le(self, out: &mut [u8]) {
+                if let Some((re, im)) = out.split_at_mut_checked($n) {
+                    self.re.write_le(re);
+                    self.im.write_le(im);
+                }
+            }
+            le_in_place!();
+        }
+    )*};
+}
+
+complex! {
+    f32, "c8", 4;
+    f64, "c16", 8;
+}
+
+/// Runs `$then!(E)` for the number type `E` that `$t` is, in the table's
+/// order; nothing when `$t` is none of them.
+macro_rules! dispatch {
+    ($t:ty, $then:ident) => {
+        dispatch!(@ $t, $then; bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 C8 C16);
+        #[cfg(feature = "half")]
+        dispatch!(@ $t, $then; f16);
+    };
+    (@ $t:ty, $then:ident; $($e:ident)*) => {$(
+        if TypeId::of::<$t>() == TypeId::of::<$e>() {
+            $then!($e);
+        }
+    )*};
+}
+
+/// `Vec<U>` as the `Vec<T>` it is (`None` if it is not: the callers
+/// compared the `TypeId`s).
+fn cast_vec<U: 'static, T: 'static>(v: Vec<U>) -> Option<Vec<T>> {
+    let mut v = Some(v);
+    (&mut v as &mut dyn Any)
+        .downcast_mut::<Option<Vec<T>>>()
+        .and_then(Option::take)
+}
+
+/// `T`'s numpy type code when it is a number of the table.
+pub(crate) fn code<T: 'static>() -> Option<&'static str> {
+    macro_rules! then {
+        ($e:ty) => {
+            return Some(<$e as Number>::CODE)
+        };
+    }
+    dispatch!(T, then);
+    None
+}
+
+/// The name an n-d array of `T` is written under (see
+/// [`special::nd_name`](crate::kinds::special::nd_name)): [`NDARRAY`], followed
+/// by `":"` and the numpy type when `T` is a number of the table.
+pub(crate) fn nd_name<T: 'static>() -> &'static str {
+    macro_rules! then {
+        ($e:ty) => {
+            return <$e as Number>::ND_NAME
+        };
+    }
+    dispatch!(T, then);
+    NDARRAY
+}
+
+/// An owned array's data as the little-endian bytes of its numbers, in
+/// place ([`Number::le_in_place`]); `None` for any other `T` or where the
+/// bytes are not in place. `&Vec`: a borrowed slice cannot be looked at
+/// through `Any`.
+#[allow(clippy::ptr_arg)]
+pub(crate) fn le_in_place<T: 'static>(data: &Vec<T>) -> Option<&[u8]> {
+    macro_rules! then {
+        ($e:ty) => {
+            let data: &Vec<$e> = (data as &dyn Any).downcast_ref()?;
+            return <$e as Number>::le_in_place(data);
+        };
+    }
+    dispatch!(T, then);
+    None
+}
+
+/// The data's numbers copied into their little-endian bytes; `None` for
+/// any other `T`.
+pub(crate) fn le_copy<T: 'static>(data: &[T]) -> Option<Vec<u8>> {
+    macro_rules! then {
+        ($e:ty) => {
+            let size = <$e as Number>::SIZE;
+            let mut out = vec![0; data.len().saturating_mul(size)];
+            crate::huge_pages::advise(&mut out);
+            // one loop of stores (the downcast is the same every time)
+            for (bytes, x) in out.chunks_exact_mut(size).zip(data) {
+                let x: &$e = (x as &dyn Any).downcast_ref()?;
+                x.write_le(bytes);
+            }
+            return Some(out);
+        };
+    }
+    dispatch!(T, then);
+    None
+}
+
+/// Little-endian bytes as `T`'s numbers: `None` for any other `T`,
+/// `Some(Err(size))` when the bytes are not whole numbers of `size` bytes.
+pub(crate) fn from_le<T: 'static>(bytes: &[u8]) -> Option<Result<Vec<T>, usize>> {
+    macro_rules! then {
+        ($e:ty) => {
+            let size = <$e as Number>::SIZE;
+            if bytes.len() % size != 0 {
+                return Some(Err(size));
+            }
+            let v: Vec<$e> = bytes.chunks_exact(size).map(<$e as Number>::read_le).collect();
+            return cast_vec(v).map(Ok);
+        };
+    }
+    dispatch!(T, then);
+    None
+}
+
+/// Serializes little-endian bytes of the numbers of numpy type `code` (an
+/// n-d array's data as a binary serializer receives it) as the sequence
+/// of those numbers, exactly as a `&[E]` of them serializes; `None` when
+/// `code` is not a number of the table (nothing was serialized).
+pub(crate) fn serialize_le<S: Serializer>(
+    code: &str,
+    bytes: &[u8],
+    serializer: S,
+) -> Option<Result<S::Ok, S::Error>> {
+    macro_rules! by_code {
+        ($($e:ident)*) => {$(
+            if code == <$e as Number>::CODE {
+                let numbers = bytes.chunks_exact(<$e as Number>::SIZE).map(<$e as Number>::read_le);
+                return Some(serializer.collect_seq(numbers));
+            }
+        )*};
+    }
+    // the likeliest first: each miss is a compare of the code
+    by_code!(f64 f32 i64 i32 u8 bool i16 i8 u16 u32 u64 C16 C8);
+    #[cfg(feature = "half")]
+    by_code!(f16);
+    None
+}
+
+/// The flat data of an n-d array from this crate's deserializer: in one
+/// block ([`crate::Bulk`]'s read) for the numbers of the table and the
+/// common rows of them (`[f32; 2..=4]`, `[f64; 2..=4]`, `[u8; 3]` and
+/// `[u8; 4]` pixels), as `Vec<T>` otherwise.
+pub(crate) fn flat_vec<'de, T: Deserialize<'de> + 'static, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    macro_rules! bulk {
+        ($($e:ty),*) => {$(
+            if TypeId::of::<T>() == TypeId::of::<$e>() {
+                let v: Vec<$e> = crate::array::bulk::deserialize(d)?;
+                return cast_vec(v).ok_or_else(|| {
+                    serde::de::Error::custom("internal error: element type mismatch")
+                });
+            }
+        )*};
+    }
+    bulk!(f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, bool);
+    #[cfg(feature = "half")]
+    bulk!(f16);
+    // the common rows: points and vectors, RGB(A) pixels
+    bulk!(
+        [f32; 2], [f32; 3], [f32; 4], [f64; 2], [f64; 3], [f64; 4], [u8; 3], [u8; 4]
+    );
+    Vec::<T>::deserialize(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_complex::Complex;
+
+    #[test]
+    fn the_table_knows_its_numbers() {
+        assert_eq!(code::<f64>(), Some("f8"));
+        assert_eq!(code::<Complex<f32>>(), Some("c8"));
+        assert_eq!(code::<bool>(), Some("b1"));
+        assert_eq!(code::<String>(), None);
+        assert_eq!(code::<[f32; 3]>(), None);
+        assert_eq!(nd_name::<u16>(), "$npy_serde::ndarray:u2");
+        assert_eq!(nd_name::<String>(), NDARRAY);
+    }
+
+    #[test]
+    fn bytes_both_ways() {
+        let z = [Complex::new(1.5f64, -2.0), Complex::new(0.0, 3.0)];
+        let bytes = le_copy(&z).unwrap();
+        assert_eq!(bytes.len(), 32);
+        assert_eq!(bytes[..8], 1.5f64.to_le_bytes());
+        assert_eq!(from_le::<Complex<f64>>(&bytes), Some(Ok(z.to_vec())));
+        assert_eq!(from_le::<u16>(&[1, 0, 2]), Some(Err(2)));
+        assert_eq!(from_le::<String>(&[]), None);
+        assert_eq!(le_copy(&["x"]), None);
+        let v = vec![1i32, -2];
+        if let Some(in_place) = le_in_place(&v) {
+            assert_eq!(in_place, le_copy(&v).unwrap());
+        }
+        assert_eq!(from_le::<bool>(&[0, 2]), Some(Ok(vec![false, true])));
+    }
+
+    #[test]
+    fn bytes_serialize_as_their_numbers() {
+        let bytes = le_copy(&[1.0f32, 2.5]).unwrap();
+        let json = serialize_le("f4", &bytes, serde_json::value::Serializer).unwrap();
+        assert_eq!(json.unwrap(), serde_json::json!([1.0, 2.5]));
+        let bytes = le_copy(&[Complex::new(1.0f32, 2.0)]).unwrap();
+        let json = serialize_le("c8", &bytes, serde_json::value::Serializer).unwrap();
+        assert_eq!(json.unwrap(), serde_json::json!([[1.0, 2.0]]));
+        assert!(serialize_le("U3", &[], serde_json::value::Serializer).is_none());
+    }
+}

@@ -1,0 +1,258 @@
+//! Newtype-struct names that mark the crate's special types.
+//!
+//! serde has no data model for complex numbers, datetimes, half floats or
+//! padding, so those types serialize as a newtype struct with a reserved name
+//! (the trick serde_json's `RawValue` uses). The serializer and deserializer
+//! recognise the names and map them to numpy's `c`, `M8`/`m8`, `f2` and `V`
+//! types (`V2` for bfloat16, as ml_dtypes writes it). Other formats see an ordinary newtype and stay unaffected.
+
+// Constants only; the lint keeps it that way.
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+/// `#[serde(with = "npy_serde::complex")]`: newtype over `(re, im)`.
+pub(crate) const COMPLEX: &str = "$npy_serde::complex";
+/// [`crate::Padding<N>`]: newtype over `N as u64`.
+pub(crate) const PADDING: &str = "$npy_serde::padding";
+/// `half::f16`'s own newtype name; the inner value is the `u16` bit pattern.
+pub(crate) const F16: &str = "f16";
+/// `half::bf16`'s own newtype name; the inner value is the `u16` bit
+/// pattern. numpy has no bfloat16: ml_dtypes saves it as `'|V2'`, the two
+/// bytes little-endian, and so does this crate.
+pub(crate) const BF16: &str = "bf16";
+/// Prefix of datetime64 tokens: `"$npy_serde::M8[ns]"`, `"$npy_serde::M8"` (generic).
+pub(crate) const DATETIME_PREFIX: &str = "$npy_serde::M8";
+/// Prefix of timedelta64 tokens: `"$npy_serde::m8[s]"`.
+pub(crate) const TIMEDELTA_PREFIX: &str = "$npy_serde::m8";
+/// [`crate::Bulk<T>`] and `#[serde(with = "npy_serde::bulk")]`: newtype over
+/// the sequence of elements. No leading `$`: the write side passes it
+/// through like any newtype (the bytes of `Vec<T>`); `::` keeps it apart
+/// from every Rust type name.
+pub(crate) const BULK: &str = "npy_serde::bulk";
+/// The name [`crate::Bulk<T>`] and `#[serde(with = "npy_serde::bulk")]`
+/// are written under: this prefix, then the element's numpy type and its
+/// dims (`"f4,3"` for `[f32; 3]`, see [`bulk_elem`]), so that an empty one
+/// still has a dtype. Transparent like [`BULK`].
+pub(crate) const BULK_TYPED: &str = "npy_serde::bulk:";
+
+/// The element a typed bulk name ([`BULK_TYPED`]) carries: its numpy type
+/// code (`"f4"`) and the dims after the first axis (`[3]` for `[f32; 3]`).
+/// `None` for any other name.
+pub(crate) fn bulk_elem(name: &str) -> Option<(&str, Vec<u64>)> {
+    let mut parts = name.strip_prefix(BULK_TYPED)?.split(',');
+    let code = parts.next()?;
+    let dims = parts
+        .map(|d| d.parse().ok())
+        .collect::<Option<Vec<u64>>>()?;
+    Some((code, dims))
+}
+
+/// [`crate::NdArray`] and [`crate::NdView`]: an n-d array, newtype over
+/// `{shape, order, data}`. This crate's reader answers it with the shape,
+/// the order and the flat data (see `de::nd`). Written, the name may end in
+/// the element's numpy type when it is a plain number (`":f8"`, see
+/// [`nd_name`]): an empty array still has a dtype.
+pub(crate) const NDARRAY: &str = "$npy_serde::ndarray";
+
+/// The name an n-d array of `T` is written under: [`NDARRAY`], followed by
+/// `":"` and the numpy type (`f8`, `i4`, `b1`, `c16`...) when `T` is a
+/// plain number or a complex number (the kinds table, `kind.rs`, knows).
+pub(crate) fn nd_name<T: 'static>() -> &'static str {
+    crate::kinds::number::nd_name::<T>()
+}
+
+/// The request for an n-d array's flat data, asked of the value the reader
+/// offers for [`NDARRAY`]: a tuple struct whose length is the number of
+/// trailing axes the element type absorbs (`[f32; 3]`: 1).
+pub(crate) const NDDATA: &str = "$npy_serde::ndarray::data";
+
+/// The struct name of ndarray's own serde form of an array (its feature
+/// `serde`): `Array {v, dim, data}`, a version byte, the shape and the
+/// flat data. No numpy array: refused on both sides ([`ndarray_form`]).
+pub(crate) const NDARRAY_FORM: &str = "Array";
+/// The fields of [`NDARRAY_FORM`], in ndarray's order.
+pub(crate) const NDARRAY_FORM_FIELDS: [&str; 3] = ["v", "dim", "data"];
+
+/// Refuses a read asking for ndarray's own serde form of an array (a
+/// struct of this name and these fields): every deserializer's
+/// `deserialize_struct` asks this first. The field count is compared
+/// first: one compare for most structs, as a record's read checks it.
+#[inline(always)]
+pub(crate) fn refuse_ndarray_form(name: &str, fields: &[&str]) -> crate::Result<()> {
+    if fields.len() == NDARRAY_FORM_FIELDS.len()
+        && name == NDARRAY_FORM
+        && fields == NDARRAY_FORM_FIELDS
+    {
+        return Err(ndarray_form(false));
+    }
+    Ok(())
+}
+
+/// The refusal of ndarray's own serde form of an array, written
+/// (`writing`) or read: it would be a record `{v, dim, data}` of shape
+/// `()`, not the array.
+#[cold]
+pub(crate) fn ndarray_form(writing: bool) -> crate::Error {
+    let (what, fix) = if writing {
+        (
+            "is not written as a numpy array (it would be one record of fields v, dim and data)",
+            "write NdArray::from(array) instead, or mark an Array field \
+             #[serde(with = \"npy_serde::ndarray\")]",
+        )
+    } else {
+        (
+            "does not read numpy arrays",
+            "read an NdArray<T> and convert it with into_ndarray() (NdArray::from converts \
+             back), or mark an Array field #[serde(with = \"npy_serde::ndarray\")]",
+        )
+    };
+    crate::Error::unsupported(format!(
+        "ndarray's own serde form of an array (struct Array {{v, dim, data}}, from ndarray's \
+         feature `serde`) {what}; {fix}"
+    ))
+}
+
+/// What a newtype struct's name marks: the one reading of the names above
+/// for every serializer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Special<'n> {
+    /// [`COMPLEX`].
+    Complex,
+    /// [`PADDING`].
+    Padding,
+    /// [`F16`].
+    F16,
+    /// [`BF16`].
+    Bf16,
+    /// A datetime64 token; the text after [`DATETIME_PREFIX`] (`"[ns]"`).
+    Datetime(&'n str),
+    /// A timedelta64 token; the text after [`TIMEDELTA_PREFIX`].
+    Timedelta(&'n str),
+    /// [`NDARRAY`]: an n-d array; the element's numpy type when the name
+    /// carries one ([`nd_name`]: `"f8"`), else `""`.
+    NdArray(&'n str),
+    /// Another name of this crate's (`"$npy_serde::..."`), unknown here.
+    Unknown,
+    /// Another crate's reserved name (`$` first, serde_json's `RawValue`).
+    /// The walkers take it as an element, the encoders look through it.
+    Foreign,
+}
+
+impl Special<'_> {
+    /// The special type a newtype struct's name marks; `None` for an
+    /// ordinary (transparent) newtype.
+    pub(crate) fn of(name: &str) -> Option<Special<'_>> {
+        Some(match name {
+            COMPLEX => Special::Complex,
+            PADDING => Special::Padding,
+            F16 => Special::F16,
+            BF16 => Special::Bf16,
+            _ => {
+                if let Some(rest) = name.strip_prefix(NDARRAY).and_then(nd_hint) {
+                    Special::NdArray(rest)
+                } else if let Some(rest) = name.strip_prefix(DATETIME_PREFIX) {
+                    Special::Datetime(rest)
+                } else if let Some(rest) = name.strip_prefix(TIMEDELTA_PREFIX) {
+                    Special::Timedelta(rest)
+                } else if name.starts_with("$npy_serde::") {
+                    Special::Unknown
+                } else if name.starts_with('$') {
+                    Special::Foreign
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
+}
+
+/// The element type an n-d array's name carries after [`NDARRAY`]: `""`
+/// or `":f8"` (as `"f8"`); `None` for any other name of that prefix.
+fn nd_hint(rest: &str) -> Option<&str> {
+    match rest.strip_prefix(':') {
+        None if rest.is_empty() => Some(""),
+        Some(code) if !code.is_empty() && code.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+            Some(code)
+        }
+        _ => None,
+    }
+}
+
+/// Whether an n-d array's element code ([`nd_name`]) names complex numbers
+/// (`c8`, `c16`): they serialize as `(re, im)` pairs, which only the exact
+/// path writes as numpy's complex type, not the speculative pass.
+pub(crate) fn nd_pairs(code: &str) -> bool {
+    code.starts_with('c')
+}
+
+/// Whether a newtype of this name is one element to the walkers of the
+/// outer axes (a special scalar, padding, or a reserved name), not a
+/// transparent wrapper around more axes: `Special::of(name).is_some()`,
+/// without the compares.
+#[inline]
+pub(crate) fn is_element(name: &str) -> bool {
+    name.starts_with('$') || name == F16 || name == BF16
+}
+
+/// Whether a newtype of this name is one of this crate's special types
+/// (not another crate's reserved name).
+#[inline]
+pub(crate) fn is_own(name: &str) -> bool {
+    !matches!(Special::of(name), None | Some(Special::Foreign))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_classify() {
+        assert_eq!(Special::of(COMPLEX), Some(Special::Complex));
+        assert_eq!(Special::of(PADDING), Some(Special::Padding));
+        assert_eq!(Special::of(F16), Some(Special::F16));
+        assert_eq!(Special::of(BF16), Some(Special::Bf16));
+        assert_eq!(
+            Special::of("$npy_serde::M8[ns]"),
+            Some(Special::Datetime("[ns]"))
+        );
+        assert_eq!(Special::of("$npy_serde::m8"), Some(Special::Timedelta("")));
+        assert_eq!(Special::of("$npy_serde::x"), Some(Special::Unknown));
+        assert_eq!(Special::of(NDARRAY), Some(Special::NdArray("")));
+        assert_eq!(Special::of(nd_name::<f64>()), Some(Special::NdArray("f8")));
+        assert_eq!(Special::of(nd_name::<String>()), Some(Special::NdArray("")));
+        assert_eq!(Special::of(NDDATA), Some(Special::Unknown));
+        assert_eq!(
+            Special::of("$serde_json::private::RawValue"),
+            Some(Special::Foreign)
+        );
+        assert_eq!(Special::of(BULK), None);
+        assert_eq!(Special::of("npy_serde::bulk:f4,3"), None);
+        assert!(!is_element("npy_serde::bulk:f4,3"));
+        assert_eq!(bulk_elem("npy_serde::bulk:f4"), Some(("f4", vec![])));
+        assert_eq!(
+            bulk_elem("npy_serde::bulk:b1,3,4"),
+            Some(("b1", vec![3, 4]))
+        );
+        assert_eq!(bulk_elem(BULK), None);
+        assert_eq!(bulk_elem("npy_serde::bulk:f4,x"), None);
+        assert_eq!(Special::of("Meters"), None);
+        for name in [COMPLEX, F16, "$x", "$npy_serde::m8[s]"] {
+            assert!(is_element(name));
+        }
+        for name in [
+            COMPLEX,
+            PADDING,
+            F16,
+            BF16,
+            "$x",
+            "$npy_serde::M8",
+            "Meters",
+            BULK,
+            "",
+        ] {
+            assert_eq!(is_element(name), Special::of(name).is_some());
+        }
+        assert!(!is_element("Meters") && !is_element(BULK));
+        assert!(is_own(F16) && is_own("$npy_serde::x"));
+        assert!(!is_own("$x") && !is_own("Meters"));
+    }
+}

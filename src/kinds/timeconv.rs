@@ -1,0 +1,626 @@
+//! Exact conversion of datetime64/timedelta64 counts between units: the one
+//! rule behind writing (a `Datetime64<U>` into the dtype's unit) and reading
+//! (the file's unit into the `"$npy_serde::M8[unit]"` a type asks for).
+//!
+//! Units of the same kind convert by their ratio, reduced by its gcd so
+//! that no intermediate overflows before the result would (fixed-length
+//! units in attoseconds, years and months in months). A datetime in years
+//! or months converts to and from the fixed units through the proleptic
+//! Gregorian calendar, as numpy does (exact only on the first of a month or
+//! year); a timedelta in years or months has no fixed length and does not
+//! (numpy refuses that too). Anything inexact is refused; NaT stays NaT; the
+//! generic unit holds only NaT. Each side words a [`Refusal`] itself.
+
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
+use crate::format::dtype::{DatetimeUnit, TimeUnit};
+
+// In this module rather than dtype.rs: the calendar is here, and dtype.rs
+// then needs nothing of it (no import cycle).
+impl DatetimeUnit {
+    /// A `datetime64` count of this unit as numpy's `np.datetime_as_string`
+    /// writes it: ISO 8601 down to the unit, weeks as days, `NaT` for
+    /// `i64::MIN`. The generic unit (which numpy lets hold NaT only) and a
+    /// date beyond a 64-bit day count give the bare count.
+    ///
+    /// ```
+    /// use npy_serde::{DatetimeUnit, TimeUnit};
+    /// let s = DatetimeUnit::new(TimeUnit::Seconds);
+    /// assert_eq!(s.datetime_as_string(12_345), "1970-01-01T03:25:45");
+    /// assert_eq!(s.datetime_as_string(-1), "1969-12-31T23:59:59");
+    /// let ms = DatetimeUnit::new(TimeUnit::Milliseconds);
+    /// assert_eq!(ms.datetime_as_string(1_700_000_000_250), "2023-11-14T22:13:20.250");
+    /// assert_eq!(DatetimeUnit::new(TimeUnit::Months).datetime_as_string(12_345), "2998-10");
+    /// assert_eq!(s.datetime_as_string(i64::MIN), "NaT");
+    /// ```
+    pub fn datetime_as_string(self, count: i64) -> String {
+        datetime_string(count, self)
+    }
+
+    /// A `timedelta64` count of this unit as numpy's `str()` writes it:
+    /// the count times the multiplier and the unit's name, `NaT` for
+    /// `i64::MIN`.
+    ///
+    /// ```
+    /// use npy_serde::{DatetimeUnit, TimeUnit};
+    /// let unit = DatetimeUnit { unit: TimeUnit::Seconds, multiplier: 25 };
+    /// assert_eq!(unit.timedelta_as_string(5), "125 seconds");
+    /// assert_eq!(unit.timedelta_as_string(i64::MIN), "NaT");
+    /// ```
+    pub fn timedelta_as_string(self, count: i64) -> String {
+        timedelta_string(count, self)
+    }
+}
+
+/// The count of NaT.
+pub(crate) const NAT: i64 = i64::MIN;
+
+/// Why a count does not convert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// A count other than NaT to or from the generic unit.
+    Generic,
+    /// A timedelta between years or months and the fixed-length units.
+    NoFixedLength,
+    /// Not a whole number of the target unit (for a datetime in years or
+    /// months: not the first of a month or year).
+    Inexact,
+    /// The result does not fit 64 bits (or would be NaT's count).
+    Overflow,
+}
+
+/// Length of one base unit: attoseconds for the linear units, months for
+/// years and months (which have no fixed length in seconds).
+fn unit_size(u: TimeUnit) -> Option<(bool, i128)> {
+    const E3: i128 = 1_000;
+    Some(match u {
+        TimeUnit::Generic => return None,
+        TimeUnit::Years => (true, 12),
+        TimeUnit::Months => (true, 1),
+        TimeUnit::Attoseconds => (false, 1),
+        TimeUnit::Femtoseconds => (false, E3),
+        TimeUnit::Picoseconds => (false, E3 * E3),
+        TimeUnit::Nanoseconds => (false, E3 * E3 * E3),
+        TimeUnit::Microseconds => (false, E3 * E3 * E3 * E3),
+        TimeUnit::Milliseconds => (false, E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Seconds => (false, E3 * E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Minutes => (false, 60 * E3 * E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Hours => (false, 3_600 * E3 * E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Days => (false, 86_400 * E3 * E3 * E3 * E3 * E3 * E3),
+        TimeUnit::Weeks => (false, 7 * 86_400 * E3 * E3 * E3 * E3 * E3 * E3),
+    })
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    // checked_rem stops at b == 0 (and at i128::MIN % -1, which the
+    // positive unit sizes never reach)
+    while let Some(t) = a.checked_rem(b) {
+        a = b;
+        b = t;
+    }
+    a
+}
+
+/// Converts `count` from unit `from` to unit `to` exactly; `datetime`
+/// selects the calendar conversion of years and months (see the module).
+pub(crate) fn convert(
+    count: i64,
+    from: DatetimeUnit,
+    to: DatetimeUnit,
+    datetime: bool,
+) -> Result<i64, Refusal> {
+    let cal = |u: DatetimeUnit| matches!(u.unit, TimeUnit::Years | TimeUnit::Months);
+    let generic = |u: DatetimeUnit| u.unit == TimeUnit::Generic;
+    if !datetime
+        || count == NAT
+        || from == to
+        || generic(from)
+        || generic(to)
+        || cal(from) == cal(to)
+    {
+        return convert_linear(count, from, to);
+    }
+    let months = DatetimeUnit::new(TimeUnit::Months);
+    let days = DatetimeUnit::new(TimeUnit::Days);
+    if cal(from) {
+        // months since 1970-01 -> days since 1970-01-01
+        let m = convert_linear(count, from, months)?;
+        // |m / 12| < 2^60 and the remainder is 0..12: no overflow
+        let year = m.div_euclid(12).wrapping_add(1970);
+        let month = m.rem_euclid(12).wrapping_add(1);
+        let d = days_from_civil(year, month, 1).ok_or(Refusal::Overflow)?;
+        convert_linear(d, days, to)
+    } else {
+        // a count that is no whole number of days is no month start either
+        let d = convert_linear(count, from, days).map_err(|_| Refusal::Inexact)?;
+        let (y, m, day) = civil_from_days(d);
+        if day != 1 {
+            return Err(Refusal::Inexact);
+        }
+        let months_since = y
+            .checked_sub(1970)
+            .and_then(|v| v.checked_mul(12))
+            .and_then(|v| v.checked_add(m.checked_sub(1)?))
+            .ok_or(Refusal::Overflow)?;
+        convert_linear(months_since, months, to)
+    }
+}
+
+/// Converts between units of the same kind (both fixed-length, or both
+/// years/months) by their ratio.
+fn convert_linear(count: i64, from: DatetimeUnit, to: DatetimeUnit) -> Result<i64, Refusal> {
+    if count == NAT || from == to {
+        return Ok(count);
+    }
+    let (Some((cal_from, size_from)), Some((cal_to, size_to))) =
+        (unit_size(from.unit), unit_size(to.unit))
+    else {
+        return Err(Refusal::Generic);
+    };
+    if cal_from != cal_to {
+        return Err(Refusal::NoFixedLength);
+    }
+    // sizes are below 2^80 and multipliers below 2^32: the products fit
+    // an i128 with room to spare
+    let num = size_from.wrapping_mul(i128::from(from.multiplier));
+    let den = size_to.wrapping_mul(i128::from(to.multiplier));
+    let g = gcd(num, den).max(1);
+    let c = i128::from(count);
+    // g >= 1 divides both: these never fail
+    let (Some(num), Some(den)) = (num.checked_div(g), den.checked_div(g)) else {
+        return Err(Refusal::Inexact);
+    };
+    // None for den == 0, which cannot hold the count either
+    if c.checked_rem(den) != Some(0) {
+        return Err(Refusal::Inexact);
+    }
+    c.checked_div(den)
+        .and_then(|q| q.checked_mul(num))
+        .and_then(|v| i64::try_from(v).ok())
+        .filter(|&v| v != NAT)
+        .ok_or(Refusal::Overflow)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+/// `days_from_civil`).
+///
+/// Bounds: callers pass `1 <= m <= 12` and `1 <= d <= 31`; `y` may be any
+/// `i64` (its steps are checked). Then `mp` is `0..12`, `doy` is `0..397`,
+/// `yoe` is `0..400`, `doe` is `0..146_097`: the unchecked steps stay far
+/// inside `i64`.
+#[allow(clippy::arithmetic_side_effects)]
+fn days_from_civil(y: i64, m: i64, d: i64) -> Option<i64> {
+    let y = if m <= 2 { y.checked_sub(1)? } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era.checked_mul(146_097)?.checked_add(doe - 719_468)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01.
+///
+/// Bounds: in `i128`, `z + 719_468` cannot overflow for an `i64` `z`;
+/// `|era| < 2^47`, `doe` is `0..146_097`, `yoe` `0..400`, `doy` `0..366`,
+/// `mp` `0..12`, and `era * 400 < 2^56`: nothing here can overflow (the
+/// divisors are nonzero constants).
+#[allow(clippy::arithmetic_side_effects)]
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = i128::from(z) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i128::from(m <= 2);
+    (i64::try_from(y).unwrap_or(i64::MAX), m as i64, d as i64)
+}
+
+/// numpy's `np.datetime_as_string` for a count of `unit`: ISO 8601 down to
+/// the unit (`2024-01-01`, `2024-01-01T12:30`, `...T12:30:00.250`), weeks as
+/// days, `NaT`; the bare count for the generic unit (which numpy lets hold
+/// NaT only) and for a date too far out for a 64-bit day count.
+///
+/// Bounds: `|count * multiplier| < 2^95` in `i128`; every divisor is a
+/// nonzero constant; a year is at most `2^95 / 12` from 1970.
+#[allow(clippy::arithmetic_side_effects)]
+pub(crate) fn datetime_string(count: i64, unit: DatetimeUnit) -> String {
+    if count == NAT {
+        return "NaT".to_owned();
+    }
+    let n = i128::from(count) * i128::from(unit.multiplier);
+    // (counts per day, digits after the seconds, time parts after the date)
+    let (n, per_day, digits, parts) = match unit.unit {
+        TimeUnit::Generic => return count.to_string(),
+        TimeUnit::Years => return format!("{:04}", 1970 + n),
+        TimeUnit::Months => {
+            return format!("{:04}-{:02}", 1970 + n.div_euclid(12), n.rem_euclid(12) + 1);
+        }
+        TimeUnit::Weeks => (n * 7, 1, 0, 0),
+        TimeUnit::Days => (n, 1, 0, 0),
+        TimeUnit::Hours => (n, 24, 0, 1),
+        TimeUnit::Minutes => (n, 1_440, 0, 2),
+        TimeUnit::Seconds => (n, 86_400, 0, 3),
+        TimeUnit::Milliseconds => (n, 86_400 * 10i128.pow(3), 3, 3),
+        TimeUnit::Microseconds => (n, 86_400 * 10i128.pow(6), 6, 3),
+        TimeUnit::Nanoseconds => (n, 86_400 * 10i128.pow(9), 9, 3),
+        TimeUnit::Picoseconds => (n, 86_400 * 10i128.pow(12), 12, 3),
+        TimeUnit::Femtoseconds => (n, 86_400 * 10i128.pow(15), 15, 3),
+        TimeUnit::Attoseconds => (n, 86_400 * 10i128.pow(18), 18, 3),
+    };
+    let Ok(days) = i64::try_from(n.div_euclid(per_day)) else {
+        return count.to_string();
+    };
+    let (y, m, d) = civil_from_days(days);
+    let mut out = format!("{y:04}-{m:02}-{d:02}");
+    let rem = n.rem_euclid(per_day);
+    match parts {
+        0 => {}
+        1 => out.push_str(&format!("T{rem:02}")),
+        2 => out.push_str(&format!("T{:02}:{:02}", rem / 60, rem % 60)),
+        _ => {
+            let scale = 10i128.pow(digits);
+            let secs = rem / scale;
+            let (h, mi, s) = (secs / 3_600, secs / 60 % 60, secs % 60);
+            out.push_str(&format!("T{h:02}:{mi:02}:{s:02}"));
+            if digits > 0 {
+                let frac = rem % scale;
+                out.push_str(&format!(".{frac:0w$}", w = digits as usize));
+            }
+        }
+    }
+    out
+}
+
+/// numpy's `str()` of a `timedelta64`: `125 seconds` for `5` of `[25s]`,
+/// `NaT`; `generic time units` for the generic unit.
+///
+/// Bounds: `|count * multiplier| < 2^95` in `i128`.
+#[allow(clippy::arithmetic_side_effects)]
+pub(crate) fn timedelta_string(count: i64, unit: DatetimeUnit) -> String {
+    if count == NAT {
+        return "NaT".to_owned();
+    }
+    let n = i128::from(count) * i128::from(unit.multiplier);
+    let name = match unit.unit {
+        TimeUnit::Generic => "generic time units",
+        TimeUnit::Years => "years",
+        TimeUnit::Months => "months",
+        TimeUnit::Weeks => "weeks",
+        TimeUnit::Days => "days",
+        TimeUnit::Hours => "hours",
+        TimeUnit::Minutes => "minutes",
+        TimeUnit::Seconds => "seconds",
+        TimeUnit::Milliseconds => "milliseconds",
+        TimeUnit::Microseconds => "microseconds",
+        TimeUnit::Nanoseconds => "nanoseconds",
+        TimeUnit::Picoseconds => "picoseconds",
+        TimeUnit::Femtoseconds => "femtoseconds",
+        TimeUnit::Attoseconds => "attoseconds",
+    };
+    format!("{n} {name}")
+}
+
+/// The unit a numpy text of a datetime is written in: years, months or
+/// days for a date, then hours, minutes, seconds, and the sub-second unit
+/// of as many fraction digits (3 ms .. 18 as).
+fn text_unit(time_parts: usize, frac_digits: usize) -> Option<TimeUnit> {
+    Some(match (time_parts, frac_digits) {
+        (0, _) => TimeUnit::Days,
+        (1, _) => TimeUnit::Hours,
+        (2, _) => TimeUnit::Minutes,
+        (3, 0) => TimeUnit::Seconds,
+        (3, 1..=3) => TimeUnit::Milliseconds,
+        (3, 4..=6) => TimeUnit::Microseconds,
+        (3, 7..=9) => TimeUnit::Nanoseconds,
+        (3, 10..=12) => TimeUnit::Picoseconds,
+        (3, 13..=15) => TimeUnit::Femtoseconds,
+        (3, 16..=18) => TimeUnit::Attoseconds,
+        _ => return None,
+    })
+}
+
+/// Digits only (no sign), as an `i64`.
+fn digits(s: &str) -> Option<i64> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// Reads what [`datetime_string`] writes (`NaT`, `2024-01-01T00:00:00.500`,
+/// `-005`, `10183-09-21`) as a count of `unit`: the text's own unit is
+/// converted exactly, as a write would, or refused with a message.
+///
+/// Bounds: the calendar steps are checked; the time of day is below
+/// `86_400 * 10^18`, far inside `i128`.
+#[allow(clippy::arithmetic_side_effects)]
+pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, String> {
+    let bad = || format!("'{text}' is not a numpy datetime (like 2024-01-01T12:00:00.500 or NaT)");
+    if text == "NaT" {
+        return Ok(NAT);
+    }
+    let (date, time) = match text.split_once('T') {
+        Some((d, t)) => (d, Some(t)),
+        None => (text, None),
+    };
+    let (neg, date) = match date.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, date),
+    };
+    let mut parts = date.split('-');
+    let year = digits(parts.next().ok_or_else(bad)?).ok_or_else(bad)?;
+    let year = if neg { -year } else { year };
+    let month = parts
+        .next()
+        .map(|m| digits(m).filter(|m| (1..=12).contains(m)));
+    let day = parts.next().map(digits);
+    if parts.next().is_some() {
+        return Err(bad());
+    }
+    let (count, from): (i128, TimeUnit) = match (month, day, time) {
+        (None, None, None) => (i128::from(year) - 1970, TimeUnit::Years),
+        (Some(Some(m)), None, None) => (
+            (i128::from(year) - 1970) * 12 + i128::from(m - 1),
+            TimeUnit::Months,
+        ),
+        (Some(Some(m)), Some(Some(d)), time) => {
+            let days = days_from_civil(year, m, d.clamp(1, 31)).ok_or_else(bad)?;
+            if d < 1 || civil_from_days(days) != (year, m, d) {
+                return Err(bad());
+            }
+            let mut fields = time
+                .map(|t| t.split(':').collect::<Vec<_>>())
+                .unwrap_or_default();
+            let frac = match fields.last_mut().map(|last| last.split_once('.')) {
+                Some(Some((secs, frac))) if fields.len() == 3 => {
+                    if let Some(last) = fields.last_mut() {
+                        *last = secs;
+                    }
+                    frac
+                }
+                _ => "",
+            };
+            if time.is_some() && fields.is_empty() || fields.len() > 3 {
+                return Err(bad());
+            }
+            let from = text_unit(fields.len(), frac.len()).ok_or_else(bad)?;
+            let mut n = i128::from(days);
+            // hours of a day, minutes of an hour, seconds of a minute
+            for (f, per) in fields.iter().zip([24, 60, 60]) {
+                let v = digits(f).filter(|v| *v < per).ok_or_else(bad)?;
+                n = n * i128::from(per) + i128::from(v);
+            }
+            if !frac.is_empty() {
+                let width = match from {
+                    TimeUnit::Milliseconds => 3,
+                    TimeUnit::Microseconds => 6,
+                    TimeUnit::Nanoseconds => 9,
+                    TimeUnit::Picoseconds => 12,
+                    TimeUnit::Femtoseconds => 15,
+                    _ => 18,
+                };
+                let v = digits(frac).ok_or_else(bad)?;
+                let scale = 10i128.pow(width as u32 - frac.len() as u32);
+                n = n * 10i128.pow(width as u32) + i128::from(v) * scale;
+            }
+            (n, from)
+        }
+        _ => return Err(bad()),
+    };
+    let from = DatetimeUnit::new(from);
+    let count = i64::try_from(count)
+        .ok()
+        .filter(|&c| c != NAT)
+        .ok_or_else(|| format!("'{text}' overflows 64 bits in unit {from}"))?;
+    convert(count, from, unit, true).map_err(|r| refusal_text(text, r, from, unit))
+}
+
+/// Reads what [`timedelta_string`] writes (`125 seconds`, `NaT`) as a count
+/// of `unit`, converted exactly or refused with a message.
+pub(crate) fn parse_timedelta(text: &str, unit: DatetimeUnit) -> Result<i64, String> {
+    let bad = || format!("'{text}' is not a numpy timedelta (like '90 seconds' or NaT)");
+    if text == "NaT" {
+        return Ok(NAT);
+    }
+    let (num, name) = text.split_once(' ').ok_or_else(bad)?;
+    let from = match name {
+        "generic time units" => TimeUnit::Generic,
+        _ => *TimeUnit::ALL
+            .iter()
+            .find(|u| timedelta_string(1, DatetimeUnit::new(**u)).strip_prefix("1 ") == Some(name))
+            .ok_or_else(bad)?,
+    };
+    let neg = num.starts_with('-');
+    let n = digits(num.strip_prefix('-').unwrap_or(num)).ok_or_else(bad)?;
+    let n = if neg {
+        n.checked_neg().ok_or_else(bad)?
+    } else {
+        n
+    };
+    let from = DatetimeUnit::new(from);
+    convert(n, from, unit, false).map_err(|r| refusal_text(text, r, from, unit))
+}
+
+/// A parse's conversion refusal in words.
+fn refusal_text(text: &str, r: Refusal, from: DatetimeUnit, to: DatetimeUnit) -> String {
+    match r {
+        Refusal::Generic => {
+            format!("'{text}' cannot be held in unit {to}: the generic unit holds only NaT")
+        }
+        Refusal::NoFixedLength => format!(
+            "'{text}' cannot be converted from unit {from} to unit {to} (years and months have no fixed length)"
+        ),
+        Refusal::Inexact => format!("'{text}' is not a whole number of unit {to}"),
+        Refusal::Overflow => format!("'{text}' overflows 64 bits in unit {to}"),
+    }
+}
+
+/// The unit part of a datetime token after its prefix (see
+/// [`DatetimeUnit::parse`]); `None` for anything else.
+pub(crate) fn parse_unit(rest: &str) -> Option<DatetimeUnit> {
+    DatetimeUnit::parse(rest).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(s: &str) -> DatetimeUnit {
+        parse_unit(s).unwrap()
+    }
+
+    #[test]
+    fn ratio_units() {
+        let lin = |c, a, b| convert(c, a, b, false);
+        assert_eq!(lin(3, u("[s]"), u("[ms]")), Ok(3000));
+        assert_eq!(lin(3000, u("[ms]"), u("[s]")), Ok(3));
+        assert_eq!(lin(3001, u("[ms]"), u("[s]")), Err(Refusal::Inexact));
+        assert_eq!(lin(2, u("[Y]"), u("[M]")), Ok(24));
+        assert_eq!(lin(-3, u("[Y]"), u("[M]")), Ok(-36));
+        assert_eq!(lin(2, u("[Y]"), u("[D]")), Err(Refusal::NoFixedLength));
+        assert_eq!(lin(NAT, u("[Y]"), u("[D]")), Ok(NAT));
+        assert_eq!(lin(4, u("[25s]"), u("[s]")), Ok(100));
+        assert_eq!(lin(50, u("[s]"), u("[25s]")), Ok(2));
+        assert_eq!(lin(i64::MAX, u("[W]"), u("[as]")), Err(Refusal::Overflow));
+        assert_eq!(lin(1, u("[W]"), u("[D]")), Ok(7));
+        assert_eq!(lin(1, u(""), u("[D]")), Err(Refusal::Generic));
+        assert_eq!(lin(NAT, u(""), u("[D]")), Ok(NAT));
+        assert_eq!(parse_unit("[x]"), None);
+        assert_eq!(parse_unit("[0s]"), None);
+    }
+
+    /// Large counts convert whenever the result fits: the ratio is reduced
+    /// first, never taken through attoseconds (1.1e15 weeks is 6.9e38
+    /// attoseconds, past an i128, and 1.9e17 hours).
+    #[test]
+    fn large_counts_convert_when_the_result_fits() {
+        let w = -1_143_338_179_290_048i64;
+        assert_eq!(convert(w, u("[W]"), u("[h]"), true), Ok(w * 168));
+        assert_eq!(convert(w * 168, u("[h]"), u("[W]"), true), Ok(w));
+        let y = 86_400_000_000_000i64;
+        assert!(convert(y, u("[Y]"), u("[W]"), true).is_ok());
+    }
+
+    #[test]
+    fn datetime_years_and_months_use_the_calendar() {
+        let cal = |c, a, b| convert(c, a, b, true);
+        // numpy: np.datetime64(1, 'Y').astype('M8[D]') == 365
+        assert_eq!(cal(1, u("[Y]"), u("[D]")), Ok(365));
+        assert_eq!(cal(2, u("[Y]"), u("[D]")), Ok(730));
+        assert_eq!(cal(3, u("[Y]"), u("[D]")), Ok(1096));
+        // 2000 is 30 years after 1970; 2000-03-01 is day 11017
+        assert_eq!(cal(30, u("[Y]"), u("[D]")), Ok(10957));
+        assert_eq!(cal(362, u("[M]"), u("[D]")), Ok(11017));
+        assert_eq!(cal(11017, u("[D]"), u("[M]")), Ok(362));
+        assert_eq!(cal(11018, u("[D]"), u("[M]")), Err(Refusal::Inexact));
+        assert_eq!(cal(-1, u("[M]"), u("[D]")), Ok(-31));
+        assert_eq!(cal(1096, u("[D]"), u("[Y]")), Ok(3));
+        assert_eq!(cal(1097, u("[D]"), u("[Y]")), Err(Refusal::Inexact));
+        assert_eq!(cal(59, u("[D]"), u("[M]")), Ok(2));
+        assert_eq!(cal(59 * 86400, u("[s]"), u("[M]")), Ok(2));
+        assert_eq!(
+            cal(59 * 86400 + 1, u("[s]"), u("[M]")),
+            Err(Refusal::Inexact)
+        );
+        assert_eq!(cal(5, u(""), u("[D]")), Err(Refusal::Generic));
+    }
+
+    #[test]
+    fn datetime_strings_are_numpys() {
+        // np.datetime_as_string / str() of numpy 2.4 for these counts
+        let cases = [
+            ("Y", 12_345, "14315"),
+            ("Y", -1_975, "-005"),
+            ("M", 12_345, "2998-10"),
+            ("M", -1, "1969-12"),
+            ("W", 12_345, "2206-08-07"),
+            ("W", -1, "1969-12-25"),
+            ("D", 12_345, "2003-10-20"),
+            ("D", -719_893 * 2, "-1972-01-01"),
+            ("D", 3_000_000, "10183-09-21"),
+            ("h", 12_345, "1971-05-30T09"),
+            ("m", 12_345, "1970-01-09T13:45"),
+            ("m", -1, "1969-12-31T23:59"),
+            ("s", 12_345, "1970-01-01T03:25:45"),
+            ("s", -1_000_000_000_000_000, "-31686769-06-29T22:13:20"),
+            ("ms", 12_345, "1970-01-01T00:00:12.345"),
+            ("us", -1, "1969-12-31T23:59:59.999999"),
+            ("ns", 12_345, "1970-01-01T00:00:00.000012345"),
+            ("ps", -1, "1969-12-31T23:59:59.999999999999"),
+            ("fs", 12_345, "1970-01-01T00:00:00.000000000012345"),
+            ("as", -1, "1969-12-31T23:59:59.999999999999999999"),
+            ("25s", 12_345, "1970-01-04T13:43:45"),
+            ("3M", 12_345, "5056-04"),
+        ];
+        for (code, count, want) in cases {
+            assert_eq!(
+                datetime_string(count, u(&format!("[{code}]"))),
+                want,
+                "{count} [{code}]"
+            );
+        }
+        assert_eq!(datetime_string(NAT, u("[s]")), "NaT");
+        assert_eq!(timedelta_string(5, u("[25s]")), "125 seconds");
+        assert_eq!(timedelta_string(5, u("[3M]")), "15 months");
+        assert_eq!(timedelta_string(1, u("[s]")), "1 seconds");
+        let generic = DatetimeUnit::new(TimeUnit::Generic);
+        assert_eq!(timedelta_string(5, generic), "5 generic time units");
+        assert_eq!(timedelta_string(NAT, generic), "NaT");
+        // every unit at the extremes: no overflow, no panic
+        for unit in TimeUnit::ALL {
+            for multiplier in [1, u32::MAX] {
+                for count in [i64::MIN + 1, i64::MAX, 0] {
+                    let unit = DatetimeUnit { unit, multiplier };
+                    assert!(!datetime_string(count, unit).is_empty());
+                    assert!(!timedelta_string(count, unit).is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn civil_round_trip() {
+        for d in (-800_000i64..800_000).chain([2_932_896, -2_932_896]) {
+            let (y, m, day) = civil_from_days(d);
+            assert_eq!(days_from_civil(y, m, day), Some(d));
+        }
+    }
+
+    /// The extremes of count and multiplier between every pair of units:
+    /// a refusal or a value, never an overflow (tests run with overflow
+    /// checks on, so a wrapped intermediate would panic here).
+    #[test]
+    fn extremes_never_overflow() {
+        let counts = [i64::MIN + 1, -1, 0, 1, i64::MAX];
+        for from in TimeUnit::ALL {
+            for to in TimeUnit::ALL {
+                for fm in [1, 7, u32::MAX] {
+                    for tm in [1, 7, u32::MAX] {
+                        for count in counts {
+                            for datetime in [true, false] {
+                                let f = DatetimeUnit {
+                                    unit: from,
+                                    multiplier: fm,
+                                };
+                                let t = DatetimeUnit {
+                                    unit: to,
+                                    multiplier: tm,
+                                };
+                                let _ = convert(count, f, t, datetime);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for d in [i64::MIN, i64::MAX] {
+            let _ = civil_from_days(d);
+        }
+        assert!(convert(i64::MAX, u("[M]"), u("[D]"), true).is_err());
+        assert!(convert(i64::MIN + 1, u("[D]"), u("[Y]"), true).is_err());
+    }
+}
