@@ -446,8 +446,8 @@ impl<W: Write> NpyWriter<W> {
         self.check_broken()?;
         if self.dtype.is_none() || self.check_layout {
             let mut slot = None;
-            record
-                .serialize(crate::ser::infer::Infer::new(&mut slot, false))
+            crate::ser::infer::Infer::new(&mut slot, false)
+                .walk(&record)
                 .map_err(|e| e.at_record(index))?;
             let node = slot.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
             let inferred = crate::ser::infer::node_to_dtype(&node, self.align)

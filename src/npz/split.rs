@@ -85,6 +85,7 @@ impl<'a, W: Write + Seek> Split<'a, W> {
 
 impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
     serializer_types!((), Error; _ (Self) (Self) _ (Self) (Self) _ human_readable);
+    crate::ser::collect_seq!();
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq

@@ -43,7 +43,7 @@ impl Dtype {
             ));
         }
         let mut root = None;
-        records.serialize(Infer::new(&mut root, true))?;
+        Infer::new(&mut root, true).walk(&records)?;
         let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
         let (shape, elem) = split_shape(&root)?;
         let dtype = node_to_dtype(elem, false)?;

@@ -1764,6 +1764,7 @@ elements!(impl['a, 'f, 'b, E: Pass] Seq<'a, 'f, 'b, E> => (), E: SerializeSeq Se
 
 impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     serializer_types!((), E; (Seq<'a, 'f, 'b, E>) (Seq<'a, 'f, 'b, E>) (Seq<'a, 'f, 'b, E>) _ (MapRec<'a, 'f, 'b, E>) (Rec<'a, 'f, 'b, E>) _);
+    crate::ser::collect_seq!();
 
     plain_number_methods!(#[inline] put_plain -> Result<(), E>);
     refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);

@@ -360,6 +360,7 @@ impl<S> Leaf<S> {
 
 impl<S: Store> ser::Serializer for Leaf<S> {
     serializer_types!((), Miss; _ (S::Tuple) _ _ _ (S::Record) _);
+    crate::ser::collect_seq!();
 
     plain_number_methods!(#[inline(always)] store -> Result<(), Miss>);
     refuse!(serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes

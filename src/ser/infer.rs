@@ -680,8 +680,17 @@ impl ser::SerializeTuple for TupleInfer<'_> {
     }
 }
 
+impl Infer<'_> {
+    /// Infers `value` (behind `dyn`, see [`DynValue`](crate::ser::DynValue)).
+    #[inline(never)]
+    pub(crate) fn walk(self, value: &crate::ser::DynValue<'_>) -> Result<()> {
+        erased_serde::serialize(value, self)
+    }
+}
+
 impl<'a> ser::Serializer for Infer<'a> {
     serializer_types!((), Error; (SeqInfer<'a>) (TupleInfer<'a>) (RecInfer<'a>) _ (RecInfer<'a>) (RecInfer<'a>) _);
+    crate::ser::collect_seq!();
 
     refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
 

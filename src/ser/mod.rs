@@ -342,6 +342,41 @@ macro_rules! serializer_types {
 }
 pub(crate) use serializer_types;
 
+/// `collect_seq` (a `Vec`, a slice) as a plain loop over the items:
+/// serde's default goes through `try_for_each` and a closure, three
+/// functions per serializer and element type where this is one. The
+/// length hint is serde's: the exact length when the iterator knows it.
+macro_rules! collect_seq {
+    () => {
+        fn collect_seq<I>(self, iter: I) -> ::core::result::Result<Self::Ok, Self::Error>
+        where
+            I: IntoIterator,
+            <I as IntoIterator>::Item: ::serde::Serialize,
+        {
+            let iter = iter.into_iter();
+            let len = match iter.size_hint() {
+                (lo, Some(hi)) if lo == hi => Some(lo),
+                _ => None,
+            };
+            let mut seq = ::serde::Serializer::serialize_seq(self, len)?;
+            for item in iter {
+                ::serde::ser::SerializeSeq::serialize_element(&mut seq, &item)?;
+            }
+            ::serde::ser::SerializeSeq::end(seq)
+        }
+    };
+}
+pub(crate) use collect_seq;
+
+/// A value behind `dyn`, for the walkers that run once per array or off
+/// the fast paths (inference, the shape count, the looks at a value's
+/// top): each takes it in a non-generic function, so a user's type is
+/// instantiated once for all of them (its `serialize` through
+/// `erased_serde`'s one serializer type), not once per walker. The serde
+/// calls a walker sees are the same, in the same order; `&value` of any
+/// `&T: Serialize` is one.
+pub(crate) type DynValue<'a> = dyn erased_serde::Serialize + 'a;
+
 pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
@@ -472,7 +507,7 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
     let nd = probe::top(value);
     let Some(given) = given_dtype(opts)? else {
         let mut root = None;
-        value.serialize(infer::Infer::new(&mut root, true))?;
+        infer::Infer::new(&mut root, true).walk(&value)?;
         return inferred_plan(root, nd, opts.align);
     };
     let mut measured = count_shape(&given);
@@ -480,10 +515,17 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
     match nd {
         // the element's own axes (`[f32; 3]`), measured as the flat
         // data's inner axes
-        Some(_) => probe::parts(value, "", |_| Ok(count(&mut measured))).map(|_| ())?,
-        None => value.serialize(count(&mut measured))?,
+        Some(_) => count_parts(&value, &mut measured)?,
+        None => count(&mut measured).walk(&value)?,
     }
     given_plan(given, measured, nd)
+}
+
+/// The shape of an n-d array's element (its flat data's inner axes),
+/// measured into `measured`; the value behind `dyn` ([`DynValue`]).
+#[inline(never)]
+fn count_parts(value: &DynValue<'_>, measured: &mut walk::Shape) -> Result<()> {
+    probe::parts(value, "", |_| Ok(walk::Count::new(measured))).map(|_| ())
 }
 
 /// The plan of an inferred value (`root`; `nd`: an n-d array's shape).

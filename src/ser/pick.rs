@@ -110,6 +110,7 @@ impl<'a> Pick<'a> {
 
 impl<'a> ser::Serializer for Pick<'a> {
     serializer_types!((), Error; (Self) (Self) (Self) _ (Self) (Self) _);
+    crate::ser::collect_seq!();
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant

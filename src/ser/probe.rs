@@ -35,8 +35,8 @@ use serde::ser;
 
 use crate::error::Error;
 use crate::kinds::special::{self, Special};
-use crate::ser::Found;
 use crate::ser::nd::NdShape;
+use crate::ser::{DynValue, Found};
 
 /// What a probed value turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,6 +88,22 @@ pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
     }
 }
 
+/// [`probe`] of a value behind `dyn` ([`DynValue`]): the elements of a
+/// sequence looked at, whatever their type.
+#[inline(never)]
+fn probe_dyn(value: &DynValue<'_>) -> Captured {
+    probe(value)
+}
+
+/// Whether a value behind `dyn` is a record (a struct or a map).
+#[inline(never)]
+fn is_record_dyn(value: &DynValue<'_>) -> bool {
+    matches!(
+        value.serialize(Probe::new(Look::Kind, NoText)),
+        Err(Stop::Is(Found::Struct | Found::Map))
+    )
+}
+
 /// Probes `value` as a sequence of sizes (an n-d array's shape): `None`
 /// when it is anything else.
 pub(crate) fn dims<T: ?Sized + Serialize>(value: &T) -> Option<Vec<u64>> {
@@ -130,7 +146,7 @@ where
 {
     let mut on_text = Some(on_text);
     let mut out = None;
-    key_text_dyn(key, through_some, &mut |text| {
+    key_text_dyn(&key, through_some, &mut |text| {
         if let Some(f) = on_text.take() {
             out = Some(f(text));
         }
@@ -139,13 +155,16 @@ where
     out.ok_or(KeyError::NotText("unit"))
 }
 
-/// [`key_text`] with the text handed to a `dyn` callback.
-fn key_text_dyn<T: ?Sized + Serialize>(
-    key: &T,
+/// [`key_text`] with the text handed to a `dyn` callback, the key behind
+/// `dyn` ([`DynValue`]).
+#[inline(never)]
+fn key_text_dyn(
+    key: &DynValue<'_>,
     through_some: bool,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<(), KeyError> {
-    let seen = key.serialize(Probe::new(Look::Key { through_some }, KeyTake(on_text)));
+    let look = Probe::new(Look::Key { through_some }, KeyTake(on_text));
+    let seen = erased_serde::serialize(key, look);
     match seen {
         Ok(Seen::Text(())) => Ok(()),
         Ok(Seen::Value(captured)) => Err(KeyError::NotText(key_word(captured.found()))),
@@ -167,7 +186,14 @@ fn key_text_dyn<T: ?Sized + Serialize>(
 /// Only npz member dispatch asks this.
 #[cfg(feature = "npz")]
 pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
-    match value.serialize(Probe::new(Look::Kind, KindOf))? {
+    top_of_dyn(&value)
+}
+
+/// [`top_of`], the value behind `dyn` ([`DynValue`]).
+#[cfg(feature = "npz")]
+#[inline(never)]
+fn top_of_dyn(value: &DynValue<'_>) -> Result<Found, Stop> {
+    match erased_serde::serialize(value, Probe::new(Look::Kind, KindOf))? {
         Seen::Text(found) => Ok(found),
         Seen::Value(captured) => Err(Stop::Is(captured.found())),
         Seen::Dims(_) => Err(Stop::Is(Found::Seq)),
@@ -181,8 +207,15 @@ pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
 /// a `Vec` would be. Only the first element is looked at.
 #[cfg(feature = "npz")]
 pub(crate) fn first_is_record<T: ?Sized + Serialize>(value: &T) -> bool {
+    first_is_record_dyn(&value)
+}
+
+/// [`first_is_record`], the value behind `dyn` ([`DynValue`]).
+#[cfg(feature = "npz")]
+#[inline(never)]
+fn first_is_record_dyn(value: &DynValue<'_>) -> bool {
     matches!(
-        value.serialize(Probe::new(Look::First, NoText)),
+        erased_serde::serialize(value, Probe::new(Look::First, NoText)),
         Err(Stop::First(true))
     )
 }
@@ -240,6 +273,23 @@ where
     V: ?Sized + Serialize,
     F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
 {
+    let (mut write, mut out) = (Some(write), None);
+    raw_dyn(&value, &mut |nd, bytes| {
+        if let Some(write) = write.take() {
+            out = Some(write(nd, bytes)?);
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// [`raw`], the value behind `dyn` ([`DynValue`]) and the bytes handed to
+/// a `dyn` callback.
+#[inline(never)]
+fn raw_dyn(
+    value: &DynValue<'_>,
+    write: &mut dyn FnMut(&NdShape, &[u8]) -> Result<(), Error>,
+) -> Result<Option<()>, Error> {
     let look = Look::Nd {
         inside: false,
         code: "",
@@ -270,8 +320,14 @@ pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
 /// [`shape_of`] (`inside` the array's newtype) or [`top`]: the look stops
 /// at the data with the shape.
 fn nd_look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape, Error> {
+    nd_look_dyn(&value, inside)
+}
+
+/// [`nd_look`], the value behind `dyn` ([`DynValue`]).
+#[inline(never)]
+fn nd_look_dyn(value: &DynValue<'_>, inside: bool) -> Result<NdShape, Error> {
     let look = Look::Nd { inside, code: "" };
-    match value.serialize(Probe::new(look, NoText)) {
+    match erased_serde::serialize(value, Probe::new(look, NoText)) {
         Err(Stop::Shape(nd)) => Ok(nd),
         Ok(_) => Err(malformed()),
         Err(stop) => Err(nd_error(stop)),
@@ -591,49 +647,88 @@ impl<H: Take> Probe<H> {
 
     /// A sequence or a tuple: a pair's parts, a tuple's first element.
     fn elements(self, found: Found) -> Result<Elements<H::Out>, Stop> {
-        match (self.look, found) {
-            (Look::Value | Look::Dims, _) | (Look::First, Found::Tuple) => Ok(Elements {
-                parts: [None, None],
-                n: 0,
-                bad: false,
-                first: matches!(self.look, Look::First),
-                dims: matches!(self.look, Look::Dims).then(Vec::new),
-                out: PhantomData,
-            }),
-            _ => Err(Stop::Is(found)),
-        }
+        Ok(Elements {
+            items: Items::of(self.look, found)?,
+            out: PhantomData,
+        })
     }
 }
 
-/// Collects a pair of numbers ([`Look::Value`]), or stops at a tuple's
-/// first element ([`Look::First`]).
+/// The elements of a sequence or tuple, for every [`Take`]: the items'
+/// state ([`Items`]) and the output type.
 struct Elements<R> {
+    items: Items,
+    out: PhantomData<fn() -> R>,
+}
+
+impl<R> Elements<R> {
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
+        self.items.element(value)
+    }
+    #[inline]
+    fn finish(self) -> Result<Seen<R>, Stop> {
+        self.items.finish()
+    }
+}
+
+elements!(impl[R] Elements<R> => Seen<R>, Stop: SerializeSeq SerializeTuple);
+
+/// The items of a `collect_seq` (a `Vec`, a slice), one look whatever the
+/// caller's [`Take`]: the loop is instantiated once per item type (out
+/// of line, so that no taker's `collect_seq` takes a copy).
+#[inline(never)]
+fn collect_items<I>(look: Look, iter: I) -> Result<Items, Stop>
+where
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    let mut items = Items::of(look, Found::Seq)?;
+    for item in iter {
+        items.element(&item)?;
+    }
+    Ok(items)
+}
+
+/// Collects a pair of numbers ([`Look::Value`]), sizes ([`Look::Dims`]),
+/// or stops at a tuple's first element ([`Look::First`]).
+struct Items {
     parts: [Option<(f64, bool)>; 2],
     n: usize,
     bad: bool,
     first: bool,
     /// [`Look::Dims`]: the sizes so far.
     dims: Option<Vec<u64>>,
-    out: PhantomData<fn() -> R>,
 }
 
-impl<R> Elements<R> {
+impl Items {
+    /// The items `look` takes of a sequence or tuple (`found`), else the
+    /// stop.
+    fn of(look: Look, found: Found) -> Result<Items, Stop> {
+        match (look, found) {
+            (Look::Value | Look::Dims, _) | (Look::First, Found::Tuple) => Ok(Items {
+                parts: [None, None],
+                n: 0,
+                bad: false,
+                first: matches!(look, Look::First),
+                dims: matches!(look, Look::Dims).then(Vec::new),
+            }),
+            _ => Err(Stop::Is(found)),
+        }
+    }
+
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
         if self.first {
-            let record = matches!(
-                value.serialize(Probe::new(Look::Kind, NoText)),
-                Err(Stop::Is(Found::Struct | Found::Map))
-            );
-            return Err(Stop::First(record));
+            return Err(Stop::First(is_record_dyn(&value)));
         }
         if let Some(dims) = self.dims.as_mut() {
-            match probe(value) {
+            match probe_dyn(&value) {
                 Captured::UInt(n) => dims.push(n),
                 _ => return Err(Stop::Is(Found::Seq)),
             }
             return Ok(());
         }
-        match (probe(value).part(), self.parts.get_mut(self.n)) {
+        match (probe_dyn(&value).part(), self.parts.get_mut(self.n)) {
             (Some(p), Some(slot)) => *slot = Some(p),
             _ => self.bad = true,
         }
@@ -641,7 +736,8 @@ impl<R> Elements<R> {
         self.n = self.n.saturating_add(1);
         Ok(())
     }
-    fn finish(self) -> Result<Seen<R>, Stop> {
+    #[inline(never)]
+    fn finish<R>(self) -> Result<Seen<R>, Stop> {
         if self.first {
             return Err(Stop::First(true));
         }
@@ -656,8 +752,6 @@ impl<R> Elements<R> {
         }))
     }
 }
-
-elements!(impl[R] Elements<R> => Seen<R>, Stop: SerializeSeq SerializeTuple);
 
 /// The fields of an n-d array's parts ([`Look::Nd`]), in the order
 /// written: the shape and order, then the data handed to the taker.
@@ -714,6 +808,16 @@ macro_rules! capture {
 
 impl<H: Take> ser::Serializer for Probe<H> {
     serializer_types!(Seen<H::Out>, Stop; (Elements<H::Out>) (Elements<H::Out>) _ _ _ (NdParts<H>) _);
+
+    /// Every look's items through one loop per item type
+    /// ([`collect_items`]), not one per taker.
+    fn collect_seq<I>(self, iter: I) -> Result<Seen<H::Out>, Stop>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        collect_items(self.look, iter)?.finish()
+    }
 
     refuse!(serialize_none serialize_unit serialize_unit_struct
         serialize_newtype_variant serialize_tuple_struct serialize_tuple_variant serialize_map

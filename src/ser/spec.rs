@@ -247,11 +247,21 @@ pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
 ) -> Result<usize> {
     let mut st = SpecState::planned(tape, shape, column, out, output)?;
     let walked = if shape.is_empty() {
-        st.leaf(0, value)
+        st.whole(&value)
     } else {
         walk(&mut st, value)
     };
     st.planned_end(walked)
+}
+
+impl SpecState<'_> {
+    /// The whole value as one element (a 0-d array): once per write, so
+    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)), instantiated
+    /// once.
+    #[inline(never)]
+    fn whole(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
+        self.leaf(0, value)
+    }
 }
 
 impl<'o> SpecState<'o> {
@@ -336,7 +346,7 @@ fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Specu
         Ok(()) => {}
         Err(_) if st.leaf_found => {
             st.leaf_found = false;
-            st.leaf(0, value).ok()?;
+            st.whole(&value).ok()?;
         }
         Err(_) => return None,
     }
@@ -410,7 +420,7 @@ impl SpecState<'_> {
             return self.start(known, false);
         }
         let (mut slot, varies) = (None, Cell::new(false));
-        value.serialize(Infer::first(&mut slot, &varies))?;
+        Infer::first(&mut slot, &varies).walk(&value)?;
         self.start_inferred(slot, !varies.get())
     }
 

@@ -144,8 +144,18 @@ impl<'a> Count<'a> {
 
 elements!(impl['a] Count<'a> => (), Error: SerializeSeq SerializeTuple);
 
+impl Count<'_> {
+    /// Counts `value`'s shape (behind `dyn`, see
+    /// [`DynValue`](crate::ser::DynValue)).
+    #[inline(never)]
+    pub(crate) fn walk(self, value: &crate::ser::DynValue<'_>) -> Result<()> {
+        erased_serde::serialize(value, self)
+    }
+}
+
 impl<'a> ser::Serializer for Count<'a> {
     serializer_types!((), Error; (Self) (Self) (Skip) _ (Skip) (Skip) _);
+    crate::ser::collect_seq!();
 
     refuse!(serialize_tuple_variant serialize_struct_variant);
 
