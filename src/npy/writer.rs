@@ -474,17 +474,20 @@ fn raw_nd<W: Write, T: ?Sized + Serialize>(
     value: &T,
     opts: &WriteOptions,
 ) -> Result<bool> {
-    raw_nd_parts(value, opts, |head, bytes| {
+    raw_nd_parts(&value, opts, &mut |head, bytes| {
         writer.write_all(head)?;
         write_data_at(writer, [bytes, &[]], head, 0)
     })
 }
 
-/// [`raw_nd`]'s header and data bytes, handed to `write`.
-fn raw_nd_parts<T: ?Sized + Serialize>(
-    value: &T,
+/// [`raw_nd`]'s header and data bytes, handed to `write`; the value
+/// behind `dyn` ([`DynValue`](crate::ser::DynValue)): a look at the top
+/// of every write, instantiated once.
+#[inline(never)]
+fn raw_nd_parts(
+    value: &crate::ser::DynValue<'_>,
     opts: &WriteOptions,
-    write: impl FnOnce(&[u8], &[u8]) -> Result<()>,
+    write: &mut dyn FnMut(&[u8], &[u8]) -> Result<()>,
 ) -> Result<bool> {
     if opts.dtype.is_some() || opts.fortran_order.is_some() {
         return Ok(false);
@@ -891,7 +894,7 @@ impl WriteOptions {
     ) -> Result<()> {
         // an n-d array of plain numbers: its size is known, so the file's
         // blocks are reserved first, as numpy does
-        let whole = raw_nd_parts(value, self, |head, bytes| {
+        let whole = raw_nd_parts(&value, self, &mut |head, bytes| {
             let len = (head.len() as u64).saturating_add(bytes.len() as u64);
             crate::npy::atomic::preallocate(file, len);
             file.write_all(head)?;
@@ -927,7 +930,7 @@ impl WriteOptions {
     /// ```
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let raw = raw_nd_parts(value, self, |head, bytes| {
+        let raw = raw_nd_parts(&value, self, &mut |head, bytes| {
             out.reserve_exact(head.len().saturating_add(bytes.len()));
             crate::huge_pages::advise(out.spare_capacity_mut());
             out.extend_from_slice(head);

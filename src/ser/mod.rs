@@ -501,13 +501,22 @@ pub(crate) fn given_dtype(opts: &WriteOptions) -> Result<Option<Dtype>> {
     }
 }
 
-/// Pass 1: shape and dtype. Only the walks are generic: the rest is
-/// [`inferred_plan`] and [`given_plan`].
+/// Pass 1: shape and dtype: a shim over [`plan_dyn`], whose walks take
+/// the value behind `dyn`; the rest is [`inferred_plan`] and
+/// [`given_plan`].
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
+    plan_dyn(&value, opts)
+}
+
+/// [`plan`], the value behind `dyn` ([`DynValue`]): its walks are the
+/// cold ones (inference, the shape count), so one instantiation serves
+/// every type.
+#[inline(never)]
+fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
     let nd = probe::top(value);
     let Some(given) = given_dtype(opts)? else {
         let mut root = None;
-        infer::Infer::new(&mut root, true).walk(&value)?;
+        infer::Infer::new(&mut root, true).walk(value)?;
         return inferred_plan(root, nd, opts.align);
     };
     let mut measured = count_shape(&given);
@@ -515,8 +524,8 @@ pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Res
     match nd {
         // the element's own axes (`[f32; 3]`), measured as the flat
         // data's inner axes
-        Some(_) => count_parts(&value, &mut measured)?,
-        None => count(&mut measured).walk(&value)?,
+        Some(_) => count_parts(value, &mut measured)?,
+        None => count(&mut measured).walk(value)?,
     }
     given_plan(given, measured, nd)
 }
