@@ -230,19 +230,25 @@ complex! {
     f64, "c16", 8;
 }
 
-/// Runs `$then!(E)` for the number type `E` that `$t` is, in the table's
-/// order; nothing when `$t` is none of them.
+/// Runs `$then!(E)` for the number type `E` of the table that `$t` is
+/// (`dispatch!(T, then)`), or whose numpy code is `code`
+/// (`dispatch!(code == code, then)`); nothing when there is none.
 macro_rules! dispatch {
-    ($t:ty, $then:ident) => {
-        dispatch!(@ $t, $then; bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 C8 C16);
-        #[cfg(feature = "half")]
-        dispatch!(@ $t, $then; f16);
-    };
-    (@ $t:ty, $then:ident; $($e:ident)*) => {$(
+    (@ [code == $code:ident, $then:ident] $($e:ident)*) => {$(
+        if $code == <$e as Number>::CODE {
+            $then!($e);
+        }
+    )*};
+    (@ [$t:ty, $then:ident] $($e:ident)*) => {$(
         if TypeId::of::<$t>() == TypeId::of::<$e>() {
             $then!($e);
         }
     )*};
+    ($($how:tt)*) => {
+        dispatch!(@ [$($how)*] bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 C8 C16);
+        #[cfg(feature = "half")]
+        dispatch!(@ [$($how)*] f16);
+    };
 }
 
 /// `Vec<U>` as the `Vec<T>` it is (`None` if it is not: the callers
@@ -340,18 +346,13 @@ pub(crate) fn serialize_le<S: Serializer>(
     bytes: &[u8],
     serializer: S,
 ) -> Option<Result<S::Ok, S::Error>> {
-    macro_rules! by_code {
-        ($($e:ident)*) => {$(
-            if code == <$e as Number>::CODE {
-                let numbers = bytes.chunks_exact(<$e as Number>::SIZE).map(<$e as Number>::read_le);
-                return Some(serializer.collect_seq(numbers));
-            }
-        )*};
+    macro_rules! then {
+        ($e:ty) => {
+            let numbers = bytes.chunks_exact(<$e as Number>::SIZE).map(<$e as Number>::read_le);
+            return Some(serializer.collect_seq(numbers));
+        };
     }
-    // the likeliest first: each miss is a compare of the code
-    by_code!(f64 f32 i64 i32 u8 bool i16 i8 u16 u32 u64 C16 C8);
-    #[cfg(feature = "half")]
-    by_code!(f16);
+    dispatch!(code == code, then);
     None
 }
 
