@@ -47,9 +47,7 @@ mod sealed {
 /// and `num_complex::Complex<f32>` / `Complex<f64>` (numpy's `c8` /
 /// `c16`).
 ///
-/// Sealed: each type is bound to the numpy type it is stored as. (Inside
-/// the crate this is the kinds table, `Number`: everything the crate
-/// knows about each Rust number type.)
+/// Sealed: each type is bound to the numpy type it is stored as.
 ///
 /// ```
 /// # #[cfg(feature = "view")] {
