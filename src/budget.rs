@@ -39,13 +39,13 @@ impl Budget {
     }
 
     /// Starts a new call.
-    #[cfg(feature = "npz")]
+    #[cfg(any(feature = "npz", test))]
     pub(crate) fn reset(&self) {
         self.spent.store(0, Ordering::Relaxed);
     }
 
     /// What is left.
-    #[cfg(feature = "npz")]
+    #[cfg(any(feature = "npz", test))]
     pub(crate) fn left(&self) -> u64 {
         self.max.saturating_sub(self.spent.load(Ordering::Relaxed))
     }

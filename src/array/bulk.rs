@@ -75,6 +75,7 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, V
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::de::at_least_one;
+use crate::kinds::number::Number;
 use crate::kinds::special::BULK;
 
 /// A `Vec<T>` of plain numbers that reads matching numpy data in bulk (see
@@ -331,74 +332,20 @@ use sealed::{Layout, NameText};
 /// ```
 pub trait Element: Layout + Copy + Send + Sync + Serialize + DeserializeOwned + 'static {}
 
-macro_rules! scalars {
-    ($($t:ty, $code:literal, $n:literal;)*) => {$(
-        impl Layout for $t {
-            const SIZE: usize = $n;
-            const CODE: &'static str = $code;
-            #[inline(always)]
-            fn decode(bytes: &[u8]) -> Self {
-                match bytes.first_chunk::<$n>() {
-                    Some(a) => <$t>::from_le_bytes(*a),
-                    None => <$t>::from_le_bytes([0; $n]),
-                }
-            }
-            #[inline(always)]
-            fn decode_be(bytes: &[u8]) -> Self {
-                match bytes.first_chunk::<$n>() {
-                    Some(a) => <$t>::from_be_bytes(*a),
-                    None => <$t>::from_be_bytes([0; $n]),
-                }
-            }
-        }
-        impl Element for $t {}
-    )*};
-}
-
-scalars! {
-    i8, "i1", 1;
-    i16, "i2", 2;
-    i32, "i4", 4;
-    i64, "i8", 8;
-    u8, "u1", 1;
-    u16, "u2", 2;
-    u32, "u4", 4;
-    u64, "u8", 8;
-    f32, "f4", 4;
-    f64, "f8", 8;
-}
-
-impl Layout for bool {
-    const SIZE: usize = 1;
-    const CODE: &'static str = "b1";
-    /// Any nonzero byte is `true`, as the general path reads `b1`.
+/// The numbers' layout is the kinds table's, which also lists which of them
+/// are [`Element`]s.
+impl<T: Number> Layout for T {
+    const SIZE: usize = T::SIZE;
+    const CODE: &'static str = T::CODE;
     #[inline(always)]
     fn decode(bytes: &[u8]) -> Self {
-        bytes.first().is_some_and(|&b| b != 0)
+        T::read_le(bytes)
     }
     #[inline(always)]
     fn decode_be(bytes: &[u8]) -> Self {
-        Self::decode(bytes)
+        T::read_be(bytes)
     }
 }
-impl Element for bool {}
-
-#[cfg(feature = "half")]
-impl Layout for half::f16 {
-    const SIZE: usize = 2;
-    const CODE: &'static str = "f2";
-    /// The bits unchanged (NaN payloads included), as the general path.
-    #[inline(always)]
-    fn decode(bytes: &[u8]) -> Self {
-        half::f16::from_bits(u16::decode(bytes))
-    }
-    #[inline(always)]
-    fn decode_be(bytes: &[u8]) -> Self {
-        half::f16::from_bits(u16::decode_be(bytes))
-    }
-}
-#[cfg(feature = "half")]
-impl Element for half::f16 {}
 
 impl<E: Element, const N: usize> Layout for [E; N] {
     const SIZE: usize = E::SIZE * N;

@@ -369,7 +369,7 @@ impl<T> NdArray<T> {
 
     /// The data as its numbers' little-endian bytes in place, for plain
     /// and complex numbers with feature `view` on a little-endian machine
-    /// ([`kind::le_in_place`](crate::kinds::number::le_in_place)).
+    /// ([`number::le_in_place`](crate::kinds::number::le_in_place)).
     pub(crate) fn le_in_place(&self) -> Option<&[u8]>
     where
         T: 'static,

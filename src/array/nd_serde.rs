@@ -37,7 +37,7 @@
 //! lengths asked for and then fails.
 //!
 //! Which element types are numbers is answered by the kinds table alone
-//! (`kind.rs`, the one place that compares `TypeId`s); nothing passes
+//! (`kinds/number.rs`, the one place that compares `TypeId`s); nothing passes
 //! between an array and this crate's writer or reader outside its serde
 //! calls.
 

@@ -321,17 +321,17 @@ macro_rules! to_scalar {
 /// every element of a record one field larger); anything else (other
 /// types, conversions, records: `general`) goes out of line.
 macro_rules! fast_scalar {
-    ($($m:ident $tag:ident $t:ty, $n:literal, $visit:ident;)*) => {$(
+    ($($m:ident $tag:ident $t:ty, $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let (fast, plan) = self.tags();
             if fast == Some(Plain::$tag) {
-                if let Some(a) = self.chunk::<$n>() {
+                if let Some(a) = self.chunk() {
                     return visited(plan, visitor.$visit(<$t>::from_le_bytes(*a)));
                 }
             }
             if plan.swapped == Some(Plain::$tag) {
-                if let Some(a) = self.chunk::<$n>() {
+                if let Some(a) = self.chunk() {
                     return visited(plan, visitor.$visit(<$t>::from_be_bytes(*a)));
                 }
             }
@@ -344,16 +344,16 @@ macro_rules! fast_scalar {
 macro_rules! fast_numbers {
     () => {
         fast_scalar! {
-            deserialize_i8 I8 i8, 1, visit_i8;
-            deserialize_i16 I16 i16, 2, visit_i16;
-            deserialize_i32 I32 i32, 4, visit_i32;
-            deserialize_i64 I64 i64, 8, visit_i64;
-            deserialize_u8 U8 u8, 1, visit_u8;
-            deserialize_u16 U16 u16, 2, visit_u16;
-            deserialize_u32 U32 u32, 4, visit_u32;
-            deserialize_u64 U64 u64, 8, visit_u64;
-            deserialize_f32 F32 f32, 4, visit_f32;
-            deserialize_f64 F64 f64, 8, visit_f64;
+            deserialize_i8 I8 i8, visit_i8;
+            deserialize_i16 I16 i16, visit_i16;
+            deserialize_i32 I32 i32, visit_i32;
+            deserialize_i64 I64 i64, visit_i64;
+            deserialize_u8 U8 u8, visit_u8;
+            deserialize_u16 U16 u16, visit_u16;
+            deserialize_u32 U32 u32, visit_u32;
+            deserialize_u64 U64 u64, visit_u64;
+            deserialize_f32 F32 f32, visit_f32;
+            deserialize_f64 F64 f64, visit_f64;
         }
     };
 }

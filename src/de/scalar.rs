@@ -11,6 +11,7 @@ use serde::de::{self, IntoDeserializer, Visitor};
 use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Scalar, ScalarType};
+use crate::kinds::number::Number;
 use crate::kinds::special;
 
 /// A decoded number, tagged with the file's type.
@@ -543,14 +544,12 @@ macro_rules! exact_visit {
 /// conversion checks (the hot path of derived structs over files written
 /// by numpy or by this crate). Anything else takes the general path.
 macro_rules! fast_visit {
-    ($($m:ident $ty:pat, $t:ty, $n:literal, $visit:ident;)*) => {$(
+    ($($m:ident $t:ty, $visit:ident;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if let $ty = self.scalar.ty() {
-                if self.scalar.order() != ByteOrder::Big {
-                    if let Some(a) = self.bytes.slice().first_chunk::<$n>() {
-                        return visitor.$visit(<$t>::from_le_bytes(*a)).map_err(|e| self.fix(e));
-                    }
+            if self.scalar.ty() == <$t as Number>::TYPE && self.scalar.order() != ByteOrder::Big {
+                if let Some(a) = self.bytes.slice().first_chunk() {
+                    return visitor.$visit(<$t>::from_le_bytes(*a)).map_err(|e| self.fix(e));
                 }
             }
             self.general(visitor, |d, v| d.$m(v))
@@ -570,16 +569,16 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     exact_visit!(deserialize_bool deserialize_i128 deserialize_u128);
 
     fast_visit! {
-        deserialize_i8 ScalarType::Int(1), i8, 1, visit_i8;
-        deserialize_i16 ScalarType::Int(2), i16, 2, visit_i16;
-        deserialize_i32 ScalarType::Int(4), i32, 4, visit_i32;
-        deserialize_i64 ScalarType::Int(8), i64, 8, visit_i64;
-        deserialize_u8 ScalarType::UInt(1), u8, 1, visit_u8;
-        deserialize_u16 ScalarType::UInt(2), u16, 2, visit_u16;
-        deserialize_u32 ScalarType::UInt(4), u32, 4, visit_u32;
-        deserialize_u64 ScalarType::UInt(8), u64, 8, visit_u64;
-        deserialize_f32 ScalarType::Float(4), f32, 4, visit_f32;
-        deserialize_f64 ScalarType::Float(8), f64, 8, visit_f64;
+        deserialize_i8 i8, visit_i8;
+        deserialize_i16 i16, visit_i16;
+        deserialize_i32 i32, visit_i32;
+        deserialize_i64 i64, visit_i64;
+        deserialize_u8 u8, visit_u8;
+        deserialize_u16 u16, visit_u16;
+        deserialize_u32 u32, visit_u32;
+        deserialize_u64 u64, visit_u64;
+        deserialize_f32 f32, visit_f32;
+        deserialize_f64 f64, visit_f64;
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -14,7 +14,7 @@ pub(crate) fn parse_token(name: &str) -> Option<(bool, DatetimeUnit)> {
     } else {
         (false, name.strip_prefix(TIMEDELTA_PREFIX)?)
     };
-    Some((datetime, crate::kinds::timeconv::parse_unit(rest)?))
+    Some((datetime, DatetimeUnit::parse(rest).ok()?))
 }
 
 /// [`timeconv::convert`](crate::kinds::timeconv::convert) with the read side's

@@ -3,13 +3,16 @@
 //!
 //! [`Number`] is implemented here once per plain or complex number type
 //! (`bool`, `i8`..`u64`, `f32`, `f64`, `half::f16` with feature `half`,
-//! `Complex<f32>`, `Complex<f64>`): its numpy type code, its size, its
-//! little-endian bytes both ways. The n-d arrays ([`crate::NdArray`],
-//! [`crate::NdView`]) are generic over any element type, which serde's
-//! traits cannot ask what it is; the functions below answer for them, and
-//! only they compare `TypeId`s (a type is one of the table's, then its
-//! values are taken as that type through `Any`, no `unsafe`). Nothing else
-//! in the crate looks at a type's identity.
+//! `Complex<f32>`, `Complex<f64>`): its numpy type, its size, its bytes
+//! both ways, its in-place casts. It is public as
+//! [`view::ViewElement`](crate::view::ViewElement), and the same list says
+//! which of them are [`bulk::Element`](crate::bulk::Element)s (all but the
+//! complex ones). The n-d arrays ([`crate::NdArray`], [`crate::NdView`])
+//! are generic over any element type, which serde's traits cannot ask what
+//! it is; the functions below answer for them, and only they compare
+//! `TypeId`s (a type is one of the table's, then its values are taken as
+//! that type through `Any`, no `unsafe`). Nothing else in the crate looks
+//! at a type's identity.
 //!
 //! With feature `view` on a little-endian machine an owned array's numbers
 //! are their bytes in place (bytemuck's cast); otherwise they are copied
@@ -17,8 +20,10 @@
 
 use std::any::{Any, TypeId};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::format::dtype::ScalarType;
 use crate::kinds::special::NDARRAY;
 
 /// numpy's `c8` and `c16`, one token each for the table's macros.
@@ -28,130 +33,184 @@ type C16 = num_complex::Complex<f64>;
 use half::f16;
 
 mod sealed {
+    /// Closes the table (the byte layout is this crate's promise); with
+    /// feature `view`, bytemuck's casts of the bytes in place.
+    #[cfg(feature = "view")]
+    pub trait Sealed: bytemuck::NoUninit + bytemuck::CheckedBitPattern {}
+    #[cfg(not(feature = "view"))]
     pub trait Sealed {}
 }
 
-/// A plain or complex number type of the table (sealed: the byte layout
-/// is this crate's promise).
-pub(crate) trait Number: sealed::Sealed + Copy + Serialize + 'static {
-    /// numpy's type code of its little-endian layout: `"f8"`, `"c16"`,
-    /// `"b1"`.
+/// A number type that [`view`](crate::view()) and
+/// [`view_mut`](crate::view_mut) can borrow in place: `bool`,
+/// `i8`..`i64`, `u8`..`u64`, `f32`, `f64`, `half::f16` (feature `half`)
+/// and `num_complex::Complex<f32>` / `Complex<f64>` (numpy's `c8` /
+/// `c16`).
+///
+/// Sealed: each type is bound to the numpy type it is stored as.
+///
+/// ```
+/// # #[cfg(feature = "view")] {
+/// use npy_serde::{ScalarType, view::ViewElement};
+/// assert_eq!(<u16 as ViewElement>::TYPE, ScalarType::UInt(2));
+/// assert_eq!(<num_complex::Complex<f64> as ViewElement>::NAME, "Complex<f64>");
+/// # }
+/// ```
+pub trait Number:
+    sealed::Sealed + Copy + Send + Sync + Serialize + DeserializeOwned + 'static
+{
+    /// The numpy type the values are stored as (in this machine's byte order).
+    const TYPE: ScalarType;
+    /// The Rust name, for messages.
+    const NAME: &'static str;
+    /// numpy's type code without its byte order: `"f8"`, `"c16"`, `"b1"`.
+    #[doc(hidden)]
     const CODE: &'static str;
     /// The name an n-d array of it is written under: [`NDARRAY`], `":"`,
     /// [`CODE`](Self::CODE) (see [`nd_name`]).
+    #[doc(hidden)]
     const ND_NAME: &'static str;
     /// Bytes of one number.
-    const SIZE: usize;
+    #[doc(hidden)]
+    const SIZE: usize = size_of::<Self>();
+
     /// One number from its `SIZE` little-endian bytes (zeros for a shorter
     /// slice, which the callers never pass); any nonzero byte is `true`.
+    #[doc(hidden)]
     fn read_le(bytes: &[u8]) -> Self;
+    /// The same from big-endian bytes.
+    #[doc(hidden)]
+    fn read_be(bytes: &[u8]) -> Self;
     /// Its little-endian bytes into exactly `SIZE` bytes (nothing into a
     /// slice of another length, which the callers never pass).
+    #[doc(hidden)]
     fn write_le(self, out: &mut [u8]);
+
     /// The numbers as their little-endian bytes in place: `Some` with
     /// feature `view` on a little-endian machine.
-    fn le_in_place(data: &[Self]) -> Option<&[u8]>;
-}
-
-/// [`Number::le_in_place`]: bytemuck's cast, where the bytes are already
-/// little-endian.
-macro_rules! le_in_place {
-    () => {
+    #[doc(hidden)]
+    #[inline]
+    fn le_in_place(data: &[Self]) -> Option<&[u8]> {
         #[cfg(all(feature = "view", target_endian = "little"))]
-        fn le_in_place(data: &[Self]) -> Option<&[u8]> {
-            Some(bytemuck::cast_slice(data))
-        }
+        return Some(bytemuck::cast_slice(data));
         #[cfg(not(all(feature = "view", target_endian = "little")))]
-        fn le_in_place(_: &[Self]) -> Option<&[u8]> {
+        {
+            let _ = data;
             None
         }
-    };
+    }
+
+    /// The bytes as values; `None` when bytemuck refuses the cast (the
+    /// length, the alignment and `bool`'s bytes are checked before, with
+    /// messages, so this is bytemuck's own guard).
+    #[cfg(feature = "view")]
+    #[doc(hidden)]
+    #[inline]
+    fn cast(bytes: &[u8]) -> Option<&[Self]> {
+        bytemuck::checked::try_cast_slice(bytes).ok()
+    }
+
+    /// The bytes as values to write; `None` as for [`cast`](Self::cast).
+    #[cfg(feature = "view")]
+    #[doc(hidden)]
+    #[inline]
+    fn cast_mut(bytes: &mut [u8]) -> Option<&mut [Self]> {
+        bytemuck::checked::try_cast_slice_mut(bytes).ok()
+    }
 }
 
+/// The table's plain numbers: their code and numpy type; each is also a
+/// [`bulk::Element`](crate::bulk::Element).
 macro_rules! numbers {
-    ($($t:ty, $code:literal, $n:literal;)*) => {$(
+    ($($(#[$cfg:meta])* $t:ident, $code:literal, $ty:expr;)*) => {$(
+        $(#[$cfg])*
         impl sealed::Sealed for $t {}
+        $(#[$cfg])*
         impl Number for $t {
+            const TYPE: ScalarType = $ty;
+            const NAME: &'static str = stringify!($t);
             const CODE: &'static str = $code;
             const ND_NAME: &'static str = concat!("$npy_serde::ndarray:", $code);
-            const SIZE: usize = $n;
             #[inline(always)]
             fn read_le(bytes: &[u8]) -> Self {
-                <$t>::from_le_bytes(bytes.first_chunk::<$n>().copied().unwrap_or([0; $n]))
+                <$t>::from_le_bytes(bytes.first_chunk().copied().unwrap_or_default())
+            }
+            #[inline(always)]
+            fn read_be(bytes: &[u8]) -> Self {
+                <$t>::from_be_bytes(bytes.first_chunk().copied().unwrap_or_default())
             }
             #[inline(always)]
             fn write_le(self, out: &mut [u8]) {
-                if let Some(out) = out.first_chunk_mut::<$n>() {
+                if let Some(out) = out.first_chunk_mut() {
                     *out = self.to_le_bytes();
                 }
             }
-            le_in_place!();
         }
+        $(#[$cfg])*
+        impl crate::array::bulk::Element for $t {}
     )*};
 }
 
 numbers! {
-    i8, "i1", 1;
-    i16, "i2", 2;
-    i32, "i4", 4;
-    i64, "i8", 8;
-    u8, "u1", 1;
-    u16, "u2", 2;
-    u32, "u4", 4;
-    u64, "u8", 8;
-    f32, "f4", 4;
-    f64, "f8", 8;
+    i8, "i1", ScalarType::Int(1);
+    i16, "i2", ScalarType::Int(2);
+    i32, "i4", ScalarType::Int(4);
+    i64, "i8", ScalarType::Int(8);
+    u8, "u1", ScalarType::UInt(1);
+    u16, "u2", ScalarType::UInt(2);
+    u32, "u4", ScalarType::UInt(4);
+    u64, "u8", ScalarType::UInt(8);
+    f32, "f4", ScalarType::Float(4);
+    f64, "f8", ScalarType::Float(8);
+    /// The bits unchanged (NaN payloads included).
+    #[cfg(feature = "half")]
+    f16, "f2", ScalarType::Float(2);
 }
 
 impl sealed::Sealed for bool {}
+/// One byte; any nonzero byte is `true`, as numpy reads `b1`. Not `Pod`
+/// (only the bytes 0 and 1 are values): bytemuck's checked casts look at
+/// every byte, so a view of `bool` costs a pass over the data, and a file
+/// holding other bytes is refused.
 impl Number for bool {
+    const TYPE: ScalarType = ScalarType::Bool;
+    const NAME: &'static str = "bool";
     const CODE: &'static str = "b1";
     const ND_NAME: &'static str = "$npy_serde::ndarray:b1";
-    const SIZE: usize = 1;
     #[inline(always)]
     fn read_le(bytes: &[u8]) -> Self {
         bytes.first().is_some_and(|&b| b != 0)
     }
     #[inline(always)]
-    fn write_le(self, out: &mut [u8]) {
-        if let Some(out) = out.first_mut() {
-            *out = u8::from(self);
-        }
-    }
-    le_in_place!();
-}
-
-#[cfg(feature = "half")]
-impl sealed::Sealed for half::f16 {}
-#[cfg(feature = "half")]
-impl Number for half::f16 {
-    const CODE: &'static str = "f2";
-    const ND_NAME: &'static str = "$npy_serde::ndarray:f2";
-    const SIZE: usize = 2;
-    /// The bits unchanged (NaN payloads included).
-    #[inline(always)]
-    fn read_le(bytes: &[u8]) -> Self {
-        half::f16::from_bits(<u16 as Number>::read_le(bytes))
+    fn read_be(bytes: &[u8]) -> Self {
+        Self::read_le(bytes)
     }
     #[inline(always)]
     fn write_le(self, out: &mut [u8]) {
-        self.to_bits().write_le(out);
+        u8::from(self).write_le(out);
     }
-    le_in_place!();
 }
+impl crate::array::bulk::Element for bool {}
 
+/// numpy's complex numbers: the real part's bytes, then the imaginary's
+/// (not [`bulk::Element`](crate::bulk::Element)s).
 macro_rules! complex {
-    ($($t:ty, $code:literal, $n:literal;)*) => {$(
+    ($($t:ident, $code:literal, $n:literal;)*) => {$(
         impl sealed::Sealed for num_complex::Complex<$t> {}
-        /// numpy's complex: the real part's bytes, then the imaginary's.
         impl Number for num_complex::Complex<$t> {
+            const TYPE: ScalarType = ScalarType::Complex(2 * $n);
+            const NAME: &'static str = concat!("Complex<", stringify!($t), ">");
             const CODE: &'static str = $code;
             const ND_NAME: &'static str = concat!("$npy_serde::ndarray:", $code);
-            const SIZE: usize = 2 * $n;
             #[inline(always)]
             fn read_le(bytes: &[u8]) -> Self {
                 let (re, im) = bytes.split_at_checked($n).unwrap_or_default();
-                num_complex::Complex::new(<$t as Number>::read_le(re), <$t as Number>::read_le(im))
+                num_complex::Complex::new(<$t>::read_le(re), <$t>::read_le(im))
+            }
+            #[inline(always)]
+            fn read_be(bytes: &[u8]) -> Self {
+                let (re, im) = bytes.split_at_checked($n).unwrap_or_default();
+                num_complex::Complex::new(<$t>::read_be(re), <$t>::read_be(im))
             }
             #[inline(always)]
             fn write_le(self, out: &mut [u8]) {
@@ -160,7 +219,6 @@ macro_rules! complex {
                     self.im.write_le(im);
                 }
             }
-            le_in_place!();
         }
     )*};
 }
@@ -170,19 +228,25 @@ complex! {
     f64, "c16", 8;
 }
 
-/// Runs `$then!(E)` for the number type `E` that `$t` is, in the table's
-/// order; nothing when `$t` is none of them.
+/// Runs `$then!(E)` for the number type `E` of the table that `$t` is
+/// (`dispatch!(T, then)`), or whose numpy code is `code`
+/// (`dispatch!(code == code, then)`); nothing when there is none.
 macro_rules! dispatch {
-    ($t:ty, $then:ident) => {
-        dispatch!(@ $t, $then; bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 C8 C16);
-        #[cfg(feature = "half")]
-        dispatch!(@ $t, $then; f16);
-    };
-    (@ $t:ty, $then:ident; $($e:ident)*) => {$(
+    (@ [code == $code:ident, $then:ident] $($e:ident)*) => {$(
+        if $code == <$e as Number>::CODE {
+            $then!($e);
+        }
+    )*};
+    (@ [$t:ty, $then:ident] $($e:ident)*) => {$(
         if TypeId::of::<$t>() == TypeId::of::<$e>() {
             $then!($e);
         }
     )*};
+    ($($how:tt)*) => {
+        dispatch!(@ [$($how)*] bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 C8 C16);
+        #[cfg(feature = "half")]
+        dispatch!(@ [$($how)*] f16);
+    };
 }
 
 /// `Vec<U>` as the `Vec<T>` it is (`None` if it is not: the callers
@@ -280,18 +344,13 @@ pub(crate) fn serialize_le<S: Serializer>(
     bytes: &[u8],
     serializer: S,
 ) -> Option<Result<S::Ok, S::Error>> {
-    macro_rules! by_code {
-        ($($e:ident)*) => {$(
-            if code == <$e as Number>::CODE {
-                let numbers = bytes.chunks_exact(<$e as Number>::SIZE).map(<$e as Number>::read_le);
-                return Some(serializer.collect_seq(numbers));
-            }
-        )*};
+    macro_rules! then {
+        ($e:ty) => {
+            let numbers = bytes.chunks_exact(<$e as Number>::SIZE).map(<$e as Number>::read_le);
+            return Some(serializer.collect_seq(numbers));
+        };
     }
-    // the likeliest first: each miss is a compare of the code
-    by_code!(f64 f32 i64 i32 u8 bool i16 i8 u16 u32 u64 C16 C8);
-    #[cfg(feature = "half")]
-    by_code!(f16);
+    dispatch!(code == code, then);
     None
 }
 

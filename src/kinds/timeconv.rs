@@ -459,18 +459,12 @@ fn refusal_text(text: &str, r: Refusal, from: DatetimeUnit, to: DatetimeUnit) ->
     }
 }
 
-/// The unit part of a datetime token after its prefix (see
-/// [`DatetimeUnit::parse`]); `None` for anything else.
-pub(crate) fn parse_unit(rest: &str) -> Option<DatetimeUnit> {
-    DatetimeUnit::parse(rest).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn u(s: &str) -> DatetimeUnit {
-        parse_unit(s).unwrap()
+        DatetimeUnit::parse(s).unwrap()
     }
 
     #[test]
@@ -489,8 +483,8 @@ mod tests {
         assert_eq!(lin(1, u("[W]"), u("[D]")), Ok(7));
         assert_eq!(lin(1, u(""), u("[D]")), Err(Refusal::Generic));
         assert_eq!(lin(NAT, u(""), u("[D]")), Ok(NAT));
-        assert_eq!(parse_unit("[x]"), None);
-        assert_eq!(parse_unit("[0s]"), None);
+        assert_eq!(DatetimeUnit::parse("[x]").ok(), None);
+        assert_eq!(DatetimeUnit::parse("[0s]").ok(), None);
     }
 
     /// Large counts convert whenever the result fits: the ratio is reduced

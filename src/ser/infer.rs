@@ -17,7 +17,6 @@ use crate::error::{Error, Result};
 use crate::format::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::format::pyrepr::PyStr;
 use crate::kinds::special::Special;
-use crate::kinds::timeconv::parse_unit as parse_token_unit;
 use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, probe};
 
@@ -837,8 +836,8 @@ fn code_node(code: &str) -> Option<Node> {
 }
 
 pub(crate) fn time_unit(name: &str, rest: &str) -> Result<DatetimeUnit> {
-    parse_token_unit(rest)
-        .ok_or_else(|| Error::mismatch(format!("unknown datetime unit in {}", PyStr(name))))
+    DatetimeUnit::parse(rest)
+        .map_err(|_| Error::mismatch(format!("unknown datetime unit in {}", PyStr(name))))
 }
 
 /// A map key as read for a record: `None` when it is the expected name
