@@ -127,12 +127,6 @@ impl Layout {
             ..Layout::none()
         }
     }
-
-    /// Whether the element is a record.
-    #[inline]
-    pub(crate) fn is_record(&self) -> bool {
-        self.fields.is_some()
-    }
 }
 
 /// Bytes of the block the fast mode stores into before they are appended
@@ -165,10 +159,6 @@ pub(crate) struct Flat<'b> {
     /// Per number type, the first position an element of that type does
     /// not fit at: 0 for all but the layout's bare type.
     ends: Ends,
-    /// The layout elements are checked against without being stored
-    /// ([`check`](Flat::check)), and how many passed.
-    check: Layout,
-    checked: u64,
 }
 
 /// A `u16` per [`Plain`], indexed by its discriminant (a constant at every
@@ -205,43 +195,7 @@ impl<'b> Flat<'b> {
             pos: 0,
             layout: Layout::none(),
             ends: Ends::default(),
-            check: Layout::none(),
-            checked: 0,
         }
-    }
-
-    /// Checks elements of this layout from now on, storing nothing (a
-    /// pass whose output is discarded): see [`check`](Flat::check).
-    #[inline]
-    pub(crate) fn resume_check(&mut self, layout: Layout) {
-        self.check = layout;
-        self.checked = 0;
-    }
-
-    /// Whether `value` is an element of the checked layout, counting it.
-    /// Nothing is stored, so for a `Vec<f64>` (whose elements can only be
-    /// `f64`s) the compiler drops the loop over the values altogether.
-    #[inline(always)]
-    pub(crate) fn check<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
-        let c = &self.check;
-        value.serialize(Leaf(Check {
-            bare: c.bare,
-            item: c.item,
-            itemsize: c.itemsize,
-        }))?;
-        // one per element of an iterator: 2^64 of them cannot be walked;
-        // wrapping (unlike saturating) lets the compiler turn a loop of
-        // checks that cannot fail into one addition
-        self.checked = self.checked.wrapping_add(1);
-        Ok(())
-    }
-
-    /// Stops checking: the number of elements that passed. Every element
-    /// misses the check until the next [`resume_check`](Flat::resume_check).
-    #[inline]
-    pub(crate) fn stop_check(&mut self) -> u64 {
-        self.check = Layout::none();
-        std::mem::take(&mut self.checked)
     }
 
     /// Takes elements of this layout, into the empty block.
@@ -320,8 +274,7 @@ impl<'b> Flat<'b> {
 }
 
 /// Where the numbers of one element of the fast mode go: the block (the
-/// element stored), a tuple element's window, or nowhere (the element only
-/// checked). One serializer, [`Leaf`], runs over each; which one is known at
+/// element stored) or a tuple element's window. One serializer, [`Leaf`], runs over each; which one is known at
 /// compile time, so each loop is as if written for it alone.
 trait Store: Sized {
     /// What a tuple element's numbers are handed to.
@@ -588,85 +541,6 @@ impl ser::SerializeTuple for Tuple<'_> {
         }
         *self.cursor = self.cursor.wrapping_add(self.len);
         Ok(())
-    }
-}
-
-/// A whole element checked against a layout, stored nowhere: the same
-/// misses as the stored one, no bytes.
-#[derive(Clone, Copy)]
-struct Check {
-    bare: Option<Plain>,
-    item: Option<Plain>,
-    itemsize: usize,
-}
-
-impl Store for Check {
-    type Tuple = CheckTuple;
-    type Record = Impossible<(), Miss>;
-    #[inline(always)]
-    fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
-        if self.bare == Some(num) {
-            Ok(())
-        } else {
-            Err(Miss)
-        }
-    }
-    #[inline]
-    fn tuple(self) -> Result<CheckTuple, Miss> {
-        let Some(num) = self.item else {
-            return Err(Miss);
-        };
-        Ok(CheckTuple {
-            num,
-            at: 0,
-            itemsize: self.itemsize,
-        })
-    }
-}
-
-/// A tuple element being checked: numbers of type `num` until exactly
-/// `itemsize` bytes.
-struct CheckTuple {
-    num: Plain,
-    at: usize,
-    itemsize: usize,
-}
-
-/// One number of a tuple element being checked.
-impl Store for &mut CheckTuple {
-    type Tuple = Impossible<(), Miss>;
-    type Record = Impossible<(), Miss>;
-    #[inline(always)]
-    fn store<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<(), Miss> {
-        if self.num != num {
-            return Err(Miss);
-        }
-        // at <= itemsize <= WINDOW before, N <= 8: no overflow
-        self.at = self.at.wrapping_add(N);
-        if self.at > self.itemsize {
-            return Err(Miss);
-        }
-        Ok(())
-    }
-    fn tuple(self) -> Result<Self::Tuple, Miss> {
-        Err(Miss)
-    }
-}
-
-impl ser::SerializeTuple for CheckTuple {
-    type Ok = ();
-    type Error = Miss;
-    #[inline(always)]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Miss> {
-        value.serialize(Leaf(self))
-    }
-    #[inline(always)]
-    fn end(self) -> Result<(), Miss> {
-        if self.at == self.itemsize {
-            Ok(())
-        } else {
-            Err(Miss)
-        }
     }
 }
 

@@ -105,8 +105,8 @@ pub(crate) trait Output {
     }
     /// A windowed flavour that uses the chunks only up to this many bytes
     /// (a checking pass): when the length hints claim more, no chunk is
-    /// handed over and plain-number elements are only checked
-    /// ([`Mode::Check`]), their bytes counted in the length.
+    /// handed over (the elements are encoded into the window and dropped),
+    /// their bytes counted in the length.
     fn check_above(&self) -> Option<usize> {
         None
     }
@@ -764,11 +764,6 @@ enum Mode {
     /// mode ([`Flat`]), falling back to [`SpecState::put`] for an element
     /// it does not take.
     Flat,
-    /// The array's elements are plain numbers and the pass only checks
-    /// them (`check_only`): each is checked by [`Flat::check`] and counted,
-    /// nothing is stored; an element it does not take ends the mode as in
-    /// `Flat`.
-    Check,
 }
 
 struct SpecSeq<'s, 'o> {
@@ -786,15 +781,6 @@ impl SpecSeq<'_, '_> {
     #[inline(always)]
     fn enter(&mut self) {
         match &self.st.layout {
-            // records are checked by encoding them (`Check` has no record)
-            Some(layout) if self.st.chunked.as_ref().is_some_and(|c| c.check_only) => {
-                if layout.is_record() {
-                    self.mode = Mode::Put;
-                } else {
-                    self.flat.resume_check(layout.clone());
-                    self.mode = Mode::Check;
-                }
-            }
             Some(layout) => {
                 self.flat.resume(layout.clone());
                 self.mode = Mode::Flat;
@@ -863,12 +849,6 @@ impl SpecSeq<'_, '_> {
                 count(&mut self.i, 1);
                 return flat_missed(self.st, data, value);
             }
-            Mode::Check => {
-                // the element was not taken by the check
-                self.leave_check()?;
-                count(&mut self.i, 1);
-                return flat_missed(self.st, &[], value);
-            }
             Mode::Put => self.st.put(value)?,
             Mode::Walk => {
                 if walk_element(self.st, self.flat.block, self.depth, value)? {
@@ -891,34 +871,8 @@ impl SpecSeq<'_, '_> {
                 count(&mut self.i, stored);
                 self.st.append(data)
             }
-            Mode::Check => self.leave_check(),
             Mode::Put | Mode::Walk => Ok(()),
         }
-    }
-
-    /// Leaves [`Mode::Check`]: the checked elements are counted (out of
-    /// line: the storing modes' loops stay as they were).
-    #[cold]
-    #[inline(never)]
-    fn leave_check(&mut self) -> Result<()> {
-        self.mode = Mode::Put;
-        let checked = self.flat.stop_check();
-        self.checked(checked)
-    }
-
-    /// Counts `n` elements that passed the check, and their bytes as
-    /// encoded and handed on (they went to no chunk: the caller discards
-    /// the chunks), within `usize::MAX`.
-    #[inline(never)]
-    fn checked(&mut self, n: u64) -> Result<()> {
-        count(&mut self.i, n);
-        let bytes = usize::try_from(n)
-            .ok()
-            .and_then(|n| n.checked_mul(self.st.itemsize))
-            .ok_or_else(too_large)?;
-        let st = &mut *self.st;
-        st.flushed = st.flushed.checked_add(bytes).ok_or_else(too_large)?;
-        st.total_fits(st.pos)
     }
 }
 
@@ -1006,7 +960,7 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
         // the fast mode first: out of it every element misses, and for a
         // type that is never flat (a struct) the miss is known at compile
         // time, so this costs nothing there
-        if self.flat.put(value).is_ok() || self.flat.check(value).is_ok() {
+        if self.flat.put(value).is_ok() {
             return Ok(());
         }
         self.element(value)
@@ -1166,7 +1120,6 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         loop {
             match seq.mode {
                 Mode::Flat => run!(put),
-                Mode::Check => run!(check),
                 // for good: every element through the tape
                 Mode::Put => {
                     // each element takes itemsize >= 1 bytes of the output,
