@@ -480,6 +480,9 @@ fn raw_nd<W: Write, T: ?Sized + Serialize>(
     })
 }
 
+/// What [`raw_nd_parts`] hands a header and its data bytes to.
+type WriteParts<'a> = dyn FnMut(&[u8], &[u8]) -> Result<()> + 'a;
+
 /// [`raw_nd`]'s header and data bytes, handed to `write`; the value
 /// behind `dyn` ([`DynValue`](crate::ser::DynValue)): a look at the top
 /// of every write, instantiated once.
@@ -487,7 +490,7 @@ fn raw_nd<W: Write, T: ?Sized + Serialize>(
 fn raw_nd_parts(
     value: &crate::ser::DynValue<'_>,
     opts: &WriteOptions,
-    write: &mut dyn FnMut(&[u8], &[u8]) -> Result<()>,
+    write: &mut WriteParts<'_>,
 ) -> Result<bool> {
     if opts.dtype.is_some() || opts.fortran_order.is_some() {
         return Ok(false);

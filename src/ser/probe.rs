@@ -288,13 +288,13 @@ where
     Ok(out)
 }
 
+/// What [`raw_dyn`] hands an n-d array's shape and bytes to.
+type TakeBytes<'a> = dyn FnMut(&NdShape, &[u8]) -> Result<(), Error> + 'a;
+
 /// [`raw`], the value behind `dyn` ([`DynValue`]) and the bytes handed to
 /// a `dyn` callback.
 #[inline(never)]
-fn raw_dyn(
-    value: &DynValue<'_>,
-    write: &mut dyn FnMut(&NdShape, &[u8]) -> Result<(), Error>,
-) -> Result<Option<()>, Error> {
+fn raw_dyn(value: &DynValue<'_>, write: &mut TakeBytes<'_>) -> Result<Option<()>, Error> {
     let look = Look::Nd {
         inside: false,
         code: "",
