@@ -570,6 +570,16 @@ trait Pass: ser::Error {
     /// The error with the field or index it happened in.
     fn field(self, key: &str) -> Self;
     fn index(self, i: usize) -> Self;
+    /// A record's field looked up by name (or a map's value), the value
+    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)): the exact pass's
+    /// path off the fields in dtype order, instantiated once in this crate
+    /// whatever the field's type; the fast pass misses.
+    fn field_at(
+        rec: &mut Rec<'_, '_, '_, Self>,
+        idx: Option<usize>,
+        key: &str,
+        value: &crate::ser::DynValue<'_>,
+    ) -> Result<(), Self>;
 }
 
 impl Pass for Miss {
@@ -590,6 +600,14 @@ impl Pass for Miss {
     fn index(self, _: usize) -> Miss {
         Miss
     }
+    fn field_at(
+        _: &mut Rec<'_, '_, '_, Miss>,
+        _: Option<usize>,
+        _: &str,
+        _: &crate::ser::DynValue<'_>,
+    ) -> Result<(), Miss> {
+        Err(Miss)
+    }
 }
 
 impl Pass for Error {
@@ -608,6 +626,15 @@ impl Pass for Error {
     #[cold]
     fn index(self, i: usize) -> Error {
         self.at_index(i as u64)
+    }
+    #[inline(never)]
+    fn field_at(
+        rec: &mut Rec<'_, '_, '_, Error>,
+        idx: Option<usize>,
+        key: &str,
+        value: &crate::ser::DynValue<'_>,
+    ) -> Result<()> {
+        rec.field_at(idx, key, value)
     }
 }
 
@@ -1389,7 +1416,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     #[inline(never)]
     fn field_by_name<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<(), E> {
         let idx = self.lookup(key);
-        self.field_at(idx, key, value)
+        E::field_at(self, idx, key, &value)
     }
 
     /// The index of the next field in dtype order.
@@ -1537,9 +1564,9 @@ impl<E: Pass> ser::SerializeMap for MapRec<'_, '_, '_, E> {
         match self.pending.take() {
             Some(Ok(i)) => {
                 let name = self.rec.kids.get(i).map(|f| &*f.name).unwrap_or_default();
-                self.rec.field_at(Some(i), name, value)
+                E::field_at(&mut self.rec, Some(i), name, &value)
             }
-            Some(Err(name)) => self.rec.field_at(None, &name, value),
+            Some(Err(name)) => E::field_at(&mut self.rec, None, &name, &value),
             None => Err(E::of(Error::mismatch("map value without a key"))),
         }
     }
