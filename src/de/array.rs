@@ -21,40 +21,19 @@ use crate::format::header_read::check_empty_axes;
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
 ///
-/// `F` is what the whole array of a file adds ([`OfFile`], see
-/// [`ArrayDe::of_file`]); nested arrays (rows, subarrays) have `()`, which
-/// adds nothing: they stay as small as their bytes and plan, and their
-/// sequences test nothing about the file.
-pub(crate) struct ArrayDe<'a, 'de, F = ()> {
+/// `file` is what the whole array of a file adds ([`OfFile`], see
+/// [`ArrayDe::of_file`]); nested arrays (rows, subarrays) have `None`:
+/// their sequences test nothing about the file. Runtime data rather than a
+/// type parameter, so every method exists once per visitor.
+#[derive(Clone, Copy)]
+pub(crate) struct ArrayDe<'a, 'de> {
     dtype: &'a Plan,
     dims: &'a [u64],
     bytes: Bytes<'de, 'a>,
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
-    file: F,
-}
-
-/// What [`ArrayDe`]'s sequences do for the whole array of a file: `()`
-/// for nested arrays (nothing), [`OfFile`] for a file's shape.
-pub(crate) trait Whole: Copy {
-    /// Checked before the shape is presented as sequences.
-    fn check(self) -> Result<()>;
-
-    /// Applied to the visitor's error.
-    fn hint(self, e: Error) -> Error;
-}
-
-impl Whole for () {
-    #[inline(always)]
-    fn check(self) -> Result<()> {
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn hint(self, e: Error) -> Error {
-        e
-    }
+    file: Option<OfFile<'a>>,
 }
 
 /// The file's header and `ReadOptions::max_elements`, carried by the
@@ -66,18 +45,6 @@ impl Whole for () {
 pub(crate) struct OfFile<'a> {
     header: &'a Header,
     max_elements: u64,
-}
-
-impl Whole for OfFile<'_> {
-    #[inline]
-    fn check(self) -> Result<()> {
-        check_empty_axes(self.header, self.max_elements)
-    }
-
-    #[cold]
-    fn hint(self, e: Error) -> Error {
-        with_shape_hint(e, self.header)
-    }
 }
 
 impl<'de, 'a> ArrayDe<'a, 'de> {
@@ -95,32 +62,45 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             bytes,
             cfg,
             top,
-            file: (),
+            file: None,
         }
     }
 
     /// The whole array of a file with this header (see [`OfFile`]).
     #[inline]
-    pub(crate) fn of_file(
-        self,
-        header: &'a Header,
-        max_elements: u64,
-    ) -> ArrayDe<'a, 'de, OfFile<'a>> {
+    pub(crate) fn of_file(self, header: &'a Header, max_elements: u64) -> Self {
         ArrayDe {
-            dtype: self.dtype,
-            dims: self.dims,
-            bytes: self.bytes,
-            cfg: self.cfg,
-            top: self.top,
-            file: OfFile {
+            file: Some(OfFile {
                 header,
                 max_elements,
-            },
+            }),
+            ..self
+        }
+    }
+
+    /// The same array over other bytes (the data reordered into C order).
+    #[inline]
+    pub(crate) fn over(self, bytes: Bytes<'de, 'a>) -> Self {
+        ArrayDe { bytes, ..self }
+    }
+
+    /// The plan, dims, bytes and options.
+    pub(crate) fn parts(&self) -> (&'a Plan, &'a [u64], Bytes<'de, 'a>, Cfg) {
+        (self.dtype, self.dims, self.bytes, self.cfg)
+    }
+
+    /// A visitor's error on the whole array: the file's shape hint.
+    #[cold]
+    #[inline(never)]
+    fn hint(&self, e: Error) -> Error {
+        match self.file {
+            Some(f) => with_shape_hint(e, f.header),
+            None => e,
         }
     }
 }
 
-impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
+impl<'de, 'a> ArrayDe<'a, 'de> {
     #[inline]
     fn element(&self) -> ElementDe<'a, 'de> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
@@ -150,7 +130,9 @@ impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
-        self.file.check()?;
+        if let Some(f) = self.file {
+            check_empty_axes(f.header, f.max_elements)?;
+        }
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
         if run && rest.is_empty() && self.dtype.size != 0 {
             // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
@@ -229,9 +211,7 @@ impl<'de, 'a, F: Whole> ArrayDe<'a, 'de, F> {
         match visitor.visit_seq(&mut seq) {
             Ok(_) if seq.next < seq.len => Err(too_few(self.dtype, self.dims, self.top, seq.next)),
             Ok(v) => Ok(v),
-            Err(e) => Err(self
-                .file
-                .hint(shape_error(e, self.dtype, self.dims, self.top))),
+            Err(e) => Err(self.hint(shape_error(e, self.dtype, self.dims, self.top))),
         }
     }
 }
@@ -491,7 +471,7 @@ macro_rules! elem_or_seq {
     )*};
 }
 
-impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
+impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
     type Error = Error;
 
     elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
@@ -600,7 +580,7 @@ impl<'de, F: Whole> de::Deserializer<'de> for ArrayDe<'_, 'de, F> {
     }
 }
 
-impl<'de, F: Whole> bulk_offer::Raw<'de> for ArrayDe<'_, 'de, F> {
+impl<'de> bulk_offer::Raw<'de> for ArrayDe<'_, 'de> {
     /// The whole data (C order), borrowed when the input is.
     fn raw<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.bytes.visit(visitor)

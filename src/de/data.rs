@@ -1,18 +1,21 @@
 //! An array's data section in memory, its header already read: the entry
 //! point of `from_slice`, row ranges (`crate::npy::rows`), `NpyReader`'s
-//! reordered Fortran data and npz members held in memory.
+//! reordered Fortran data and npz members held in memory ([`FileDe`]).
 
 // Sizes come from untrusted headers: every operation is checked.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use serde::Deserialize;
+use std::cell::OnceCell;
 
-use super::array::ArrayDe;
-use super::charged::AnyCharged;
-use super::fortran::FortranFile;
+use serde::Deserialize;
+use serde::de::{self, Visitor};
+
+use super::array::{ArrayDe, Flat, fortran_to_c};
+use super::nd::offer;
 use super::plan::Plan;
 use super::stream::{Chunked, row_size};
 use super::{Bytes, Cfg};
+use crate::array::nd::Order;
 use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::format::header::Header;
@@ -37,27 +40,138 @@ pub(crate) fn deserialize_data_in<'de, T: Deserialize<'de>>(
     max_elements: u64,
     budget: &Budget,
 ) -> Result<T> {
-    check_data_len(header, data.len() as u64)?;
-    let plan = Plan::new(&header.descr);
-    if header.fortran_order && header.shape.len() >= 2 {
-        return T::deserialize(AnyCharged {
-            de: FortranFile {
-                plan: &plan,
-                header,
-                bytes: Bytes::Borrowed(data),
-                cfg,
-                max_elements,
-            },
+    let file = InMemory::new(header, data)?;
+    T::deserialize(file.de(header, data, cfg, max_elements, budget))
+}
+
+/// What the top-level deserializer of an array in memory refers to: the
+/// plan, and the data reordered into C order once some type asks for it
+/// (Fortran order). Built and handed out by non-generic code: a type's
+/// `deserialize` only calls them.
+pub(crate) struct InMemory {
+    plan: Plan,
+    reordered: OnceCell<Vec<u8>>,
+}
+
+impl InMemory {
+    /// Checks the data's length against the header and compiles the plan.
+    pub(crate) fn new(header: &Header, data: &[u8]) -> Result<Self> {
+        check_data_len(header, data.len() as u64)?;
+        Ok(InMemory {
+            plan: Plan::new(&header.descr),
+            reordered: OnceCell::new(),
+        })
+    }
+
+    /// The top-level deserializer of `data` (exactly the header's bytes).
+    pub(crate) fn de<'a, 'de: 'a>(
+        &'a self,
+        header: &'a Header,
+        data: &'de [u8],
+        cfg: Cfg,
+        max_elements: u64,
+        budget: &'a Budget,
+    ) -> FileDe<'a, 'de> {
+        FileDe {
+            array: ArrayDe::new(&self.plan, &header.shape, Bytes::Borrowed(data), cfg, true)
+                .of_file(header, max_elements),
             header,
             budget,
-        });
+            reordered: &self.reordered,
+            fortran: header.fortran_order && header.shape.len() >= 2,
+        }
     }
-    T::deserialize(AnyCharged {
-        de: ArrayDe::new(&plan, &header.shape, Bytes::Borrowed(data), cfg, true)
-            .of_file(header, max_elements),
-        header,
-        budget,
-    })
+}
+
+/// The whole array of a file in memory (`from_slice`, row ranges, npz
+/// members), the top-level deserializer of a read: a generic target
+/// (`deserialize_any`) is charged [`Budget::charge_any`] first; a
+/// Fortran-order array of two or more axes is offered to an `NdArray` as
+/// stored (see `super::nd`) and reordered into C order for every other
+/// type. One type for both orders, so a type's visitor meets one
+/// top-level deserializer.
+pub(crate) struct FileDe<'a, 'de> {
+    /// The data as stored.
+    array: ArrayDe<'a, 'de>,
+    header: &'a Header,
+    budget: &'a Budget,
+    /// Where the data reordered into C order is kept.
+    reordered: &'a OnceCell<Vec<u8>>,
+    /// Fortran order with two or more axes: reordered when presented.
+    fortran: bool,
+}
+
+impl<'a, 'de> FileDe<'a, 'de> {
+    /// The array in C order: as stored, or reordered.
+    fn c_order(self) -> Result<ArrayDe<'a, 'de>> {
+        if !self.fortran {
+            return Ok(self.array);
+        }
+        let (plan, dims, bytes, _) = self.array.parts();
+        let c = fortran_to_c(bytes.slice(), dims, plan.size)?;
+        let c = self.reordered.get_or_init(|| c);
+        Ok(self.array.over(Bytes::Copied(c)))
+    }
+
+    /// Offers the stored (Fortran-order) data to an `NdArray`.
+    fn offer_stored<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (plan, shape, bytes, cfg) = self.array.parts();
+        let order = Order::of_header(true, shape);
+        let flat = Flat {
+            plan,
+            dims: shape,
+            bytes,
+            cfg,
+            order,
+            records: false,
+        };
+        let records = matches!(plan.kind, super::plan::Kind::Record(_));
+        offer(order, shape, records, flat, visitor)
+    }
+}
+
+/// Each listed method is the C-order array's.
+macro_rules! c_order {
+    ($($m:ident($($a:ident: $t:ty),*))*) => {$(
+        fn $m<V: Visitor<'de>>(self, $($a: $t,)* visitor: V) -> Result<V::Value> {
+            self.c_order()?.$m($($a,)* visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.budget.charge_any(self.header)?;
+        self.c_order()?.deserialize_any(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.fortran && name == crate::kinds::special::NDARRAY {
+            return self.offer_stored(visitor);
+        }
+        self.c_order()?.deserialize_newtype_struct(name, visitor)
+    }
+
+    c_order! {
+        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16()
+        deserialize_u32() deserialize_u64() deserialize_u128() deserialize_f32()
+        deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
+        deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit()
+        deserialize_seq() deserialize_map() deserialize_identifier()
+        deserialize_ignored_any()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+    }
 }
 
 /// Checks that the data section in memory, `have` bytes, is exactly the

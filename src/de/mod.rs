@@ -183,7 +183,6 @@ pub(crate) mod bulk_offer;
 pub(crate) mod charged;
 pub(crate) mod data;
 pub(crate) mod element;
-pub(crate) mod fortran;
 pub(crate) mod nd;
 pub(crate) mod plan;
 pub(crate) mod scalar;

@@ -13,7 +13,7 @@ use std::io::Read;
 
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, OfFile, fortran_to_c};
+use super::array::{ArrayDe, fortran_to_c};
 use super::bulk_offer;
 use super::element::{ElementDe, RowDe};
 use super::nd;
@@ -263,7 +263,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
     fn whole<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'_, 'de, OfFile<'_>>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         let total = usize::try_from(self.data.total).map_err(|_| internal())?;
         let cfg = self.cfg;
@@ -292,7 +292,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
     fn top<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
-        f: impl FnOnce(ArrayDe<'_, 'de, OfFile<'_>>, V) -> Result<V::Value>,
+        f: impl FnOnce(ArrayDe<'_, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
         if self.header.shape.is_empty() || self.fortran() {
             return self.whole(visitor, f);
