@@ -89,44 +89,80 @@ enum Pending {
 /// let err = npy_serde::from_reader::<Vec<u8>>(std::io::empty()).unwrap_err();
 /// assert!(matches!(err.kind(), ErrorKind::Header(_)), "{err}");
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The underlying reader or writer failed.
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     /// The zip container of an `.npz` archive is damaged or unsupported
     /// (with the `npz` feature, on by default).
     #[cfg(feature = "npz")]
-    #[error(transparent)]
-    Zip(#[from] zip::result::ZipError),
+    Zip(zip::result::ZipError),
     /// The magic string, version, header length or header dictionary is wrong.
-    #[error("invalid header: {0}")]
     Header(String),
     /// The `descr` (dtype description) cannot be understood.
-    #[error("invalid descr: {0}")]
     Descr(String),
     /// The file or value uses something this crate deliberately does not
     /// support (pickled objects, long doubles, `i128`, ...).
-    #[error("unsupported: {0}")]
     Unsupported(String),
     /// The data section is shorter or longer than the header promises.
-    #[error("{0}")]
     Data(String),
     /// A value does not fit the dtype, or the dtype does not fit the type.
-    #[error("{0}")]
     Mismatch(String),
     /// The values cannot be laid out as one numpy array (ragged lengths,
     /// records of different layout, no dtype for an empty sequence).
-    #[error("{0}")]
     Schema(String),
     /// A configured safety limit was reached; the message names the option
     /// that raises it.
-    #[error("limit exceeded: {0}")]
     Limit(String),
     /// A message from serde (a derived `Deserialize` or `Serialize`).
-    #[error("{0}")]
     Message(String),
+}
+
+// Written out rather than derived: one proc-macro crate (and its support
+// crate) fewer in every user's build.
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Io(e) => fmt::Display::fmt(e, f),
+            #[cfg(feature = "npz")]
+            ErrorKind::Zip(e) => fmt::Display::fmt(e, f),
+            ErrorKind::Header(m) => write!(f, "invalid header: {m}"),
+            ErrorKind::Descr(m) => write!(f, "invalid descr: {m}"),
+            ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+            ErrorKind::Limit(m) => write!(f, "limit exceeded: {m}"),
+            ErrorKind::Data(m)
+            | ErrorKind::Mismatch(m)
+            | ErrorKind::Schema(m)
+            | ErrorKind::Message(m) => f.write_str(m),
+        }
+    }
+}
+
+/// The I/O and zip errors are transparent: their own source is the
+/// source.
+impl std::error::Error for ErrorKind {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ErrorKind::Io(e) => std::error::Error::source(e),
+            #[cfg(feature = "npz")]
+            ErrorKind::Zip(e) => std::error::Error::source(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for ErrorKind {
+    fn from(e: std::io::Error) -> Self {
+        ErrorKind::Io(e)
+    }
+}
+
+#[cfg(feature = "npz")]
+impl From<zip::result::ZipError> for ErrorKind {
+    fn from(e: zip::result::ZipError) -> Self {
+        ErrorKind::Zip(e)
+    }
 }
 
 /// One step of the position attached to an error.

@@ -111,7 +111,7 @@
 //! - `npz` (on by default): `.npz` archives, the [`npz`] module and
 //!   [`ErrorKind::Zip`]; the only user of the zip dependency. Without it
 //!   (`default-features = false`) the crate reads and writes `.npy` files
-//!   with serde, thiserror, num-complex and serde_bytes alone.
+//!   with serde, erased-serde, num-complex and serde_bytes alone.
 //! - `view` (on by default): [`view()`] and [`view_mut`], zero-copy
 //!   [`NdView`]s of plain-number data in place (a memory map's), with
 //!   bytemuck's checked casts; the only user of the bytemuck dependency.
