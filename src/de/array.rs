@@ -11,20 +11,18 @@ use super::bulk_offer;
 use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Kind, Plan, bulk_key};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal};
 use crate::array::nd::Order;
 use crate::error::{Error, Result};
 use crate::format::dtype::ShapeRepr;
-use crate::format::header::Header;
-use crate::format::header_read::check_empty_axes;
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
 ///
-/// `file` is what the whole array of a file adds ([`OfFile`], see
-/// [`ArrayDe::of_file`]); nested arrays (rows, subarrays) have `None`:
-/// their sequences test nothing about the file. Runtime data rather than a
-/// type parameter, so every method exists once per visitor.
+/// What the whole array of a file adds (the empty axes checked against
+/// `ReadOptions::max_elements`, the file's shape in messages) is done once
+/// by the top-level deserializers (`super::data::FileDe`,
+/// `super::stream::StreamDe`), not per row.
 #[derive(Clone, Copy)]
 pub(crate) struct ArrayDe<'a, 'de> {
     dtype: &'a Plan,
@@ -33,18 +31,6 @@ pub(crate) struct ArrayDe<'a, 'de> {
     cfg: Cfg,
     /// The first axis of the file's shape: errors get `record i`, not `[i]`.
     top: bool,
-    file: Option<OfFile<'a>>,
-}
-
-/// The file's header and `ReadOptions::max_elements`, carried by the
-/// top-level [`ArrayDe`] only (kept out of the per-element [`Cfg`], which
-/// every element copies): the empty sequences of a 0 axis are checked
-/// against the limit before they are presented, and a type that wanted
-/// one element per record is told the file's shape.
-#[derive(Clone, Copy)]
-pub(crate) struct OfFile<'a> {
-    header: &'a Header,
-    max_elements: u64,
 }
 
 impl<'de, 'a> ArrayDe<'a, 'de> {
@@ -62,19 +48,6 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             bytes,
             cfg,
             top,
-            file: None,
-        }
-    }
-
-    /// The whole array of a file with this header (see [`OfFile`]).
-    #[inline]
-    pub(crate) fn of_file(self, header: &'a Header, max_elements: u64) -> Self {
-        ArrayDe {
-            file: Some(OfFile {
-                header,
-                max_elements,
-            }),
-            ..self
         }
     }
 
@@ -87,16 +60,6 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     /// The plan, dims, bytes and options.
     pub(crate) fn parts(&self) -> (&'a Plan, &'a [u64], Bytes<'de, 'a>, Cfg) {
         (self.dtype, self.dims, self.bytes, self.cfg)
-    }
-
-    /// A visitor's error on the whole array: the file's shape hint.
-    #[cold]
-    #[inline(never)]
-    fn hint(&self, e: Error) -> Error {
-        match self.file {
-            Some(f) => with_shape_hint(e, f.header),
-            None => e,
-        }
     }
 }
 
@@ -130,9 +93,6 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
-        if let Some(f) = self.file {
-            check_empty_axes(f.header, f.max_elements)?;
-        }
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
         if run && rest.is_empty() && self.dtype.size != 0 {
             // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
@@ -211,7 +171,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         match visitor.visit_seq(&mut seq) {
             Ok(_) if seq.next < seq.len => Err(too_few(self.dtype, self.dims, self.top, seq.next)),
             Ok(v) => Ok(v),
-            Err(e) => Err(self.hint(shape_error(e, self.dtype, self.dims, self.top))),
+            Err(e) => Err(shape_error(e, self.dtype, self.dims, self.top)),
         }
     }
 }

@@ -14,11 +14,12 @@ use super::array::{ArrayDe, Flat, fortran_to_c};
 use super::nd::offer;
 use super::plan::Plan;
 use super::stream::{Chunked, row_size};
-use super::{Bytes, Cfg};
+use super::{Bytes, Cfg, with_shape_hint};
 use crate::array::nd::Order;
 use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::format::header::Header;
+use crate::format::header_read::check_empty_axes;
 
 /// Deserializes the data section of an array (exactly `header.data_len()`
 /// bytes; shorter or longer is an error). Shared with the npz reader.
@@ -73,9 +74,9 @@ impl InMemory {
         budget: &'a Budget,
     ) -> FileDe<'a, 'de> {
         FileDe {
-            array: ArrayDe::new(&self.plan, &header.shape, Bytes::Borrowed(data), cfg, true)
-                .of_file(header, max_elements),
+            array: ArrayDe::new(&self.plan, &header.shape, Bytes::Borrowed(data), cfg, true),
             header,
+            max_elements,
             budget,
             reordered: &self.reordered,
             fortran: header.fortran_order && header.shape.len() >= 2,
@@ -89,11 +90,16 @@ impl InMemory {
 /// Fortran-order array of two or more axes is offered to an `NdArray` as
 /// stored (see `super::nd`) and reordered into C order for every other
 /// type. One type for both orders, so a type's visitor meets one
-/// top-level deserializer.
+/// top-level deserializer. What the whole file adds is done here once,
+/// not per row: the empty axes are checked against `max_elements` before
+/// any other type than an `NdArray` is presented the array, and a type
+/// that wanted one element per record is told the file's shape.
 pub(crate) struct FileDe<'a, 'de> {
     /// The data as stored.
     array: ArrayDe<'a, 'de>,
     header: &'a Header,
+    /// `ReadOptions::max_elements`.
+    max_elements: u64,
     budget: &'a Budget,
     /// Where the data reordered into C order is kept.
     reordered: &'a OnceCell<Vec<u8>>,
@@ -102,8 +108,10 @@ pub(crate) struct FileDe<'a, 'de> {
 }
 
 impl<'a, 'de> FileDe<'a, 'de> {
-    /// The array in C order: as stored, or reordered.
+    /// The array in C order (as stored, or reordered), its empty axes
+    /// checked.
     fn c_order(self) -> Result<ArrayDe<'a, 'de>> {
+        check_empty_axes(self.header, self.max_elements)?;
         if !self.fortran {
             return Ok(self.array);
         }
@@ -134,7 +142,8 @@ impl<'a, 'de> FileDe<'a, 'de> {
 macro_rules! c_order {
     ($($m:ident($($a:ident: $t:ty),*))*) => {$(
         fn $m<V: Visitor<'de>>(self, $($a: $t,)* visitor: V) -> Result<V::Value> {
-            self.c_order()?.$m($($a,)* visitor)
+            let header = self.header;
+            self.c_order()?.$m($($a,)* visitor).map_err(|e| with_shape_hint(e, header))
         }
     )*};
 }
@@ -143,8 +152,11 @@ impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.budget.charge_any(self.header)?;
-        self.c_order()?.deserialize_any(visitor)
+        let header = self.header;
+        self.budget.charge_any(header)?;
+        self.c_order()?
+            .deserialize_any(visitor)
+            .map_err(|e| with_shape_hint(e, header))
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -152,10 +164,17 @@ impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if self.fortran && name == crate::kinds::special::NDARRAY {
-            return self.offer_stored(visitor);
+        if name == crate::kinds::special::NDARRAY {
+            // an NdArray is presented no empty sequences
+            if self.fortran {
+                return self.offer_stored(visitor);
+            }
+            return self.array.deserialize_newtype_struct(name, visitor);
         }
-        self.c_order()?.deserialize_newtype_struct(name, visitor)
+        let header = self.header;
+        self.c_order()?
+            .deserialize_newtype_struct(name, visitor)
+            .map_err(|e| with_shape_hint(e, header))
     }
 
     c_order! {

@@ -223,7 +223,8 @@ pub(crate) struct StreamDe<'h, R> {
     plan: Plan,
     data: Chunked<R>,
     cfg: Cfg,
-    /// `ReadOptions::max_elements` (see `ArrayDe::of_file`).
+    /// `ReadOptions::max_elements`: the empty axes of the file's shape are
+    /// checked against it before they are presented.
     max_elements: u64,
 }
 
@@ -271,20 +272,20 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let plan = &self.plan;
         let fortran = self.fortran();
         let bytes = self.data.take(total)?;
-        if fortran {
+        check_empty_axes(header, self.max_elements)?;
+        let result = if fortran {
             let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
             f(
-                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true)
-                    .of_file(header, self.max_elements),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true),
                 visitor,
             )
         } else {
             f(
-                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true)
-                    .of_file(header, self.max_elements),
+                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true),
                 visitor,
             )
-        }
+        };
+        result.map_err(|e| with_shape_hint(e, header))
     }
 
     /// The top-level request: `f` on the whole array when it is 0-d or in
