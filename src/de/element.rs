@@ -256,7 +256,12 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         match &self.dtype.kind {
             Kind::Record(r) => self.record_seq(r.iter(), visitor),
             Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
-            Kind::Scalar(_) => de::Deserializer::deserialize_any(self, visitor),
+            // the scalar's own presentation: not `deserialize_any`, whose
+            // record and subarray arms would be instantiated again here
+            Kind::Scalar(s) => de::Deserializer::deserialize_any(
+                ScalarDe::new(*s, self.exact()?, self.cfg),
+                visitor,
+            ),
         }
     }
 
