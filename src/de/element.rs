@@ -200,7 +200,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
             Kind::Record(r) if self.dtype.by_position.untried(key) => {
                 self.record_map(r, Some((key, fields)), visitor)
             }
-            _ => de::Deserializer::deserialize_any(self, visitor),
+            _ => self.compound(visitor),
         }
     }
 
@@ -256,12 +256,20 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         match &self.dtype.kind {
             Kind::Record(r) => self.record_seq(r.iter(), visitor),
             Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
-            // the scalar's own presentation: not `deserialize_any`, whose
-            // record and subarray arms would be instantiated again here
-            Kind::Scalar(s) => de::Deserializer::deserialize_any(
-                ScalarDe::new(*s, self.exact()?, self.cfg),
-                visitor,
-            ),
+            // its compound presentation: not `deserialize_any`, which would
+            // hand a number to the visitor (and instantiate its record and
+            // subarray arms again here)
+            Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).compound(visitor),
+        }
+    }
+
+    /// A map or struct request that is no record's: a scalar's compound
+    /// presentation ([`ScalarDe::compound`]), a subarray's elements.
+    fn compound<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match &self.dtype.kind {
+            Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).compound(visitor),
+            Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
+            Kind::Record(r) => self.record_map(r, None, visitor),
         }
     }
 
@@ -511,7 +519,11 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         visitor.visit_unit()
     }
 
-    serde::forward_to_deserialize_any! { map identifier }
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.compound(visitor)
+    }
+
+    serde::forward_to_deserialize_any! { identifier }
 }
 
 impl<'de> bulk_offer::Raw<'de> for ElementDe<'_, 'de> {

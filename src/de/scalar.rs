@@ -53,6 +53,28 @@ impl Num {
         }
     }
 
+    /// What a visitor that takes no numbers (serde's default visit
+    /// methods) says of this one: its error, worded once here rather than
+    /// by each such visitor's methods (see [`ScalarDe::compound`]).
+    #[cold]
+    #[inline(never)]
+    fn refused(self, expected: &dyn de::Expected) -> Error {
+        let found = match self {
+            Num::Bool(x) => de::Unexpected::Bool(x),
+            Num::I8(x) => de::Unexpected::Signed(x.into()),
+            Num::I16(x) => de::Unexpected::Signed(x.into()),
+            Num::I32(x) => de::Unexpected::Signed(x.into()),
+            Num::I64(x) => de::Unexpected::Signed(x),
+            Num::U8(x) => de::Unexpected::Unsigned(x.into()),
+            Num::U16(x) => de::Unexpected::Unsigned(x.into()),
+            Num::U32(x) => de::Unexpected::Unsigned(x.into()),
+            Num::U64(x) => de::Unexpected::Unsigned(x),
+            Num::F32(x) => de::Unexpected::Float(x.into()),
+            Num::F64(x) | Num::Long(x, _) => de::Unexpected::Float(x),
+        };
+        de::Error::invalid_type(found, expected)
+    }
+
     /// The value as `f64` if that is exact (NaN counts as exact).
     fn exact_f64(self) -> Option<f64> {
         match self {
@@ -407,6 +429,30 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         }
     }
 
+    /// What a compound request (a sequence, tuple, map or struct) gets:
+    /// a complex number's parts or a byte string's bytes as a sequence, a
+    /// `U` string as text; a number is refused without calling the
+    /// visitor, as serde_json refuses a number where it asks for an array
+    /// or an object. A type's own visitor says the same of a number
+    /// (serde's default visit methods), but would need a copy of every
+    /// number method per type; this is one non-generic error.
+    pub(crate) fn compound<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let found = self.scalar;
+        let r = match self.shown() {
+            Ok(Shown::Num(num)) => Err(num.refused(&visitor)),
+            Ok(Shown::Parts(mut seq)) => match visitor.visit_seq(&mut seq) {
+                Ok(v) => seq.finish().map(|()| v),
+                Err(e) => Err(e),
+            },
+            Ok(Shown::Text(text)) => match text.as_str() {
+                Ok(s) => visitor.visit_str(s),
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        };
+        r.map_err(|e| fix_error(e, &format_args!("'{found}'")))
+    }
+
     fn float<V: Visitor<'de>>(self, visitor: V, want32: bool) -> Result<V::Value> {
         let Some(num) = self.number()? else {
             return self.any(visitor);
@@ -682,8 +728,38 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
         visitor.visit_unit()
     }
 
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.compound(visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.compound(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.compound(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.compound(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.compound(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
-        unit unit_struct seq tuple tuple_struct map struct identifier
+        unit unit_struct identifier
     }
 }
 
