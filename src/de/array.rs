@@ -11,6 +11,7 @@ use super::bulk_offer;
 use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Kind, Plan, bulk_key};
+use super::seq::Elements;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal};
 use crate::array::nd::Order;
 use crate::error::{Error, Result};
@@ -131,34 +132,49 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.axis(true)? {
             Axis::Run => run_seq::<V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor),
-            Axis::Strided { n, rest, stride } => self.strided(n, rest, stride, visitor),
+            Axis::Strided { n, rest, stride } => {
+                // the sequence by itself, not as `Elements`: the rows of a
+                // 2-d array are a hot path
+                let mut seq = self.strided(n, rest, stride);
+                match visitor.visit_seq(&mut seq) {
+                    Ok(v) => self.ended(&seq).map(|()| v),
+                    Err(e) => Err(self.failed(e)),
+                }
+            }
         }
     }
 
     /// Visits the first axis as a sequence of elements one stride apart
     /// (dims must not be empty): what every other request gets (a struct
     /// or `deserialize_any` meeting an array, a subarray presented
-    /// self-describing), so their visitors meet one sequence type, however
-    /// the array is laid out; values and messages are a run's.
+    /// self-describing), as [`Elements`], the sequence type of every cold
+    /// presentation, however the array is laid out; values and messages
+    /// are a run's.
     #[inline(never)]
     pub(crate) fn visit_elements<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.axis(false)? {
-            Axis::Strided { n, rest, stride } => self.strided(n, rest, stride, visitor),
-            Axis::Run => Err(internal()),
+        let Axis::Strided { n, rest, stride } = self.axis(false)? else {
+            return Err(internal());
+        };
+        let mut seq = Elements::Array(self.strided(n, rest, stride));
+        match visitor.visit_seq(&mut seq) {
+            Ok(v) => self.elements_ended(&seq).map(|()| v),
+            Err(e) => Err(self.failed(e)),
+        }
+    }
+
+    /// [`ended`](Self::ended) for [`Elements`].
+    fn elements_ended(&self, seq: &Elements<'_, '_, '_>) -> Result<()> {
+        match seq {
+            Elements::Array(seq) => self.ended(seq),
+            _ => Err(internal()),
         }
     }
 
     /// The [`ArraySeq`] of `n` elements (arrays of the `rest` axes) one
-    /// `stride` apart, to the visitor.
+    /// `stride` apart.
     #[inline]
-    fn strided<V: Visitor<'de>>(
-        self,
-        n: usize,
-        rest: &'a [u64],
-        stride: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        let mut seq = ArraySeq {
+    fn strided(self, n: usize, rest: &'a [u64], stride: usize) -> ArraySeq<'a, 'de> {
+        ArraySeq {
             dtype: self.dtype,
             rest,
             bytes: self.bytes,
@@ -167,12 +183,24 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             len: n,
             cfg: self.cfg,
             top: self.top,
-        };
-        match visitor.visit_seq(&mut seq) {
-            Ok(_) if seq.next < seq.len => Err(too_few(self.dtype, self.dims, self.top, seq.next)),
-            Ok(v) => Ok(v),
-            Err(e) => Err(shape_error(e, self.dtype, self.dims, self.top)),
         }
+    }
+
+    /// Whether the visitor took every element of `seq` (this array's
+    /// first axis).
+    #[inline]
+    fn ended(&self, seq: &ArraySeq<'_, '_>) -> Result<()> {
+        if seq.next < seq.len {
+            return Err(too_few(self.dtype, self.dims, self.top, seq.next));
+        }
+        Ok(())
+    }
+
+    /// A visitor's error on this array, with serde's wording fixed.
+    #[cold]
+    #[inline(never)]
+    fn failed(&self, e: Error) -> Error {
+        shape_error(e, self.dtype, self.dims, self.top)
     }
 }
 
@@ -369,8 +397,8 @@ pub(super) fn at_position(e: Error, top: bool, i: usize) -> Error {
     }
 }
 
-/// The elements of one axis.
-struct ArraySeq<'a, 'de> {
+/// The elements of one axis (handed out as [`Elements::Array`]).
+pub(crate) struct ArraySeq<'a, 'de> {
     dtype: &'a Plan,
     rest: &'a [u64],
     bytes: Bytes<'de, 'a>,
@@ -384,7 +412,9 @@ struct ArraySeq<'a, 'de> {
 impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
     type Error = Error;
 
-    #[inline]
+    // inlined into the visitor's loop over the rows of a 2-d array (a hot
+    // path), not called there, although `Elements` calls it too
+    #[inline(always)]
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
         seed: T,

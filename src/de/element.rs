@@ -14,6 +14,7 @@ use super::bulk_offer;
 use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
+use super::seq::Elements;
 use super::{Bytes, Cfg, fix_error, internal};
 use crate::array::nd::Order;
 use crate::error::{Error, Result};
@@ -244,8 +245,22 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         match reads {
-            Reads::All => self.record_seq(r.iter(), visitor),
-            Reads::Some(at) => self.record_seq(Picked { at: at.iter(), r }, visitor),
+            Reads::All => self.fields_seq(Fields::All(r.iter()), visitor),
+            Reads::Some(at) => self.fields_seq(Fields::Picked { at: at.iter(), r }, visitor),
+        }
+    }
+
+    /// [`record_seq`](Self::record_seq) off the hot path: the fields as
+    /// [`Elements`], the sequence type every cold presentation shares.
+    fn fields_seq<V: Visitor<'de>>(&self, fields: Fields<'_>, visitor: V) -> Result<V::Value> {
+        let total = fields.len();
+        let mut seq = Elements::Fields(RecordSeq {
+            fields,
+            record: self,
+        });
+        match visitor.visit_seq(&mut seq) {
+            Ok(v) => fields_end(&seq, total).map(|()| v),
+            Err(e) => Err(self.fix(e)),
         }
     }
 
@@ -254,7 +269,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     #[inline(never)]
     pub(crate) fn seq_general<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
-            Kind::Record(r) => self.record_seq(r.iter(), visitor),
+            Kind::Record(r) => self.fields_seq(Fields::All(r.iter()), visitor),
             Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
             // its compound presentation: not `deserialize_any`, which would
             // hand a number to the visitor (and instantiate its record and
@@ -299,6 +314,15 @@ fn settle(plan: &Plan, r: &[PField], key: usize, fields: &[&str], keys: Keys) {
     let at = keys.order(r, fields);
     let reads = at.as_deref().map(|at| Reads::of(at, r.len()));
     plan.by_position.settle(key, reads);
+}
+
+/// Whether the type took every field of a record read off the hot path
+/// ([`ElementDe::fields_seq`]; `total` of them).
+fn fields_end(seq: &Elements<'_, '_, '_>, total: usize) -> Result<()> {
+    match seq {
+        Elements::Fields(seq) if seq.fields.len() > 0 => Err(fields_left(total, seq.fields.len())),
+        _ => Ok(()),
+    }
 }
 
 /// A type read by position left `left` of the record's `total` fields.
@@ -642,30 +666,47 @@ impl<'de> de::MapAccess<'de> for RecordMap<'_, 'de> {
     }
 }
 
-/// The fields of record `r` at positions `at` (proven to be in it).
-struct Picked<'a> {
-    at: std::slice::Iter<'a, usize>,
-    r: &'a [PField],
+/// A record's fields off the hot path ([`Elements::Fields`]): all of
+/// them, or those of `r` at positions `at` (proven to be in it).
+pub(crate) enum Fields<'a> {
+    All(std::slice::Iter<'a, PField>),
+    Picked {
+        at: std::slice::Iter<'a, usize>,
+        r: &'a [PField],
+    },
 }
 
-impl<'a> Iterator for Picked<'a> {
+impl<'a> Iterator for Fields<'a> {
     type Item = &'a PField;
 
     #[inline]
     fn next(&mut self) -> Option<&'a PField> {
-        self.at.next().and_then(|&i| self.r.get(i))
+        match self {
+            Fields::All(it) => it.next(),
+            Fields::Picked { at, r } => at.next().and_then(|&i| r.get(i)),
+        }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.at.size_hint()
+        match self {
+            Fields::All(it) => it.size_hint(),
+            Fields::Picked { at, .. } => at.size_hint(),
+        }
     }
 }
 
-impl ExactSizeIterator for Picked<'_> {}
+impl ExactSizeIterator for Fields<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Fields::All(it) => it.len(),
+            Fields::Picked { at, .. } => at.len(),
+        }
+    }
+}
 
 /// A record as a sequence of its fields in file order (tuples, tuple
 /// structs, and structs by position: there some fields may be left out).
-struct RecordSeq<'r, 'a, 'de, I> {
+pub(crate) struct RecordSeq<'r, 'a, 'de, I> {
     fields: I,
     /// The record, which each of its fields' [`FieldDe`] refers to (so a
     /// field's deserializer is two words).

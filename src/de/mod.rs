@@ -43,13 +43,15 @@
 //! Code size: a visitor is instantiated once per deserializer and per
 //! sequence or map type it can be handed, and so is every generic method
 //! that calls it, per derived type of the user's. So the read side hands
-//! out few types: one [`Bytes`] for both kinds of input; sequence requests
-//! on an array get a run or [`array::ArrayDe`]'s one strided sequence,
-//! every other request on an array (a struct or `deserialize_any`
-//! meeting one, a subarray presented self-describing) only the strided
-//! one (`ArrayDe::visit_elements`); a scalar's parts (`[re, im]`, the
-//! `u8`s of bytes) one `scalar::Parts`. What does not call the visitor
-//! (an array's layout, a scalar's self-describing form, messages, the
+//! out few types: one [`Bytes`] for both kinds of input; the hot paths
+//! their own sequences (a run, a record read in order, the rows of a 2-d
+//! array), every other presentation one [`seq::Elements`]: an array met
+//! by a struct or `deserialize_any` (`ArrayDe::visit_elements`), a
+//! scalar's parts (`[re, im]`, the `u8`s of bytes), a record's fields
+//! picked by a proven list or met by a sequence request. A number met by
+//! a sequence, map or struct request is refused without calling the
+//! visitor (`ScalarDe::compound`). What does not call the visitor (an
+//! array's layout, a scalar's self-describing form, messages, the
 //! by-name proof) is not generic, so only the calls are per visitor.
 //!
 //! Entry points for other readers (npz): [`data::deserialize_data_in`]
@@ -186,6 +188,7 @@ pub(crate) mod element;
 pub(crate) mod nd;
 pub(crate) mod plan;
 pub(crate) mod scalar;
+pub(crate) mod seq;
 pub(crate) mod stream;
 pub(crate) mod time_token;
 

@@ -8,6 +8,7 @@
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
+use super::seq::Elements;
 use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Scalar, ScalarType};
@@ -420,11 +421,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.shown()? {
             Shown::Num(num) => num.visit(visitor),
-            Shown::Parts(mut seq) => {
-                let v = visitor.visit_seq(&mut seq)?;
-                seq.finish()?;
-                Ok(v)
-            }
+            Shown::Parts(parts) => visit_parts(parts, visitor),
             Shown::Text(text) => visitor.visit_str(text.as_str()?),
         }
     }
@@ -440,10 +437,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         let found = self.scalar;
         let r = match self.shown() {
             Ok(Shown::Num(num)) => Err(num.refused(&visitor)),
-            Ok(Shown::Parts(mut seq)) => match visitor.visit_seq(&mut seq) {
-                Ok(v) => seq.finish().map(|()| v),
-                Err(e) => Err(e),
-            },
+            Ok(Shown::Parts(parts)) => visit_parts(parts, visitor),
             Ok(Shown::Text(text)) => match text.as_str() {
                 Ok(s) => visitor.visit_str(s),
                 Err(e) => Err(e),
@@ -816,10 +810,7 @@ impl<'de> de::Deserializer<'de> for ComplexDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let mut seq = self.0.complex_parts()?;
-        let v = visitor.visit_seq(&mut seq)?;
-        seq.finish()?;
-        Ok(v)
+        visit_parts(self.0.complex_parts()?, visitor)
     }
 
     serde::forward_to_deserialize_any! {
@@ -846,6 +837,17 @@ enum Shown<'a, 'de> {
 pub(crate) enum Parts<'a, 'de> {
     Pair([Option<ScalarDe<'a, 'de>>; 2]),
     Bytes(std::slice::Iter<'a, u8>),
+}
+
+/// Hands a scalar's parts to the visitor (as [`Elements::Parts`], the
+/// sequence type every cold presentation shares).
+fn visit_parts<'de, V: Visitor<'de>>(parts: Parts<'_, 'de>, visitor: V) -> Result<V::Value> {
+    let mut seq = Elements::Parts(parts);
+    let v = visitor.visit_seq(&mut seq)?;
+    if let Elements::Parts(parts) = &seq {
+        parts.finish()?;
+    }
+    Ok(v)
 }
 
 impl Parts<'_, '_> {
