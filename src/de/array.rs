@@ -137,8 +137,8 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
                 // 2-d array are a hot path
                 let mut seq = self.strided(n, rest, stride);
                 match visitor.visit_seq(&mut seq) {
-                    Ok(v) => self.ended(&seq).map(|()| v),
-                    Err(e) => Err(self.failed(e)),
+                    Ok(v) => seq.end().map(|()| v),
+                    Err(e) => Err(seq.failed(e)),
                 }
             }
         }
@@ -150,24 +150,12 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     /// self-describing), as [`Elements`], the sequence type of every cold
     /// presentation, however the array is laid out; values and messages
     /// are a run's.
-    #[inline(never)]
+    #[inline]
     pub(crate) fn visit_elements<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let Axis::Strided { n, rest, stride } = self.axis(false)? else {
             return Err(internal());
         };
-        let mut seq = Elements::Array(self.strided(n, rest, stride));
-        match visitor.visit_seq(&mut seq) {
-            Ok(v) => self.elements_ended(&seq).map(|()| v),
-            Err(e) => Err(self.failed(e)),
-        }
-    }
-
-    /// [`ended`](Self::ended) for [`Elements`].
-    fn elements_ended(&self, seq: &Elements<'_, '_, '_>) -> Result<()> {
-        match seq {
-            Elements::Array(seq) => self.ended(seq),
-            _ => Err(internal()),
-        }
+        Elements::Array(self.strided(n, rest, stride)).visit(visitor)
     }
 
     /// The [`ArraySeq`] of `n` elements (arrays of the `rest` axes) one
@@ -176,6 +164,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     fn strided(self, n: usize, rest: &'a [u64], stride: usize) -> ArraySeq<'a, 'de> {
         ArraySeq {
             dtype: self.dtype,
+            dims: self.dims,
             rest,
             bytes: self.bytes,
             stride,
@@ -184,23 +173,6 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             cfg: self.cfg,
             top: self.top,
         }
-    }
-
-    /// Whether the visitor took every element of `seq` (this array's
-    /// first axis).
-    #[inline]
-    fn ended(&self, seq: &ArraySeq<'_, '_>) -> Result<()> {
-        if seq.next < seq.len {
-            return Err(too_few(self.dtype, self.dims, self.top, seq.next));
-        }
-        Ok(())
-    }
-
-    /// A visitor's error on this array, with serde's wording fixed.
-    #[cold]
-    #[inline(never)]
-    fn failed(&self, e: Error) -> Error {
-        shape_error(e, self.dtype, self.dims, self.top)
     }
 }
 
@@ -400,6 +372,8 @@ pub(super) fn at_position(e: Error, top: bool, i: usize) -> Error {
 /// The elements of one axis (handed out as [`Elements::Array`]).
 pub(crate) struct ArraySeq<'a, 'de> {
     dtype: &'a Plan,
+    /// The array's dims (the first axis is this sequence's).
+    dims: &'a [u64],
     rest: &'a [u64],
     bytes: Bytes<'de, 'a>,
     stride: usize,
@@ -407,6 +381,24 @@ pub(crate) struct ArraySeq<'a, 'de> {
     len: usize,
     cfg: Cfg,
     top: bool,
+}
+
+impl ArraySeq<'_, '_> {
+    /// Whether the visitor took every element.
+    #[inline]
+    pub(crate) fn end(&self) -> Result<()> {
+        if self.next < self.len {
+            return Err(too_few(self.dtype, self.dims, self.top, self.next));
+        }
+        Ok(())
+    }
+
+    /// A visitor's error on the array, with serde's wording fixed.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn failed(&self, e: Error) -> Error {
+        shape_error(e, self.dtype, self.dims, self.top)
+    }
 }
 
 impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {

@@ -254,14 +254,14 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     /// [`Elements`], the sequence type every cold presentation shares.
     fn fields_seq<V: Visitor<'de>>(&self, fields: Fields<'_>, visitor: V) -> Result<V::Value> {
         let total = fields.len();
-        let mut seq = Elements::Fields(RecordSeq {
-            fields,
-            record: self,
-        });
-        match visitor.visit_seq(&mut seq) {
-            Ok(v) => fields_end(&seq, total).map(|()| v),
-            Err(e) => Err(self.fix(e)),
-        }
+        Elements::Fields(
+            RecordSeq {
+                fields,
+                record: self,
+            },
+            total,
+        )
+        .visit(visitor)
     }
 
     /// `deserialize_seq` on anything but a run of scalars: out of line,
@@ -314,15 +314,6 @@ fn settle(plan: &Plan, r: &[PField], key: usize, fields: &[&str], keys: Keys) {
     let at = keys.order(r, fields);
     let reads = at.as_deref().map(|at| Reads::of(at, r.len()));
     plan.by_position.settle(key, reads);
-}
-
-/// Whether the type took every field of a record read off the hot path
-/// ([`ElementDe::fields_seq`]; `total` of them).
-fn fields_end(seq: &Elements<'_, '_, '_>, total: usize) -> Result<()> {
-    match seq {
-        Elements::Fields(seq) if seq.fields.len() > 0 => Err(fields_left(total, seq.fields.len())),
-        _ => Ok(()),
-    }
 }
 
 /// A type read by position left `left` of the record's `total` fields.
@@ -711,6 +702,21 @@ pub(crate) struct RecordSeq<'r, 'a, 'de, I> {
     /// The record, which each of its fields' [`FieldDe`] refers to (so a
     /// field's deserializer is two words).
     record: &'r ElementDe<'a, 'de>,
+}
+
+impl RecordSeq<'_, '_, '_, Fields<'_>> {
+    /// Whether the type took every one of the `total` fields.
+    pub(crate) fn end(&self, total: usize) -> Result<()> {
+        match self.fields.len() {
+            0 => Ok(()),
+            left => Err(fields_left(total, left)),
+        }
+    }
+
+    /// A visitor's error on the record, with serde's wording fixed.
+    pub(crate) fn failed(&self, e: Error) -> Error {
+        self.record.fix(e)
+    }
 }
 
 impl<'de, 'a, I> de::SeqAccess<'de> for RecordSeq<'_, 'a, 'de, I>

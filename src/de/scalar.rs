@@ -842,18 +842,13 @@ pub(crate) enum Parts<'a, 'de> {
 /// Hands a scalar's parts to the visitor (as [`Elements::Parts`], the
 /// sequence type every cold presentation shares).
 fn visit_parts<'de, V: Visitor<'de>>(parts: Parts<'_, 'de>, visitor: V) -> Result<V::Value> {
-    let mut seq = Elements::Parts(parts);
-    let v = visitor.visit_seq(&mut seq)?;
-    if let Elements::Parts(parts) = &seq {
-        parts.finish()?;
-    }
-    Ok(v)
+    Elements::Parts(parts).visit(visitor)
 }
 
 impl Parts<'_, '_> {
     /// A complex number whose imaginary part the type did not take is
     /// refused.
-    fn finish(&self) -> Result<()> {
+    pub(crate) fn finish(&self) -> Result<()> {
         if let Parts::Pair(parts) = self {
             if parts.iter().any(Option::is_some) {
                 return Err(Error::mismatch(

@@ -19,8 +19,43 @@ pub(crate) enum Elements<'r, 'a, 'de> {
     Array(ArraySeq<'a, 'de>),
     /// `[re, im]` of a complex number, or the `u8`s of bytes.
     Parts(Parts<'a, 'de>),
-    /// A record's fields: all of them, or those a proven list reads.
-    Fields(RecordSeq<'r, 'a, 'de, Fields<'a>>),
+    /// A record's fields: all of them, or those a proven list reads;
+    /// with how many there are.
+    Fields(RecordSeq<'r, 'a, 'de, Fields<'a>>, usize),
+}
+
+impl<'de> Elements<'_, '_, 'de> {
+    /// Hands the sequence to the visitor and checks that it took the
+    /// whole: the one generic step of every cold presentation (one copy
+    /// per visitor), its checks and messages not generic.
+    #[inline(never)]
+    pub(crate) fn visit<V: de::Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        match visitor.visit_seq(&mut self) {
+            Ok(v) => self.end().map(|()| v),
+            Err(e) => Err(self.failed(e)),
+        }
+    }
+
+    /// Whether the visitor took every element.
+    fn end(&self) -> Result<()> {
+        match self {
+            Elements::Array(s) => s.end(),
+            Elements::Parts(s) => s.finish(),
+            Elements::Fields(s, total) => s.end(*total),
+        }
+    }
+
+    /// A visitor's error, with serde's wording fixed where the
+    /// presentation has a numpy type to name.
+    #[cold]
+    #[inline(never)]
+    fn failed(&self, e: Error) -> Error {
+        match self {
+            Elements::Array(s) => s.failed(e),
+            Elements::Parts(_) => e,
+            Elements::Fields(s, _) => s.failed(e),
+        }
+    }
 }
 
 impl<'de> de::SeqAccess<'de> for Elements<'_, '_, 'de> {
@@ -34,7 +69,7 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, '_, 'de> {
         match self {
             Elements::Array(s) => s.next_element_seed(seed),
             Elements::Parts(s) => s.next_element_seed(seed),
-            Elements::Fields(s) => s.next_element_seed(seed),
+            Elements::Fields(s, _) => s.next_element_seed(seed),
         }
     }
 
@@ -42,7 +77,7 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, '_, 'de> {
         match self {
             Elements::Array(s) => s.size_hint(),
             Elements::Parts(s) => s.size_hint(),
-            Elements::Fields(s) => s.size_hint(),
+            Elements::Fields(s, _) => s.size_hint(),
         }
     }
 }
