@@ -152,10 +152,16 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     /// are a run's.
     #[inline]
     pub(crate) fn visit_elements<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.elements()?.visit(visitor)
+    }
+
+    /// The first axis as [`Elements`] (not generic: one copy).
+    #[inline(never)]
+    fn elements<'r>(self) -> Result<Elements<'r, 'a, 'de>> {
         let Axis::Strided { n, rest, stride } = self.axis(false)? else {
             return Err(internal());
         };
-        Elements::Array(self.strided(n, rest, stride)).visit(visitor)
+        Ok(Elements::Array(self.strided(n, rest, stride)))
     }
 
     /// The [`ArraySeq`] of `n` elements (arrays of the `rest` axes) one

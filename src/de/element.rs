@@ -578,12 +578,17 @@ impl Keys {
     #[cold]
     #[inline(never)]
     fn note<K>(&mut self, key: &K) {
-        let ty = std::any::type_name::<K>();
+        let mut h = DefaultHasher::new();
+        std::mem::discriminant(key).hash(&mut (&mut h as &mut dyn Hasher));
+        self.noted(std::any::type_name::<K>(), h.finish());
+    }
+
+    /// [`note`](Self::note) without the key's type: its name and its
+    /// discriminant's hash.
+    fn noted(&mut self, ty: &'static str, hash: u64) {
         self.mixed |= self.ty.is_some_and(|t| t != ty);
         self.ty = Some(ty);
-        let mut h = DefaultHasher::new();
-        std::mem::discriminant(key).hash(&mut h);
-        self.seen.push(h.finish());
+        self.seen.push(hash);
     }
 
     /// What the read proved of `fields` for record `r`: the positions of

@@ -421,30 +421,35 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.shown()? {
             Shown::Num(num) => num.visit(visitor),
-            Shown::Parts(parts) => visit_parts(parts, visitor),
+            Shown::Parts(parts) => visit_parts(parts, self.scalar, visitor),
             Shown::Text(text) => visitor.visit_str(text.as_str()?),
         }
     }
 
     /// What a compound request (a sequence, tuple, map or struct) gets:
-    /// a complex number's parts or a byte string's bytes as a sequence, a
-    /// `U` string as text; a number is refused without calling the
-    /// visitor, as serde_json refuses a number where it asks for an array
-    /// or an object. A type's own visitor says the same of a number
-    /// (serde's default visit methods), but would need a copy of every
-    /// number method per type; this is one non-generic error.
+    /// a complex number's parts or a byte string's bytes as a sequence. A
+    /// number or a `U` string is refused without calling the visitor, as
+    /// serde_json refuses a number or a string where it asks for an array
+    /// or an object. A type's own visitor says the same of them (serde's
+    /// default visit methods), but would need a copy of each of those
+    /// methods per type; this is one non-generic error.
+    #[inline]
     pub(crate) fn compound<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let found = self.scalar;
-        let r = match self.shown() {
-            Ok(Shown::Num(num)) => Err(num.refused(&visitor)),
-            Ok(Shown::Parts(parts)) => visit_parts(parts, visitor),
-            Ok(Shown::Text(text)) => match text.as_str() {
-                Ok(s) => visitor.visit_str(s),
-                Err(e) => Err(e),
-            },
-            Err(e) => Err(e),
+        Elements::Parts(self.compound_parts(&visitor)?, self.scalar).visit(visitor)
+    }
+
+    /// The parts [`compound`](Self::compound) hands the visitor, or its
+    /// error (fixed): not generic.
+    #[inline(never)]
+    fn compound_parts(&self, expected: &dyn de::Expected) -> Result<Parts<'a, 'de>> {
+        let refused = match self.shown()? {
+            Shown::Parts(parts) => return Ok(parts),
+            Shown::Num(num) => num.refused(expected),
+            Shown::Text(text) => {
+                de::Error::invalid_type(de::Unexpected::Str(text.as_str()?), expected)
+            }
         };
-        r.map_err(|e| fix_error(e, &format_args!("'{found}'")))
+        Err(self.fix(refused))
     }
 
     fn float<V: Visitor<'de>>(self, visitor: V, want32: bool) -> Result<V::Value> {
@@ -810,7 +815,7 @@ impl<'de> de::Deserializer<'de> for ComplexDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visit_parts(self.0.complex_parts()?, visitor)
+        visit_parts(self.0.complex_parts()?, self.0.scalar, visitor)
     }
 
     serde::forward_to_deserialize_any! {
@@ -841,8 +846,12 @@ pub(crate) enum Parts<'a, 'de> {
 
 /// Hands a scalar's parts to the visitor (as [`Elements::Parts`], the
 /// sequence type every cold presentation shares).
-fn visit_parts<'de, V: Visitor<'de>>(parts: Parts<'_, 'de>, visitor: V) -> Result<V::Value> {
-    Elements::Parts(parts).visit(visitor)
+fn visit_parts<'de, V: Visitor<'de>>(
+    parts: Parts<'_, 'de>,
+    found: Scalar,
+    visitor: V,
+) -> Result<V::Value> {
+    Elements::Parts(parts, found).visit(visitor)
 }
 
 impl Parts<'_, '_> {

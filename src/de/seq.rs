@@ -10,15 +10,18 @@ use serde::de;
 
 use super::array::ArraySeq;
 use super::element::{Fields, RecordSeq};
+use super::fix_error;
 use super::scalar::Parts;
 use crate::error::{Error, Result};
+use crate::format::dtype::Scalar;
 
 /// What a visitor off the hot paths is handed (see the module doc).
 pub(crate) enum Elements<'r, 'a, 'de> {
     /// The elements of an array axis, one stride apart.
     Array(ArraySeq<'a, 'de>),
-    /// `[re, im]` of a complex number, or the `u8`s of bytes.
-    Parts(Parts<'a, 'de>),
+    /// `[re, im]` of a complex number, or the `u8`s of bytes; with the
+    /// scalar's type, for messages.
+    Parts(Parts<'a, 'de>, Scalar),
     /// A record's fields: all of them, or those a proven list reads;
     /// with how many there are.
     Fields(RecordSeq<'r, 'a, 'de, Fields<'a>>, usize),
@@ -40,7 +43,7 @@ impl<'de> Elements<'_, '_, 'de> {
     fn end(&self) -> Result<()> {
         match self {
             Elements::Array(s) => s.end(),
-            Elements::Parts(s) => s.finish(),
+            Elements::Parts(s, _) => s.finish(),
             Elements::Fields(s, total) => s.end(*total),
         }
     }
@@ -52,7 +55,7 @@ impl<'de> Elements<'_, '_, 'de> {
     fn failed(&self, e: Error) -> Error {
         match self {
             Elements::Array(s) => s.failed(e),
-            Elements::Parts(_) => e,
+            Elements::Parts(_, found) => fix_error(e, &format_args!("'{found}'")),
             Elements::Fields(s, _) => s.failed(e),
         }
     }
@@ -68,7 +71,7 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, '_, 'de> {
     ) -> Result<Option<T::Value>> {
         match self {
             Elements::Array(s) => s.next_element_seed(seed),
-            Elements::Parts(s) => s.next_element_seed(seed),
+            Elements::Parts(s, _) => s.next_element_seed(seed),
             Elements::Fields(s, _) => s.next_element_seed(seed),
         }
     }
@@ -76,7 +79,7 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, '_, 'de> {
     fn size_hint(&self) -> Option<usize> {
         match self {
             Elements::Array(s) => s.size_hint(),
-            Elements::Parts(s) => s.size_hint(),
+            Elements::Parts(s, _) => s.size_hint(),
             Elements::Fields(s, _) => s.size_hint(),
         }
     }

@@ -833,3 +833,58 @@ fn struct_fields_match_by_name_whatever_the_order() {
         Ab { a: 5, b: 6 }
     );
 }
+
+/// A type whose `Deserialize` asks for a struct but whose visitor would
+/// also take a number or a string.
+#[derive(Debug, PartialEq)]
+struct Lenient(f64);
+
+impl<'de> Deserialize<'de> for Lenient {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Lenient;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("struct Lenient")
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Lenient, E> {
+                Ok(Lenient(v))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Lenient, E> {
+                Ok(Lenient(0.0))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> Result<Lenient, A::Error> {
+                let re: f64 = a.next_element()?.unwrap_or(0.0);
+                let im: f64 = a.next_element()?.unwrap_or(0.0);
+                Ok(Lenient(re * 10.0 + im))
+            }
+        }
+        d.deserialize_struct("Lenient", &["x"], V)
+    }
+}
+
+#[test]
+fn compound_requests_refuse_numbers_and_strings() {
+    // a struct request meeting a number or a `U` string is refused
+    // without calling the visitor, as serde_json refuses them, in the
+    // words a derived struct's visitor would give
+    let data = 1.5f64.to_le_bytes();
+    let e = de::<Vec<Lenient>>(sc(ScalarType::Float(8)), &[1], &data).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "record 0: expected struct Lenient, found '<f8'"
+    );
+    let data = hex("61000000");
+    let e = de::<Vec<Lenient>>(sc(ScalarType::Unicode(1)), &[1], &data).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "record 0: expected struct Lenient, found '<U1'"
+    );
+    // a complex number's parts still reach visit_seq
+    let data = hex("0000803f00000040");
+    let v: Vec<Lenient> = de(sc(ScalarType::Complex(8)), &[1], &data).unwrap();
+    assert_eq!(v, [Lenient(12.0)]);
+}
