@@ -157,7 +157,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
 
     /// The first axis as [`Elements`] (not generic: one copy).
     #[inline(never)]
-    fn elements<'r>(self) -> Result<Elements<'r, 'a, 'de>> {
+    pub(crate) fn elements<'r>(self) -> Result<Elements<'r, 'a, 'de>> {
         let Axis::Strided { n, rest, stride } = self.axis(false)? else {
             return Err(internal());
         };

@@ -253,6 +253,11 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     /// [`record_seq`](Self::record_seq) off the hot path: the fields as
     /// [`Elements`], the sequence type every cold presentation shares.
     fn fields_seq<V: Visitor<'de>>(&self, fields: Fields<'_>, visitor: V) -> Result<V::Value> {
+        self.fields(fields).visit(visitor)
+    }
+
+    /// These of the record's fields as [`Elements`].
+    fn fields<'r>(&'r self, fields: Fields<'a>) -> Elements<'r, 'a, 'de> {
         let total = fields.len();
         Elements::Fields(
             RecordSeq {
@@ -261,41 +266,42 @@ impl<'de, 'a> ElementDe<'a, 'de> {
             },
             total,
         )
-        .visit(visitor)
+    }
+
+    /// The element for a sequence request off the hot path, as
+    /// [`Elements`]: a record's fields, a subarray's elements, a scalar's
+    /// parts (or, for a number or a string, the refusal that `expected`
+    /// words: see [`ScalarDe::compound`]). Not generic: what is left per
+    /// visitor is [`Elements::visit`].
+    #[inline(never)]
+    fn elements<'r>(&'r self, expected: &dyn de::Expected) -> Result<Elements<'r, 'a, 'de>> {
+        match &self.dtype.kind {
+            Kind::Record(r) => Ok(self.fields(Fields::All(r.iter()))),
+            Kind::Sub(base, dims, _) => {
+                ArrayDe::new(base, dims, self.exact()?, self.cfg, false).elements()
+            }
+            Kind::Scalar(s) => {
+                let parts = ScalarDe::new(*s, self.exact()?, self.cfg).compound_parts(expected)?;
+                Ok(Elements::Parts(parts, *s))
+            }
+        }
     }
 
     /// `deserialize_seq` on anything but a run of scalars: out of line,
     /// so the run's loop is the only place its visitor is inlined.
     #[inline(never)]
     pub(crate) fn seq_general<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match &self.dtype.kind {
-            Kind::Record(r) => self.fields_seq(Fields::All(r.iter()), visitor),
-            Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
-            // its compound presentation: not `deserialize_any`, which would
-            // hand a number to the visitor (and instantiate its record and
-            // subarray arms again here)
-            Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).compound(visitor),
-        }
+        self.elements(&visitor)?.visit(visitor)
     }
 
     /// A map or struct request that is no record's: a scalar's compound
-    /// presentation ([`ScalarDe::compound`]), a subarray's elements.
+    /// presentation ([`ScalarDe::compound`]), a subarray's elements; a
+    /// record by name.
     fn compound<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
-            Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).compound(visitor),
-            Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
             Kind::Record(r) => self.record_map(r, None, visitor),
+            _ => self.elements(&visitor)?.visit(visitor),
         }
-    }
-
-    #[inline(always)]
-    fn subarray<V: Visitor<'de>>(
-        self,
-        base: &'a Plan,
-        dims: &'a [u64],
-        visitor: V,
-    ) -> Result<V::Value> {
-        ArrayDe::new(base, dims, self.exact()?, self.cfg, false).visit_elements(visitor)
     }
 }
 
@@ -409,7 +415,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_any(visitor),
-            Kind::Sub(base, dims, _) => self.subarray(base, dims, visitor),
+            Kind::Sub(..) => self.elements(&visitor)?.visit(visitor),
             Kind::Record(r) => self.record_map(r, None, visitor),
         }
     }

@@ -441,7 +441,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     /// The parts [`compound`](Self::compound) hands the visitor, or its
     /// error (fixed): not generic.
     #[inline(never)]
-    fn compound_parts(&self, expected: &dyn de::Expected) -> Result<Parts<'a, 'de>> {
+    pub(crate) fn compound_parts(&self, expected: &dyn de::Expected) -> Result<Parts<'a, 'de>> {
         let refused = match self.shown()? {
             Shown::Parts(parts) => return Ok(parts),
             Shown::Num(num) => num.refused(expected),
