@@ -232,7 +232,9 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     }
 
     /// The number, for numeric kinds (datetimes give their i64 count).
-    #[inline]
+    /// Not inlined: one copy in this crate (the fast paths do not call
+    /// it), not one in every crate whose types read numbers.
+    #[inline(never)]
     fn number(&self) -> Result<Option<Num>> {
         let b = self.bytes.slice();
         let big = self.big();
