@@ -502,7 +502,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
         if self.dims.is_empty() {
             return self.element().deserialize_newtype_struct(name, visitor);
         }
-        if name.starts_with("$npy_serde::") || name == crate::kinds::special::F16 {
+        if crate::kinds::special::is_token(name) {
             return self.visit_seq(visitor);
         }
         if name == crate::kinds::special::BULK {

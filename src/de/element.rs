@@ -482,7 +482,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
                 None => visitor.visit_newtype_struct(self),
             },
             _ if name == crate::kinds::special::PADDING => visitor.visit_unit(),
-            _ if name.starts_with("$npy_serde::") => self.deserialize_any(visitor),
+            _ if crate::kinds::special::is_token(name) => self.deserialize_any(visitor),
             _ => visitor.visit_newtype_struct(self),
         }
     }

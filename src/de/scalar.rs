@@ -695,7 +695,7 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         let found = self.scalar;
-        if name.starts_with("$npy_serde::") || name == special::F16 || name == special::BF16 {
+        if special::is_token(name) {
             return self
                 .special(name, visitor)
                 .map_err(|e| fix_error(e, &format_args!("'{found}'")));

@@ -526,7 +526,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
                 de::Deserializer::deserialize_newtype_struct(de, name, v)
             });
         }
-        if name.starts_with("$npy_serde::") || name == crate::kinds::special::F16 {
+        if crate::kinds::special::is_token(name) {
             return self.stream_seq(visitor);
         }
         if name == crate::kinds::special::BULK {

@@ -165,6 +165,14 @@ impl Special<'_> {
     }
 }
 
+/// Whether a newtype name marks one of this crate's special types (see
+/// [`Special::of`]; not another crate's `$` name): the read side hands
+/// these its own way, never as an ordinary newtype. The one test of it, so
+/// that every deserializer knows the same names.
+pub(crate) fn is_token(name: &str) -> bool {
+    matches!(Special::of(name), Some(s) if !matches!(s, Special::Foreign))
+}
+
 /// The element type an n-d array's name carries after [`NDARRAY`]: `""`
 /// or `":f8"` (as `"f8"`); `None` for any other name of that prefix.
 fn nd_hint(rest: &str) -> Option<&str> {

@@ -97,3 +97,31 @@ fn bf16_into_float_dtypes_converts_exactly() {
         insta::assert_snapshot!("bf16_into_f2_refused", err.to_string());
     });
 }
+
+#[test]
+fn half_floats_meet_a_2d_array_alike() {
+    // f16 and bf16 are both this crate's special newtypes: a row of a 2-d
+    // array is refused in the same words for both, from a slice and from
+    // a stream (the read side knows the special names from one list; bf16
+    // was once taken for an ordinary newtype over u16 here, and the
+    // message told to read the file as u16)
+    use half::f16;
+    let b = npy_serde::to_vec(&vec![[bf16::from_f32(1.0); 2]; 2]).unwrap();
+    let h = npy_serde::to_vec(&vec![[f16::from_f32(1.0); 2]; 2]).unwrap();
+    let hint = "; the file holds a 2-d array of shape (2, 2): read it as NdArray<T> \
+                (shape and flat data) or as nested Vecs (Vec<Vec<T>>)";
+    for e in [
+        npy_serde::from_slice::<Vec<bf16>>(&b).unwrap_err(),
+        npy_serde::from_reader::<Vec<bf16>>(&b[..]).unwrap_err(),
+    ] {
+        let want = "record 0: expected tuple struct bf16, found subarray of shape (2,) of '|V2'";
+        assert_eq!(e.to_string(), format!("{want}{hint}"));
+    }
+    for e in [
+        npy_serde::from_slice::<Vec<f16>>(&h).unwrap_err(),
+        npy_serde::from_reader::<Vec<f16>>(&h[..]).unwrap_err(),
+    ] {
+        let want = "record 0: expected tuple struct f16, found subarray of shape (2,) of '<f2'";
+        assert_eq!(e.to_string(), format!("{want}{hint}"));
+    }
+}
