@@ -93,7 +93,7 @@ impl WriteOptions {
     /// ```
     pub fn to_path<T: ?Sized + Serialize>(&self, path: impl AsRef<Path>, value: &T) -> Result<()> {
         write_atomically(path.as_ref(), self.durable, |file| {
-            self.to_temp_file(file, value)
+            self.to_temp_file(file, &crate::ser::spec::Val(value))
         })
     }
 }

@@ -51,7 +51,7 @@ use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::encode::DtypeTree;
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
-use crate::ser::spec::{Output, Speculated, Speculation, Whole, encode_planned, speculate};
+use crate::ser::spec::{Output, Speculated, Speculation, Val, Whole, Writable};
 use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing
@@ -74,7 +74,7 @@ const WRITE_CHUNK: usize = 1024 * 1024;
 /// bytes, the header in front of the data (room for it is reserved once
 /// the dtype is known), or `None` when the values are not uniform (then
 /// the caller runs the exact two passes).
-fn one_pass<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Option<Vec<u8>> {
+fn one_pass(value: &dyn Writable, opts: &WriteOptions) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     let mut output = InMemory {
         opts,
@@ -125,8 +125,8 @@ impl InMemory<'_> {
 /// writes the array). The flavour's errors are the pass's. A given dtype
 /// is compiled to convert the values (not strict), exactly as the exact
 /// path's second pass does.
-fn single_pass<T: ?Sized + Serialize>(
-    value: &T,
+fn single_pass(
+    value: &dyn Writable,
     opts: &WriteOptions,
     out: &mut Vec<u8>,
     flavour: &mut dyn Output,
@@ -134,7 +134,7 @@ fn single_pass<T: ?Sized + Serialize>(
     let Some(given) = single_pass_tape(opts) else {
         return Ok(None);
     };
-    let found = speculate(value, opts.align, out, flavour, given)?;
+    let found = value.speculate(opts.align, out, flavour, given)?;
     Ok(in_order(found, opts))
 }
 
@@ -288,12 +288,12 @@ impl<W: Write> Output for Streamed<'_, '_, W> {
 /// written at once, otherwise a second pass encodes the elements again
 /// into the chunk and writes each full chunk. `Ok(false)`: not uniform,
 /// nothing written (the caller runs the exact passes).
-fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
+fn one_pass_streamed<W: Write>(
     writer: &mut W,
-    value: &T,
+    value: &dyn Writable,
     opts: &WriteOptions,
 ) -> Result<bool> {
-    if let Some(nd) = top(value) {
+    if let Some(nd) = top(value.value()) {
         if raw_nd(writer, value, opts)? {
             return Ok(true);
         }
@@ -360,7 +360,7 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
     out.clear();
     let mut direct = Direct::new(&mut *writer, opts, Some(head), WRITE_CHUNK);
     // the dtype and tape of the checking pass: nothing inferred again
-    let again = speculate(value, opts.align, &mut out, &mut direct, Some(spec.tape))?;
+    let again = value.speculate(opts.align, &mut out, &mut direct, Some(spec.tape))?;
     match again {
         Speculation::Uniform(s)
             if s.len == data_len
@@ -382,8 +382,8 @@ fn one_pass_streamed<W: Write, T: ?Sized + Serialize>(
 /// planning walk's, which names the record (as when nothing was written).
 #[cold]
 #[inline(never)]
-fn late_miss<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Error {
-    match plan(value, opts) {
+fn late_miss(value: &dyn Writable, opts: &WriteOptions) -> Error {
+    match plan(value.value(), opts) {
         Err(e) => e,
         Ok(_) => Error::schema(
             "the values changed while they were written (a Serialize impl that gives other \
@@ -432,9 +432,9 @@ pub(crate) enum Unchecked {
 /// are walked once. The header is written when the dtype is known, for the
 /// shape serde's length hints claim; the data in chunks of `window` bytes
 /// (memory stays bounded by it).
-pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
+pub(crate) fn one_pass_unchecked<W: Write>(
     writer: &mut W,
-    value: &T,
+    value: &dyn Writable,
     opts: &WriteOptions,
     window: usize,
 ) -> Result<Unchecked> {
@@ -469,12 +469,8 @@ pub(crate) fn one_pass_unchecked<W: Write, T: ?Sized + Serialize>(
 /// layout: the header, then those bytes as they are; no element is walked
 /// and nothing is copied. `false`: `value` is anything else, or the
 /// options ask for another dtype or layout; nothing was written.
-fn raw_nd<W: Write, T: ?Sized + Serialize>(
-    writer: &mut W,
-    value: &T,
-    opts: &WriteOptions,
-) -> Result<bool> {
-    raw_nd_parts(&value, opts, &mut |head, bytes| {
+fn raw_nd<W: Write>(writer: &mut W, value: &dyn Writable, opts: &WriteOptions) -> Result<bool> {
+    raw_nd_parts(value.value(), opts, &mut |head, bytes| {
         writer.write_all(head)?;
         write_data_at(writer, [bytes, &[]], head, 0)
     })
@@ -834,6 +830,7 @@ impl WriteOptions {
         mut writer: W,
         value: &T,
     ) -> Result<()> {
+        let value = &Val(value);
         if one_pass_streamed(&mut writer, value, self)? {
             return Ok(());
         }
@@ -851,13 +848,13 @@ impl WriteOptions {
     /// npz member, a temporary file) nothing is checked first, so an error
     /// leaves a partly written array behind; memory stays bounded by a chunk
     /// except for Fortran order.
-    pub(crate) fn write_exact<W: Write, T: ?Sized + Serialize>(
+    pub(crate) fn write_exact<W: Write>(
         &self,
         writer: &mut W,
-        value: &T,
+        value: &dyn Writable,
         checked_first: bool,
     ) -> Result<()> {
-        let plan = plan(value, self)?;
+        let plan = plan(value.value(), self)?;
         let header = header_for(&plan, self);
         let check = checked_first && !plan.checked;
         let data_len = header.data_len()?;
@@ -871,7 +868,7 @@ impl WriteOptions {
         if check {
             let mut out = Vec::new();
             let mut keep = Keep(Some(Vec::new()));
-            encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut keep)?;
+            value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut keep)?;
             if write_kept(writer, &head, keep.0, &out, usize_len(data_len)?)? {
                 return Ok(());
             }
@@ -882,7 +879,7 @@ impl WriteOptions {
         writer.write_all(&head)?;
         let mut out = Vec::new();
         let mut direct = Direct::new(&mut *writer, self, Some(head), window);
-        encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut direct)?;
+        value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut direct)?;
         direct.end(&out)
     }
 
@@ -890,14 +887,14 @@ impl WriteOptions {
     /// if this fails (`to_path`'s temporary file): nothing needs checking
     /// before the first byte, so uniform values are encoded and written in
     /// one walk. Otherwise the file is emptied and the exact path writes it.
-    pub(crate) fn to_temp_file<T: ?Sized + Serialize>(
+    pub(crate) fn to_temp_file(
         &self,
         file: &mut std::fs::File,
-        value: &T,
+        value: &dyn Writable,
     ) -> Result<()> {
         // an n-d array of plain numbers: its size is known, so the file's
         // blocks are reserved first, as numpy does
-        let whole = raw_nd_parts(&value, self, &mut |head, bytes| {
+        let whole = raw_nd_parts(value.value(), self, &mut |head, bytes| {
             let len = (head.len() as u64).saturating_add(bytes.len() as u64);
             crate::npy::atomic::preallocate(file, len);
             file.write_all(head)?;
@@ -932,8 +929,13 @@ impl WriteOptions {
     /// assert_eq!(&bytes[128..], &[1, 4, 2, 5, 3, 6]);
     /// ```
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
+        self.to_vec_of(&Val(value))
+    }
+
+    /// [`to_vec`](Self::to_vec), not generic.
+    fn to_vec_of(&self, value: &dyn Writable) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let raw = raw_nd_parts(&value, self, &mut |head, bytes| {
+        let raw = raw_nd_parts(value.value(), self, &mut |head, bytes| {
             out.reserve_exact(head.len().saturating_add(bytes.len()));
             crate::huge_pages::advise(out.spare_capacity_mut());
             out.extend_from_slice(head);
@@ -946,19 +948,19 @@ impl WriteOptions {
         if let Some(bytes) = one_pass(value, self) {
             return Ok(bytes);
         }
-        let plan = plan(value, self)?;
+        let plan = plan(value.value(), self)?;
         let header = header_for(&plan, self);
         self.encode_vec(value, &plan, &header)
     }
 
-    fn encode_vec<T: ?Sized + Serialize>(
+    fn encode_vec(
         &self,
-        value: &T,
+        value: &dyn Writable,
         plan: &WritePlan,
         header: &Header,
     ) -> Result<Vec<u8>> {
         let (mut out, data_len) = self.vec_head(header)?;
-        let encoded = encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut Whole)?;
+        let encoded = value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut Whole)?;
         vec_data(out, encoded, data_len, header)
     }
 

@@ -15,6 +15,7 @@ use crate::format::pyrepr::PyStr;
 use crate::npy::npy_writer::NpyWriter;
 use crate::npy::writer::{CHUNK, Unchecked, one_pass_unchecked};
 use crate::options::WriteOptions;
+use crate::ser::spec::Val;
 
 use super::deflate::DEFAULT_LEVEL;
 use super::zip_out::ZipOut;
@@ -331,7 +332,7 @@ impl<W: Write + Seek> NpzWriter<W> {
         // started again. Then, or with a given dtype, `write_exact`
         // plans and writes (two walks).
         if options.dtype.is_none() {
-            match one_pass_unchecked(&mut self.zip, value, options, CHUNK) {
+            match one_pass_unchecked(&mut self.zip, &Val(value), options, CHUNK) {
                 Ok(Unchecked::Written) => return Ok(()),
                 Ok(Unchecked::WrongHeader { .. } | Unchecked::Redo) => {
                     self.restart(key, level)?;
@@ -339,7 +340,7 @@ impl<W: Write + Seek> NpzWriter<W> {
                 Err(e) => return Err(self.abandon(key, e)),
             }
         }
-        match options.write_exact(&mut self.zip, value, false) {
+        match options.write_exact(&mut self.zip, &Val(value), false) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.abandon(key, e)),
         }

@@ -182,7 +182,7 @@ impl WriteOptions {
             // what was written is of no use: the sequential writer starts again
             file.set_len(0)?;
             file.seek(SeekFrom::Start(0))?;
-            self.to_temp_file(file, records)
+            self.to_temp_file(file, &crate::ser::spec::Val(records))
         })
     }
 }

@@ -206,6 +206,66 @@ pub(crate) struct SpecState<'o> {
     column: Option<(&'o Field, usize)>,
 }
 
+/// A value to write, as the drivers (`crate::npy::writer`: `to_vec`,
+/// `to_writer`, `to_path`, npz members) see it: the two walks that encode
+/// its elements, generic over its type for speed ([`speculate`],
+/// [`encode_planned`]), and the value behind `dyn` for the passes that
+/// run once per write ([`DynValue`](crate::ser::DynValue)). The drivers
+/// take `&dyn Writable`, so their logic (headers, flavours, which pass
+/// runs) is compiled once, not once per user type: generic outer
+/// ([`Val`]), non-generic inner.
+pub(crate) trait Writable {
+    /// [`speculate`] over the value.
+    fn speculate(
+        &self,
+        align: bool,
+        out: &mut Vec<u8>,
+        output: &mut dyn Output,
+        known: Option<DtypeTree>,
+    ) -> Result<Speculation>;
+
+    /// [`encode_planned`] over the value (no npz column).
+    fn encode_planned(
+        &self,
+        tape: DtypeTree,
+        shape: &[u64],
+        out: &mut Vec<u8>,
+        output: &mut dyn Output,
+    ) -> Result<usize>;
+
+    /// The value behind `dyn`.
+    fn value(&self) -> &crate::ser::DynValue<'_>;
+}
+
+/// The [`Writable`] of a value of any type.
+pub(crate) struct Val<'a, T: ?Sized>(pub(crate) &'a T);
+
+impl<T: ?Sized + Serialize> Writable for Val<'_, T> {
+    fn speculate(
+        &self,
+        align: bool,
+        out: &mut Vec<u8>,
+        output: &mut dyn Output,
+        known: Option<DtypeTree>,
+    ) -> Result<Speculation> {
+        speculate(self.0, align, out, output, known)
+    }
+
+    fn encode_planned(
+        &self,
+        tape: DtypeTree,
+        shape: &[u64],
+        out: &mut Vec<u8>,
+        output: &mut dyn Output,
+    ) -> Result<usize> {
+        encode_planned(self.0, tape, shape, None, out, output)
+    }
+
+    fn value(&self) -> &crate::ser::DynValue<'_> {
+        &self.0
+    }
+}
+
 /// Runs the speculative pass: [`Speculation::NotUniform`] means "use the
 /// two passes" (the values' errors are never reported from here; only the
 /// destination's, from the callbacks, are).

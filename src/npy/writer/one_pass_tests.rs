@@ -4,13 +4,13 @@ use serde::Serialize;
 fn two_pass<T: ?Sized + Serialize>(v: &T, opts: &WriteOptions) -> Vec<u8> {
     let plan = plan(v, opts).unwrap();
     let header = header_for(&plan, opts);
-    opts.encode_vec(v, &plan, &header).unwrap()
+    opts.encode_vec(&Val(v), &plan, &header).unwrap()
 }
 
 #[track_caller]
 fn check<T: ?Sized + Serialize>(v: &T, uniform: bool) {
     for opts in [WriteOptions::new(), WriteOptions::new().align(true)] {
-        let one = one_pass(v, &opts);
+        let one = one_pass(&Val(v), &opts);
         assert_eq!(one.is_some(), uniform);
         if let Some(bytes) = one {
             assert_eq!(bytes, two_pass(v, &opts));
@@ -56,7 +56,7 @@ fn given_dtypes_take_one_pass() {
     #[track_caller]
     fn given<T: ?Sized + Serialize>(v: &T, descr: &str, uniform: bool) {
         let opts = WriteOptions::new().dtype(descr.parse().unwrap());
-        let one = one_pass(v, &opts);
+        let one = one_pass(&Val(v), &opts);
         assert_eq!(one.is_some(), uniform, "{descr}");
         if let Some(bytes) = one {
             assert_eq!(bytes, two_pass(v, &opts), "{descr}");
@@ -182,7 +182,7 @@ fn nd_arrays_offer_their_bytes() {
     #[track_caller]
     fn raw<T: Serialize + ?Sized>(v: &T, opts: &WriteOptions) -> Option<Vec<u8>> {
         let mut out = Vec::new();
-        let written = raw_nd(&mut out, v, opts).unwrap();
+        let written = raw_nd(&mut out, &crate::ser::spec::Val(v), opts).unwrap();
         assert_eq!(written, !out.is_empty());
         written.then_some(out)
     }
@@ -276,7 +276,7 @@ fn other_values_take_two_passes() {
         L(i64),
     }
     // the dtype is '<i8' only with all values seen; strict mode refuses i32
-    assert!(one_pass(&vec![E::I(1), E::L(2)], &WriteOptions::new()).is_none());
+    assert!(one_pass(&Val(&vec![E::I(1), E::L(2)]), &WriteOptions::new()).is_none());
     #[derive(Serialize)]
     struct Ab {
         a: u8,
@@ -295,14 +295,14 @@ fn other_values_take_two_passes() {
     }
     // fields in another order: two passes, which refuse it
     let v = vec![O::Ab(Ab { a: 1, b: 2 }), O::Ba(Ba { b: 3, a: 4 })];
-    assert!(one_pass(&v, &WriteOptions::new()).is_none());
+    assert!(one_pass(&Val(&v), &WriteOptions::new()).is_none());
     assert!(WriteOptions::new().to_vec(&v).is_err());
 }
 
 #[test]
 fn fallback_gives_errors_and_widths() {
     let opts = WriteOptions::new();
-    assert!(one_pass(&vec![vec![1u8], vec![2, 3]], &opts).is_none());
+    assert!(one_pass(&Val(&vec![vec![1u8], vec![2, 3]]), &opts).is_none());
     assert!(opts.to_vec(&vec![vec![1u8], vec![2, 3]]).is_err());
-    assert!(one_pass(&Vec::<f64>::new(), &opts).is_none());
+    assert!(one_pass(&Val(&Vec::<f64>::new()), &opts).is_none());
 }
