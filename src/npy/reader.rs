@@ -172,6 +172,18 @@ impl ReadOptions {
         mut reader: impl Read,
         len: Option<u64>,
     ) -> Result<T> {
+        let (header, budget, present) = self.open_stream(&mut reader, len)?;
+        deserialize_stream(&header, &mut reader, self, &budget, present).map(|(value, _)| value)
+    }
+
+    /// What [`read_stream`](Self::read_stream) reads before the data: the
+    /// header, the budget charged with its data, and whether the data is
+    /// all there (`len`: the stream's length, when known). Not generic.
+    fn open_stream(
+        &self,
+        mut reader: &mut dyn Read,
+        len: Option<u64>,
+    ) -> Result<(Header, Budget, bool)> {
         let parsed = read_header(&mut reader, self)?;
         let budget = Budget::new(self.max_bytes);
         budget.charge_data(&parsed.header)?;
@@ -181,8 +193,7 @@ impl ReadOptions {
                 .is_some_and(|end| end <= len),
             _ => false,
         };
-        deserialize_stream(&parsed.header, &mut reader, self, &budget, present)
-            .map(|(value, _)| value)
+        Ok((parsed.header, budget, present))
     }
 
     /// [`from_slice`] with these options.
@@ -257,9 +268,7 @@ pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
     budget: &Budget,
     present: bool,
 ) -> Result<(T, R)> {
-    check_readable(&header.descr)?;
-    let mut de =
-        StreamDe::new(header, reader, options.cfg(), options.max_elements)?.present(present);
+    let mut de = stream_de(header, reader, options, present)?;
     let value = T::deserialize(AnyCharged {
         de: &mut de,
         header,
@@ -267,6 +276,18 @@ pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
     })?;
     let reader = de.finish()?;
     Ok((value, reader))
+}
+
+/// [`deserialize_stream`]'s deserializer (generic over the reader only).
+#[inline(never)]
+fn stream_de<'h, R: Read>(
+    header: &'h Header,
+    reader: R,
+    options: &ReadOptions,
+    present: bool,
+) -> Result<StreamDe<'h, R>> {
+    check_readable(&header.descr)?;
+    Ok(StreamDe::new(header, reader, options.cfg(), options.max_elements)?.present(present))
 }
 
 /// Reads an `.npy` array one outer element (record) at a time.
