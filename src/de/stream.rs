@@ -9,6 +9,7 @@
 //!
 //! [`StreamDe`] is the top-level deserializer of `from_reader`.
 
+use std::borrow::Cow;
 use std::io::Read;
 
 use serde::de::{self, Visitor};
@@ -266,26 +267,11 @@ impl<'h, R: Read> StreamDe<'h, R> {
         visitor: V,
         f: impl FnOnce(ArrayDe<'_, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
-        let total = usize::try_from(self.data.total).map_err(|_| internal())?;
-        let cfg = self.cfg;
-        let header = self.header;
-        let plan = &self.plan;
+        let (cfg, header) = (self.cfg, self.header);
         let fortran = self.fortran();
-        let bytes = self.data.take(total)?;
-        check_empty_axes(header, self.max_elements)?;
-        let result = if fortran {
-            let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
-            f(
-                ArrayDe::new(plan, &header.shape, Bytes::Copied(&c), cfg, true),
-                visitor,
-            )
-        } else {
-            f(
-                ArrayDe::new(plan, &header.shape, Bytes::Copied(bytes), cfg, true),
-                visitor,
-            )
-        };
-        result.map_err(|e| with_shape_hint(e, header))
+        let bytes = whole_data(&mut self.data, header, fortran, self.max_elements)?;
+        let de = ArrayDe::new(&self.plan, &header.shape, Bytes::Copied(&bytes), cfg, true);
+        f(de, visitor).map_err(|e| with_shape_hint(e, header))
     }
 
     /// The top-level request: `f` on the whole array when it is 0-d or in
@@ -313,18 +299,51 @@ impl<'h, R: Read> StreamDe<'h, R> {
             len: n,
             cfg: self.cfg,
         };
-        let found = Top(header);
         let v = visitor
             .visit_seq(&mut seq)
-            .map_err(|e| with_shape_hint(fix_error(e, &found), header))?;
-        if seq.next < seq.len {
-            return Err(Error::mismatch(format!(
-                "expected {} elements, found {found}",
-                seq.next
-            )));
-        }
+            .map_err(|e| rows_failed(e, header))?;
+        rows_end(seq.next, seq.len, header)?;
         Ok(v)
     }
+}
+
+/// The whole data of [`StreamDe::whole`] (a Fortran-order array's
+/// reordered into C order), the empty axes checked: not generic over the
+/// visitor.
+#[inline(never)]
+fn whole_data<'d, R: Read>(
+    data: &'d mut Chunked<R>,
+    header: &Header,
+    fortran: bool,
+    max_elements: u64,
+) -> Result<Cow<'d, [u8]>> {
+    let total = usize::try_from(data.total).map_err(|_| internal())?;
+    let bytes = data.take(total)?;
+    check_empty_axes(header, max_elements)?;
+    if fortran {
+        let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
+        return Ok(Cow::Owned(c));
+    }
+    Ok(Cow::Borrowed(bytes))
+}
+
+/// A visitor's error on the rows of a stream, with serde's wording fixed
+/// and the file's shape hinted.
+#[cold]
+#[inline(never)]
+fn rows_failed(e: Error, header: &Header) -> Error {
+    with_shape_hint(fix_error(e, &Top(header)), header)
+}
+
+/// Whether the type took every one of the `len` rows (it took `next`).
+fn rows_end(next: u64, len: u64, header: &Header) -> Result<()> {
+    if next < len {
+        return Err(Error::mismatch(format!(
+            "expected {next} elements, found {}",
+            Top(header)
+        )));
+    }
+    Ok(())
 }
 
 /// "array of shape (3,) of '<f8'" for messages.
