@@ -165,17 +165,14 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         Ok(v)
     }
 
-    /// The record as a sequence of `fields` (all of the record's, or the
-    /// ones a proven field list reads), each of which the type must take.
+    /// The record as the sequence of all its fields, each of which the
+    /// type must take: the hot path of a proven type (every other
+    /// positional read is [`Elements::Fields`]).
     #[inline]
-    fn record_seq<V, I>(&self, fields: I, visitor: V) -> Result<V::Value>
-    where
-        V: Visitor<'de>,
-        I: ExactSizeIterator<Item = &'a PField>,
-    {
-        let total = fields.len();
+    fn record_seq<V: Visitor<'de>>(&self, r: &'a [PField], visitor: V) -> Result<V::Value> {
+        let total = r.len();
         let mut seq = RecordSeq {
-            fields,
+            fields: r.iter(),
             record: self,
         };
         let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
@@ -225,7 +222,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
                 // type's list is a constant, so on this branch the
                 // compiler knows how many fields there are (no end test
                 // per field, none after the visit)
-                Some(Reads::All) if r.len() == fields.len() => self.record_seq(r.iter(), visitor),
+                Some(Reads::All) if r.len() == fields.len() => self.record_seq(r, visitor),
                 Some(reads) => self.struct_picked(r, reads, visitor),
                 None => self.struct_by_name(key, fields, visitor),
             },

@@ -423,7 +423,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.shown()? {
             Shown::Num(num) => num.visit(visitor),
-            Shown::Parts(parts) => visit_parts(parts, self.scalar, visitor),
+            Shown::Parts(parts) => Elements::Parts(parts, self.scalar).visit(visitor),
             Shown::Text(text) => visitor.visit_str(text.as_str()?),
         }
     }
@@ -817,7 +817,7 @@ impl<'de> de::Deserializer<'de> for ComplexDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visit_parts(self.0.complex_parts()?, self.0.scalar, visitor)
+        Elements::Parts(self.0.complex_parts()?, self.0.scalar).visit(visitor)
     }
 
     serde::forward_to_deserialize_any! {
@@ -844,16 +844,6 @@ enum Shown<'a, 'de> {
 pub(crate) enum Parts<'a, 'de> {
     Pair([Option<ScalarDe<'a, 'de>>; 2]),
     Bytes(std::slice::Iter<'a, u8>),
-}
-
-/// Hands a scalar's parts to the visitor (as [`Elements::Parts`], the
-/// sequence type every cold presentation shares).
-fn visit_parts<'de, V: Visitor<'de>>(
-    parts: Parts<'_, 'de>,
-    found: Scalar,
-    visitor: V,
-) -> Result<V::Value> {
-    Elements::Parts(parts, found).visit(visitor)
 }
 
 impl Parts<'_, '_> {
