@@ -83,8 +83,9 @@ pub struct NpyWriter<W: Write> {
     patch: Option<PatchFn<W>>,
     /// Stream position of the header.
     start: u64,
-    /// Size of the written header, once written.
-    header_len: Option<usize>,
+    /// The header as the stream holds it, once written (or read, for
+    /// `append`): `finish` rewrites only the bytes that differ.
+    header: Option<Vec<u8>>,
     count: u64,
     scratch: Vec<u8>,
     /// The dtype compiled for encoding (set with the dtype).
@@ -193,6 +194,12 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
                 "cannot append: the file has {file_len} bytes but its header describes {end}"
             )));
         }
+        // the header's bytes as they are, read again (they were just read
+        // whole, so they are there): `finish` rewrites only what differs
+        let mut on_disk = vec![0; parsed.data_offset];
+        file.seek(SeekFrom::Start(0)).map_err(seeking)?;
+        file.read_exact(&mut on_disk)
+            .map_err(|e| Error::io_at(e, "reading the header of the file to append to"))?;
         // bytes past the end are what an interrupted append wrote but never
         // counted (its header was not patched): the new records overwrite them
         file.seek(SeekFrom::Start(end)).map_err(seeking)?;
@@ -220,7 +227,7 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
         let mut w = NpyWriter::build(file, Some(dtype), &WriteOptions::new(), None);
         w.patch = Some(patch_at::<W>);
         w.start = 0;
-        w.header_len = Some(parsed.data_offset);
+        w.header = Some(on_disk);
         w.version = Some(parsed.version);
         w.count = count;
         w.check_layout = true;
@@ -278,7 +285,7 @@ impl<W: Write> NpyWriter<W> {
             limit: promised.unwrap_or(u64::MAX),
             patch: None,
             start: 0,
-            header_len: None,
+            header: None,
             count: 0,
             scratch: Vec::new(),
             tape: None,
@@ -388,7 +395,7 @@ impl<W: Write> NpyWriter<W> {
             }
             return Err(Error::io_at(e, "writing the npy header"));
         }
-        self.header_len = Some(bytes.len());
+        self.header = Some(bytes);
         self.version = Some(version);
         Ok(())
     }
@@ -407,7 +414,7 @@ impl<W: Write> NpyWriter<W> {
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let steady = self.broken.is_none()
             && !self.check_layout
-            && self.header_len.is_some()
+            && self.header.is_some()
             && self.count < self.limit;
         match (steady, self.tape.as_mut()) {
             (true, Some(tape)) => {
@@ -476,7 +483,7 @@ impl<W: Write> NpyWriter<W> {
         if self.count == u64::MAX {
             return Err(Error::data("array size overflows").at_record(index));
         }
-        if self.header_len.is_none() {
+        if self.header.is_none() {
             self.write_header()?;
         }
         let tape = self
@@ -497,9 +504,9 @@ impl<W: Write> NpyWriter<W> {
     /// On any other writer the stream is marked broken: later records
     /// would land at the wrong offsets.
     fn take_back(&mut self) {
-        let taken_back = match (self.patch, self.header_len, &self.dtype) {
+        let taken_back = match (self.patch, &self.header, &self.dtype) {
             (Some(patch), Some(head), Some(dtype)) => {
-                let pos = u64::try_from(head).ok().and_then(|h| {
+                let pos = u64::try_from(head.len()).ok().and_then(|h| {
                     let data = self.count.checked_mul(dtype.itemsize() as u64)?;
                     self.start.checked_add(h)?.checked_add(data)
                 });
@@ -549,7 +556,7 @@ impl<W: Write> NpyWriter<W> {
         before_patch: impl FnOnce(&mut W, u64) -> std::io::Result<()>,
     ) -> Result<W> {
         self.check_broken()?;
-        if self.header_len.is_none() {
+        if self.header.is_none() {
             self.write_header()?;
         }
         if let Some(len) = self.promised {
@@ -560,11 +567,12 @@ impl<W: Write> NpyWriter<W> {
                 )));
             }
         }
-        if let (Some(patch), Some(dtype), Some(old_len)) =
-            (self.patch, self.dtype.as_ref(), self.header_len)
+        if let (Some(patch), Some(dtype), Some(old)) =
+            (self.patch, self.dtype.as_ref(), self.header.as_deref())
         {
             let header = c_order_header(dtype, &[self.count]);
             let (bytes, _) = header.encode(self.version)?;
+            let old_len = old.len();
             if bytes.len() != old_len {
                 return Err(Error::header(format!(
                     "the header for {} records needs {} bytes but {old_len} were reserved; it cannot be patched in place",
@@ -579,11 +587,65 @@ impl<W: Write> NpyWriter<W> {
                 .ok_or_else(|| Error::data("array size overflows"))?;
             before_patch(&mut self.out, end)
                 .map_err(|e| Error::io_at(e, "syncing the data before the header is patched"))?;
-            patch(&mut self.out, self.start, &bytes, end)
-                .map_err(|e| Error::io_at(e, "patching the header with the record count"))?;
+            // Only the bytes that differ are rewritten, each step in one
+            // write where the writer takes it whole. A kill tears a patch
+            // only between writes, and a torn patch of many writes could mix
+            // new digits with old ones into a count the data does not hold
+            // (80,004 over 79,997 torn as 80,997). A count that gains a
+            // digit moves the text after it: that moves first, the old
+            // count kept in front of it ("(99 ,)"), then the digits change.
+            let moved = old_count_in_place(old, &bytes);
+            let mut now = old;
+            for step in [moved.as_deref(), Some(&bytes[..])].into_iter().flatten() {
+                let (at, span) = changed(now, step);
+                let pos = u64::try_from(at)
+                    .ok()
+                    .and_then(|at| self.start.checked_add(at))
+                    .ok_or_else(|| Error::data("array size overflows"))?;
+                patch(&mut self.out, pos, span, end)
+                    .map_err(|e| Error::io_at(e, "patching the header with the record count"))?;
+                now = step;
+            }
         }
         Ok(self.out)
     }
+}
+
+/// Where `new` starts to differ from `old` (of the same length) and the
+/// span of `new` from there to its last differing byte (empty when the
+/// two are the same).
+fn changed<'n>(old: &[u8], new: &'n [u8]) -> (usize, &'n [u8]) {
+    let differs = |(a, b): (&u8, &u8)| a != b;
+    let first = old.iter().zip(new).position(differs).unwrap_or(0);
+    let last = old
+        .iter()
+        .zip(new)
+        .rposition(differs)
+        .map_or(first, |i| i.saturating_add(1));
+    (first, new.get(first..last).unwrap_or_default())
+}
+
+/// The header `new` with its first axis as `old` has it, padded with
+/// spaces (`"(99 ,), }"` for `"(100,), }"` over `"(99,), }"`): a header of
+/// the old count whose text after the count is already where the new one
+/// has it. `None` when the new count is not longer.
+fn old_count_in_place(old: &[u8], new: &[u8]) -> Option<Vec<u8>> {
+    const AXIS: &[u8] = b"'shape': (";
+    let axis = |h: &[u8]| {
+        let at = h
+            .windows(AXIS.len())
+            .rposition(|w| w == AXIS)?
+            .checked_add(AXIS.len())?;
+        let len = h.get(at..)?.iter().position(|&b| b == b',' || b == b')')?;
+        Some((at, at.checked_add(len)?))
+    };
+    let ((o, o_end), (n, n_end)) = (axis(old)?, axis(new)?);
+    let count = old.get(o..o_end)?;
+    let mut moved = new.to_vec();
+    let digits = moved.get_mut(n..n_end).filter(|d| d.len() > count.len())?;
+    digits.fill(b' ');
+    digits.get_mut(..count.len())?.copy_from_slice(count);
+    Some(moved)
 }
 
 /// A count-0 header as the placeholder of a file `finish` has not patched:

@@ -197,3 +197,104 @@ fn appends_killed_at_random_moments_leave_whole_records() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file in memory that takes at most 7 bytes per write, as `Trickle`,
+/// and keeps a copy of itself after every write into the header: each copy
+/// is what a kill between two of the header patch's writes would leave.
+struct Torn {
+    file: std::io::Cursor<Vec<u8>>,
+    header_end: u64,
+    after_each_write: Vec<Vec<u8>>,
+}
+
+impl Read for Torn {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.file.read(buf)
+    }
+}
+impl Write for Torn {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let in_header = self.file.position() < self.header_end;
+        let n = self.file.write(&buf[..buf.len().min(7)])?;
+        if in_header {
+            self.after_each_write.push(self.file.get_ref().clone());
+        }
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+impl Seek for Torn {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        self.file.seek(pos)
+    }
+}
+
+/// Every state a kill can leave while `finish` patches the count (between
+/// any two writes of at most 7 bytes) reads as the old records or the new
+/// ones: the patch never mixes new digits with old ones (7,997 records
+/// patched to 8,004 must not read as 8,997 or 7,004).
+#[test]
+fn a_torn_header_patch_reads_as_the_old_count_or_the_new() {
+    for (old, new) in [(7_997u64, 8_004u64), (3, 5), (99, 100), (123_456, 124_000)] {
+        let bytes = npy_serde::to_vec(&(0..old).map(rec).collect::<Vec<_>>()).unwrap();
+        let head = npy_serde::Header::from_bytes(&bytes, &Default::default())
+            .unwrap()
+            .1;
+        let file = Torn {
+            file: std::io::Cursor::new(bytes),
+            header_end: head as u64,
+            after_each_write: Vec::new(),
+        };
+        let mut w = NpyWriter::append(file).unwrap();
+        for id in old..new {
+            w.serialize(&rec(id)).unwrap();
+        }
+        let done = w.finish().unwrap();
+        assert!(
+            !done.after_each_write.is_empty(),
+            "{old} -> {new}: no patch"
+        );
+        for (i, state) in done.after_each_write.iter().enumerate() {
+            let got: Vec<Rec> = npy_serde::from_reader(&state[..])
+                .unwrap_or_else(|e| panic!("{old} -> {new}, after write {i} of the patch: {e}"));
+            let n = got.len() as u64;
+            assert!(
+                n == old || n == new,
+                "{old} -> {new}, after write {i} of the patch: {n} records"
+            );
+        }
+        let last = done.after_each_write.last().unwrap();
+        assert_eq!(
+            npy_serde::from_slice::<Vec<Rec>>(last).unwrap().len() as u64,
+            new
+        );
+        // numpy reads each state too ("(99 ,), }" while a count gains a digit)
+        if let Some(py) = python() {
+            let dir =
+                std::env::temp_dir().join(format!("npy_serde_torn_{}_{old}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let mut cmd = Command::new(py);
+            cmd.args([
+                "-c",
+                "import sys, numpy as np\n\
+                for p in sys.argv[3:]:\n\
+                \x20   assert np.load(p).shape in [(int(sys.argv[1]),), (int(sys.argv[2]),)], p\n",
+            ]);
+            cmd.arg(old.to_string()).arg(new.to_string());
+            for (i, state) in done.after_each_write.iter().enumerate() {
+                let p = dir.join(format!("{i}.npy"));
+                std::fs::write(&p, state).unwrap();
+                cmd.arg(p);
+            }
+            let out = cmd.output().unwrap();
+            assert!(
+                out.status.success(),
+                "numpy: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
