@@ -518,20 +518,24 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     /// `deserialize_newtype_struct` with one of the crate's tokens.
     fn special<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
         let ty = self.scalar.ty();
-        if name == special::F16 {
-            if ty == ScalarType::Float(2) {
-                let bits = rd!(u16, self.bytes.slice(), self.big());
-                return visitor.visit_newtype_struct(bits.into_deserializer());
+        if let Some(kind) = special::bits(name) {
+            if ty != kind.own {
+                return if kind.reads_value {
+                    self.any(visitor)
+                } else {
+                    visitor.visit_newtype_struct(self)
+                };
             }
-            return self.any(visitor);
-        }
-        if name == special::BF16 {
-            if ty == ScalarType::Void(2) {
-                let bits = rd!(u16, self.bytes.slice(), false);
-                return visitor.visit_newtype_struct(bits.into_deserializer());
-            }
-            // other dtypes as before: the u16 bits from an integer field
-            return visitor.visit_newtype_struct(self);
+            // its own type holds the bits: a float type in the file's
+            // order, a `V` type little-endian (`big()` is false for it)
+            let push = |bits: u64, &b: &u8| (bits << 8) | u64::from(b);
+            let bytes = self.bytes.slice().iter();
+            let bits = if self.big() {
+                bytes.fold(0, push)
+            } else {
+                bytes.rev().fold(0, push)
+            };
+            return visitor.visit_newtype_struct(bits.into_deserializer());
         }
         if name == special::COMPLEX {
             match ty {

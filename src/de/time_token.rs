@@ -111,7 +111,7 @@ mod tests {
         assert_eq!(convert(w, u(Weeks), u(Hours), true), Ok(w * 168));
         assert_eq!(
             convert(w, u(Weeks), u(Hours), true).ok(),
-            crate::ser::convert::convert_time(w, u(Weeks), u(Hours), true).ok()
+            crate::kinds::convert::convert_time(w, u(Weeks), u(Hours), true).ok()
         );
         assert!(convert(86_400_000_000_000, u(Years), u(Weeks), true).is_ok());
     }

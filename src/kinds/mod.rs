@@ -3,6 +3,7 @@
 //! units, long doubles, padding, and the newtype names that mark them.
 
 pub mod complex;
+pub(crate) mod convert;
 pub(crate) mod datetime;
 pub(crate) mod long_double;
 pub(crate) mod number;

@@ -9,6 +9,9 @@
 // Constants only; the lint keeps it that way.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+use crate::format::dtype::ScalarType;
+use crate::kinds::convert::{f16_bits_to_f64, f32_to_f64};
+
 /// `#[serde(with = "npy_serde::complex")]`: newtype over `(re, im)`.
 pub(crate) const COMPLEX: &str = "$npy_serde::complex";
 /// [`crate::Padding<N>`]: newtype over `N as u64`.
@@ -19,6 +22,63 @@ pub(crate) const F16: &str = "f16";
 /// pattern. numpy has no bfloat16: ml_dtypes saves it as `'|V2'`, the two
 /// bytes little-endian, and so does this crate.
 pub(crate) const BF16: &str = "bf16";
+
+/// A scalar kind given as its bits: a newtype struct of its own name over
+/// an unsigned integer of its size. The one description of such a kind:
+/// the write side (inference, encoding), the read side and `Dtype::of`
+/// all take it from [`BITS`]. A new one (a float8 as ml_dtypes saves it,
+/// `'|V1'`) is one more entry there.
+#[derive(Debug)]
+pub(crate) struct Bits {
+    /// The newtype struct's name.
+    pub(crate) name: &'static str,
+    /// The numpy type its bits are stored in as they are: a float type in
+    /// the file's byte order, a `V` type little-endian (as ml_dtypes).
+    pub(crate) own: ScalarType,
+    /// What it is, in messages: "half float".
+    pub(crate) what: &'static str,
+    /// Its value, for a dtype other than its own (converted exactly there,
+    /// or refused).
+    pub(crate) value: fn(u64) -> f64,
+    /// Read from a dtype other than its own: whether its `Deserialize` is
+    /// handed the number (`half::f16` takes floats), or the field as its
+    /// bits (`half::bf16` from an integer field).
+    pub(crate) reads_value: bool,
+}
+
+/// One kind, one name: two entries are equal when their names are.
+impl PartialEq for Bits {
+    fn eq(&self, other: &Bits) -> bool {
+        self.name == other.name
+    }
+}
+impl Eq for Bits {}
+
+/// The kinds given as bits.
+pub(crate) const BITS: &[Bits] = &[
+    Bits {
+        name: F16,
+        own: ScalarType::Float(2),
+        what: "half float",
+        value: |bits| f16_bits_to_f64(bits as u16),
+        reads_value: true,
+    },
+    Bits {
+        name: BF16,
+        own: ScalarType::Void(2),
+        what: "bfloat16",
+        // the upper half of an f32's bits
+        value: |bits| f32_to_f64(f32::from_bits((bits as u32) << 16)),
+        reads_value: false,
+    },
+];
+
+/// The kind given as bits that a newtype struct's name marks.
+#[inline]
+pub(crate) fn bits(name: &str) -> Option<&'static Bits> {
+    BITS.iter().find(|k| k.name == name)
+}
+
 /// Prefix of datetime64 tokens: `"$npy_serde::M8[ns]"`, `"$npy_serde::M8"` (generic).
 pub(crate) const DATETIME_PREFIX: &str = "$npy_serde::M8";
 /// Prefix of timedelta64 tokens: `"$npy_serde::m8[s]"`.
@@ -119,10 +179,8 @@ pub(crate) enum Special<'n> {
     Complex,
     /// [`PADDING`].
     Padding,
-    /// [`F16`].
-    F16,
-    /// [`BF16`].
-    Bf16,
+    /// A kind given as its bits ([`BITS`]).
+    Bits(&'static Bits),
     /// A datetime64 token; the text after [`DATETIME_PREFIX`] (`"[ns]"`).
     Datetime(&'n str),
     /// A timedelta64 token; the text after [`TIMEDELTA_PREFIX`].
@@ -144,10 +202,10 @@ impl Special<'_> {
         Some(match name {
             COMPLEX => Special::Complex,
             PADDING => Special::Padding,
-            F16 => Special::F16,
-            BF16 => Special::Bf16,
             _ => {
-                if let Some(rest) = name.strip_prefix(NDARRAY).and_then(nd_hint) {
+                if let Some(kind) = bits(name) {
+                    Special::Bits(kind)
+                } else if let Some(rest) = name.strip_prefix(NDARRAY).and_then(nd_hint) {
                     Special::NdArray(rest)
                 } else if let Some(rest) = name.strip_prefix(DATETIME_PREFIX) {
                     Special::Datetime(rest)
@@ -198,7 +256,7 @@ pub(crate) fn nd_pairs(code: &str) -> bool {
 /// without the compares.
 #[inline]
 pub(crate) fn is_element(name: &str) -> bool {
-    name.starts_with('$') || name == F16 || name == BF16
+    name.starts_with('$') || bits(name).is_some()
 }
 
 /// Whether a newtype of this name is one of this crate's special types
@@ -216,8 +274,12 @@ mod tests {
     fn names_classify() {
         assert_eq!(Special::of(COMPLEX), Some(Special::Complex));
         assert_eq!(Special::of(PADDING), Some(Special::Padding));
-        assert_eq!(Special::of(F16), Some(Special::F16));
-        assert_eq!(Special::of(BF16), Some(Special::Bf16));
+        assert!(
+            matches!(Special::of(F16), Some(Special::Bits(k)) if k.own == ScalarType::Float(2))
+        );
+        assert!(
+            matches!(Special::of(BF16), Some(Special::Bits(k)) if k.own == ScalarType::Void(2))
+        );
         assert_eq!(
             Special::of("$npy_serde::M8[ns]"),
             Some(Special::Datetime("[ns]"))

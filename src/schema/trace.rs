@@ -426,8 +426,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             return Ok(value);
         }
         let special = match kind {
-            Some(Special::F16) => Some(ScalarType::Float(2)),
-            Some(Special::Bf16) => Some(ScalarType::Void(2)),
+            Some(Special::Bits(kind)) => Some(kind.own),
             Some(Special::Datetime(rest)) => Some(ScalarType::Datetime(datetime_unit(name, rest)?)),
             Some(Special::Timedelta(rest)) => {
                 Some(ScalarType::Timedelta(datetime_unit(name, rest)?))

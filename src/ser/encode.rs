@@ -43,11 +43,11 @@ use super::{Found, Miss};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
 use crate::format::pyrepr::PyStr;
-use crate::kinds::special::{self, Special};
-use crate::ser::convert::{
-    convert_time, f16_bits_to_f64, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact,
-    i64_to_f64_exact, u64_to_f64_exact,
+use crate::kinds::convert::{
+    convert_time, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact, i64_to_f64_exact,
+    u64_to_f64_exact,
 };
+use crate::kinds::special::{self, Bits, Special};
 use crate::ser::flat::{FlatField, Layout};
 use crate::ser::infer::{nul_error, time_unit};
 use crate::ser::probe::{Captured, key_text, probe};
@@ -934,21 +934,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
                     _ => Err(slot.mismatch("padding")),
                 };
             }
-            Some(Special::F16) => {
-                return self.slot()?.put_bits16(
-                    value,
-                    ScalarType::Float(2),
-                    "half float",
-                    f16_bits_to_f64,
-                );
-            }
-            // into a float dtype, its f32 value: the upper half of an f32's bits
-            Some(Special::Bf16) => {
-                let bf16 = |bits: u16| f32_to_f64(f32::from_bits(u32::from(bits) << 16));
-                return self
-                    .slot()?
-                    .put_bits16(value, ScalarType::Void(2), "bfloat16", bf16);
-            }
+            Some(Special::Bits(kind)) => return self.slot()?.put_bits(value, kind),
             Some(Special::Datetime(rest)) => (rest, false),
             Some(Special::Timedelta(rest)) => (rest, true),
         };
@@ -1205,29 +1191,29 @@ impl Slot<'_, '_> {
         write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
     }
 
-    /// A 16-bit float given as its bits (`half::f16`, `Bf16`): its own
-    /// type `own` takes the bits (ml_dtypes' `V2` for bfloat16, little-endian),
-    /// any other dtype its value (`to_f64`), converted exactly or refused.
-    fn put_bits16<T: ?Sized + Serialize>(
-        self,
-        value: &T,
-        own: ScalarType,
-        what: &str,
-        to_f64: impl Fn(u16) -> f64,
-    ) -> Result<()> {
+    /// A kind given as its bits ([`Bits`]: `half::f16`, `half::bf16`): its
+    /// own type takes the bits (a `V` type little-endian), any other dtype
+    /// its value, converted exactly or refused.
+    fn put_bits<T: ?Sized + Serialize>(self, value: &T, kind: &Bits) -> Result<()> {
+        // the table's kinds are at most 8 bytes
+        let size = kind.own.itemsize().unwrap_or(8).min(8);
         let Captured::UInt(bits) = probe(value) else {
             return Err(Error::mismatch(format!(
-                "malformed {what} (expected u16 bits)"
+                "malformed {} (expected u{} bits)",
+                kind.what,
+                size.saturating_mul(8)
             )));
         };
-        let bits = u16::try_from(bits).map_err(|_| Error::mismatch(format!("malformed {what}")))?;
-        self.strict_ok(own)?;
+        if size < 8 && bits >> size.saturating_mul(8) != 0 {
+            return Err(Error::mismatch(format!("malformed {}", kind.what)));
+        }
+        self.strict_ok(kind.own)?;
         match self.scalar() {
-            Some(s) if s.ty() == own => {
-                write_uint(self.buf, bits.into(), 2, s.order() == ByteOrder::Big)
+            Some(s) if s.ty() == kind.own => {
+                write_uint(self.buf, bits, size as u8, s.order() == ByteOrder::Big)
             }
             _ => {
-                let v = to_f64(bits);
+                let v = (kind.value)(bits);
                 self.put_float(v, true, &|| v.to_string())
             }
         }

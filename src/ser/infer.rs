@@ -84,6 +84,23 @@ impl Node {
             Node::Array { .. } | Node::Record(_) => return None,
         })
     }
+
+    /// The node of a numpy scalar type (`O` as opaque bytes).
+    fn of_scalar(ty: ScalarType) -> Node {
+        match ty {
+            ScalarType::Bool => Node::Bool,
+            ScalarType::Int(n) => Node::Int(n),
+            ScalarType::UInt(n) => Node::UInt(n),
+            ScalarType::Float(n) => Node::Float(n),
+            ScalarType::Complex(n) => Node::Complex(n),
+            ScalarType::Unicode(n) => Node::Str(n),
+            ScalarType::Bytes(n) => Node::Bytes(n),
+            ScalarType::Datetime(u) => Node::Datetime(u),
+            ScalarType::Timedelta(u) => Node::Timedelta(u),
+            ScalarType::Void(n) => Node::Void(n),
+            ScalarType::Object => Node::Void(8),
+        }
+    }
 }
 
 /// Merges `new` into `old`: equal layouts, string widths widened. Returns
@@ -810,8 +827,7 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
             }
             _ => return Err(Error::mismatch("malformed padding value")),
         },
-        Some(Special::F16) => Node::Float(2),
-        Some(Special::Bf16) => Node::Void(2),
+        Some(Special::Bits(kind)) => Node::of_scalar(kind.own),
         Some(Special::Datetime(rest)) => Node::Datetime(time_unit(name, rest)?),
         Some(Special::Timedelta(rest)) => Node::Timedelta(time_unit(name, rest)?),
         // an n-d array is inferred by `Infer::nd`, from its parts

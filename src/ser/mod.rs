@@ -32,7 +32,7 @@
 //! at a value's top (the inner value of a special newtype, classified once
 //! in `crate::kinds::special`; a map key as a name; what an npz value is; an n-d
 //! array's parts),
-//! `convert.rs` the exact numeric conversions. Every serializer refuses by
+//! `kinds/convert.rs` the exact numeric conversions. Every serializer refuses by
 //! default ([`refuse!`]): it lists what it does not take and words a
 //! [`Found`] once; [`through!`] and [`elements!`] write the methods that
 //! only look through a wrapper or hand on an element.
@@ -48,12 +48,12 @@
 //! field, or the whole array on the exact path) `infer.rs` and `encode.rs`
 //! take it as a subarray of its shape in C order.
 //!
-//! Adding a scalar kind (say a new numpy type), on the write side:
+//! Adding a scalar kind given as its bits (a float8 in `V1`) is one entry
+//! of [`special::BITS`](crate::kinds::special::BITS); a new numpy type
+//! code, on the write side:
 //! 1. `dtype.rs`: its [`ScalarType`] (and `descr.rs` for its type string);
-//! 2. `special.rs`: its newtype name and [`Special`](crate::kinds::special::Special)
-//!    variant, when serde has no data model for it;
-//! 3. `infer.rs`: the inferred node for its values;
-//! 4. `encode.rs`: how `Enc` writes it into the dtype (the one encoder of
+//! 2. `infer.rs`: its node (`Node::of_scalar`);
+//! 3. `encode.rs`: how `Enc` writes it into the dtype (the one encoder of
 //!    every pass, given dtypes and conversions included): its general rule
 //!    in `Slot`, and optionally a node tag for a fast path.
 //!
@@ -377,7 +377,6 @@ pub(crate) use collect_seq;
 /// `&T: Serialize` is one.
 pub(crate) type DynValue<'a> = dyn erased_serde::Serialize + 'a;
 
-pub(crate) mod convert;
 pub(crate) mod encode;
 pub(crate) mod flat;
 pub(crate) mod infer;

@@ -59,10 +59,10 @@ impl Captured {
     /// parts; integers are accepted when exact.
     pub(crate) fn part(self) -> Option<(f64, bool)> {
         match self {
-            Captured::F32(v) => Some((crate::ser::convert::f32_to_f64(v), true)),
+            Captured::F32(v) => Some((crate::kinds::convert::f32_to_f64(v), true)),
             Captured::F64(v) => Some((v, false)),
-            Captured::Int(v) => crate::ser::convert::i64_to_f64_exact(v).map(|f| (f, false)),
-            Captured::UInt(v) => crate::ser::convert::u64_to_f64_exact(v).map(|f| (f, false)),
+            Captured::Int(v) => crate::kinds::convert::i64_to_f64_exact(v).map(|f| (f, false)),
+            Captured::UInt(v) => crate::kinds::convert::u64_to_f64_exact(v).map(|f| (f, false)),
             _ => None,
         }
     }
@@ -884,9 +884,7 @@ impl<H: Take> ser::Serializer for Probe<H> {
                     _ => Captured::Other,
                 })),
                 // half floats are their bits here
-                None | Some(Special::F16 | Special::Bf16 | Special::Foreign) => {
-                    value.serialize(self)
-                }
+                None | Some(Special::Bits(_) | Special::Foreign) => value.serialize(self),
                 Some(_) => Ok(Seen::Value(Captured::Other)),
             },
             Look::Kind if special::is_own(name) => Err(Stop::Special),
