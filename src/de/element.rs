@@ -816,16 +816,6 @@ fn field_general<'de, 'a, V: Visitor<'de>>(
     f(field_de(field, record.bytes, record.cfg)?, visitor)
 }
 
-/// Methods that are [`ElementDe`]'s over the field's bytes.
-macro_rules! field_forward {
-    ($($m:ident)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            self.element()?.$m(visitor)
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     type Error = Error;
 
@@ -861,70 +851,10 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
         self.deserialize_seq(visitor)
     }
 
-    #[inline]
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.element()?.deserialize_any(visitor)
-    }
-
-    #[inline]
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.element()?.deserialize_bool(visitor)
-    }
-
-    #[inline]
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.element()?.deserialize_newtype_struct(name, visitor)
-    }
-
-    #[inline]
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.element()?.deserialize_struct(name, fields, visitor)
-    }
-
-    #[inline]
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.element()?.deserialize_option(visitor)
-    }
-
-    #[inline]
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.element()?.deserialize_unit(visitor)
-    }
-
-    #[inline]
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.element()?.deserialize_unit_struct(name, visitor)
-    }
-
-    #[inline]
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.element()?.deserialize_enum(name, variants, visitor)
-    }
-
-    #[inline]
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
-    }
-
-    field_forward!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
+    de_methods!(ignored);
+    de_methods!(then(element) deserialize_any deserialize_bool deserialize_newtype_struct
+        deserialize_struct deserialize_option deserialize_unit deserialize_unit_struct
+        deserialize_enum deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_map
         deserialize_identifier);
 }

@@ -80,6 +80,8 @@
 ///   error any deserializer's), refuse-by-default as `crate::ser::refuse!`
 ///   is on the write side;
 /// - `forward(field) method ...`: each listed method is `self.field`'s;
+/// - `then(make) method ...`: each listed method is that of the
+///   deserializer `self.make()?` gives;
 /// - `via(helper) method ...`: each listed method is
 ///   `self.helper(visitor, f)`, `f` calling the same method (with the same
 ///   arguments) on the deserializer `helper` hands it.
@@ -104,6 +106,7 @@ macro_rules! de_methods {
     };
     (ignored) => {
         /// Skipped: fine whatever it holds.
+        #[inline]
         fn deserialize_ignored_any<V: ::serde::de::Visitor<'de>>(
             self,
             visitor: V,
@@ -119,6 +122,9 @@ macro_rules! de_methods {
     )*};
     (via($helper:ident) $($m:ident)*) => {$(
         $crate::de::de_methods!(@args $m via ($helper));
+    )*};
+    (then($make:ident) $($m:ident)*) => {$(
+        $crate::de::de_methods!(@args $m then ($make));
     )*};
     // the methods' own parameters, then `@refuse`, `@forward` or `@via`
     (@args deserialize_unit_struct $to:ident $x:tt) => {
@@ -166,6 +172,16 @@ macro_rules! de_methods {
             visitor: V,
         ) -> $crate::error::Result<V::Value> {
             self.$field.$m($($a,)* visitor)
+        }
+    };
+    (@then $m:ident($($a:ident: $t:ty),*) ($make:ident)) => {
+        #[inline]
+        fn $m<V: ::serde::de::Visitor<'de>>(
+            self,
+            $($a: $t,)*
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            self.$make()?.$m($($a,)* visitor)
         }
     };
     (@via $m:ident($($a:ident: $t:ty),*) ($helper:ident)) => {
