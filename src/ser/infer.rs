@@ -23,21 +23,15 @@ use crate::ser::probe::{Captured, probe};
 /// The inferred layout of a value.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Node {
-    Bool,
-    Int(u8),
-    UInt(u8),
-    Float(u8),
-    Complex(u8),
+    /// A number, a complex number, a datetime or opaque `V` bytes
+    /// (`half::bf16` as `V2`): a type of fixed size.
+    Scalar(ScalarType),
     /// Width in characters (a `U` string).
     Str(usize),
     /// Width in bytes (an `S` string).
     Bytes(usize),
-    Datetime(DatetimeUnit),
-    Timedelta(DatetimeUnit),
     /// `Padding<N>`: a gap in a record.
     Padding(usize),
-    /// Opaque bytes of a `V` field: `half::bf16` as `V2`.
-    Void(usize),
     /// A sequence: its length once the first one has ended, and the merged
     /// layout of its elements (`None` while none was seen).
     Array {
@@ -71,35 +65,12 @@ impl Node {
 
     fn scalar(&self) -> Option<ScalarType> {
         Some(match *self {
-            Node::Bool => ScalarType::Bool,
-            Node::Int(n) => ScalarType::Int(n),
-            Node::UInt(n) => ScalarType::UInt(n),
-            Node::Float(n) => ScalarType::Float(n),
-            Node::Complex(n) => ScalarType::Complex(n),
+            Node::Scalar(ty) => ty,
             Node::Str(n) => ScalarType::Unicode(n.max(1)),
             Node::Bytes(n) => ScalarType::Bytes(n.max(1)),
-            Node::Datetime(u) => ScalarType::Datetime(u),
-            Node::Timedelta(u) => ScalarType::Timedelta(u),
-            Node::Padding(n) | Node::Void(n) => ScalarType::Void(n),
+            Node::Padding(n) => ScalarType::Void(n),
             Node::Array { .. } | Node::Record(_) => return None,
         })
-    }
-
-    /// The node of a numpy scalar type (`O` as opaque bytes).
-    fn of_scalar(ty: ScalarType) -> Node {
-        match ty {
-            ScalarType::Bool => Node::Bool,
-            ScalarType::Int(n) => Node::Int(n),
-            ScalarType::UInt(n) => Node::UInt(n),
-            ScalarType::Float(n) => Node::Float(n),
-            ScalarType::Complex(n) => Node::Complex(n),
-            ScalarType::Unicode(n) => Node::Str(n),
-            ScalarType::Bytes(n) => Node::Bytes(n),
-            ScalarType::Datetime(u) => Node::Datetime(u),
-            ScalarType::Timedelta(u) => Node::Timedelta(u),
-            ScalarType::Void(n) => Node::Void(n),
-            ScalarType::Object => Node::Void(8),
-        }
     }
 }
 
@@ -301,7 +272,9 @@ impl<'a> Infer<'a> {
     fn nd<T: ?Sized + Serialize>(self, code: &'static str, value: &T) -> Result<()> {
         let (nd, elem) = match code_node(code) {
             // complex numbers serialize as pairs: the name says what they are
-            Some(elem @ Node::Complex(_)) => (crate::ser::probe::shape_of(value)?, Some(elem)),
+            Some(elem @ Node::Scalar(ScalarType::Complex(_))) => {
+                (crate::ser::probe::shape_of(value)?, Some(elem))
+            }
             hint => {
                 let mut flat = None;
                 let at = self.at;
@@ -711,17 +684,17 @@ impl<'a> ser::Serializer for Infer<'a> {
     refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
 
     leaves! {
-        serialize_bool(bool) => Node::Bool;
-        serialize_i8(i8) => Node::Int(1);
-        serialize_i16(i16) => Node::Int(2);
-        serialize_i32(i32) => Node::Int(4);
-        serialize_i64(i64) => Node::Int(8);
-        serialize_u8(u8) => Node::UInt(1);
-        serialize_u16(u16) => Node::UInt(2);
-        serialize_u32(u32) => Node::UInt(4);
-        serialize_u64(u64) => Node::UInt(8);
-        serialize_f32(f32) => Node::Float(4);
-        serialize_f64(f64) => Node::Float(8);
+        serialize_bool(bool) => Node::Scalar(ScalarType::Bool);
+        serialize_i8(i8) => Node::Scalar(ScalarType::Int(1));
+        serialize_i16(i16) => Node::Scalar(ScalarType::Int(2));
+        serialize_i32(i32) => Node::Scalar(ScalarType::Int(4));
+        serialize_i64(i64) => Node::Scalar(ScalarType::Int(8));
+        serialize_u8(u8) => Node::Scalar(ScalarType::UInt(1));
+        serialize_u16(u16) => Node::Scalar(ScalarType::UInt(2));
+        serialize_u32(u32) => Node::Scalar(ScalarType::UInt(4));
+        serialize_u64(u64) => Node::Scalar(ScalarType::UInt(8));
+        serialize_f32(f32) => Node::Scalar(ScalarType::Float(4));
+        serialize_f64(f64) => Node::Scalar(ScalarType::Float(8));
         serialize_unit() => Node::Record(Vec::new());
         serialize_unit_struct(&'static str) => Node::Record(Vec::new());
     }
@@ -813,8 +786,8 @@ impl<'a> ser::Serializer for Infer<'a> {
 fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<Option<Node>> {
     let node = match Special::of(name) {
         Some(Special::Complex) => match probe(value) {
-            Captured::Pair(_, _, true) => Node::Complex(8),
-            Captured::Pair(_, _, false) => Node::Complex(16),
+            Captured::Pair(_, _, true) => Node::Scalar(ScalarType::Complex(8)),
+            Captured::Pair(_, _, false) => Node::Scalar(ScalarType::Complex(16)),
             _ => {
                 return Err(Error::mismatch(
                     "malformed complex value (expected [re, im])",
@@ -827,9 +800,11 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
             }
             _ => return Err(Error::mismatch("malformed padding value")),
         },
-        Some(Special::Bits(kind)) => Node::of_scalar(kind.own),
-        Some(Special::Datetime(rest)) => Node::Datetime(time_unit(name, rest)?),
-        Some(Special::Timedelta(rest)) => Node::Timedelta(time_unit(name, rest)?),
+        Some(Special::Bits(kind)) => Node::Scalar(kind.own),
+        Some(Special::Datetime(rest)) => Node::Scalar(ScalarType::Datetime(time_unit(name, rest)?)),
+        Some(Special::Timedelta(rest)) => {
+            Node::Scalar(ScalarType::Timedelta(time_unit(name, rest)?))
+        }
         // an n-d array is inferred by `Infer::nd`, from its parts
         None | Some(Special::NdArray(_) | Special::Unknown | Special::Foreign) => return Ok(None),
     };
@@ -841,14 +816,14 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
 fn code_node(code: &str) -> Option<Node> {
     let (kind, size) = code.split_at_checked(1)?;
     let size: u8 = size.parse().ok()?;
-    Some(match kind {
-        "b" => Node::Bool,
-        "i" => Node::Int(size),
-        "u" => Node::UInt(size),
-        "f" => Node::Float(size),
-        "c" => Node::Complex(size),
+    Some(Node::Scalar(match kind {
+        "b" => ScalarType::Bool,
+        "i" => ScalarType::Int(size),
+        "u" => ScalarType::UInt(size),
+        "f" => ScalarType::Float(size),
+        "c" => ScalarType::Complex(size),
         _ => return None,
-    })
+    }))
 }
 
 pub(crate) fn time_unit(name: &str, rest: &str) -> Result<DatetimeUnit> {

@@ -52,8 +52,7 @@
 //! of [`special::BITS`](crate::kinds::special::BITS); a new numpy type
 //! code, on the write side:
 //! 1. `dtype.rs`: its [`ScalarType`] (and `descr.rs` for its type string);
-//! 2. `infer.rs`: its node (`Node::of_scalar`);
-//! 3. `encode.rs`: how `Enc` writes it into the dtype (the one encoder of
+//! 2. `encode.rs`: how `Enc` writes it into the dtype (the one encoder of
 //!    every pass, given dtypes and conversions included): its general rule
 //!    in `Slot`, and optionally a node tag for a fast path.
 //!
