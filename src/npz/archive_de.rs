@@ -48,12 +48,11 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         crate::kinds::special::refuse_ndarray_form(name, fields)?;
         // Only the members the struct names are read; a key found twice
         // (`a` and `a.npy.npy`) is taken once, by numpy's lookup order.
-        let mut order = Vec::new();
-        for field in fields {
-            if let Some(i) = self.npz.names().iter().position(|k| k == field) {
-                order.push(i);
-            }
-        }
+        let names = self.npz.names();
+        let order = fields
+            .iter()
+            .filter_map(|field| names.iter().position(|k| k == field))
+            .collect();
         visit_members(self.npz, order, visitor)
     }
 
@@ -61,7 +60,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         let columns = load_columns(self.npz)?;
         visitor.visit_seq(Records {
             columns: &columns,
-            cfg: self.npz_cfg(),
+            cfg: self.npz.options.cfg(),
             next: 0,
         })
     }
@@ -96,24 +95,14 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         visitor: V,
     ) -> Result<V::Value> {
         if positional(self.npz.names(), len).is_none() {
-            let has = crate::error::name_list(&mut self.npz.names().iter().map(String::as_str))
-                .map_or_else(
-                    || "the archive is empty".to_owned(),
-                    |l| format!("it has {l}"),
-                );
             return Err(refuse(&format!(
                 "a tuple struct of {len} (that takes members arr_0..arr_{}, as np.savez \
-                 writes them; {has})",
-                len.saturating_sub(1)
+                 writes them; {})",
+                len.saturating_sub(1),
+                self.npz.has()
             )));
         }
         self.deserialize_tuple(len, visitor)
-    }
-}
-
-impl<R: Read + Seek> ArchiveDe<'_, R> {
-    fn npz_cfg(&self) -> Cfg {
-        self.npz.cfg()
     }
 }
 

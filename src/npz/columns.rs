@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::{Dtype, ShapeRepr};
-use crate::format::header::Header;
+use crate::npy::writer::npy_header;
 use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::plan;
@@ -49,16 +49,7 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
         )));
     };
     for (position, field) in record.fields().iter().enumerate() {
-        let (descr, sub) = match field.dtype() {
-            Dtype::Subarray(base, dims) => ((**base).clone(), dims.as_slice()),
-            other => (other.clone(), &[][..]),
-        };
-        let mut shape = Vec::with_capacity(sub.len().saturating_add(1));
-        shape.push(n);
-        shape.extend_from_slice(sub);
-        let header = Header::new(descr, false, shape);
-        header.data_len().map_err(|e| e.in_member(field.name()))?;
-        let (head, _) = header.encode(None).map_err(|e| e.in_member(field.name()))?;
+        let (_, head) = npy_header(field.dtype(), &[n]).map_err(|e| e.in_member(field.name()))?;
         npz.add_raw(field.name(), |zip| {
             zip.write_all(&head)?;
             let tape = DtypeTree::new(field.dtype(), false);

@@ -68,24 +68,12 @@ fn data(msg: String) -> Error {
 }
 
 /// The little-endian integer of `N` bytes at `at`, 0 where `b` is shorter.
-fn le_at<const N: usize>(b: &[u8], at: usize) -> u64 {
+fn le<const N: usize>(b: &[u8], at: usize) -> u64 {
     let mut a = [0u8; 8];
     if let (Some(src), Some(dst)) = (b.get(at..at.saturating_add(N)), a.get_mut(..N)) {
         dst.copy_from_slice(src);
     }
     u64::from_le_bytes(a)
-}
-
-fn u16_at(b: &[u8], at: usize) -> u64 {
-    le_at::<2>(b, at)
-}
-
-fn u32_at(b: &[u8], at: usize) -> u64 {
-    le_at::<4>(b, at)
-}
-
-fn u64_at(b: &[u8], at: usize) -> u64 {
-    le_at::<8>(b, at)
 }
 
 /// Reads `n` bytes at `at` (from the archive's start `start`), fewer where
@@ -141,9 +129,9 @@ impl Extent {
                  record at byte {eocd_at}, which needs {EOCD_LEN} bytes: the file is truncated"
             )));
         };
-        let mut count = u16_at(eocd, 10);
-        let mut cd_size = u32_at(eocd, 12);
-        let mut cd_offset = u32_at(eocd, 16);
+        let mut count = le::<2>(eocd, 10);
+        let mut cd_size = le::<4>(eocd, 12);
+        let mut cd_offset = le::<4>(eocd, 16);
         let mut cd_end = eocd_at;
         // a zip64 end record, where there is one, takes precedence: Python's
         // zipfile writes it (before the end record) also when the end
@@ -155,7 +143,7 @@ impl Extent {
             if loc.get(..4) == Some(ZIP64_LOCATOR.as_slice()) {
                 // the locator's offset is from the archive's first byte; an
                 // archive behind other bytes is left to the zip crate
-                let rec_at = u64_at(&loc, 8);
+                let rec_at = le::<8>(&loc, 8);
                 let rec = read_at(r, start, rec_at, ZIP64_EOCD_LEN)?;
                 if rec.get(..4) == Some(ZIP64_EOCD.as_slice()) {
                     if (rec.len() as u64) < ZIP64_EOCD_LEN {
@@ -165,9 +153,9 @@ impl Extent {
                              {ZIP64_EOCD_LEN} bytes"
                         )));
                     }
-                    count = u64_at(&rec, 32);
-                    cd_size = u64_at(&rec, 40);
-                    cd_offset = u64_at(&rec, 48);
+                    count = le::<8>(&rec, 32);
+                    cd_size = le::<8>(&rec, 40);
+                    cd_offset = le::<8>(&rec, 48);
                     cd_end = rec_at;
                 }
             }
@@ -201,11 +189,11 @@ impl Extent {
         let entry = tail.get(q..).unwrap_or_default();
         let at = tail_start.saturating_add(q as u64);
         let which = if entry.len() >= CENTRAL_LEN {
-            let n = u16_at(entry, 28);
+            let n = le::<2>(entry, 28);
             let needs = (CENTRAL_LEN as u64)
                 .saturating_add(n)
-                .saturating_add(u16_at(entry, 30))
-                .saturating_add(u16_at(entry, 32));
+                .saturating_add(le::<2>(entry, 30))
+                .saturating_add(le::<2>(entry, 32));
             let end = usize::try_from(n).map_or(usize::MAX, |n| n.saturating_add(CENTRAL_LEN));
             let name = entry
                 .get(CENTRAL_LEN..end.min(entry.len()))
@@ -319,16 +307,8 @@ fn parse_entries(cd: &[u8], count: u64, shift: u64) -> Vec<Entry> {
         if e.len() < CENTRAL_LEN || e.get(..4) != Some(CENTRAL.as_slice()) {
             break;
         }
-        let name_len = u16_at(e, 28);
-        let extra_len = u16_at(e, 30);
-        let comment_len = u16_at(e, 32);
-        let (Ok(n), Ok(x), Ok(c)) = (
-            usize::try_from(name_len),
-            usize::try_from(extra_len),
-            usize::try_from(comment_len),
-        ) else {
-            break;
-        };
+        // the name's, extra field's and comment's lengths: 16 bits each
+        let [n, x, c] = [28, 30, 32].map(|at| le::<2>(e, at) as usize);
         let name_end = CENTRAL_LEN.saturating_add(n);
         let Some(name) = e.get(CENTRAL_LEN..name_end) else {
             break;
@@ -336,15 +316,15 @@ fn parse_entries(cd: &[u8], count: u64, shift: u64) -> Vec<Entry> {
         let extra = e
             .get(name_end..name_end.saturating_add(x))
             .unwrap_or_default();
-        let mut header = u32_at(e, 42);
+        let mut header = le::<4>(e, 42);
         if header == 0xFFFF_FFFF {
             header = zip64_offset(e, extra).unwrap_or(header);
         }
         entries.push(Entry {
             name: String::from_utf8_lossy(name).into_owned(),
             header: header.saturating_add(shift),
-            name_len,
-            stored: u16_at(e, 10) == 0,
+            name_len: n as u64,
+            stored: le::<2>(e, 10) == 0,
         });
         at = at.saturating_add(name_end.saturating_add(x).saturating_add(c));
     }
@@ -356,17 +336,17 @@ fn parse_entries(cd: &[u8], count: u64, shift: u64) -> Vec<Entry> {
 /// offset that are 0xFFFFFFFF in the entry).
 fn zip64_offset(entry: &[u8], mut extra: &[u8]) -> Option<u64> {
     while extra.len() >= 4 {
-        let id = u16_at(extra, 0);
-        let size = usize::try_from(u16_at(extra, 2)).ok()?;
+        let id = le::<2>(extra, 0);
+        let size = usize::try_from(le::<2>(extra, 2)).ok()?;
         let body = extra.get(4..4usize.saturating_add(size))?;
         if id == 1 {
             let mut at = 0usize;
             for field in [24usize, 20] {
-                if u32_at(entry, field) == 0xFFFF_FFFF {
+                if le::<4>(entry, field) == 0xFFFF_FFFF {
                     at = at.saturating_add(8);
                 }
             }
-            return (body.len() >= at.saturating_add(8)).then(|| u64_at(body, at));
+            return (body.len() >= at.saturating_add(8)).then(|| le::<8>(body, at));
         }
         extra = extra.get(4usize.saturating_add(size)..)?;
     }

@@ -99,17 +99,13 @@ impl Inflated {
 impl Read for Inflated {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         while let Some(front) = self.pieces.front() {
-            let rest = front.get(self.at..).unwrap_or_default();
+            let mut rest = front.get(self.at..).unwrap_or_default();
             if rest.is_empty() {
                 self.pieces.pop_front();
                 self.at = 0;
                 continue;
             }
-            let n = rest.len().min(buf.len());
-            let (to, from) = (buf.get_mut(..n), rest.get(..n));
-            if let (Some(to), Some(from)) = (to, from) {
-                to.copy_from_slice(from);
-            }
+            let n = rest.read(buf)?;
             self.at = self.at.saturating_add(n);
             return Ok(n);
         }

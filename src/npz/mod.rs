@@ -157,10 +157,8 @@ enum TopKind {
 /// through), without walking it.
 fn top_kind<T: ?Sized + Serialize>(value: &T) -> TopKind {
     match top_of(value) {
-        Ok(Found::Char) => TopKind::Other("char"),
-        Ok(Found::Str) => TopKind::Other("string"),
-        Ok(_) => TopKind::Other("enum variant"),
-        Err(Stop::Is(found)) => match found {
+        // `Ok`: the text a char, a string or a unit variant holds
+        Ok(found) | Err(Stop::Is(found)) => match found {
             Found::None => TopKind::None,
             Found::Seq => TopKind::Seq,
             Found::Tuple | Found::TupleStruct => TopKind::Tuple,

@@ -116,11 +116,14 @@ impl NpzOptions {
         self
     }
 
-    /// An [`NpzWriter`] with these options; an invalid level is an error.
-    fn writer<W: Write + Seek>(&self, writer: W) -> Result<NpzWriter<W>> {
-        Ok(NpzWriter::new(writer)
+    /// Writes `value` through an [`NpzWriter`] with these options (an
+    /// invalid level is an error) and completes the archive.
+    fn write<W: Write + Seek, T: ?Sized + Serialize>(&self, writer: W, value: &T) -> Result<W> {
+        let mut npz = NpzWriter::new(writer)
             .compression_level(self.level)?
-            .compressed(self.compressed))
+            .compressed(self.compressed);
+        add_value(&mut npz, value)?;
+        npz.finish()
     }
 
     /// Writes `value` as [`npz::to_writer`](super::to_writer) does, with
@@ -141,10 +144,7 @@ impl NpzOptions {
         writer: W,
         value: &T,
     ) -> Result<()> {
-        let mut npz = self.writer(writer)?;
-        add_value(&mut npz, value)?;
-        npz.finish()?;
-        Ok(())
+        self.write(writer, value).map(drop)
     }
 
     /// Writes `value` to `path` atomically, as
@@ -172,10 +172,8 @@ impl NpzOptions {
     ) -> Result<()> {
         check_level(self.level)?;
         crate::npy::atomic::write_atomically(path.as_ref(), true, |file| {
-            let mut npz = self.writer(std::io::BufWriter::new(file))?;
-            add_value(&mut npz, value)?;
             // flush explicitly: a BufWriter dropped unflushed would hide the error
-            std::io::Write::flush(&mut npz.finish()?)?;
+            self.write(std::io::BufWriter::new(file), value)?.flush()?;
             Ok(())
         })
     }

@@ -16,19 +16,15 @@ use crate::de::charged::AnyCharged;
 use crate::de::stream::StreamDe;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::{Header, MAGIC};
-use crate::format::header_read::read_header;
+use crate::format::header_read::{ParsedHeader, read_header};
 use crate::format::pyrepr::PyStr;
 use crate::npy::reader::NpyReader;
+use crate::npy::rows::whole_array;
 use crate::options::ReadOptions;
 
 use super::extent::Extent;
 use super::key_of;
 use super::range::DataRange;
-
-/// Bytes read after a member's data to reach its end: enough to see the
-/// end of the stream (so the zip crate checks the CRC-32), and too few to
-/// let a deflate bomb inflate.
-const TAIL_PROBE: usize = 64;
 
 /// How far a deflated member's buffer is sized ahead of its compressed
 /// bytes. Deflate can expand 1032-fold (a 258-byte match in about two
@@ -188,9 +184,6 @@ pub(crate) fn member_error(err: Error, key: &str) -> Error {
 
 fn zip_error(err: ZipError, key: &str) -> Error {
     let err = match err {
-        ZipError::UnsupportedArchive(ZipError::PASSWORD_REQUIRED) => {
-            Error::unsupported("the member is encrypted (encrypted archives are not supported)")
-        }
         ZipError::UnsupportedArchive(msg) => Error::unsupported(lower_first(msg)),
         ZipError::Io(e) => Error::io(e),
         other => Error::from(other),
@@ -349,11 +342,16 @@ impl<R: Read + Seek> NpzReader<R> {
         if let Some(i) = self.zip.index_for_name(&super::member_name(name)) {
             return Ok(i);
         }
-        let msg = match crate::error::name_list(&mut self.keys.iter().map(String::as_str)) {
-            Some(list) => format!("not in the archive; it has {list}"),
-            None => "not in the archive; the archive is empty".to_owned(),
-        };
-        Err(Error::schema(msg).in_member(name))
+        Err(Error::schema(format!("not in the archive; {}", self.has())).in_member(name))
+    }
+
+    /// What the archive holds, for messages: `it has 'a', 'b'`, or `the
+    /// archive is empty`.
+    pub(crate) fn has(&self) -> String {
+        match crate::error::name_list(&mut self.keys.iter().map(String::as_str)) {
+            Some(list) => format!("it has {list}"),
+            None => "the archive is empty".to_owned(),
+        }
     }
 
     /// Member `name`'s index, the bytes it spans in the archive (local
@@ -393,10 +391,10 @@ impl<R: Read + Seek> NpzReader<R> {
                 .check_data(raw.data_start(), raw.compressed_size())
                 .map_err(|e| e.in_member(&key))?;
             if raw.encrypted() {
-                return Err(zip_error(
-                    ZipError::UnsupportedArchive(ZipError::PASSWORD_REQUIRED),
-                    &key,
-                ));
+                return Err(Error::unsupported(
+                    "the member is encrypted (encrypted archives are not supported)",
+                )
+                .in_member(&key));
             }
             let m = raw.compression();
             if m != CompressionMethod::Stored && m != CompressionMethod::Deflated {
@@ -422,6 +420,18 @@ impl<R: Read + Seek> NpzReader<R> {
             read: 0,
             room,
         })
+    }
+
+    /// Opens member `i` and hands it to `f` with this reader's options and
+    /// budget; `f`'s errors name the member (see [`member_error`]).
+    fn with_member<T>(
+        &mut self,
+        i: usize,
+        f: impl FnOnce(&mut MemberReader<'_, R>, &ReadOptions, &Budget) -> Result<T>,
+    ) -> Result<T> {
+        let (options, budget) = (self.options.clone(), self.budget.clone());
+        let mut member = self.open(i)?;
+        f(&mut member, &options, &budget).map_err(|e| member_error(e, &member.key))
     }
 
     /// Reads member `name` (key or full name) into `T`. A member that is
@@ -452,19 +462,16 @@ impl<R: Read + Seek> NpzReader<R> {
         i: usize,
         seed: S,
     ) -> Result<S::Value> {
-        let options = self.options.clone();
-        let budget = self.budget.clone();
-        let mut member = self.open(i)?;
-        let key = member.key.clone();
-        let npy_name = member.file.name().ends_with(".npy");
-        // a stored member's bytes lie in the archive (checked against its
-        // length); a deflated member's are known only as they inflate
-        let present = match member.file.compression() {
-            CompressionMethod::Stored => member.room,
-            _ => 0,
-        };
-        read_member(&mut member, &options, &budget, npy_name, present, seed)
-            .map_err(|e| member_error(e, &key))
+        self.with_member(i, |member, options, budget| {
+            let npy_name = member.file.name().ends_with(".npy");
+            // a stored member's bytes lie in the archive (checked against its
+            // length); a deflated member's are known only as they inflate
+            let present = match member.file.compression() {
+                CompressionMethod::Stored => member.room,
+                _ => 0,
+            };
+            read_member(member, options, budget, npy_name, present, seed)
+        })
     }
 
     /// Whether member `i` is deflated (and not encrypted): one worth
@@ -537,12 +544,10 @@ impl<R: Read + Seek> NpzReader<R> {
     /// the size the header describes, growing as data arrives), checking
     /// that the member ends there. `None` for a member that is not `.npy`.
     pub(crate) fn load_index(&mut self, i: usize) -> Result<Option<(Header, Vec<u8>)>> {
-        let options = self.options.clone();
-        let budget = self.budget.clone();
-        let mut member = self.open(i)?;
-        let key = member.key.clone();
-        let room = member.room;
-        load_member(&mut member, &options, &budget, room).map_err(|e| member_error(e, &key))
+        self.with_member(i, |member, options, budget| {
+            let room = member.room;
+            load_member(member, options, budget, room)
+        })
     }
 
     /// Streams member `name` record by record (see [`NpyReader`]). The
@@ -589,11 +594,9 @@ impl<R: Read + Seek> NpzReader<R> {
     pub fn raw(&mut self, name: &str) -> Result<Vec<u8>> {
         let i = self.index(name)?;
         self.budget.reset();
-        let max_elements = self.options.max_elements;
-        let budget = self.budget.clone();
-        let mut member = self.open(i)?;
-        let key = member.key.clone();
-        read_raw(&mut member, Vec::new(), max_elements, &budget).map_err(|e| member_error(e, &key))
+        self.with_member(i, |member, options, budget| {
+            read_raw(member, Vec::new(), options.max_elements, budget)
+        })
     }
 
     /// Where member `name`'s array data lies in the archive, with its
@@ -622,47 +625,36 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn data_range(&mut self, name: &str) -> Result<DataRange> {
         let i = self.index(name)?;
-        // a range allocates nothing for the elements: no element limit
-        let options = self.options.clone().max_elements(u64::MAX);
         let (archive_start, archive_len) = (self.start, self.archive_len);
-        let mut member = self.open(i)?;
-        let key = member.key.clone();
-        let method = member.file.compression();
-        if method != CompressionMethod::Stored {
-            return Err(Error::unsupported(format!(
-                "the member is compressed ({}): only stored members (np.savez, NpzWriter \
-                 without compressed) hold their data as it is in the archive's bytes; read it \
-                 with by_name",
-                method_name(method)
-            ))
-            .in_member(&key));
-        }
-        let data_start = member.file.data_start();
-        let size = member.file.size();
-        let parsed = read_header(&mut member, &options).map_err(|e| member_error(e, &key))?;
-        let data_len = parsed.header.data_len().map_err(|e| e.in_member(&key))?;
-        let offset = data_start
-            .saturating_sub(archive_start)
-            .checked_add(parsed.data_offset as u64);
-        let range = offset
-            .ok_or_else(|| Error::limit("the member's data is past 2^64 bytes"))
-            .and_then(|at| DataRange::new(parsed.header, at))
-            .map_err(|e| e.in_member(&key))?;
-        let promised = (parsed.data_offset as u64).saturating_add(data_len);
-        if size != promised {
-            return Err(Error::data(format!(
-                "the member holds {size} bytes, but its npy header and data promise {promised}"
-            ))
-            .in_member(&key));
-        }
-        if range.range().end > archive_len {
-            return Err(Error::data(format!(
-                "the member's data ends at byte {}, past the archive's end at {archive_len}",
-                range.range().end
-            ))
-            .in_member(&key));
-        }
-        Ok(range)
+        self.with_member(i, |member, options, _| {
+            let method = member.file.compression();
+            if method != CompressionMethod::Stored {
+                return Err(Error::unsupported(format!(
+                    "the member is compressed ({}): only stored members (np.savez, NpzWriter \
+                     without compressed) hold their data as it is in the archive's bytes; read \
+                     it with by_name",
+                    method_name(method)
+                )));
+            }
+            let (data_start, size) = (member.file.data_start(), member.file.size());
+            // a range allocates nothing for the elements: no element limit
+            let parsed = read_header(member, &whole_array(options))?;
+            let data_at = parsed.data_offset as u64;
+            let data_len = parsed.header.data_len()?;
+            let range = data_start
+                .saturating_sub(archive_start)
+                .checked_add(data_at)
+                .ok_or_else(|| Error::limit("the member's data is past 2^64 bytes"))
+                .and_then(|at| DataRange::new(parsed.header, at))?;
+            check_size(size, data_at.saturating_add(data_len))?;
+            if range.range().end > archive_len {
+                return Err(Error::data(format!(
+                    "the member's data ends at byte {}, past the archive's end at {archive_len}",
+                    range.range().end
+                )));
+            }
+            Ok(range)
+        })
     }
 
     /// Reads rows `range` of the first axis of member `name` into `T`: what
@@ -690,7 +682,7 @@ impl<R: Read + Seek> NpzReader<R> {
         crate::de::data::deserialize_data_in(
             &header,
             &bytes,
-            self.cfg(),
+            self.options.cfg(),
             self.options.max_elements,
             &self.budget,
         )
@@ -700,57 +692,35 @@ impl<R: Read + Seek> NpzReader<R> {
     /// The header and bytes of rows `range` of member `i`, charged to the
     /// budget.
     fn read_rows(&mut self, i: usize, range: &Range<u64>) -> Result<(Header, Vec<u8>)> {
+        let (stored, size) = self.with_member(i, |m, _, _| {
+            Ok((
+                m.file.compression() == CompressionMethod::Stored,
+                m.file.size(),
+            ))
+        })?;
+        if !stored {
+            // inflated up to the rows' end, the bytes before them dropped as they come
+            return self.with_member(i, |member, options, budget| {
+                let (w, _) = rows_header(member, range, options, budget)?;
+                let skip = w.rows.start;
+                let skipped = std::io::copy(&mut member.by_ref().take(skip), &mut std::io::sink())?;
+                if skipped < skip {
+                    return Err(short_member(skipped, w.header_total));
+                }
+                read_rows_at(member, &w)
+            });
+        }
+        // stored: by seeking to the rows
+        let (options, budget) = (self.options.clone(), self.budget.clone());
         let key = self.key(i).to_owned();
-        let (stored, size) = {
-            let member = self.open(i)?;
-            let stored = member.file.compression() == CompressionMethod::Stored;
-            (stored, member.file.size())
-        };
-        let result = if stored {
-            self.stored_rows(i, range, size)
-        } else {
-            self.deflated_rows(i, range)
-        };
-        result.map_err(|e| member_error(e, &key))
-    }
-
-    /// Rows of stored member `i` (of `size` bytes), by seeking to them.
-    fn stored_rows(
-        &mut self,
-        i: usize,
-        range: &Range<u64>,
-        size: u64,
-    ) -> Result<(Header, Vec<u8>)> {
-        let (options, budget) = (self.options.clone(), self.budget.clone());
-        let mut member = self.zip.by_index_seek(i)?;
-        let (w, data_at) = rows_header(&mut member, range, &options, &budget)?;
-        let promised = data_at.saturating_add(w.header_total);
-        if size != promised {
-            return Err(Error::data(format!(
-                "the member holds {size} bytes, but its npy header and data promise {promised}"
-            )));
-        }
-        member.seek(SeekFrom::Start(data_at.saturating_add(w.rows.start)))?;
-        read_rows_at(&mut member, &w)
-    }
-
-    /// Rows of deflated member `i`: inflated up to their end, the bytes
-    /// before them dropped as they come.
-    fn deflated_rows(&mut self, i: usize, range: &Range<u64>) -> Result<(Header, Vec<u8>)> {
-        let (options, budget) = (self.options.clone(), self.budget.clone());
-        let mut member = self.open(i)?;
-        let (w, _) = rows_header(&mut member, range, &options, &budget)?;
-        let skip = w.rows.start;
-        let skipped = std::io::copy(&mut (&mut member).take(skip), &mut std::io::sink())?;
-        if skipped < skip {
-            return Err(short_member(skipped, w.header_total));
-        }
-        read_rows_at(&mut member, &w)
-    }
-
-    /// The options' deserializer settings.
-    pub(crate) fn cfg(&self) -> crate::de::Cfg {
-        self.options.cfg()
+        let rows = self.zip.by_index_seek(i).map_err(Error::from);
+        rows.and_then(|mut member| {
+            let (w, data_at) = rows_header(&mut member, range, &options, &budget)?;
+            check_size(size, data_at.saturating_add(w.header_total))?;
+            member.seek(SeekFrom::Start(data_at.saturating_add(w.rows.start)))?;
+            read_rows_at(&mut member, &w)
+        })
+        .map_err(|e| member_error(e, &key))
     }
 }
 
@@ -769,7 +739,7 @@ fn rows_header<M: Read>(
     options: &ReadOptions,
     budget: &Budget,
 ) -> Result<(MemberRows, u64)> {
-    let parsed = read_header(member, &crate::npy::rows::whole_array(options))?;
+    let parsed = read_header(member, &whole_array(options))?;
     let rows =
         crate::npy::rows::checked_window(&parsed.header, range, options.max_elements, budget)?;
     let header_total = parsed.header.data_len()?;
@@ -784,6 +754,17 @@ fn read_rows_at<M: Read>(member: &mut M, w: &MemberRows) -> Result<(Header, Vec<
         return Err(short_member(got, w.header_total));
     }
     Ok((w.rows.header.clone(), bytes))
+}
+
+/// A stored member must hold exactly its npy header and data (`promised`
+/// bytes).
+fn check_size(size: u64, promised: u64) -> Result<()> {
+    if size == promised {
+        return Ok(());
+    }
+    Err(Error::data(format!(
+        "the member holds {size} bytes, but its npy header and data promise {promised}"
+    )))
 }
 
 /// The error for a member whose data ends after `got` of its `total` bytes.
@@ -831,21 +812,36 @@ fn read_raw<R: Read>(
 }
 
 /// After the data: the member must end here. Reading to its end also has
-/// the zip crate check the CRC-32.
+/// the zip crate check the CRC-32 (one byte is read at most, too few to let
+/// a deflate bomb inflate).
 fn check_end<R: Read>(r: &mut R, data_len: u64) -> Result<()> {
-    let mut probe = [0u8; TAIL_PROBE];
-    loop {
-        match r.read(&mut probe) {
-            Ok(0) => return Ok(()),
-            Ok(_) => {
-                return Err(Error::data(format!(
-                    "the data goes on after the {data_len} bytes its npy header describes (a damaged or crafted member)"
-                )));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e.into()),
-        }
+    let mut more = Vec::new();
+    r.take(1).read_to_end(&mut more)?;
+    if more.is_empty() {
+        return Ok(());
     }
+    Err(Error::data(format!(
+        "the data goes on after the {data_len} bytes its npy header describes (a damaged or crafted member)"
+    )))
+}
+
+/// A member's npy header, its dtype checked readable and its data charged
+/// to `budget`; `Err` with the member's first bytes when it has no npy
+/// magic. The member is then positioned at its data.
+fn member_header<R: Read>(
+    member: &mut R,
+    options: &ReadOptions,
+    budget: &Budget,
+) -> Result<std::result::Result<ParsedHeader, Vec<u8>>> {
+    let head = peek_magic(member)?;
+    if head.as_slice() != MAGIC.as_slice() {
+        return Ok(Err(head));
+    }
+    // the header is longer than the magic: it takes all of `head`
+    let parsed = read_header(&mut head.as_slice().chain(member), options)?;
+    crate::de::check_readable(&parsed.header.descr)?;
+    budget.charge_data(&parsed.header)?;
+    Ok(Ok(parsed))
 }
 
 /// Reads one member with `seed`. A member without the npy magic is
@@ -862,32 +858,30 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     present: u64,
     seed: S,
 ) -> Result<S::Value> {
-    let head = peek_magic(member)?;
-    if head.as_slice() != MAGIC.as_slice() {
-        if npy_name {
+    let parsed = match member_header(member, options, budget)? {
+        Ok(parsed) => parsed,
+        Err(_) if npy_name => {
             return Err(Error::data(
                 "named .npy but not an npy file (no \\x93NUMPY magic): the member is damaged; \
                  NpzReader::raw reads its bytes",
             ));
         }
-        let bytes = read_raw(member, head, options.max_elements, budget)?;
-        return seed.deserialize(super::raw_member::RawMember(&bytes));
-    }
-    let mut r = head.as_slice().chain(member);
-    let parsed = read_header(&mut r, options)?;
+        Err(head) => {
+            let bytes = read_raw(member, head, options.max_elements, budget)?;
+            return seed.deserialize(super::raw_member::RawMember(&bytes));
+        }
+    };
     let header = parsed.header;
-    crate::de::check_readable(&header.descr)?;
-    budget.charge_data(&header)?;
-    let data_end = (parsed.data_offset as u64).checked_add(header.data_len()?);
-    let mut de = StreamDe::new(&header, &mut r, options.cfg(), options.max_elements)?
+    let data_len = header.data_len()?;
+    let data_end = (parsed.data_offset as u64).checked_add(data_len);
+    let mut de = StreamDe::new(&header, member, options.cfg(), options.max_elements)?
         .present(data_end.is_some_and(|end| end <= present));
     let value = seed.deserialize(AnyCharged {
         de: &mut de,
         header: &header,
         budget,
     })?;
-    let mut r = de.finish()?;
-    check_end(&mut r, header.data_len()?)?;
+    check_end(&mut de.finish()?, data_len)?;
     Ok(value)
 }
 
@@ -902,24 +896,15 @@ fn load_member<R: Read>(
     budget: &Budget,
     room: u64,
 ) -> Result<Option<(Header, Vec<u8>)>> {
-    let head = peek_magic(member)?;
-    if head.as_slice() != MAGIC.as_slice() {
+    let Ok(parsed) = member_header(member, options, budget)? else {
         return Ok(None);
-    }
-    let mut r = head.as_slice().chain(member);
-    let parsed = read_header(&mut r, options)?;
-    let header = parsed.header;
-    crate::de::check_readable(&header.descr)?;
-    budget.charge_data(&header)?;
-    let total = header.data_len()?;
+    };
+    let total = parsed.header.data_len()?;
     let mut data = Vec::with_capacity(usize::try_from(total.min(room)).unwrap_or(0));
-    (&mut r).take(total).read_to_end(&mut data)?;
+    member.by_ref().take(total).read_to_end(&mut data)?;
     if (data.len() as u64) < total {
-        return Err(Error::data(format!(
-            "the member ends after {} of the {total} bytes of data its npy header describes",
-            data.len()
-        )));
+        return Err(short_member(data.len() as u64, total));
     }
-    check_end(&mut r, total)?;
-    Ok(Some((header, data)))
+    check_end(member, total)?;
+    Ok(Some((parsed.header, data)))
 }

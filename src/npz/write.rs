@@ -10,10 +10,9 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
-use crate::format::header::Header;
 use crate::format::pyrepr::PyStr;
 use crate::npy::npy_writer::NpyWriter;
-use crate::npy::writer::{CHUNK, Unchecked, one_pass_unchecked};
+use crate::npy::writer::{CHUNK, Unchecked, npy_header, one_pass_unchecked};
 use crate::options::WriteOptions;
 use crate::ser::spec::Val;
 
@@ -340,10 +339,9 @@ impl<W: Write + Seek> NpzWriter<W> {
                 Err(e) => return Err(self.abandon(key, e)),
             }
         }
-        match options.write_exact(&mut self.zip, &Val(value), false) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.abandon(key, e)),
-        }
+        options
+            .write_exact(&mut self.zip, &Val(value), false)
+            .map_err(|e| self.abandon(key, e))
     }
 
     /// Drops what was written of the entry being written and opens it
@@ -379,17 +377,10 @@ impl<W: Write + Seek> NpzWriter<W> {
         len: u64,
     ) -> Result<NpyWriter<MemberWriter<'_, W>>> {
         let level = self.member_level();
-        let (descr, sub) = match &dtype {
-            Dtype::Subarray(base, dims) => ((**base).clone(), dims.clone()),
-            other => (other.clone(), Vec::new()),
-        };
-        let mut shape = vec![len];
-        shape.extend(sub);
-        let header = Header::new(descr, false, shape);
-        let data = header.data_len().map_err(|e| e.in_member(key))?;
-        let (head, _) = header.encode(None).map_err(|e| e.in_member(key))?;
+        // the header NpyWriter writes
+        let (header, head) = npy_header(&dtype, &[len]).map_err(|e| e.in_member(key))?;
         let expected = (head.len() as u64)
-            .checked_add(data)
+            .checked_add(header.data_len()?)
             .ok_or_else(|| Error::limit("array size overflows").in_member(key))?;
         self.begin(key, level)?;
         let pending = self.pending.insert(Pending {
@@ -413,10 +404,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     ) -> Result<()> {
         let level = self.member_level();
         self.begin(key, level)?;
-        match f(&mut self.zip) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.abandon(key, e)),
-        }
+        f(&mut self.zip).map_err(|e| self.abandon(key, e))
     }
 
     /// Completes the archive (central directory) and returns the writer.

@@ -84,14 +84,22 @@ fn put64(v: &mut Vec<u8>, x: u64) {
     v.extend_from_slice(&x.to_le_bytes());
 }
 
-/// The general purpose flags: only UTF-8. Bits 1 and 2 (the deflate
-/// level's class) stay 0 at every level, as Python's zipfile leaves them.
-fn flags(name: &str) -> u16 {
-    if name.is_ascii() { 0 } else { UTF8_NAME }
-}
-
-fn method(deflated: bool) -> u16 {
-    if deflated { 8 } else { 0 }
+/// The fields local and central headers share, from the version needed to
+/// the extra field's length. The general purpose flags are only UTF-8:
+/// bits 1 and 2 (the deflate level's class) stay 0 at every level, as
+/// Python's zipfile leaves them. The name is checked to fit when the entry
+/// is started.
+fn shared_fields(v: &mut Vec<u8>, e: &Entry, sizes: [u32; 2], extra: u16) {
+    put16(v, VERSION);
+    put16(v, if e.name.is_ascii() { 0 } else { UTF8_NAME });
+    put16(v, if e.deflated { 8 } else { 0 });
+    put16(v, 0);
+    put16(v, DOS_DATE);
+    put32(v, e.crc);
+    put32(v, sizes[0]);
+    put32(v, sizes[1]);
+    put16(v, e.name.len() as u16);
+    put16(v, extra);
 }
 
 /// A 32-bit field, or `0xFFFFFFFF` when the value goes into zip64.
@@ -119,33 +127,32 @@ impl<W: Write + Seek> ZipOut<W> {
     /// the caller), or stored when `None`.
     pub(crate) fn start(&mut self, name: &str, level: Option<u32>) -> Result<()> {
         self.finish_entry()?;
-        let deflated = level.is_some();
-        let name_len = u16::try_from(name.len()).map_err(|_| {
-            Error::limit(format!(
+        if name.len() > usize::from(u16::MAX) {
+            return Err(Error::limit(format!(
                 "a member name of {} bytes (a zip name holds at most 65535)",
                 name.len()
-            ))
-        })?;
-        let offset = self.inner.stream_position()?;
+            )));
+        }
+        let entry = Entry {
+            name: name.to_owned(),
+            deflated: level.is_some(),
+            crc: 0,
+            packed: 0,
+            size: 0,
+            offset: self.inner.stream_position()?,
+        };
+        let offset = entry.offset;
         let mut head = Vec::with_capacity(128usize.saturating_add(name.len()));
         head.extend_from_slice(b"PK\x03\x04");
-        put16(&mut head, VERSION);
-        put16(&mut head, flags(name));
-        put16(&mut head, method(deflated));
-        put16(&mut head, 0);
-        put16(&mut head, DOS_DATE);
-        put32(&mut head, 0); // CRC-32, patched
-        put32(&mut head, u32::MAX);
-        put32(&mut head, u32::MAX);
-        put16(&mut head, name_len);
-        put16(&mut head, 0); // extra length, below
+        // the CRC-32 is patched, the extra's length set below
+        shared_fields(&mut head, &entry, [u32::MAX; 2], 0);
         head.extend_from_slice(name.as_bytes());
         let sizes_at = offset.saturating_add(head.len() as u64).saturating_add(4);
         put16(&mut head, 1); // zip64: uncompressed and compressed size, patched
         put16(&mut head, 16);
         put64(&mut head, 0);
         put64(&mut head, 0);
-        if !deflated {
+        if !entry.deflated {
             let align = ARRAY_ALIGN as u64;
             let past = offset
                 .saturating_add(head.len() as u64)
@@ -169,14 +176,7 @@ impl<W: Write + Seek> ZipOut<W> {
         }
         self.inner.write_all(&head)?;
         self.open = Some(Open {
-            entry: Entry {
-                name: name.to_owned(),
-                deflated,
-                crc: 0,
-                packed: 0,
-                size: 0,
-                offset,
-            },
+            entry,
             sizes_at,
             hasher: crc32fast::Hasher::new(),
             deflater: level.map(Deflater::new),
@@ -245,24 +245,14 @@ impl<W: Write + Seek> ZipOut<W> {
             if e.offset > ZIP64_LIMIT {
                 put64(&mut zip64, e.offset);
             }
-            cd.extend_from_slice(b"PK\x01\x02");
-            put16(&mut cd, MADE_BY);
-            put16(&mut cd, VERSION);
-            put16(&mut cd, flags(&e.name));
-            put16(&mut cd, method(e.deflated));
-            put16(&mut cd, 0);
-            put16(&mut cd, DOS_DATE);
-            put32(&mut cd, e.crc);
-            put32(&mut cd, packed);
-            put32(&mut cd, size);
-            // checked to fit when the entry was started
-            put16(&mut cd, e.name.len() as u16);
             let extra = if zip64.is_empty() {
                 0
             } else {
                 zip64.len().saturating_add(4)
             };
-            put16(&mut cd, extra as u16);
+            cd.extend_from_slice(b"PK\x01\x02");
+            put16(&mut cd, MADE_BY);
+            shared_fields(&mut cd, e, [packed, size], extra as u16);
             put16(&mut cd, 0); // comment
             put16(&mut cd, 0); // disk
             put16(&mut cd, 0); // internal attributes
