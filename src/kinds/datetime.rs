@@ -453,16 +453,12 @@ impl<U: TimeUnitMarker> TryFrom<std::time::SystemTime> for Datetime64<U> {
             Err(e) => {
                 let d = e.duration();
                 // before the epoch: -(s + n) = -(s + 1) + (1e9 - n)
-                match d.subsec_nanos() {
-                    0 => (i64::try_from(d.as_secs()).ok().map(|s| s.wrapping_neg()), 0),
-                    n => (
-                        i64::try_from(d.as_secs())
-                            .ok()
-                            .and_then(|s| s.checked_add(1))
-                            .map(|s| s.wrapping_neg()),
-                        1_000_000_000_u32.saturating_sub(n),
-                    ),
-                }
+                let (carry, nanos) = match d.subsec_nanos() {
+                    0 => (0, 0),
+                    n => (1, 1_000_000_000_u32.saturating_sub(n)),
+                };
+                let secs = d.as_secs().checked_add(carry).map(i64::try_from);
+                (secs.and_then(Result::ok).map(i64::wrapping_neg), nanos)
             }
         };
         let secs =
