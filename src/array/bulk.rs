@@ -264,18 +264,17 @@ mod sealed {
             self
         }
 
-        pub(crate) const fn append(mut self, other: &NameText) -> NameText {
-            let mut i = 0;
-            while i < other.len && i < other.buf.len() {
-                self = self.byte(other.buf[i]);
-                i = i.wrapping_add(1);
-            }
-            self.full = self.full || other.full;
-            self
+        pub(crate) const fn append(self, other: &NameText) -> NameText {
+            let mut out = self.bytes(other.buf.split_at(other.len).0);
+            out.full = out.full || other.full;
+            out
         }
 
-        pub(crate) const fn text(mut self, s: &str) -> NameText {
-            let bytes = s.as_bytes();
+        pub(crate) const fn text(self, s: &str) -> NameText {
+            self.bytes(s.as_bytes())
+        }
+
+        const fn bytes(mut self, bytes: &[u8]) -> NameText {
             let mut i = 0;
             while i < bytes.len() {
                 self = self.byte(bytes[i]);

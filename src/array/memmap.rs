@@ -334,73 +334,111 @@ impl Layout {
     }
 }
 
+// The accessors of both maps; each example checks `open` and `open_mut`.
 macro_rules! accessors {
-    ($ty:ident, $what:literal, $open:literal) => {
+    ($ty:ident) => {
         impl<T: ViewElement> $ty<T> {
-            #[doc = concat!("The size of each axis; `[]` for a 0-d array.\n\n```\n",
-                "# let dir = std::env::temp_dir().join(format!(\"npy-memmap-doc-shape-", $what, "-{}\", std::process::id()));\n",
-                "# std::fs::create_dir_all(&dir)?;\n",
-                "# let path = dir.join(\"a.npy\");\n",
-                "npy_serde::to_path(&path, &7.5f32)?;\n",
-                "let a = npy_serde::memmap::", $open, "::<f32>(&path)?;\n",
-                "assert_eq!((a.shape(), a.len()), (&[][..], 1));\n",
-                "# drop(a);\n# std::fs::remove_dir_all(&dir)?;\n",
-                "# Ok::<(), Box<dyn std::error::Error>>(())\n```")]
+            /// The size of each axis; `[]` for a 0-d array.
+            ///
+            /// ```
+            /// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-shape-{}-{:?}", std::process::id(), std::thread::current().id()));
+            /// # std::fs::create_dir_all(&dir)?;
+            /// # let path = dir.join("a.npy");
+            /// npy_serde::to_path(&path, &7.5f32)?;
+            /// let a = npy_serde::memmap::open::<f32>(&path)?;
+            /// assert_eq!((a.shape(), a.len()), (&[][..], 1));
+            /// # drop(a);
+            /// # let a = npy_serde::memmap::open_mut::<f32>(&path)?;
+            /// # assert_eq!((a.shape(), a.len()), (&[][..], 1));
+            /// # drop(a);
+            /// # std::fs::remove_dir_all(&dir)?;
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
             pub fn shape(&self) -> &[usize] {
                 &self.layout.shape
             }
 
-            #[doc = concat!("How the data is laid out: the file's `fortran_order`.\n\n```\n",
-                "use npy_serde::Order;\n",
-                "# let dir = std::env::temp_dir().join(format!(\"npy-memmap-doc-order-", $what, "-{}\", std::process::id()));\n",
-                "# std::fs::create_dir_all(&dir)?;\n",
-                "# let path = dir.join(\"a.npy\");\n",
-                "npy_serde::WriteOptions::new().fortran_order(true).to_path(&path, &[[1u8, 2], [3, 4]])?;\n",
-                "let a = npy_serde::memmap::", $open, "::<u8>(&path)?;\n",
-                "assert_eq!((a.order(), a.view().data()), (Order::Fortran, &[1, 3, 2, 4][..]));\n",
-                "# drop(a);\n# std::fs::remove_dir_all(&dir)?;\n",
-                "# Ok::<(), Box<dyn std::error::Error>>(())\n```")]
+            /// How the data is laid out: the file's `fortran_order`.
+            ///
+            /// ```
+            /// use npy_serde::Order;
+            /// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-order-{}-{:?}", std::process::id(), std::thread::current().id()));
+            /// # std::fs::create_dir_all(&dir)?;
+            /// # let path = dir.join("a.npy");
+            /// npy_serde::WriteOptions::new().fortran_order(true).to_path(&path, &[[1u8, 2], [3, 4]])?;
+            /// let a = npy_serde::memmap::open::<u8>(&path)?;
+            /// assert_eq!((a.order(), a.view().data()), (Order::Fortran, &[1, 3, 2, 4][..]));
+            /// # drop(a);
+            /// # let a = npy_serde::memmap::open_mut::<u8>(&path)?;
+            /// # assert_eq!((a.order(), a.view().data()), (Order::Fortran, &[1, 3, 2, 4][..]));
+            /// # drop(a);
+            /// # std::fs::remove_dir_all(&dir)?;
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
             pub fn order(&self) -> Order {
                 self.layout.order
             }
 
-            #[doc = concat!("The file's header: dtype, order and shape as numpy wrote them.\n\n```\n",
-                "# let dir = std::env::temp_dir().join(format!(\"npy-memmap-doc-header-", $what, "-{}\", std::process::id()));\n",
-                "# std::fs::create_dir_all(&dir)?;\n",
-                "# let path = dir.join(\"a.npy\");\n",
-                "npy_serde::to_path(&path, &[0i16; 5])?;\n",
-                "let a = npy_serde::memmap::", $open, "::<i16>(&path)?;\n",
-                "assert_eq!(a.header().descr.to_string(), \"'<i2'\");\n",
-                "assert_eq!(a.header().shape, [5]);\n",
-                "# drop(a);\n# std::fs::remove_dir_all(&dir)?;\n",
-                "# Ok::<(), Box<dyn std::error::Error>>(())\n```")]
+            /// The file's header: dtype, order and shape as numpy wrote them.
+            ///
+            /// ```
+            /// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-header-{}-{:?}", std::process::id(), std::thread::current().id()));
+            /// # std::fs::create_dir_all(&dir)?;
+            /// # let path = dir.join("a.npy");
+            /// npy_serde::to_path(&path, &[0i16; 5])?;
+            /// let a = npy_serde::memmap::open::<i16>(&path)?;
+            /// assert_eq!(a.header().descr.to_string(), "'<i2'");
+            /// assert_eq!(a.header().shape, [5]);
+            /// # drop(a);
+            /// # let a = npy_serde::memmap::open_mut::<i16>(&path)?;
+            /// # assert_eq!(a.header().descr.to_string(), "'<i2'");
+            /// # assert_eq!(a.header().shape, [5]);
+            /// # drop(a);
+            /// # std::fs::remove_dir_all(&dir)?;
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
             pub fn header(&self) -> &Header {
                 &self.layout.header
             }
 
-            #[doc = concat!("The number of elements (the product of the shape).\n\n```\n",
-                "# let dir = std::env::temp_dir().join(format!(\"npy-memmap-doc-len-", $what, "-{}\", std::process::id()));\n",
-                "# std::fs::create_dir_all(&dir)?;\n",
-                "# let path = dir.join(\"a.npy\");\n",
-                "npy_serde::to_path(&path, &[[0u32; 4]; 3])?;\n",
-                "let a = npy_serde::memmap::", $open, "::<u32>(&path)?;\n",
-                "assert_eq!((a.len(), a.is_empty()), (12, false));\n",
-                "# drop(a);\n# std::fs::remove_dir_all(&dir)?;\n",
-                "# Ok::<(), Box<dyn std::error::Error>>(())\n```")]
+            /// The number of elements (the product of the shape).
+            ///
+            /// ```
+            /// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-len-{}-{:?}", std::process::id(), std::thread::current().id()));
+            /// # std::fs::create_dir_all(&dir)?;
+            /// # let path = dir.join("a.npy");
+            /// npy_serde::to_path(&path, &[[0u32; 4]; 3])?;
+            /// let a = npy_serde::memmap::open::<u32>(&path)?;
+            /// assert_eq!((a.len(), a.is_empty()), (12, false));
+            /// # drop(a);
+            /// # let a = npy_serde::memmap::open_mut::<u32>(&path)?;
+            /// # assert_eq!((a.len(), a.is_empty()), (12, false));
+            /// # drop(a);
+            /// # std::fs::remove_dir_all(&dir)?;
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
             pub fn len(&self) -> usize {
                 self.layout.shape.iter().product()
             }
 
-            #[doc = concat!("Whether an axis is 0 long (no data is mapped then).\n\n```\n",
-                "# let dir = std::env::temp_dir().join(format!(\"npy-memmap-doc-empty-", $what, "-{}\", std::process::id()));\n",
-                "# std::fs::create_dir_all(&dir)?;\n",
-                "# let path = dir.join(\"a.npy\");\n",
-                "drop(npy_serde::memmap::create::<f64>(&path, &[0, 3])?);\n",
-                "let a = npy_serde::memmap::", $open, "::<f64>(&path)?;\n",
-                "assert!(a.is_empty());\n",
-                "assert_eq!(a.shape(), &[0, 3]);\n",
-                "# drop(a);\n# std::fs::remove_dir_all(&dir)?;\n",
-                "# Ok::<(), Box<dyn std::error::Error>>(())\n```")]
+            /// Whether an axis is 0 long (no data is mapped then).
+            ///
+            /// ```
+            /// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-empty-{}-{:?}", std::process::id(), std::thread::current().id()));
+            /// # std::fs::create_dir_all(&dir)?;
+            /// # let path = dir.join("a.npy");
+            /// drop(npy_serde::memmap::create::<f64>(&path, &[0, 3])?);
+            /// let a = npy_serde::memmap::open::<f64>(&path)?;
+            /// assert!(a.is_empty());
+            /// assert_eq!(a.shape(), &[0, 3]);
+            /// # drop(a);
+            /// # let a = npy_serde::memmap::open_mut::<f64>(&path)?;
+            /// # assert!(a.is_empty());
+            /// # assert_eq!(a.shape(), &[0, 3]);
+            /// # drop(a);
+            /// # std::fs::remove_dir_all(&dir)?;
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
             pub fn is_empty(&self) -> bool {
                 self.len() == 0
             }
@@ -418,8 +456,8 @@ macro_rules! accessors {
     };
 }
 
-accessors!(MmapArray, "ro", "open");
-accessors!(MmapArrayMut, "rw", "open_mut");
+accessors!(MmapArray);
+accessors!(MmapArrayMut);
 
 impl<T: ViewElement> MmapArray<T> {
     /// The data in place, as an n-d view with the file's shape and order.

@@ -52,17 +52,15 @@ impl Order {
     /// The order of an array of `shape` whose header says `fortran_order`:
     /// [`Order::C`] whenever both layouts coincide.
     pub fn of(fortran_order: bool, shape: &[usize]) -> Order {
-        Order::by_long_axes(fortran_order, shape.iter().filter(|&&n| n > 1).count())
+        Order::of_header(fortran_order, shape)
     }
 
-    /// [`Order::of`] for a header's shape.
-    pub(crate) fn of_header(fortran_order: bool, shape: &[u64]) -> Order {
-        Order::by_long_axes(fortran_order, shape.iter().filter(|&&n| n > 1).count())
-    }
-
-    /// The rule of [`Order::of`], given the number of axes longer than 1.
-    fn by_long_axes(fortran_order: bool, long: usize) -> Order {
-        if fortran_order && long > 1 {
+    /// [`Order::of`] for a header's shape (or any other sizes).
+    pub(crate) fn of_header<N: From<u8> + PartialOrd + Copy>(
+        fortran_order: bool,
+        shape: &[N],
+    ) -> Order {
+        if fortran_order && shape.iter().filter(|&&n| n > N::from(1)).count() > 1 {
             Order::Fortran
         } else {
             Order::C
@@ -123,11 +121,12 @@ pub(crate) fn flat_to_nd(mut e: Error, dims: &[u64], fortran: bool, record: bool
     e.at_nd(index, record)
 }
 
-/// Checks that `len` elements fill an array of `shape` exactly.
-fn check_len(shape: &[usize], len: usize) -> Result<()> {
+/// Checks that `len` elements fill an array of `shape` exactly; then
+/// `order`, normalised as [`Order::of`] does.
+fn checked_order(shape: &[usize], order: Order, len: usize) -> Result<Order> {
     let want = element_count(shape)?;
     if want == len {
-        Ok(())
+        Ok(Order::of(order.is_fortran(), shape))
     } else {
         Err(Error::mismatch(format!(
             "shape {} holds {want} element(s), but the data has {len}",
@@ -159,12 +158,8 @@ impl<'a, T> NdView<'a, T> {
     /// `data.len()` is not the product of the shape's sizes. The order is
     /// normalised as [`Order::of`] does.
     pub fn new(shape: Vec<usize>, order: Order, data: &'a [T]) -> Result<NdView<'a, T>> {
-        check_len(&shape, data.len())?;
-        Ok(NdView {
-            order: Order::of(order.is_fortran(), &shape),
-            shape,
-            data,
-        })
+        let order = checked_order(&shape, order, data.len())?;
+        Ok(NdView { shape, order, data })
     }
 
     /// The size of each axis; `[]` for a 0-d array (one element).
@@ -218,12 +213,8 @@ impl<'a, T> NdViewMut<'a, T> {
     /// A mutable view of `data` with `shape`, laid out in `order`; the same
     /// checks as [`NdView::new`].
     pub fn new(shape: Vec<usize>, order: Order, data: &'a mut [T]) -> Result<NdViewMut<'a, T>> {
-        check_len(&shape, data.len())?;
-        Ok(NdViewMut {
-            order: Order::of(order.is_fortran(), &shape),
-            shape,
-            data,
-        })
+        let order = checked_order(&shape, order, data.len())?;
+        Ok(NdViewMut { shape, order, data })
     }
 
     /// The size of each axis; `[]` for a 0-d array (one element).
@@ -317,12 +308,8 @@ impl<T> NdArray<T> {
 
     /// An array of `shape` laid out in `order`, checked.
     pub(crate) fn from_parts(shape: Vec<usize>, order: Order, data: Vec<T>) -> Result<NdArray<T>> {
-        check_len(&shape, data.len())?;
-        Ok(NdArray {
-            order: Order::of(order.is_fortran(), &shape),
-            shape,
-            data,
-        })
+        let order = checked_order(&shape, order, data.len())?;
+        Ok(NdArray { shape, order, data })
     }
 
     /// An array from an ndarray array's parts, which ndarray has already
@@ -330,11 +317,8 @@ impl<T> NdArray<T> {
     #[cfg(feature = "ndarray")]
     pub(crate) fn from_ndarray_parts(shape: Vec<usize>, order: Order, data: Vec<T>) -> NdArray<T> {
         debug_assert_eq!(element_count(&shape).ok(), Some(data.len()));
-        NdArray {
-            order: Order::of(order.is_fortran(), &shape),
-            shape,
-            data,
-        }
+        let order = Order::of(order.is_fortran(), &shape);
+        NdArray { shape, order, data }
     }
 
     /// The size of each axis; `[]` for a 0-d array (one element).

@@ -243,13 +243,11 @@ impl<'de, T: Deserialize<'de> + 'static> DeserializeSeed<'de> for DataSeed<T> {
     type Value = Vec<T>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-        d.deserialize_tuple_struct(NDDATA, self.absorbed, DataVisitor(PhantomData))
+        d.deserialize_tuple_struct(NDDATA, self.absorbed, self)
     }
 }
 
-struct DataVisitor<T>(PhantomData<T>);
-
-impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for DataVisitor<T> {
+impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for DataSeed<T> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -367,14 +365,12 @@ impl<'de, T: Deserialize<'de> + 'static> DeserializeSeed<'de> for DataField<T> {
         if d.is_human_readable() || number::code::<T>().is_none() {
             return Vec::<T>::deserialize(d);
         }
-        d.deserialize_byte_buf(LeBytes(PhantomData))
+        d.deserialize_byte_buf(self)
     }
 }
 
 /// The little-endian bytes of an n-d array's numbers.
-struct LeBytes<T>(PhantomData<T>);
-
-impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for LeBytes<T> {
+impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for DataField<T> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

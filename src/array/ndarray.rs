@@ -96,29 +96,22 @@ impl<'a, T> NdView<'a, T> {
 }
 
 /// ndarray's shape and strides for an array of `shape` laid out in `order`,
-/// as dimension `D`: the one dimension check of this module.
+/// as dimension `D`: the one dimension check of this module (the error
+/// names both dimension counts).
 fn stride_shape<D: Dimension>(shape: &[usize], order: Order) -> Result<StrideShape<D>> {
-    let dim = dimension::<D>(shape)?;
+    if let Some(n) = D::NDIM.filter(|&n| n != shape.len()) {
+        return Err(Error::mismatch(format!(
+            "expected a {n}-d array for ndarray's Array{n}, found a {}-d array of shape {}",
+            shape.len(),
+            ShapeRepr(shape)
+        )));
+    }
+    let mut dim = D::zeros(shape.len());
+    dim.slice_mut().copy_from_slice(shape);
     Ok(match order {
         Order::C => dim.into(),
         Order::Fortran => dim.f().into(),
     })
-}
-
-/// `shape` as a `D`, or the error naming both dimension counts.
-fn dimension<D: Dimension>(shape: &[usize]) -> Result<D> {
-    match D::NDIM {
-        Some(n) if n != shape.len() => Err(Error::mismatch(format!(
-            "expected a {n}-d array for ndarray's Array{n}, found a {}-d array of shape {}",
-            shape.len(),
-            ShapeRepr(shape)
-        ))),
-        _ => {
-            let mut dim = D::zeros(shape.len());
-            dim.slice_mut().copy_from_slice(shape);
-            Ok(dim)
-        }
-    }
 }
 
 /// An ndarray shape error (the element count is checked on both sides, so

@@ -17,6 +17,7 @@ use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, Serializer};
 
 use crate::format::dtype::{DatetimeUnit, TimeUnit};
+use crate::kinds::timeconv::{NAT, Refusal, convert};
 
 mod sealed {
     pub trait Sealed {}
@@ -102,24 +103,6 @@ pub mod unit {
         fs = Femtoseconds, "[fs]";
         /// Attoseconds, `[as]`.
         as_ = Attoseconds, "[as]";
-    }
-}
-
-// the count numpy uses for NaT
-use crate::kinds::timeconv::NAT;
-
-/// `Datetime64(2004-08-19 [D])`: the type, the `Display` text and the unit
-/// (none for the generic unit).
-fn debug_text(
-    f: &mut fmt::Formatter<'_>,
-    name: &str,
-    text: &str,
-    unit: DatetimeUnit,
-) -> fmt::Result {
-    if unit.unit == TimeUnit::Generic {
-        write!(f, "{name}({text})")
-    } else {
-        write!(f, "{name}({text} {unit})")
     }
 }
 
@@ -221,10 +204,12 @@ macro_rules! time_type {
                 self.count.cmp(&other.count)
             }
         }
-        /// The `Display` text and the unit in brackets: see the type's docs.
+        /// The `Display` text and the unit in brackets (none for the
+        /// generic unit): see the type's docs.
         impl<U: TimeUnitMarker> fmt::Debug for $name<U> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                debug_text(f, stringify!($name), &self.to_string(), U::UNIT)
+                let gap = if U::UNIT.unit == TimeUnit::Generic { "" } else { " " };
+                write!(f, "{}({self}{gap}{})", stringify!($name), U::UNIT)
             }
         }
 
@@ -388,9 +373,9 @@ fn to_secs_nanos(
     if count == NAT {
         return Err(crate::Error::mismatch(format!("NaT has no {target}")));
     }
-    let mut refusal = crate::kinds::timeconv::Refusal::Inexact;
+    let mut refusal = Refusal::Inexact;
     for (step, per, ns) in STEPS {
-        match crate::kinds::timeconv::convert(count, unit, DatetimeUnit::new(step), datetime) {
+        match convert(count, unit, DatetimeUnit::new(step), datetime) {
             // per >= 1; the remainder is below 1e9 and times ns below 1e9
             Ok(n) => {
                 let frac = u32::try_from(n.rem_euclid(per)).unwrap_or(0);
@@ -400,8 +385,8 @@ fn to_secs_nanos(
         }
     }
     let why = match refusal {
-        crate::kinds::timeconv::Refusal::Generic => "the generic unit holds no time",
-        crate::kinds::timeconv::Refusal::NoFixedLength => "years and months have no fixed length",
+        Refusal::Generic => "the generic unit holds no time",
+        Refusal::NoFixedLength => "years and months have no fixed length",
         _ => "not a whole number of nanoseconds within 64 bits",
     };
     Err(crate::Error::mismatch(format!(
@@ -419,9 +404,9 @@ fn from_secs_nanos(
 ) -> crate::Result<i64> {
     let msg =
         |r: &str| crate::Error::mismatch(format!("{secs} s + {nanos} ns in unit {unit}: {r}"));
-    let why = |r: crate::kinds::timeconv::Refusal| match r {
-        crate::kinds::timeconv::Refusal::Inexact => "not a whole number of the unit",
-        crate::kinds::timeconv::Refusal::Overflow => "overflows 64 bits",
+    let why = |r: Refusal| match r {
+        Refusal::Inexact => "not a whole number of the unit",
+        Refusal::Overflow => "overflows 64 bits",
         _ => "no such conversion",
     };
     let (step, per, ns) = STEPS
@@ -438,8 +423,7 @@ fn from_secs_nanos(
             DatetimeUnit::new(step)
         ))
     })?;
-    crate::kinds::timeconv::convert(n, DatetimeUnit::new(step), unit, datetime)
-        .map_err(|r| msg(why(r)))
+    convert(n, DatetimeUnit::new(step), unit, datetime).map_err(|r| msg(why(r)))
 }
 
 impl<U: TimeUnitMarker> TryFrom<Datetime64<U>> for std::time::SystemTime {
@@ -469,16 +453,12 @@ impl<U: TimeUnitMarker> TryFrom<std::time::SystemTime> for Datetime64<U> {
             Err(e) => {
                 let d = e.duration();
                 // before the epoch: -(s + n) = -(s + 1) + (1e9 - n)
-                match d.subsec_nanos() {
-                    0 => (i64::try_from(d.as_secs()).ok().map(|s| s.wrapping_neg()), 0),
-                    n => (
-                        i64::try_from(d.as_secs())
-                            .ok()
-                            .and_then(|s| s.checked_add(1))
-                            .map(|s| s.wrapping_neg()),
-                        1_000_000_000_u32.saturating_sub(n),
-                    ),
-                }
+                let (carry, nanos) = match d.subsec_nanos() {
+                    0 => (0, 0),
+                    n => (1, 1_000_000_000_u32.saturating_sub(n)),
+                };
+                let secs = d.as_secs().checked_add(carry).map(i64::try_from);
+                (secs.and_then(Result::ok).map(i64::wrapping_neg), nanos)
             }
         };
         let secs =

@@ -87,13 +87,10 @@ impl LongDouble {
     }
 }
 
-/// A decoded long double: exact (`mant * 2^exp`), or with a sticky bit
-/// below every rounding position (double-double only).
+/// A decoded long double: exact (`mant * 2^exp`, a zero when `mant` is 0),
+/// or with a sticky bit below every rounding position (double-double only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wide {
-    Zero {
-        neg: bool,
-    },
     Finite {
         neg: bool,
         mant: u128,
@@ -152,7 +149,6 @@ impl Target {
     /// The bits of `w` rounded to this format (nearest, ties to even).
     fn encode(self, w: Wide) -> u64 {
         let (neg, mag) = match w {
-            Wide::Zero { neg } => (neg, 0),
             Wide::Inf { neg } => (neg, self.inf_bits()),
             Wide::Nan { neg, frac } => {
                 let f = self.p - 1;
@@ -167,7 +163,7 @@ impl Target {
         if neg { mag | self.sign_bit() } else { mag }
     }
 
-    /// The magnitude bits of `mant * 2^exp` (`mant > 0`), rounded.
+    /// The magnitude bits of `mant * 2^exp`, rounded.
     fn round(self, mant: u128, exp: i32) -> u64 {
         if mant == 0 {
             return 0;
@@ -229,18 +225,15 @@ impl Target {
 /// `size` bytes (12 or 16) as an integer in the file's byte order.
 fn word(bytes: &[u8], little_endian: bool) -> u128 {
     let mut a = [0u8; 16];
-    let n = bytes.len().min(16);
+    // big-endian bytes reversed are the same number little-endian
     if little_endian {
-        for (d, s) in a.iter_mut().zip(bytes.iter().take(n)) {
-            *d = *s;
-        }
-        u128::from_le_bytes(a)
+        a.iter_mut().zip(bytes).for_each(|(d, s)| *d = *s);
     } else {
-        for (d, s) in a.iter_mut().rev().zip(bytes.iter().take(n).rev()) {
-            *d = *s;
-        }
-        u128::from_be_bytes(a)
+        a.iter_mut()
+            .zip(bytes.iter().rev())
+            .for_each(|(d, s)| *d = *s);
     }
+    u128::from_le_bytes(a)
 }
 
 /// x87 extended precision: the low 80 bits of `w`.
@@ -254,8 +247,8 @@ fn x87(w: u128) -> Wide {
     // encodings the 80387 and later refuse
     let indefinite = Wide::Nan { neg: true, frac: 0 };
     match e {
-        0 if mant == 0 => Wide::Zero { neg },
-        // denormals and pseudo-denormals: exponent 1 - 16383, no hidden bit
+        // zeros, denormals and pseudo-denormals: exponent 1 - 16383, no
+        // hidden bit
         0 => Wide::Finite {
             neg,
             mant: mant.into(),
@@ -282,7 +275,6 @@ fn binary128(w: u128) -> Wide {
     let e = ((w >> 112) & 0x7fff) as i32;
     let frac = w & ((1u128 << 112) - 1);
     match e {
-        0 if frac == 0 => Wide::Zero { neg },
         0 => Wide::Finite {
             neg,
             mant: frac,
@@ -301,57 +293,40 @@ fn binary128(w: u128) -> Wide {
     }
 }
 
-/// An `f64` as `(negative, mantissa, exponent)`; `None` for NaN and inf.
-fn parts(x: f64) -> Option<(bool, u64, i32)> {
+/// An `f64` as `(negative, mantissa, exponent)`; `Err` with the [`Wide`]
+/// of NaN and inf.
+fn parts(x: f64) -> Result<(bool, u64, i32), Wide> {
     let b = x.to_bits();
     let e = ((b >> 52) & 0x7ff) as i32;
     let f = b & ((1u64 << 52) - 1);
     let neg = b >> 63 == 1;
     match e {
-        0x7ff => None,
-        0 => Some((neg, f, -1074)),
-        _ => Some((neg, f | (1u64 << 52), e - 1075)),
-    }
-}
-
-/// An `f64` that is NaN or infinite, as a [`Wide`].
-fn special(x: f64) -> Wide {
-    let b = x.to_bits();
-    let neg = b >> 63 == 1;
-    let f = b & ((1u64 << 52) - 1);
-    if f == 0 {
-        Wide::Inf { neg }
-    } else {
-        Wide::Nan { neg, frac: f << 12 }
+        0x7ff if f == 0 => Err(Wide::Inf { neg }),
+        0x7ff => Err(Wide::Nan { neg, frac: f << 12 }),
+        0 => Ok((neg, f, -1074)),
+        _ => Ok((neg, f | (1u64 << 52), e - 1075)),
     }
 }
 
 /// IBM double-double: `hi + lo`, exactly or with a sticky bit.
 fn double_double(hi: f64, lo: f64) -> Wide {
-    let Some((hn, hm, he)) = parts(hi) else {
-        return special(hi);
+    let (hn, hm, he) = match parts(hi) {
+        Ok(p) => p,
+        Err(w) => return w,
     };
-    let Some((ln, lm, le)) = parts(lo) else {
-        // what hi + lo gives in f64 arithmetic
-        return special(lo);
+    // an infinite or NaN lo: what hi + lo gives in f64 arithmetic
+    let (ln, lm, le) = match parts(lo) {
+        Ok(p) => p,
+        Err(w) => return w,
     };
-    match (hm, lm) {
-        (0, 0) => return Wide::Zero { neg: hn },
-        (_, 0) => {
-            return Wide::Finite {
-                neg: hn,
-                mant: hm.into(),
-                exp: he,
-            };
-        }
-        (0, _) => {
-            return Wide::Finite {
-                neg: ln,
-                mant: lm.into(),
-                exp: le,
-            };
-        }
-        _ => {}
+    // a zero part leaves the other (a zero keeps the sign of hi)
+    if lm == 0 || hm == 0 {
+        let (neg, mant, exp) = if lm == 0 { (hn, hm, he) } else { (ln, lm, le) };
+        return Wide::Finite {
+            neg,
+            mant: mant.into(),
+            exp,
+        };
     }
     // a: the part with the larger exponent
     let ((an, am, ae), (bn, bm, be)) = if he >= le {
@@ -364,10 +339,7 @@ fn double_double(hi: f64, lo: f64) -> Wide {
     if d <= 70 {
         // exact: am << d is below 2^123
         let sum = signed(an, i128::from(am) << d) + signed(bn, i128::from(bm));
-        if sum == 0 {
-            // x + (-x) is +0 when rounding to nearest
-            return Wide::Zero { neg: false };
-        }
+        // x + (-x) is +0 when rounding to nearest
         return Wide::Finite {
             neg: sum < 0,
             mant: sum.unsigned_abs(),
@@ -391,23 +363,19 @@ fn decode(bytes: &[u8], format: LongDouble, little_endian: bool) -> Option<Wide>
     if !format.fits(bytes.len()) {
         return None;
     }
+    let w = word(bytes, little_endian);
     Some(match format {
-        LongDouble::X87 => x87(word(bytes, little_endian)),
-        LongDouble::Binary128 => binary128(word(bytes, little_endian)),
+        LongDouble::X87 => x87(w),
+        LongDouble::Binary128 => binary128(w),
         LongDouble::DoubleDouble => {
-            let half = |i: usize| {
-                let a = bytes
-                    .get(i..i.wrapping_add(8))
-                    .and_then(|s| s.first_chunk::<8>())
-                    .copied()
-                    .unwrap_or_default();
-                if little_endian {
-                    f64::from_le_bytes(a)
-                } else {
-                    f64::from_be_bytes(a)
-                }
+            // hi is the first 8 bytes: the low half of a little-endian word
+            let (first, second) = (w as u64, (w >> 64) as u64);
+            let (hi, lo) = if little_endian {
+                (first, second)
+            } else {
+                (second, first)
             };
-            double_double(half(0), half(8))
+            double_double(f64::from_bits(hi), f64::from_bits(lo))
         }
     })
 }

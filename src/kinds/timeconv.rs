@@ -232,24 +232,21 @@ pub(crate) fn datetime_string(count: i64, unit: DatetimeUnit) -> String {
         return "NaT".to_owned();
     }
     let n = i128::from(count) * i128::from(unit.multiplier);
-    // (counts per day, digits after the seconds, time parts after the date)
-    let (n, per_day, digits, parts) = match unit.unit {
-        TimeUnit::Generic => return count.to_string(),
-        TimeUnit::Years => return format!("{:04}", 1970 + n),
-        TimeUnit::Months => {
+    let (n, (parts, digits)) = match (unit.unit, clock(unit.unit)) {
+        (TimeUnit::Years, _) => return format!("{:04}", 1970 + n),
+        (TimeUnit::Months, _) => {
             return format!("{:04}-{:02}", 1970 + n.div_euclid(12), n.rem_euclid(12) + 1);
         }
-        TimeUnit::Weeks => (n * 7, 1, 0, 0),
-        TimeUnit::Days => (n, 1, 0, 0),
-        TimeUnit::Hours => (n, 24, 0, 1),
-        TimeUnit::Minutes => (n, 1_440, 0, 2),
-        TimeUnit::Seconds => (n, 86_400, 0, 3),
-        TimeUnit::Milliseconds => (n, 86_400 * 10i128.pow(3), 3, 3),
-        TimeUnit::Microseconds => (n, 86_400 * 10i128.pow(6), 6, 3),
-        TimeUnit::Nanoseconds => (n, 86_400 * 10i128.pow(9), 9, 3),
-        TimeUnit::Picoseconds => (n, 86_400 * 10i128.pow(12), 12, 3),
-        TimeUnit::Femtoseconds => (n, 86_400 * 10i128.pow(15), 15, 3),
-        TimeUnit::Attoseconds => (n, 86_400 * 10i128.pow(18), 18, 3),
+        (TimeUnit::Weeks, _) => (n * 7, (0, 0)),
+        (_, Some(clock)) => (n, clock),
+        _ => return count.to_string(),
+    };
+    let scale = 10i128.pow(digits as u32);
+    let per_day = match parts {
+        0 => 1,
+        1 => 24,
+        2 => 1_440,
+        _ => 86_400 * scale,
     };
     let Ok(days) = i64::try_from(n.div_euclid(per_day)) else {
         return count.to_string();
@@ -262,13 +259,12 @@ pub(crate) fn datetime_string(count: i64, unit: DatetimeUnit) -> String {
         1 => out.push_str(&format!("T{rem:02}")),
         2 => out.push_str(&format!("T{:02}:{:02}", rem / 60, rem % 60)),
         _ => {
-            let scale = 10i128.pow(digits);
             let secs = rem / scale;
             let (h, mi, s) = (secs / 3_600, secs / 60 % 60, secs % 60);
             out.push_str(&format!("T{h:02}:{mi:02}:{s:02}"));
             if digits > 0 {
                 let frac = rem % scale;
-                out.push_str(&format!(".{frac:0w$}", w = digits as usize));
+                out.push_str(&format!(".{frac:0digits$}"));
             }
         }
     }
@@ -304,21 +300,23 @@ pub(crate) fn timedelta_string(count: i64, unit: DatetimeUnit) -> String {
     format!("{n} {name}")
 }
 
-/// The unit a numpy text of a datetime is written in: years, months or
-/// days for a date, then hours, minutes, seconds, and the sub-second unit
-/// of as many fraction digits (3 ms .. 18 as).
-fn text_unit(time_parts: usize, frac_digits: usize) -> Option<TimeUnit> {
-    Some(match (time_parts, frac_digits) {
-        (0, _) => TimeUnit::Days,
-        (1, _) => TimeUnit::Hours,
-        (2, _) => TimeUnit::Minutes,
-        (3, 0) => TimeUnit::Seconds,
-        (3, 1..=3) => TimeUnit::Milliseconds,
-        (3, 4..=6) => TimeUnit::Microseconds,
-        (3, 7..=9) => TimeUnit::Nanoseconds,
-        (3, 10..=12) => TimeUnit::Picoseconds,
-        (3, 13..=15) => TimeUnit::Femtoseconds,
-        (3, 16..=18) => TimeUnit::Attoseconds,
+/// How numpy writes a time of `unit` after the date: how many time parts
+/// (hours, minutes, seconds) and how many digits of the seconds' fraction
+/// (3 ms .. 18 as); `None` for the units not written as a day and a time
+/// (generic, years, months, weeks). The one table of both directions: what
+/// [`datetime_string`] writes, [`parse_datetime`] reads back.
+fn clock(unit: TimeUnit) -> Option<(usize, usize)> {
+    Some(match unit {
+        TimeUnit::Days => (0, 0),
+        TimeUnit::Hours => (1, 0),
+        TimeUnit::Minutes => (2, 0),
+        TimeUnit::Seconds => (3, 0),
+        TimeUnit::Milliseconds => (3, 3),
+        TimeUnit::Microseconds => (3, 6),
+        TimeUnit::Nanoseconds => (3, 9),
+        TimeUnit::Picoseconds => (3, 12),
+        TimeUnit::Femtoseconds => (3, 15),
+        TimeUnit::Attoseconds => (3, 18),
         _ => return None,
     })
 }
@@ -387,7 +385,13 @@ pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, Stri
             if time.is_some() && fields.is_empty() || fields.len() > 3 {
                 return Err(bad());
             }
-            let from = text_unit(fields.len(), frac.len()).ok_or_else(bad)?;
+            // the text's unit: as many time parts, and the sub-second unit
+            // of as many fraction digits or a few more
+            let width = frac.len().div_ceil(3).saturating_mul(3);
+            let from = TimeUnit::ALL
+                .into_iter()
+                .find(|&u| clock(u) == Some((fields.len(), width)))
+                .ok_or_else(bad)?;
             let mut n = i128::from(days);
             // hours of a day, minutes of an hour, seconds of a minute
             for (f, per) in fields.iter().zip([24, 60, 60]) {
@@ -395,16 +399,8 @@ pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, Stri
                 n = n * i128::from(per) + i128::from(v);
             }
             if !frac.is_empty() {
-                let width = match from {
-                    TimeUnit::Milliseconds => 3,
-                    TimeUnit::Microseconds => 6,
-                    TimeUnit::Nanoseconds => 9,
-                    TimeUnit::Picoseconds => 12,
-                    TimeUnit::Femtoseconds => 15,
-                    _ => 18,
-                };
                 let v = digits(frac).ok_or_else(bad)?;
-                let scale = 10i128.pow(width as u32 - frac.len() as u32);
+                let scale = 10i128.pow((width - frac.len()) as u32);
                 n = n * 10i128.pow(width as u32) + i128::from(v) * scale;
             }
             (n, from)
