@@ -136,3 +136,23 @@ fn tuples_write_positional_members() {
     let err = npz::to_writer(Cursor::new(Vec::new()), &(vec![1u8], None::<Vec<u8>>)).unwrap_err();
     snap!("npz_tuple_none_refused", err.to_string());
 }
+
+/// A member started with a nested subarray dtype (`(2, 5)` records of
+/// `f8` as `Subarray(Subarray(f8, [5]), [2])`) is the file `NpyWriter`
+/// writes for it, shape `(n, 2, 5)`: the count of bytes the member must
+/// hold is taken from that same header.
+#[test]
+fn started_members_of_nested_subarrays_finish() {
+    use npy_serde::{Dtype, ScalarType};
+    let inner = Dtype::subarray(Dtype::scalar(ScalarType::Float(8)), vec![5]).unwrap();
+    let dt = Dtype::subarray(inner, vec![2]).unwrap();
+    let mut w = npz::NpzWriter::new(Cursor::new(Vec::new()));
+    let mut col = w.start("x", dt, 2).unwrap();
+    col.serialize(&[[1.0f64; 5]; 2]).unwrap();
+    col.serialize(&[[2.0f64; 5]; 2]).unwrap();
+    col.finish().unwrap();
+    let bytes = w.finish().unwrap().into_inner();
+    let mut r = NpzReader::new(Cursor::new(bytes)).unwrap();
+    let x: Vec<[[f64; 5]; 2]> = r.by_name("x").unwrap();
+    assert_eq!(x, [[[1.0; 5]; 2], [[2.0; 5]; 2]]);
+}
