@@ -26,6 +26,7 @@ use crate::format::descr;
 use crate::format::dtype::{Dtype, ShapeRepr};
 use crate::format::header::{Header, MAGIC};
 use crate::format::literal::{self, LiteralError, Value};
+use crate::format::pyrepr::{PyBytes, PyStr};
 use crate::options::ReadOptions;
 
 /// A header as read from a file.
@@ -99,7 +100,7 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         };
         return Err(Error::header(format!(
             "the magic string is not correct; expected b'\\x93NUMPY', found {}{hint}",
-            BytesRepr(magic_part)
+            PyBytes(magic_part)
         )));
     }
     if got < prefix.len() {
@@ -274,7 +275,7 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
                 return Err(Error::header(format!(
                     "the header has an unexpected key {}; expected exactly the keys 'descr', \
                      'fortran_order' and 'shape'",
-                    crate::format::pyrepr::PyStr(other)
+                    PyStr(other)
                 )));
             }
         }
@@ -460,32 +461,6 @@ fn header_shape(value: &Value) -> Result<Vec<u64>> {
             ))),
         })
         .collect()
-}
-
-/// Python's repr of a bytes value: `b'\x93NUMPZ'`.
-struct BytesRepr<'a>(&'a [u8]);
-
-impl std::fmt::Display for BytesRepr<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let quote = if self.0.contains(&b'\'') && !self.0.contains(&b'"') {
-            '"'
-        } else {
-            '\''
-        };
-        write!(f, "b{quote}")?;
-        for &b in self.0 {
-            match b {
-                b'\\' => f.write_str("\\\\")?,
-                b'\n' => f.write_str("\\n")?,
-                b'\r' => f.write_str("\\r")?,
-                b'\t' => f.write_str("\\t")?,
-                b if char::from(b) == quote => write!(f, "\\{quote}")?,
-                b' '..=b'~' => write!(f, "{}", char::from(b))?,
-                b => write!(f, "\\x{b:02x}")?,
-            }
-        }
-        write!(f, "{quote}")
-    }
 }
 
 #[cfg(test)]
