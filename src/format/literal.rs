@@ -372,31 +372,23 @@ impl<'a> Parser<'a> {
                 self.char_offset(start)
             )));
         };
-        let simple = match c {
-            '\n' => Some(None),
+        let code = match c {
+            // a backslash before a line break joins the lines
+            '\n' => return Ok(()),
             '\r' => {
                 if self.peek() == Some(b'\n') {
                     self.advance(1);
                 }
-                Some(None)
+                return Ok(());
             }
-            '\\' => Some(Some('\\')),
-            '\'' => Some(Some('\'')),
-            '"' => Some(Some('"')),
-            'a' => Some(Some('\u{7}')),
-            'b' => Some(Some('\u{8}')),
-            'f' => Some(Some('\u{c}')),
-            'n' => Some(Some('\n')),
-            'r' => Some(Some('\r')),
-            't' => Some(Some('\t')),
-            'v' => Some(Some('\u{b}')),
-            _ => None,
-        };
-        if let Some(ch) = simple {
-            out.extend(ch);
-            return Ok(());
-        }
-        let code = match c {
+            '\\' | '\'' | '"' => u32::from(c),
+            'a' => 0x07,
+            'b' => 0x08,
+            'f' => 0x0c,
+            'n' => 0x0a,
+            'r' => 0x0d,
+            't' => 0x09,
+            'v' => 0x0b,
             '0'..='7' => {
                 // At most three octal digits, so `v` stays below 0o1000.
                 let mut v = c.to_digit(8).unwrap_or(0);
