@@ -473,59 +473,37 @@ impl<'a> Parser<'a> {
             }
         }
         let digits_start = self.pos;
-        let mut value: i128 = 0;
-        let mut nonzero_lead = false;
-        let mut count = 0usize;
-        let too_large = |p: &Self| {
-            LiteralError::Syntax(format!(
-                "integer too large at character {}",
-                p.char_offset(start)
-            ))
-        };
-        loop {
-            match self.peek() {
-                Some(d @ b'0'..=b'9') => {
-                    if count == 0 && d != b'0' {
-                        nonzero_lead = true;
-                    }
-                    if count > 0 && !nonzero_lead && d != b'0' {
-                        return Err(LiteralError::Syntax(format!(
-                            "leading zeros in decimal integer literals are not permitted at \
-                             character {}",
-                            self.char_offset(digits_start)
-                        )));
-                    }
-                    let digit = i128::from(d.saturating_sub(b'0'));
-                    value = value
-                        .checked_mul(10)
-                        .and_then(|v| {
-                            if negative {
-                                v.checked_sub(digit)
-                            } else {
-                                v.checked_add(digit)
-                            }
-                        })
-                        .ok_or_else(|| too_large(self))?;
-                    count = count.saturating_add(1);
-                    self.advance(1);
-                }
-                Some(b'_') if count > 0 && matches!(self.peek_at(1), Some(b'0'..=b'9')) => {
-                    self.advance(1);
-                }
+        let mut digits = String::from(if negative { "-" } else { "" });
+        while let Some(d) = self.peek() {
+            let between_digits =
+                self.pos > digits_start && matches!(self.peek_at(1), Some(b'0'..=b'9'));
+            match d {
+                b'0'..=b'9' => digits.push(char::from(d)),
+                b'_' if between_digits => {}
                 _ => break,
             }
+            self.advance(1);
         }
-        if count == 0 {
-            return Err(if self.pos == digits_start && digits_start != start {
-                LiteralError::Syntax(format!(
-                    "malformed node or string at character {}: a sign must be followed by a \
-                     number",
-                    self.char_offset(start)
-                ))
-            } else {
-                self.unexpected("a digit")
-            });
+        let body = digits.trim_start_matches('-');
+        if body.is_empty() {
+            // (int() is only called at a digit or a sign)
+            return Err(LiteralError::Syntax(format!(
+                "malformed node or string at character {}: a sign must be followed by a number",
+                self.char_offset(start)
+            )));
         }
+        if body.starts_with('0') && body.bytes().any(|d| d != b'0') {
+            return Err(LiteralError::Syntax(format!(
+                "leading zeros in decimal integer literals are not permitted at character {}",
+                self.char_offset(digits_start)
+            )));
+        }
+        let value: i128 = digits.parse().map_err(|_| {
+            LiteralError::Syntax(format!(
+                "integer too large at character {}",
+                self.char_offset(start)
+            ))
+        })?;
         match self.peek() {
             Some(b'.' | b'e' | b'E' | b'j' | b'J') => {
                 return Err(LiteralError::Syntax(format!(
@@ -533,7 +511,7 @@ impl<'a> Parser<'a> {
                     self.char_offset(start)
                 )));
             }
-            Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B') if count == 1 && !nonzero_lead => {
+            Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B') if body == "0" => {
                 return Err(LiteralError::Syntax(format!(
                     "only decimal integers are supported at character {}",
                     self.char_offset(start)
