@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::format::pyrepr::PyStr;
+
 /// `Result<T, npy_serde::Error>`.
 ///
 /// ```
@@ -35,7 +37,11 @@ pub struct Error(Box<ErrorImpl>);
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        DisplayError(&self.0).fmt(f)
+        if !self.0.path.is_empty() {
+            write_path(f, self.0.path.iter().rev())?;
+            f.write_str(": ")?;
+        }
+        write!(f, "{}", self.0.kind)
     }
 }
 
@@ -519,7 +525,7 @@ impl From<ErrorKind> for Error {
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Error({:?}: {})", self.0.kind, DisplayError(&self.0))
+        write!(f, "Error({:?}: {self})", self.0.kind)
     }
 }
 
@@ -636,27 +642,11 @@ pub(crate) fn name_list(names: &mut dyn ExactSizeIterator<Item = &str>) -> Optio
     if n == 0 {
         return None;
     }
-    let mut list: Vec<String> = names
-        .take(SHOWN)
-        .map(|k| crate::format::pyrepr::PyStr(k).to_string())
-        .collect();
+    let mut list: Vec<String> = names.take(SHOWN).map(|k| PyStr(k).to_string()).collect();
     if n > SHOWN {
         list.push(format!("... ({n} in all)"));
     }
     Some(list.join(", "))
-}
-
-struct DisplayError<'a>(&'a ErrorImpl);
-
-impl fmt::Display for DisplayError<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = &self.0.path;
-        if !path.is_empty() {
-            write_path(f, path.iter().rev())?;
-            f.write_str(": ")?;
-        }
-        write!(f, "{}", self.0.kind)
-    }
 }
 
 /// Renders `member 'a', record 3[2], field pos[1].x`.
@@ -667,70 +657,46 @@ fn write_path<'a>(
     // 0: nothing yet, 1: after member, 2: after record or its indices, 3: in fields
     let mut state = 0;
     for seg in segments {
-        match seg {
+        let sep = if state == 0 { "" } else { ", " };
+        state = match seg {
             Segment::File(path) => {
-                write!(
-                    f,
-                    "file {}",
-                    crate::format::pyrepr::PyStr(&path.to_string_lossy())
-                )?;
-                state = 1;
+                write!(f, "file {}", PyStr(&path.to_string_lossy()))?;
+                1
             }
             Segment::Object(path) => {
-                write!(f, "object {}", crate::format::pyrepr::PyStr(path))?;
-                state = 1;
+                write!(f, "object {}", PyStr(path))?;
+                1
             }
             Segment::Member(key) => {
-                if state != 0 {
-                    f.write_str(", ")?;
-                }
-                write!(f, "member {}", crate::format::pyrepr::PyStr(key))?;
-                state = 1;
+                write!(f, "{sep}member {}", PyStr(key))?;
+                1
             }
             Segment::Record(i) => {
-                if state != 0 {
-                    f.write_str(", ")?;
-                }
-                write!(f, "record {i}")?;
-                state = 2;
+                write!(f, "{sep}record {i}")?;
+                2
             }
             Segment::At { index, record } => {
-                if state != 0 {
-                    f.write_str(", ")?;
-                }
-                f.write_str(if *record { "record [" } else { "element [" })?;
-                for (n, i) in index.iter().enumerate() {
-                    if n > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{i}")?;
-                }
-                f.write_str("]")?;
-                state = 2;
+                let what = if *record { "record" } else { "element" };
+                // `{:?}` of the indices: `[1, 2]`
+                write!(f, "{sep}{what} {index:?}")?;
+                2
             }
             Segment::Index(i) => {
-                if state == 0 || state == 1 {
-                    if state == 1 {
-                        f.write_str(", ")?;
-                    }
-                    f.write_str("element ")?;
-                    state = 2;
+                if state < 2 {
+                    write!(f, "{sep}element ")?;
                 }
                 write!(f, "[{i}]")?;
+                state.max(2)
             }
             Segment::Field(name) => {
                 if state == 3 {
-                    f.write_str(".")?;
+                    write!(f, ".{name}")?;
                 } else {
-                    if state != 0 {
-                        f.write_str(", ")?;
-                    }
-                    f.write_str("field ")?;
-                    state = 3;
+                    write!(f, "{sep}field {name}")?;
                 }
-                f.write_str(name)?;
+                3
             }
-        }
+        };
     }
     Ok(())
 }

@@ -48,21 +48,11 @@ pub(crate) fn parse_descr(text: &str, max_depth: usize) -> Result<Dtype> {
     if !is_literal {
         return parse_type_str(t).map(Dtype::Scalar);
     }
-    let value = literal::parse(t, literal::Config::new(max_depth)).map_err(literal_error)?;
-    dtype_from_literal(&value, max_depth)
-}
-
-/// Turns a literal-parser error into a descr error (or a limit error).
-fn literal_error(err: LiteralError) -> Error {
-    match err {
+    let value = literal::parse(t, literal::Config::new(max_depth)).map_err(|e| match e {
         LiteralError::Syntax(m) => Error::descr(m),
         LiteralError::Depth(m) => Error::limit(m),
-    }
-}
-
-/// Converts the `descr` value of a parsed header dict.
-pub(crate) fn dtype_from_literal(value: &Value, max_depth: usize) -> Result<Dtype> {
-    convert(value, 0, max_depth)
+    })?;
+    dtype_from_literal(&value, max_depth)
 }
 
 fn enter(depth: usize, max_depth: usize) -> Result<usize> {
@@ -74,6 +64,11 @@ fn enter(depth: usize, max_depth: usize) -> Result<usize> {
         )));
     }
     Ok(d)
+}
+
+/// Converts the `descr` value of a parsed header dict.
+pub(crate) fn dtype_from_literal(value: &Value, max_depth: usize) -> Result<Dtype> {
+    convert(value, 0, max_depth)
 }
 
 fn convert(value: &Value, depth: usize, max_depth: usize) -> Result<Dtype> {
@@ -102,16 +97,8 @@ fn convert(value: &Value, depth: usize, max_depth: usize) -> Result<Dtype> {
 }
 
 /// `np.dtype((base, shape))`: a subarray, or `base` itself for shape `()`.
+/// An int `n` means `(n,)`; dims fit a C int.
 fn with_shape(base: Dtype, shape: &Value, depth: usize, max_depth: usize) -> Result<Dtype> {
-    let dims = subarray_shape(shape, depth, max_depth)?;
-    if dims.is_empty() {
-        return Ok(base);
-    }
-    Dtype::subarray(base, dims)
-}
-
-/// The shape of a subarray: an int `n` means `(n,)`; dims fit a C int.
-fn subarray_shape(shape: &Value, depth: usize, max_depth: usize) -> Result<Vec<u64>> {
     let dim = |v: &Value| -> Result<u64> {
         match v {
             Value::Int(n) => u64::try_from(*n)
@@ -128,17 +115,23 @@ fn subarray_shape(shape: &Value, depth: usize, max_depth: usize) -> Result<Vec<u
             ))),
         }
     };
-    match shape {
-        Value::Int(_) => Ok(vec![dim(shape)?]),
+    let dims = match shape {
+        Value::Int(_) => vec![dim(shape)?],
         Value::Tuple(items) | Value::List(items) => {
             enter(depth, max_depth)?;
-            items.iter().map(dim).collect()
+            items.iter().map(dim).collect::<Result<_>>()?
         }
-        other => Err(Error::descr(format!(
-            "invalid subarray shape: expected a tuple of ints, found {}",
-            other.type_name()
-        ))),
+        other => {
+            return Err(Error::descr(format!(
+                "invalid subarray shape: expected a tuple of ints, found {}",
+                other.type_name()
+            )));
+        }
+    };
+    if dims.is_empty() {
+        return Ok(base);
     }
+    Dtype::subarray(base, dims)
 }
 
 /// A record from `[(name, fmt), (name, fmt, shape), ...]`.

@@ -513,19 +513,13 @@ impl Scalar {
 impl fmt::Display for Scalar {
     /// The type string without quotes: `<f8`, `|S5`, `<U4`, `<M8[ns]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let o = self.order.as_char();
+        let (o, k) = (self.order.as_char(), self.ty.kind());
         match self.ty {
-            ScalarType::Bool => write!(f, "{o}b1"),
-            ScalarType::Int(n) => write!(f, "{o}i{n}"),
-            ScalarType::UInt(n) => write!(f, "{o}u{n}"),
-            ScalarType::Float(n) => write!(f, "{o}f{n}"),
-            ScalarType::Complex(n) => write!(f, "{o}c{n}"),
-            ScalarType::Bytes(n) => write!(f, "{o}S{n}"),
-            ScalarType::Unicode(n) => write!(f, "{o}U{n}"),
-            ScalarType::Void(n) => write!(f, "{o}V{n}"),
-            ScalarType::Datetime(u) => write!(f, "{o}M8{u}"),
-            ScalarType::Timedelta(u) => write!(f, "{o}m8{u}"),
+            ScalarType::Datetime(u) | ScalarType::Timedelta(u) => write!(f, "{o}{k}8{u}"),
             ScalarType::Object => write!(f, "{o}O"),
+            ScalarType::Unicode(n) => write!(f, "{o}U{n}"),
+            // the size in bytes for the rest (a bool is `b1`)
+            ty => write!(f, "{o}{k}{}", ty.itemsize().unwrap_or(0)),
         }
     }
 }
@@ -785,15 +779,8 @@ impl Dtype {
     pub fn itemsize(&self) -> usize {
         match self {
             Dtype::Scalar(s) => s.itemsize(),
-            Dtype::Subarray(base, shape) => {
-                // Checked when built or parsed; saturate rather than wrap.
-                let n = shape
-                    .iter()
-                    .try_fold(1u64, |acc, &d| acc.checked_mul(d))
-                    .and_then(|n| usize::try_from(n).ok());
-                n.and_then(|n| n.checked_mul(base.itemsize()))
-                    .unwrap_or(usize::MAX)
-            }
+            // Checked when built or parsed; saturate rather than wrap.
+            Dtype::Subarray(base, shape) => subarray_len(base, shape).unwrap_or(usize::MAX),
             Dtype::Record(r) => r.itemsize,
         }
     }
@@ -816,12 +803,7 @@ impl Dtype {
     /// assert_eq!(dt.itemsize(), 512);
     /// ```
     pub fn subarray(base: Dtype, shape: Vec<u64>) -> Result<Dtype> {
-        let n = shape
-            .iter()
-            .try_fold(1u64, |acc, &d| acc.checked_mul(d))
-            .and_then(|n| usize::try_from(n).ok())
-            .and_then(|n| n.checked_mul(base.itemsize()));
-        if n.is_none() || base.itemsize() == usize::MAX {
+        if subarray_len(&base, &shape).is_none() || base.itemsize() == usize::MAX {
             return Err(Error::descr(format!(
                 "subarray of shape {} is too large",
                 ShapeRepr(&shape)
@@ -938,13 +920,9 @@ impl Dtype {
             Dtype::Record(r) => {
                 let mut b = Dtype::record().align(true);
                 for f in &r.fields {
-                    let dtype = f.dtype.aligned()?;
                     b.fields.push(Field {
-                        name: f.name.clone(),
                         title: f.title.clone(),
-                        offset: 0,
-                        size: dtype.itemsize(),
-                        dtype,
+                        ..Field::new(f.name.clone(), f.dtype.aligned()?, 0)
                     });
                 }
                 b.build()?
@@ -1092,6 +1070,12 @@ impl RecordBuilder {
     }
 }
 
+/// The bytes of a subarray of `shape` over `base`; `None` on overflow.
+fn subarray_len(base: &Dtype, shape: &[u64]) -> Option<usize> {
+    let n = shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d))?;
+    usize::try_from(n).ok()?.checked_mul(base.itemsize())
+}
+
 /// Python's repr of a shape tuple: `()`, `(3,)`, `(2, 3)` (sizes as the
 /// header has them, `u64`, or checked into `usize`).
 pub(crate) struct ShapeRepr<'a, N = u64>(pub &'a [N]);
@@ -1112,11 +1096,6 @@ impl<N: fmt::Display> fmt::Display for ShapeRepr<'_, N> {
     }
 }
 
-/// Writes `('', '|Vn')` for a gap of n bytes.
-fn write_gap(f: &mut fmt::Formatter<'_>, n: usize) -> fmt::Result {
-    write!(f, "('', '|V{n}')")
-}
-
 /// The `fmt` part of a descr entry: `'<f8'`, a nested list, or for a
 /// subarray nested in a subarray the tuple `('<f8', (5,))`.
 fn write_format(f: &mut fmt::Formatter<'_>, dt: &Dtype) -> fmt::Result {
@@ -1133,23 +1112,15 @@ fn write_format(f: &mut fmt::Formatter<'_>, dt: &Dtype) -> fmt::Result {
 
 fn write_record(f: &mut fmt::Formatter<'_>, r: &Record) -> fmt::Result {
     f.write_str("[")?;
-    let mut pos = 0usize;
-    let mut first = true;
-    let mut sep = |f: &mut fmt::Formatter<'_>| {
-        if first {
-            first = false;
-            Ok(())
-        } else {
-            f.write_str(", ")
-        }
-    };
+    // gaps are written as `('', '|Vn')`
+    let (mut pos, mut sep) = (0usize, "");
     for field in &r.fields {
         if field.offset > pos {
-            sep(f)?;
-            write_gap(f, field.offset.saturating_sub(pos))?;
+            write!(f, "{sep}('', '|V{}')", field.offset.saturating_sub(pos))?;
+            sep = ", ";
         }
-        sep(f)?;
-        f.write_str("(")?;
+        write!(f, "{sep}(")?;
+        sep = ", ";
         match &field.title {
             Some(t) => write!(f, "({}, {})", PyStr(t), PyStr(&field.name))?,
             None => write!(f, "{}", PyStr(&field.name))?,
@@ -1166,8 +1137,7 @@ fn write_record(f: &mut fmt::Formatter<'_>, r: &Record) -> fmt::Result {
         pos = field.offset.saturating_add(field.dtype.itemsize());
     }
     if r.itemsize > pos {
-        sep(f)?;
-        write_gap(f, r.itemsize.saturating_sub(pos))?;
+        write!(f, "{sep}('', '|V{}')", r.itemsize.saturating_sub(pos))?;
     }
     f.write_str("]")
 }

@@ -179,16 +179,16 @@ impl Header {
             out.push(b'\n');
             Some(out)
         };
-        let too_long = || Error::header("header text is too long for any npy version");
         match version {
-            None => {
-                if let Some(l1) = &latin1 {
-                    if let Some(out) = wrap(l1, 1) {
-                        return Ok((out, (1, 0)));
-                    }
-                    return Ok((wrap(l1, 2).ok_or_else(too_long)?, (2, 0)));
-                }
-                Ok((wrap(text.as_bytes(), 3).ok_or_else(too_long)?, (3, 0)))
+            // not asked: 1.0, or 2.0 where 1.0 is too small, for a latin-1 header;
+            // 3.0 (UTF-8) for any other, as numpy chooses
+            None | Some((3, 0)) => {
+                let (bytes, majors): (&[u8], &[u8]) = match &latin1 {
+                    Some(l1) if version.is_none() => (l1, &[1, 2]),
+                    _ => (text.as_bytes(), &[3]),
+                };
+                let out = majors.iter().find_map(|&m| Some((wrap(bytes, m)?, (m, 0))));
+                out.ok_or_else(|| Error::header("header text is too long for any npy version"))
             }
             Some((major @ (1 | 2), 0)) => {
                 let l1 = latin1.ok_or_else(|| {
@@ -204,7 +204,6 @@ impl Header {
                 })?;
                 Ok((out, (major, 0)))
             }
-            Some((3, 0)) => Ok((wrap(text.as_bytes(), 3).ok_or_else(too_long)?, (3, 0))),
             Some((major, minor)) => Err(Error::header(format!(
                 "we only support format version (1,0), (2,0), and (3,0), not ({major},{minor})"
             ))),

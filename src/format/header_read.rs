@@ -26,6 +26,7 @@ use crate::format::descr;
 use crate::format::dtype::{Dtype, ShapeRepr};
 use crate::format::header::{Header, MAGIC};
 use crate::format::literal::{self, LiteralError, Value};
+use crate::format::pyrepr::{PyBytes, PyStr};
 use crate::options::ReadOptions;
 
 /// A header as read from a file.
@@ -81,15 +82,14 @@ impl Header {
 
 /// Reads the header from a stream, leaving it positioned at the first data byte.
 pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result<ParsedHeader> {
-    let mut prefix = [0u8; 8];
-    let got = read_full(reader, &mut prefix)?;
-    let seen = prefix.get(..got).unwrap_or(&[]);
+    let prefix = read_up_to(reader, 8)?;
+    let got = prefix.len();
     if got == 0 {
         return Err(Error::header(
             "the input is empty; expected an npy file starting with b'\\x93NUMPY'",
         ));
     }
-    let magic_part = seen.get(..got.min(MAGIC.len())).unwrap_or(&[]);
+    let magic_part = prefix.get(..got.min(MAGIC.len())).unwrap_or(&[]);
     // A correct but truncated magic is an EOF error (as numpy reports it).
     if !MAGIC.starts_with(magic_part) {
         let hint = if magic_part.starts_with(b"PK") {
@@ -99,31 +99,30 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         };
         return Err(Error::header(format!(
             "the magic string is not correct; expected b'\\x93NUMPY', found {}{hint}",
-            BytesRepr(magic_part)
+            PyBytes(magic_part)
         )));
     }
-    if got < prefix.len() {
+    let (Some(&major), Some(&minor)) = (prefix.get(6), prefix.get(7)) else {
         return Err(Error::header(format!(
             "EOF: reading magic string, expected 8 bytes got {got}"
         )));
-    }
-    let version = (prefix[6], prefix[7]);
+    };
+    let version = (major, minor);
     let Some(len_size) = length_size(version) else {
-        let (major, minor) = version;
         return Err(Error::header(format!(
             "we only support format version (1,0), (2,0), and (3,0), not ({major},{minor})"
         )));
     };
-    let mut len_bytes = [0u8; 4];
-    let len_buf = len_bytes.get_mut(..len_size).unwrap_or(&mut []);
-    let got = read_full(reader, len_buf)?;
-    if got < len_size {
+    let len_bytes = read_up_to(reader, len_size as u64)?;
+    if len_bytes.len() < len_size {
         return Err(Error::header(format!(
-            "EOF: reading array header length, expected {len_size} bytes got {got}"
+            "EOF: reading array header length, expected {len_size} bytes got {}",
+            len_bytes.len()
         )));
     }
-    let header_len = u32::from_le_bytes(len_bytes);
-    let header_len = usize::try_from(header_len).unwrap_or(usize::MAX);
+    let mut le = [0u8; 4];
+    le.iter_mut().zip(&len_bytes).for_each(|(d, &b)| *d = b);
+    let header_len = usize::try_from(u32::from_le_bytes(le)).unwrap_or(usize::MAX);
 
     // Check the claimed length before reading or allocating anything. A
     // latin-1 char is one byte; a UTF-8 char at most four.
@@ -136,11 +135,7 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
     if header_len > byte_limit {
         return Err(too_long(header_len, max, version.0 == 3));
     }
-    let mut bytes = Vec::with_capacity(header_len.min(1 << 16));
-    reader
-        .by_ref()
-        .take(u64::try_from(header_len).unwrap_or(u64::MAX))
-        .read_to_end(&mut bytes)?;
+    let bytes = read_up_to(reader, u64::try_from(header_len).unwrap_or(u64::MAX))?;
     if bytes.len() < header_len {
         return Err(Error::header(format!(
             "EOF: reading array header, expected {header_len} bytes got {}",
@@ -222,21 +217,11 @@ fn too_long(n: usize, max: usize, bytes: bool) -> Error {
     ))
 }
 
-/// Reads until `buf` is full or EOF; returns the number of bytes read.
-fn read_full<R: Read>(reader: &mut R, buf: &mut [u8]) -> Result<usize> {
-    let mut n = 0;
-    while let Some(rest) = buf.get_mut(n..) {
-        if rest.is_empty() {
-            break;
-        }
-        match reader.read(rest) {
-            Ok(0) => break,
-            Ok(k) => n = n.saturating_add(k),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(n)
+/// Reads `n` bytes, or fewer at EOF, leaving the reader just past them.
+fn read_up_to<R: Read>(reader: &mut R, n: u64) -> Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    reader.by_ref().take(n).read_to_end(&mut buf)?;
+    Ok(buf)
 }
 
 /// The header dict text -> Header (with a top-level subarray folded in).
@@ -274,7 +259,7 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
                 return Err(Error::header(format!(
                     "the header has an unexpected key {}; expected exactly the keys 'descr', \
                      'fortran_order' and 'shape'",
-                    crate::format::pyrepr::PyStr(other)
+                    PyStr(other)
                 )));
             }
         }
@@ -460,32 +445,6 @@ fn header_shape(value: &Value) -> Result<Vec<u64>> {
             ))),
         })
         .collect()
-}
-
-/// Python's repr of a bytes value: `b'\x93NUMPZ'`.
-struct BytesRepr<'a>(&'a [u8]);
-
-impl std::fmt::Display for BytesRepr<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let quote = if self.0.contains(&b'\'') && !self.0.contains(&b'"') {
-            '"'
-        } else {
-            '\''
-        };
-        write!(f, "b{quote}")?;
-        for &b in self.0 {
-            match b {
-                b'\\' => f.write_str("\\\\")?,
-                b'\n' => f.write_str("\\n")?,
-                b'\r' => f.write_str("\\r")?,
-                b'\t' => f.write_str("\\t")?,
-                b if char::from(b) == quote => write!(f, "\\{quote}")?,
-                b' '..=b'~' => write!(f, "{}", char::from(b))?,
-                b => write!(f, "\\x{b:02x}")?,
-            }
-        }
-        write!(f, "{quote}")
-    }
 }
 
 #[cfg(test)]

@@ -13,8 +13,6 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use std::fmt;
-
 /// A parsed Python literal.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Value {
@@ -43,52 +41,6 @@ impl Value {
     }
 }
 
-impl fmt::Display for Value {
-    /// Python's `repr` of the value (`(3,)`, `{'a': [True]}`), for messages
-    /// and for comparing with `ast.literal_eval` in tests.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn seq(f: &mut fmt::Formatter<'_>, items: &[Value]) -> fmt::Result {
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                write!(f, "{v}")?;
-            }
-            Ok(())
-        }
-        match self {
-            Value::Str(s) => write!(f, "{}", crate::format::pyrepr::PyStr(s)),
-            Value::Int(n) => write!(f, "{n}"),
-            Value::Bool(true) => f.write_str("True"),
-            Value::Bool(false) => f.write_str("False"),
-            Value::None => f.write_str("None"),
-            Value::Tuple(items) => {
-                f.write_str("(")?;
-                seq(f, items)?;
-                if items.len() == 1 {
-                    f.write_str(",")?;
-                }
-                f.write_str(")")
-            }
-            Value::List(items) => {
-                f.write_str("[")?;
-                seq(f, items)?;
-                f.write_str("]")
-            }
-            Value::Dict(items) => {
-                f.write_str("{")?;
-                for (i, (k, v)) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{k}: {v}")?;
-                }
-                f.write_str("}")
-            }
-        }
-    }
-}
-
 /// Why a literal could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum LiteralError {
@@ -96,14 +48,6 @@ pub(crate) enum LiteralError {
     Syntax(String),
     /// Nested deeper than the configured limit.
     Depth(String),
-}
-
-impl fmt::Display for LiteralError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LiteralError::Syntax(m) | LiteralError::Depth(m) => f.write_str(m),
-        }
-    }
 }
 
 /// How to parse: the depth limit and the Python-2 compatibility switch.
@@ -150,32 +94,53 @@ pub(crate) fn parse(text: &str, config: Config) -> Result<Value, LiteralError> {
     .run()
 }
 
-/// An open bracket waiting for its items.
-enum Frame {
-    /// `(`; `comma` records whether a comma was seen (`(3)` is just 3).
-    Tuple {
-        items: Vec<Value>,
-        comma: bool,
-    },
-    List(Vec<Value>),
-    /// `{`; `key` holds a parsed key waiting for its value.
-    Dict {
-        items: Vec<(Value, Value)>,
-        key: Option<Value>,
-    },
-    /// A top-level tuple without parentheses (`1, 2`), closed by the end of
-    /// the input; it is not a bracket, so it does not count as a level.
-    Bare(Vec<Value>),
+/// An open bracket waiting for its items, or the top level, which the end
+/// of the input closes (there `1, 2` is a tuple, as in Python).
+struct Frame {
+    /// `)`, `]` or `}`; `None` for the top level.
+    close: Option<u8>,
+    /// The items so far; in a dict, keys and values alternate.
+    items: Vec<Value>,
+    /// Whether a comma followed an item: `(3)` and a lone `3` are just 3.
+    comma: bool,
 }
 
 impl Frame {
-    /// The closing character; `None` for the end of the input.
-    fn close_char(&self) -> Option<u8> {
-        match self {
-            Frame::Tuple { .. } => Some(b')'),
-            Frame::List(_) => Some(b']'),
-            Frame::Dict { .. } => Some(b'}'),
-            Frame::Bare(_) => None,
+    fn new(close: Option<u8>) -> Self {
+        Frame {
+            close,
+            items: Vec::new(),
+            comma: false,
+        }
+    }
+
+    /// Whether the next item is a dict key (followed by `:`).
+    fn wants_key(&self) -> bool {
+        self.close == Some(b'}') && self.items.len() % 2 == 0
+    }
+
+    /// What may follow an item: a comma or the end of the frame.
+    fn expected(&self) -> String {
+        match self.close {
+            Some(b) => format!("',' or '{}'", char::from(b)),
+            None if self.comma => "',' or end of input".to_owned(),
+            None => "end of input".to_owned(),
+        }
+    }
+
+    fn into_value(mut self) -> Value {
+        match self.close {
+            Some(b']') => Value::List(self.items),
+            Some(b'}') => {
+                let mut items = self.items.into_iter();
+                let mut pairs = Vec::new();
+                while let (Some(k), Some(v)) = (items.next(), items.next()) {
+                    pairs.push((k, v));
+                }
+                Value::Dict(pairs)
+            }
+            _ if !self.comma && self.items.len() == 1 => self.items.pop().unwrap_or(Value::None),
+            _ => Value::Tuple(self.items),
         }
     }
 }
@@ -196,138 +161,74 @@ struct Parser<'a> {
 enum Step {
     /// Parse a value (an opening bracket pushes a frame).
     Value,
+    /// After an opening bracket or a comma: the frame's end or a value.
+    MayClose,
     /// A value was completed; hand it to the innermost frame.
     Done(Value),
-    /// After a comma: either a closing bracket or another value.
-    AfterComma,
 }
 
 impl<'a> Parser<'a> {
     fn run(mut self) -> Result<Value, LiteralError> {
+        let mut top = Frame::new(None);
         let mut stack: Vec<Frame> = Vec::new();
         let mut step = Step::Value;
         loop {
-            self.in_brackets = stack.last().is_some_and(|f| !matches!(f, Frame::Bare(_)));
+            self.in_brackets = !stack.is_empty();
+            self.skip_ws()?;
+            let c = self.peek();
+            let frame = stack.last_mut().unwrap_or(&mut top);
+            if let Step::Done(value) = step {
+                let key = frame.wants_key();
+                frame.items.push(value);
+                if c == Some(if key { b':' } else { b',' }) {
+                    frame.comma = true;
+                    self.advance(1);
+                    step = if key { Step::Value } else { Step::MayClose };
+                    continue;
+                }
+                if key {
+                    return Err(self.unexpected("':'"));
+                }
+                if c != frame.close {
+                    return Err(self.unexpected(&frame.expected()));
+                }
+                step = Step::MayClose;
+            }
             step = match step {
-                Step::Value => self.value_or_open(&mut stack)?,
-                Step::AfterComma => {
-                    self.skip_ws()?;
-                    match (self.peek(), stack.last()) {
-                        (c, Some(frame)) if c == frame.close_char() => {
-                            if c.is_some() {
-                                self.advance(1);
-                            }
-                            Step::Done(close(&mut stack)?)
-                        }
-                        _ => self.value_or_open(&mut stack)?,
-                    }
-                }
-                Step::Done(value) => {
-                    let Some(frame) = stack.last_mut() else {
-                        self.skip_ws()?;
-                        match self.peek() {
-                            None => return Ok(value),
-                            Some(b',') => {
-                                // `1, 2` at the top level is a tuple in Python
-                                self.advance(1);
-                                stack.push(Frame::Bare(vec![value]));
-                                step = Step::AfterComma;
-                                continue;
-                            }
-                            Some(_) => return Err(self.unexpected("end of input")),
-                        }
+                Step::MayClose if c == frame.close => {
+                    let Some(inner) = stack.pop() else {
+                        return Ok(top.into_value());
                     };
-                    self.skip_ws()?;
-                    let c = self.peek();
-                    match frame {
-                        Frame::Dict { items, key } => match key.take() {
-                            None => {
-                                if c != Some(b':') {
-                                    return Err(self.unexpected("':'"));
-                                }
-                                self.advance(1);
-                                *key = Some(value);
-                                Step::Value
-                            }
-                            Some(k) => {
-                                items.push((k, value));
-                                self.after_item(c, Some(b'}'), &mut stack)?
-                            }
-                        },
-                        Frame::Tuple { items, comma } => {
-                            items.push(value);
-                            if c == Some(b',') {
-                                *comma = true;
-                            }
-                            self.after_item(c, Some(b')'), &mut stack)?
-                        }
-                        Frame::List(items) => {
-                            items.push(value);
-                            self.after_item(c, Some(b']'), &mut stack)?
-                        }
-                        Frame::Bare(items) => {
-                            items.push(value);
-                            self.after_item(c, None, &mut stack)?
-                        }
-                    }
+                    self.advance(1);
+                    Step::Done(inner.into_value())
                 }
+                _ => self.value_or_open(c, &mut stack)?,
             };
         }
     }
 
-    /// After an item of a container: `,` or the closing bracket.
-    fn after_item(
+    /// Parses a scalar value at `c`, or opens a container (pushing a frame).
+    fn value_or_open(
         &mut self,
         c: Option<u8>,
-        close_char: Option<u8>,
         stack: &mut Vec<Frame>,
     ) -> Result<Step, LiteralError> {
-        if c == Some(b',') {
-            self.advance(1);
-            Ok(Step::AfterComma)
-        } else if c == close_char {
-            if c.is_some() {
-                self.advance(1);
-            }
-            Ok(Step::Done(close(stack)?))
-        } else {
-            Err(self.unexpected(&match close_char {
-                Some(b) => format!("',' or '{}'", char::from(b)),
-                None => "',' or end of input".to_owned(),
-            }))
-        }
-    }
-
-    /// Parses a scalar value, or opens a container (pushing a frame).
-    fn value_or_open(&mut self, stack: &mut Vec<Frame>) -> Result<Step, LiteralError> {
-        self.skip_ws()?;
         self.seen_token = true;
-        let Some(c) = self.peek() else {
-            return Err(self.unexpected("a value"));
-        };
-        let frame = match c {
-            b'(' => Frame::Tuple {
-                items: Vec::new(),
-                comma: false,
-            },
-            b'[' => Frame::List(Vec::new()),
-            b'{' => Frame::Dict {
-                items: Vec::new(),
-                key: None,
-            },
-            b'\'' | b'"' => return Ok(Step::Done(self.strings()?)),
-            b'0'..=b'9' | b'-' | b'+' => return Ok(Step::Done(self.int()?)),
-            c if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
+        let close = match c {
+            Some(b'(') => b')',
+            Some(b'[') => b']',
+            Some(b'{') => b'}',
+            Some(b'\'' | b'"') => return Ok(Step::Done(self.strings()?)),
+            Some(b'0'..=b'9' | b'-' | b'+') => return Ok(Step::Done(self.int()?)),
+            Some(c) if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
                 return self.word().map(Step::Done);
             }
             _ => return Err(self.unexpected("a value")),
         };
-        let bare = usize::from(matches!(stack.first(), Some(Frame::Bare(_))));
-        let depth = stack.len().saturating_sub(bare).saturating_add(1);
-        self.check_depth(depth)?;
+        self.check_depth(stack.len().saturating_add(1))?;
         self.advance(1);
-        stack.push(frame);
-        Ok(Step::AfterComma)
+        stack.push(Frame::new(Some(close)));
+        Ok(Step::MayClose)
     }
 
     /// `True`, `False`, `None`, a prefixed string, or a refusal.
@@ -343,11 +244,7 @@ impl<'a> Parser<'a> {
         if matches!(next, Some(b'\'' | b'"')) && len <= 2 {
             let lower = word.to_ascii_lowercase();
             if lower.contains('b') {
-                return Err(LiteralError::Syntax(format!(
-                    "bytes literals are not supported at character {}: field names and type \
-                     strings must be str",
-                    self.char_offset(start)
-                )));
+                return Err(self.bytes_literal(start));
             }
             if matches!(lower.as_str(), "u" | "r") {
                 return self.strings();
@@ -362,7 +259,8 @@ impl<'a> Parser<'a> {
             "False" => Ok(Value::Bool(false)),
             "None" => Ok(Value::None),
             _ => {
-                let what = if self.skip_ws_peek() == Some(b'(') {
+                let rest = self.bytes.get(self.pos..).unwrap_or(&[]);
+                let what = if rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(') {
                     "a function call"
                 } else {
                     "a name"
@@ -408,13 +306,7 @@ impl<'a> Parser<'a> {
                     raw = true;
                     self.advance(1);
                 }
-                b'b' | b'B' => {
-                    return Err(LiteralError::Syntax(format!(
-                        "bytes literals are not supported at character {}: field names and \
-                         type strings must be str",
-                        self.char_offset(start)
-                    )));
-                }
+                b'b' | b'B' => return Err(self.bytes_literal(start)),
                 _ => break,
             }
         }
@@ -480,31 +372,23 @@ impl<'a> Parser<'a> {
                 self.char_offset(start)
             )));
         };
-        let simple = match c {
-            '\n' => Some(None),
+        let code = match c {
+            // a backslash before a line break joins the lines
+            '\n' => return Ok(()),
             '\r' => {
                 if self.peek() == Some(b'\n') {
                     self.advance(1);
                 }
-                Some(None)
+                return Ok(());
             }
-            '\\' => Some(Some('\\')),
-            '\'' => Some(Some('\'')),
-            '"' => Some(Some('"')),
-            'a' => Some(Some('\u{7}')),
-            'b' => Some(Some('\u{8}')),
-            'f' => Some(Some('\u{c}')),
-            'n' => Some(Some('\n')),
-            'r' => Some(Some('\r')),
-            't' => Some(Some('\t')),
-            'v' => Some(Some('\u{b}')),
-            _ => None,
-        };
-        if let Some(ch) = simple {
-            out.extend(ch);
-            return Ok(());
-        }
-        let code = match c {
+            '\\' | '\'' | '"' => u32::from(c),
+            'a' => 0x07,
+            'b' => 0x08,
+            'f' => 0x0c,
+            'n' => 0x0a,
+            'r' => 0x0d,
+            't' => 0x09,
+            'v' => 0x0b,
             '0'..='7' => {
                 // At most three octal digits, so `v` stays below 0o1000.
                 let mut v = c.to_digit(8).unwrap_or(0);
@@ -589,59 +473,37 @@ impl<'a> Parser<'a> {
             }
         }
         let digits_start = self.pos;
-        let mut value: i128 = 0;
-        let mut nonzero_lead = false;
-        let mut count = 0usize;
-        let too_large = |p: &Self| {
-            LiteralError::Syntax(format!(
-                "integer too large at character {}",
-                p.char_offset(start)
-            ))
-        };
-        loop {
-            match self.peek() {
-                Some(d @ b'0'..=b'9') => {
-                    if count == 0 && d != b'0' {
-                        nonzero_lead = true;
-                    }
-                    if count > 0 && !nonzero_lead && d != b'0' {
-                        return Err(LiteralError::Syntax(format!(
-                            "leading zeros in decimal integer literals are not permitted at \
-                             character {}",
-                            self.char_offset(digits_start)
-                        )));
-                    }
-                    let digit = i128::from(d.saturating_sub(b'0'));
-                    value = value
-                        .checked_mul(10)
-                        .and_then(|v| {
-                            if negative {
-                                v.checked_sub(digit)
-                            } else {
-                                v.checked_add(digit)
-                            }
-                        })
-                        .ok_or_else(|| too_large(self))?;
-                    count = count.saturating_add(1);
-                    self.advance(1);
-                }
-                Some(b'_') if count > 0 && matches!(self.peek_at(1), Some(b'0'..=b'9')) => {
-                    self.advance(1);
-                }
+        let mut digits = String::from(if negative { "-" } else { "" });
+        while let Some(d) = self.peek() {
+            let between_digits =
+                self.pos > digits_start && matches!(self.peek_at(1), Some(b'0'..=b'9'));
+            match d {
+                b'0'..=b'9' => digits.push(char::from(d)),
+                b'_' if between_digits => {}
                 _ => break,
             }
+            self.advance(1);
         }
-        if count == 0 {
-            return Err(if self.pos == digits_start && digits_start != start {
-                LiteralError::Syntax(format!(
-                    "malformed node or string at character {}: a sign must be followed by a \
-                     number",
-                    self.char_offset(start)
-                ))
-            } else {
-                self.unexpected("a digit")
-            });
+        let body = digits.trim_start_matches('-');
+        if body.is_empty() {
+            // (int() is only called at a digit or a sign)
+            return Err(LiteralError::Syntax(format!(
+                "malformed node or string at character {}: a sign must be followed by a number",
+                self.char_offset(start)
+            )));
         }
+        if body.starts_with('0') && body.bytes().any(|d| d != b'0') {
+            return Err(LiteralError::Syntax(format!(
+                "leading zeros in decimal integer literals are not permitted at character {}",
+                self.char_offset(digits_start)
+            )));
+        }
+        let value: i128 = digits.parse().map_err(|_| {
+            LiteralError::Syntax(format!(
+                "integer too large at character {}",
+                self.char_offset(start)
+            ))
+        })?;
         match self.peek() {
             Some(b'.' | b'e' | b'E' | b'j' | b'J') => {
                 return Err(LiteralError::Syntax(format!(
@@ -649,7 +511,7 @@ impl<'a> Parser<'a> {
                     self.char_offset(start)
                 )));
             }
-            Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B') if count == 1 && !nonzero_lead => {
+            Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B') if body == "0" => {
                 return Err(LiteralError::Syntax(format!(
                     "only decimal integers are supported at character {}",
                     self.char_offset(start)
@@ -720,13 +582,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The next non-whitespace byte, without moving.
-    fn skip_ws_peek(&self) -> Option<u8> {
-        self.bytes
-            .get(self.pos..)
-            .and_then(|r| r.iter().find(|b| !b.is_ascii_whitespace()).copied())
-    }
-
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
@@ -767,6 +622,15 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Refuses a bytes literal (prefix `b`) that starts at `start`.
+    fn bytes_literal(&self, start: usize) -> LiteralError {
+        LiteralError::Syntax(format!(
+            "bytes literals are not supported at character {}: field names and type strings \
+             must be str",
+            self.char_offset(start)
+        ))
+    }
+
     /// Character (not byte) offset of a byte position, for messages.
     fn char_offset(&self, pos: usize) -> usize {
         self.text.get(..pos).map_or(pos, |s| s.chars().count())
@@ -793,28 +657,11 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Pops the innermost frame and turns it into its value.
-fn close(stack: &mut Vec<Frame>) -> Result<Value, LiteralError> {
-    match stack.pop() {
-        Some(Frame::Tuple { mut items, comma }) => {
-            if !comma && items.len() == 1 {
-                // `(3)` is the int 3, not a tuple
-                Ok(items.pop().unwrap_or(Value::None))
-            } else {
-                Ok(Value::Tuple(items))
-            }
-        }
-        Some(Frame::List(items)) => Ok(Value::List(items)),
-        Some(Frame::Dict { items, key: _ }) => Ok(Value::Dict(items)),
-        Some(Frame::Bare(items)) => Ok(Value::Tuple(items)),
-        None => Err(LiteralError::Syntax("unbalanced brackets".to_owned())),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use Value::*;
+    use std::fmt;
 
     fn p(text: &str) -> Value {
         parse(text, Config::new(64)).unwrap()
@@ -824,6 +671,60 @@ mod tests {
     }
     fn s(x: &str) -> Value {
         Str(x.to_owned())
+    }
+
+    impl fmt::Display for LiteralError {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match self {
+                LiteralError::Syntax(m) | LiteralError::Depth(m) => f.write_str(m),
+            }
+        }
+    }
+
+    impl fmt::Display for Value {
+        /// Python's `repr` of the value (`(3,)`, `{'a': [True]}`), to compare
+        /// with `ast.literal_eval`.
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            fn seq(f: &mut fmt::Formatter<'_>, items: &[Value]) -> fmt::Result {
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                Ok(())
+            }
+            match self {
+                Value::Str(s) => write!(f, "{}", crate::format::pyrepr::PyStr(s)),
+                Value::Int(n) => write!(f, "{n}"),
+                Value::Bool(true) => f.write_str("True"),
+                Value::Bool(false) => f.write_str("False"),
+                Value::None => f.write_str("None"),
+                Value::Tuple(items) => {
+                    f.write_str("(")?;
+                    seq(f, items)?;
+                    if items.len() == 1 {
+                        f.write_str(",")?;
+                    }
+                    f.write_str(")")
+                }
+                Value::List(items) => {
+                    f.write_str("[")?;
+                    seq(f, items)?;
+                    f.write_str("]")
+                }
+                Value::Dict(items) => {
+                    f.write_str("{")?;
+                    for (i, (k, v)) in items.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{k}: {v}")?;
+                    }
+                    f.write_str("}")
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 /// Displays a string the way Python's `repr(str)` does (as numpy writes
 /// field names into a header and prints `U` values).
@@ -34,62 +34,47 @@ pub struct PyStr<'a>(pub &'a str);
 #[derive(Clone, Copy, Debug)]
 pub struct PyBytes<'a>(pub &'a [u8]);
 
-/// CPython's quote: single quotes unless the text has `'` and no `"`.
-fn quote_for(has_single: bool, has_double: bool) -> char {
-    if has_single && !has_double { '"' } else { '\'' }
-}
-
 impl fmt::Display for PyBytes<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
-        let b = self.0;
-        let quote = quote_for(b.contains(&b'\''), b.contains(&b'"'));
-        f.write_char('b')?;
-        f.write_char(quote)?;
-        for &c in b {
-            match c {
-                b'\\' => f.write_str("\\\\")?,
-                b'\n' => f.write_str("\\n")?,
-                b'\r' => f.write_str("\\r")?,
-                b'\t' => f.write_str("\\t")?,
-                c if char::from(c) == quote => {
-                    f.write_char('\\')?;
-                    f.write_char(quote)?;
-                }
-                b' '..=b'~' => f.write_char(char::from(c))?,
-                c => write!(f, "\\x{c:02x}")?,
-            }
-        }
-        f.write_char(quote)
+        repr(f, "b", self.0.iter().map(|&b| char::from(b)), false)
     }
 }
 
 impl fmt::Display for PyStr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
-        let s = self.0;
-        let quote = quote_for(s.contains('\''), s.contains('"'));
-        f.write_char(quote)?;
-        for c in s.chars() {
-            match c {
-                '\\' => f.write_str("\\\\")?,
-                '\n' => f.write_str("\\n")?,
-                '\r' => f.write_str("\\r")?,
-                '\t' => f.write_str("\\t")?,
-                c if c == quote => {
-                    f.write_char('\\')?;
-                    f.write_char(c)?;
-                }
-                c if (' '..='~').contains(&c) => f.write_char(c)?,
-                c if (c as u32) < 0x80 => write!(f, "\\x{:02x}", c as u32)?,
-                c if crate::format::printable::is_printable(c) => f.write_char(c)?,
-                c if (c as u32) <= 0xff => write!(f, "\\x{:02x}", c as u32)?,
-                c if (c as u32) <= 0xffff => write!(f, "\\u{:04x}", c as u32)?,
-                c => write!(f, "\\U{:08x}", c as u32)?,
-            }
-        }
-        f.write_char(quote)
+        repr(f, "", self.0.chars(), true)
     }
+}
+
+/// CPython's repr of the characters of a str (`unicode`) or of bytes (as
+/// latin-1 chars): single quotes unless the text has `'` and no `"`;
+/// printable ASCII (and for a str, printable non-ASCII) as itself.
+fn repr(
+    f: &mut fmt::Formatter<'_>,
+    prefix: &str,
+    text: impl Iterator<Item = char> + Clone,
+    unicode: bool,
+) -> fmt::Result {
+    let has = |q| text.clone().any(|c| c == q);
+    let quote = if has('\'') && !has('"') { '"' } else { '\'' };
+    write!(f, "{prefix}{quote}")?;
+    for c in text {
+        match c {
+            '\\' => f.write_str("\\\\")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\t' => f.write_str("\\t")?,
+            c if c == quote => write!(f, "\\{c}")?,
+            ' '..='~' => f.write_char(c)?,
+            c if unicode && c > '\u{7f}' && crate::format::printable::is_printable(c) => {
+                f.write_char(c)?;
+            }
+            c if c <= '\u{ff}' => write!(f, "\\x{:02x}", u32::from(c))?,
+            c if c <= '\u{ffff}' => write!(f, "\\u{:04x}", u32::from(c))?,
+            c => write!(f, "\\U{:08x}", u32::from(c))?,
+        }
+    }
+    f.write_char(quote)
 }
 
 #[cfg(test)]
