@@ -314,9 +314,7 @@ impl<W: Write> NpyWriter<W> {
     /// assert!(String::from_utf8_lossy(&bytes).contains("{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), }"));
     /// ```
     pub fn with_len(writer: W, dtype: Option<Dtype>, len: u64) -> Self {
-        let mut opts = WriteOptions::new();
-        opts.dtype = dtype;
-        opts.npy_writer_with_len(writer, len)
+        NpyWriter::build(writer, dtype, &WriteOptions::new(), Some(len))
     }
 
     /// The writer underneath, for taking what was written so far out of
