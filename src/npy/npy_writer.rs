@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
 use crate::format::header::Header;
-use crate::npy::writer::c_order_header;
+use crate::npy::writer::{c_order_header, with_axes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::encode::DtypeTree;
 
@@ -219,11 +219,7 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
                 )));
             }
         }
-        let dtype = if rest.is_empty() {
-            header.descr.clone()
-        } else {
-            Dtype::subarray(header.descr.clone(), rest.to_vec())?
-        };
+        let dtype = with_axes(header.descr.clone(), rest)?;
         let mut w = NpyWriter::build(file, Some(dtype), &WriteOptions::new(), None);
         w.patch = Some(patch_at::<W>);
         w.start = 0;
@@ -318,9 +314,7 @@ impl<W: Write> NpyWriter<W> {
     /// assert!(String::from_utf8_lossy(&bytes).contains("{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), }"));
     /// ```
     pub fn with_len(writer: W, dtype: Option<Dtype>, len: u64) -> Self {
-        let mut opts = WriteOptions::new();
-        opts.dtype = dtype;
-        opts.npy_writer_with_len(writer, len)
+        NpyWriter::build(writer, dtype, &WriteOptions::new(), Some(len))
     }
 
     /// The writer underneath, for taking what was written so far out of
@@ -412,43 +406,40 @@ impl<W: Write> NpyWriter<W> {
     /// assert_eq!(w.finish().unwrap(), npy_serde::to_vec(&["ab", "c"]).unwrap());
     /// ```
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
+        // the per-record path: no dtype to infer, no header to write, no
+        // limit reached
         let steady = self.broken.is_none()
             && !self.check_layout
             && self.header.is_some()
             && self.count < self.limit;
-        match (steady, self.tape.as_mut()) {
-            (true, Some(tape)) => {
-                // the per-record path: no dtype to infer, no header to
-                // write, no limit reached
-                if self.zero {
-                    self.scratch.fill(0);
-                }
-                let index = self.count;
-                tape.encode(record, &mut self.scratch)
-                    .map_err(|e| e.with_width_hint().at_record(index))?;
-                self.write_record(index)
-            }
-            _ => self.serialize_first(record),
+        if !steady {
+            self.prepare(record)?;
         }
-    }
-
-    /// Writes the encoded record in `scratch`.
-    #[inline]
-    fn write_record(&mut self, index: u64) -> Result<()> {
+        let index = self.count;
+        let tape = self
+            .tape
+            .as_mut()
+            .ok_or_else(|| Error::schema("internal: no dtype"))?;
+        if self.zero {
+            self.scratch.fill(0);
+        }
+        tape.encode(record, &mut self.scratch)
+            .map_err(|e| e.with_width_hint().at_record(index))?;
         if let Err(e) = self.out.write_all(&self.scratch) {
             self.take_back();
             return Err(Error::io_at(e, "writing the data").at_record(index));
         }
-        // count < u64::MAX: both callers checked it (steady, serialize_first)
-        self.count = self.count.wrapping_add(1);
+        // count < u64::MAX: checked by `steady` or `prepare`
+        self.count = index.wrapping_add(1);
         Ok(())
     }
 
-    /// [`serialize`](NpyWriter::serialize) for the first record (the dtype
-    /// to infer or check, the header to write) and the refusals.
+    /// What [`serialize`](NpyWriter::serialize) does before the first
+    /// record is encoded (the dtype to infer or check, the header to write)
+    /// and the refusals.
     #[cold]
     #[inline(never)]
-    fn serialize_first<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
+    fn prepare<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let index = self.count;
         self.check_broken()?;
         if self.dtype.is_none() || self.check_layout {
@@ -486,16 +477,7 @@ impl<W: Write> NpyWriter<W> {
         if self.header.is_none() {
             self.write_header()?;
         }
-        let tape = self
-            .tape
-            .as_mut()
-            .ok_or_else(|| Error::schema("internal: no dtype"))?;
-        if self.zero {
-            self.scratch.fill(0);
-        }
-        tape.encode(record, &mut self.scratch)
-            .map_err(|e| e.with_width_hint().at_record(index))?;
-        self.write_record(index)
+        Ok(())
     }
 
     /// After a record was partly written: on a seekable writer, moves back

@@ -562,12 +562,14 @@ impl<R: Read> NpyReader<R> {
         let i = self.next;
         // next < len (checked above)
         self.next = i.wrapping_add(1);
-        if self.fortran {
-            return self.next_reordered(i);
-        }
         // rows in file order: one record or scalar (shape `(N,)`), or an
-        // array of them (`(N, 3)`)
-        let result = match self.data.next_row() {
+        // array of them (`(N, 3)`); a Fortran-order array's reordered
+        let row = if self.fortran {
+            reordered_row(&mut self.reordered, &mut self.data, &self.header, i)
+        } else {
+            self.data.next_row()
+        };
+        let result = match row {
             Ok(b) if self.rows_are_elements => {
                 // by reference: its fast numbers read it in place
                 T::deserialize(RowDe(&ElementDe::new(
@@ -602,38 +604,6 @@ impl<R: Read> NpyReader<R> {
             e.at_record(i)
         }
     }
-
-    /// Element `i` of a Fortran-order array of two or more dimensions:
-    /// the whole data is read and reordered on the first call.
-    #[inline(never)]
-    fn next_reordered<T: DeserializeOwned>(&mut self, i: u64) -> Option<Result<T>> {
-        if self.reordered.is_none() {
-            match load_reordered(&mut self.data, &self.header) {
-                Ok(c) => self.reordered = Some(c),
-                Err(e) => {
-                    self.failed = true;
-                    return Some(Err(e));
-                }
-            }
-        }
-        let rest = self.header.shape.get(1..).unwrap_or(&[]);
-        let row = self.data.row;
-        let bytes = self.reordered.as_deref().and_then(|c| {
-            let start = usize::try_from(i).ok()?.checked_mul(row)?;
-            c.get(start..start.checked_add(row)?)
-        });
-        let result = match bytes {
-            Some(b) => T::deserialize(ArrayDe::new(
-                &self.plan,
-                rest,
-                Bytes::Copied(b),
-                self.cfg,
-                false,
-            )),
-            None => Err(crate::de::internal()),
-        };
-        Some(result.map_err(|e| self.at_position(e, i)))
-    }
 }
 
 impl<R: Read + Seek> NpyReader<R> {
@@ -662,8 +632,7 @@ impl<R: Read + Seek> NpyReader<R> {
                 self.len
             )));
         }
-        let fortran = self.header.fortran_order && self.header.shape.len() >= 2;
-        if !fortran {
+        if !self.fortran {
             let target = index
                 .checked_mul(self.data.row as u64)
                 .ok_or_else(crate::de::internal)?;
@@ -726,11 +695,27 @@ impl<R: Read + Seek> NpyReader<R> {
     }
 }
 
-/// Reads the rest of the data and reorders it into C order.
-fn load_reordered<R: Read>(data: &mut Chunked<R>, header: &Header) -> Result<Vec<u8>> {
-    let total = usize::try_from(data.total).map_err(|_| crate::de::internal())?;
-    let bytes = data.take(total)?;
-    fortran_to_c(bytes, &header.shape, header.descr.itemsize())
+/// Row `i` of a Fortran-order array of two or more dimensions: the whole
+/// data is read and reordered into C order (`reordered`) on the first
+/// call.
+#[inline(never)]
+fn reordered_row<'a, R: Read>(
+    reordered: &'a mut Option<Vec<u8>>,
+    data: &mut Chunked<R>,
+    header: &Header,
+    i: u64,
+) -> Result<&'a [u8]> {
+    if reordered.is_none() {
+        let total = usize::try_from(data.total).map_err(|_| crate::de::internal())?;
+        let bytes = data.take(total)?;
+        *reordered = Some(fortran_to_c(bytes, &header.shape, header.descr.itemsize())?);
+    }
+    let row = data.row;
+    let bytes = reordered.as_deref().and_then(|c| {
+        let start = usize::try_from(i).ok()?.checked_mul(row)?;
+        c.get(start..start.checked_add(row)?)
+    });
+    bytes.ok_or_else(crate::de::internal)
 }
 
 /// The iterator of [`NpyReader::deserialize`].

@@ -72,8 +72,8 @@ const WRITE_CHUNK: usize = 1024 * 1024;
 
 /// The speculative single pass (inferred dtype, C order): the whole file as
 /// bytes, the header in front of the data (room for it is reserved once
-/// the dtype is known), or `None` when the values are not uniform (then
-/// the caller runs the exact two passes).
+/// the dtype is known, and made right for the shape found), or `None` when
+/// the values are not uniform (then the caller runs the exact two passes).
 fn one_pass(value: &dyn Writable, opts: &WriteOptions) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     let mut output = InMemory {
@@ -83,38 +83,24 @@ fn one_pass(value: &dyn Writable, opts: &WriteOptions) -> Option<Vec<u8>> {
     };
     // the flavour never fails: an error is impossible here
     let spec = single_pass(value, opts, &mut out, &mut output).ok()??;
-    output.file(spec, out)
-}
-
-impl InMemory<'_> {
-    /// The file of a finished pass that put the data (after the hinted
-    /// header) into `out`: its header made right for the shape found.
-    fn file(self, mut spec: Speculated, mut out: Vec<u8>) -> Option<Vec<u8>> {
-        let InMemory {
-            opts,
-            prefix,
-            guessed,
-        } = self;
-        // the descr and shape moved, not copied, into the header
-        let shape = std::mem::take(&mut spec.shape);
-        let fortran = spec.fortran;
-        let header = Header::new(spec.into_descr(), fortran, shape);
-        let data_len = usize::try_from(header.data_len().ok()?).ok()?;
-        if out.len().checked_sub(prefix)? != data_len {
-            return None;
-        }
-        if guessed.is_some_and(|(f, s)| f == header.fortran_order && s == header.shape) {
-            return Some(out);
-        }
-        let (head, _) = header.encode(opts.version).ok()?;
-        if head.len() == prefix {
-            out.get_mut(..prefix)?.copy_from_slice(&head);
-            Some(out)
-        } else {
-            let mut whole = head;
-            whole.extend_from_slice(out.get(prefix..)?);
-            Some(whole)
-        }
+    let (header, data_len) = checked_header(&spec)?;
+    let InMemory {
+        prefix, guessed, ..
+    } = output;
+    if out.len().checked_sub(prefix)? != data_len {
+        return None;
+    }
+    if guessed.is_some_and(|(f, s)| f == header.fortran_order && s == header.shape) {
+        return Some(out);
+    }
+    let (head, _) = header.encode(opts.version).ok()?;
+    if head.len() == prefix {
+        out.get_mut(..prefix)?.copy_from_slice(&head);
+        Some(out)
+    } else {
+        let mut whole = head;
+        whole.extend_from_slice(out.get(prefix..)?);
+        Some(whole)
     }
 }
 
@@ -122,40 +108,27 @@ impl InMemory<'_> {
 /// that tries it first: `None` when the options ask for Fortran order (or
 /// a given dtype that cannot be aligned), the values are not uniform, or
 /// an n-d array's order is not the one asked for (then the exact path
-/// writes the array). The flavour's errors are the pass's. A given dtype
-/// is compiled to convert the values (not strict), exactly as the exact
-/// path's second pass does.
+/// writes the array: an n-d array is written in its own order unless the
+/// options say otherwise). The flavour's errors are the pass's. A given
+/// dtype is compiled to convert the values (not strict), exactly as the
+/// exact path's second pass does.
 fn single_pass(
     value: &dyn Writable,
     opts: &WriteOptions,
     out: &mut Vec<u8>,
     flavour: &mut dyn Output,
 ) -> Result<Option<Speculated>> {
-    let Some(given) = single_pass_tape(opts) else {
+    if opts.fortran_order == Some(true) {
+        return Ok(None);
+    }
+    let Ok(given) = crate::ser::given_dtype(opts) else {
         return Ok(None);
     };
-    let found = value.speculate(opts.align, out, flavour, given)?;
-    Ok(in_order(found, opts))
-}
-
-/// [`single_pass`]'s given dtype compiled (`None` inside: inferred);
-/// `None` when the options rule the pass out.
-fn single_pass_tape(opts: &WriteOptions) -> Option<Option<DtypeTree>> {
-    if opts.fortran_order == Some(true) {
-        return None;
-    }
-    let given = crate::ser::given_dtype(opts).ok()?;
-    Some(given.map(|dt| DtypeTree::from_dtype(dt, false)))
-}
-
-/// A uniform pass whose order is the one asked for: an n-d array is
-/// written in its own order unless the options say otherwise (then the
-/// exact path reorders it).
-fn in_order(found: Speculation, opts: &WriteOptions) -> Option<Speculated> {
-    let Speculation::Uniform(spec) = found else {
-        return None;
+    let given = given.map(|dt| DtypeTree::from_dtype(dt, false));
+    let Speculation::Uniform(spec) = value.speculate(opts.align, out, flavour, given)? else {
+        return Ok(None);
     };
-    (!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec)
+    Ok((!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec))
 }
 
 /// The header of a finished single pass and its data length; `None` when
@@ -705,6 +678,17 @@ pub(crate) fn c_order_header(dt: &Dtype, outer: &[u64]) -> Header {
     Header::new(cur.clone(), false, shape)
 }
 
+/// The element dtype of a C-order array whose header has `descr` and the
+/// axes `inner` after the first (the inverse of [`c_order_header`]):
+/// `descr` itself without them, else a subarray of them.
+pub(crate) fn with_axes(descr: Dtype, inner: &[u64]) -> Result<Dtype> {
+    if inner.is_empty() {
+        Ok(descr)
+    } else {
+        Dtype::subarray(descr, inner.to_vec())
+    }
+}
+
 /// [`c_order_header`] and its bytes as `np.save` writes them, the version
 /// chosen as numpy chooses it; an error when the data size overflows.
 pub(crate) fn npy_header(dtype: &Dtype, shape: &[u64]) -> Result<(Header, Vec<u8>)> {
@@ -953,50 +937,33 @@ impl WriteOptions {
         self.encode_vec(value, &plan, &header)
     }
 
+    /// The file of `plan` under `header`, built in memory: the data
+    /// encoded after the header, reordered when the header says Fortran
+    /// order (the elements arrive in C order, an n-d array's too).
     fn encode_vec(
         &self,
         value: &dyn Writable,
         plan: &WritePlan,
         header: &Header,
     ) -> Result<Vec<u8>> {
-        let (mut out, data_len) = self.vec_head(header)?;
-        let encoded = value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut Whole)?;
-        vec_data(out, encoded, data_len, header)
-    }
-
-    /// [`encode_vec`](Self::encode_vec)'s header, into the `Vec` the data
-    /// is encoded after, and the data's length.
-    fn vec_head(&self, header: &Header) -> Result<(Vec<u8>, usize)> {
         let data_len = usize_len(header.data_len()?)?;
-        let (head, _) = header.encode(self.version)?;
-        head.len()
+        let (mut out, _) = header.encode(self.version)?;
+        let head_len = out.len();
+        head_len
             .checked_add(data_len)
             .ok_or_else(|| Error::limit("array is too large for this machine"))?;
-        Ok((head, data_len))
+        let encoded = value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut Whole)?;
+        if encoded != data_len {
+            return Err(Error::schema("internal: the data and its header differ"));
+        }
+        if header.fortran_order {
+            let data = out.get_mut(head_len..).unwrap_or_default();
+            let c_order = data.to_vec();
+            let itemsize = header.descr.itemsize();
+            reorder(&c_order, data, &header.shape, itemsize, false);
+        }
+        Ok(out)
     }
-}
-
-/// The file [`WriteOptions::encode_vec`] encoded into `out` (`encoded`
-/// bytes of data after the header), its data reordered when the header
-/// says Fortran order.
-fn vec_data(mut out: Vec<u8>, encoded: usize, data_len: usize, header: &Header) -> Result<Vec<u8>> {
-    if encoded != data_len {
-        return Err(Error::schema("internal: the data and its header differ"));
-    }
-    if header.fortran_order {
-        // the elements arrive in C order (an n-d array's too)
-        let head_len = out.len().saturating_sub(data_len);
-        let data = out.get_mut(head_len..).unwrap_or_default();
-        let c_order = data.to_vec();
-        reorder(
-            &c_order,
-            data,
-            &header.shape,
-            header.descr.itemsize(),
-            false,
-        );
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

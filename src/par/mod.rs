@@ -129,11 +129,9 @@ impl ReadOptions {
     pub fn par_from_slice<T: DeserializeOwned + Send>(&self, bytes: &[u8]) -> Result<Vec<T>> {
         let parsed = parse_header(bytes, self)?;
         let data = bytes.get(parsed.data_offset..).unwrap_or_default();
-        match Rows::of(&parsed.header, data.len()) {
-            Some(rows) => rows.decode_all(data, self.cfg()),
-            None => Err(()),
-        }
-        .or_else(|()| self.from_slice(bytes))
+        let rows = Rows::of(&parsed.header, data.len()).ok_or(());
+        rows.and_then(|rows| rows.decode_all(data, self.cfg()))
+            .or_else(|()| self.from_slice(bytes))
     }
 
     /// [`par_from_path`] with these options.
@@ -165,11 +163,9 @@ impl ReadOptions {
         let present = usize::try_from(present.saturating_sub(parsed.data_offset as u64))
             .unwrap_or(usize::MAX);
         // The file's own size, not the header's claim, decides what is read.
-        match Rows::of(&parsed.header, present) {
-            Some(rows) => rows.decode_stream(&mut reader, self.cfg()),
-            None => Err(()),
-        }
-        .or_else(|()| sequential())
+        let rows = Rows::of(&parsed.header, present).ok_or(());
+        rows.and_then(|rows| rows.decode_stream(&mut reader, self.cfg()))
+            .or_else(|()| sequential())
     }
 }
 

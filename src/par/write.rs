@@ -44,7 +44,7 @@ use crate::format::dtype::{Dtype, Field, Record, Scalar, ScalarType};
 use crate::format::header::Header;
 use crate::format::header_read::parse_header;
 use crate::npy::atomic::write_atomically;
-use crate::npy::writer::write_data_at;
+use crate::npy::writer::{with_axes, write_data_at};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::encode::DtypeTree;
 
@@ -116,11 +116,10 @@ impl WriteOptions {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     pub fn par_to_vec<T: Serialize + Sync>(&self, records: &[T]) -> Result<Vec<u8>> {
-        match Chunks::of(self, records) {
-            Some(chunks) => chunks.to_vec(),
-            None => Err(()),
-        }
-        .or_else(|()| self.to_vec(records))
+        let chunks = Chunks::of(self, records).ok_or(());
+        chunks
+            .and_then(|c| c.to_vec())
+            .or_else(|()| self.to_vec(records))
     }
 
     /// [`par_to_writer`] with these options: the same bytes and errors as
@@ -142,11 +141,8 @@ impl WriteOptions {
         mut writer: W,
         records: &[T],
     ) -> Result<()> {
-        let checked = match Chunks::of(self, records) {
-            Some(chunks) => chunks.check(self).map(|c| (chunks, c)),
-            None => Err(()),
-        };
-        let Ok((chunks, (opts, layout))) = checked else {
+        let checked = Chunks::of(self, records).map(|c| (c.check(self), c));
+        let Some((Ok((opts, layout)), chunks)) = checked else {
             return self.to_writer(writer, records);
         };
         chunks
@@ -266,6 +262,21 @@ impl Layout {
 /// The chunks whose records did not come out in the layout tried.
 type Differ = Vec<Kind>;
 
+/// The kinds of the chunks that came out otherwise than the layout tried
+/// (`Some` from a chunk), or `Ok(())` when none did.
+fn differing(
+    chunks: impl ParallelIterator<Item = Fallible<Option<Kind>>>,
+) -> Fallible<std::result::Result<(), Differ>> {
+    let differ: Differ = chunks
+        .filter_map(Fallible::transpose)
+        .collect::<Fallible<_>>()?;
+    Ok(if differ.is_empty() {
+        Ok(())
+    } else {
+        Err(differ)
+    })
+}
+
 impl<'a, T: Serialize + Sync> Chunks<'a, T> {
     /// The split of `records`, or `None` when the sequential writer should
     /// write them: fewer than two chunks, or Fortran order.
@@ -350,11 +361,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
         layout: &Layout,
     ) -> Fallible<std::result::Result<Vec<u8>, Differ>> {
         let kind = &layout.kind;
-        let record = if kind.inner.is_empty() {
-            kind.descr.clone()
-        } else {
-            Dtype::subarray(kind.descr.clone(), kind.inner.clone()).map_err(drop)?
-        };
+        let record = with_axes(kind.descr.clone(), &kind.inner).map_err(drop)?;
         let direct = (record.itemsize() == layout.row).then_some(record);
         let strict = opts.dtype.is_none();
         let data_len = layout.data_len(self.records.len())?;
@@ -365,31 +372,25 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
         crate::huge_pages::advise(&mut out[..]);
         let (head, data) = out.split_at_mut(layout.head.len());
         head.copy_from_slice(&layout.head);
-        let differ: Differ = data
+        let chunks = data
             .par_chunks_mut(layout.data_len(self.per)?)
-            .zip(self.records.par_chunks(self.per))
-            .map(|(slot, chunk)| {
-                if let Some(record) = &direct {
-                    let mut tree = DtypeTree::new(record, strict);
-                    if tree.encode_rows(chunk, slot, layout.row).is_ok() {
-                        return Ok(None);
-                    }
-                    slot.fill(0);
+            .zip(self.records.par_chunks(self.per));
+        let filled = differing(chunks.map(|(slot, chunk)| {
+            if let Some(record) = &direct {
+                let mut tree = DtypeTree::new(record, strict);
+                if tree.encode_rows(chunk, slot, layout.row).is_ok() {
+                    return Ok(None);
                 }
-                let piece = self.encode(opts, chunk)?;
-                if !layout.holds(&piece, chunk.len()) {
-                    return Ok(Some(piece.kind));
-                }
-                slot.copy_from_slice(piece.data());
-                Ok(None)
-            })
-            .filter_map(Fallible::transpose)
-            .collect::<Fallible<_>>()?;
-        Ok(if differ.is_empty() {
-            Ok(out)
-        } else {
-            Err(differ)
-        })
+                slot.fill(0);
+            }
+            let piece = self.encode(opts, chunk)?;
+            if !layout.holds(&piece, chunk.len()) {
+                return Ok(Some(piece.kind));
+            }
+            slot.copy_from_slice(piece.data());
+            Ok(None)
+        }))?;
+        Ok(filled.map(|()| out))
     }
 
     /// Encodes every chunk with `opts` and keeps only what its records
@@ -397,20 +398,10 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
     /// `to_vec` does, or `Err` when a value does not encode.
     fn check(&self, opts: &WriteOptions) -> Fallible<(WriteOptions, Layout)> {
         let (opts, layout, ()) = self.agreeing(opts, |opts, layout| {
-            let differ: Differ = self
-                .records
-                .par_chunks(self.per)
-                .map(|chunk| {
-                    let piece = self.encode(opts, chunk)?;
-                    Ok((!layout.holds(&piece, chunk.len())).then_some(piece.kind))
-                })
-                .filter_map(Fallible::transpose)
-                .collect::<Fallible<_>>()?;
-            Ok(if differ.is_empty() {
-                Ok(())
-            } else {
-                Err(differ)
-            })
+            differing(self.records.par_chunks(self.per).map(|chunk| {
+                let piece = self.encode(opts, chunk)?;
+                Ok((!layout.holds(&piece, chunk.len())).then_some(piece.kind))
+            }))
         })?;
         Ok((opts, layout))
     }
@@ -492,12 +483,7 @@ fn widest(opts: &WriteOptions, layout: &Layout, differ: &[Kind]) -> Fallible<Wri
         }
         descr = widen(&descr, &kind.descr).ok_or(())?;
     }
-    let inner = &layout.kind.inner;
-    let given = if inner.is_empty() {
-        descr
-    } else {
-        Dtype::subarray(descr, inner.clone()).map_err(drop)?
-    };
+    let given = with_axes(descr, &layout.kind.inner).map_err(drop)?;
     Ok(opts.clone().dtype(given))
 }
 

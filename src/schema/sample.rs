@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
+use crate::npy::writer::with_axes;
 use crate::ser::infer::{Infer, node_to_dtype, split_shape};
 
 impl Dtype {
@@ -47,9 +48,6 @@ impl Dtype {
         let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
         let (shape, elem) = split_shape(&root)?;
         let dtype = node_to_dtype(elem, false)?;
-        match shape.get(1..) {
-            Some(inner) if !inner.is_empty() => Dtype::subarray(dtype, inner.to_vec()),
-            _ => Ok(dtype),
-        }
+        with_axes(dtype, shape.get(1..).unwrap_or_default())
     }
 }

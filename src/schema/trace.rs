@@ -214,6 +214,20 @@ impl Ctx {
     fn take(&mut self) -> Traced {
         self.result.take().unwrap_or(Traced::Ignored)
     }
+
+    /// Traces the value `seed` asks for inside the one traced: the value
+    /// and what it was traced as.
+    fn trace<'de, S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<(S::Value, Traced), TraceError> {
+        self.result = None;
+        let value = seed.deserialize(Tracer {
+            ctx: &mut *self,
+            top: false,
+        })?;
+        Ok((value, self.take()))
+    }
 }
 
 /// The tracer's error: the crate's error, plus two signals that must travel
@@ -228,15 +242,10 @@ enum TraceError {
 }
 
 impl TraceError {
-    fn in_field(self, name: &str) -> Self {
+    /// The crate's error changed by `f`; the signals pass unchanged.
+    fn map(self, f: impl FnOnce(Error) -> Error) -> Self {
         match self {
-            TraceError::Npy(e) => TraceError::Npy(e.in_field(name)),
-            other => other,
-        }
-    }
-    fn at_index(self, i: usize) -> Self {
-        match self {
-            TraceError::Npy(e) => TraceError::Npy(e.at_index(i as u64)),
+            TraceError::Npy(e) => TraceError::Npy(f(e)),
             other => other,
         }
     }
@@ -281,27 +290,11 @@ fn refuse_width(what: &str) -> TraceError {
         "the width of a {what} cannot be known from the type: {WIDTH_HINT}"
     ))
 }
-fn refuse_seq() -> TraceError {
-    refuse(&format!(
-        "the length of a Vec cannot be known from the type: {WIDTH_HINT}, or use an array `[T; N]`"
-    ))
-}
 fn refuse_option() -> TraceError {
     refuse(
         "an `Option` has no dtype: numpy has no missing value, so `None` cannot be written; \
          make the field non-optional",
     )
-}
-fn refuse_map() -> TraceError {
-    refuse(&format!(
-        "a map (or `#[serde(flatten)]`) has no field names known from the type: {WIDTH_HINT}"
-    ))
-}
-fn refuse_any() -> TraceError {
-    refuse(&format!(
-        "the type decides its layout from the data (untagged or internally tagged enum, \
-         `flatten`, or `deserialize_any`): {WIDTH_HINT}"
-    ))
 }
 fn refuse_wide_int(name: &str) -> TraceError {
     TraceError::Npy(Error::unsupported(format!("{name} has no numpy dtype")))
@@ -377,8 +370,13 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
     de_methods!(refuse(refuse_wide_int) deserialize_i128 "i128" deserialize_u128 "u128");
     de_methods!(refuse(refuse_width) deserialize_str "string" deserialize_string "string"
         deserialize_bytes "byte string" deserialize_byte_buf "byte string");
-    de_methods!(refuse(|_| refuse_map()) deserialize_map);
-    de_methods!(refuse(|_| refuse_any()) deserialize_any deserialize_identifier);
+    de_methods!(refuse(|_| refuse(&format!(
+        "a map (or `#[serde(flatten)]`) has no field names known from the type: {WIDTH_HINT}"
+    ))) deserialize_map);
+    de_methods!(refuse(|_| refuse(&format!(
+        "the type decides its layout from the data (untagged or internally tagged enum, \
+         `flatten`, or `deserialize_any`): {WIDTH_HINT}"
+    ))) deserialize_any deserialize_identifier);
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
         self.ctx.result = Some(Traced::Ignored);
@@ -449,7 +447,10 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
         if !self.top {
-            return Err(refuse_seq());
+            return Err(refuse(&format!(
+                "the length of a Vec cannot be known from the type: {WIDTH_HINT}, or use an \
+                 array `[T; N]`"
+            )));
         }
         // The array itself: one element stands for all of them.
         self.ctx.enter()?;
@@ -531,16 +532,8 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             }
             Err(e) => return Err(e),
         };
-        let mut builder = Dtype::record();
-        for (field, traced) in access.out {
-            builder = match traced {
-                Traced::Dtype(dt) => builder.field(field, dt),
-                Traced::Gap(n) => builder.padding(n),
-                Traced::Ignored => builder,
-            };
-        }
-        let dt = builder.build()?;
-        self.ctx.leave(Traced::Dtype(dt));
+        let traced = record(access.out)?;
+        self.ctx.leave(traced);
         Ok(value)
     }
 
@@ -602,10 +595,23 @@ fn tuple_dtype(elems: Vec<Traced>) -> Result<Traced, TraceError> {
 
 /// A record of fields `f0, f1, ...` named by position; padding is a gap.
 fn positional_record(elems: Vec<Traced>) -> Result<Traced, TraceError> {
+    record(
+        elems
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| (format!("f{i}"), t)),
+    )
+}
+
+/// A record of the traced `fields`: padding is a gap, an ignored value
+/// takes no room.
+fn record<N: Into<String>>(
+    fields: impl IntoIterator<Item = (N, Traced)>,
+) -> Result<Traced, TraceError> {
     let mut builder = Dtype::record();
-    for (i, traced) in elems.into_iter().enumerate() {
+    for (name, traced) in fields {
         builder = match traced {
-            Traced::Dtype(dt) => builder.field(format!("f{i}"), dt),
+            Traced::Dtype(dt) => builder.field(name, dt),
             Traced::Gap(n) => builder.padding(n),
             Traced::Ignored => builder,
         };
@@ -616,11 +622,12 @@ fn positional_record(elems: Vec<Traced>) -> Result<Traced, TraceError> {
 /// Measures `Padding<N>` by the number of elements its visitor takes.
 fn trace_padding<'de, V: Visitor<'de>>(ctx: &mut Ctx, visitor: V) -> Result<V::Value, TraceError> {
     let mut count = Counting { taken: 0 };
-    let value = visitor.visit_seq(&mut count).map_err(|e| match e {
-        TraceError::Npy(e) => TraceError::Npy(Error::unsupported(format!(
-            "padding does not report its size to the tracer ({e})"
-        ))),
-        other => other,
+    let value = visitor.visit_seq(&mut count).map_err(|e| {
+        e.map(|e| {
+            Error::unsupported(format!(
+                "padding does not report its size to the tracer ({e})"
+            ))
+        })
     })?;
     ctx.result = Some(Traced::Gap(count.taken));
     Ok(value)
@@ -753,14 +760,11 @@ impl<'de> SeqAccess<'de> for Elements<'_> {
         if i >= self.len {
             return Ok(None);
         }
-        self.ctx.result = None;
-        let value = seed
-            .deserialize(Tracer {
-                ctx: &mut *self.ctx,
-                top: false,
-            })
-            .map_err(|e| if self.indexed { e.at_index(i) } else { e })?;
-        let traced = self.ctx.take();
+        let indexed = self.indexed;
+        let (value, traced) = self
+            .ctx
+            .trace(seed)
+            .map_err(|e| e.map(|e| if indexed { e.at_index(i as u64) } else { e }))?;
         self.elems.push(traced);
         Ok(Some(value))
     }
@@ -807,14 +811,10 @@ impl<'de> MapAccess<'de> for StructFields<'_> {
             .take()
             .ok_or_else(|| refuse("a struct value was asked for before its key"))?;
         let name = self.keys.get(i).map_or("", |k| k.1);
-        self.ctx.result = None;
-        let value = seed
-            .deserialize(Tracer {
-                ctx: &mut *self.ctx,
-                top: false,
-            })
-            .map_err(|e| e.in_field(name))?;
-        let traced = self.ctx.take();
+        let (value, traced) = self
+            .ctx
+            .trace(seed)
+            .map_err(|e| e.map(|e| e.in_field(name)))?;
         self.out.push((name, traced));
         self.last_accepted = Some(i);
         Ok(value)
