@@ -42,14 +42,13 @@ use serde::ser::{self, Serialize};
 use super::{Found, Miss};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
-use crate::format::pyrepr::PyStr;
 use crate::kinds::convert::{
     convert_time, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact, i64_to_f64_exact,
     u64_to_f64_exact,
 };
 use crate::kinds::special::{self, Bits, Special};
 use crate::ser::flat::{FlatField, Layout};
-use crate::ser::infer::{nul_error, time_unit};
+use crate::ser::infer::{names_repr, nul_error, time_unit};
 use crate::ser::probe::{Captured, key_text, probe};
 
 /// What a node expects on its fast path.
@@ -171,12 +170,9 @@ impl TreeNode {
     #[cold]
     #[inline(never)]
     fn is_token_text(&self, name: &'static str) -> bool {
-        let (rest, delta) = match (
-            name.strip_prefix(special::DATETIME_PREFIX),
-            name.strip_prefix(special::TIMEDELTA_PREFIX),
-        ) {
-            (Some(rest), _) => (rest, false),
-            (_, Some(rest)) => (rest, true),
+        let (rest, delta) = match Special::of(name) {
+            Some(Special::Datetime(rest)) => (rest, false),
+            Some(Special::Timedelta(rest)) => (rest, true),
             _ => return false,
         };
         let Ok(unit) = time_unit(name, rest) else {
@@ -494,17 +490,6 @@ impl DtypeTree {
     #[cold]
     #[inline(never)]
     fn exact<T: ?Sized + Serialize>(&mut self, value: &T, slot: &mut [u8]) -> Result<()> {
-        self.exact_slot(slot)?;
-        let mut frame = Frame {
-            buf: slot,
-            base: 0,
-            marks: &mut self.marks,
-        };
-        value.serialize(Enc::<Error>::at(&self.root, &mut frame))
-    }
-
-    /// Readies [`exact`](DtypeTree::exact)'s slot (zeroed) and marks.
-    fn exact_slot(&mut self, slot: &mut [u8]) -> Result<()> {
         if u32::try_from(slot.len()).is_err() {
             return Err(Error::limit(format!(
                 "an element of {} bytes: elements of more than 4 GiB are not written",
@@ -513,7 +498,12 @@ impl DtypeTree {
         }
         slot.fill(0);
         self.marks.clear();
-        Ok(())
+        let mut frame = Frame {
+            buf: slot,
+            base: 0,
+            marks: &mut self.marks,
+        };
+        value.serialize(Enc::<Error>::at(&self.root, &mut frame))
     }
 }
 
@@ -828,7 +818,6 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
         Ok(Slot {
             node: self.node,
             buf,
-            strict: self.node.strict,
         })
     }
 
@@ -923,7 +912,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             }
             Some(Special::Padding) => {
                 let slot = self.slot()?;
-                if slot.strict {
+                if slot.node.strict {
                     return Err(not_strict());
                 }
                 return match slot.scalar() {
@@ -964,7 +953,6 @@ enum SeqKind {
 struct Slot<'a, 'f> {
     node: &'a TreeNode,
     buf: &'f mut [u8],
-    strict: bool,
 }
 
 impl Slot<'_, '_> {
@@ -979,7 +967,7 @@ impl Slot<'_, '_> {
 
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
-        if self.strict && self.scalar().map(|s| s.ty()) != Some(ty) {
+        if self.node.strict && self.scalar().map(|s| s.ty()) != Some(ty) {
             return Err(not_strict());
         }
         Ok(())
@@ -1130,7 +1118,7 @@ impl Slot<'_, '_> {
         if v.ends_with('\0') {
             return Err(nul_error());
         }
-        if self.strict && !matches!(s.ty(), ScalarType::Unicode(_)) {
+        if self.node.strict && !matches!(s.ty(), ScalarType::Unicode(_)) {
             return Err(not_strict());
         }
         match s.ty() {
@@ -1156,7 +1144,9 @@ impl Slot<'_, '_> {
                 }
                 self.put_raw(v, &s)
             }
-            Some(s) if matches!(s.ty(), ScalarType::Void(_)) && !self.strict => self.put_raw(v, &s),
+            Some(s) if matches!(s.ty(), ScalarType::Void(_)) && !self.node.strict => {
+                self.put_raw(v, &s)
+            }
             _ => Err(self.mismatch("bytes")),
         }
     }
@@ -1184,7 +1174,7 @@ impl Slot<'_, '_> {
             (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
             _ => return Err(self.mismatch(&found())),
         };
-        if self.strict && to != from {
+        if self.node.strict && to != from {
             return Err(not_strict());
         }
         let c = convert_time(count, from, to, !delta)?;
@@ -1439,7 +1429,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
             }
             let e = Error::mismatch(format!(
                 "the dtype has no such field (it has {})",
-                field_names(self.kids)
+                names_repr(self.kids.iter().map(|f| &*f.name))
             ));
             return Err(E::of(e.in_field(key)));
         };
@@ -1495,12 +1485,6 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
             .map_or("?", |f| &*f.name);
         Err(Error::mismatch("missing from the value (the dtype has this field)").in_field(name))
     }
-}
-
-/// `['a', 'b']`: the names of a record's fields, for messages.
-fn field_names(kids: &[FieldNode]) -> String {
-    let names: Vec<String> = kids.iter().map(|f| PyStr(&f.name).to_string()).collect();
-    format!("[{}]", names.join(", "))
 }
 
 // by hand, not `elements!`: `inline(always)` keeps a derived struct's
@@ -1593,7 +1577,11 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
         if let Walk::Repeat { at, left } = &mut self.walk {
             let (Some(kid), Some(l)) = (self.node.kids.first(), left.checked_sub(1)) else {
-                return Err(self.fail(Self::too_long));
+                return Err(if E::EXACT {
+                    E::of(self.too_long())
+                } else {
+                    E::missed()
+                });
             };
             *left = l;
             self.frame.base = *at;
@@ -1612,15 +1600,6 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
             None if !E::EXACT => Err(E::missed()),
             None => self.other(value),
         }
-    }
-
-    /// The fast pass's miss, or the exact pass's error `rule` words.
-    #[inline(always)]
-    fn fail(&self, rule: impl FnOnce(&Self) -> Error) -> E {
-        if !E::EXACT {
-            return E::missed();
-        }
-        E::of(rule(self))
     }
 
     /// The path of an element's error: the field of a record, the index of

@@ -207,14 +207,9 @@ impl<'a> Infer<'a> {
     /// a tuple or `[T; N]`), a map or an n-d array. Numbers, tuples,
     /// structs and the special number newtypes fix the layout.
     pub(crate) fn first(slot: &'a mut Option<Node>, varies: &'a Cell<bool>) -> Self {
-        Infer {
-            slot,
-            top: false,
-            at: Level {
-                depth: 0,
-                varies: Some(varies),
-            },
-        }
+        let mut infer = Infer::new(slot, false);
+        infer.at.varies = Some(varies);
+        infer
     }
 
     /// Infers a value one level below `at` into `slot` (refused past
@@ -303,11 +298,7 @@ impl<'a> Infer<'a> {
                 )));
             }
         }
-        let node = nd.dims.iter().rev().fold(elem, |e, &d| Node::Array {
-            len: Some(d),
-            elem: Box::new(Some(e)),
-        });
-        self.leaf(node)
+        self.leaf(nested(elem, &nd.dims))
     }
 
     /// A `Bulk<T>` (or a `with = "npy_serde::bulk"` field): the sequence it
@@ -323,12 +314,7 @@ impl<'a> Infer<'a> {
         })?;
         if let Some(Node::Array { elem, .. }) = slot {
             if elem.is_none() {
-                **elem = code_node(code).map(|e| {
-                    dims.iter().rev().fold(e, |e, &d| Node::Array {
-                        len: Some(d),
-                        elem: Box::new(Some(e)),
-                    })
-                });
+                **elem = code_node(code).map(|e| nested(e, dims));
             }
         }
         Ok(())
@@ -442,16 +428,9 @@ fn name_hash(name: &str) -> u64 {
     })
 }
 
-fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
-    let mut s = String::from("[");
-    for (i, n) in names.enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        s.push_str(&PyStr(n).to_string());
-    }
-    s.push(']');
-    s
+pub(crate) fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
+    let names: Vec<String> = names.map(|n| PyStr(n).to_string()).collect();
+    format!("[{}]", names.join(", "))
 }
 
 impl RecInfer<'_> {
@@ -633,20 +612,14 @@ impl ser::SerializeTuple for TupleInfer<'_> {
             TupleInfer::Seq(s) => s.finish(),
             TupleInfer::Rec(r) => r.finish(),
             TupleInfer::New(slot, nodes, _) => {
-                let mut iter = nodes.iter();
-                let homogeneous = match iter.next() {
+                // the elements merged, when they agree
+                let mut elem = nodes.first().cloned();
+                let homogeneous = match &mut elem {
                     None => true,
-                    Some(first) => {
-                        let mut acc = first.clone();
-                        iter.all(|n| merge(&mut acc, n.clone()))
-                    }
+                    Some(acc) => nodes.iter().skip(1).all(|n| merge(acc, n.clone())),
                 };
                 let len = nodes.len() as u64;
                 *slot = Some(if homogeneous {
-                    let mut elem = None;
-                    for n in nodes {
-                        put(&mut elem, n)?;
-                    }
                     Node::Array {
                         len: Some(len),
                         elem: Box::new(elem),
@@ -809,6 +782,14 @@ fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<
         None | Some(Special::NdArray(_) | Special::Unknown | Special::Foreign) => return Ok(None),
     };
     Ok(Some(node))
+}
+
+/// `elem` as the element of nested arrays of `dims` (outermost first).
+fn nested(elem: Node, dims: &[u64]) -> Node {
+    dims.iter().rev().fold(elem, |e, &d| Node::Array {
+        len: Some(d),
+        elem: Box::new(Some(e)),
+    })
 }
 
 /// The node of the numpy type an n-d array's name carries

@@ -428,6 +428,22 @@ pub(crate) fn at_element(e: Error, top: bool, i: u64) -> Error {
     if top { e.at_record(i) } else { e.at_index(i) }
 }
 
+/// Sets `slot`, the length of an axis, to `n`, that of a sequence along
+/// it: refused when the first sequence there had another length.
+#[inline]
+pub(crate) fn axis_length(slot: &mut Option<u64>, n: u64) -> Result<()> {
+    match *slot {
+        None => *slot = Some(n),
+        Some(first) if first == n => {}
+        Some(first) => {
+            return Err(Error::schema(format!(
+                "sequence of length {n} where the first one has length {first} (ragged sequences cannot form an array)"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The depth one level below `depth`: refused past [`MAX_WRITE_DEPTH`],
 /// so a value nested thousands deep is an error, not a stack overflow.
 #[inline]
@@ -518,21 +534,15 @@ fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
         return inferred_plan(root, nd, opts.align);
     };
     let mut measured = count_shape(&given);
-    let count = walk::Count::new;
     match nd {
         // the element's own axes (`[f32; 3]`), measured as the flat
         // data's inner axes
-        Some(_) => count_parts(value, &mut measured)?,
-        None => count(&mut measured).walk(value)?,
+        Some(_) => {
+            probe::parts(value, "", |_| Ok(walk::Count::new(&mut measured)))?;
+        }
+        None => walk::Count::new(&mut measured).walk(value)?,
     }
     given_plan(given, measured, nd)
-}
-
-/// The shape of an n-d array's element (its flat data's inner axes),
-/// measured into `measured`; the value behind `dyn` ([`DynValue`]).
-#[inline(never)]
-fn count_parts(value: &DynValue<'_>, measured: &mut walk::Shape) -> Result<()> {
-    probe::parts(value, "", |_| Ok(walk::Count::new(measured))).map(|_| ())
 }
 
 /// The plan of an inferred value (`root`; `nd`: an n-d array's shape).
