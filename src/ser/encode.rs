@@ -107,7 +107,7 @@ struct TreeNode {
     off: u32,
     /// Bytes of the value (its slot).
     size: usize,
-    /// `Sub`, `Array`: number of elements; `Record`: of fields.
+    /// `Sub`, `Array`: number of elements.
     n: usize,
     /// `Sub`, `Array`: bytes between elements.
     stride: u32,
@@ -243,17 +243,9 @@ fn leaf_tag(s: &Scalar) -> Tag {
     }
 }
 
-/// The node of a value of `dt` in the `size` bytes at `off` (a subarray
-/// dtype's dims peeled).
-fn compile(dt: &Dtype, off: usize, size: usize, strict: bool) -> TreeNode {
-    match dt {
-        Dtype::Subarray(base, dims) => compile_dims(base, dims, off, size, strict),
-        _ => compile_dims(dt, &[], off, size, strict),
-    }
-}
-
-/// The node of `dims` (outermost first) of `dt` elements.
-fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> TreeNode {
+/// The node of a value of `dims` (outermost first) of `dt` elements in the
+/// `size` bytes at `off` (a subarray dtype's own dims inside them).
+fn compile(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> TreeNode {
     if let Some((&n, rest)) = dims.split_first() {
         // elements of `size / n` bytes (none when n is 0)
         let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -261,21 +253,13 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
         let unroll = rest.is_empty()
             && (1..=UNROLL).contains(&n)
             && matches!(dt, Dtype::Scalar(s) if s.plain().is_some());
+        let at = |i: usize| off.saturating_add(i.saturating_mul(stride));
         let kids: Vec<FieldNode> = if unroll {
             (0..n)
-                .map(|i| {
-                    FieldNode::kid(compile(
-                        dt,
-                        off.saturating_add(i.saturating_mul(stride)),
-                        stride,
-                        strict,
-                    ))
-                })
+                .map(|i| FieldNode::kid(compile(dt, &[], at(i), stride, strict)))
                 .collect()
-        } else if rest.is_empty() {
-            vec![FieldNode::kid(compile(dt, 0, stride, strict))]
         } else {
-            vec![FieldNode::kid(compile_dims(dt, rest, 0, stride, strict))]
+            vec![FieldNode::kid(compile(dt, rest, 0, stride, strict))]
         };
         let tag = if unroll { Tag::Array } else { Tag::Sub };
         return TreeNode {
@@ -291,14 +275,16 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
             let kids: Vec<FieldNode> = r
                 .fields()
                 .iter()
-                .map(|f| FieldNode {
-                    name: f.name().into(),
-                    key: Cached::default(),
-                    node: compile(f.dtype(), off.saturating_add(f.offset()), f.size(), strict),
+                .map(|f| {
+                    let at = off.saturating_add(f.offset());
+                    FieldNode {
+                        name: f.name().into(),
+                        key: Cached::default(),
+                        node: compile(f.dtype(), &[], at, f.size(), strict),
+                    }
                 })
                 .collect();
             TreeNode {
-                n: kids.len(),
                 kids: kids.into_boxed_slice(),
                 ..TreeNode::leaf(Tag::Record, off, size, strict)
             }
@@ -308,8 +294,7 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
             num: s.plain(),
             ..TreeNode::leaf(leaf_tag(s), off, size, strict)
         },
-        // peeled by `compile`
-        Dtype::Subarray(..) => compile(dt, off, size, strict),
+        Dtype::Subarray(base, dims) => compile(base, dims, off, size, strict),
     }
 }
 
@@ -332,7 +317,7 @@ impl DtypeTree {
     pub(crate) fn from_dtype(dt: Dtype, strict: bool) -> DtypeTree {
         let size = dt.itemsize();
         let root = if u32::try_from(size).is_ok() {
-            compile(&dt, 0, size, strict)
+            compile(&dt, &[], 0, size, strict)
         } else {
             // never encodes (see `exact`)
             TreeNode::leaf(Tag::Other, 0, size, strict)
@@ -1285,29 +1270,20 @@ fn put_unicode(dst: &mut [u8], v: &str, big: bool) -> bool {
 /// Writes the low `n` bytes of `bits` in the given byte order.
 #[inline]
 fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
-    let bytes = if big {
-        bits.to_be_bytes()
-    } else {
-        bits.to_le_bytes()
+    let n = usize::from(n);
+    // the low n bytes: the first n little-endian, the last n big-endian
+    let (bytes, at) = match big {
+        true => (bits.to_be_bytes(), 8usize.checked_sub(n)),
+        false => (bits.to_le_bytes(), Some(0)),
     };
-    // the low N bytes: the first N little-endian, the last N big-endian
-    fn low<const N: usize>(buf: &mut [u8], bytes: &[u8; 8], big: bool) -> Option<()> {
-        let src = if big {
-            bytes.last_chunk::<N>()
-        } else {
-            bytes.first_chunk::<N>()
-        };
-        *buf.first_chunk_mut::<N>()? = *src?;
-        Some(())
+    let src = at.and_then(|at| bytes.get(at..at.checked_add(n)?));
+    match (src, buf.get_mut(..n)) {
+        (Some(src), Some(dst)) => {
+            dst.copy_from_slice(src);
+            Ok(())
+        }
+        _ => Err(internal()),
     }
-    let ok = match n {
-        8 => low::<8>(buf, &bytes, big),
-        4 => low::<4>(buf, &bytes, big),
-        2 => low::<2>(buf, &bytes, big),
-        1 => low::<1>(buf, &bytes, big),
-        _ => None,
-    };
-    ok.ok_or_else(internal)
 }
 
 /// Which record fields a value has given, once they came out of dtype
@@ -1795,10 +1771,7 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
             ))
         })
     }
-    #[inline]
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), E> {
-        value.serialize(self)
-    }
+    through!(some);
     fn serialize_unit(self) -> Result<(), E> {
         self.general(|e| e.unit())
     }

@@ -163,15 +163,7 @@ pub(crate) struct Level<'a> {
     varies: Option<&'a Cell<bool>>,
 }
 
-impl<'a> Level<'a> {
-    /// One level below (refused past [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
-    fn below(self) -> Result<Self> {
-        Ok(Level {
-            depth: super::deeper(self.depth)?,
-            ..self
-        })
-    }
-
+impl Level<'_> {
     /// A part whose layout a later element may change.
     fn varies(self) {
         if let Some(v) = self.varies {
@@ -215,10 +207,11 @@ impl<'a> Infer<'a> {
     /// Infers a value one level below `at` into `slot` (refused past
     /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
     fn below(slot: &'a mut Option<Node>, at: Level<'a>) -> Result<Self> {
+        let depth = super::deeper(at.depth)?;
         Ok(Infer {
             slot,
             top: false,
-            at: at.below()?,
+            at: Level { depth, ..at },
         })
     }
 
@@ -231,33 +224,24 @@ impl<'a> Infer<'a> {
         put(self.slot, node)
     }
 
-    fn array_slot(self) -> Result<(&'a mut Option<u64>, &'a mut Option<Node>)> {
-        if self.slot.is_none() {
-            *self.slot = Some(Node::Array {
-                len: None,
-                elem: Box::new(None),
-            });
-        }
-        match self.slot {
-            Some(Node::Array { len, elem }) => Ok((len, &mut **elem)),
-            Some(other) => Err(Error::schema(format!(
+    fn seq(self) -> Result<SeqInfer<'a>> {
+        let (top, at) = (self.top, self.at);
+        match self.slot.get_or_insert_with(|| Node::Array {
+            len: None,
+            elem: Box::new(None),
+        }) {
+            Node::Array { len, elem } => Ok(SeqInfer {
+                len,
+                elem,
+                count: 0,
+                top,
+                at,
+            }),
+            other => Err(Error::schema(format!(
                 "found a sequence where the first record has {}",
                 other.describe()
             ))),
-            None => Err(Error::schema("internal: empty slot")),
         }
-    }
-
-    fn seq(self) -> Result<SeqInfer<'a>> {
-        let (top, at) = (self.top, self.at);
-        let (len, elem) = self.array_slot()?;
-        Ok(SeqInfer {
-            len,
-            elem,
-            count: 0,
-            top,
-            at,
-        })
     }
 
     /// An n-d array: what nested sequences of its shape infer (a subarray
@@ -558,14 +542,8 @@ impl ser::SerializeMap for RecInfer<'_> {
             (RecTarget::Check(fields), None) => fields.get(self.index).map(|f| f.name.as_str()),
             _ => None,
         };
-        let key = key_text(key, true, |v| {
-            if expected == Some(v) {
-                None
-            } else {
-                Some(v.to_owned())
-            }
-        })
-        .map_err(|e| e.into_error(key_error))?;
+        let key = key_text(key, true, |v| (expected != Some(v)).then(|| v.to_owned()))
+            .map_err(|e| e.into_error(key_error))?;
         self.pending_key = Some(key);
         Ok(())
     }

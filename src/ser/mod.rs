@@ -124,17 +124,13 @@ pub(crate) enum Found {
 /// listed `serialize_*` method as `Err(self.refuse(found))`, so that a
 /// serializer spells out only what it accepts and one `refuse(self, Found)
 /// -> Self::Error` for the rest. `numbers` lists `bool` and the ten plain
-/// numbers; `compounds` the seven compound methods.
+/// numbers.
 macro_rules! refuse {
     ($($method:ident)*) => {$($crate::ser::refuse!(@ $method);)*};
     (@ numbers) => {
         $crate::ser::refuse!(serialize_bool serialize_i8 serialize_i16 serialize_i32
             serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64
             serialize_f32 serialize_f64);
-    };
-    (@ compounds) => {
-        $crate::ser::refuse!(serialize_seq serialize_tuple serialize_tuple_struct
-            serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant);
     };
     (@ serialize_bool) => { $crate::ser::refuse!(@fn serialize_bool(_: bool) Bool); };
     (@ serialize_i8) => { $crate::ser::refuse!(@fn serialize_i8(_: i8) Int); };
@@ -229,12 +225,12 @@ macro_rules! through {
     (@ newtype) => {
         $crate::ser::through!(@newtype_fn);
     };
-    // the shape count: a special newtype is one element
-    // (`self.special()`), any other is looked through
+    // a special newtype is `self.special()`, any other is looked through
     (@ newtype_or_special) => {
         $crate::ser::through!(@newtype_fn special);
     };
     (@newtype_fn $($element:ident)?) => {
+        #[inline]
         fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
             self,
             name: &'static str,
