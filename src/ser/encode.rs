@@ -727,14 +727,14 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
         }
     }
 
-    /// A sequence, tuple or tuple struct: along a subarray or a record on
-    /// the fast path, else [`Enc::seq_other`].
+    /// A sequence, tuple or tuple struct (`kind`, which opened it): along
+    /// a subarray or a record on the fast path, else [`Enc::seq_other`].
     #[inline(always)]
-    fn open_seq(self, kind: SeqKind) -> Result<Seq<'a, 'f, 'b, E>, E> {
+    fn open_seq(self, kind: Found) -> Result<Seq<'a, 'f, 'b, E>, E> {
         match (self.node.tag, kind) {
-            (Tag::Sub, SeqKind::Seq | SeqKind::Tuple) => Ok(self.repeat()),
-            (Tag::Array, SeqKind::Seq | SeqKind::Tuple)
-            | (Tag::Record, SeqKind::Tuple | SeqKind::TupleStruct) => Ok(self.seq(Walk::Kids)),
+            (Tag::Sub, Found::Seq | Found::Tuple) => Ok(self.repeat()),
+            (Tag::Array, Found::Seq | Found::Tuple)
+            | (Tag::Record, Found::Tuple | Found::TupleStruct) => Ok(self.seq(Walk::Kids)),
             _ if !E::EXACT => Err(E::missed()),
             _ => self.seq_other().map_err(E::of),
         }
@@ -927,13 +927,6 @@ fn mismatch(node: &TreeNode, found: &str) -> Error {
     Error::mismatch(format!("expected {}, found {found}", node.expected()))
 }
 
-/// Which serde method opened a sequence.
-#[derive(Clone, Copy)]
-enum SeqKind {
-    Seq,
-    Tuple,
-    TupleStruct,
-}
 /// A leaf's bytes and node: the general rules of the scalars.
 struct Slot<'a, 'f> {
     node: &'a TreeNode,
@@ -966,13 +959,9 @@ impl Slot<'_, '_> {
         // the low bytes of `raw` are the number's own
         match num {
             Plain::Bool => match self.scalar() {
-                Some(s) if s.ty() == ScalarType::Bool => match self.buf.first_mut() {
-                    Some(b) => {
-                        *b = u8::from(raw != 0);
-                        Ok(())
-                    }
-                    None => Err(Error::mismatch("internal: empty bool")),
-                },
+                Some(s) if s.ty() == ScalarType::Bool => {
+                    write_uint(self.buf, u64::from(raw != 0), 1, false)
+                }
                 _ => Err(self.mismatch("bool")),
             },
             Plain::I8 => self.put_int(i128::from(raw as u8 as i8), ScalarType::Int(1)),
@@ -1809,15 +1798,15 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     }
     #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<Seq<'a, 'f, 'b, E>, E> {
-        self.open_seq(SeqKind::Seq)
+        self.open_seq(Found::Seq)
     }
     #[inline]
     fn serialize_tuple(self, _: usize) -> Result<Seq<'a, 'f, 'b, E>, E> {
-        self.open_seq(SeqKind::Tuple)
+        self.open_seq(Found::Tuple)
     }
     #[inline]
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Seq<'a, 'f, 'b, E>, E> {
-        self.open_seq(SeqKind::TupleStruct)
+        self.open_seq(Found::TupleStruct)
     }
     fn serialize_map(self, _: Option<usize>) -> Result<MapRec<'a, 'f, 'b, E>, E> {
         if !E::EXACT {

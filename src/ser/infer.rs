@@ -76,36 +76,34 @@ impl Node {
 
 /// Merges `new` into `old`: equal layouts, string widths widened. Returns
 /// false when the layouts differ.
-fn merge(old: &mut Node, new: Node) -> bool {
+fn merge(old: &mut Node, new: &Node) -> bool {
     match (old, new) {
         (Node::Str(a), Node::Str(b)) | (Node::Bytes(a), Node::Bytes(b)) => {
-            *a = (*a).max(b);
+            *a = (*a).max(*b);
             true
         }
         (Node::Array { len: la, elem: ea }, Node::Array { len: lb, elem: eb }) => {
-            if *la != lb {
-                return false;
-            }
-            match (ea.as_mut(), *eb) {
-                (_, None) => true,
-                (None, Some(b)) => {
-                    **ea = Some(b);
-                    true
+            *la == *lb
+                && match (ea.as_mut(), eb.as_ref()) {
+                    (_, None) => true,
+                    (None, Some(b)) => {
+                        **ea = Some(b.clone());
+                        true
+                    }
+                    (Some(a), Some(b)) => merge(a, b),
                 }
-                (Some(a), Some(b)) => merge(a, b),
-            }
         }
         (Node::Record(fa), Node::Record(fb)) => {
             fa.len() == fb.len()
                 && fa.iter_mut().zip(fb).all(|(a, b)| {
                     a.name == b.name
-                        && match (a.node.as_mut(), b.node) {
+                        && match (a.node.as_mut(), &b.node) {
                             (Some(x), Some(y)) => merge(x, y),
                             _ => false,
                         }
                 })
         }
-        (a, b) => *a == b,
+        (a, b) => *a == *b,
     }
 }
 
@@ -113,32 +111,20 @@ fn merge(old: &mut Node, new: Node) -> bool {
 /// The common case (the same scalar again) is one comparison.
 #[inline]
 fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
-    match slot {
-        None => {
-            *slot = Some(new);
-            Ok(())
-        }
-        Some(old) => {
-            if *old == new {
-                return Ok(());
-            }
-            if let (Node::Str(a), Node::Str(b)) | (Node::Bytes(a), Node::Bytes(b)) =
-                (&mut *old, &new)
-            {
-                *a = (*a).max(*b);
-                return Ok(());
-            }
-            let new_d = new.describe();
-            if merge(old, new) {
-                Ok(())
-            } else {
-                Err(Error::schema(format!(
-                    "found {new_d} where the first record has {}",
-                    old.describe()
-                )))
-            }
-        }
+    let Some(old) = slot else {
+        *slot = Some(new);
+        return Ok(());
+    };
+    if *old == new || merge(old, &new) {
+        return Ok(());
     }
+    // a failed merge may have widened strings inside: the top, which the
+    // message describes, is as it was
+    Err(Error::schema(format!(
+        "found {} where the first record has {}",
+        new.describe(),
+        old.describe()
+    )))
 }
 
 /// The pass-1 serializer: lays the value into `slot`.
@@ -594,7 +580,7 @@ impl ser::SerializeTuple for TupleInfer<'_> {
                 let mut elem = nodes.first().cloned();
                 let homogeneous = match &mut elem {
                     None => true,
-                    Some(acc) => nodes.iter().skip(1).all(|n| merge(acc, n.clone())),
+                    Some(acc) => nodes.iter().skip(1).all(|n| merge(acc, n)),
                 };
                 let len = nodes.len() as u64;
                 *slot = Some(if homogeneous {
