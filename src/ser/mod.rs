@@ -512,7 +512,7 @@ pub(crate) fn given_dtype(opts: &WriteOptions) -> Result<Option<Dtype>> {
 }
 
 /// Pass 1: shape and dtype: a shim over [`plan_dyn`], whose walks take
-/// the value behind `dyn`; the rest is [`inferred_plan`] and
+/// the value behind `dyn`; values of a given dtype are fitted to it by
 /// [`given_plan`].
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
     plan_dyn(&value, opts)
@@ -527,7 +527,18 @@ fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
     let Some(given) = given_dtype(opts)? else {
         let mut root = None;
         infer::Infer::new(&mut root, true).walk(value)?;
-        return inferred_plan(root, nd, opts.align);
+        let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
+        // an n-d array's plan is one element of its shape
+        let (shape, elem) = match nd {
+            Some(_) => (Vec::new(), &root),
+            None => infer::split_shape(&root)?,
+        };
+        return Ok(WritePlan {
+            dtype: infer::node_to_dtype(elem, opts.align)?,
+            shape,
+            checked: true,
+            nd,
+        });
     };
     let mut measured = count_shape(&given);
     match nd {
@@ -541,44 +552,23 @@ fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
     given_plan(given, measured, nd)
 }
 
-/// The plan of an inferred value (`root`; `nd`: an n-d array's shape).
-fn inferred_plan(
-    root: Option<infer::Node>,
-    nd: Option<nd::NdShape>,
-    align: bool,
-) -> Result<WritePlan> {
-    let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
-    let (shape, elem) = match nd {
-        Some(_) => (Vec::new(), &root),
-        None => infer::split_shape(&root)?,
-    };
-    Ok(WritePlan {
-        dtype: infer::node_to_dtype(elem, align)?,
-        shape,
-        checked: true,
-        nd,
-    })
-}
-
 /// The plan of values of a given dtype, of the `measured` shape (`nd`: an
 /// n-d array's).
 fn given_plan(given: Dtype, measured: walk::Shape, nd: Option<nd::NdShape>) -> Result<WritePlan> {
-    let (dtype, shape) = fit_shape(given, measured)?;
-    let Some(nd) = nd else {
-        return Ok(WritePlan {
-            dtype,
-            shape,
-            checked: false,
-            nd,
-        });
-    };
-    let inner = shape.get(1..).unwrap_or_default();
-    let dims: Vec<u64> = nd.dims.iter().chain(inner).copied().collect();
+    let (mut dtype, mut shape) = fit_shape(given, measured)?;
+    if let Some(nd) = &nd {
+        // one element: a subarray of the array's shape, then the element's
+        // own axes (the measured ones after the flat data's)
+        let inner = shape.get(1..).unwrap_or_default();
+        let dims: Vec<u64> = nd.dims.iter().chain(inner).copied().collect();
+        dtype = nd::subarray_of(dtype, &dims)?;
+        shape = Vec::new();
+    }
     Ok(WritePlan {
-        dtype: nd::subarray_of(dtype, &dims)?,
-        shape: Vec::new(),
+        dtype,
+        shape,
         checked: false,
-        nd: Some(nd),
+        nd,
     })
 }
 
