@@ -681,17 +681,42 @@ impl<'a> ser::Serializer for Infer<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if let Some(Special::NdArray(code)) = Special::of(name) {
-            self.at.varies();
-            return self.nd(code, value);
-        }
-        if let Some((code, dims)) = crate::kinds::special::bulk_elem(name) {
-            return self.bulk(code, &dims, value);
-        }
-        if let Some(node) = special_node(name, value)? {
-            return self.leaf(node);
-        }
-        value.serialize(self)
+        // the crate's special newtypes, each one node
+        let node = match Special::of(name) {
+            Some(Special::Complex) => match probe(value) {
+                Captured::Pair(_, _, true) => Node::Scalar(ScalarType::Complex(8)),
+                Captured::Pair(_, _, false) => Node::Scalar(ScalarType::Complex(16)),
+                _ => {
+                    return Err(Error::mismatch(
+                        "malformed complex value (expected [re, im])",
+                    ));
+                }
+            },
+            Some(Special::Padding) => match probe(value) {
+                Captured::UInt(n) => Node::Padding(
+                    usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?,
+                ),
+                _ => return Err(Error::mismatch("malformed padding value")),
+            },
+            Some(Special::Bits(kind)) => Node::Scalar(kind.own),
+            Some(Special::Datetime(rest)) => {
+                Node::Scalar(ScalarType::Datetime(time_unit(name, rest)?))
+            }
+            Some(Special::Timedelta(rest)) => {
+                Node::Scalar(ScalarType::Timedelta(time_unit(name, rest)?))
+            }
+            Some(Special::NdArray(code)) => {
+                self.at.varies();
+                return self.nd(code, value);
+            }
+            None | Some(Special::Unknown | Special::Foreign) => {
+                if let Some((code, dims)) = crate::kinds::special::bulk_elem(name) {
+                    return self.bulk(code, &dims, value);
+                }
+                return value.serialize(self);
+            }
+        };
+        self.leaf(node)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqInfer<'a>> {
         self.at.varies();
@@ -716,36 +741,6 @@ impl<'a> ser::Serializer for Infer<'a> {
         rec.ndarray_form = name == crate::kinds::special::NDARRAY_FORM && len == 3;
         Ok(rec)
     }
-}
-
-/// The node of one of the crate's special newtypes, `None` for an ordinary
-/// newtype struct.
-fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<Option<Node>> {
-    let node = match Special::of(name) {
-        Some(Special::Complex) => match probe(value) {
-            Captured::Pair(_, _, true) => Node::Scalar(ScalarType::Complex(8)),
-            Captured::Pair(_, _, false) => Node::Scalar(ScalarType::Complex(16)),
-            _ => {
-                return Err(Error::mismatch(
-                    "malformed complex value (expected [re, im])",
-                ));
-            }
-        },
-        Some(Special::Padding) => match probe(value) {
-            Captured::UInt(n) => {
-                Node::Padding(usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?)
-            }
-            _ => return Err(Error::mismatch("malformed padding value")),
-        },
-        Some(Special::Bits(kind)) => Node::Scalar(kind.own),
-        Some(Special::Datetime(rest)) => Node::Scalar(ScalarType::Datetime(time_unit(name, rest)?)),
-        Some(Special::Timedelta(rest)) => {
-            Node::Scalar(ScalarType::Timedelta(time_unit(name, rest)?))
-        }
-        // an n-d array is inferred by `Infer::nd`, from its parts
-        None | Some(Special::NdArray(_) | Special::Unknown | Special::Foreign) => return Ok(None),
-    };
-    Ok(Some(node))
 }
 
 /// `elem` as the element of nested arrays of `dims` (outermost first).
