@@ -42,14 +42,13 @@ use serde::ser::{self, Serialize};
 use super::{Found, Miss};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Dtype, Plain, Scalar, ScalarType, ShapeRepr};
-use crate::format::pyrepr::PyStr;
 use crate::kinds::convert::{
     convert_time, f32_to_f64, f64_to_f16_bits_exact, f64_to_f32_exact, i64_to_f64_exact,
     u64_to_f64_exact,
 };
 use crate::kinds::special::{self, Bits, Special};
 use crate::ser::flat::{FlatField, Layout};
-use crate::ser::infer::{nul_error, time_unit};
+use crate::ser::infer::{names_repr, nul_error, time_unit};
 use crate::ser::probe::{Captured, key_text, probe};
 
 /// What a node expects on its fast path.
@@ -108,7 +107,7 @@ struct TreeNode {
     off: u32,
     /// Bytes of the value (its slot).
     size: usize,
-    /// `Sub`, `Array`: number of elements; `Record`: of fields.
+    /// `Sub`, `Array`: number of elements.
     n: usize,
     /// `Sub`, `Array`: bytes between elements.
     stride: u32,
@@ -171,12 +170,9 @@ impl TreeNode {
     #[cold]
     #[inline(never)]
     fn is_token_text(&self, name: &'static str) -> bool {
-        let (rest, delta) = match (
-            name.strip_prefix(special::DATETIME_PREFIX),
-            name.strip_prefix(special::TIMEDELTA_PREFIX),
-        ) {
-            (Some(rest), _) => (rest, false),
-            (_, Some(rest)) => (rest, true),
+        let (rest, delta) = match Special::of(name) {
+            Some(Special::Datetime(rest)) => (rest, false),
+            Some(Special::Timedelta(rest)) => (rest, true),
             _ => return false,
         };
         let Ok(unit) = time_unit(name, rest) else {
@@ -247,17 +243,9 @@ fn leaf_tag(s: &Scalar) -> Tag {
     }
 }
 
-/// The node of a value of `dt` in the `size` bytes at `off` (a subarray
-/// dtype's dims peeled).
-fn compile(dt: &Dtype, off: usize, size: usize, strict: bool) -> TreeNode {
-    match dt {
-        Dtype::Subarray(base, dims) => compile_dims(base, dims, off, size, strict),
-        _ => compile_dims(dt, &[], off, size, strict),
-    }
-}
-
-/// The node of `dims` (outermost first) of `dt` elements.
-fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> TreeNode {
+/// The node of a value of `dims` (outermost first) of `dt` elements in the
+/// `size` bytes at `off` (a subarray dtype's own dims inside them).
+fn compile(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> TreeNode {
     if let Some((&n, rest)) = dims.split_first() {
         // elements of `size / n` bytes (none when n is 0)
         let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -265,21 +253,13 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
         let unroll = rest.is_empty()
             && (1..=UNROLL).contains(&n)
             && matches!(dt, Dtype::Scalar(s) if s.plain().is_some());
+        let at = |i: usize| off.saturating_add(i.saturating_mul(stride));
         let kids: Vec<FieldNode> = if unroll {
             (0..n)
-                .map(|i| {
-                    FieldNode::kid(compile(
-                        dt,
-                        off.saturating_add(i.saturating_mul(stride)),
-                        stride,
-                        strict,
-                    ))
-                })
+                .map(|i| FieldNode::kid(compile(dt, &[], at(i), stride, strict)))
                 .collect()
-        } else if rest.is_empty() {
-            vec![FieldNode::kid(compile(dt, 0, stride, strict))]
         } else {
-            vec![FieldNode::kid(compile_dims(dt, rest, 0, stride, strict))]
+            vec![FieldNode::kid(compile(dt, rest, 0, stride, strict))]
         };
         let tag = if unroll { Tag::Array } else { Tag::Sub };
         return TreeNode {
@@ -295,14 +275,16 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
             let kids: Vec<FieldNode> = r
                 .fields()
                 .iter()
-                .map(|f| FieldNode {
-                    name: f.name().into(),
-                    key: Cached::default(),
-                    node: compile(f.dtype(), off.saturating_add(f.offset()), f.size(), strict),
+                .map(|f| {
+                    let at = off.saturating_add(f.offset());
+                    FieldNode {
+                        name: f.name().into(),
+                        key: Cached::default(),
+                        node: compile(f.dtype(), &[], at, f.size(), strict),
+                    }
                 })
                 .collect();
             TreeNode {
-                n: kids.len(),
                 kids: kids.into_boxed_slice(),
                 ..TreeNode::leaf(Tag::Record, off, size, strict)
             }
@@ -312,8 +294,7 @@ fn compile_dims(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool)
             num: s.plain(),
             ..TreeNode::leaf(leaf_tag(s), off, size, strict)
         },
-        // peeled by `compile`
-        Dtype::Subarray(..) => compile(dt, off, size, strict),
+        Dtype::Subarray(base, dims) => compile(base, dims, off, size, strict),
     }
 }
 
@@ -336,7 +317,7 @@ impl DtypeTree {
     pub(crate) fn from_dtype(dt: Dtype, strict: bool) -> DtypeTree {
         let size = dt.itemsize();
         let root = if u32::try_from(size).is_ok() {
-            compile(&dt, 0, size, strict)
+            compile(&dt, &[], 0, size, strict)
         } else {
             // never encodes (see `exact`)
             TreeNode::leaf(Tag::Other, 0, size, strict)
@@ -494,17 +475,6 @@ impl DtypeTree {
     #[cold]
     #[inline(never)]
     fn exact<T: ?Sized + Serialize>(&mut self, value: &T, slot: &mut [u8]) -> Result<()> {
-        self.exact_slot(slot)?;
-        let mut frame = Frame {
-            buf: slot,
-            base: 0,
-            marks: &mut self.marks,
-        };
-        value.serialize(Enc::<Error>::at(&self.root, &mut frame))
-    }
-
-    /// Readies [`exact`](DtypeTree::exact)'s slot (zeroed) and marks.
-    fn exact_slot(&mut self, slot: &mut [u8]) -> Result<()> {
         if u32::try_from(slot.len()).is_err() {
             return Err(Error::limit(format!(
                 "an element of {} bytes: elements of more than 4 GiB are not written",
@@ -513,7 +483,12 @@ impl DtypeTree {
         }
         slot.fill(0);
         self.marks.clear();
-        Ok(())
+        let mut frame = Frame {
+            buf: slot,
+            base: 0,
+            marks: &mut self.marks,
+        };
+        value.serialize(Enc::<Error>::at(&self.root, &mut frame))
     }
 }
 
@@ -752,14 +727,14 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
         }
     }
 
-    /// A sequence, tuple or tuple struct: along a subarray or a record on
-    /// the fast path, else [`Enc::seq_other`].
+    /// A sequence, tuple or tuple struct (`kind`, which opened it): along
+    /// a subarray or a record on the fast path, else [`Enc::seq_other`].
     #[inline(always)]
-    fn open_seq(self, kind: SeqKind) -> Result<Seq<'a, 'f, 'b, E>, E> {
+    fn open_seq(self, kind: Found) -> Result<Seq<'a, 'f, 'b, E>, E> {
         match (self.node.tag, kind) {
-            (Tag::Sub, SeqKind::Seq | SeqKind::Tuple) => Ok(self.repeat()),
-            (Tag::Array, SeqKind::Seq | SeqKind::Tuple)
-            | (Tag::Record, SeqKind::Tuple | SeqKind::TupleStruct) => Ok(self.seq(Walk::Kids)),
+            (Tag::Sub, Found::Seq | Found::Tuple) => Ok(self.repeat()),
+            (Tag::Array, Found::Seq | Found::Tuple)
+            | (Tag::Record, Found::Tuple | Found::TupleStruct) => Ok(self.seq(Walk::Kids)),
             _ if !E::EXACT => Err(E::missed()),
             _ => self.seq_other().map_err(E::of),
         }
@@ -828,7 +803,6 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
         Ok(Slot {
             node: self.node,
             buf,
-            strict: self.node.strict,
         })
     }
 
@@ -923,7 +897,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             }
             Some(Special::Padding) => {
                 let slot = self.slot()?;
-                if slot.strict {
+                if slot.node.strict {
                     return Err(not_strict());
                 }
                 return match slot.scalar() {
@@ -953,18 +927,10 @@ fn mismatch(node: &TreeNode, found: &str) -> Error {
     Error::mismatch(format!("expected {}, found {found}", node.expected()))
 }
 
-/// Which serde method opened a sequence.
-#[derive(Clone, Copy)]
-enum SeqKind {
-    Seq,
-    Tuple,
-    TupleStruct,
-}
 /// A leaf's bytes and node: the general rules of the scalars.
 struct Slot<'a, 'f> {
     node: &'a TreeNode,
     buf: &'f mut [u8],
-    strict: bool,
 }
 
 impl Slot<'_, '_> {
@@ -979,7 +945,7 @@ impl Slot<'_, '_> {
 
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
-        if self.strict && self.scalar().map(|s| s.ty()) != Some(ty) {
+        if self.node.strict && self.scalar().map(|s| s.ty()) != Some(ty) {
             return Err(not_strict());
         }
         Ok(())
@@ -993,13 +959,9 @@ impl Slot<'_, '_> {
         // the low bytes of `raw` are the number's own
         match num {
             Plain::Bool => match self.scalar() {
-                Some(s) if s.ty() == ScalarType::Bool => match self.buf.first_mut() {
-                    Some(b) => {
-                        *b = u8::from(raw != 0);
-                        Ok(())
-                    }
-                    None => Err(Error::mismatch("internal: empty bool")),
-                },
+                Some(s) if s.ty() == ScalarType::Bool => {
+                    write_uint(self.buf, u64::from(raw != 0), 1, false)
+                }
                 _ => Err(self.mismatch("bool")),
             },
             Plain::I8 => self.put_int(i128::from(raw as u8 as i8), ScalarType::Int(1)),
@@ -1130,7 +1092,7 @@ impl Slot<'_, '_> {
         if v.ends_with('\0') {
             return Err(nul_error());
         }
-        if self.strict && !matches!(s.ty(), ScalarType::Unicode(_)) {
+        if self.node.strict && !matches!(s.ty(), ScalarType::Unicode(_)) {
             return Err(not_strict());
         }
         match s.ty() {
@@ -1156,7 +1118,9 @@ impl Slot<'_, '_> {
                 }
                 self.put_raw(v, &s)
             }
-            Some(s) if matches!(s.ty(), ScalarType::Void(_)) && !self.strict => self.put_raw(v, &s),
+            Some(s) if matches!(s.ty(), ScalarType::Void(_)) && !self.node.strict => {
+                self.put_raw(v, &s)
+            }
             _ => Err(self.mismatch("bytes")),
         }
     }
@@ -1184,7 +1148,7 @@ impl Slot<'_, '_> {
             (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
             _ => return Err(self.mismatch(&found())),
         };
-        if self.strict && to != from {
+        if self.node.strict && to != from {
             return Err(not_strict());
         }
         let c = convert_time(count, from, to, !delta)?;
@@ -1295,29 +1259,20 @@ fn put_unicode(dst: &mut [u8], v: &str, big: bool) -> bool {
 /// Writes the low `n` bytes of `bits` in the given byte order.
 #[inline]
 fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
-    let bytes = if big {
-        bits.to_be_bytes()
-    } else {
-        bits.to_le_bytes()
+    let n = usize::from(n);
+    // the low n bytes: the first n little-endian, the last n big-endian
+    let (bytes, at) = match big {
+        true => (bits.to_be_bytes(), 8usize.checked_sub(n)),
+        false => (bits.to_le_bytes(), Some(0)),
     };
-    // the low N bytes: the first N little-endian, the last N big-endian
-    fn low<const N: usize>(buf: &mut [u8], bytes: &[u8; 8], big: bool) -> Option<()> {
-        let src = if big {
-            bytes.last_chunk::<N>()
-        } else {
-            bytes.first_chunk::<N>()
-        };
-        *buf.first_chunk_mut::<N>()? = *src?;
-        Some(())
+    let src = at.and_then(|at| bytes.get(at..at.checked_add(n)?));
+    match (src, buf.get_mut(..n)) {
+        (Some(src), Some(dst)) => {
+            dst.copy_from_slice(src);
+            Ok(())
+        }
+        _ => Err(internal()),
     }
-    let ok = match n {
-        8 => low::<8>(buf, &bytes, big),
-        4 => low::<4>(buf, &bytes, big),
-        2 => low::<2>(buf, &bytes, big),
-        1 => low::<1>(buf, &bytes, big),
-        _ => None,
-    };
-    ok.ok_or_else(internal)
 }
 
 /// Which record fields a value has given, once they came out of dtype
@@ -1439,7 +1394,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
             }
             let e = Error::mismatch(format!(
                 "the dtype has no such field (it has {})",
-                field_names(self.kids)
+                names_repr(self.kids.iter().map(|f| &*f.name))
             ));
             return Err(E::of(e.in_field(key)));
         };
@@ -1495,12 +1450,6 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
             .map_or("?", |f| &*f.name);
         Err(Error::mismatch("missing from the value (the dtype has this field)").in_field(name))
     }
-}
-
-/// `['a', 'b']`: the names of a record's fields, for messages.
-fn field_names(kids: &[FieldNode]) -> String {
-    let names: Vec<String> = kids.iter().map(|f| PyStr(&f.name).to_string()).collect();
-    format!("[{}]", names.join(", "))
 }
 
 // by hand, not `elements!`: `inline(always)` keeps a derived struct's
@@ -1593,7 +1542,11 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
         if let Walk::Repeat { at, left } = &mut self.walk {
             let (Some(kid), Some(l)) = (self.node.kids.first(), left.checked_sub(1)) else {
-                return Err(self.fail(Self::too_long));
+                return Err(if E::EXACT {
+                    E::of(self.too_long())
+                } else {
+                    E::missed()
+                });
             };
             *left = l;
             self.frame.base = *at;
@@ -1612,15 +1565,6 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
             None if !E::EXACT => Err(E::missed()),
             None => self.other(value),
         }
-    }
-
-    /// The fast pass's miss, or the exact pass's error `rule` words.
-    #[inline(always)]
-    fn fail(&self, rule: impl FnOnce(&Self) -> Error) -> E {
-        if !E::EXACT {
-            return E::missed();
-        }
-        E::of(rule(self))
     }
 
     /// The path of an element's error: the field of a record, the index of
@@ -1816,10 +1760,7 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
             ))
         })
     }
-    #[inline]
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), E> {
-        value.serialize(self)
-    }
+    through!(some);
     fn serialize_unit(self) -> Result<(), E> {
         self.general(|e| e.unit())
     }
@@ -1857,15 +1798,15 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     }
     #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<Seq<'a, 'f, 'b, E>, E> {
-        self.open_seq(SeqKind::Seq)
+        self.open_seq(Found::Seq)
     }
     #[inline]
     fn serialize_tuple(self, _: usize) -> Result<Seq<'a, 'f, 'b, E>, E> {
-        self.open_seq(SeqKind::Tuple)
+        self.open_seq(Found::Tuple)
     }
     #[inline]
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Seq<'a, 'f, 'b, E>, E> {
-        self.open_seq(SeqKind::TupleStruct)
+        self.open_seq(Found::TupleStruct)
     }
     fn serialize_map(self, _: Option<usize>) -> Result<MapRec<'a, 'f, 'b, E>, E> {
         if !E::EXACT {

@@ -24,7 +24,6 @@ use std::sync::Arc;
 use serde::ser::{self, Impossible, Serialize};
 
 use crate::de::at_least_one;
-use crate::kinds::special;
 // An element the fast mode does not take (never shown): the element
 // encoder's fast-pass miss too, so both fast paths fail the same cheap way.
 use crate::ser::{Found, Miss};
@@ -302,6 +301,11 @@ impl<S> Leaf<S> {
         Miss
     }
 
+    /// The crate's special newtypes are other dtypes.
+    fn special(self) -> Result<(), Miss> {
+        Err(Miss)
+    }
+
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss>
     where
@@ -321,22 +325,7 @@ impl<S: Store> ser::Serializer for Leaf<S> {
         serialize_newtype_variant serialize_seq serialize_tuple_struct serialize_tuple_variant
         serialize_map serialize_struct_variant);
 
-    #[inline]
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Miss> {
-        value.serialize(self)
-    }
-    #[inline]
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(), Miss> {
-        // the crate's special newtypes are other dtypes
-        if special::is_element(name) {
-            return Err(Miss);
-        }
-        value.serialize(self)
-    }
+    through!(some newtype_or_special);
     /// A tuple element: the tape's subarray (the element encoder takes a
     /// tuple of any announced length along it, element by element).
     #[inline]

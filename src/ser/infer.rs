@@ -76,36 +76,34 @@ impl Node {
 
 /// Merges `new` into `old`: equal layouts, string widths widened. Returns
 /// false when the layouts differ.
-fn merge(old: &mut Node, new: Node) -> bool {
+fn merge(old: &mut Node, new: &Node) -> bool {
     match (old, new) {
         (Node::Str(a), Node::Str(b)) | (Node::Bytes(a), Node::Bytes(b)) => {
-            *a = (*a).max(b);
+            *a = (*a).max(*b);
             true
         }
         (Node::Array { len: la, elem: ea }, Node::Array { len: lb, elem: eb }) => {
-            if *la != lb {
-                return false;
-            }
-            match (ea.as_mut(), *eb) {
-                (_, None) => true,
-                (None, Some(b)) => {
-                    **ea = Some(b);
-                    true
+            *la == *lb
+                && match (ea.as_mut(), eb.as_ref()) {
+                    (_, None) => true,
+                    (None, Some(b)) => {
+                        **ea = Some(b.clone());
+                        true
+                    }
+                    (Some(a), Some(b)) => merge(a, b),
                 }
-                (Some(a), Some(b)) => merge(a, b),
-            }
         }
         (Node::Record(fa), Node::Record(fb)) => {
             fa.len() == fb.len()
                 && fa.iter_mut().zip(fb).all(|(a, b)| {
                     a.name == b.name
-                        && match (a.node.as_mut(), b.node) {
+                        && match (a.node.as_mut(), &b.node) {
                             (Some(x), Some(y)) => merge(x, y),
                             _ => false,
                         }
                 })
         }
-        (a, b) => *a == b,
+        (a, b) => *a == *b,
     }
 }
 
@@ -113,32 +111,20 @@ fn merge(old: &mut Node, new: Node) -> bool {
 /// The common case (the same scalar again) is one comparison.
 #[inline]
 fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
-    match slot {
-        None => {
-            *slot = Some(new);
-            Ok(())
-        }
-        Some(old) => {
-            if *old == new {
-                return Ok(());
-            }
-            if let (Node::Str(a), Node::Str(b)) | (Node::Bytes(a), Node::Bytes(b)) =
-                (&mut *old, &new)
-            {
-                *a = (*a).max(*b);
-                return Ok(());
-            }
-            let new_d = new.describe();
-            if merge(old, new) {
-                Ok(())
-            } else {
-                Err(Error::schema(format!(
-                    "found {new_d} where the first record has {}",
-                    old.describe()
-                )))
-            }
-        }
+    let Some(old) = slot else {
+        *slot = Some(new);
+        return Ok(());
+    };
+    if *old == new || merge(old, &new) {
+        return Ok(());
     }
+    // a failed merge may have widened strings inside: the top, which the
+    // message describes, is as it was
+    Err(Error::schema(format!(
+        "found {} where the first record has {}",
+        new.describe(),
+        old.describe()
+    )))
 }
 
 /// The pass-1 serializer: lays the value into `slot`.
@@ -163,15 +149,7 @@ pub(crate) struct Level<'a> {
     varies: Option<&'a Cell<bool>>,
 }
 
-impl<'a> Level<'a> {
-    /// One level below (refused past [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
-    fn below(self) -> Result<Self> {
-        Ok(Level {
-            depth: super::deeper(self.depth)?,
-            ..self
-        })
-    }
-
+impl Level<'_> {
     /// A part whose layout a later element may change.
     fn varies(self) {
         if let Some(v) = self.varies {
@@ -207,23 +185,19 @@ impl<'a> Infer<'a> {
     /// a tuple or `[T; N]`), a map or an n-d array. Numbers, tuples,
     /// structs and the special number newtypes fix the layout.
     pub(crate) fn first(slot: &'a mut Option<Node>, varies: &'a Cell<bool>) -> Self {
-        Infer {
-            slot,
-            top: false,
-            at: Level {
-                depth: 0,
-                varies: Some(varies),
-            },
-        }
+        let mut infer = Infer::new(slot, false);
+        infer.at.varies = Some(varies);
+        infer
     }
 
     /// Infers a value one level below `at` into `slot` (refused past
     /// [`MAX_WRITE_DEPTH`](super::MAX_WRITE_DEPTH)).
     fn below(slot: &'a mut Option<Node>, at: Level<'a>) -> Result<Self> {
+        let depth = super::deeper(at.depth)?;
         Ok(Infer {
             slot,
             top: false,
-            at: at.below()?,
+            at: Level { depth, ..at },
         })
     }
 
@@ -236,33 +210,24 @@ impl<'a> Infer<'a> {
         put(self.slot, node)
     }
 
-    fn array_slot(self) -> Result<(&'a mut Option<u64>, &'a mut Option<Node>)> {
-        if self.slot.is_none() {
-            *self.slot = Some(Node::Array {
-                len: None,
-                elem: Box::new(None),
-            });
-        }
-        match self.slot {
-            Some(Node::Array { len, elem }) => Ok((len, &mut **elem)),
-            Some(other) => Err(Error::schema(format!(
+    fn seq(self) -> Result<SeqInfer<'a>> {
+        let (top, at) = (self.top, self.at);
+        match self.slot.get_or_insert_with(|| Node::Array {
+            len: None,
+            elem: Box::new(None),
+        }) {
+            Node::Array { len, elem } => Ok(SeqInfer {
+                len,
+                elem,
+                count: 0,
+                top,
+                at,
+            }),
+            other => Err(Error::schema(format!(
                 "found a sequence where the first record has {}",
                 other.describe()
             ))),
-            None => Err(Error::schema("internal: empty slot")),
         }
-    }
-
-    fn seq(self) -> Result<SeqInfer<'a>> {
-        let (top, at) = (self.top, self.at);
-        let (len, elem) = self.array_slot()?;
-        Ok(SeqInfer {
-            len,
-            elem,
-            count: 0,
-            top,
-            at,
-        })
     }
 
     /// An n-d array: what nested sequences of its shape infer (a subarray
@@ -303,11 +268,7 @@ impl<'a> Infer<'a> {
                 )));
             }
         }
-        let node = nd.dims.iter().rev().fold(elem, |e, &d| Node::Array {
-            len: Some(d),
-            elem: Box::new(Some(e)),
-        });
-        self.leaf(node)
+        self.leaf(nested(elem, &nd.dims))
     }
 
     /// A `Bulk<T>` (or a `with = "npy_serde::bulk"` field): the sequence it
@@ -323,12 +284,7 @@ impl<'a> Infer<'a> {
         })?;
         if let Some(Node::Array { elem, .. }) = slot {
             if elem.is_none() {
-                **elem = code_node(code).map(|e| {
-                    dims.iter().rev().fold(e, |e, &d| Node::Array {
-                        len: Some(d),
-                        elem: Box::new(Some(e)),
-                    })
-                });
+                **elem = code_node(code).map(|e| nested(e, dims));
             }
         }
         Ok(())
@@ -442,16 +398,9 @@ fn name_hash(name: &str) -> u64 {
     })
 }
 
-fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
-    let mut s = String::from("[");
-    for (i, n) in names.enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        s.push_str(&PyStr(n).to_string());
-    }
-    s.push(']');
-    s
+pub(crate) fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
+    let names: Vec<String> = names.map(|n| PyStr(n).to_string()).collect();
+    format!("[{}]", names.join(", "))
 }
 
 impl RecInfer<'_> {
@@ -579,14 +528,8 @@ impl ser::SerializeMap for RecInfer<'_> {
             (RecTarget::Check(fields), None) => fields.get(self.index).map(|f| f.name.as_str()),
             _ => None,
         };
-        let key = key_text(key, true, |v| {
-            if expected == Some(v) {
-                None
-            } else {
-                Some(v.to_owned())
-            }
-        })
-        .map_err(|e| e.into_error(key_error))?;
+        let key = key_text(key, true, |v| (expected != Some(v)).then(|| v.to_owned()))
+            .map_err(|e| e.into_error(key_error))?;
         self.pending_key = Some(key);
         Ok(())
     }
@@ -633,20 +576,14 @@ impl ser::SerializeTuple for TupleInfer<'_> {
             TupleInfer::Seq(s) => s.finish(),
             TupleInfer::Rec(r) => r.finish(),
             TupleInfer::New(slot, nodes, _) => {
-                let mut iter = nodes.iter();
-                let homogeneous = match iter.next() {
+                // the elements merged, when they agree
+                let mut elem = nodes.first().cloned();
+                let homogeneous = match &mut elem {
                     None => true,
-                    Some(first) => {
-                        let mut acc = first.clone();
-                        iter.all(|n| merge(&mut acc, n.clone()))
-                    }
+                    Some(acc) => nodes.iter().skip(1).all(|n| merge(acc, n)),
                 };
                 let len = nodes.len() as u64;
                 *slot = Some(if homogeneous {
-                    let mut elem = None;
-                    for n in nodes {
-                        put(&mut elem, n)?;
-                    }
                     Node::Array {
                         len: Some(len),
                         elem: Box::new(elem),
@@ -744,17 +681,42 @@ impl<'a> ser::Serializer for Infer<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        if let Some(Special::NdArray(code)) = Special::of(name) {
-            self.at.varies();
-            return self.nd(code, value);
-        }
-        if let Some((code, dims)) = crate::kinds::special::bulk_elem(name) {
-            return self.bulk(code, &dims, value);
-        }
-        if let Some(node) = special_node(name, value)? {
-            return self.leaf(node);
-        }
-        value.serialize(self)
+        // the crate's special newtypes, each one node
+        let node = match Special::of(name) {
+            Some(Special::Complex) => match probe(value) {
+                Captured::Pair(_, _, true) => Node::Scalar(ScalarType::Complex(8)),
+                Captured::Pair(_, _, false) => Node::Scalar(ScalarType::Complex(16)),
+                _ => {
+                    return Err(Error::mismatch(
+                        "malformed complex value (expected [re, im])",
+                    ));
+                }
+            },
+            Some(Special::Padding) => match probe(value) {
+                Captured::UInt(n) => Node::Padding(
+                    usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?,
+                ),
+                _ => return Err(Error::mismatch("malformed padding value")),
+            },
+            Some(Special::Bits(kind)) => Node::Scalar(kind.own),
+            Some(Special::Datetime(rest)) => {
+                Node::Scalar(ScalarType::Datetime(time_unit(name, rest)?))
+            }
+            Some(Special::Timedelta(rest)) => {
+                Node::Scalar(ScalarType::Timedelta(time_unit(name, rest)?))
+            }
+            Some(Special::NdArray(code)) => {
+                self.at.varies();
+                return self.nd(code, value);
+            }
+            None | Some(Special::Unknown | Special::Foreign) => {
+                if let Some((code, dims)) = crate::kinds::special::bulk_elem(name) {
+                    return self.bulk(code, &dims, value);
+                }
+                return value.serialize(self);
+            }
+        };
+        self.leaf(node)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqInfer<'a>> {
         self.at.varies();
@@ -781,34 +743,12 @@ impl<'a> ser::Serializer for Infer<'a> {
     }
 }
 
-/// The node of one of the crate's special newtypes, `None` for an ordinary
-/// newtype struct.
-fn special_node<T: ?Sized + Serialize>(name: &'static str, value: &T) -> Result<Option<Node>> {
-    let node = match Special::of(name) {
-        Some(Special::Complex) => match probe(value) {
-            Captured::Pair(_, _, true) => Node::Scalar(ScalarType::Complex(8)),
-            Captured::Pair(_, _, false) => Node::Scalar(ScalarType::Complex(16)),
-            _ => {
-                return Err(Error::mismatch(
-                    "malformed complex value (expected [re, im])",
-                ));
-            }
-        },
-        Some(Special::Padding) => match probe(value) {
-            Captured::UInt(n) => {
-                Node::Padding(usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?)
-            }
-            _ => return Err(Error::mismatch("malformed padding value")),
-        },
-        Some(Special::Bits(kind)) => Node::Scalar(kind.own),
-        Some(Special::Datetime(rest)) => Node::Scalar(ScalarType::Datetime(time_unit(name, rest)?)),
-        Some(Special::Timedelta(rest)) => {
-            Node::Scalar(ScalarType::Timedelta(time_unit(name, rest)?))
-        }
-        // an n-d array is inferred by `Infer::nd`, from its parts
-        None | Some(Special::NdArray(_) | Special::Unknown | Special::Foreign) => return Ok(None),
-    };
-    Ok(Some(node))
+/// `elem` as the element of nested arrays of `dims` (outermost first).
+fn nested(elem: Node, dims: &[u64]) -> Node {
+    dims.iter().rev().fold(elem, |e, &d| Node::Array {
+        len: Some(d),
+        elem: Box::new(Some(e)),
+    })
 }
 
 /// The node of the numpy type an n-d array's name carries

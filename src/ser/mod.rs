@@ -124,17 +124,13 @@ pub(crate) enum Found {
 /// listed `serialize_*` method as `Err(self.refuse(found))`, so that a
 /// serializer spells out only what it accepts and one `refuse(self, Found)
 /// -> Self::Error` for the rest. `numbers` lists `bool` and the ten plain
-/// numbers; `compounds` the seven compound methods.
+/// numbers.
 macro_rules! refuse {
     ($($method:ident)*) => {$($crate::ser::refuse!(@ $method);)*};
     (@ numbers) => {
         $crate::ser::refuse!(serialize_bool serialize_i8 serialize_i16 serialize_i32
             serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64
             serialize_f32 serialize_f64);
-    };
-    (@ compounds) => {
-        $crate::ser::refuse!(serialize_seq serialize_tuple serialize_tuple_struct
-            serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant);
     };
     (@ serialize_bool) => { $crate::ser::refuse!(@fn serialize_bool(_: bool) Bool); };
     (@ serialize_i8) => { $crate::ser::refuse!(@fn serialize_i8(_: i8) Int); };
@@ -229,12 +225,12 @@ macro_rules! through {
     (@ newtype) => {
         $crate::ser::through!(@newtype_fn);
     };
-    // the shape count: a special newtype is one element
-    // (`self.special()`), any other is looked through
+    // a special newtype is `self.special()`, any other is looked through
     (@ newtype_or_special) => {
         $crate::ser::through!(@newtype_fn special);
     };
     (@newtype_fn $($element:ident)?) => {
+        #[inline]
         fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
             self,
             name: &'static str,
@@ -428,6 +424,22 @@ pub(crate) fn at_element(e: Error, top: bool, i: u64) -> Error {
     if top { e.at_record(i) } else { e.at_index(i) }
 }
 
+/// Sets `slot`, the length of an axis, to `n`, that of a sequence along
+/// it: refused when the first sequence there had another length.
+#[inline]
+pub(crate) fn axis_length(slot: &mut Option<u64>, n: u64) -> Result<()> {
+    match *slot {
+        None => *slot = Some(n),
+        Some(first) if first == n => {}
+        Some(first) => {
+            return Err(Error::schema(format!(
+                "sequence of length {n} where the first one has length {first} (ragged sequences cannot form an array)"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The depth one level below `depth`: refused past [`MAX_WRITE_DEPTH`],
 /// so a value nested thousands deep is an error, not a stack overflow.
 #[inline]
@@ -500,7 +512,7 @@ pub(crate) fn given_dtype(opts: &WriteOptions) -> Result<Option<Dtype>> {
 }
 
 /// Pass 1: shape and dtype: a shim over [`plan_dyn`], whose walks take
-/// the value behind `dyn`; the rest is [`inferred_plan`] and
+/// the value behind `dyn`; values of a given dtype are fitted to it by
 /// [`given_plan`].
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
     plan_dyn(&value, opts)
@@ -515,64 +527,48 @@ fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
     let Some(given) = given_dtype(opts)? else {
         let mut root = None;
         infer::Infer::new(&mut root, true).walk(value)?;
-        return inferred_plan(root, nd, opts.align);
+        let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
+        // an n-d array's plan is one element of its shape
+        let (shape, elem) = match nd {
+            Some(_) => (Vec::new(), &root),
+            None => infer::split_shape(&root)?,
+        };
+        return Ok(WritePlan {
+            dtype: infer::node_to_dtype(elem, opts.align)?,
+            shape,
+            checked: true,
+            nd,
+        });
     };
     let mut measured = count_shape(&given);
-    let count = walk::Count::new;
     match nd {
         // the element's own axes (`[f32; 3]`), measured as the flat
         // data's inner axes
-        Some(_) => count_parts(value, &mut measured)?,
-        None => count(&mut measured).walk(value)?,
+        Some(_) => {
+            probe::parts(value, "", |_| Ok(walk::Count::new(&mut measured)))?;
+        }
+        None => walk::Count::new(&mut measured).walk(value)?,
     }
     given_plan(given, measured, nd)
-}
-
-/// The shape of an n-d array's element (its flat data's inner axes),
-/// measured into `measured`; the value behind `dyn` ([`DynValue`]).
-#[inline(never)]
-fn count_parts(value: &DynValue<'_>, measured: &mut walk::Shape) -> Result<()> {
-    probe::parts(value, "", |_| Ok(walk::Count::new(measured))).map(|_| ())
-}
-
-/// The plan of an inferred value (`root`; `nd`: an n-d array's shape).
-fn inferred_plan(
-    root: Option<infer::Node>,
-    nd: Option<nd::NdShape>,
-    align: bool,
-) -> Result<WritePlan> {
-    let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
-    let (shape, elem) = match nd {
-        Some(_) => (Vec::new(), &root),
-        None => infer::split_shape(&root)?,
-    };
-    Ok(WritePlan {
-        dtype: infer::node_to_dtype(elem, align)?,
-        shape,
-        checked: true,
-        nd,
-    })
 }
 
 /// The plan of values of a given dtype, of the `measured` shape (`nd`: an
 /// n-d array's).
 fn given_plan(given: Dtype, measured: walk::Shape, nd: Option<nd::NdShape>) -> Result<WritePlan> {
-    let (dtype, shape) = fit_shape(given, measured)?;
-    let Some(nd) = nd else {
-        return Ok(WritePlan {
-            dtype,
-            shape,
-            checked: false,
-            nd,
-        });
-    };
-    let inner = shape.get(1..).unwrap_or_default();
-    let dims: Vec<u64> = nd.dims.iter().chain(inner).copied().collect();
+    let (mut dtype, mut shape) = fit_shape(given, measured)?;
+    if let Some(nd) = &nd {
+        // one element: a subarray of the array's shape, then the element's
+        // own axes (the measured ones after the flat data's)
+        let inner = shape.get(1..).unwrap_or_default();
+        let dims: Vec<u64> = nd.dims.iter().chain(inner).copied().collect();
+        dtype = nd::subarray_of(dtype, &dims)?;
+        shape = Vec::new();
+    }
     Ok(WritePlan {
-        dtype: nd::subarray_of(dtype, &dims)?,
-        shape: Vec::new(),
+        dtype,
+        shape,
         checked: false,
-        nd: Some(nd),
+        nd,
     })
 }
 

@@ -312,23 +312,18 @@ fn raw_dyn(value: &DynValue<'_>, write: &mut TakeBytes<'_>) -> Result<Option<()>
 /// The shape and order of an n-d array (`value`, the inner value of its
 /// newtype), its data not looked at.
 pub(crate) fn shape_of<V: ?Sized + Serialize>(value: &V) -> Result<NdShape, Error> {
-    nd_look(value, true)
+    nd_look_dyn(&value, true)
 }
 
 /// The shape and order of `value` when it is an n-d array (`NdArray`,
 /// `NdView`, through `Some` and plain newtypes); any other value is left
 /// at its first call.
 pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
-    nd_look(value, false).ok()
+    nd_look_dyn(&value, false).ok()
 }
 
-/// [`shape_of`] (`inside` the array's newtype) or [`top`]: the look stops
-/// at the data with the shape.
-fn nd_look<V: ?Sized + Serialize>(value: &V, inside: bool) -> Result<NdShape, Error> {
-    nd_look_dyn(&value, inside)
-}
-
-/// [`nd_look`], the value behind `dyn` ([`DynValue`]).
+/// [`shape_of`] (`inside` the array's newtype) or [`top`], the value
+/// behind `dyn` ([`DynValue`]): the look stops at the data with the shape.
 #[inline(never)]
 fn nd_look_dyn(value: &DynValue<'_>, inside: bool) -> Result<NdShape, Error> {
     let look = Look::Nd { inside, code: "" };
@@ -445,8 +440,11 @@ trait Take: Sized {
     type Out;
     /// Text (a key, a kind), with what it was.
     fn text(self, found: Found, text: &str) -> Result<Self::Out, Stop>;
-    /// The flat data of an n-d array of `nd`.
-    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<Self::Out, Stop>;
+    /// The flat data of an n-d array of `nd`: by default the look stops
+    /// there with the shape ([`Stop::Shape`]).
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<Self::Out, Stop> {
+        Err(Stop::Shape(nd.clone()))
+    }
     /// Bytes, while they are borrowed: refused unless taken.
     fn bytes(self, _: &[u8]) -> Result<Self::Out, Stop> {
         Err(Stop::Is(Found::Bytes))
@@ -454,8 +452,8 @@ trait Take: Sized {
 }
 
 /// Text taken as nothing (a look that only asks what a value is); at an
-/// n-d array's data it stops with the shape ([`Stop::Shape`]): only
-/// [`Data`] looks at the data. The takers are named types, not closures:
+/// n-d array's data it stops with the shape: only [`Data`] and [`Raw`]
+/// look at the data. The takers are named types, not closures:
 /// a closure made in a generic function is a new type per instantiation,
 /// and each would instantiate the probed value's `serialize` again.
 struct NoText;
@@ -465,9 +463,6 @@ impl Take for NoText {
     #[inline]
     fn text(self, _: Found, _: &str) -> Result<(), Stop> {
         Ok(())
-    }
-    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<(), Stop> {
-        Err(Stop::Shape(nd.clone()))
     }
 }
 
@@ -481,9 +476,6 @@ impl Take for KindOf {
     fn text(self, found: Found, _: &str) -> Result<Found, Stop> {
         Ok(found)
     }
-    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<Found, Stop> {
-        Err(Stop::Shape(nd.clone()))
-    }
 }
 
 /// A key's text handed to the callback while it is borrowed ([`key_text`]).
@@ -494,9 +486,6 @@ impl Take for KeyTake<'_> {
     fn text(self, _: Found, text: &str) -> Result<(), Stop> {
         (self.0)(text);
         Ok(())
-    }
-    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<(), Stop> {
-        Err(Stop::Shape(nd.clone()))
     }
 }
 
@@ -624,9 +613,7 @@ impl<H: Take> Probe<H> {
     fn new(look: Look, take: H) -> Self {
         Probe { take, look }
     }
-}
 
-impl<H: Take> Probe<H> {
     fn refuse(self, found: Found) -> Stop {
         Stop::Is(found)
     }

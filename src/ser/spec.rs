@@ -1045,17 +1045,7 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
             .dims
             .get_mut(self.depth)
             .ok_or_else(|| Error::schema("speculation: dims"))?;
-        match slot {
-            None => *slot = Some(self.i),
-            Some(n) if *n == self.i => {}
-            Some(n) => {
-                return Err(Error::schema(format!(
-                    "sequence of length {} where the first one has length {n} (ragged sequences cannot form an array)",
-                    self.i
-                )));
-            }
-        }
-        Ok(())
+        super::axis_length(slot, self.i)
     }
 }
 

@@ -84,7 +84,9 @@ impl<'a> Count<'a> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.shape.bytes && self.ints == self.i {
             if let Captured::Int(_) | Captured::UInt(_) = probe(value) {
-                self.int();
+                // ints == i, a count of elements serialized
+                self.ints = self.ints.wrapping_add(1);
+                self.i = self.ints;
                 return Ok(());
             }
         }
@@ -95,13 +97,6 @@ impl<'a> Count<'a> {
         // a count of elements serialized: refused rather than wrapped
         self.i = i.checked_add(1).ok_or_else(super::too_many)?;
         Ok(())
-    }
-
-    /// An integer taken as a byte ([`Shape::bytes`]).
-    fn int(&mut self) {
-        // ints == i, a count of elements serialized
-        self.ints = self.ints.wrapping_add(1);
-        self.i = self.ints;
     }
 
     /// The count of the next element one level below, whether this level
@@ -128,15 +123,7 @@ impl<'a> Count<'a> {
             self.shape.dims.resize(self.depth.wrapping_add(1), None);
         }
         match self.shape.dims.get_mut(self.depth) {
-            Some(slot @ None) => {
-                *slot = Some(self.i);
-                Ok(())
-            }
-            Some(Some(n)) if *n == self.i => Ok(()),
-            Some(Some(n)) => Err(Error::schema(format!(
-                "sequence of length {} where the first one has length {n} (ragged sequences cannot form an array)",
-                self.i
-            ))),
+            Some(slot) => super::axis_length(slot, self.i),
             None => Err(Error::schema("internal: shape depth")),
         }
     }

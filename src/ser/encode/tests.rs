@@ -28,7 +28,7 @@ fn number_leaves_are_the_plain_scalars() {
     for ty in types {
         for order in [ByteOrder::Little, ByteOrder::Big] {
             let s = Scalar::new(ty, order);
-            let node = compile(&Dtype::Scalar(s), 0, s.itemsize(), false);
+            let node = compile(&Dtype::Scalar(s), &[], 0, s.itemsize(), false);
             assert_eq!(node.num, s.plain(), "{s}");
             if let Some(p) = s.plain() {
                 plain += 1;
