@@ -399,6 +399,12 @@ enum Endian {
     Big,
 }
 
+/// Bytes of file data per chunk, the least a thread decodes (or encodes)
+/// at once: big enough that splitting the work is noise. A bulk read
+/// splits at twice this; `par/` chunks files and records by it.
+#[cfg(feature = "rayon")]
+pub(crate) const CHUNK_BYTES: usize = 256 << 10;
+
 /// Bytes into elements, appended; `bytes` holds whole elements (checked by
 /// the callers) and `T::SIZE` is not 0. Each order is its own loop of
 /// loads, which the compiler vectorises (a byte swap per element). With
@@ -411,11 +417,11 @@ fn extend<T: Element>(out: &mut Vec<T>, bytes: &[u8], endian: Endian) {
         return;
     }
     #[cfg(feature = "rayon")]
-    if bytes.len() >= 2 * crate::par::CHUNK_BYTES {
+    if bytes.len() >= 2 * CHUNK_BYTES {
         use rayon::prelude::*;
         let elements = bytes
             .par_chunks_exact(T::SIZE)
-            .with_min_len(crate::par::CHUNK_BYTES.checked_div(T::SIZE).unwrap_or(1));
+            .with_min_len(CHUNK_BYTES.checked_div(T::SIZE).unwrap_or(1));
         match endian {
             Endian::Little => out.par_extend(elements.map(T::decode)),
             Endian::Big => out.par_extend(elements.map(T::decode_be)),

@@ -82,11 +82,16 @@ fn one_pass(value: &dyn Writable, opts: &WriteOptions) -> Option<Vec<u8>> {
         guessed: None,
     };
     // the flavour never fails: an error is impossible here
-    let spec = single_pass(value, opts, &mut out, &mut output).ok()??;
-    let (header, data_len) = checked_header(&spec)?;
+    let mut spec = single_pass(value, opts, &mut out, &mut output).ok()??;
     let InMemory {
         prefix, guessed, ..
     } = output;
+    // the descr and shape moved, not copied, into the header (a copy here
+    // changes the heap's layout for what the caller allocates next)
+    let shape = std::mem::take(&mut spec.shape);
+    let fortran = spec.fortran;
+    let header = Header::new(spec.into_descr(), fortran, shape);
+    let data_len = usize::try_from(header.data_len().ok()?).ok()?;
     if out.len().checked_sub(prefix)? != data_len {
         return None;
     }

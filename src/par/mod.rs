@@ -72,9 +72,7 @@ use crate::options::ReadOptions;
 mod write;
 pub use write::{par_to_path, par_to_vec, par_to_writer};
 
-/// Bytes of file data per chunk, the least a thread decodes at once: big
-/// enough that splitting the work is noise (also `Bulk`'s, see `bulk.rs`).
-pub(crate) const CHUNK_BYTES: usize = 256 << 10;
+pub(crate) use crate::array::bulk::CHUNK_BYTES;
 
 /// Chunks per thread in a wave read from a file, so that a slow chunk does
 /// not idle the other threads.
