@@ -70,6 +70,21 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
     }
 
+    /// `f` on the bare element (no dims), else the first axis as
+    /// [`Elements`] ([`visit_elements`](Self::visit_elements)).
+    #[inline]
+    fn elem_or_seq<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ElementDe<'a, 'de>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            f(self.element(), visitor)
+        } else {
+            self.visit_elements(visitor)
+        }
+    }
+
     /// Offers the array (C order) to an `NdArray` (see `super::nd`).
     #[inline(never)]
     fn offer_nd<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -446,27 +461,15 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
     }
 }
 
-macro_rules! elem_or_seq {
-    ($($m:ident)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.dims.is_empty() {
-                self.element().$m(visitor)
-            } else {
-                self.visit_elements(visitor)
-            }
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
     type Error = Error;
 
-    elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
-        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
-        deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
-        deserialize_char deserialize_str deserialize_string deserialize_bytes
+    de_methods!(via(#[inline] elem_or_seq) deserialize_any deserialize_bool deserialize_i8
+        deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8
+        deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32
+        deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
         deserialize_byte_buf deserialize_unit deserialize_map deserialize_identifier);
+    de_methods!(via(elem_or_seq) deserialize_unit_struct deserialize_enum);
 
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -478,17 +481,8 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
     }
 
     de_methods!(some);
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.dims.is_empty() {
-            return self.element().deserialize_unit_struct(name, visitor);
-        }
-        self.visit_elements(visitor)
-    }
+    de_methods!(ignored);
+    de_methods!(to(#[inline] deserialize_seq) deserialize_tuple deserialize_tuple_struct);
 
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -514,29 +508,6 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
     }
 
     #[inline]
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        if self.dims.is_empty() {
-            let _ = len;
-            return self.element().seq_general(visitor);
-        }
-        self.visit_seq(visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.dims.is_empty() {
-            let _ = (name, len);
-            return self.element().seq_general(visitor);
-        }
-        self.visit_seq(visitor)
-    }
-
-    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -548,23 +519,6 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
             return self.element().deserialize_struct(name, fields, visitor);
         }
         self.visit_elements(visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.dims.is_empty() {
-            return self.element().deserialize_enum(name, variants, visitor);
-        }
-        self.visit_elements(visitor)
-    }
-
-    #[inline]
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
     }
 }
 

@@ -132,6 +132,17 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         visitor: V,
         f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
+        self.scalar(visitor, f)
+    }
+
+    /// `f` on the scalar's [`ScalarDe`]; a record or subarray
+    /// self-describing.
+    #[inline]
+    fn scalar<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
         match &self.dtype.kind {
             Kind::Scalar(s) => f(ScalarDe::new(*s, self.exact()?, self.cfg), visitor),
             _ => de::Deserializer::deserialize_any(self, visitor),
@@ -330,18 +341,6 @@ fn fields_left(total: usize, left: usize) -> Error {
     ))
 }
 
-macro_rules! to_scalar {
-    ($($m:ident)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            match &self.dtype.kind {
-                Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).$m(visitor),
-                _ => self.deserialize_any(visitor),
-            }
-        }
-    )*};
-}
-
 /// The numeric methods of [`ElementDe`] and [`FieldDe`] (each gives
 /// `tags`, `chunk` and `general`): when the plan's [`Fast`] tag says the
 /// file's type is exactly the asked one in little-endian order, one load
@@ -417,8 +416,9 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         }
     }
 
-    to_scalar!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
-        deserialize_string deserialize_bytes deserialize_byte_buf);
+    de_methods!(via(#[inline] scalar) deserialize_i128 deserialize_u128 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf);
+    de_methods!(via(scalar) deserialize_enum);
 
     fast_numbers!();
 
@@ -441,13 +441,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_unit(visitor)
-    }
+    de_methods!(to(deserialize_unit) deserialize_unit_struct);
 
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -518,29 +512,8 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         self.record(fields, visitor)
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        match &self.dtype.kind {
-            Kind::Scalar(s) => {
-                ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_enum(name, variants, visitor)
-            }
-            _ => self.deserialize_any(visitor),
-        }
-    }
-
-    #[inline]
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.compound(visitor)
-    }
-
+    de_methods!(ignored);
+    de_methods!(to(compound) deserialize_map);
     serde::forward_to_deserialize_any! { identifier }
 }
 
