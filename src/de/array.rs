@@ -273,7 +273,7 @@ pub(super) fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> 
     // `left` is the length of a suffix of the run
     let dims = [(total / at_least_one(base.size)) as u64];
     let took = total.saturating_sub(left) / at_least_one(base.size);
-    too_few(base, &dims, top, took)
+    too_few(base, &dims, top, took as u64)
 }
 
 /// A visitor's error in a run, with serde's wording fixed.
@@ -288,7 +288,7 @@ pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error
 /// wording fixed.
 #[cold]
 #[inline(never)]
-fn shape_error(e: Error, plan: &Plan, dims: &[u64], top: bool) -> Error {
+pub(super) fn shape_error(e: Error, plan: &Plan, dims: &[u64], top: bool) -> Error {
     fix_error(e, &Shape(plan, dims, top))
 }
 
@@ -359,7 +359,7 @@ fn run_at(e: Error, top: bool, total: usize, size: usize, left: usize) -> Error 
 /// The type took only `took` of the elements of an axis.
 #[cold]
 #[inline(never)]
-fn too_few(plan: &Plan, dims: &[u64], top: bool, took: usize) -> Error {
+pub(super) fn too_few(plan: &Plan, dims: &[u64], top: bool, took: u64) -> Error {
     let found = Shape(plan, dims, top);
     Error::mismatch(format!("expected {took} elements, found {found}"))
 }
@@ -409,7 +409,7 @@ impl ArraySeq<'_, '_> {
     #[inline]
     pub(crate) fn end(&self) -> Result<()> {
         if self.next < self.len {
-            return Err(too_few(self.dtype, self.dims, self.top, self.next));
+            return Err(too_few(self.dtype, self.dims, self.top, self.next as u64));
         }
         Ok(())
     }

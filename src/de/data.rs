@@ -121,6 +121,16 @@ impl<'a, 'de> FileDe<'a, 'de> {
         Ok(self.array.over(Bytes::Copied(c)))
     }
 
+    /// `f` on the array in C order, the file's shape hinted in its errors.
+    fn in_c_order<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ArrayDe<'a, 'de>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        let header = self.header;
+        f(self.c_order()?, visitor).map_err(|e| with_shape_hint(e, header))
+    }
+
     /// Offers the stored (Fortran-order) data to an `NdArray`.
     fn offer_stored<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let (plan, shape, bytes, cfg) = self.array.parts();
@@ -138,25 +148,12 @@ impl<'a, 'de> FileDe<'a, 'de> {
     }
 }
 
-/// Each listed method is the C-order array's.
-macro_rules! c_order {
-    ($($m:ident($($a:ident: $t:ty),*))*) => {$(
-        fn $m<V: Visitor<'de>>(self, $($a: $t,)* visitor: V) -> Result<V::Value> {
-            let header = self.header;
-            self.c_order()?.$m($($a,)* visitor).map_err(|e| with_shape_hint(e, header))
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let header = self.header;
-        self.budget.charge_any(header)?;
-        self.c_order()?
-            .deserialize_any(visitor)
-            .map_err(|e| with_shape_hint(e, header))
+        self.budget.charge_any(self.header)?;
+        self.in_c_order(visitor, |de, v| de.deserialize_any(v))
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -171,26 +168,16 @@ impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
             }
             return self.array.deserialize_newtype_struct(name, visitor);
         }
-        let header = self.header;
-        self.c_order()?
-            .deserialize_newtype_struct(name, visitor)
-            .map_err(|e| with_shape_hint(e, header))
+        self.in_c_order(visitor, |de, v| de.deserialize_newtype_struct(name, v))
     }
 
-    c_order! {
-        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
-        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16()
-        deserialize_u32() deserialize_u64() deserialize_u128() deserialize_f32()
-        deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
-        deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit()
-        deserialize_seq() deserialize_map() deserialize_identifier()
-        deserialize_ignored_any()
-        deserialize_unit_struct(name: &'static str)
-        deserialize_tuple(len: usize)
-        deserialize_tuple_struct(name: &'static str, len: usize)
-        deserialize_struct(name: &'static str, fields: &'static [&'static str])
-        deserialize_enum(name: &'static str, variants: &'static [&'static str])
-    }
+    de_methods!(via(in_c_order) deserialize_bool deserialize_i8 deserialize_i16
+        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
+        deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+        deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq
+        deserialize_map deserialize_identifier deserialize_ignored_any deserialize_unit_struct
+        deserialize_tuple deserialize_tuple_struct deserialize_struct deserialize_enum);
 }
 
 /// Checks that the data section in memory, `have` bytes, is exactly the

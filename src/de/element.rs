@@ -243,7 +243,8 @@ impl<'de, 'a> ElementDe<'a, 'de> {
 
     /// `deserialize_struct` with a proof for the type whose field list
     /// is not the record's length (some fields, or another list under
-    /// the same type): by position, out of line.
+    /// the same type): by position, out of line, as [`Elements`] (the
+    /// sequence type every cold presentation shares).
     #[cold]
     #[inline(never)]
     fn struct_picked<V: Visitor<'de>>(
@@ -252,15 +253,10 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         reads: Reads<'_>,
         visitor: V,
     ) -> Result<V::Value> {
-        match reads {
-            Reads::All => self.fields_seq(Fields::All(r.iter()), visitor),
-            Reads::Some(at) => self.fields_seq(Fields::Picked { at: at.iter(), r }, visitor),
-        }
-    }
-
-    /// [`record_seq`](Self::record_seq) off the hot path: the fields as
-    /// [`Elements`], the sequence type every cold presentation shares.
-    fn fields_seq<V: Visitor<'de>>(&self, fields: Fields<'_>, visitor: V) -> Result<V::Value> {
+        let fields = match reads {
+            Reads::All => Fields::All(r.iter()),
+            Reads::Some(at) => Fields::Picked { at: at.iter(), r },
+        };
         self.fields(fields).visit(visitor)
     }
 

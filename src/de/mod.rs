@@ -446,25 +446,31 @@ pub(crate) struct Cfg {
 /// position yet). Other errors pass unchanged.
 #[cold]
 pub(crate) fn fix_error(err: Error, found: &dyn fmt::Display) -> Error {
+    match serde_message(&err) {
+        Some((false, _, exp)) => Error::mismatch(format!("expected {exp}, found {found}")),
+        Some((true, unexp, exp)) => {
+            Error::mismatch(format!("expected {exp}, found {unexp} in {found}"))
+        }
+        None => err,
+    }
+}
+
+/// serde's fresh `invalid type: X, expected Y` (`false`, X, Y) or
+/// `invalid value: X, expected Y` (`true`, X, Y), no position attached
+/// yet.
+pub(crate) fn serde_message(err: &Error) -> Option<(bool, &str, &str)> {
     if err.path().next().is_some() {
-        return err;
+        return None;
     }
     let ErrorKind::Message(msg) = err.kind() else {
-        return err;
+        return None;
     };
-    if let Some((_, exp)) = msg
-        .strip_prefix("invalid type: ")
-        .and_then(|rest| rest.rsplit_once(", expected "))
-    {
-        return Error::mismatch(format!("expected {exp}, found {found}"));
-    }
-    if let Some((unexp, exp)) = msg
-        .strip_prefix("invalid value: ")
-        .and_then(|rest| rest.rsplit_once(", expected "))
-    {
-        return Error::mismatch(format!("expected {exp}, found {unexp} in {found}"));
-    }
-    err
+    let (value, rest) = match msg.strip_prefix("invalid type: ") {
+        Some(rest) => (false, rest),
+        None => (true, msg.strip_prefix("invalid value: ")?),
+    };
+    let (unexp, exp) = rest.rsplit_once(", expected ")?;
+    Some((value, unexp, exp))
 }
 
 /// A type that wanted one element per record but met a row of a 2-d (or
@@ -503,21 +509,6 @@ pub(crate) fn with_shape_hint(err: Error, header: &crate::format::header::Header
         crate::format::dtype::ShapeRepr(&header.shape)
     );
     err.with_mismatch_note(&note)
-}
-
-/// What a visitor expected, from serde's fresh `invalid type` / `invalid
-/// value` message (no position attached yet).
-pub(crate) fn expected_of(err: &Error) -> Option<&str> {
-    if err.path().next().is_some() {
-        return None;
-    }
-    let ErrorKind::Message(msg) = err.kind() else {
-        return None;
-    };
-    msg.strip_prefix("invalid type: ")
-        .or_else(|| msg.strip_prefix("invalid value: "))
-        .and_then(|rest| rest.rsplit_once(", expected "))
-        .map(|(_, exp)| exp)
 }
 
 /// Refuses dtypes whose data cannot be read at all (`O`: the data section is

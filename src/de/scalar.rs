@@ -640,8 +640,8 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
                 let b = self.stripped_bytes()?;
                 let utf8 = std::str::from_utf8(b.slice()).is_ok();
                 b.visit_str(visitor)
-                    .map_err(|e| match super::expected_of(&e) {
-                        Some(exp) if !utf8 => Error::mismatch(format!(
+                    .map_err(|e| match super::serde_message(&e) {
+                        Some((_, _, exp)) if !utf8 => Error::mismatch(format!(
                             "expected {exp}, found '{}' bytes that are not UTF-8",
                             self.scalar
                         )),
