@@ -85,19 +85,20 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         }
     }
 
-    /// Offers the array (C order) to an `NdArray` (see `super::nd`).
+    /// Offers the array, its data stored in `order`, to an `NdArray`
+    /// (see `super::nd`).
     #[inline(never)]
-    fn offer_nd<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+    pub(super) fn offer_nd<V: Visitor<'de>>(self, order: Order, visitor: V) -> Result<V::Value> {
         let flat = Flat {
             plan: self.dtype,
             dims: self.dims,
             bytes: self.bytes,
             cfg: self.cfg,
-            order: Order::C,
+            order,
             records: self.top,
         };
-        let records = matches!(self.dtype.kind, super::plan::Kind::Record(_));
-        nd::offer(Order::C, self.dims, records, flat, visitor)
+        let records = matches!(self.dtype.kind, Kind::Record(_));
+        nd::offer(order, self.dims, records, flat, visitor)
     }
 
     /// Checks the array and works out how its first axis is presented
@@ -491,7 +492,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         if name == crate::kinds::special::NDARRAY {
-            return self.offer_nd(visitor);
+            return self.offer_nd(Order::C, visitor);
         }
         if self.dims.is_empty() {
             return self.element().deserialize_newtype_struct(name, visitor);

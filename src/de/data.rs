@@ -10,8 +10,7 @@ use std::cell::OnceCell;
 use serde::Deserialize;
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, Flat, fortran_to_c};
-use super::nd::offer;
+use super::array::{ArrayDe, fortran_to_c};
 use super::plan::Plan;
 use super::stream::{Chunked, row_size};
 use super::{Bytes, Cfg, with_shape_hint};
@@ -130,22 +129,6 @@ impl<'a, 'de> FileDe<'a, 'de> {
         let header = self.header;
         f(self.c_order()?, visitor).map_err(|e| with_shape_hint(e, header))
     }
-
-    /// Offers the stored (Fortran-order) data to an `NdArray`.
-    fn offer_stored<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (plan, shape, bytes, cfg) = self.array.parts();
-        let order = Order::of_header(true, shape);
-        let flat = Flat {
-            plan,
-            dims: shape,
-            bytes,
-            cfg,
-            order,
-            records: false,
-        };
-        let records = matches!(plan.kind, super::plan::Kind::Record(_));
-        offer(order, shape, records, flat, visitor)
-    }
 }
 
 impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
@@ -162,11 +145,10 @@ impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         if name == crate::kinds::special::NDARRAY {
-            // an NdArray is presented no empty sequences
-            if self.fortran {
-                return self.offer_stored(visitor);
-            }
-            return self.array.deserialize_newtype_struct(name, visitor);
+            // an NdArray is presented no empty sequences, and the data as
+            // stored
+            let order = Order::of_header(self.fortran, &self.header.shape);
+            return self.array.offer_nd(order, visitor);
         }
         self.in_c_order(visitor, |de, v| de.deserialize_newtype_struct(name, v))
     }

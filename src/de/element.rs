@@ -11,7 +11,6 @@ use serde::de::{self, IntoDeserializer, Visitor};
 
 use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq};
 use super::bulk_offer;
-use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
 use super::seq::Elements;
@@ -85,16 +84,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
             Kind::Sub(base, dims, _) => (base, dims),
             _ => (self.dtype, &[]),
         };
-        let flat = super::array::Flat {
-            plan,
-            dims,
-            bytes: self.exact()?,
-            cfg: self.cfg,
-            order: Order::C,
-            records: false,
-        };
-        let records = matches!(plan.kind, Kind::Record(_));
-        nd::offer(Order::C, dims, records, flat, visitor)
+        ArrayDe::new(plan, dims, self.exact()?, self.cfg, false).offer_nd(Order::C, visitor)
     }
 
     /// A fast path's visit, its error fixed (out of line).
@@ -482,20 +472,8 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         self.seq_general(visitor)
     }
 
-    #[inline(always)]
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
+    de_methods!(to(#[inline(always)] deserialize_seq) deserialize_tuple);
+    de_methods!(to(#[inline] deserialize_seq) deserialize_tuple_struct);
 
     #[inline(always)]
     fn deserialize_struct<V: Visitor<'de>>(
@@ -805,20 +783,8 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
         self.general(visitor, |d, v| d.seq_general(v))
     }
 
-    #[inline(always)]
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
+    de_methods!(to(#[inline(always)] deserialize_seq) deserialize_tuple);
+    de_methods!(to(#[inline] deserialize_seq) deserialize_tuple_struct);
 
     de_methods!(ignored);
     de_methods!(then(element) deserialize_any deserialize_bool deserialize_newtype_struct

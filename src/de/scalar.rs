@@ -172,25 +172,15 @@ pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
 /// names the options still missing.
 #[cold]
 fn long_double_refused(scalar: Scalar, cfg: Cfg) -> Error {
-    let what = if matches!(scalar.ty(), ScalarType::Complex(_)) {
-        "a complex long double"
-    } else {
-        "a long double"
-    };
-    let size = match scalar.ty() {
-        ScalarType::Complex(n) => n / 2,
-        ScalarType::Float(n) => n,
-        _ => 0,
+    let (what, of, size) = match scalar.ty() {
+        ScalarType::Complex(n) => ("a complex long double", "with parts of", n / 2),
+        ScalarType::Float(n) => ("a long double", "of", n),
+        _ => ("a long double", "of", 0),
     };
     let msg = match cfg.long_double {
         Some(f) if !f.fits(usize::from(size)) => format!(
-            "'{scalar}' is {what} {} {size} bytes, a size only x87 extended precision \
+            "'{scalar}' is {what} {of} {size} bytes, a size only x87 extended precision \
              (32-bit x86) has, not {} (16 bytes) as ReadOptions::long_double names",
-            if what.contains("complex") {
-                "with parts of"
-            } else {
-                "of"
-            },
             f.name()
         ),
         Some(f) => format!(
