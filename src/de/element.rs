@@ -37,12 +37,7 @@ pub(crate) struct ElementDe<'a, 'de> {
 impl<'de, 'a> ElementDe<'a, 'de> {
     #[inline]
     pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
-        ElementDe {
-            dtype,
-            bytes,
-            cfg,
-            fast: dtype.fast,
-        }
+        Self::with_fast(dtype, dtype.fast, bytes, cfg)
     }
 
     /// An element whose plan's [`Fast`] tag the caller already read.
@@ -85,12 +80,6 @@ impl<'de, 'a> ElementDe<'a, 'de> {
             _ => (self.dtype, &[]),
         };
         ArrayDe::new(plan, dims, self.exact()?, self.cfg, false).offer_nd(Order::C, visitor)
-    }
-
-    /// A fast path's visit, its error fixed (out of line).
-    #[inline(always)]
-    fn visited<T>(&self, r: Result<T>) -> Result<T> {
-        visited(self.dtype, r)
     }
 
     #[inline(always)]
@@ -412,7 +401,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.fast == Some(Plain::Bool) {
             if let Some(&b) = self.bytes.slice().first() {
-                return self.visited(visitor.visit_bool(b != 0));
+                return visited(self.dtype, visitor.visit_bool(b != 0));
             }
         }
         self.general(visitor, |d, v| d.deserialize_bool(v))
