@@ -70,19 +70,35 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         ElementDe::new(self.dtype, self.bytes, self.cfg)
     }
 
-    /// Offers the array (C order) to an `NdArray` (see `super::nd`).
+    /// `f` on the bare element (no dims), else the first axis as
+    /// [`Elements`] ([`visit_elements`](Self::visit_elements)).
+    #[inline]
+    fn elem_or_seq<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ElementDe<'a, 'de>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        if self.dims.is_empty() {
+            f(self.element(), visitor)
+        } else {
+            self.visit_elements(visitor)
+        }
+    }
+
+    /// Offers the array, its data stored in `order`, to an `NdArray`
+    /// (see `super::nd`).
     #[inline(never)]
-    fn offer_nd<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+    pub(super) fn offer_nd<V: Visitor<'de>>(self, order: Order, visitor: V) -> Result<V::Value> {
         let flat = Flat {
             plan: self.dtype,
             dims: self.dims,
             bytes: self.bytes,
             cfg: self.cfg,
-            order: Order::C,
+            order,
             records: self.top,
         };
-        let records = matches!(self.dtype.kind, super::plan::Kind::Record(_));
-        nd::offer(Order::C, self.dims, records, flat, visitor)
+        let records = matches!(self.dtype.kind, Kind::Record(_));
+        nd::offer(order, self.dims, records, flat, visitor)
     }
 
     /// Checks the array and works out how its first axis is presented
@@ -258,7 +274,7 @@ pub(super) fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> 
     // `left` is the length of a suffix of the run
     let dims = [(total / at_least_one(base.size)) as u64];
     let took = total.saturating_sub(left) / at_least_one(base.size);
-    too_few(base, &dims, top, took)
+    too_few(base, &dims, top, took as u64)
 }
 
 /// A visitor's error in a run, with serde's wording fixed.
@@ -273,7 +289,7 @@ pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error
 /// wording fixed.
 #[cold]
 #[inline(never)]
-fn shape_error(e: Error, plan: &Plan, dims: &[u64], top: bool) -> Error {
+pub(super) fn shape_error(e: Error, plan: &Plan, dims: &[u64], top: bool) -> Error {
     fix_error(e, &Shape(plan, dims, top))
 }
 
@@ -344,7 +360,7 @@ fn run_at(e: Error, top: bool, total: usize, size: usize, left: usize) -> Error 
 /// The type took only `took` of the elements of an axis.
 #[cold]
 #[inline(never)]
-fn too_few(plan: &Plan, dims: &[u64], top: bool, took: usize) -> Error {
+pub(super) fn too_few(plan: &Plan, dims: &[u64], top: bool, took: u64) -> Error {
     let found = Shape(plan, dims, top);
     Error::mismatch(format!("expected {took} elements, found {found}"))
 }
@@ -394,7 +410,7 @@ impl ArraySeq<'_, '_> {
     #[inline]
     pub(crate) fn end(&self) -> Result<()> {
         if self.next < self.len {
-            return Err(too_few(self.dtype, self.dims, self.top, self.next));
+            return Err(too_few(self.dtype, self.dims, self.top, self.next as u64));
         }
         Ok(())
     }
@@ -446,27 +462,15 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
     }
 }
 
-macro_rules! elem_or_seq {
-    ($($m:ident)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.dims.is_empty() {
-                self.element().$m(visitor)
-            } else {
-                self.visit_elements(visitor)
-            }
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
     type Error = Error;
 
-    elem_or_seq!(deserialize_any deserialize_bool deserialize_i8 deserialize_i16
-        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
-        deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
-        deserialize_char deserialize_str deserialize_string deserialize_bytes
+    de_methods!(via(#[inline] elem_or_seq) deserialize_any deserialize_bool deserialize_i8
+        deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8
+        deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32
+        deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
         deserialize_byte_buf deserialize_unit deserialize_map deserialize_identifier);
+    de_methods!(via(elem_or_seq) deserialize_unit_struct deserialize_enum);
 
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -478,17 +482,8 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
     }
 
     de_methods!(some);
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.dims.is_empty() {
-            return self.element().deserialize_unit_struct(name, visitor);
-        }
-        self.visit_elements(visitor)
-    }
+    de_methods!(ignored);
+    de_methods!(to(#[inline] deserialize_seq) deserialize_tuple deserialize_tuple_struct);
 
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -497,7 +492,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         if name == crate::kinds::special::NDARRAY {
-            return self.offer_nd(visitor);
+            return self.offer_nd(Order::C, visitor);
         }
         if self.dims.is_empty() {
             return self.element().deserialize_newtype_struct(name, visitor);
@@ -514,29 +509,6 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
     }
 
     #[inline]
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        if self.dims.is_empty() {
-            let _ = len;
-            return self.element().seq_general(visitor);
-        }
-        self.visit_seq(visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.dims.is_empty() {
-            let _ = (name, len);
-            return self.element().seq_general(visitor);
-        }
-        self.visit_seq(visitor)
-    }
-
-    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -548,23 +520,6 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
             return self.element().deserialize_struct(name, fields, visitor);
         }
         self.visit_elements(visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        if self.dims.is_empty() {
-            return self.element().deserialize_enum(name, variants, visitor);
-        }
-        self.visit_elements(visitor)
-    }
-
-    #[inline]
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
     }
 }
 

@@ -10,8 +10,7 @@ use std::cell::OnceCell;
 use serde::Deserialize;
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, Flat, fortran_to_c};
-use super::nd::offer;
+use super::array::{ArrayDe, fortran_to_c};
 use super::plan::Plan;
 use super::stream::{Chunked, row_size};
 use super::{Bytes, Cfg, with_shape_hint};
@@ -121,42 +120,23 @@ impl<'a, 'de> FileDe<'a, 'de> {
         Ok(self.array.over(Bytes::Copied(c)))
     }
 
-    /// Offers the stored (Fortran-order) data to an `NdArray`.
-    fn offer_stored<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (plan, shape, bytes, cfg) = self.array.parts();
-        let order = Order::of_header(true, shape);
-        let flat = Flat {
-            plan,
-            dims: shape,
-            bytes,
-            cfg,
-            order,
-            records: false,
-        };
-        let records = matches!(plan.kind, super::plan::Kind::Record(_));
-        offer(order, shape, records, flat, visitor)
+    /// `f` on the array in C order, the file's shape hinted in its errors.
+    fn in_c_order<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ArrayDe<'a, 'de>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        let header = self.header;
+        f(self.c_order()?, visitor).map_err(|e| with_shape_hint(e, header))
     }
-}
-
-/// Each listed method is the C-order array's.
-macro_rules! c_order {
-    ($($m:ident($($a:ident: $t:ty),*))*) => {$(
-        fn $m<V: Visitor<'de>>(self, $($a: $t,)* visitor: V) -> Result<V::Value> {
-            let header = self.header;
-            self.c_order()?.$m($($a,)* visitor).map_err(|e| with_shape_hint(e, header))
-        }
-    )*};
 }
 
 impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let header = self.header;
-        self.budget.charge_any(header)?;
-        self.c_order()?
-            .deserialize_any(visitor)
-            .map_err(|e| with_shape_hint(e, header))
+        self.budget.charge_any(self.header)?;
+        self.in_c_order(visitor, |de, v| de.deserialize_any(v))
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -165,32 +145,21 @@ impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         if name == crate::kinds::special::NDARRAY {
-            // an NdArray is presented no empty sequences
-            if self.fortran {
-                return self.offer_stored(visitor);
-            }
-            return self.array.deserialize_newtype_struct(name, visitor);
+            // an NdArray is presented no empty sequences, and the data as
+            // stored
+            let order = Order::of_header(self.fortran, &self.header.shape);
+            return self.array.offer_nd(order, visitor);
         }
-        let header = self.header;
-        self.c_order()?
-            .deserialize_newtype_struct(name, visitor)
-            .map_err(|e| with_shape_hint(e, header))
+        self.in_c_order(visitor, |de, v| de.deserialize_newtype_struct(name, v))
     }
 
-    c_order! {
-        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
-        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16()
-        deserialize_u32() deserialize_u64() deserialize_u128() deserialize_f32()
-        deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
-        deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit()
-        deserialize_seq() deserialize_map() deserialize_identifier()
-        deserialize_ignored_any()
-        deserialize_unit_struct(name: &'static str)
-        deserialize_tuple(len: usize)
-        deserialize_tuple_struct(name: &'static str, len: usize)
-        deserialize_struct(name: &'static str, fields: &'static [&'static str])
-        deserialize_enum(name: &'static str, variants: &'static [&'static str])
-    }
+    de_methods!(via(in_c_order) deserialize_bool deserialize_i8 deserialize_i16
+        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
+        deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+        deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq
+        deserialize_map deserialize_identifier deserialize_ignored_any deserialize_unit_struct
+        deserialize_tuple deserialize_tuple_struct deserialize_struct deserialize_enum);
 }
 
 /// Checks that the data section in memory, `have` bytes, is exactly the

@@ -11,7 +11,6 @@ use serde::de::{self, IntoDeserializer, Visitor};
 
 use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq};
 use super::bulk_offer;
-use super::nd;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
 use super::seq::Elements;
@@ -38,12 +37,7 @@ pub(crate) struct ElementDe<'a, 'de> {
 impl<'de, 'a> ElementDe<'a, 'de> {
     #[inline]
     pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
-        ElementDe {
-            dtype,
-            bytes,
-            cfg,
-            fast: dtype.fast,
-        }
+        Self::with_fast(dtype, dtype.fast, bytes, cfg)
     }
 
     /// An element whose plan's [`Fast`] tag the caller already read.
@@ -85,22 +79,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
             Kind::Sub(base, dims, _) => (base, dims),
             _ => (self.dtype, &[]),
         };
-        let flat = super::array::Flat {
-            plan,
-            dims,
-            bytes: self.exact()?,
-            cfg: self.cfg,
-            order: Order::C,
-            records: false,
-        };
-        let records = matches!(plan.kind, Kind::Record(_));
-        nd::offer(Order::C, dims, records, flat, visitor)
-    }
-
-    /// A fast path's visit, its error fixed (out of line).
-    #[inline(always)]
-    fn visited<T>(&self, r: Result<T>) -> Result<T> {
-        visited(self.dtype, r)
+        ArrayDe::new(plan, dims, self.exact()?, self.cfg, false).offer_nd(Order::C, visitor)
     }
 
     #[inline(always)]
@@ -128,6 +107,17 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     #[cold]
     #[inline(never)]
     fn general<V: Visitor<'de>>(
+        self,
+        visitor: V,
+        f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        self.scalar(visitor, f)
+    }
+
+    /// `f` on the scalar's [`ScalarDe`]; a record or subarray
+    /// self-describing.
+    #[inline]
+    fn scalar<V: Visitor<'de>>(
         self,
         visitor: V,
         f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
@@ -232,7 +222,8 @@ impl<'de, 'a> ElementDe<'a, 'de> {
 
     /// `deserialize_struct` with a proof for the type whose field list
     /// is not the record's length (some fields, or another list under
-    /// the same type): by position, out of line.
+    /// the same type): by position, out of line, as [`Elements`] (the
+    /// sequence type every cold presentation shares).
     #[cold]
     #[inline(never)]
     fn struct_picked<V: Visitor<'de>>(
@@ -241,15 +232,10 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         reads: Reads<'_>,
         visitor: V,
     ) -> Result<V::Value> {
-        match reads {
-            Reads::All => self.fields_seq(Fields::All(r.iter()), visitor),
-            Reads::Some(at) => self.fields_seq(Fields::Picked { at: at.iter(), r }, visitor),
-        }
-    }
-
-    /// [`record_seq`](Self::record_seq) off the hot path: the fields as
-    /// [`Elements`], the sequence type every cold presentation shares.
-    fn fields_seq<V: Visitor<'de>>(&self, fields: Fields<'_>, visitor: V) -> Result<V::Value> {
+        let fields = match reads {
+            Reads::All => Fields::All(r.iter()),
+            Reads::Some(at) => Fields::Picked { at: at.iter(), r },
+        };
         self.fields(fields).visit(visitor)
     }
 
@@ -330,18 +316,6 @@ fn fields_left(total: usize, left: usize) -> Error {
     ))
 }
 
-macro_rules! to_scalar {
-    ($($m:ident)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            match &self.dtype.kind {
-                Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).$m(visitor),
-                _ => self.deserialize_any(visitor),
-            }
-        }
-    )*};
-}
-
 /// The numeric methods of [`ElementDe`] and [`FieldDe`] (each gives
 /// `tags`, `chunk` and `general`): when the plan's [`Fast`] tag says the
 /// file's type is exactly the asked one in little-endian order, one load
@@ -417,8 +391,9 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         }
     }
 
-    to_scalar!(deserialize_i128 deserialize_u128 deserialize_char deserialize_str
-        deserialize_string deserialize_bytes deserialize_byte_buf);
+    de_methods!(via(#[inline] scalar) deserialize_i128 deserialize_u128 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf);
+    de_methods!(via(scalar) deserialize_enum);
 
     fast_numbers!();
 
@@ -426,7 +401,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.fast == Some(Plain::Bool) {
             if let Some(&b) = self.bytes.slice().first() {
-                return self.visited(visitor.visit_bool(b != 0));
+                return visited(self.dtype, visitor.visit_bool(b != 0));
             }
         }
         self.general(visitor, |d, v| d.deserialize_bool(v))
@@ -441,13 +416,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_unit(visitor)
-    }
+    de_methods!(to(deserialize_unit) deserialize_unit_struct);
 
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -492,20 +461,8 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         self.seq_general(visitor)
     }
 
-    #[inline(always)]
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
+    de_methods!(to(#[inline(always)] deserialize_seq) deserialize_tuple);
+    de_methods!(to(#[inline] deserialize_seq) deserialize_tuple_struct);
 
     #[inline(always)]
     fn deserialize_struct<V: Visitor<'de>>(
@@ -518,29 +475,8 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
         self.record(fields, visitor)
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        match &self.dtype.kind {
-            Kind::Scalar(s) => {
-                ScalarDe::new(*s, self.exact()?, self.cfg).deserialize_enum(name, variants, visitor)
-            }
-            _ => self.deserialize_any(visitor),
-        }
-    }
-
-    #[inline]
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.compound(visitor)
-    }
-
+    de_methods!(ignored);
+    de_methods!(to(compound) deserialize_map);
     serde::forward_to_deserialize_any! { identifier }
 }
 
@@ -836,20 +772,8 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
         self.general(visitor, |d, v| d.seq_general(v))
     }
 
-    #[inline(always)]
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
+    de_methods!(to(#[inline(always)] deserialize_seq) deserialize_tuple);
+    de_methods!(to(#[inline] deserialize_seq) deserialize_tuple_struct);
 
     de_methods!(ignored);
     de_methods!(then(element) deserialize_any deserialize_bool deserialize_newtype_struct

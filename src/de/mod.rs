@@ -56,9 +56,9 @@
 //!
 //! Entry points for other readers (npz): [`data::deserialize_data_in`]
 //! (a whole array's data in memory), `crate::npy::reader::deserialize_stream`
-//! (an array's data from a stream positioned after its header),
+//! (an array's data from a stream positioned after its header) and
 //! `crate::npy::reader::NpyReader::from_parsed` (record by record from a
-//! non-seekable stream) and [`element_from_slice`] (one element's bytes);
+//! non-seekable stream);
 //! `ReadOptions::cfg()` gives the [`Cfg`] they take.
 //!
 //! Positions are attached while errors unwind (`.in_field`, `.at_index`,
@@ -84,7 +84,11 @@
 ///   deserializer `self.make()?` gives;
 /// - `via(helper) method ...`: each listed method is
 ///   `self.helper(visitor, f)`, `f` calling the same method (with the same
-///   arguments) on the deserializer `helper` hands it.
+///   arguments) on the deserializer `helper` hands it;
+/// - `to(target) method ...`: each listed method is `self.target(visitor)`
+///   (its other arguments unused).
+///
+/// `via` and `to` take the methods' attributes first: `via(#[inline] helper)`.
 macro_rules! de_methods {
     (some) => {
         #[inline]
@@ -120,13 +124,16 @@ macro_rules! de_methods {
     (forward($field:tt) $($m:ident)*) => {$(
         $crate::de::de_methods!(@args $m forward ($field));
     )*};
-    (via($helper:ident) $($m:ident)*) => {$(
-        $crate::de::de_methods!(@args $m via ($helper));
+    (via $x:tt $($m:ident)*) => {$(
+        $crate::de::de_methods!(@args $m via $x);
+    )*};
+    (to $x:tt $($m:ident)*) => {$(
+        $crate::de::de_methods!(@args $m to $x);
     )*};
     (then($make:ident) $($m:ident)*) => {$(
         $crate::de::de_methods!(@args $m then ($make));
     )*};
-    // the methods' own parameters, then `@refuse`, `@forward` or `@via`
+    // the methods' own parameters, then `@refuse`, `@forward`, `@then`, `@via` or `@to`
     (@args deserialize_unit_struct $to:ident $x:tt) => {
         $crate::de::de_methods!(@$to deserialize_unit_struct(name: &'static str) $x);
     };
@@ -184,13 +191,25 @@ macro_rules! de_methods {
             self.$make()?.$m($($a,)* visitor)
         }
     };
-    (@via $m:ident($($a:ident: $t:ty),*) ($helper:ident)) => {
+    (@via $m:ident($($a:ident: $t:ty),*) ($(#[$attr:meta])* $helper:ident)) => {
+        $(#[$attr])*
         fn $m<V: ::serde::de::Visitor<'de>>(
             self,
             $($a: $t,)*
             visitor: V,
         ) -> $crate::error::Result<V::Value> {
             self.$helper(visitor, |de, v| ::serde::de::Deserializer::$m(de, $($a,)* v))
+        }
+    };
+    (@to $m:ident($($a:ident: $t:ty),*) ($(#[$attr:meta])* $target:ident)) => {
+        $(#[$attr])*
+        fn $m<V: ::serde::de::Visitor<'de>>(
+            self,
+            $($a: $t,)*
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            let _ = ($($a,)*);
+            self.$target(visitor)
         }
     };
 }
@@ -427,25 +446,31 @@ pub(crate) struct Cfg {
 /// position yet). Other errors pass unchanged.
 #[cold]
 pub(crate) fn fix_error(err: Error, found: &dyn fmt::Display) -> Error {
+    match serde_message(&err) {
+        Some((false, _, exp)) => Error::mismatch(format!("expected {exp}, found {found}")),
+        Some((true, unexp, exp)) => {
+            Error::mismatch(format!("expected {exp}, found {unexp} in {found}"))
+        }
+        None => err,
+    }
+}
+
+/// serde's fresh `invalid type: X, expected Y` (`false`, X, Y) or
+/// `invalid value: X, expected Y` (`true`, X, Y), no position attached
+/// yet.
+pub(crate) fn serde_message(err: &Error) -> Option<(bool, &str, &str)> {
     if err.path().next().is_some() {
-        return err;
+        return None;
     }
     let ErrorKind::Message(msg) = err.kind() else {
-        return err;
+        return None;
     };
-    if let Some((_, exp)) = msg
-        .strip_prefix("invalid type: ")
-        .and_then(|rest| rest.rsplit_once(", expected "))
-    {
-        return Error::mismatch(format!("expected {exp}, found {found}"));
-    }
-    if let Some((unexp, exp)) = msg
-        .strip_prefix("invalid value: ")
-        .and_then(|rest| rest.rsplit_once(", expected "))
-    {
-        return Error::mismatch(format!("expected {exp}, found {unexp} in {found}"));
-    }
-    err
+    let (value, rest) = match msg.strip_prefix("invalid type: ") {
+        Some(rest) => (false, rest),
+        None => (true, msg.strip_prefix("invalid value: ")?),
+    };
+    let (unexp, exp) = rest.rsplit_once(", expected ")?;
+    Some((value, unexp, exp))
 }
 
 /// A type that wanted one element per record but met a row of a 2-d (or
@@ -486,21 +511,6 @@ pub(crate) fn with_shape_hint(err: Error, header: &crate::format::header::Header
     err.with_mismatch_note(&note)
 }
 
-/// What a visitor expected, from serde's fresh `invalid type` / `invalid
-/// value` message (no position attached yet).
-pub(crate) fn expected_of(err: &Error) -> Option<&str> {
-    if err.path().next().is_some() {
-        return None;
-    }
-    let ErrorKind::Message(msg) = err.kind() else {
-        return None;
-    };
-    msg.strip_prefix("invalid type: ")
-        .or_else(|| msg.strip_prefix("invalid value: "))
-        .and_then(|rest| rest.rsplit_once(", expected "))
-        .map(|(_, exp)| exp)
-}
-
 /// Refuses dtypes whose data cannot be read at all (`O`: the data section is
 /// a pickle, so not even its size is known), naming the field.
 pub(crate) fn check_readable(dtype: &Dtype) -> Result<()> {
@@ -518,26 +528,6 @@ pub(crate) fn check_readable(dtype: &Dtype) -> Result<()> {
             Ok(())
         }
     }
-}
-
-/// Deserializes one element (shape `()`) from exactly `dtype.itemsize()`
-/// bytes; the entry point for columnar reads (npz).
-#[allow(dead_code)] // used by the npz reader
-pub(crate) fn element_from_slice<'de, T: serde::Deserialize<'de>>(
-    dtype: &Dtype,
-    bytes: &'de [u8],
-    cfg: Cfg,
-) -> Result<T> {
-    if bytes.len() != dtype.itemsize() {
-        return Err(Error::data(format!(
-            "an element of this dtype takes {} bytes, got {}",
-            dtype.itemsize(),
-            bytes.len()
-        )));
-    }
-    check_readable(dtype)?;
-    let plan = plan::Plan::new(dtype);
-    T::deserialize(element::ElementDe::new(&plan, Bytes::Borrowed(bytes), cfg))
 }
 
 #[cfg(test)]

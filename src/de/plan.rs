@@ -184,13 +184,9 @@ impl Plan {
     /// Compiles a dtype (sizes were checked when it was parsed or built).
     pub(crate) fn new(dtype: &Dtype) -> Plan {
         let size = dtype.itemsize();
-        let (fast, swapped) = match dtype {
-            Dtype::Scalar(s) => (s.plain(), swapped(*s)),
-            _ => (None, None),
-        };
-        let token = match dtype {
-            Dtype::Scalar(s) => own_token(*s),
-            _ => None,
+        let (fast, swapped, token) = match dtype {
+            Dtype::Scalar(s) => (s.plain(), swapped(*s), own_token(*s)),
+            _ => (None, None, None),
         };
         let kind = match dtype {
             Dtype::Scalar(s) => Kind::Scalar(*s),

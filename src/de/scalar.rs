@@ -172,25 +172,15 @@ pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
 /// names the options still missing.
 #[cold]
 fn long_double_refused(scalar: Scalar, cfg: Cfg) -> Error {
-    let what = if matches!(scalar.ty(), ScalarType::Complex(_)) {
-        "a complex long double"
-    } else {
-        "a long double"
-    };
-    let size = match scalar.ty() {
-        ScalarType::Complex(n) => n / 2,
-        ScalarType::Float(n) => n,
-        _ => 0,
+    let (what, of, size) = match scalar.ty() {
+        ScalarType::Complex(n) => ("a complex long double", "with parts of", n / 2),
+        ScalarType::Float(n) => ("a long double", "of", n),
+        _ => ("a long double", "of", 0),
     };
     let msg = match cfg.long_double {
         Some(f) if !f.fits(usize::from(size)) => format!(
-            "'{scalar}' is {what} {} {size} bytes, a size only x87 extended precision \
+            "'{scalar}' is {what} {of} {size} bytes, a size only x87 extended precision \
              (32-bit x86) has, not {} (16 bytes) as ReadOptions::long_double names",
-            if what.contains("complex") {
-                "with parts of"
-            } else {
-                "of"
-            },
             f.name()
         ),
         Some(f) => format!(
@@ -214,6 +204,7 @@ fn long_double_refused(scalar: Scalar, cfg: Cfg) -> Error {
 }
 
 /// One scalar of the file.
+#[derive(Clone, Copy)]
 pub(crate) struct ScalarDe<'a, 'de> {
     pub(crate) scalar: Scalar,
     pub(crate) bytes: Bytes<'de, 'a>,
@@ -276,13 +267,19 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
                 .is_some_and(|f| f.fits(usize::from(size)))
     }
 
-    fn found(&self) -> String {
-        format!("'{}'", self.scalar)
-    }
-
     #[cold]
     fn fix(&self, e: Error) -> Error {
-        fix_error(e, &self.found())
+        fix_error(e, &format_args!("'{}'", self.scalar))
+    }
+
+    /// The number by the visit method of the file's type; anything else
+    /// self-describing.
+    #[inline]
+    fn exact<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.number()? {
+            Some(num) => num.visit(visitor).map_err(|e| self.fix(e)),
+            None => de::Deserializer::deserialize_any(self, visitor),
+        }
     }
 
     /// Refusal for types this crate never decodes.
@@ -297,11 +294,11 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             ScalarType::Complex(n @ (24 | 32)) if !self.long_double_reads(n / 2) => {
                 Some(long_double_refused(self.scalar, self.cfg))
             }
-            ScalarType::Float(12 | 16) | ScalarType::Complex(24 | 32) => None,
-            ScalarType::Int(_) | ScalarType::UInt(_) | ScalarType::Float(_) => Some(
-                Error::unsupported(format!("'{}' is not a numpy type", self.scalar)),
-            ),
-            ScalarType::Complex(n) if n != 8 && n != 16 => Some(Error::unsupported(format!(
+            ScalarType::Float(12 | 16) | ScalarType::Complex(8 | 16 | 24 | 32) => None,
+            ScalarType::Int(_)
+            | ScalarType::UInt(_)
+            | ScalarType::Float(_)
+            | ScalarType::Complex(_) => Some(Error::unsupported(format!(
                 "'{}' is not a numpy type",
                 self.scalar
             ))),
@@ -538,14 +535,9 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             return visitor.visit_newtype_struct(bits.into_deserializer());
         }
         if name == special::COMPLEX {
-            match ty {
-                ScalarType::Complex(8 | 16) => {
-                    return visitor.visit_newtype_struct(ComplexDe(self));
-                }
-                ScalarType::Complex(n @ (24 | 32)) if self.long_double_reads(n / 2) => {
-                    return visitor.visit_newtype_struct(ComplexDe(self));
-                }
-                _ => {}
+            // a complex type this crate reads (not one `unsupported` refuses)
+            if matches!(ty, ScalarType::Complex(_)) && self.unsupported().is_none() {
+                return visitor.visit_newtype_struct(ComplexDe(self));
             }
             return self.any(visitor);
         }
@@ -578,18 +570,6 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     }
 }
 
-macro_rules! exact_visit {
-    ($($m:ident)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            match self.number()? {
-                Some(num) => num.visit(visitor).map_err(|e| self.fix(e)),
-                None => self.deserialize_any(visitor),
-            }
-        }
-    )*};
-}
-
 /// `deserialize_*` methods whose Rust type is exactly the file's type in
 /// little-endian (or single-byte) order: one load and one visit, no
 /// conversion checks (the hot path of derived structs over files written
@@ -612,12 +592,10 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let found = self.scalar;
-        self.any(visitor)
-            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+        self.any(visitor).map_err(|e| self.fix(e))
     }
 
-    exact_visit!(deserialize_bool deserialize_i128 deserialize_u128);
+    de_methods!(to(#[inline] exact) deserialize_bool deserialize_i128 deserialize_u128);
 
     fast_visit! {
         deserialize_i8 i8, visit_i8;
@@ -652,8 +630,8 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
                 let b = self.stripped_bytes()?;
                 let utf8 = std::str::from_utf8(b.slice()).is_ok();
                 b.visit_str(visitor)
-                    .map_err(|e| match super::expected_of(&e) {
-                        Some(exp) if !utf8 => Error::mismatch(format!(
+                    .map_err(|e| match super::serde_message(&e) {
+                        Some((_, _, exp)) if !utf8 => Error::mismatch(format!(
                             "expected {exp}, found '{}' bytes that are not UTF-8",
                             self.scalar
                         )),
@@ -687,22 +665,19 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
         }
     }
 
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_bytes(visitor)
-    }
-
+    de_methods!(to(deserialize_bytes) deserialize_byte_buf);
     de_methods!(some);
+    de_methods!(ignored);
+    de_methods!(to(compound) deserialize_seq deserialize_tuple deserialize_tuple_struct
+        deserialize_map deserialize_struct);
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        let found = self.scalar;
         if special::is_token(name) {
-            return self
-                .special(name, visitor)
-                .map_err(|e| fix_error(e, &format_args!("'{found}'")));
+            return self.special(name, visitor).map_err(|e| self.fix(e));
         }
         visitor.visit_newtype_struct(self)
     }
@@ -729,40 +704,6 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
         r.map_err(|e| self.fix(e))
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.compound(visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        self.compound(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.compound(visitor)
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.compound(visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.compound(visitor)
-    }
-
     serde::forward_to_deserialize_any! {
         unit unit_struct identifier
     }
@@ -771,16 +712,10 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
 /// The general (checked, converting) path of the numeric methods.
 pub(crate) struct General<'a, 'de>(ScalarDe<'a, 'de>);
 
-macro_rules! general_exact {
-    ($($m:ident)*) => {$(
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let d = self.0;
-            match d.number()? {
-                Some(num) => num.visit(visitor).map_err(|e| d.fix(e)),
-                None => d.deserialize_any(visitor),
-            }
-        }
-    )*};
+impl<'de> General<'_, 'de> {
+    fn exact<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.0.exact(visitor)
+    }
 }
 
 impl<'de> de::Deserializer<'de> for General<'_, 'de> {
@@ -790,21 +725,15 @@ impl<'de> de::Deserializer<'de> for General<'_, 'de> {
         self.0.deserialize_any(visitor)
     }
 
-    general_exact!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+    de_methods!(to(exact) deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64);
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let found = self.0.scalar;
-        self.0
-            .float(visitor, true)
-            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+        self.0.float(visitor, true).map_err(|e| self.0.fix(e))
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let found = self.0.scalar;
-        self.0
-            .float(visitor, false)
-            .map_err(|e| fix_error(e, &format_args!("'{found}'")))
+        self.0.float(visitor, false).map_err(|e| self.0.fix(e))
     }
 
     serde::forward_to_deserialize_any! {

@@ -14,15 +14,14 @@ use std::io::Read;
 
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, fortran_to_c};
+use super::array::{ArrayDe, fortran_to_c, shape_error, too_few};
 use super::bulk_offer;
 use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Plan, bulk_key};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal, with_shape_hint};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, internal, with_shape_hint};
 use crate::array::nd::Order;
 use crate::error::{Error, Result};
-use crate::format::dtype::{Dtype, ShapeRepr};
 use crate::format::header::Header;
 use crate::format::header_read::check_empty_axes;
 
@@ -301,8 +300,10 @@ impl<'h, R: Read> StreamDe<'h, R> {
         };
         let v = visitor
             .visit_seq(&mut seq)
-            .map_err(|e| rows_failed(e, header))?;
-        rows_end(seq.next, seq.len, header)?;
+            .map_err(|e| rows_failed(e, seq.descr, header))?;
+        if seq.next < seq.len {
+            return Err(too_few(seq.descr, &header.shape, true, seq.next));
+        }
         Ok(v)
     }
 }
@@ -331,32 +332,8 @@ fn whole_data<'d, R: Read>(
 /// and the file's shape hinted.
 #[cold]
 #[inline(never)]
-fn rows_failed(e: Error, header: &Header) -> Error {
-    with_shape_hint(fix_error(e, &Top(header)), header)
-}
-
-/// Whether the type took every one of the `len` rows (it took `next`).
-fn rows_end(next: u64, len: u64, header: &Header) -> Result<()> {
-    if next < len {
-        return Err(Error::mismatch(format!(
-            "expected {next} elements, found {}",
-            Top(header)
-        )));
-    }
-    Ok(())
-}
-
-/// "array of shape (3,) of '<f8'" for messages.
-struct Top<'a>(&'a Header);
-
-impl std::fmt::Display for Top<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "array of shape {}", ShapeRepr(&self.0.shape))?;
-        if let Dtype::Scalar(s) = &self.0.descr {
-            write!(f, " of '{s}'")?;
-        }
-        Ok(())
-    }
+fn rows_failed(e: Error, plan: &Plan, header: &Header) -> Error {
+    with_shape_hint(shape_error(e, plan, &header.shape, true), header)
 }
 
 struct StreamSeq<'h, 's, R> {
