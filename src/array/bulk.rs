@@ -74,7 +74,7 @@ use std::ops::{Deref, DerefMut};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::de::at_least_one;
+use crate::format::dtype::at_least_one;
 use crate::kinds::number::Number;
 use crate::kinds::special::BULK;
 

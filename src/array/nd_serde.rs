@@ -52,7 +52,8 @@ use crate::array::nd::{NdArray, NdView, Order};
 use crate::de::nd::parse_offer_key;
 use crate::format::dtype::ShapeRepr;
 use crate::kinds::number;
-use crate::kinds::special::{NDARRAY, NDDATA, nd_name, nd_pairs};
+use crate::kinds::number::nd_name;
+use crate::kinds::special::{NDARRAY, NDDATA, nd_pairs};
 
 /// The field names other formats see.
 const FIELDS: &[&str] = &["shape", "order", "data"];

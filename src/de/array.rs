@@ -12,10 +12,11 @@ use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Kind, Plan, bulk_key};
 use super::seq::Elements;
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, fix_error, internal};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
 use crate::array::nd::Order;
 use crate::error::{Error, Result};
 use crate::format::dtype::ShapeRepr;
+use crate::format::dtype::at_least_one;
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.

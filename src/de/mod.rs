@@ -236,13 +236,6 @@ use crate::format::dtype::{Dtype, ScalarType};
 /// Rust values would take, whatever the header claims.
 pub(crate) const SIZE_HINT_BYTES: usize = 4 << 20;
 
-/// `n.max(1)` as a divisor the compiler (and clippy) knows is nonzero: for
-/// counts of elements of a size that may be 0 (zero-field records).
-#[inline(always)]
-pub(crate) fn at_least_one(n: usize) -> std::num::NonZeroUsize {
-    std::num::NonZeroUsize::new(n).unwrap_or(std::num::NonZeroUsize::MIN)
-}
-
 /// The bytes of one element or of a run of elements: part of the
 /// caller's input (`from_slice`: may be handed to the visitor as
 /// `&'de [u8]`) or of a scratch buffer (`from_reader`, reordered data:

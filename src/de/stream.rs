@@ -19,9 +19,10 @@ use super::bulk_offer;
 use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Plan, bulk_key};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, at_least_one, internal, with_shape_hint};
+use super::{Bytes, Cfg, SIZE_HINT_BYTES, internal, with_shape_hint};
 use crate::array::nd::Order;
 use crate::error::{Error, Result};
+use crate::format::dtype::at_least_one;
 use crate::format::header::Header;
 use crate::format::header_read::check_empty_axes;
 

@@ -15,6 +15,13 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::format::pyrepr::PyStr;
 
+/// `n.max(1)` as a divisor the compiler (and clippy) knows is nonzero: for
+/// counts of elements of an item size that may be 0 (zero-field records).
+#[inline(always)]
+pub(crate) fn at_least_one(n: usize) -> std::num::NonZeroUsize {
+    std::num::NonZeroUsize::new(n).unwrap_or(std::num::NonZeroUsize::MIN)
+}
+
 /// Byte order of a scalar, the first character of its type string.
 ///
 /// ```

@@ -269,9 +269,9 @@ pub(crate) fn code<T: 'static>() -> Option<&'static str> {
     None
 }
 
-/// The name an n-d array of `T` is written under (see
-/// [`special::nd_name`](crate::kinds::special::nd_name)): [`NDARRAY`], followed
-/// by `":"` and the numpy type when `T` is a number of the table.
+/// The name an n-d array of `T` is written under: [`NDARRAY`], followed
+/// by `":"` and the numpy type (`f8`, `i4`, `b1`, `c16`...) when `T` is a
+/// number of the table.
 pub(crate) fn nd_name<T: 'static>() -> &'static str {
     macro_rules! then {
         ($e:ty) => {

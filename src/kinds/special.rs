@@ -110,15 +110,8 @@ pub(crate) fn bulk_elem(name: &str) -> Option<(&str, Vec<u64>)> {
 /// `{shape, order, data}`. This crate's reader answers it with the shape,
 /// the order and the flat data (see `de::nd`). Written, the name may end in
 /// the element's numpy type when it is a plain number (`":f8"`, see
-/// [`nd_name`]): an empty array still has a dtype.
+/// [`nd_name`](crate::kinds::number::nd_name)): an empty array still has a dtype.
 pub(crate) const NDARRAY: &str = "$npy_serde::ndarray";
-
-/// The name an n-d array of `T` is written under: [`NDARRAY`], followed by
-/// `":"` and the numpy type (`f8`, `i4`, `b1`, `c16`...) when `T` is a
-/// plain number or a complex number (the kinds table, `kind.rs`, knows).
-pub(crate) fn nd_name<T: 'static>() -> &'static str {
-    crate::kinds::number::nd_name::<T>()
-}
 
 /// The request for an n-d array's flat data, asked of the value the reader
 /// offers for [`NDARRAY`]: a tuple struct whose length is the number of
@@ -186,7 +179,7 @@ pub(crate) enum Special<'n> {
     /// A timedelta64 token; the text after [`TIMEDELTA_PREFIX`].
     Timedelta(&'n str),
     /// [`NDARRAY`]: an n-d array; the element's numpy type when the name
-    /// carries one ([`nd_name`]: `"f8"`), else `""`.
+    /// carries one ([`nd_name`](crate::kinds::number::nd_name): `"f8"`), else `""`.
     NdArray(&'n str),
     /// Another name of this crate's (`"$npy_serde::..."`), unknown here.
     Unknown,
@@ -243,7 +236,7 @@ fn nd_hint(rest: &str) -> Option<&str> {
     }
 }
 
-/// Whether an n-d array's element code ([`nd_name`]) names complex numbers
+/// Whether an n-d array's element code ([`nd_name`](crate::kinds::number::nd_name)) names complex numbers
 /// (`c8`, `c16`): they serialize as `(re, im)` pairs, which only the exact
 /// path writes as numpy's complex type, not the speculative pass.
 pub(crate) fn nd_pairs(code: &str) -> bool {
@@ -287,8 +280,14 @@ mod tests {
         assert_eq!(Special::of("$npy_serde::m8"), Some(Special::Timedelta("")));
         assert_eq!(Special::of("$npy_serde::x"), Some(Special::Unknown));
         assert_eq!(Special::of(NDARRAY), Some(Special::NdArray("")));
-        assert_eq!(Special::of(nd_name::<f64>()), Some(Special::NdArray("f8")));
-        assert_eq!(Special::of(nd_name::<String>()), Some(Special::NdArray("")));
+        assert_eq!(
+            Special::of(crate::kinds::number::nd_name::<f64>()),
+            Some(Special::NdArray("f8"))
+        );
+        assert_eq!(
+            Special::of(crate::kinds::number::nd_name::<String>()),
+            Some(Special::NdArray(""))
+        );
         assert_eq!(Special::of(NDDATA), Some(Special::Unknown));
         assert_eq!(
             Special::of("$serde_json::private::RawValue"),

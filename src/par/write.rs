@@ -38,8 +38,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{CHUNK_BYTES, CHUNKS_PER_THREAD, Fallible};
-use crate::de::at_least_one;
 use crate::error::{Error, Result};
+use crate::format::dtype::at_least_one;
 use crate::format::dtype::{Dtype, Field, Record, Scalar, ScalarType};
 use crate::format::header::Header;
 use crate::format::header_read::parse_header;

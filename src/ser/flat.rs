@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use serde::ser::{self, Impossible, Serialize};
 
-use crate::de::at_least_one;
+use crate::format::dtype::at_least_one;
 // An element the fast mode does not take (never shown): the element
 // encoder's fast-pass miss too, so both fast paths fail the same cheap way.
 use crate::ser::{Found, Miss};

@@ -752,7 +752,7 @@ fn nested(elem: Node, dims: &[u64]) -> Node {
 }
 
 /// The node of the numpy type an n-d array's name carries
-/// ([`nd_name`](crate::kinds::special::nd_name)).
+/// ([`nd_name`](crate::kinds::number::nd_name)).
 fn code_node(code: &str) -> Option<Node> {
     let (kind, size) = code.split_at_checked(1)?;
     let size: u8 = size.parse().ok()?;

@@ -1,7 +1,7 @@
 //! n-d arrays on the write side.
 //!
 //! An [`NdArray`](crate::NdArray) or [`NdView`](crate::NdView) serializes
-//! as a newtype named by [`special::nd_name`](crate::kinds::special::nd_name)
+//! as a newtype named by [`number::nd_name`](crate::kinds::number::nd_name)
 //! over the struct `{shape, order, data}`, `data` flat in `order`: what
 //! other formats see. This crate's serializers look into those parts
 //! through `probe.rs` ([`parts`](crate::ser::probe::parts): the shape and
@@ -31,7 +31,7 @@ pub(crate) struct NdShape {
     /// The element's numpy type code that the newtype's name carries, when
     /// it was seen ([`top`](crate::ser::probe::top)): `"f8"`, `"b1"`,
     /// `"c16"`... for plain and complex numbers
-    /// ([`special::nd_name`](crate::kinds::special::nd_name)), `""` otherwise.
+    /// ([`number::nd_name`](crate::kinds::number::nd_name)), `""` otherwise.
     pub code: &'static str,
 }
 

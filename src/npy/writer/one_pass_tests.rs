@@ -213,7 +213,7 @@ fn nd_arrays_offer_their_bytes() {
     offers(vec![true, false, true, true, false, false], vec![3, 2]);
     offers(vec![-3i8, 4, 5, 6], vec![2, 2]);
     offers(vec![7u64], vec![]);
-    // every type the array's name carries a code for (special::nd_name)
+    // every type the array's name carries a code for (number::nd_name)
     offers(vec![-1i16, 2, 3], vec![3]);
     offers(vec![-1i32, 2], vec![1, 2]);
     offers(vec![-1i64, 2], vec![2, 1]);
@@ -241,7 +241,7 @@ fn nd_arrays_offer_their_bytes() {
     struct Impostor;
     impl Serialize for Impostor {
         fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-            s.serialize_newtype_struct(crate::kinds::special::nd_name::<u8>(), &1u8)
+            s.serialize_newtype_struct(crate::kinds::number::nd_name::<u8>(), &1u8)
         }
     }
     assert_eq!(raw(&Impostor, &WriteOptions::new()), None);
