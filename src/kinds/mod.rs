@@ -1,6 +1,8 @@
-//! The element kinds: the one table of number types (`number.rs`), and the
-//! kinds beyond serde's data model: complex numbers, datetimes and their
-//! units, long doubles, padding, and the newtype names that mark them.
+//! The element kinds: the one table of number types (`number.rs`), the
+//! exact conversions between them (`convert.rs`), and the kinds beyond
+//! serde's data model: complex numbers, datetimes and their units, long
+//! doubles, padding, the kinds given as their bits (`special::BITS`:
+//! half floats), and the newtype names that mark them.
 
 pub mod complex;
 pub(crate) mod convert;
