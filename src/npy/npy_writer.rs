@@ -612,38 +612,41 @@ fn changed<'n>(old: &[u8], new: &'n [u8]) -> (usize, &'n [u8]) {
 /// the old count whose text after the count is already where the new one
 /// has it. `None` when the new count is not longer.
 fn old_count_in_place(old: &[u8], new: &[u8]) -> Option<Vec<u8>> {
-    const AXIS: &[u8] = b"'shape': (";
-    let axis = |h: &[u8]| {
-        let at = h
-            .windows(AXIS.len())
-            .rposition(|w| w == AXIS)?
-            .checked_add(AXIS.len())?;
-        let len = h.get(at..)?.iter().position(|&b| b == b',' || b == b')')?;
-        Some((at, at.checked_add(len)?))
-    };
-    let ((o, o_end), (n, n_end)) = (axis(old)?, axis(new)?);
-    let count = old.get(o..o_end)?;
+    let count = old.get(first_axis(old)?)?;
     let mut moved = new.to_vec();
-    let digits = moved.get_mut(n..n_end).filter(|d| d.len() > count.len())?;
+    let digits = moved
+        .get_mut(first_axis(new)?)
+        .filter(|d| d.len() > count.len())?;
     digits.fill(b' ');
     digits.get_mut(..count.len())?.copy_from_slice(count);
     Some(moved)
+}
+
+/// Where a header's first axis is written: the text after `'shape': (`
+/// up to the next `,` or `)`.
+fn first_axis(header: &[u8]) -> Option<std::ops::Range<usize>> {
+    const AXIS: &[u8] = b"'shape': (";
+    let at = header
+        .windows(AXIS.len())
+        .rposition(|w| w == AXIS)?
+        .checked_add(AXIS.len())?;
+    let len = header
+        .get(at..)?
+        .iter()
+        .position(|&b| b == b',' || b == b')')?;
+    Some(at..at.checked_add(len)?)
 }
 
 /// A count-0 header as the placeholder of a file `finish` has not patched:
 /// the first axis is `None` (numpy: "shape is not valid"), three of the
 /// growth spaces making room for it, so the size is the final header's.
 fn unfinished(mut bytes: Vec<u8>) -> Vec<u8> {
-    const AXIS: &[u8] = b"'shape': (";
-    const ZERO: &[u8] = b"'shape': (0";
-    let at = bytes.windows(ZERO.len()).rposition(|w| w == ZERO);
     let newline = bytes.len().checked_sub(1);
-    if let (Some(at), Some(newline)) = (at, newline) {
+    if let (Some(axis), Some(newline)) = (first_axis(&bytes), newline) {
         // the padding before the final newline is spaces (at least the 20
         // growth spaces of a count of 0)
-        let digit = at.saturating_add(AXIS.len());
         bytes.drain(newline.saturating_sub(3)..newline);
-        bytes.splice(digit..=digit, *b"None");
+        bytes.splice(axis, *b"None");
     }
     bytes
 }
