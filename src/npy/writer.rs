@@ -349,10 +349,14 @@ fn one_pass_streamed<W: Write>(
             direct.end(&out)?;
             Ok(true)
         }
-        _ => Err(Error::schema(
-            "the values changed between the checking pass and the writing pass",
-        )),
+        _ => Err(changed()),
     }
+}
+
+/// The error of a `Serialize` impl that gave other values to the writing
+/// pass than to the checking pass.
+pub(crate) fn changed() -> Error {
+    Error::schema("the values changed between the checking pass and the writing pass")
 }
 
 /// The error of a write whose later element did not fit the layout the
@@ -919,6 +923,19 @@ impl WriteOptions {
     /// ```
     pub fn to_vec<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         self.to_vec_of(&Val(value))
+    }
+
+    /// The header [`to_vec`](Self::to_vec) writes for `value` (not an
+    /// n-d array), found as it finds it: the single pass, else pass 1.
+    /// What `par_to_vec` lays its chunks out by, without a header written
+    /// or read for each.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn header_of(&self, value: &dyn Writable) -> Result<Header> {
+        let spec = single_pass(value, self, &mut Vec::new(), &mut Whole)?;
+        match spec.as_ref().and_then(checked_header) {
+            Some((header, _)) => Ok(header),
+            None => Ok(header_for(&plan(value.value(), self)?, self)),
+        }
     }
 
     /// [`to_vec`](Self::to_vec), not generic.

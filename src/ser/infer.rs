@@ -110,7 +110,7 @@ fn merge(old: &mut Node, new: &Node) -> bool {
 /// Puts `new` into the slot (first time) or merges it with what is there.
 /// The common case (the same scalar again) is one comparison.
 #[inline]
-fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
+pub(crate) fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
     let Some(old) = slot else {
         *slot = Some(new);
         return Ok(());
