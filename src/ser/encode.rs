@@ -170,19 +170,12 @@ impl TreeNode {
     #[cold]
     #[inline(never)]
     fn is_token_text(&self, name: &'static str) -> bool {
-        let (rest, delta) = match Special::of(name) {
-            Some(Special::Datetime(rest)) => (rest, false),
-            Some(Special::Timedelta(rest)) => (rest, true),
+        let ty = match Special::of(name) {
+            Some(Special::Datetime(rest)) => time_unit(name, rest).map(ScalarType::Datetime),
+            Some(Special::Timedelta(rest)) => time_unit(name, rest).map(ScalarType::Timedelta),
             _ => return false,
         };
-        let Ok(unit) = time_unit(name, rest) else {
-            return false;
-        };
-        let same = match self.scalar.map(|s| s.ty()) {
-            Some(ScalarType::Datetime(u)) => !delta && u == unit,
-            Some(ScalarType::Timedelta(u)) => delta && u == unit,
-            _ => false,
-        };
+        let same = ty.is_ok_and(|ty| self.scalar.map(|s| s.ty()) == Some(ty));
         if same {
             self.token.0.set(name.as_ptr().addr());
             self.token.1.set(name.len());
