@@ -170,19 +170,12 @@ impl TreeNode {
     #[cold]
     #[inline(never)]
     fn is_token_text(&self, name: &'static str) -> bool {
-        let (rest, delta) = match Special::of(name) {
-            Some(Special::Datetime(rest)) => (rest, false),
-            Some(Special::Timedelta(rest)) => (rest, true),
+        let ty = match Special::of(name) {
+            Some(Special::Datetime(rest)) => time_unit(name, rest).map(ScalarType::Datetime),
+            Some(Special::Timedelta(rest)) => time_unit(name, rest).map(ScalarType::Timedelta),
             _ => return false,
         };
-        let Ok(unit) = time_unit(name, rest) else {
-            return false;
-        };
-        let same = match self.scalar.map(|s| s.ty()) {
-            Some(ScalarType::Datetime(u)) => !delta && u == unit,
-            Some(ScalarType::Timedelta(u)) => delta && u == unit,
-            _ => false,
-        };
+        let same = ty.is_ok_and(|ty| self.scalar.map(|s| s.ty()) == Some(ty));
         if same {
             self.token.0.set(name.as_ptr().addr());
             self.token.1.set(name.len());
@@ -304,7 +297,7 @@ pub(crate) struct DtypeTree {
     dt: Dtype,
     root: TreeNode,
     /// Scratch of the exact pass (see [`Seen`]).
-    marks: Vec<u64>,
+    marks: Vec<bool>,
 }
 
 impl DtypeTree {
@@ -545,16 +538,16 @@ trait Pass: ser::Error {
     /// The error with the field or index it happened in.
     fn field(self, key: &str) -> Self;
     fn index(self, i: usize) -> Self;
-    /// A record's field looked up by name (or a map's value), the value
-    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)): the exact pass's
-    /// path off the fields in dtype order, instantiated once in this crate
-    /// whatever the field's type; the fast pass misses.
-    fn field_at(
-        rec: &mut Rec<'_, '_, '_, Self>,
-        idx: Option<usize>,
-        key: &str,
-        value: &crate::ser::DynValue<'_>,
-    ) -> Result<(), Self>;
+
+    /// Off the fast paths: the fast pass ends (a miss), the exact pass
+    /// runs `rule`.
+    #[inline(always)]
+    fn exact<T>(rule: impl FnOnce() -> Result<T>) -> Result<T, Self> {
+        if !Self::EXACT {
+            return Err(Self::missed());
+        }
+        rule().map_err(Self::of)
+    }
 }
 
 impl Pass for Miss {
@@ -575,14 +568,6 @@ impl Pass for Miss {
     fn index(self, _: usize) -> Miss {
         Miss
     }
-    fn field_at(
-        _: &mut Rec<'_, '_, '_, Miss>,
-        _: Option<usize>,
-        _: &str,
-        _: &crate::ser::DynValue<'_>,
-    ) -> Result<(), Miss> {
-        Err(Miss)
-    }
 }
 
 impl Pass for Error {
@@ -602,15 +587,6 @@ impl Pass for Error {
     fn index(self, i: usize) -> Error {
         self.at_index(i as u64)
     }
-    #[inline(never)]
-    fn field_at(
-        rec: &mut Rec<'_, '_, '_, Error>,
-        idx: Option<usize>,
-        key: &str,
-        value: &crate::ser::DynValue<'_>,
-    ) -> Result<()> {
-        rec.field_at(idx, key, value)
-    }
 }
 
 /// The element's bytes and where the current frame (the element, or the
@@ -620,9 +596,9 @@ impl Pass for Error {
 struct Frame<'b> {
     buf: &'b mut [u8],
     base: u32,
-    /// The bits of the records whose fields came out of order (see
+    /// The flags of the records whose fields came out of order (see
     /// [`Seen`]).
-    marks: &'b mut Vec<u64>,
+    marks: &'b mut Vec<bool>,
 }
 
 impl Frame<'_> {
@@ -667,10 +643,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     /// applies the general rule `rule`.
     #[inline(always)]
     fn general(self, rule: impl FnOnce(Enc<'a, 'f, 'b, Error>) -> Result<()>) -> Result<(), E> {
-        if !E::EXACT {
-            return Err(E::missed());
-        }
-        rule(Enc::at(self.node, self.frame)).map_err(E::of)
+        E::exact(|| rule(Enc::at(self.node, self.frame)))
     }
 
     /// Enum variants with data (the only values no pass writes).
@@ -693,7 +666,8 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
         if let Some(d) = raw.first_chunk_mut::<N>() {
             *d = bytes;
         }
-        Enc::<E>::at(node, frame).general(|e| e.slot()?.put_number(num, u64::from_le_bytes(raw)))
+        Enc::<E>::at(node, frame)
+            .general(|e| e.converting()?.put_number(num, u64::from_le_bytes(raw)))
     }
 
     /// A string into a `<Un` node: its chars as little-endian code points,
@@ -709,7 +683,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
                 }
             }
         }
-        Enc::<E>::at(node, frame).general(|e| e.slot()?.put_str(v))
+        Enc::<E>::at(node, frame).general(|e| e.converting()?.put_str(v))
     }
 
     /// The node's parts as a sequence (see [`Seq`]).
@@ -735,8 +709,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
             (Tag::Sub, Found::Seq | Found::Tuple) => Ok(self.repeat()),
             (Tag::Array, Found::Seq | Found::Tuple)
             | (Tag::Record, Found::Tuple | Found::TupleStruct) => Ok(self.seq(Walk::Kids)),
-            _ if !E::EXACT => Err(E::missed()),
-            _ => self.seq_other().map_err(E::of),
+            _ => E::exact(|| self.seq_other()),
         }
     }
 
@@ -775,10 +748,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     #[inline(always)]
     fn record(self) -> Result<Rec<'a, 'f, 'b, E>, E> {
         if self.node.tag != Tag::Record {
-            if !E::EXACT {
-                return Err(E::missed());
-            }
-            return Err(E::of(mismatch(self.node, "a record")));
+            return E::exact(|| Err(mismatch(self.node, "a record")));
         }
         Ok(Rec {
             kids: &self.node.kids,
@@ -804,6 +774,17 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             node: self.node,
             buf,
         })
+    }
+
+    /// This node's bytes for a value that only a conversion writes (a
+    /// number, string, bytes or datetime the fast path did not store), or
+    /// padding: strict mode refuses them (inference makes little-endian
+    /// dtypes, whose own values the fast paths store).
+    fn converting(self) -> Result<Slot<'a, 'f>> {
+        if self.node.strict {
+            return Err(not_strict());
+        }
+        self.slot()
     }
 
     #[cold]
@@ -896,10 +877,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
                 };
             }
             Some(Special::Padding) => {
-                let slot = self.slot()?;
-                if slot.node.strict {
-                    return Err(not_strict());
-                }
+                let slot = self.converting()?;
                 return match slot.scalar() {
                     Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
                         slot.buf.fill(0);
@@ -913,7 +891,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             Some(Special::Timedelta(rest)) => (rest, true),
         };
         match probe(value) {
-            Captured::Int(c) => self.slot()?.put_time(c, name, rest, delta),
+            Captured::Int(c) => self.converting()?.put_time(c, name, rest, delta),
             _ => Err(Error::mismatch(
                 "malformed datetime value (expected an i64 count)",
             )),
@@ -964,55 +942,39 @@ impl Slot<'_, '_> {
                 }
                 _ => Err(self.mismatch("bool")),
             },
-            Plain::I8 => self.put_int(i128::from(raw as u8 as i8), ScalarType::Int(1)),
-            Plain::I16 => self.put_int(i128::from(raw as u16 as i16), ScalarType::Int(2)),
-            Plain::I32 => self.put_int(i128::from(raw as u32 as i32), ScalarType::Int(4)),
-            Plain::I64 => self.put_int(i128::from(raw as i64), ScalarType::Int(8)),
-            Plain::U8 => self.put_int(i128::from(raw as u8), ScalarType::UInt(1)),
-            Plain::U16 => self.put_int(i128::from(raw as u16), ScalarType::UInt(2)),
-            Plain::U32 => self.put_int(i128::from(raw as u32), ScalarType::UInt(4)),
-            Plain::U64 => self.put_int(i128::from(raw), ScalarType::UInt(8)),
+            Plain::I8 => self.put_int(i128::from(raw as u8 as i8)),
+            Plain::I16 => self.put_int(i128::from(raw as u16 as i16)),
+            Plain::I32 => self.put_int(i128::from(raw as u32 as i32)),
+            Plain::I64 => self.put_int(i128::from(raw as i64)),
+            Plain::U8 | Plain::U16 | Plain::U32 | Plain::U64 => self.put_int(i128::from(raw)),
+            // an f32 widens exactly (NaNs by their bits) and narrows back
+            // to its own bits
             Plain::F32 => {
                 let v = f32::from_bits(raw as u32);
-                self.strict_ok(ScalarType::Float(4))?;
-                match self.scalar() {
-                    Some(s) if s.ty() == ScalarType::Float(4) => {
-                        write_uint(self.buf, v.to_bits().into(), 4, s.order() == ByteOrder::Big)
-                    }
-                    _ => self.put_float(f32_to_f64(v), true, &|| v.to_string()),
-                }
+                self.put_float(f32_to_f64(v), true, &|| v.to_string())
             }
             Plain::F64 => {
                 let v = f64::from_bits(raw);
-                self.strict_ok(ScalarType::Float(8))?;
                 self.put_float(v, false, &|| v.to_string())
             }
         }
     }
 
-    fn put_int(self, v: i128, src: ScalarType) -> Result<()> {
-        self.strict_ok(src)?;
+    fn put_int(self, v: i128) -> Result<()> {
         let Some(s) = self.scalar() else {
             return Err(self.mismatch(&format!("integer {v}")));
         };
         let big = s.order() == ByteOrder::Big;
         match s.ty() {
-            ScalarType::Int(n @ (1 | 2 | 4 | 8)) => {
-                // n is 1, 2, 4 or 8: bits is at most 63, far inside i128
-                let bits = u32::from(n).wrapping_mul(8).wrapping_sub(1);
-                let (min, max) = (
-                    (1i128 << bits).wrapping_neg(),
-                    (1i128 << bits).wrapping_sub(1),
-                );
-                if v < min || v > max {
-                    return Err(not_fit(v, &s));
-                }
-                write_uint(self.buf, v as u64, n, big)
-            }
-            ScalarType::UInt(n @ (1 | 2 | 4 | 8)) => {
-                // n is 1, 2, 4 or 8: a shift of at most 64, far inside i128
-                let max = (1i128 << u32::from(n).wrapping_mul(8)).wrapping_sub(1);
-                if v < 0 || v > max {
+            ScalarType::Int(n @ (1 | 2 | 4 | 8)) | ScalarType::UInt(n @ (1 | 2 | 4 | 8)) => {
+                // the bits above the type's value bits (n * 8, one less
+                // when signed; n is 1, 2, 4 or 8: a shift below 64) are
+                // all zeros, or all ones for a negative value of a signed
+                // type
+                let signed = matches!(s.ty(), ScalarType::Int(_));
+                let high =
+                    v.wrapping_shr(u32::from(n).wrapping_mul(8).wrapping_sub(u32::from(signed)));
+                if high != 0 && !(signed && high == -1) {
                     return Err(not_fit(v, &s));
                 }
                 write_uint(self.buf, v as u64, n, big)
@@ -1092,9 +1054,6 @@ impl Slot<'_, '_> {
         if v.ends_with('\0') {
             return Err(nul_error());
         }
-        if self.node.strict && !matches!(s.ty(), ScalarType::Unicode(_)) {
-            return Err(not_strict());
-        }
         match s.ty() {
             ScalarType::Unicode(_) => {
                 if put_unicode(self.buf, v, s.order() == ByteOrder::Big) {
@@ -1118,9 +1077,7 @@ impl Slot<'_, '_> {
                 }
                 self.put_raw(v, &s)
             }
-            Some(s) if matches!(s.ty(), ScalarType::Void(_)) && !self.node.strict => {
-                self.put_raw(v, &s)
-            }
+            Some(s) if matches!(s.ty(), ScalarType::Void(_)) => self.put_raw(v, &s),
             _ => Err(self.mismatch("bytes")),
         }
     }
@@ -1148,9 +1105,6 @@ impl Slot<'_, '_> {
             (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
             _ => return Err(self.mismatch(&found())),
         };
-        if self.node.strict && to != from {
-            return Err(not_strict());
-        }
         let c = convert_time(count, from, to, !delta)?;
         write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
     }
@@ -1260,28 +1214,23 @@ fn put_unicode(dst: &mut [u8], v: &str, big: bool) -> bool {
 #[inline]
 fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
     let n = usize::from(n);
-    // the low n bytes: the first n little-endian, the last n big-endian
-    let (bytes, at) = match big {
-        true => (bits.to_be_bytes(), 8usize.checked_sub(n)),
-        false => (bits.to_le_bytes(), Some(0)),
+    let le = bits.to_le_bytes();
+    let (Some(src), Some(dst)) = (le.get(..n), buf.get_mut(..n)) else {
+        return Err(internal());
     };
-    let src = at.and_then(|at| bytes.get(at..at.checked_add(n)?));
-    match (src, buf.get_mut(..n)) {
-        (Some(src), Some(dst)) => {
-            dst.copy_from_slice(src);
-            Ok(())
-        }
-        _ => Err(internal()),
+    dst.copy_from_slice(src);
+    if big {
+        dst.reverse();
     }
+    Ok(())
 }
 
 /// Which record fields a value has given, once they came out of dtype
-/// order: a bit per field, in the words of the frame's `marks` from `at`
-/// (kept by the tree, so that neither this nor a [`Rec`] owns memory).
+/// order: a flag per field, in the frame's `marks` from `at` (kept by the
+/// tree, so that neither this nor a [`Rec`] owns memory).
 #[derive(Clone, Copy)]
 struct Seen {
     at: usize,
-    count: usize,
     /// The field looked at first for the next key (the one after the last
     /// written).
     next: usize,
@@ -1289,33 +1238,20 @@ struct Seen {
 
 impl Seen {
     /// The fields before `next` given (in order, so far), of `n`.
-    fn upto(marks: &mut Vec<u64>, n: usize, next: usize) -> Seen {
+    fn upto(marks: &mut Vec<bool>, n: usize, next: usize) -> Seen {
         let at = marks.len();
-        marks.resize(at.saturating_add(n.div_ceil(64)), 0);
-        let mut seen = Seen { at, count: 0, next };
-        for i in 0..next {
-            seen.mark(marks, i);
-        }
-        seen
+        marks.extend((0..n).map(|i| i < next));
+        Seen { at, next }
     }
 
     /// Marks field `i`; false when it was marked before.
-    fn mark(&mut self, marks: &mut [u64], i: usize) -> bool {
-        let Some(word) = marks.get_mut(self.at.saturating_add(i / 64)) else {
-            return false;
-        };
-        let bit = 1u64 << (i % 64);
-        let fresh = *word & bit == 0;
-        *word |= bit;
-        // at most one per field: count <= the number of fields
-        self.count = self.count.wrapping_add(usize::from(fresh));
-        fresh
+    fn mark(&self, marks: &mut [bool], i: usize) -> bool {
+        let flag = marks.get_mut(self.at.saturating_add(i));
+        flag.is_some_and(|f| !std::mem::replace(f, true))
     }
 
-    fn has(&self, marks: &[u64], i: usize) -> bool {
-        marks
-            .get(self.at.saturating_add(i / 64))
-            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+    fn has(&self, marks: &[bool], i: usize) -> bool {
+        marks.get(self.at.saturating_add(i)) == Some(&true)
     }
 }
 
@@ -1357,7 +1293,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     #[inline(never)]
     fn field_by_name<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<(), E> {
         let idx = self.lookup(key);
-        E::field_at(self, idx, key, &value)
+        self.field_at(idx, key, &value)
     }
 
     /// The index of the next field in dtype order.
@@ -1378,11 +1314,16 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
         }
     }
 
-    fn field_at<T: ?Sized + Serialize>(
+    /// A field looked up by name (or a map's value): the exact pass's path
+    /// off the fields in dtype order, the value behind `dyn`
+    /// ([`DynValue`](crate::ser::DynValue)), instantiated once per pass
+    /// whatever the field's type.
+    #[inline(never)]
+    fn field_at(
         &mut self,
         idx: Option<usize>,
         key: &str,
-        value: &T,
+        value: &crate::ser::DynValue<'_>,
     ) -> Result<(), E> {
         // strict mode: fields only in dtype order, so none can repeat
         if self.strict && idx != Some(self.hint()) {
@@ -1427,28 +1368,23 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
         if self.rest.len() == 0 && self.seen.is_none() {
             return Ok(());
         }
-        if !E::EXACT {
-            return Err(E::missed());
-        }
-        self.finish_other().map_err(E::of)
+        E::exact(|| self.finish_other())
     }
 
     #[cold]
     #[inline(never)]
     fn finish_other(self) -> Result<()> {
-        if self.strict {
-            return Err(not_strict());
-        }
-        let n = self.kids.len();
         let missing = match &self.seen {
-            Some(seen) if seen.count == n => return Ok(()),
-            Some(seen) => (0..n).find(|&i| !seen.has(self.frame.marks, i)),
+            Some(seen) => (0..self.kids.len()).find(|&i| !seen.has(self.frame.marks, i)),
             None => Some(self.in_order()),
         };
-        let name = missing
-            .and_then(|i| self.kids.get(i))
-            .map_or("?", |f| &*f.name);
-        Err(Error::mismatch("missing from the value (the dtype has this field)").in_field(name))
+        match missing.and_then(|i| self.kids.get(i)) {
+            Some(f) => Err(
+                Error::mismatch("missing from the value (the dtype has this field)")
+                    .in_field(&f.name),
+            ),
+            None => Ok(()),
+        }
     }
 }
 
@@ -1499,9 +1435,9 @@ impl<E: Pass> ser::SerializeMap for MapRec<'_, '_, '_, E> {
         match self.pending.take() {
             Some(Ok(i)) => {
                 let name = self.rec.kids.get(i).map(|f| &*f.name).unwrap_or_default();
-                E::field_at(&mut self.rec, Some(i), name, &value)
+                self.rec.field_at(Some(i), name, &value)
             }
-            Some(Err(name)) => E::field_at(&mut self.rec, None, &name, &value),
+            Some(Err(name)) => self.rec.field_at(None, &name, &value),
             None => Err(E::of(Error::mismatch("map value without a key"))),
         }
     }
@@ -1542,11 +1478,7 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
         if let Walk::Repeat { at, left } = &mut self.walk {
             let (Some(kid), Some(l)) = (self.node.kids.first(), left.checked_sub(1)) else {
-                return Err(if E::EXACT {
-                    E::of(self.too_long())
-                } else {
-                    E::missed()
-                });
+                return E::exact(|| Err(self.too_long()));
             };
             *left = l;
             self.frame.base = *at;
@@ -1562,8 +1494,7 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
                 Err(e) if !E::EXACT => Err(e),
                 Err(e) => Err(self.kid_error(e, kid)),
             },
-            None if !E::EXACT => Err(E::missed()),
-            None => self.other(value),
+            None => E::exact(|| self.other(value)),
         }
     }
 
@@ -1605,16 +1536,14 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
     /// An element past the kids, or of a complex or byte sequence.
     #[cold]
     #[inline(never)]
-    fn other<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
+    fn other<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match &mut self.walk {
             Walk::Complex { parts, n } => {
                 let Some((part, _)) = probe(value).part() else {
-                    return Err(E::of(
-                        Error::mismatch(
-                            "complex parts must be numbers exactly representable as floats",
-                        )
-                        .at_index(*n as u64),
-                    ));
+                    return Err(Error::mismatch(
+                        "complex parts must be numbers exactly representable as floats",
+                    )
+                    .at_index(*n as u64));
                 };
                 if let Some(slot) = parts.get_mut(*n) {
                     *slot = Some(part);
@@ -1626,14 +1555,14 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
             }
             Walk::Bytes { n } => {
                 let i = *n;
-                self.put_byte(i, value).map_err(E::of)?;
+                self.put_byte(i, value)?;
                 // i < the slot's length (checked by put_byte)
                 if let Walk::Bytes { n } = &mut self.walk {
                     *n = i.wrapping_add(1);
                 }
                 Ok(())
             }
-            Walk::Repeat { .. } | Walk::Kids => Err(E::of(self.too_long())),
+            Walk::Repeat { .. } | Walk::Kids => Err(self.too_long()),
         }
     }
 
@@ -1667,8 +1596,7 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
                 Ok(())
             }
             Walk::Kids if self.kids.len() == 0 => Ok(()),
-            _ if !E::EXACT => Err(E::missed()),
-            _ => self.finish_other().map_err(E::of),
+            _ => E::exact(|| self.finish_other()),
         }
     }
 
@@ -1751,7 +1679,7 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
                 return Ok(());
             }
         }
-        Enc::<E>::at(node, frame).general(|e| e.slot()?.put_bytes(v))
+        Enc::<E>::at(node, frame).general(|e| e.converting()?.put_bytes(v))
     }
     fn serialize_none(self) -> Result<(), E> {
         self.general(|_| {

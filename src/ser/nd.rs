@@ -80,7 +80,7 @@ pub(crate) fn subarray_of(base: Dtype, dims: &[u64]) -> Result<Dtype> {
 /// into `dst` (both `count * elsize` bytes), from Fortran into C order
 /// (`from_fortran`) or from C into Fortran order.
 pub(crate) fn reorder(src: &[u8], dst: &mut [u8], dims: &[u64], elsize: usize, from_fortran: bool) {
-    let Some(dims) = dims
+    let Some(mut dims) = dims
         .iter()
         .map(|&d| usize::try_from(d).ok())
         .collect::<Option<Vec<usize>>>()
@@ -90,24 +90,20 @@ pub(crate) fn reorder(src: &[u8], dst: &mut [u8], dims: &[u64], elsize: usize, f
     if elsize == 0 || src.len() != dst.len() {
         return;
     }
-    // the source's stride of each axis, in elements; the product of the
-    // dims is the element count, so no partial product overflows
-    let mut strides = vec![0usize; dims.len()];
-    let mut step = 1usize;
-    let axes: Vec<usize> = (0..dims.len()).collect();
-    let source_order: Vec<usize> = if from_fortran {
-        axes.clone()
-    } else {
-        axes.iter().rev().copied().collect()
-    };
-    for &ax in &source_order {
-        if let (Some(s), Some(&d)) = (strides.get_mut(ax), dims.get(ax)) {
-            *s = step;
-            step = step.saturating_mul(d);
-        }
+    // C into Fortran order is Fortran into C order of the dims reversed
+    if !from_fortran {
+        dims.reverse();
     }
-    // the destination is walked in its own order, fastest axis first
-    let dest_order: Vec<usize> = source_order.into_iter().rev().collect();
+    // the source's (Fortran) stride of each axis, in elements; the product
+    // of the dims is the element count, so no partial product overflows
+    let strides: Vec<usize> = dims
+        .iter()
+        .scan(1usize, |step, &d| {
+            let s = *step;
+            *step = step.saturating_mul(d);
+            Some(s)
+        })
+        .collect();
     let mut index = vec![0usize; dims.len()];
     let mut at = 0usize;
     for out in dst.chunks_exact_mut(elsize) {
@@ -115,11 +111,8 @@ pub(crate) fn reorder(src: &[u8], dst: &mut [u8], dims: &[u64], elsize: usize, f
         if let Some(piece) = src.get(from..from.saturating_add(elsize)) {
             out.copy_from_slice(piece);
         }
-        for &ax in &dest_order {
-            let (Some(i), Some(&d), Some(&s)) = (index.get_mut(ax), dims.get(ax), strides.get(ax))
-            else {
-                break;
-            };
+        // the destination in C order, the last axis fastest
+        for ((i, &d), &s) in index.iter_mut().zip(&dims).zip(&strides).rev() {
             // i < d and at + s * (d - 1) < count: the odometer stays
             // inside the array
             *i = i.wrapping_add(1);
