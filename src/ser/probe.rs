@@ -156,7 +156,7 @@ fn key_text_dyn(
         Err(Stop::Is(found)) => KeyError::NotText(key_word(found)),
         Err(Stop::Some) => KeyError::NotText("Some"),
         Err(Stop::Custom(msg)) => KeyError::Custom(msg),
-        Ok(_) | Err(_) => KeyError::NotText("special value"),
+        _ => KeyError::NotText("special value"),
     })
 }
 
