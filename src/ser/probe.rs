@@ -299,7 +299,7 @@ fn nd_look_dyn(value: &DynValue<'_>, inside: bool) -> Result<NdShape, Error> {
 
 /// Hands the bytes `data` serializes to (an n-d array's data, see
 /// `nd_serde`) to `take` with the shape `nd`: `Ok(false)` when `data` is
-/// anything else but a number (nothing was handed), a number refused.
+/// not bytes (nothing was handed); a lone number is refused.
 #[inline(never)]
 fn bytes_dyn(data: &DynValue<'_>, nd: &NdShape, take: &mut TakeBytes<'_>) -> Result<bool, Stop> {
     match erased_serde::serialize(data, Probe::new(Look::Bytes, Bytes { nd, take })) {
