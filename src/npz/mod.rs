@@ -157,8 +157,7 @@ enum TopKind {
 /// through), without walking it.
 fn top_kind<T: ?Sized + Serialize>(value: &T) -> TopKind {
     match top_of(value) {
-        // `Ok`: the text a char, a string or a unit variant holds
-        Ok(found) | Err(Stop::Is(found)) => match found {
+        Stop::Is(found) => match found {
             Found::None => TopKind::None,
             Found::Seq => TopKind::Seq,
             Found::Tuple | Found::TupleStruct => TopKind::Tuple,
@@ -177,10 +176,10 @@ fn top_kind<T: ?Sized + Serialize>(value: &T) -> TopKind {
             | Found::TupleVariant(..)
             | Found::StructVariant(..) => TopKind::Other("enum variant"),
         },
-        Err(Stop::Special) => TopKind::Other("scalar"),
-        Err(Stop::Some | Stop::First(_) | Stop::Custom(_) | Stop::Shape(_) | Stop::Data(_)) => {
-            TopKind::Other("value")
-        }
+        // a tuple, its first element looked at
+        Stop::First(_) => TopKind::Tuple,
+        Stop::Special => TopKind::Other("scalar"),
+        Stop::Some | Stop::Custom(_) | Stop::Shape(_) | Stop::Data(_) => TopKind::Other("value"),
     }
 }
 

@@ -128,9 +128,7 @@ impl Dtype {
                 Ok(_) => {}
                 Err(TraceError::Restart) => continue,
                 Err(TraceError::Npy(e)) => return Err(e),
-                Err(TraceError::Duplicate(name)) => {
-                    return Err(Error::schema(format!("duplicate field `{name}`")));
-                }
+                Err(e @ TraceError::Duplicate(_)) => return Err(Error::schema(e.to_string())),
             }
             if first.is_none() {
                 first = Some(ctx.result.take().unwrap_or(Traced::Ignored));
@@ -329,10 +327,6 @@ impl Tracer<'_> {
     }
 }
 
-fn empty_record() -> Result<Traced, TraceError> {
-    Ok(Traced::Dtype(Dtype::record().build()?))
-}
-
 macro_rules! trace_scalar {
     ($($method:ident => $ty:expr, $visit:ident($val:expr);)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
@@ -384,7 +378,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
-        self.ctx.result = Some(empty_record()?);
+        self.ctx.result = Some(Traced::Dtype(Dtype::record().build()?));
         visitor.visit_unit()
     }
 

@@ -120,11 +120,15 @@ pub(crate) fn put(slot: &mut Option<Node>, new: Node) -> Result<()> {
     }
     // a failed merge may have widened strings inside: the top, which the
     // message describes, is as it was
-    Err(Error::schema(format!(
-        "found {} where the first record has {}",
-        new.describe(),
-        old.describe()
-    )))
+    Err(differs(&new.describe(), old))
+}
+
+/// A value (`found`, described) of another layout than the first record's.
+fn differs(found: &str, first: &Node) -> Error {
+    Error::schema(format!(
+        "found {found} where the first record has {}",
+        first.describe()
+    ))
 }
 
 /// The pass-1 serializer: lays the value into `slot`.
@@ -223,10 +227,7 @@ impl<'a> Infer<'a> {
                 top,
                 at,
             }),
-            other => Err(Error::schema(format!(
-                "found a sequence where the first record has {}",
-                other.describe()
-            ))),
+            other => Err(differs("a sequence", other)),
         }
     }
 
@@ -294,12 +295,7 @@ impl<'a> Infer<'a> {
         let target = match self.slot {
             None => RecTarget::New(self.slot, Vec::new()),
             Some(Node::Record(fields)) => RecTarget::Check(fields),
-            Some(other) => {
-                return Err(Error::schema(format!(
-                    "found a record where the first record has {}",
-                    other.describe()
-                )));
-            }
+            Some(other) => return Err(differs("a record", other)),
         };
         Ok(RecInfer {
             target,
@@ -405,30 +401,37 @@ pub(crate) fn names_repr<'n>(names: impl Iterator<Item = &'n str>) -> String {
 
 impl RecInfer<'_> {
     fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
+        self.field_at(Some(key), value)
+    }
+
+    /// The value of field `key` (`None`: the field expected next, whose
+    /// key was already matched).
+    fn field_at<T: ?Sized + Serialize>(&mut self, key: Option<&str>, value: &T) -> Result<()> {
         let at = self.at;
-        let Some(slot) = self.slot_of(key)? else {
+        let Some(f) = self.slot_of(key)? else {
             return Ok(());
         };
         value
-            .serialize(Infer::below(slot, at)?)
-            .map_err(|e| e.in_field(key))
+            .serialize(Infer::below(&mut f.node, at)?)
+            .map_err(|e| e.in_field(&f.name))
     }
 
-    /// The slot the value of field `key` is inferred into: a new field of
-    /// the first record, or the field of that name where the first record
-    /// has it; `None` once this record's fields differ from the first's
-    /// (their names are kept for the message).
-    fn slot_of(&mut self, key: &str) -> Result<Option<&mut Option<Node>>> {
+    /// The field the value of `key` is inferred into (`None`: the one
+    /// expected next): a new field of the first record, or the field of
+    /// that name where the first record has it; `None` once this record's
+    /// fields differ from the first's (their names are kept for the
+    /// message).
+    fn slot_of(&mut self, key: Option<&str>) -> Result<Option<&mut RecField>> {
         if let Some(names) = &mut self.mismatch {
-            names.push(key.to_owned());
+            names.extend(key.map(str::to_owned));
             return Ok(None);
         }
         let i = self.index;
         // index <= fields.len(): one per field pushed or checked, and once
         // a field mismatches the later ones return early (above)
         self.index = i.wrapping_add(1);
-        match &mut self.target {
-            RecTarget::New(_, fields) => {
+        match (&mut self.target, key) {
+            (RecTarget::New(_, fields), Some(key)) => {
                 if self.ndarray_form && i == 2 {
                     let names = fields.iter().map(|f| f.name.as_str()).chain([key]);
                     if names.eq(crate::kinds::special::NDARRAY_FORM_FIELDS) {
@@ -449,18 +452,21 @@ impl RecInfer<'_> {
                     name: key.to_owned(),
                     node: None,
                 });
-                Ok(fields.last_mut().map(|f| &mut f.node))
+                Ok(fields.last_mut())
             }
-            RecTarget::Check(fields) => {
-                if fields.get(i).is_some_and(|f| f.name == key) {
-                    return Ok(fields.get_mut(i).map(|f| &mut f.node));
-                }
+            (RecTarget::New(..), None) => {
+                Err(Error::schema("internal: expected field outside a check"))
+            }
+            (RecTarget::Check(fields), Some(key))
+                if fields.get(i).is_none_or(|f| f.name != key) =>
+            {
                 let mut names: Vec<String> =
                     fields.iter().take(i).map(|f| f.name.clone()).collect();
                 names.push(key.to_owned());
                 self.mismatch = Some(names);
                 Ok(None)
             }
+            (RecTarget::Check(fields), _) => Ok(fields.get_mut(i)),
         }
     }
 
@@ -468,23 +474,6 @@ impl RecInfer<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let name = tuple_field_name(self.index);
         self.field(&name, value)
-    }
-
-    /// The value of the field expected next (its key was already matched).
-    fn expected_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let i = self.index;
-        let RecTarget::Check(fields) = &mut self.target else {
-            return Err(Error::schema("internal: expected field outside a check"));
-        };
-        let f = fields
-            .get_mut(i)
-            .ok_or_else(|| Error::schema("internal: expected field index"))?;
-        value
-            .serialize(Infer::below(&mut f.node, self.at)?)
-            .map_err(|e| e.in_field(&f.name))?;
-        // i indexes fields (checked by get_mut above)
-        self.index = i.wrapping_add(1);
-        Ok(())
     }
 
     fn finish(self) -> Result<()> {
@@ -535,8 +524,7 @@ impl ser::SerializeMap for RecInfer<'_> {
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match self.pending_key.take() {
-            Some(Some(key)) => self.field(&key, value),
-            Some(None) => self.expected_field(value),
+            Some(key) => self.field_at(key.as_deref(), value),
             None => Err(Error::schema("map value without a key")),
         }
     }
@@ -786,8 +774,8 @@ fn key_error(what: &str) -> Error {
 pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
     match node {
         Node::Array { .. } => {
-            let (dims, base) = axes(node, usize::MAX);
-            Dtype::subarray(node_to_dtype(base.ok_or_else(empty_elem)?, align)?, dims)
+            let (dims, base) = split_shape(node)?;
+            Dtype::subarray(node_to_dtype(base, align)?, dims)
         }
         Node::Record(fields) => {
             // Laid out here rather than by `RecordBuilder::align`, which

@@ -6,7 +6,6 @@
 //! - [`key_text`]: a map key read as a name, for every serializer that
 //!   takes maps (record fields by name in `encode` and `infer`, npz member
 //!   names, the column `pick.rs` keeps);
-//! - [`dims`]: a sequence of sizes (an n-d array's shape);
 //! - [`top`], [`shape_of`] and [`parts`]: an n-d array's shape and order
 //!   (its newtype over `{shape, order, data}`, see `nd.rs`), and its flat
 //!   data handed to a serializer of the caller's; [`raw`]: the data as the
@@ -28,7 +27,6 @@
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 use std::fmt;
-use std::marker::PhantomData;
 
 use serde::Serialize;
 use serde::ser;
@@ -82,7 +80,7 @@ impl Captured {
 
 /// Probes `value`: a number, a pair or padding, or [`Captured::Other`].
 pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
-    let seen = value.serialize(Probe::new(Look::Value, NoText));
+    let seen = value.serialize(Probe::new(Look::Value, Nothing));
     if let Ok(Seen::Value(captured)) = seen {
         // a number owns nothing to drop: forgetting it spares the
         // datetime fast path of `encode.rs` a call to the result's drop
@@ -98,24 +96,6 @@ pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
 #[inline(never)]
 fn probe_dyn(value: &DynValue<'_>) -> Captured {
     probe(value)
-}
-
-/// Whether a value behind `dyn` is a record (a struct or a map).
-#[inline(never)]
-fn is_record_dyn(value: &DynValue<'_>) -> bool {
-    matches!(
-        value.serialize(Probe::new(Look::Kind, NoText)),
-        Err(Stop::Is(Found::Struct | Found::Map))
-    )
-}
-
-/// Probes `value` as a sequence of sizes (an n-d array's shape): `None`
-/// when it is anything else.
-pub(crate) fn dims<T: ?Sized + Serialize>(value: &T) -> Option<Vec<u64>> {
-    match value.serialize(Probe::new(Look::Dims, NoText)) {
-        Ok(Seen::Dims(dims)) => Some(dims),
-        _ => None,
-    }
 }
 
 /// Why a key is not a name.
@@ -169,42 +149,24 @@ fn key_text_dyn(
     on_text: &mut dyn FnMut(&str),
 ) -> Result<(), KeyError> {
     let look = Probe::new(Look::Key { through_some }, KeyTake(on_text));
-    let seen = erased_serde::serialize(key, look);
-    match seen {
-        Ok(Seen::Text(())) => Ok(()),
-        Ok(Seen::Value(captured)) => Err(KeyError::NotText(key_word(captured.found()))),
-        Ok(Seen::Dims(_)) => Err(KeyError::NotText(key_word(Found::Seq))),
-        Err(Stop::Is(found)) => Err(KeyError::NotText(key_word(found))),
-        Err(Stop::Some) => Err(KeyError::NotText("Some")),
-        Err(Stop::Special | Stop::First(_)) => Err(KeyError::NotText("special value")),
-        Err(Stop::Custom(msg)) => Err(KeyError::Custom(msg)),
-        // only an n-d look sees an n-d array's parts
-        Ok(Seen::Nd(..) | Seen::Bytes(_)) | Err(Stop::Shape(_) | Stop::Data(_)) => {
-            Err(KeyError::NotText(key_word(Found::Struct)))
-        }
-    }
+    // a key look stops at anything but text, a number or `Some`
+    Err(match erased_serde::serialize(key, look) {
+        Ok(Seen::Text) => return Ok(()),
+        Ok(Seen::Value(captured)) => KeyError::NotText(key_word(captured.found())),
+        Err(Stop::Is(found)) => KeyError::NotText(key_word(found)),
+        Err(Stop::Some) => KeyError::NotText("Some"),
+        Err(Stop::Custom(msg)) => KeyError::Custom(msg),
+        _ => KeyError::NotText("special value"),
+    })
 }
 
 /// What a value is at its top, without walking it (`Some` and plain
-/// newtypes looked through): `Ok` with the kind of text it is (a string, a
-/// char, a unit variant's name), or the [`Stop`] that says what else.
-/// Only npz member dispatch asks this.
+/// newtypes looked through): [`Stop::Is`] with its kind, [`Stop::Special`]
+/// for one of the crate's special newtypes, and for a tuple (or `[T; N]`)
+/// [`Stop::First`]. Only npz member dispatch asks this.
 #[cfg(feature = "npz")]
-pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Result<Found, Stop> {
-    top_of_dyn(&value)
-}
-
-/// [`top_of`], the value behind `dyn` ([`DynValue`]).
-#[cfg(feature = "npz")]
-#[inline(never)]
-fn top_of_dyn(value: &DynValue<'_>) -> Result<Found, Stop> {
-    match erased_serde::serialize(value, Probe::new(Look::Kind, KindOf))? {
-        Seen::Text(found) => Ok(found),
-        Seen::Value(captured) => Err(Stop::Is(captured.found())),
-        Seen::Dims(_) => Err(Stop::Is(Found::Seq)),
-        Seen::Nd(..) => Err(Stop::Is(Found::Struct)),
-        Seen::Bytes(_) => Err(Stop::Is(Found::Bytes)),
-    }
+pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Stop {
+    kind_dyn(&value, true)
 }
 
 /// Whether `value` is a tuple (or `[T; N]`) whose first element is a
@@ -212,17 +174,20 @@ fn top_of_dyn(value: &DynValue<'_>) -> Result<Found, Stop> {
 /// a `Vec` would be. Only the first element is looked at.
 #[cfg(feature = "npz")]
 pub(crate) fn first_is_record<T: ?Sized + Serialize>(value: &T) -> bool {
-    first_is_record_dyn(&value)
+    matches!(top_of(value), Stop::First(true))
 }
 
-/// [`first_is_record`], the value behind `dyn` ([`DynValue`]).
-#[cfg(feature = "npz")]
+/// [`top_of`], the value behind `dyn` ([`DynValue`]); `peek`: whether a
+/// tuple's first element is looked at (only at the top: a value nesting
+/// tuples is not followed down).
 #[inline(never)]
-fn first_is_record_dyn(value: &DynValue<'_>) -> bool {
-    matches!(
-        erased_serde::serialize(value, Probe::new(Look::First, NoText)),
-        Err(Stop::First(true))
-    )
+fn kind_dyn(value: &DynValue<'_>, peek: bool) -> Stop {
+    match erased_serde::serialize(value, Probe::new(Look::Kind { peek }, Nothing)) {
+        Ok(Seen::Value(captured)) => Stop::Is(captured.found()),
+        // a kind look takes nothing but numbers
+        Ok(_) => Stop::Is(Found::Bytes),
+        Err(stop) => stop,
+    }
 }
 
 fn malformed() -> Error {
@@ -242,25 +207,27 @@ fn nd_error(stop: Stop) -> Error {
 /// Reads the parts of an n-d array (`value`, its newtype or the inner
 /// value of it, then `code`: the element's numpy type its newtype's name
 /// carries, see [`NdShape::code`]): its shape and order, then its flat
-/// data serialized by the serializer `data` makes for that shape (numbers
+/// data serialized by the serializer `make` makes for that shape (numbers
 /// that come as their bytes, see `nd_serde`, as the numbers they are).
 /// The data's element count is the serializer's to check.
 pub(crate) fn parts<V, S, M>(
     value: &V,
     code: &'static str,
-    data: M,
+    make: M,
 ) -> Result<(NdShape, S::Ok), Error>
 where
     V: ?Sized + Serialize,
     S: ser::Serializer<Error = Error>,
     M: FnOnce(&NdShape) -> Result<S, Error>,
 {
+    let mut out = None;
     let look = Look::Nd { inside: true, code };
-    match value.serialize(Probe {
-        take: Data(data),
-        look,
-    }) {
-        Ok(Seen::Nd(nd, ok)) => Ok((nd, ok)),
+    let take = Data {
+        make,
+        out: &mut out,
+    };
+    match value.serialize(Probe::new(look, take)) {
+        Ok(Seen::Nd(nd)) => Ok((nd, out.ok_or_else(malformed)?)),
         Ok(_) => Err(malformed()),
         Err(stop) => Err(nd_error(stop)),
     }
@@ -288,24 +255,20 @@ where
     Ok(out)
 }
 
-/// What [`raw_dyn`] hands an n-d array's shape and bytes to.
+/// What an n-d array's shape and bytes are handed to.
 type TakeBytes<'a> = dyn FnMut(&NdShape, &[u8]) -> Result<(), Error> + 'a;
 
 /// [`raw`], the value behind `dyn` ([`DynValue`]) and the bytes handed to
 /// a `dyn` callback.
 #[inline(never)]
-fn raw_dyn(value: &DynValue<'_>, write: &mut TakeBytes<'_>) -> Result<Option<()>, Error> {
+fn raw_dyn(value: &DynValue<'_>, write: &mut TakeBytes<'_>) -> Result<(), Error> {
     let look = Look::Nd {
         inside: false,
         code: "",
     };
-    match value.serialize(Probe {
-        take: Raw { nd: None, write },
-        look,
-    }) {
-        Ok(Seen::Nd(_, out)) => Ok(Some(out)),
+    match value.serialize(Probe::new(look, Raw(write))) {
         Err(Stop::Data(e)) => Err(e),
-        _ => Ok(None),
+        _ => Ok(()),
     }
 }
 
@@ -327,10 +290,23 @@ pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
 #[inline(never)]
 fn nd_look_dyn(value: &DynValue<'_>, inside: bool) -> Result<NdShape, Error> {
     let look = Look::Nd { inside, code: "" };
-    match erased_serde::serialize(value, Probe::new(look, NoText)) {
+    match erased_serde::serialize(value, Probe::new(look, Nothing)) {
         Err(Stop::Shape(nd)) => Ok(nd),
         Ok(_) => Err(malformed()),
         Err(stop) => Err(nd_error(stop)),
+    }
+}
+
+/// Hands the bytes `data` serializes to (an n-d array's data, see
+/// `nd_serde`) to `take` with the shape `nd`: `Ok(false)` when `data` is
+/// not bytes (nothing was handed); a lone number is refused.
+#[inline(never)]
+fn bytes_dyn(data: &DynValue<'_>, nd: &NdShape, take: &mut TakeBytes<'_>) -> Result<bool, Stop> {
+    match erased_serde::serialize(data, Probe::new(Look::Bytes, Bytes { nd, take })) {
+        Ok(Seen::Bytes) => Ok(true),
+        Err(Stop::Is(_)) => Ok(false),
+        Ok(_) => Err(Stop::Is(Found::Struct)),
+        Err(stop) => Err(stop),
     }
 }
 
@@ -401,16 +377,14 @@ enum Look {
     /// A map key's text: every newtype is looked through, `Some` only with
     /// `through_some`; serde's defaults for `i128`/`u128` (an error).
     Key { through_some: bool },
-    /// What the value is: `Some` looked through, the crate's special
-    /// newtypes are scalars, `i128`/`u128` integers.
+    /// What the value is ([`top_of`]): `Some` looked through, the crate's
+    /// special newtypes are scalars, `i128`/`u128` integers; with `peek`,
+    /// whether a tuple's first element is a record.
     #[cfg_attr(not(feature = "npz"), allow(dead_code))]
-    Kind,
-    /// Whether a tuple's first element is a record ([`first_is_record`]).
-    #[cfg_attr(not(feature = "npz"), allow(dead_code))]
-    First,
-    /// A sequence of sizes ([`dims`]).
+    Kind { peek: bool },
+    /// A sequence of sizes (an n-d array's shape).
     Dims,
-    /// Bytes, and nothing else ([`raw`]).
+    /// Bytes, and nothing else ([`bytes_dyn`]).
     Bytes,
     /// An n-d array's parts ([`parts`], [`shape_of`], [`top`]): their struct
     /// only `inside` the array's newtype, which is looked for through plain
@@ -420,195 +394,143 @@ enum Look {
 }
 
 /// What [`Probe`] saw at the top.
-enum Seen<R> {
+enum Seen {
     /// A number (any [`Look`]), a pair or padding ([`Look::Value`]).
     Value(Captured),
-    /// Text, as `on_text` took it.
-    Text(R),
+    /// Text, as the taker took it ([`Look::Key`]).
+    Text,
     /// Sizes ([`Look::Dims`]).
     Dims(Vec<u64>),
-    /// An n-d array's shape and order, and what its data's serializer
-    /// returned ([`parts`]) or what its bytes' taker did ([`raw`]).
-    Nd(NdShape, R),
+    /// An n-d array's shape and order, its data taken by the taker.
+    Nd(NdShape),
     /// Bytes, as the taker took them ([`Look::Bytes`]).
-    Bytes(R),
+    Bytes,
 }
 
-/// What the caller of [`Probe`] takes from what it finds: text while it is
-/// borrowed, an n-d array's data, bytes.
+/// What the caller of [`Probe`] takes from what it finds: by default
+/// nothing. The takers are named types, not closures: a closure made in a
+/// generic function is a new type per instantiation, and each would
+/// instantiate the probed value's `serialize` again.
 trait Take: Sized {
-    type Out;
-    /// Text (a key, a kind), with what it was.
-    fn text(self, found: Found, text: &str) -> Result<Self::Out, Stop>;
+    /// Text (a key) while it is borrowed.
+    fn text(self, _: &str) -> Result<(), Stop> {
+        Ok(())
+    }
     /// The flat data of an n-d array of `nd`: by default the look stops
     /// there with the shape ([`Stop::Shape`]).
-    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<Self::Out, Stop> {
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<(), Stop> {
         Err(Stop::Shape(nd.clone()))
     }
     /// Bytes, while they are borrowed: refused unless taken.
-    fn bytes(self, _: &[u8]) -> Result<Self::Out, Stop> {
+    fn bytes(self, _: &[u8]) -> Result<(), Stop> {
         Err(Stop::Is(Found::Bytes))
     }
 }
 
-/// Text taken as nothing (a look that only asks what a value is); at an
-/// n-d array's data it stops with the shape: only [`Data`] and [`Raw`]
-/// look at the data. The takers are named types, not closures:
-/// a closure made in a generic function is a new type per instantiation,
-/// and each would instantiate the probed value's `serialize` again.
-struct NoText;
+/// Nothing taken (a look that asks what a value is, or an n-d array's
+/// shape).
+struct Nothing;
 
-impl Take for NoText {
-    type Out = ();
-    #[inline]
-    fn text(self, _: Found, _: &str) -> Result<(), Stop> {
-        Ok(())
-    }
-}
-
-/// Text taken as what it was ([`top_of`]).
-#[cfg(feature = "npz")]
-struct KindOf;
-
-#[cfg(feature = "npz")]
-impl Take for KindOf {
-    type Out = Found;
-    fn text(self, found: Found, _: &str) -> Result<Found, Stop> {
-        Ok(found)
-    }
-}
+impl Take for Nothing {}
 
 /// A key's text handed to the callback while it is borrowed ([`key_text`]).
 struct KeyTake<'a>(&'a mut dyn FnMut(&str));
 
 impl Take for KeyTake<'_> {
-    type Out = ();
-    fn text(self, _: Found, text: &str) -> Result<(), Stop> {
+    fn text(self, text: &str) -> Result<(), Stop> {
         (self.0)(text);
         Ok(())
     }
 }
 
-/// An n-d array's data, serialized by the serializer the closure makes for
-/// its shape ([`parts`]); no text is taken. Numbers come as their bytes
-/// to this binary look (see `nd_serde`): [`Expand`] serializes them as
-/// the numbers they are; anything else is serialized as it is.
-struct Data<M>(M);
-
-impl<M, S> Take for Data<M>
-where
-    M: FnOnce(&NdShape) -> Result<S, Error>,
-    S: ser::Serializer<Error = Error>,
-{
-    type Out = S::Ok;
-    fn text(self, found: Found, _: &str) -> Result<S::Ok, Stop> {
-        Err(Stop::Is(found))
-    }
-    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<S::Ok, Stop> {
-        let mut make = Some(self.0);
-        let take = Expand {
-            make: &mut make,
-            nd,
-        };
-        match data.serialize(Probe {
-            take,
-            look: Look::Bytes,
-        }) {
-            Ok(Seen::Bytes(ok)) => return Ok(ok),
-            Err(Stop::Is(_)) => {}
-            Ok(_) => return Err(Stop::Is(Found::Struct)),
-            Err(stop) => return Err(stop),
-        }
-        let make = make.ok_or(Stop::Is(Found::Bytes))?;
-        let serializer = make(nd).map_err(Stop::Data)?;
-        data.serialize(serializer).map_err(|e| placed(e, nd))
-    }
-}
-
-/// An element's error placed by its n-d position, not its index in the
-/// flat data.
-fn placed(e: Error, nd: &NdShape) -> Stop {
-    Stop::Data(crate::array::nd::flat_to_nd(e, &nd.dims, nd.fortran, false))
-}
-
-/// An n-d array's data that came as its numbers' bytes ([`Data`]), as the
-/// sequence of those numbers, into the serializer `make` makes for its
-/// shape; `make` is left when the data are not bytes.
-struct Expand<'a, M> {
-    make: &'a mut Option<M>,
+/// Bytes handed with the shape to the callback while they are borrowed
+/// ([`bytes_dyn`]).
+struct Bytes<'a, 'b> {
     nd: &'a NdShape,
+    take: &'a mut TakeBytes<'b>,
 }
 
-impl<M, S> Take for Expand<'_, M>
-where
-    M: FnOnce(&NdShape) -> Result<S, Error>,
-    S: ser::Serializer<Error = Error>,
-{
-    type Out = S::Ok;
-    fn text(self, found: Found, _: &str) -> Result<S::Ok, Stop> {
-        Err(Stop::Is(found))
-    }
-    fn data<T: ?Sized + Serialize>(self, _: &NdShape, _: &T) -> Result<S::Ok, Stop> {
-        Err(Stop::Is(Found::Struct))
-    }
-    fn bytes(self, bytes: &[u8]) -> Result<S::Ok, Stop> {
-        let make = self.make.take().ok_or(Stop::Is(Found::Bytes))?;
-        let serializer = make(self.nd).map_err(Stop::Data)?;
-        match crate::kinds::number::serialize_le(self.nd.code, bytes, serializer) {
-            Some(done) => done.map_err(|e| placed(e, self.nd)),
-            None => Err(Stop::Data(malformed())),
-        }
+impl Take for Bytes<'_, '_> {
+    fn bytes(self, bytes: &[u8]) -> Result<(), Stop> {
+        (self.take)(self.nd, bytes).map_err(Stop::Data)
     }
 }
 
 /// An n-d array's data as the bytes it offers ([`raw`]), handed with the
-/// shape to the closure; no text is taken. At the top `nd` is `None`; the
-/// array's data is then probed for its bytes with the shape (`Some`).
-struct Raw<'n, F> {
-    nd: Option<&'n NdShape>,
-    write: F,
+/// shape to the callback.
+struct Raw<'a, 'b>(&'a mut TakeBytes<'b>);
+
+impl Take for Raw<'_, '_> {
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<(), Stop> {
+        match bytes_dyn(&data, nd, self.0)? {
+            true => Ok(()),
+            false => Err(Stop::Is(Found::Seq)),
+        }
+    }
 }
 
-impl<F, R> Take for Raw<'_, F>
+/// An n-d array's data, serialized by the serializer `make` makes for its
+/// shape ([`parts`]), what it returns kept in `out`. Numbers come as their
+/// bytes to this binary look (see `nd_serde`): they are serialized as the
+/// numbers they are ([`expand`]); anything else is serialized as it is.
+struct Data<'o, M, S: ser::Serializer> {
+    make: M,
+    out: &'o mut Option<S::Ok>,
+}
+
+impl<M, S> Take for Data<'_, M, S>
 where
-    F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
+    M: FnOnce(&NdShape) -> Result<S, Error>,
+    S: ser::Serializer<Error = Error>,
 {
-    type Out = R;
-    fn text(self, found: Found, _: &str) -> Result<R, Stop> {
-        Err(Stop::Is(found))
-    }
-    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<R, Stop> {
-        if self.nd.is_some() {
-            return Err(Stop::Is(Found::Struct));
+    fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<(), Stop> {
+        let mut make = Some(self.make);
+        if !expand(&data, nd, &mut make, self.out)? {
+            let make = make.ok_or(Stop::Is(Found::Bytes))?;
+            let serializer = make(nd).map_err(Stop::Data)?;
+            let done = data.serialize(serializer);
+            *self.out = Some(done.map_err(|e| Stop::Data(placed(e, nd)))?);
         }
-        let take = Raw {
-            nd: Some(nd),
-            write: self.write,
-        };
-        match data.serialize(Probe {
-            take,
-            look: Look::Bytes,
-        })? {
-            Seen::Bytes(out) => Ok(out),
-            _ => Err(Stop::Is(Found::Seq)),
-        }
-    }
-    fn bytes(self, bytes: &[u8]) -> Result<R, Stop> {
-        let nd = self.nd.ok_or(Stop::Is(Found::Bytes))?;
-        (self.write)(nd, bytes).map_err(Stop::Data)
+        Ok(())
     }
 }
 
-/// The top of a value: text goes to `take` (with what it was), numbers
-/// are captured, an n-d array's data is handed to `take`, anything else
-/// stops the serializer with its kind.
+/// An n-d array's data that come as their numbers' bytes, as the
+/// sequence of those numbers into the serializer `make` makes for its
+/// shape (`Ok(true)`); `make` is left when the data are not bytes.
+fn expand<M, S>(
+    data: &DynValue<'_>,
+    nd: &NdShape,
+    make: &mut Option<M>,
+    out: &mut Option<S::Ok>,
+) -> Result<bool, Stop>
+where
+    M: FnOnce(&NdShape) -> Result<S, Error>,
+    S: ser::Serializer<Error = Error>,
+{
+    bytes_dyn(data, nd, &mut |nd, bytes| {
+        let make = make.take().ok_or_else(malformed)?;
+        let serializer = make(nd)?;
+        let done = crate::kinds::number::serialize_le(nd.code, bytes, serializer);
+        *out = Some(done.ok_or_else(malformed)?.map_err(|e| placed(e, nd))?);
+        Ok(())
+    })
+}
+
+/// An element's error placed by its n-d position, not its index in the
+/// flat data.
+fn placed(e: Error, nd: &NdShape) -> Error {
+    crate::array::nd::flat_to_nd(e, &nd.dims, nd.fortran, false)
+}
+/// The top of a value: text goes to `take`, numbers are captured, an n-d
+/// array's data is handed to `take`, anything else stops the serializer
+/// with its kind.
 struct Probe<H> {
     take: H,
     look: Look,
 }
 
 impl<H: Take> Probe<H> {
-    /// A look whose text goes to `take`.
     #[inline]
     fn new(look: Look, take: H) -> Self {
         Probe { take, look }
@@ -618,13 +540,11 @@ impl<H: Take> Probe<H> {
         Stop::Is(found)
     }
 
-    /// Text, for [`Look::Key`] and [`Look::Kind`] (no text elsewhere).
-    fn text(self, found: Found, text: &str) -> Result<Seen<H::Out>, Stop> {
+    /// Text, for [`Look::Key`] (no text elsewhere).
+    fn text(self, found: Found, text: &str) -> Result<Seen, Stop> {
         match self.look {
-            Look::Key { .. } | Look::Kind => Ok(Seen::Text(self.take.text(found, text)?)),
-            Look::Value | Look::First | Look::Dims | Look::Nd { .. } | Look::Bytes => {
-                Err(Stop::Is(found))
-            }
+            Look::Key { .. } => self.take.text(text).map(|()| Seen::Text),
+            _ => Err(Stop::Is(found)),
         }
     }
 
@@ -636,61 +556,16 @@ impl<H: Take> Probe<H> {
             _ => Stop::Is(Found::Int),
         }
     }
-
-    /// A sequence or a tuple: a pair's parts, a tuple's first element.
-    fn elements(self, found: Found) -> Result<Elements<H::Out>, Stop> {
-        Ok(Elements {
-            items: Items::of(self.look, found)?,
-            out: PhantomData,
-        })
-    }
-}
-
-/// The elements of a sequence or tuple, for every [`Take`]: the items'
-/// state ([`Items`]) and the output type.
-struct Elements<R> {
-    items: Items,
-    out: PhantomData<fn() -> R>,
-}
-
-impl<R> Elements<R> {
-    #[inline]
-    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
-        self.items.element(value)
-    }
-    #[inline]
-    fn finish(self) -> Result<Seen<R>, Stop> {
-        self.items.finish()
-    }
-}
-
-elements!(impl[R] Elements<R> => Seen<R>, Stop: SerializeSeq SerializeTuple);
-
-/// The items of a `collect_seq` (a `Vec`, a slice), one look whatever the
-/// caller's [`Take`]: the loop is instantiated once per item type (out
-/// of line, so that no taker's `collect_seq` takes a copy).
-#[inline(never)]
-fn collect_items<I>(look: Look, iter: I) -> Result<Items, Stop>
-where
-    I: IntoIterator,
-    I::Item: Serialize,
-{
-    let mut items = Items::of(look, Found::Seq)?;
-    for item in iter {
-        items.element(&item)?;
-    }
-    Ok(items)
 }
 
 /// Collects a pair of numbers ([`Look::Value`]), sizes ([`Look::Dims`]),
-/// or stops at a tuple's first element ([`Look::First`]).
-struct Items {
-    parts: [Option<(f64, bool)>; 2],
-    n: usize,
-    bad: bool,
-    first: bool,
-    /// [`Look::Dims`]: the sizes so far.
-    dims: Option<Vec<u64>>,
+/// or stops at a tuple's first element ([`Look::Kind`] with `peek`).
+enum Items {
+    /// The parts so far and their count; past 2 (or a part that is no
+    /// number) the sequence is no pair.
+    Pair([(f64, bool); 2], usize),
+    Dims(Vec<u64>),
+    First,
 }
 
 impl Items {
@@ -698,61 +573,61 @@ impl Items {
     /// stop.
     fn of(look: Look, found: Found) -> Result<Items, Stop> {
         match (look, found) {
-            (Look::Value | Look::Dims, _) | (Look::First, Found::Tuple) => Ok(Items {
-                parts: [None, None],
-                n: 0,
-                bad: false,
-                first: matches!(look, Look::First),
-                dims: matches!(look, Look::Dims).then(Vec::new),
-            }),
+            (Look::Value, _) => Ok(Items::Pair([(0.0, false); 2], 0)),
+            (Look::Dims, _) => Ok(Items::Dims(Vec::new())),
+            (Look::Kind { peek: true }, Found::Tuple) => Ok(Items::First),
             _ => Err(Stop::Is(found)),
         }
     }
 
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
-        if self.first {
-            return Err(Stop::First(is_record_dyn(&value)));
-        }
-        if let Some(dims) = self.dims.as_mut() {
-            match probe_dyn(&value) {
-                Captured::UInt(n) => dims.push(n),
-                _ => return Err(Stop::Is(Found::Seq)),
+        match self {
+            Items::First => Err(Stop::First(matches!(
+                kind_dyn(&value, false),
+                Stop::Is(Found::Struct | Found::Map)
+            ))),
+            Items::Dims(dims) => {
+                let Captured::UInt(n) = probe_dyn(&value) else {
+                    return Err(Stop::Is(Found::Seq));
+                };
+                dims.push(n);
+                Ok(())
             }
-            return Ok(());
+            Items::Pair(parts, n) => {
+                *n = match (probe_dyn(&value).part(), parts.get_mut(*n)) {
+                    (Some(part), Some(slot)) => {
+                        *slot = part;
+                        // below 2: a slot was there
+                        n.saturating_add(1)
+                    }
+                    _ => 3,
+                };
+                Ok(())
+            }
         }
-        match (probe_dyn(&value).part(), self.parts.get_mut(self.n)) {
-            (Some(p), Some(slot)) => *slot = Some(p),
-            _ => self.bad = true,
-        }
-        // past 2 the pair is refused (bad is set): saturation is harmless
-        self.n = self.n.saturating_add(1);
-        Ok(())
     }
+
     #[inline(never)]
-    fn finish<R>(self) -> Result<Seen<R>, Stop> {
-        if self.first {
-            return Err(Stop::First(true));
+    fn finish(self) -> Result<Seen, Stop> {
+        match self {
+            Items::First => Err(Stop::First(true)),
+            Items::Dims(dims) => Ok(Seen::Dims(dims)),
+            Items::Pair([(re, a), (im, b)], 2) => Ok(Seen::Value(Captured::Pair(re, im, a && b))),
+            Items::Pair(..) => Ok(Seen::Value(Captured::Other)),
         }
-        if let Some(dims) = self.dims {
-            return Ok(Seen::Dims(dims));
-        }
-        Ok(Seen::Value(match (self.bad, self.parts) {
-            (false, [Some((re, a)), Some((im, b))]) if self.n == 2 => {
-                Captured::Pair(re, im, a && b)
-            }
-            _ => Captured::Other,
-        }))
     }
 }
 
+elements!(impl[] Items => Seen, Stop: SerializeSeq SerializeTuple);
+
 /// The fields of an n-d array's parts ([`Look::Nd`]), in the order
 /// written: the shape and order, then the data handed to the taker.
-struct NdParts<H: Take> {
+struct NdParts<H> {
     take: Option<H>,
     dims: Option<Vec<u64>>,
     fortran: bool,
     code: &'static str,
-    done: Option<(NdShape, H::Out)>,
+    done: Option<NdShape>,
 }
 
 impl<H: Take> NdParts<H> {
@@ -760,7 +635,10 @@ impl<H: Take> NdParts<H> {
         // anything but the parts in order is a malformed n-d array
         let malformed = Stop::Is(Found::Struct);
         match key {
-            "shape" => self.dims = Some(dims(value).ok_or(malformed)?),
+            "shape" => match value.serialize(Probe::new(Look::Dims, Nothing)) {
+                Ok(Seen::Dims(dims)) => self.dims = Some(dims),
+                _ => return Err(malformed),
+            },
             "order" => {
                 self.fortran = key_text(value, false, |t| t == "F").map_err(|_| malformed)?;
             }
@@ -773,42 +651,41 @@ impl<H: Take> NdParts<H> {
                     fortran: self.fortran,
                     code: self.code,
                 };
-                let out = take.data(&nd, value)?;
-                self.done = Some((nd, out));
+                take.data(&nd, value)?;
+                self.done = Some(nd);
             }
             _ => return Err(malformed),
         }
         Ok(())
     }
-    fn finish(self) -> Result<Seen<H::Out>, Stop> {
-        let (nd, out) = self.done.ok_or(Stop::Is(Found::Struct))?;
-        Ok(Seen::Nd(nd, out))
+    fn finish(self) -> Result<Seen, Stop> {
+        self.done.map(Seen::Nd).ok_or(Stop::Is(Found::Struct))
     }
 }
 
-elements!(impl[H: Take] NdParts<H> => Seen<H::Out>, Stop: SerializeStruct);
+elements!(impl[H: Take] NdParts<H> => Seen, Stop: SerializeStruct);
 
 /// The number methods of [`Probe`]: each value captured as it is (the
 /// integers widened to 64 bits).
 macro_rules! capture {
     ($($method:ident($ty:ty) => $captured:ident;)*) => {$(
-        fn $method(self, v: $ty) -> Result<Seen<H::Out>, Stop> {
+        fn $method(self, v: $ty) -> Result<Seen, Stop> {
             Ok(Seen::Value(Captured::$captured(v.into())))
         }
     )*};
 }
 
 impl<H: Take> ser::Serializer for Probe<H> {
-    serializer_types!(Seen<H::Out>, Stop; (Elements<H::Out>) (Elements<H::Out>) _ _ _ (NdParts<H>) _);
+    serializer_types!(Seen, Stop; (Items) (Items) _ _ _ (NdParts<H>) _);
 
-    /// Every look's items through one loop per item type
-    /// ([`collect_items`]), not one per taker.
-    fn collect_seq<I>(self, iter: I) -> Result<Seen<H::Out>, Stop>
+    /// Every look's items through one loop per item type, not one per
+    /// taker.
+    fn collect_seq<I>(self, iter: I) -> Result<Seen, Stop>
     where
         I: IntoIterator,
         I::Item: Serialize,
     {
-        collect_items(self.look, iter)?.finish()
+        collect_items(self.look, iter)
     }
 
     refuse!(serialize_none serialize_unit serialize_unit_struct
@@ -828,19 +705,19 @@ impl<H: Take> ser::Serializer for Probe<H> {
         serialize_f32(f32) => F32;
         serialize_f64(f64) => F64;
     }
-    fn serialize_bytes(self, v: &[u8]) -> Result<Seen<H::Out>, Stop> {
-        self.take.bytes(v).map(Seen::Bytes)
+    fn serialize_bytes(self, v: &[u8]) -> Result<Seen, Stop> {
+        self.take.bytes(v).map(|()| Seen::Bytes)
     }
-    fn serialize_i128(self, _: i128) -> Result<Seen<H::Out>, Stop> {
+    fn serialize_i128(self, _: i128) -> Result<Seen, Stop> {
         Err(self.wide("i128"))
     }
-    fn serialize_u128(self, _: u128) -> Result<Seen<H::Out>, Stop> {
+    fn serialize_u128(self, _: u128) -> Result<Seen, Stop> {
         Err(self.wide("u128"))
     }
-    fn serialize_char(self, v: char) -> Result<Seen<H::Out>, Stop> {
+    fn serialize_char(self, v: char) -> Result<Seen, Stop> {
         self.text(Found::Char, v.encode_utf8(&mut [0; 4]))
     }
-    fn serialize_str(self, v: &str) -> Result<Seen<H::Out>, Stop> {
+    fn serialize_str(self, v: &str) -> Result<Seen, Stop> {
         self.text(Found::Str, v)
     }
     fn serialize_unit_variant(
@@ -848,10 +725,10 @@ impl<H: Take> ser::Serializer for Probe<H> {
         name: &'static str,
         _: u32,
         variant: &'static str,
-    ) -> Result<Seen<H::Out>, Stop> {
+    ) -> Result<Seen, Stop> {
         self.text(Found::UnitVariant(name, variant), variant)
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Seen<H::Out>, Stop> {
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Seen, Stop> {
         match self.look {
             Look::Key {
                 through_some: false,
@@ -863,7 +740,7 @@ impl<H: Take> ser::Serializer for Probe<H> {
         self,
         name: &'static str,
         value: &T,
-    ) -> Result<Seen<H::Out>, Stop> {
+    ) -> Result<Seen, Stop> {
         match self.look {
             Look::Value => match Special::of(name) {
                 Some(Special::Padding) => Ok(Seen::Value(match probe(value) {
@@ -874,7 +751,7 @@ impl<H: Take> ser::Serializer for Probe<H> {
                 None | Some(Special::Bits(_) | Special::Foreign) => value.serialize(self),
                 Some(_) => Ok(Seen::Value(Captured::Other)),
             },
-            Look::Kind if special::is_own(name) => Err(Stop::Special),
+            Look::Kind { .. } if special::is_own(name) => Err(Stop::Special),
             Look::Nd { .. } => match Special::of(name) {
                 Some(Special::NdArray(code)) => {
                     let look = Look::Nd { inside: true, code };
@@ -886,11 +763,11 @@ impl<H: Take> ser::Serializer for Probe<H> {
             _ => value.serialize(self),
         }
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Elements<H::Out>, Stop> {
-        self.elements(Found::Seq)
+    fn serialize_seq(self, _: Option<usize>) -> Result<Items, Stop> {
+        Items::of(self.look, Found::Seq)
     }
-    fn serialize_tuple(self, _: usize) -> Result<Elements<H::Out>, Stop> {
-        self.elements(Found::Tuple)
+    fn serialize_tuple(self, _: usize) -> Result<Items, Stop> {
+        Items::of(self.look, Found::Tuple)
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<NdParts<H>, Stop> {
         match self.look {
@@ -904,6 +781,22 @@ impl<H: Take> ser::Serializer for Probe<H> {
             _ => Err(Stop::Is(Found::Struct)),
         }
     }
+}
+
+/// The items of a `collect_seq` (a `Vec`, a slice), one look whatever the
+/// caller's [`Take`]: the loop is instantiated once per item type (out
+/// of line, so that no taker's `collect_seq` takes a copy).
+#[inline(never)]
+fn collect_items<I>(look: Look, iter: I) -> Result<Seen, Stop>
+where
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    let mut items = Items::of(look, Found::Seq)?;
+    for item in iter {
+        items.element(&item)?;
+    }
+    items.finish()
 }
 
 #[cfg(test)]
