@@ -47,11 +47,11 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
 use crate::format::header::Header;
-use crate::options::{ReadOptions, WriteOptions};
+use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
-use crate::ser::spec::{Output, Speculated, Speculation, Val, Whole, Writable};
+use crate::ser::spec::{Output, Speculated, Val, Whole, Writable};
 use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing
@@ -130,7 +130,7 @@ fn single_pass(
         return Ok(None);
     };
     let given = given.map(|dt| DtypeTree::from_dtype(dt, false));
-    let Speculation::Uniform(spec) = value.speculate(opts.align, out, flavour, given)? else {
+    let Some(spec) = value.speculate(opts.align, out, flavour, given)? else {
         return Ok(None);
     };
     Ok((!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec))
@@ -271,22 +271,8 @@ fn one_pass_streamed<W: Write>(
     value: &dyn Writable,
     opts: &WriteOptions,
 ) -> Result<bool> {
-    if let Some(nd) = top(value.value()) {
-        if raw_nd(writer, value, opts)? {
-            return Ok(true);
-        }
-        let plain_nd = nd.plain() && nd.count().is_some_and(|n| n > 0);
-        if plain_nd && opts.dtype.is_none() && opts.fortran_order.is_none() {
-            // an n-d array of plain numbers in its own type and layout:
-            // nothing can fail once the header is out, so there is nothing
-            // to check first and the data is written in one walk
-            return match one_pass_unchecked(writer, value, opts, WRITE_CHUNK)? {
-                Unchecked::Written => Ok(true),
-                Unchecked::WrongHeader { .. } | Unchecked::Redo => Err(Error::schema(
-                    "internal: an n-d array of plain numbers was not written in one pass",
-                )),
-            };
-        }
+    if top(value.value()).is_some() && raw_nd(writer, value, opts)? {
+        return Ok(true);
     }
     let mut out = Vec::new();
     // a layout fixed by the first element: written as it goes. Otherwise
@@ -308,12 +294,12 @@ fn one_pass_streamed<W: Write>(
     if writes {
         let guessed = direct.head.take().unwrap_or_default();
         let written = match spec.as_ref().and_then(checked_header) {
-            Some((header, _)) => Some(header.encode(opts.version)?.0),
+            Some((header, _)) => Some(Head::of(&header, opts)?),
             None => None,
         };
         return match written {
             // the header was right: the array is written in full
-            Some(head) if head == guessed => direct.finish(&out, &head).map(|()| true),
+            Some(head) if head.bytes == guessed.bytes => direct.finish(&out, &head).map(|()| true),
             // nothing written yet (the header is held until the first
             // chunk is full): the exact path, as for any other layout
             _ if direct.held => Ok(false),
@@ -330,17 +316,17 @@ fn one_pass_streamed<W: Write>(
     let Some((header, data_len)) = checked_header(&spec) else {
         return Ok(false);
     };
-    let (head, _) = header.encode(opts.version)?;
+    let head = Head::of(&header, opts)?;
     if write_kept(writer, &head, kept, &out, data_len)? {
         return Ok(true);
     }
-    writer.write_all(&head)?;
+    writer.write_all(&head.bytes)?;
     out.clear();
     let mut direct = Direct::new(&mut *writer, opts, Some(head), WRITE_CHUNK);
     // the dtype and tape of the checking pass: nothing inferred again
     let again = value.speculate(opts.align, &mut out, &mut direct, Some(spec.tape))?;
     match again {
-        Speculation::Uniform(s)
+        Some(s)
             if s.len == data_len
                 && *s.descr() == header.descr
                 && s.shape == header.shape
@@ -374,12 +360,38 @@ fn late_miss(value: &dyn Writable, opts: &WriteOptions) -> Error {
     }
 }
 
+/// A header's bytes as written, and the bytes of one record of its array
+/// (0 for a 0-d array, whose I/O errors name no record).
+#[derive(Default)]
+struct Head {
+    bytes: Vec<u8>,
+    row: usize,
+}
+
+impl Head {
+    fn of(header: &Header, opts: &WriteOptions) -> Result<Head> {
+        let (bytes, _) = header.encode(opts.version)?;
+        let row = if header.shape.is_empty() {
+            0
+        } else {
+            crate::de::stream::row_size(header).unwrap_or(0)
+        };
+        Ok(Head { bytes, row })
+    }
+
+    /// Writes the header, then `data` after it.
+    fn write_with<W: Write>(&self, writer: &mut W, data: &[u8]) -> Result<()> {
+        writer.write_all(&self.bytes)?;
+        write_data_at(writer, [data, &[]], self.row, 0)
+    }
+}
+
 /// Writes the header and the data a checking pass kept (its chunks, then
 /// what was left in its buffer), when that is all of it (`data_len`
 /// bytes); `false`: nothing written.
 fn write_kept<W: Write>(
     writer: &mut W,
-    head: &[u8],
+    head: &Head,
     kept: Option<Vec<u8>>,
     rest: &[u8],
     data_len: usize,
@@ -387,9 +399,8 @@ fn write_kept<W: Write>(
     let Some(kept) = kept.filter(|k| k.len().saturating_add(rest.len()) == data_len) else {
         return Ok(false);
     };
-    writer.write_all(head)?;
-    write_data_at(writer, [&kept, &[]], head, 0)?;
-    write_data_at(writer, [rest, &[]], head, kept.len())?;
+    head.write_with(writer, &kept)?;
+    write_data_at(writer, [rest, &[]], head.row, kept.len())?;
     Ok(true)
 }
 
@@ -432,16 +443,16 @@ pub(crate) fn one_pass_unchecked<W: Write>(
     let Some((header, _)) = checked_header(&spec) else {
         return Ok(Unchecked::Redo);
     };
-    let (head, _) = header.encode(opts.version)?;
+    let head = Head::of(&header, opts)?;
     // a header still held goes out as the one for the shape found
     let held = direct.held;
     direct.finish(&out, &head)?;
-    if held || head == guessed {
+    if held || head.bytes == guessed.bytes {
         Ok(Unchecked::Written)
     } else {
         Ok(Unchecked::WrongHeader {
-            guessed: guessed.len(),
-            head,
+            guessed: guessed.bytes.len(),
+            head: head.bytes,
         })
     }
 }
@@ -453,13 +464,12 @@ pub(crate) fn one_pass_unchecked<W: Write>(
 /// options ask for another dtype or layout; nothing was written.
 fn raw_nd<W: Write>(writer: &mut W, value: &dyn Writable, opts: &WriteOptions) -> Result<bool> {
     raw_nd_parts(value.value(), opts, &mut |head, bytes| {
-        writer.write_all(head)?;
-        write_data_at(writer, [bytes, &[]], head, 0)
+        head.write_with(writer, bytes)
     })
 }
 
 /// What [`raw_nd_parts`] hands a header and its data bytes to.
-type WriteParts<'a> = dyn FnMut(&[u8], &[u8]) -> Result<()> + 'a;
+type WriteParts<'a> = dyn FnMut(&Head, &[u8]) -> Result<()> + 'a;
 
 /// [`raw_nd`]'s header and data bytes, handed to `write`; the value
 /// behind `dyn` ([`DynValue`](crate::ser::DynValue)): a look at the top
@@ -481,8 +491,7 @@ fn raw_nd_parts(
         if header.data_len()? != bytes.len() as u64 {
             return Err(malformed());
         }
-        let (head, _) = header.encode(opts.version)?;
-        write(&head, bytes)
+        write(&Head::of(&header, opts)?, bytes)
     })?;
     Ok(written.is_some())
 }
@@ -505,7 +514,7 @@ struct Direct<'w, 'o, W> {
     writer: &'w mut W,
     opts: &'o WriteOptions,
     /// The header, written or `held`.
-    head: Option<Vec<u8>>,
+    head: Option<Head>,
     /// Whether the header is not written yet: it goes out with the first
     /// data.
     held: bool,
@@ -523,12 +532,7 @@ struct Direct<'w, 'o, W> {
 const PAGE: usize = 4096;
 
 impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
-    fn new(
-        writer: &'w mut W,
-        opts: &'o WriteOptions,
-        head: Option<Vec<u8>>,
-        window: usize,
-    ) -> Self {
+    fn new(writer: &'w mut W, opts: &'o WriteOptions, head: Option<Head>, window: usize) -> Self {
         Direct {
             writer,
             opts,
@@ -550,11 +554,16 @@ impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
     /// Writes the data held back and then `rest` (what the pass left in its
     /// buffer), after `head` when the header is held; `head` names the
     /// records in an error.
-    fn finish(&mut self, rest: &[u8], head: &[u8]) -> Result<()> {
+    fn finish(&mut self, rest: &[u8], head: &Head) -> Result<()> {
         if std::mem::take(&mut self.held) {
-            self.writer.write_all(head)?;
+            self.writer.write_all(&head.bytes)?;
         }
-        write_data_at(&mut *self.writer, [&self.carry, rest], head, self.offset)?;
+        write_data_at(
+            &mut *self.writer,
+            [&self.carry, rest],
+            head.row,
+            self.offset,
+        )?;
         self.offset = self
             .offset
             .saturating_add(self.carry.len())
@@ -580,8 +589,7 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
             return Ok(dt);
         }
         let (header, whole) = hinted_header(dt, hinted, fortran);
-        let (h, _) = header.encode(self.opts.version)?;
-        self.head = Some(h);
+        self.head = Some(Head::of(&header, self.opts)?);
         self.held = true;
         Ok(whole.unwrap_or(header.descr))
     }
@@ -594,7 +602,7 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
             .ok_or_else(|| Error::schema("internal: no header"))?;
         // positions in the destination: written up to `done`, held up to
         // `start`, this chunk up to `end`
-        let done = head.len().saturating_add(self.offset);
+        let done = head.bytes.len().saturating_add(self.offset);
         let start = done.saturating_add(self.carry.len());
         let end = start.saturating_add(data.len());
         let page_end = end.saturating_sub(end.rem_euclid(PAGE));
@@ -616,12 +624,12 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
 
 /// Writes part of the data section, `parts` one after the other (in one
 /// vectored write where the writer takes it), starting `offset` bytes into
-/// the data section after `head`; an I/O error names the record whose
-/// bytes were being written.
+/// the data section; an I/O error names the record (of `row` bytes; 0: no
+/// record) whose bytes were being written.
 pub(crate) fn write_data_at<W: Write>(
     writer: &mut W,
     parts: [&[u8]; 2],
-    head: &[u8],
+    row: usize,
     offset: usize,
 ) -> Result<()> {
     let mut slices = parts.map(std::io::IoSlice::new);
@@ -644,16 +652,8 @@ pub(crate) fn write_data_at<W: Write>(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => e,
         };
-        // only on failure: the record size, from the header just written
-        let opts = ReadOptions::new()
-            .max_elements(u64::MAX)
-            .max_header_size(usize::MAX);
-        let row = crate::format::header_read::parse_header(head, &opts)
-            .ok()
-            .filter(|p| !p.header.shape.is_empty())
-            .and_then(|p| crate::de::stream::row_size(&p.header).ok());
         // no record for a row of 0 bytes (checked_div gives None)
-        let record = row.and_then(|row| offset.saturating_add(done).checked_div(row));
+        let record = offset.saturating_add(done).checked_div(row);
         return Err(match record {
             Some(record) => Error::from(e).at_record(record as u64),
             None => Error::from(e),
@@ -857,7 +857,7 @@ impl WriteOptions {
             writer.write_all(&bytes)?;
             return Ok(());
         }
-        let (head, _) = header.encode(self.version)?;
+        let head = Head::of(&header, self)?;
         if check {
             let mut out = Vec::new();
             let mut keep = Keep(Some(Vec::new()));
@@ -869,7 +869,7 @@ impl WriteOptions {
         // `to_writer` in the larger chunks of the writing passes; the
         // others in chunks that bound memory
         let window = if checked_first { WRITE_CHUNK } else { CHUNK };
-        writer.write_all(&head)?;
+        writer.write_all(&head.bytes)?;
         let mut out = Vec::new();
         let mut direct = Direct::new(&mut *writer, self, Some(head), window);
         value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut direct)?;
@@ -888,10 +888,9 @@ impl WriteOptions {
         // an n-d array of plain numbers: its size is known, so the file's
         // blocks are reserved first, as numpy does
         let whole = raw_nd_parts(value.value(), self, &mut |head, bytes| {
-            let len = (head.len() as u64).saturating_add(bytes.len() as u64);
+            let len = (head.bytes.len() as u64).saturating_add(bytes.len() as u64);
             crate::npy::atomic::preallocate(file, len);
-            file.write_all(head)?;
-            write_data_at(file, [bytes, &[]], head, 0)
+            head.write_with(file, bytes)
         })?;
         if whole {
             return Ok(());
@@ -942,9 +941,9 @@ impl WriteOptions {
     fn to_vec_of(&self, value: &dyn Writable) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         let raw = raw_nd_parts(value.value(), self, &mut |head, bytes| {
-            out.reserve_exact(head.len().saturating_add(bytes.len()));
+            out.reserve_exact(head.bytes.len().saturating_add(bytes.len()));
             crate::huge_pages::advise(out.spare_capacity_mut());
-            out.extend_from_slice(head);
+            out.extend_from_slice(&head.bytes);
             out.extend_from_slice(bytes);
             Ok(())
         })?;

@@ -47,17 +47,10 @@ const RESERVE_MAX: usize = 1 << 30;
 /// is rare next to the elements.
 const ZERO_BLOCK: usize = 2 * 1024;
 
-/// How the speculative pass ended (its destination's errors are the
-/// pass's `Err`).
-pub(crate) enum Speculation {
-    /// Every element encoded with the first one's dtype.
-    Uniform(Speculated),
-    /// Some element did not (or the shape is ragged, or a limit was hit):
-    /// the caller runs the exact passes, which give the error if any.
-    NotUniform,
-}
-
-/// What a uniform speculation produced.
+/// What a uniform speculation produced: every element encoded with the
+/// first one's dtype. A pass that is not uniform (an element that does not
+/// fit, a ragged shape, a limit hit) gives `None` instead, and the caller
+/// runs the exact passes, which give the error if any.
 pub(crate) struct Speculated {
     /// The element dtype (its subarray dims are folded into `shape`: see
     /// [`Speculated::descr`]) and its compiled tape, to encode the same
@@ -222,7 +215,7 @@ pub(crate) trait Writable {
         out: &mut Vec<u8>,
         output: &mut dyn Output,
         known: Option<DtypeTree>,
-    ) -> Result<Speculation>;
+    ) -> Result<Option<Speculated>>;
 
     /// [`encode_planned`] over the value (no npz column).
     fn encode_planned(
@@ -247,7 +240,7 @@ impl<T: ?Sized + Serialize> Writable for Val<'_, T> {
         out: &mut Vec<u8>,
         output: &mut dyn Output,
         known: Option<DtypeTree>,
-    ) -> Result<Speculation> {
+    ) -> Result<Option<Speculated>> {
         speculate(self.0, align, out, output, known)
     }
 
@@ -266,8 +259,7 @@ impl<T: ?Sized + Serialize> Writable for Val<'_, T> {
     }
 }
 
-/// Runs the speculative pass: [`Speculation::NotUniform`] means "use the
-/// two passes" (the values' errors are never reported from here; only the
+/// Runs the speculative pass: `None` means "use the two passes" (the values' errors are never reported from here; only the
 /// destination's, from the callbacks, are).
 ///
 /// With `known` (what a previous pass over the same values found), the
@@ -280,14 +272,14 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     out: &mut Vec<u8>,
     output: &mut dyn Output,
     known: Option<DtypeTree>,
-) -> Result<Speculation> {
+) -> Result<Option<Speculated>> {
     let mut st = SpecState::new(align, out, output, known);
     let found = run(&mut st, value);
     // the destination's error is the pass's; any other means not uniform
     if let Some(e) = st.failed.take() {
         return Err(e);
     }
-    Ok(found.map_or(Speculation::NotUniform, Speculation::Uniform))
+    Ok(found)
 }
 
 /// The exact path's writing pass: the walk of [`speculate`] with the
