@@ -8,9 +8,9 @@
 //!
 //! ```text
 //! to_vec      raw n-d bytes | one pass (InMemory)             | exact passes into a Vec
-//! to_writer   raw n-d bytes | fixed layout: one pass written  | plan ─► [check (Keep)] ─► Direct
+//! to_writer   raw n-d bytes | fixed layout: one pass written  | plan ─► [check (Streamed)] ─► Direct
 //!                             as it goes (Streamed ─► Direct)
-//!                             others: check (Keep) ─► write (Direct)
+//!                             others: check (Streamed) ─► write (Direct)
 //! to_path,    raw n-d bytes | one pass written as it goes     | plan ─► Direct
 //!  npz members                (one_pass_unchecked)
 //! ```
@@ -26,12 +26,11 @@
 //! a partial array (as `serde_json::to_writer` leaves it), within it the
 //! exact path runs as for the other layouts.
 //! Any other layout writes nothing before every value is known to encode:
-//! its checking pass keeps its chunks up to 4 MiB ([`Keep`]) and writes
+//! its checking pass keeps its chunks up to 4 MiB ([`Streamed`]) and writes
 //! from them when that is all the data, otherwise the values are encoded
 //! again and written a chunk at a time ([`Direct`]). On the exact path
 //! only a given dtype needs that check (an inferred one was checked by the
-//! plan); an n-d array of plain numbers in its own type and layout cannot
-//! fail and skips it. `to_path` and npz members write where a failure is
+//! plan). `to_path` and npz members write where a failure is
 //! thrown away (a temporary file, an abandoned entry), so they need no
 //! checking walk and stay all-or-nothing. Fortran order is built in memory
 //! and reordered.
@@ -176,55 +175,40 @@ impl Output for InMemory<'_> {
     }
 }
 
-/// The checking pass's flavour ([`one_pass_streamed`]): chunks of
-/// [`CHUNK`], kept while they total at most [`KEEP`] bytes.
-struct Keep(Option<Vec<u8>>);
-
-impl Output for Keep {
-    fn window(&self) -> Option<usize> {
-        Some(CHUNK)
-    }
-    fn check_above(&self) -> Option<usize> {
-        Some(KEEP)
-    }
-    fn chunk(&mut self, data: &[u8]) -> Result<()> {
-        if let Some(k) = self.0.as_mut() {
-            if k.len().saturating_add(data.len()) <= KEEP {
-                k.extend_from_slice(data);
-            } else {
-                self.0 = None;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// `to_writer`'s flavour of the speculative pass ([`one_pass_streamed`]),
+/// `to_writer`'s flavour of its first walk ([`one_pass_streamed`], and
+/// the checking walk of [`write_exact`](WriteOptions::write_exact)),
 /// chosen when the dtype is known: when the first element fixed the
 /// layout and the element count is known (`fixed`), the pass writes as it
 /// goes ([`Direct`]: the header, then chunks of [`WRITE_CHUNK`]);
-/// otherwise it checks, keeping its chunks ([`Keep`]).
+/// otherwise it checks, its chunks of [`CHUNK`] kept while they total at
+/// most [`KEEP`] bytes.
 struct Streamed<'w, 'o, W> {
     direct: Direct<'w, 'o, W>,
-    keep: Keep,
+    kept: Option<Vec<u8>>,
     /// Whether the pass writes (decided with the dtype).
     writes: bool,
 }
 
-impl<W: Write> Output for Streamed<'_, '_, W> {
-    fn window(&self) -> Option<usize> {
-        if self.writes {
-            self.direct.window()
-        } else {
-            self.keep.window()
+impl<'w, 'o, W: Write> Streamed<'w, 'o, W> {
+    fn new(writer: &'w mut W, opts: &'o WriteOptions) -> Self {
+        Streamed {
+            direct: Direct::new(writer, opts, None, WRITE_CHUNK),
+            kept: Some(Vec::new()),
+            writes: false,
         }
     }
-    fn check_above(&self) -> Option<usize> {
-        if self.writes {
-            None
+}
+
+impl<W: Write> Output for Streamed<'_, '_, W> {
+    fn window(&self) -> Option<usize> {
+        Some(if self.writes {
+            self.direct.window
         } else {
-            self.keep.check_above()
-        }
+            CHUNK
+        })
+    }
+    fn check_above(&self) -> Option<usize> {
+        (!self.writes).then_some(KEEP)
     }
     fn dtype(
         &mut self,
@@ -246,10 +230,16 @@ impl<W: Write> Output for Streamed<'_, '_, W> {
     }
     fn chunk(&mut self, data: &[u8]) -> Result<()> {
         if self.writes {
-            self.direct.chunk(data)
-        } else {
-            self.keep.chunk(data)
+            return self.direct.chunk(data);
         }
+        if let Some(k) = self.kept.as_mut() {
+            if k.len().saturating_add(data.len()) <= KEEP {
+                k.extend_from_slice(data);
+            } else {
+                self.kept = None;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -280,15 +270,11 @@ fn one_pass_streamed<W: Write>(
     // bytes: a small array is then written from them, in one walk; past
     // KEEP (or when the length hints claim more: then the pass hands over
     // no chunk and only checks plain numbers) the second walk writes
-    let mut flavour = Streamed {
-        direct: Direct::new(&mut *writer, opts, None, WRITE_CHUNK),
-        keep: Keep(Some(Vec::new())),
-        writes: false,
-    };
+    let mut flavour = Streamed::new(&mut *writer, opts);
     let spec = single_pass(value, opts, &mut out, &mut flavour)?;
     let Streamed {
         mut direct,
-        keep: Keep(kept),
+        kept,
         writes,
     } = flavour;
     if writes {
@@ -317,26 +303,30 @@ fn one_pass_streamed<W: Write>(
         return Ok(false);
     };
     let head = Head::of(&header, opts)?;
-    if write_kept(writer, &head, kept, &out, data_len)? {
-        return Ok(true);
-    }
-    writer.write_all(&head.bytes)?;
-    out.clear();
-    let mut direct = Direct::new(&mut *writer, opts, Some(head), WRITE_CHUNK);
-    // the dtype and tape of the checking pass: nothing inferred again
-    let again = value.speculate(opts.align, &mut out, &mut direct, Some(spec.tape))?;
-    match again {
-        Some(s)
-            if s.len == data_len
-                && *s.descr() == header.descr
-                && s.shape == header.shape
-                && s.fortran == header.fortran_order =>
-        {
-            direct.end(&out)?;
-            Ok(true)
-        }
-        _ => Err(changed()),
-    }
+    let kept = (kept, data_len);
+    write_checked(
+        writer,
+        opts,
+        head,
+        kept,
+        &mut out,
+        WRITE_CHUNK,
+        |out, direct| {
+            // the dtype and tape of the checking pass: nothing inferred again
+            match value.speculate(opts.align, out, direct, Some(spec.tape))? {
+                Some(s)
+                    if s.len == data_len
+                        && *s.descr() == header.descr
+                        && s.shape == header.shape
+                        && s.fortran == header.fortran_order =>
+                {
+                    Ok(())
+                }
+                _ => Err(changed()),
+            }
+        },
+    )?;
+    Ok(true)
 }
 
 /// The error of a `Serialize` impl that gave other values to the writing
@@ -386,22 +376,28 @@ impl Head {
     }
 }
 
-/// Writes the header and the data a checking pass kept (its chunks, then
-/// what was left in its buffer), when that is all of it (`data_len`
-/// bytes); `false`: nothing written.
-fn write_kept<W: Write>(
+/// Writes `head` and the data after a checking walk: the chunks it kept
+/// and what was left in its buffer `out`, when that is all of it (`kept`:
+/// the chunks, if kept, and the data's length), else what `walk` encodes
+/// again into the writing flavour ([`Direct`], chunks of `window` bytes).
+fn write_checked<W: Write>(
     writer: &mut W,
-    head: &Head,
-    kept: Option<Vec<u8>>,
-    rest: &[u8],
-    data_len: usize,
-) -> Result<bool> {
-    let Some(kept) = kept.filter(|k| k.len().saturating_add(rest.len()) == data_len) else {
-        return Ok(false);
-    };
-    head.write_with(writer, &kept)?;
-    write_data_at(writer, [rest, &[]], head.row, kept.len())?;
-    Ok(true)
+    opts: &WriteOptions,
+    head: Head,
+    (kept, data_len): (Option<Vec<u8>>, usize),
+    out: &mut Vec<u8>,
+    window: usize,
+    walk: impl FnOnce(&mut Vec<u8>, &mut Direct<'_, '_, W>) -> Result<()>,
+) -> Result<()> {
+    if let Some(kept) = kept.filter(|k| k.len().saturating_add(out.len()) == data_len) {
+        head.write_with(writer, &kept)?;
+        return write_data_at(writer, [out, &[]], head.row, kept.len());
+    }
+    writer.write_all(&head.bytes)?;
+    out.clear();
+    let mut direct = Direct::new(&mut *writer, opts, Some(head), window);
+    walk(out, &mut direct)?;
+    direct.end(out)
 }
 
 /// How [`one_pass_unchecked`] ended.
@@ -858,22 +854,20 @@ impl WriteOptions {
             return Ok(());
         }
         let head = Head::of(&header, self)?;
+        let (mut out, mut kept) = (Vec::new(), (None, 0));
         if check {
-            let mut out = Vec::new();
-            let mut keep = Keep(Some(Vec::new()));
-            value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut keep)?;
-            if write_kept(writer, &head, keep.0, &out, usize_len(data_len)?)? {
-                return Ok(());
-            }
+            let mut flavour = Streamed::new(&mut *writer, self);
+            value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut flavour)?;
+            kept = (flavour.kept, usize_len(data_len)?);
         }
         // `to_writer` in the larger chunks of the writing passes; the
         // others in chunks that bound memory
         let window = if checked_first { WRITE_CHUNK } else { CHUNK };
-        writer.write_all(&head.bytes)?;
-        let mut out = Vec::new();
-        let mut direct = Direct::new(&mut *writer, self, Some(head), window);
-        value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut direct)?;
-        direct.end(&out)
+        write_checked(writer, self, head, kept, &mut out, window, |out, direct| {
+            value
+                .encode_planned(plan.tape(), &plan.shape, out, direct)
+                .map(drop)
+        })
     }
 
     /// [`to_writer`](WriteOptions::to_writer) into a file that is deleted

@@ -403,12 +403,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
 
 /// Writes `pieces` of data after `offset` bytes of data written (records
 /// of `row` bytes).
-fn put<W: Write>(
-    writer: &mut W,
-    pieces: &[Vec<u8>],
-    row: usize,
-    offset: &mut usize,
-) -> Result<()> {
+fn put<W: Write>(writer: &mut W, pieces: &[Vec<u8>], row: usize, offset: &mut usize) -> Result<()> {
     for piece in pieces {
         write_data_at(writer, [piece, &[]], row, *offset)?;
         *offset = offset.saturating_add(piece.len());

@@ -1146,28 +1146,26 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             }
             return ser::SerializeSeq::end(seq);
         }
-        // the elements while `flat.$method` takes them, then the one it
-        // did not take through `element` (which leaves the mode), or the end
-        macro_rules! run {
-            ($method:ident) => {{
-                let mut missed = None;
-                for item in iter.by_ref() {
-                    if seq.flat.$method(&item).is_err() {
-                        missed = Some(item);
-                        break;
-                    }
-                }
-                match missed {
-                    Some(item) => seq.element(&item)?,
-                    None => break,
-                }
-            }};
-        }
         // a loop per mode: the state a mode depends on changes only
         // between them, so within one its checks are computed once
         loop {
             match seq.mode {
-                Mode::Flat => run!(put),
+                // the elements while `flat` takes them (a plain loop, not
+                // `find`'s closure), then the one it did not take through
+                // `element` (which leaves the mode), or the end
+                Mode::Flat => {
+                    let mut missed = None;
+                    for item in iter.by_ref() {
+                        if seq.flat.put(&item).is_err() {
+                            missed = Some(item);
+                            break;
+                        }
+                    }
+                    match missed {
+                        Some(item) => seq.element(&item)?,
+                        None => break,
+                    }
+                }
                 // for good: every element through the tape
                 Mode::Put => {
                     // each element takes itemsize >= 1 bytes of the output,
