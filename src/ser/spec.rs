@@ -135,14 +135,6 @@ pub(crate) struct Whole;
 
 impl Output for Whole {}
 
-/// A windowed flavour's state in the pass.
-struct Window {
-    /// [`Output::window`].
-    window: usize,
-    /// Whether the pass only checks (decided in `start` from the hints).
-    check_only: bool,
-}
-
 /// The state shared by the levels of the walk.
 pub(crate) struct SpecState<'o> {
     /// Lengths of the sequences at each depth.
@@ -178,7 +170,12 @@ pub(crate) struct SpecState<'o> {
     base: usize,
     /// Bytes handed to the flush callback so far.
     flushed: usize,
-    chunked: Option<Window>,
+    /// [`Output::window`] (`usize::MAX` without one: no chunk is ever
+    /// full).
+    window: usize,
+    /// Whether a windowed pass only checks (decided in `start` from the
+    /// hints).
+    check_only: bool,
     /// Whether the dtype has gaps the encoder leaves as they are (so a
     /// reused chunk must be zeroed again).
     gaps: bool,
@@ -359,7 +356,8 @@ impl<'o> SpecState<'o> {
             pos,
             base: pos,
             flushed: 0,
-            chunked: None,
+            window: usize::MAX,
+            check_only: false,
             gaps: false,
             dims: Vec::new(),
             hints: Vec::new(),
@@ -509,30 +507,22 @@ impl SpecState<'_> {
             Ok(dtype) => dtype,
             Err(e) => return Err(self.fail(e)),
         };
-        // asked once the flavour knows the dtype
-        self.chunked = self.output.window().map(|window| Window {
-            window,
-            check_only: false,
+        // the bytes the hints claim (no hint counts as 0)
+        let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
+            acc.checked_mul(h.unwrap_or(0) as u64)
         });
-        if let (Some(c), Some(limit)) = (self.chunked.as_mut(), self.output.check_above()) {
-            // no hint counts as 0
-            let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
-                acc.checked_mul(h.unwrap_or(0) as u64)
-            });
-            c.check_only = claimed.is_none_or(|n| n > limit as u64);
+        // asked once the flavour knows the dtype
+        if let Some(window) = self.output.window() {
+            self.window = window;
+            self.check_only = (self.output.check_above())
+                .is_some_and(|limit| claimed.is_none_or(|n| n > limit as u64));
         }
-        let count = self
-            .hints
-            .iter()
-            .try_fold(1usize, |acc, h| acc.checked_mul(h.unwrap_or(0)))
-            .unwrap_or(0);
         // serde's hints come from the value's own Serialize impl and may
         // be wrong: reserve at most RESERVE_MAX and never fail on it
-        let window = self.chunked.as_ref().map_or(usize::MAX, |c| c.window);
-        let want = count
-            .saturating_mul(self.itemsize)
+        let want = claimed
+            .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
             .min(RESERVE_MAX)
-            .min(window.saturating_add(self.itemsize));
+            .min(self.window.saturating_add(self.itemsize));
         self.pos = self.out.len();
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
@@ -550,18 +540,15 @@ impl SpecState<'_> {
     /// at `base`.
     #[inline]
     fn hand_over(&mut self, end: usize, incoming: usize) -> Result<bool> {
-        let Some(c) = self.chunked.as_mut() else {
-            return Ok(false);
-        };
         let held = end.saturating_sub(self.base);
-        if held == 0 || held.saturating_add(incoming) <= c.window {
+        if held == 0 || held.saturating_add(incoming) <= self.window {
             return Ok(false);
         }
         let data = self
             .out
             .get(self.base..end)
             .ok_or_else(|| Error::schema("speculation: buffer"))?;
-        let handed = if c.check_only {
+        let handed = if self.check_only {
             Ok(())
         } else {
             self.output.chunk(data)
@@ -590,10 +577,7 @@ impl SpecState<'_> {
         }
         let end = start.checked_add(self.itemsize).ok_or_else(too_large)?;
         self.total_fits(end)?;
-        let window_end = self
-            .chunked
-            .as_ref()
-            .map_or(usize::MAX, |c| self.base.saturating_add(c.window));
+        let window_end = self.base.saturating_add(self.window);
         // zero the next block while it is about to be written (still in
         // cache), not the whole output up front nor per element
         // never past the reserved capacity unless this element needs it:
@@ -701,7 +685,7 @@ impl SpecState<'_> {
         if data.is_empty() {
             return Ok(());
         }
-        if self.chunked.as_ref().is_some_and(|c| c.check_only) {
+        if self.check_only {
             // a checking pass keeps no chunk: the elements the fast mode
             // stored are only counted, as handed on
             self.flushed = self.flushed.checked_add(data.len()).ok_or_else(too_large)?;
