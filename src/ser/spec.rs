@@ -256,8 +256,9 @@ impl<T: ?Sized + Serialize> Writable for Val<'_, T> {
     }
 }
 
-/// Runs the speculative pass: `None` means "use the two passes" (the values' errors are never reported from here; only the
-/// destination's, from the callbacks, are).
+/// Runs the speculative pass: `None` means "use the two passes" (the
+/// values' errors are never reported from here; only the destination's,
+/// from the callbacks, are).
 ///
 /// With `known` (what a previous pass over the same values found), the
 /// first element is not inferred: that dtype and tape are used (every
@@ -271,7 +272,15 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     known: Option<DtypeTree>,
 ) -> Result<Option<Speculated>> {
     let mut st = SpecState::new(align, out, output, known);
-    let found = run(&mut st, value);
+    let walked = match walk(&mut st, value) {
+        // the value is not a sequence: one element (a 0-d array)
+        Err(_) if st.leaf_found => {
+            st.leaf_found = false;
+            st.whole(&value)
+        }
+        walked => walked,
+    };
+    let found = walked.ok().and_then(|()| st.speculated());
     // the destination's error is the pass's; any other means not uniform
     if let Some(e) = st.failed.take() {
         return Err(e);
@@ -388,19 +397,6 @@ fn walk<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Result<()> 
         block: &mut block,
         depth: 0,
     })
-}
-
-/// The pass itself: `None` when the values are not uniform.
-fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Speculated> {
-    match walk(st, value) {
-        Ok(()) => {}
-        Err(_) if st.leaf_found => {
-            st.leaf_found = false;
-            st.whole(&value).ok()?;
-        }
-        Err(_) => return None,
-    }
-    st.speculated()
 }
 
 impl SpecState<'_> {
