@@ -98,14 +98,9 @@ fn one_pass(value: &dyn Writable, opts: &WriteOptions) -> Option<Vec<u8>> {
         return Some(out);
     }
     let (head, _) = header.encode(opts.version).ok()?;
-    if head.len() == prefix {
-        out.get_mut(..prefix)?.copy_from_slice(&head);
-        Some(out)
-    } else {
-        let mut whole = head;
-        whole.extend_from_slice(out.get(prefix..)?);
-        Some(whole)
-    }
+    // prefix <= out.len(): checked above
+    out.splice(..prefix, head);
+    Some(out)
 }
 
 /// The speculative single pass into `flavour`, the prologue of every write
