@@ -408,14 +408,11 @@ impl SpecState<'_> {
             return None;
         }
         let len = self.finish()?;
-        let depth = self.leaf_depth?;
-        if depth != self.dims.len() {
+        // an element seen, at the depth below every axis
+        if !self.have || self.leaf_depth != Some(self.dims.len()) {
             return None;
         }
         let mut shape: Vec<u64> = self.dims.iter().map(|d| d.unwrap_or(0)).collect();
-        if !self.have {
-            return None;
-        }
         let mut dtype = self.tape.dtype();
         let mut absorbed = shape.len() > 1;
         while let Dtype::Subarray(base, sub) = dtype {
@@ -544,13 +541,10 @@ impl SpecState<'_> {
             .out
             .get(self.base..end)
             .ok_or_else(|| Error::schema("speculation: buffer"))?;
-        let handed = if self.check_only {
-            Ok(())
-        } else {
-            self.output.chunk(data)
-        };
-        if let Err(e) = handed {
-            return Err(self.fail(e));
+        if !self.check_only {
+            if let Err(e) = self.output.chunk(data) {
+                return Err(self.fail(e));
+            }
         }
         // checked: the bytes encoded in all (flushed + pos) stay a usize,
         // which bounds the element counts of `SpecSeq::i` (collect_seq)
