@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
-use crate::format::header::Header;
 use crate::npy::writer::{c_order_header, with_axes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::encode::DtypeTree;
@@ -202,14 +201,11 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
         // bytes past the end are what an interrupted append wrote but never
         // counted (its header was not patched): the new records overwrite them
         file.seek(SeekFrom::Start(end)).map_err(seeking)?;
+        // (the data's size checked above: the subarray of its axes fits)
+        let dtype = with_axes(header.descr.clone(), rest)?;
         // The header must be rewritable in place for any length.
         for n in [count, u64::MAX] {
-            let mut shape = header.shape.clone();
-            if let Some(first) = shape.first_mut() {
-                *first = n;
-            }
-            let h = Header::new(header.descr.clone(), false, shape);
-            let (bytes, _) = h.encode(Some(parsed.version))?;
+            let (bytes, _) = c_order_header(&dtype, &[n]).encode(Some(parsed.version))?;
             if bytes.len() != parsed.data_offset {
                 return Err(Error::header(format!(
                     "cannot append: the header ({} bytes) would be rewritten as {} bytes (it was not written with numpy's growth spaces or in numpy's exact text)",
@@ -218,10 +214,8 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
                 )));
             }
         }
-        let dtype = with_axes(header.descr.clone(), rest)?;
         let mut w = NpyWriter::build(file, Some(dtype), &WriteOptions::new(), None);
         w.patch = Some(patch_at::<W>);
-        w.start = 0;
         w.header = Some(on_disk);
         w.version = Some(parsed.version);
         w.count = count;
