@@ -124,10 +124,8 @@ fn single_pass(
         return Ok(None);
     };
     let given = given.map(|dt| DtypeTree::from_dtype(dt, false));
-    let Some(spec) = value.speculate(opts.align, out, flavour, given)? else {
-        return Ok(None);
-    };
-    Ok((!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec))
+    let spec = value.speculate(opts.align, out, flavour, given)?;
+    Ok(spec.filter(|spec| !(spec.fortran && opts.fortran_order == Some(false))))
 }
 
 /// The header of a finished single pass and its data length; `None` when
