@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
-use crate::format::header::Header;
 use crate::npy::writer::{c_order_header, with_axes};
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::encode::DtypeTree;
@@ -70,8 +69,6 @@ use crate::ser::encode::DtypeTree;
 #[must_use = "a writer must be finished: until finish() the file's header is a placeholder every reader refuses"]
 pub struct NpyWriter<W: Write> {
     out: W,
-    /// Dtype of one record (may be a subarray, folded into the shape).
-    dtype: Option<Dtype>,
     align: bool,
     version: Option<(u8, u8)>,
     /// The promised number of records (plain `Write`).
@@ -88,7 +85,8 @@ pub struct NpyWriter<W: Write> {
     header: Option<Vec<u8>>,
     count: u64,
     scratch: Vec<u8>,
-    /// The dtype compiled for encoding (set with the dtype).
+    /// The record dtype (may be a subarray, folded into the shape),
+    /// compiled for encoding; once known.
     tape: Option<DtypeTree>,
     zero: bool,
     /// For `append`: the first record's inferred layout must match this.
@@ -101,7 +99,7 @@ pub struct NpyWriter<W: Write> {
 impl<W: Write> std::fmt::Debug for NpyWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NpyWriter")
-            .field("dtype", &self.dtype)
+            .field("dtype", &self.dtype())
             .field("count", &self.count)
             .field("promised", &self.promised)
             .finish_non_exhaustive()
@@ -203,14 +201,11 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
         // bytes past the end are what an interrupted append wrote but never
         // counted (its header was not patched): the new records overwrite them
         file.seek(SeekFrom::Start(end)).map_err(seeking)?;
+        // (the data's size checked above: the subarray of its axes fits)
+        let dtype = with_axes(header.descr.clone(), rest)?;
         // The header must be rewritable in place for any length.
         for n in [count, u64::MAX] {
-            let mut shape = header.shape.clone();
-            if let Some(first) = shape.first_mut() {
-                *first = n;
-            }
-            let h = Header::new(header.descr.clone(), false, shape);
-            let (bytes, _) = h.encode(Some(parsed.version))?;
+            let (bytes, _) = c_order_header(&dtype, &[n]).encode(Some(parsed.version))?;
             if bytes.len() != parsed.data_offset {
                 return Err(Error::header(format!(
                     "cannot append: the header ({} bytes) would be rewritten as {} bytes (it was not written with numpy's growth spaces or in numpy's exact text)",
@@ -219,10 +214,8 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
                 )));
             }
         }
-        let dtype = with_axes(header.descr.clone(), rest)?;
         let mut w = NpyWriter::build(file, Some(dtype), &WriteOptions::new(), None);
         w.patch = Some(patch_at::<W>);
-        w.start = 0;
         w.header = Some(on_disk);
         w.version = Some(parsed.version);
         w.count = count;
@@ -274,7 +267,6 @@ impl<W: Write> NpyWriter<W> {
         };
         let mut w = NpyWriter {
             out,
-            dtype: None,
             align: opts.align,
             version: opts.version,
             promised,
@@ -298,8 +290,7 @@ impl<W: Write> NpyWriter<W> {
     fn set_dtype(&mut self, dtype: Dtype) {
         self.scratch = vec![0; dtype.itemsize()];
         self.zero = dtype.has_gaps();
-        self.tape = Some(DtypeTree::new(&dtype, false));
-        self.dtype = Some(dtype);
+        self.tape = Some(DtypeTree::from_dtype(dtype, false));
     }
 
     /// A writer for exactly `len` records on a writer that cannot seek (a
@@ -363,11 +354,11 @@ impl<W: Write> NpyWriter<W> {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     pub fn dtype(&self) -> Option<&Dtype> {
-        self.dtype.as_ref()
+        self.tape.as_ref().map(DtypeTree::dtype)
     }
 
     fn write_header(&mut self) -> Result<()> {
-        let dtype = self.dtype.as_ref().ok_or_else(|| {
+        let dtype = self.dtype().ok_or_else(|| {
             Error::schema(
                 "no records and no dtype; give the dtype with NpyWriter::with_dtype(w, Dtype::of::<T>()?)",
             )
@@ -442,7 +433,7 @@ impl<W: Write> NpyWriter<W> {
     fn prepare<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         let index = self.count;
         self.check_broken()?;
-        if self.dtype.is_none() || self.check_layout {
+        if self.tape.is_none() || self.check_layout {
             let mut slot = None;
             crate::ser::infer::Infer::new(&mut slot, false)
                 .walk(&record)
@@ -450,7 +441,7 @@ impl<W: Write> NpyWriter<W> {
             let node = slot.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
             let inferred = crate::ser::infer::node_to_dtype(&node, self.align)
                 .map_err(|e| e.at_record(index))?;
-            match &self.dtype {
+            match self.dtype() {
                 None => self.set_dtype(inferred),
                 Some(d) => {
                     if !same_layout(&inferred, d) {
@@ -486,10 +477,12 @@ impl<W: Write> NpyWriter<W> {
     /// On any other writer the stream is marked broken: later records
     /// would land at the wrong offsets.
     fn take_back(&mut self) {
-        let taken_back = match (self.patch, &self.header, &self.dtype) {
-            (Some(patch), Some(head), Some(dtype)) => {
+        // a header is written once the dtype is known: records of
+        // `scratch.len()` bytes
+        let taken_back = match (self.patch, &self.header) {
+            (Some(patch), Some(head)) => {
                 let pos = u64::try_from(head.len()).ok().and_then(|h| {
-                    let data = self.count.checked_mul(dtype.itemsize() as u64)?;
+                    let data = self.count.checked_mul(self.scratch.len() as u64)?;
                     self.start.checked_add(h)?.checked_add(data)
                 });
                 pos.is_some_and(|pos| patch(&mut self.out, pos, &[], pos).is_ok())
@@ -549,10 +542,10 @@ impl<W: Write> NpyWriter<W> {
                 )));
             }
         }
-        if let (Some(patch), Some(dtype), Some(old)) =
-            (self.patch, self.dtype.as_ref(), self.header.as_deref())
+        if let (Some(patch), Some(tape), Some(old)) =
+            (self.patch, self.tape.as_ref(), self.header.as_deref())
         {
-            let header = c_order_header(dtype, &[self.count]);
+            let header = c_order_header(tape.dtype(), &[self.count]);
             let (bytes, _) = header.encode(self.version)?;
             let old_len = old.len();
             if bytes.len() != old_len {

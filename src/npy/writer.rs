@@ -8,9 +8,9 @@
 //!
 //! ```text
 //! to_vec      raw n-d bytes | one pass (InMemory)             | exact passes into a Vec
-//! to_writer   raw n-d bytes | fixed layout: one pass written  | plan ─► [check (Keep)] ─► Direct
+//! to_writer   raw n-d bytes | fixed layout: one pass written  | plan ─► [check (Streamed)] ─► Direct
 //!                             as it goes (Streamed ─► Direct)
-//!                             others: check (Keep) ─► write (Direct)
+//!                             others: check (Streamed) ─► write (Direct)
 //! to_path,    raw n-d bytes | one pass written as it goes     | plan ─► Direct
 //!  npz members                (one_pass_unchecked)
 //! ```
@@ -26,12 +26,11 @@
 //! a partial array (as `serde_json::to_writer` leaves it), within it the
 //! exact path runs as for the other layouts.
 //! Any other layout writes nothing before every value is known to encode:
-//! its checking pass keeps its chunks up to 4 MiB ([`Keep`]) and writes
+//! its checking pass keeps its chunks up to 4 MiB ([`Streamed`]) and writes
 //! from them when that is all the data, otherwise the values are encoded
 //! again and written a chunk at a time ([`Direct`]). On the exact path
 //! only a given dtype needs that check (an inferred one was checked by the
-//! plan); an n-d array of plain numbers in its own type and layout cannot
-//! fail and skips it. `to_path` and npz members write where a failure is
+//! plan). `to_path` and npz members write where a failure is
 //! thrown away (a temporary file, an abandoned entry), so they need no
 //! checking walk and stay all-or-nothing. Fortran order is built in memory
 //! and reordered.
@@ -47,11 +46,11 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
 use crate::format::header::Header;
-use crate::options::{ReadOptions, WriteOptions};
+use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
-use crate::ser::spec::{Output, Speculated, Speculation, Val, Whole, Writable};
+use crate::ser::spec::{Output, Speculated, Val, Whole, Writable};
 use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing
@@ -99,14 +98,9 @@ fn one_pass(value: &dyn Writable, opts: &WriteOptions) -> Option<Vec<u8>> {
         return Some(out);
     }
     let (head, _) = header.encode(opts.version).ok()?;
-    if head.len() == prefix {
-        out.get_mut(..prefix)?.copy_from_slice(&head);
-        Some(out)
-    } else {
-        let mut whole = head;
-        whole.extend_from_slice(out.get(prefix..)?);
-        Some(whole)
-    }
+    // prefix <= out.len(): checked above
+    out.splice(..prefix, head);
+    Some(out)
 }
 
 /// The speculative single pass into `flavour`, the prologue of every write
@@ -130,10 +124,8 @@ fn single_pass(
         return Ok(None);
     };
     let given = given.map(|dt| DtypeTree::from_dtype(dt, false));
-    let Speculation::Uniform(spec) = value.speculate(opts.align, out, flavour, given)? else {
-        return Ok(None);
-    };
-    Ok((!(spec.fortran && opts.fortran_order == Some(false))).then_some(spec))
+    let spec = value.speculate(opts.align, out, flavour, given)?;
+    Ok(spec.filter(|spec| !(spec.fortran && opts.fortran_order == Some(false))))
 }
 
 /// The header of a finished single pass and its data length; `None` when
@@ -176,55 +168,40 @@ impl Output for InMemory<'_> {
     }
 }
 
-/// The checking pass's flavour ([`one_pass_streamed`]): chunks of
-/// [`CHUNK`], kept while they total at most [`KEEP`] bytes.
-struct Keep(Option<Vec<u8>>);
-
-impl Output for Keep {
-    fn window(&self) -> Option<usize> {
-        Some(CHUNK)
-    }
-    fn check_above(&self) -> Option<usize> {
-        Some(KEEP)
-    }
-    fn chunk(&mut self, data: &[u8]) -> Result<()> {
-        if let Some(k) = self.0.as_mut() {
-            if k.len().saturating_add(data.len()) <= KEEP {
-                k.extend_from_slice(data);
-            } else {
-                self.0 = None;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// `to_writer`'s flavour of the speculative pass ([`one_pass_streamed`]),
+/// `to_writer`'s flavour of its first walk ([`one_pass_streamed`], and
+/// the checking walk of [`write_exact`](WriteOptions::write_exact)),
 /// chosen when the dtype is known: when the first element fixed the
 /// layout and the element count is known (`fixed`), the pass writes as it
 /// goes ([`Direct`]: the header, then chunks of [`WRITE_CHUNK`]);
-/// otherwise it checks, keeping its chunks ([`Keep`]).
+/// otherwise it checks, its chunks of [`CHUNK`] kept while they total at
+/// most [`KEEP`] bytes.
 struct Streamed<'w, 'o, W> {
     direct: Direct<'w, 'o, W>,
-    keep: Keep,
+    kept: Option<Vec<u8>>,
     /// Whether the pass writes (decided with the dtype).
     writes: bool,
 }
 
-impl<W: Write> Output for Streamed<'_, '_, W> {
-    fn window(&self) -> Option<usize> {
-        if self.writes {
-            self.direct.window()
-        } else {
-            self.keep.window()
+impl<'w, 'o, W: Write> Streamed<'w, 'o, W> {
+    fn new(writer: &'w mut W, opts: &'o WriteOptions) -> Self {
+        Streamed {
+            direct: Direct::new(writer, opts, None, WRITE_CHUNK),
+            kept: Some(Vec::new()),
+            writes: false,
         }
     }
-    fn check_above(&self) -> Option<usize> {
-        if self.writes {
-            None
+}
+
+impl<W: Write> Output for Streamed<'_, '_, W> {
+    fn window(&self) -> Option<usize> {
+        Some(if self.writes {
+            self.direct.window
         } else {
-            self.keep.check_above()
-        }
+            CHUNK
+        })
+    }
+    fn check_above(&self) -> Option<usize> {
+        (!self.writes).then_some(KEEP)
     }
     fn dtype(
         &mut self,
@@ -246,10 +223,16 @@ impl<W: Write> Output for Streamed<'_, '_, W> {
     }
     fn chunk(&mut self, data: &[u8]) -> Result<()> {
         if self.writes {
-            self.direct.chunk(data)
-        } else {
-            self.keep.chunk(data)
+            return self.direct.chunk(data);
         }
+        if let Some(k) = self.kept.as_mut() {
+            if k.len().saturating_add(data.len()) <= KEEP {
+                k.extend_from_slice(data);
+            } else {
+                self.kept = None;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -271,22 +254,8 @@ fn one_pass_streamed<W: Write>(
     value: &dyn Writable,
     opts: &WriteOptions,
 ) -> Result<bool> {
-    if let Some(nd) = top(value.value()) {
-        if raw_nd(writer, value, opts)? {
-            return Ok(true);
-        }
-        let plain_nd = nd.plain() && nd.count().is_some_and(|n| n > 0);
-        if plain_nd && opts.dtype.is_none() && opts.fortran_order.is_none() {
-            // an n-d array of plain numbers in its own type and layout:
-            // nothing can fail once the header is out, so there is nothing
-            // to check first and the data is written in one walk
-            return match one_pass_unchecked(writer, value, opts, WRITE_CHUNK)? {
-                Unchecked::Written => Ok(true),
-                Unchecked::WrongHeader { .. } | Unchecked::Redo => Err(Error::schema(
-                    "internal: an n-d array of plain numbers was not written in one pass",
-                )),
-            };
-        }
+    if top(value.value()).is_some() && raw_nd(writer, value, opts)? {
+        return Ok(true);
     }
     let mut out = Vec::new();
     // a layout fixed by the first element: written as it goes. Otherwise
@@ -294,26 +263,22 @@ fn one_pass_streamed<W: Write>(
     // bytes: a small array is then written from them, in one walk; past
     // KEEP (or when the length hints claim more: then the pass hands over
     // no chunk and only checks plain numbers) the second walk writes
-    let mut flavour = Streamed {
-        direct: Direct::new(&mut *writer, opts, None, WRITE_CHUNK),
-        keep: Keep(Some(Vec::new())),
-        writes: false,
-    };
+    let mut flavour = Streamed::new(&mut *writer, opts);
     let spec = single_pass(value, opts, &mut out, &mut flavour)?;
     let Streamed {
         mut direct,
-        keep: Keep(kept),
+        kept,
         writes,
     } = flavour;
     if writes {
         let guessed = direct.head.take().unwrap_or_default();
         let written = match spec.as_ref().and_then(checked_header) {
-            Some((header, _)) => Some(header.encode(opts.version)?.0),
+            Some((header, _)) => Some(Head::of(&header, opts)?),
             None => None,
         };
         return match written {
             // the header was right: the array is written in full
-            Some(head) if head == guessed => direct.finish(&out, &head).map(|()| true),
+            Some(head) if head.bytes == guessed.bytes => direct.finish(&out, &head).map(|()| true),
             // nothing written yet (the header is held until the first
             // chunk is full): the exact path, as for any other layout
             _ if direct.held => Ok(false),
@@ -330,27 +295,31 @@ fn one_pass_streamed<W: Write>(
     let Some((header, data_len)) = checked_header(&spec) else {
         return Ok(false);
     };
-    let (head, _) = header.encode(opts.version)?;
-    if write_kept(writer, &head, kept, &out, data_len)? {
-        return Ok(true);
-    }
-    writer.write_all(&head)?;
-    out.clear();
-    let mut direct = Direct::new(&mut *writer, opts, Some(head), WRITE_CHUNK);
-    // the dtype and tape of the checking pass: nothing inferred again
-    let again = value.speculate(opts.align, &mut out, &mut direct, Some(spec.tape))?;
-    match again {
-        Speculation::Uniform(s)
-            if s.len == data_len
-                && *s.descr() == header.descr
-                && s.shape == header.shape
-                && s.fortran == header.fortran_order =>
-        {
-            direct.end(&out)?;
-            Ok(true)
-        }
-        _ => Err(changed()),
-    }
+    let head = Head::of(&header, opts)?;
+    let kept = (kept, data_len);
+    write_checked(
+        writer,
+        opts,
+        head,
+        kept,
+        &mut out,
+        WRITE_CHUNK,
+        |out, direct| {
+            // the dtype and tape of the checking pass: nothing inferred again
+            match value.speculate(opts.align, out, direct, Some(spec.tape))? {
+                Some(s)
+                    if s.len == data_len
+                        && *s.descr() == header.descr
+                        && s.shape == header.shape
+                        && s.fortran == header.fortran_order =>
+                {
+                    Ok(())
+                }
+                _ => Err(changed()),
+            }
+        },
+    )?;
+    Ok(true)
 }
 
 /// The error of a `Serialize` impl that gave other values to the writing
@@ -374,23 +343,54 @@ fn late_miss(value: &dyn Writable, opts: &WriteOptions) -> Error {
     }
 }
 
-/// Writes the header and the data a checking pass kept (its chunks, then
-/// what was left in its buffer), when that is all of it (`data_len`
-/// bytes); `false`: nothing written.
-fn write_kept<W: Write>(
+/// A header's bytes as written, and the bytes of one record of its array
+/// (0 for a 0-d array, whose I/O errors name no record).
+#[derive(Default)]
+struct Head {
+    bytes: Vec<u8>,
+    row: usize,
+}
+
+impl Head {
+    fn of(header: &Header, opts: &WriteOptions) -> Result<Head> {
+        let (bytes, _) = header.encode(opts.version)?;
+        let row = if header.shape.is_empty() {
+            0
+        } else {
+            crate::de::stream::row_size(header).unwrap_or(0)
+        };
+        Ok(Head { bytes, row })
+    }
+
+    /// Writes the header, then `data` after it.
+    fn write_with<W: Write>(&self, writer: &mut W, data: &[u8]) -> Result<()> {
+        writer.write_all(&self.bytes)?;
+        write_data_at(writer, [data, &[]], self.row, 0)
+    }
+}
+
+/// Writes `head` and the data after a checking walk: the chunks it kept
+/// and what was left in its buffer `out`, when that is all of it (`kept`:
+/// the chunks, if kept, and the data's length), else what `walk` encodes
+/// again into the writing flavour ([`Direct`], chunks of `window` bytes).
+fn write_checked<W: Write>(
     writer: &mut W,
-    head: &[u8],
-    kept: Option<Vec<u8>>,
-    rest: &[u8],
-    data_len: usize,
-) -> Result<bool> {
-    let Some(kept) = kept.filter(|k| k.len().saturating_add(rest.len()) == data_len) else {
-        return Ok(false);
-    };
-    writer.write_all(head)?;
-    write_data_at(writer, [&kept, &[]], head, 0)?;
-    write_data_at(writer, [rest, &[]], head, kept.len())?;
-    Ok(true)
+    opts: &WriteOptions,
+    head: Head,
+    (kept, data_len): (Option<Vec<u8>>, usize),
+    out: &mut Vec<u8>,
+    window: usize,
+    walk: impl FnOnce(&mut Vec<u8>, &mut Direct<'_, '_, W>) -> Result<()>,
+) -> Result<()> {
+    if let Some(kept) = kept.filter(|k| k.len().saturating_add(out.len()) == data_len) {
+        head.write_with(writer, &kept)?;
+        return write_data_at(writer, [out, &[]], head.row, kept.len());
+    }
+    writer.write_all(&head.bytes)?;
+    out.clear();
+    let mut direct = Direct::new(&mut *writer, opts, Some(head), window);
+    walk(out, &mut direct)?;
+    direct.end(out)
 }
 
 /// How [`one_pass_unchecked`] ended.
@@ -432,16 +432,16 @@ pub(crate) fn one_pass_unchecked<W: Write>(
     let Some((header, _)) = checked_header(&spec) else {
         return Ok(Unchecked::Redo);
     };
-    let (head, _) = header.encode(opts.version)?;
+    let head = Head::of(&header, opts)?;
     // a header still held goes out as the one for the shape found
     let held = direct.held;
     direct.finish(&out, &head)?;
-    if held || head == guessed {
+    if held || head.bytes == guessed.bytes {
         Ok(Unchecked::Written)
     } else {
         Ok(Unchecked::WrongHeader {
-            guessed: guessed.len(),
-            head,
+            guessed: guessed.bytes.len(),
+            head: head.bytes,
         })
     }
 }
@@ -453,13 +453,12 @@ pub(crate) fn one_pass_unchecked<W: Write>(
 /// options ask for another dtype or layout; nothing was written.
 fn raw_nd<W: Write>(writer: &mut W, value: &dyn Writable, opts: &WriteOptions) -> Result<bool> {
     raw_nd_parts(value.value(), opts, &mut |head, bytes| {
-        writer.write_all(head)?;
-        write_data_at(writer, [bytes, &[]], head, 0)
+        head.write_with(writer, bytes)
     })
 }
 
 /// What [`raw_nd_parts`] hands a header and its data bytes to.
-type WriteParts<'a> = dyn FnMut(&[u8], &[u8]) -> Result<()> + 'a;
+type WriteParts<'a> = dyn FnMut(&Head, &[u8]) -> Result<()> + 'a;
 
 /// [`raw_nd`]'s header and data bytes, handed to `write`; the value
 /// behind `dyn` ([`DynValue`](crate::ser::DynValue)): a look at the top
@@ -481,8 +480,7 @@ fn raw_nd_parts(
         if header.data_len()? != bytes.len() as u64 {
             return Err(malformed());
         }
-        let (head, _) = header.encode(opts.version)?;
-        write(&head, bytes)
+        write(&Head::of(&header, opts)?, bytes)
     })?;
     Ok(written.is_some())
 }
@@ -505,7 +503,7 @@ struct Direct<'w, 'o, W> {
     writer: &'w mut W,
     opts: &'o WriteOptions,
     /// The header, written or `held`.
-    head: Option<Vec<u8>>,
+    head: Option<Head>,
     /// Whether the header is not written yet: it goes out with the first
     /// data.
     held: bool,
@@ -523,12 +521,7 @@ struct Direct<'w, 'o, W> {
 const PAGE: usize = 4096;
 
 impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
-    fn new(
-        writer: &'w mut W,
-        opts: &'o WriteOptions,
-        head: Option<Vec<u8>>,
-        window: usize,
-    ) -> Self {
+    fn new(writer: &'w mut W, opts: &'o WriteOptions, head: Option<Head>, window: usize) -> Self {
         Direct {
             writer,
             opts,
@@ -550,11 +543,16 @@ impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
     /// Writes the data held back and then `rest` (what the pass left in its
     /// buffer), after `head` when the header is held; `head` names the
     /// records in an error.
-    fn finish(&mut self, rest: &[u8], head: &[u8]) -> Result<()> {
+    fn finish(&mut self, rest: &[u8], head: &Head) -> Result<()> {
         if std::mem::take(&mut self.held) {
-            self.writer.write_all(head)?;
+            self.writer.write_all(&head.bytes)?;
         }
-        write_data_at(&mut *self.writer, [&self.carry, rest], head, self.offset)?;
+        write_data_at(
+            &mut *self.writer,
+            [&self.carry, rest],
+            head.row,
+            self.offset,
+        )?;
         self.offset = self
             .offset
             .saturating_add(self.carry.len())
@@ -580,8 +578,7 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
             return Ok(dt);
         }
         let (header, whole) = hinted_header(dt, hinted, fortran);
-        let (h, _) = header.encode(self.opts.version)?;
-        self.head = Some(h);
+        self.head = Some(Head::of(&header, self.opts)?);
         self.held = true;
         Ok(whole.unwrap_or(header.descr))
     }
@@ -594,7 +591,7 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
             .ok_or_else(|| Error::schema("internal: no header"))?;
         // positions in the destination: written up to `done`, held up to
         // `start`, this chunk up to `end`
-        let done = head.len().saturating_add(self.offset);
+        let done = head.bytes.len().saturating_add(self.offset);
         let start = done.saturating_add(self.carry.len());
         let end = start.saturating_add(data.len());
         let page_end = end.saturating_sub(end.rem_euclid(PAGE));
@@ -616,12 +613,12 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
 
 /// Writes part of the data section, `parts` one after the other (in one
 /// vectored write where the writer takes it), starting `offset` bytes into
-/// the data section after `head`; an I/O error names the record whose
-/// bytes were being written.
+/// the data section; an I/O error names the record (of `row` bytes; 0: no
+/// record) whose bytes were being written.
 pub(crate) fn write_data_at<W: Write>(
     writer: &mut W,
     parts: [&[u8]; 2],
-    head: &[u8],
+    row: usize,
     offset: usize,
 ) -> Result<()> {
     let mut slices = parts.map(std::io::IoSlice::new);
@@ -644,16 +641,8 @@ pub(crate) fn write_data_at<W: Write>(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => e,
         };
-        // only on failure: the record size, from the header just written
-        let opts = ReadOptions::new()
-            .max_elements(u64::MAX)
-            .max_header_size(usize::MAX);
-        let row = crate::format::header_read::parse_header(head, &opts)
-            .ok()
-            .filter(|p| !p.header.shape.is_empty())
-            .and_then(|p| crate::de::stream::row_size(&p.header).ok());
         // no record for a row of 0 bytes (checked_div gives None)
-        let record = row.and_then(|row| offset.saturating_add(done).checked_div(row));
+        let record = offset.saturating_add(done).checked_div(row);
         return Err(match record {
             Some(record) => Error::from(e).at_record(record as u64),
             None => Error::from(e),
@@ -857,23 +846,21 @@ impl WriteOptions {
             writer.write_all(&bytes)?;
             return Ok(());
         }
-        let (head, _) = header.encode(self.version)?;
+        let head = Head::of(&header, self)?;
+        let (mut out, mut kept) = (Vec::new(), (None, 0));
         if check {
-            let mut out = Vec::new();
-            let mut keep = Keep(Some(Vec::new()));
-            value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut keep)?;
-            if write_kept(writer, &head, keep.0, &out, usize_len(data_len)?)? {
-                return Ok(());
-            }
+            let mut flavour = Streamed::new(&mut *writer, self);
+            value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut flavour)?;
+            kept = (flavour.kept, usize_len(data_len)?);
         }
         // `to_writer` in the larger chunks of the writing passes; the
         // others in chunks that bound memory
         let window = if checked_first { WRITE_CHUNK } else { CHUNK };
-        writer.write_all(&head)?;
-        let mut out = Vec::new();
-        let mut direct = Direct::new(&mut *writer, self, Some(head), window);
-        value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut direct)?;
-        direct.end(&out)
+        write_checked(writer, self, head, kept, &mut out, window, |out, direct| {
+            value
+                .encode_planned(plan.tape(), &plan.shape, out, direct)
+                .map(drop)
+        })
     }
 
     /// [`to_writer`](WriteOptions::to_writer) into a file that is deleted
@@ -888,10 +875,9 @@ impl WriteOptions {
         // an n-d array of plain numbers: its size is known, so the file's
         // blocks are reserved first, as numpy does
         let whole = raw_nd_parts(value.value(), self, &mut |head, bytes| {
-            let len = (head.len() as u64).saturating_add(bytes.len() as u64);
+            let len = (head.bytes.len() as u64).saturating_add(bytes.len() as u64);
             crate::npy::atomic::preallocate(file, len);
-            file.write_all(head)?;
-            write_data_at(file, [bytes, &[]], head, 0)
+            head.write_with(file, bytes)
         })?;
         if whole {
             return Ok(());
@@ -942,9 +928,9 @@ impl WriteOptions {
     fn to_vec_of(&self, value: &dyn Writable) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         let raw = raw_nd_parts(value.value(), self, &mut |head, bytes| {
-            out.reserve_exact(head.len().saturating_add(bytes.len()));
+            out.reserve_exact(head.bytes.len().saturating_add(bytes.len()));
             crate::huge_pages::advise(out.spare_capacity_mut());
-            out.extend_from_slice(head);
+            out.extend_from_slice(&head.bytes);
             out.extend_from_slice(bytes);
             Ok(())
         })?;

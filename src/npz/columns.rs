@@ -21,7 +21,7 @@ use crate::npy::writer::npy_header;
 use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::plan;
-use crate::ser::spec::{Output, Speculation, encode_planned, speculate};
+use crate::ser::spec::{Output, encode_planned, speculate};
 
 use super::write::NpzWriter;
 
@@ -84,7 +84,7 @@ fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
     let mut out = Vec::new();
     let spec = speculate(records, false, &mut out, &mut Discard, None);
     // the chunks are discarded: the flavour never fails
-    if let Ok(Speculation::Uniform(spec)) = spec {
+    if let Ok(Some(spec)) = spec {
         let shape = spec.shape.clone();
         let bytes = shape
             .iter()

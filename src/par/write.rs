@@ -368,7 +368,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
                     let chunks = records.par_chunks(self.per);
                     next = chunks.map(|chunk| layout.encoded(chunk)).collect();
                 });
-                put(writer, &ready, &layout.head, &mut offset)
+                put(writer, &ready, layout.record.itemsize(), &mut offset)
             });
             written?;
             let Ok(pieces) = next else {
@@ -376,7 +376,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
             };
             ready = pieces;
         }
-        put(writer, &ready, &layout.head, &mut offset)?;
+        put(writer, &ready, layout.record.itemsize(), &mut offset)?;
         Ok(Ok(()))
     }
 
@@ -401,16 +401,11 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
     }
 }
 
-/// Writes `pieces` of data after `offset` bytes of data written after
-/// `head`.
-fn put<W: Write>(
-    writer: &mut W,
-    pieces: &[Vec<u8>],
-    head: &[u8],
-    offset: &mut usize,
-) -> Result<()> {
+/// Writes `pieces` of data after `offset` bytes of data written (records
+/// of `row` bytes).
+fn put<W: Write>(writer: &mut W, pieces: &[Vec<u8>], row: usize, offset: &mut usize) -> Result<()> {
     for piece in pieces {
-        write_data_at(writer, [piece, &[]], head, *offset)?;
+        write_data_at(writer, [piece, &[]], row, *offset)?;
         *offset = offset.saturating_add(piece.len());
     }
     Ok(())

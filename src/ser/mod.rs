@@ -512,8 +512,8 @@ pub(crate) fn given_dtype(opts: &WriteOptions) -> Result<Option<Dtype>> {
 }
 
 /// Pass 1: shape and dtype: a shim over [`plan_dyn`], whose walks take
-/// the value behind `dyn`; values of a given dtype are fitted to it by
-/// [`given_plan`].
+/// the value behind `dyn`; values of a given dtype are fitted to it
+/// ([`fit_shape`]).
 pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
     plan_dyn(&value, opts)
 }
@@ -549,12 +549,6 @@ fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
         }
         None => walk::Count::new(&mut measured).walk(value)?,
     }
-    given_plan(given, measured, nd)
-}
-
-/// The plan of values of a given dtype, of the `measured` shape (`nd`: an
-/// n-d array's).
-fn given_plan(given: Dtype, measured: walk::Shape, nd: Option<nd::NdShape>) -> Result<WritePlan> {
     let (mut dtype, mut shape) = fit_shape(given, measured)?;
     if let Some(nd) = &nd {
         // one element: a subarray of the array's shape, then the element's

@@ -43,6 +43,7 @@ impl NdShape {
 
     /// Whether the name says the data are real numbers or booleans:
     /// encoded as their own type, they cannot fail.
+    #[cfg(test)]
     pub(crate) fn plain(&self) -> bool {
         !self.code.is_empty() && !crate::kinds::special::nd_pairs(self.code)
     }

@@ -47,17 +47,10 @@ const RESERVE_MAX: usize = 1 << 30;
 /// is rare next to the elements.
 const ZERO_BLOCK: usize = 2 * 1024;
 
-/// How the speculative pass ended (its destination's errors are the
-/// pass's `Err`).
-pub(crate) enum Speculation {
-    /// Every element encoded with the first one's dtype.
-    Uniform(Speculated),
-    /// Some element did not (or the shape is ragged, or a limit was hit):
-    /// the caller runs the exact passes, which give the error if any.
-    NotUniform,
-}
-
-/// What a uniform speculation produced.
+/// What a uniform speculation produced: every element encoded with the
+/// first one's dtype. A pass that is not uniform (an element that does not
+/// fit, a ragged shape, a limit hit) gives `None` instead, and the caller
+/// runs the exact passes, which give the error if any.
 pub(crate) struct Speculated {
     /// The element dtype (its subarray dims are folded into `shape`: see
     /// [`Speculated::descr`]) and its compiled tape, to encode the same
@@ -142,14 +135,6 @@ pub(crate) struct Whole;
 
 impl Output for Whole {}
 
-/// A windowed flavour's state in the pass.
-struct Window {
-    /// [`Output::window`].
-    window: usize,
-    /// Whether the pass only checks (decided in `start` from the hints).
-    check_only: bool,
-}
-
 /// The state shared by the levels of the walk.
 pub(crate) struct SpecState<'o> {
     /// Lengths of the sequences at each depth.
@@ -185,7 +170,12 @@ pub(crate) struct SpecState<'o> {
     base: usize,
     /// Bytes handed to the flush callback so far.
     flushed: usize,
-    chunked: Option<Window>,
+    /// [`Output::window`] (`usize::MAX` without one: no chunk is ever
+    /// full).
+    window: usize,
+    /// Whether a windowed pass only checks (decided in `start` from the
+    /// hints).
+    check_only: bool,
     /// Whether the dtype has gaps the encoder leaves as they are (so a
     /// reused chunk must be zeroed again).
     gaps: bool,
@@ -222,7 +212,7 @@ pub(crate) trait Writable {
         out: &mut Vec<u8>,
         output: &mut dyn Output,
         known: Option<DtypeTree>,
-    ) -> Result<Speculation>;
+    ) -> Result<Option<Speculated>>;
 
     /// [`encode_planned`] over the value (no npz column).
     fn encode_planned(
@@ -247,7 +237,7 @@ impl<T: ?Sized + Serialize> Writable for Val<'_, T> {
         out: &mut Vec<u8>,
         output: &mut dyn Output,
         known: Option<DtypeTree>,
-    ) -> Result<Speculation> {
+    ) -> Result<Option<Speculated>> {
         speculate(self.0, align, out, output, known)
     }
 
@@ -266,9 +256,9 @@ impl<T: ?Sized + Serialize> Writable for Val<'_, T> {
     }
 }
 
-/// Runs the speculative pass: [`Speculation::NotUniform`] means "use the
-/// two passes" (the values' errors are never reported from here; only the
-/// destination's, from the callbacks, are).
+/// Runs the speculative pass: `None` means "use the two passes" (the
+/// values' errors are never reported from here; only the destination's,
+/// from the callbacks, are).
 ///
 /// With `known` (what a previous pass over the same values found), the
 /// first element is not inferred: that dtype and tape are used (every
@@ -280,14 +270,22 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
     out: &mut Vec<u8>,
     output: &mut dyn Output,
     known: Option<DtypeTree>,
-) -> Result<Speculation> {
+) -> Result<Option<Speculated>> {
     let mut st = SpecState::new(align, out, output, known);
-    let found = run(&mut st, value);
+    let walked = match walk(&mut st, value) {
+        // the value is not a sequence: one element (a 0-d array)
+        Err(_) if st.leaf_found => {
+            st.leaf_found = false;
+            st.whole(&value)
+        }
+        walked => walked,
+    };
+    let found = walked.ok().and_then(|()| st.speculated());
     // the destination's error is the pass's; any other means not uniform
     if let Some(e) = st.failed.take() {
         return Err(e);
     }
-    Ok(found.map_or(Speculation::NotUniform, Speculation::Uniform))
+    Ok(found)
 }
 
 /// The exact path's writing pass: the walk of [`speculate`] with the
@@ -367,7 +365,8 @@ impl<'o> SpecState<'o> {
             pos,
             base: pos,
             flushed: 0,
-            chunked: None,
+            window: usize::MAX,
+            check_only: false,
             gaps: false,
             dims: Vec::new(),
             hints: Vec::new(),
@@ -400,19 +399,6 @@ fn walk<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Result<()> 
     })
 }
 
-/// The pass itself: `None` when the values are not uniform.
-fn run<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Option<Speculated> {
-    match walk(st, value) {
-        Ok(()) => {}
-        Err(_) if st.leaf_found => {
-            st.leaf_found = false;
-            st.whole(&value).ok()?;
-        }
-        Err(_) => return None,
-    }
-    st.speculated()
-}
-
 impl SpecState<'_> {
     /// What a walk that went through found: `None` when the values are
     /// not uniform after all (a lost element, a ragged or empty array, an
@@ -422,14 +408,11 @@ impl SpecState<'_> {
             return None;
         }
         let len = self.finish()?;
-        let depth = self.leaf_depth?;
-        if depth != self.dims.len() {
+        // an element seen, at the depth below every axis
+        if !self.have || self.leaf_depth != Some(self.dims.len()) {
             return None;
         }
         let mut shape: Vec<u64> = self.dims.iter().map(|d| d.unwrap_or(0)).collect();
-        if !self.have {
-            return None;
-        }
         let mut dtype = self.tape.dtype();
         let mut absorbed = shape.len() > 1;
         while let Dtype::Subarray(base, sub) = dtype {
@@ -517,30 +500,22 @@ impl SpecState<'_> {
             Ok(dtype) => dtype,
             Err(e) => return Err(self.fail(e)),
         };
-        // asked once the flavour knows the dtype
-        self.chunked = self.output.window().map(|window| Window {
-            window,
-            check_only: false,
+        // the bytes the hints claim (no hint counts as 0)
+        let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
+            acc.checked_mul(h.unwrap_or(0) as u64)
         });
-        if let (Some(c), Some(limit)) = (self.chunked.as_mut(), self.output.check_above()) {
-            // no hint counts as 0
-            let claimed = self.hints.iter().try_fold(self.itemsize as u64, |acc, h| {
-                acc.checked_mul(h.unwrap_or(0) as u64)
-            });
-            c.check_only = claimed.is_none_or(|n| n > limit as u64);
+        // asked once the flavour knows the dtype
+        if let Some(window) = self.output.window() {
+            self.window = window;
+            self.check_only = (self.output.check_above())
+                .is_some_and(|limit| claimed.is_none_or(|n| n > limit as u64));
         }
-        let count = self
-            .hints
-            .iter()
-            .try_fold(1usize, |acc, h| acc.checked_mul(h.unwrap_or(0)))
-            .unwrap_or(0);
         // serde's hints come from the value's own Serialize impl and may
         // be wrong: reserve at most RESERVE_MAX and never fail on it
-        let window = self.chunked.as_ref().map_or(usize::MAX, |c| c.window);
-        let want = count
-            .saturating_mul(self.itemsize)
+        let want = claimed
+            .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
             .min(RESERVE_MAX)
-            .min(window.saturating_add(self.itemsize));
+            .min(self.window.saturating_add(self.itemsize));
         self.pos = self.out.len();
         self.base = self.pos;
         let _ = self.out.try_reserve(want);
@@ -558,24 +533,18 @@ impl SpecState<'_> {
     /// at `base`.
     #[inline]
     fn hand_over(&mut self, end: usize, incoming: usize) -> Result<bool> {
-        let Some(c) = self.chunked.as_mut() else {
-            return Ok(false);
-        };
         let held = end.saturating_sub(self.base);
-        if held == 0 || held.saturating_add(incoming) <= c.window {
+        if held == 0 || held.saturating_add(incoming) <= self.window {
             return Ok(false);
         }
         let data = self
             .out
             .get(self.base..end)
             .ok_or_else(|| Error::schema("speculation: buffer"))?;
-        let handed = if c.check_only {
-            Ok(())
-        } else {
-            self.output.chunk(data)
-        };
-        if let Err(e) = handed {
-            return Err(self.fail(e));
+        if !self.check_only {
+            if let Err(e) = self.output.chunk(data) {
+                return Err(self.fail(e));
+            }
         }
         // checked: the bytes encoded in all (flushed + pos) stay a usize,
         // which bounds the element counts of `SpecSeq::i` (collect_seq)
@@ -598,10 +567,7 @@ impl SpecState<'_> {
         }
         let end = start.checked_add(self.itemsize).ok_or_else(too_large)?;
         self.total_fits(end)?;
-        let window_end = self
-            .chunked
-            .as_ref()
-            .map_or(usize::MAX, |c| self.base.saturating_add(c.window));
+        let window_end = self.base.saturating_add(self.window);
         // zero the next block while it is about to be written (still in
         // cache), not the whole output up front nor per element
         // never past the reserved capacity unless this element needs it:
@@ -709,7 +675,7 @@ impl SpecState<'_> {
         if data.is_empty() {
             return Ok(());
         }
-        if self.chunked.as_ref().is_some_and(|c| c.check_only) {
+        if self.check_only {
             // a checking pass keeps no chunk: the elements the fast mode
             // stored are only counted, as handed on
             self.flushed = self.flushed.checked_add(data.len()).ok_or_else(too_large)?;
@@ -1154,28 +1120,26 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             }
             return ser::SerializeSeq::end(seq);
         }
-        // the elements while `flat.$method` takes them, then the one it
-        // did not take through `element` (which leaves the mode), or the end
-        macro_rules! run {
-            ($method:ident) => {{
-                let mut missed = None;
-                for item in iter.by_ref() {
-                    if seq.flat.$method(&item).is_err() {
-                        missed = Some(item);
-                        break;
-                    }
-                }
-                match missed {
-                    Some(item) => seq.element(&item)?,
-                    None => break,
-                }
-            }};
-        }
         // a loop per mode: the state a mode depends on changes only
         // between them, so within one its checks are computed once
         loop {
             match seq.mode {
-                Mode::Flat => run!(put),
+                // the elements while `flat` takes them (a plain loop, not
+                // `find`'s closure), then the one it did not take through
+                // `element` (which leaves the mode), or the end
+                Mode::Flat => {
+                    let mut missed = None;
+                    for item in iter.by_ref() {
+                        if seq.flat.put(&item).is_err() {
+                            missed = Some(item);
+                            break;
+                        }
+                    }
+                    match missed {
+                        Some(item) => seq.element(&item)?,
+                        None => break,
+                    }
+                }
                 // for good: every element through the tape
                 Mode::Put => {
                     // each element takes itemsize >= 1 bytes of the output,
