@@ -14,10 +14,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::budget::Budget;
-use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::array::{fortran_to_c, row};
 use crate::de::charged::AnyCharged;
-use crate::de::data::{FileDe, InMemory, deserialize_data_in};
-use crate::de::element::{ElementDe, RowDe};
+use crate::de::data::deserialize_data_in;
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
 use crate::de::{Bytes, Cfg, check_readable};
@@ -212,13 +211,14 @@ impl ReadOptions {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let file = self.open_slice(bytes)?;
-        T::deserialize(file.de())
+        let (header, data, budget) = self.open_slice(bytes)?;
+        deserialize_data_in(&header, data, self.cfg(), self.max_elements, &budget)
     }
 
-    /// What [`from_slice`](Self::from_slice) reads, ready to be handed
-    /// out (not generic: a type's `from_slice` only calls it).
-    fn open_slice<'de>(&self, bytes: &'de [u8]) -> Result<SliceFile<'de>> {
+    /// What [`from_slice`](Self::from_slice) reads before the data: the
+    /// header, the data and the budget charged with it (not generic: a
+    /// type's `from_slice` only calls it).
+    fn open_slice<'de>(&self, bytes: &'de [u8]) -> Result<(Header, &'de [u8], Budget)> {
         let parsed = parse_header(bytes, self)?;
         check_readable(&parsed.header.descr)?;
         let data = bytes
@@ -226,35 +226,7 @@ impl ReadOptions {
             .ok_or_else(|| Error::header("the header runs past the end of the input"))?;
         let budget = Budget::new(self.max_bytes);
         budget.charge_data(&parsed.header)?;
-        let file = InMemory::new(&parsed.header, data)?;
-        Ok(SliceFile {
-            header: parsed.header,
-            data,
-            budget,
-            file,
-            cfg: self.cfg(),
-            max_elements: self.max_elements,
-        })
-    }
-}
-
-/// One `.npy` file in memory, checked and compiled (see
-/// [`ReadOptions::from_slice`]).
-struct SliceFile<'de> {
-    header: Header,
-    data: &'de [u8],
-    budget: Budget,
-    file: InMemory,
-    cfg: Cfg,
-    max_elements: u64,
-}
-
-impl<'de> SliceFile<'de> {
-    /// Its top-level deserializer.
-    fn de(&self) -> FileDe<'_, 'de> {
-        let (header, budget) = (&self.header, &self.budget);
-        self.file
-            .de(header, self.data, self.cfg, self.max_elements, budget)
+        Ok((parsed.header, data, budget))
     }
 }
 
@@ -341,8 +313,6 @@ pub struct NpyReader<R> {
     /// Fortran order with two or more dimensions: rows are scattered over
     /// the data, which is read whole and reordered.
     fortran: bool,
-    /// Each row is one element (shape `()` or `(N,)`): no array layer.
-    rows_are_elements: bool,
     /// `ReadOptions::max_elements` and `max_bytes`, for [`NpyReader::rows`].
     max_elements: u64,
     max_bytes: u64,
@@ -412,7 +382,6 @@ impl<R: Read> NpyReader<R> {
             reordered: None,
             failed: false,
             fortran: parsed.header.fortran_order && parsed.header.shape.len() >= 2,
-            rows_are_elements: parsed.header.shape.len() <= 1,
             max_elements: options.max_elements,
             max_bytes: options.max_bytes,
             plan: Plan::new(&parsed.header.descr),
@@ -564,33 +533,21 @@ impl<R: Read> NpyReader<R> {
         self.next = i.wrapping_add(1);
         // rows in file order: one record or scalar (shape `(N,)`), or an
         // array of them (`(N, 3)`); a Fortran-order array's reordered
-        let row = if self.fortran {
+        let bytes = if self.fortran {
             reordered_row(&mut self.reordered, &mut self.data, &self.header, i)
         } else {
             self.data.next_row()
         };
-        let result = match row {
-            Ok(b) if self.rows_are_elements => {
-                // by reference: its fast numbers read it in place
-                T::deserialize(RowDe(&ElementDe::new(
-                    &self.plan,
-                    Bytes::Copied(b),
-                    self.cfg,
-                )))
-            }
-            Ok(b) => T::deserialize(ArrayDe::new(
-                &self.plan,
-                self.header.shape.get(1..).unwrap_or(&[]),
-                Bytes::Copied(b),
-                self.cfg,
-                false,
-            )),
+        let bytes = match bytes {
+            Ok(b) => Bytes::Copied(b),
             Err(e) => {
                 // the message already names the incomplete record
                 self.failed = true;
                 return Some(Err(e));
             }
         };
+        let inner = self.header.shape.get(1..).unwrap_or(&[]);
+        let result = row(PhantomData, &self.plan, inner, bytes, self.cfg);
         Some(result.map_err(|e| self.at_position(e, i)))
     }
 
