@@ -185,7 +185,6 @@ pub(crate) fn member_error(err: Error, key: &str) -> Error {
 fn zip_error(err: ZipError, key: &str) -> Error {
     let err = match err {
         ZipError::UnsupportedArchive(msg) => Error::unsupported(lower_first(msg)),
-        ZipError::Io(e) => Error::io(e),
         other => Error::from(other),
     };
     member_error(err, key)
@@ -266,7 +265,6 @@ impl<R: Read + Seek> NpzReader<R> {
         };
         reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
         let zip = ZipArchive::new(reader).map_err(|e| match e {
-            ZipError::Io(e) => Error::io(e),
             ZipError::InvalidArchive(msg) if msg.contains("EOCD") => Error::data(
                 "not a readable .npz (zip) archive: no end of central directory record \
                  (the file is truncated or not a zip)",
@@ -336,13 +334,12 @@ impl<R: Read + Seek> NpzReader<R> {
     /// The member index for a key or a full member name (numpy's order:
     /// the exact member name first, then `key + ".npy"`).
     fn index(&self, name: &str) -> Result<usize> {
-        if let Some(i) = self.zip.index_for_name(name) {
-            return Ok(i);
-        }
-        if let Some(i) = self.zip.index_for_name(&super::member_name(name)) {
-            return Ok(i);
-        }
-        Err(Error::schema(format!("not in the archive; {}", self.has())).in_member(name))
+        self.zip
+            .index_for_name(name)
+            .or_else(|| self.zip.index_for_name(&super::member_name(name)))
+            .ok_or_else(|| {
+                Error::schema(format!("not in the archive; {}", self.has())).in_member(name)
+            })
     }
 
     /// What the archive holds, for messages: `it has 'a', 'b'`, or `the
@@ -571,8 +568,9 @@ impl<R: Read + Seek> NpzReader<R> {
         let options = self.options.clone();
         let mut member = self.open(i)?;
         let key = member.key.clone();
-        let parsed = read_header(&mut member, &options).map_err(|e| member_error(e, &key))?;
-        NpyReader::from_parsed(member, parsed, &options).map_err(|e| member_error(e, &key))
+        read_header(&mut member, &options)
+            .and_then(|parsed| NpyReader::from_parsed(member, parsed, &options))
+            .map_err(|e| member_error(e, &key))
     }
 
     /// The decompressed bytes of member `name`, for members that are not
@@ -692,24 +690,24 @@ impl<R: Read + Seek> NpzReader<R> {
     /// The header and bytes of rows `range` of member `i`, charged to the
     /// budget.
     fn read_rows(&mut self, i: usize, range: &Range<u64>) -> Result<(Header, Vec<u8>)> {
-        let (stored, size) = self.with_member(i, |m, _, _| {
-            Ok((
-                m.file.compression() == CompressionMethod::Stored,
-                m.file.size(),
-            ))
+        // deflated: inflated up to the rows' end, the bytes before them
+        // dropped as they come; stored: `Err` with its size, read below
+        let deflated = self.with_member(i, |member, options, budget| {
+            if member.file.compression() == CompressionMethod::Stored {
+                return Ok(Err(member.file.size()));
+            }
+            let (w, _) = rows_header(member, range, options, budget)?;
+            let skip = w.rows.start;
+            let skipped = std::io::copy(&mut member.by_ref().take(skip), &mut std::io::sink())?;
+            if skipped < skip {
+                return Err(short_member(skipped, w.header_total));
+            }
+            read_rows_at(member, &w).map(Ok)
         })?;
-        if !stored {
-            // inflated up to the rows' end, the bytes before them dropped as they come
-            return self.with_member(i, |member, options, budget| {
-                let (w, _) = rows_header(member, range, options, budget)?;
-                let skip = w.rows.start;
-                let skipped = std::io::copy(&mut member.by_ref().take(skip), &mut std::io::sink())?;
-                if skipped < skip {
-                    return Err(short_member(skipped, w.header_total));
-                }
-                read_rows_at(member, &w)
-            });
-        }
+        let size = match deflated {
+            Ok(rows) => return Ok(rows),
+            Err(size) => size,
+        };
         // stored: by seeking to the rows
         let (options, budget) = (self.options.clone(), self.budget.clone());
         let key = self.key(i).to_owned();
