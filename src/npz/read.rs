@@ -182,12 +182,11 @@ pub(crate) fn member_error(err: Error, key: &str) -> Error {
     err.in_member(key)
 }
 
-fn zip_error(err: ZipError, key: &str) -> Error {
-    let err = match err {
+fn zip_error(err: ZipError) -> Error {
+    match err {
         ZipError::UnsupportedArchive(msg) => Error::unsupported(lower_first(msg)),
         other => Error::from(other),
-    };
-    member_error(err, key)
+    }
 }
 
 /// The zip crate's messages start with a capital; ours do not.
@@ -373,38 +372,13 @@ impl<R: Read + Seek> NpzReader<R> {
         self.keys.get(i).map(String::as_str).unwrap_or("")
     }
 
-    /// Opens member `i` for reading, refusing encryption and compression
-    /// methods other than stored and deflate with a clear message.
+    /// Opens member `i` for reading (see [`checked`](Self::checked)).
     fn open(&mut self, i: usize) -> Result<MemberReader<'_, R>> {
         let key = self.key(i).to_owned();
-        if let Some(name) = self.zip.name_for_index(i) {
-            self.extent
-                .check_local_header(i, name)
-                .map_err(|e| e.in_member(&key))?;
-        }
-        {
-            let raw = self.zip.by_index_raw(i).map_err(|e| zip_error(e, &key))?;
-            self.extent
-                .check_data(raw.data_start(), raw.compressed_size())
-                .map_err(|e| e.in_member(&key))?;
-            if raw.encrypted() {
-                return Err(Error::unsupported(
-                    "the member is encrypted (encrypted archives are not supported)",
-                )
-                .in_member(&key));
-            }
-            let m = raw.compression();
-            if m != CompressionMethod::Stored && m != CompressionMethod::Deflated {
-                return Err(Error::unsupported(format!(
-                    "compression {} (only stored and deflated members are supported, as np.savez writes them)",
-                    method_name(m)
-                ))
-                .in_member(&key));
-            }
-        }
-        let file = self.zip.by_index(i).map_err(|e| zip_error(e, &key))?;
+        let archive_len = self.archive_len;
+        let file = self.checked(i).map_err(|e| member_error(e, &key))?;
         let declared = file.size();
-        let packed = file.compressed_size().min(self.archive_len);
+        let packed = file.compressed_size().min(archive_len);
         let room = match file.compression() {
             CompressionMethod::Stored => packed,
             _ => packed.saturating_mul(DEFLATE_PRESIZE_RATIO),
@@ -417,6 +391,32 @@ impl<R: Read + Seek> NpzReader<R> {
             read: 0,
             room,
         })
+    }
+
+    /// Member `i`'s zip stream, once its local header and data are checked
+    /// to lie in the archive, refusing encryption and compression methods
+    /// other than stored and deflate with a clear message.
+    fn checked(&mut self, i: usize) -> Result<ZipFile<'_, R>> {
+        if let Some(name) = self.zip.name_for_index(i) {
+            self.extent.check_local_header(i, name)?;
+        }
+        let raw = self.zip.by_index_raw(i).map_err(zip_error)?;
+        self.extent
+            .check_data(raw.data_start(), raw.compressed_size())?;
+        if raw.encrypted() {
+            return Err(Error::unsupported(
+                "the member is encrypted (encrypted archives are not supported)",
+            ));
+        }
+        let m = raw.compression();
+        if m != CompressionMethod::Stored && m != CompressionMethod::Deflated {
+            return Err(Error::unsupported(format!(
+                "compression {} (only stored and deflated members are supported, as np.savez writes them)",
+                method_name(m)
+            )));
+        }
+        drop(raw);
+        self.zip.by_index(i).map_err(zip_error)
     }
 
     /// Opens member `i` and hands it to `f` with this reader's options and
@@ -488,8 +488,7 @@ impl<R: Read + Seek> NpzReader<R> {
     #[cfg(feature = "rayon")]
     pub(crate) fn packed(&mut self, i: usize) -> Option<super::inflate::Packed> {
         let (declared, crc) = {
-            let member = self.open(i).ok()?;
-            let file = &member.file;
+            let file = self.checked(i).ok()?;
             if file.compression() != CompressionMethod::Deflated || !file.name().ends_with(".npy") {
                 return None;
             }
