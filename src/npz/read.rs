@@ -182,13 +182,11 @@ pub(crate) fn member_error(err: Error, key: &str) -> Error {
     err.in_member(key)
 }
 
-fn zip_error(err: ZipError, key: &str) -> Error {
-    let err = match err {
+fn zip_error(err: ZipError) -> Error {
+    match err {
         ZipError::UnsupportedArchive(msg) => Error::unsupported(lower_first(msg)),
-        ZipError::Io(e) => Error::io(e),
         other => Error::from(other),
-    };
-    member_error(err, key)
+    }
 }
 
 /// The zip crate's messages start with a capital; ours do not.
@@ -266,7 +264,6 @@ impl<R: Read + Seek> NpzReader<R> {
         };
         reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
         let zip = ZipArchive::new(reader).map_err(|e| match e {
-            ZipError::Io(e) => Error::io(e),
             ZipError::InvalidArchive(msg) if msg.contains("EOCD") => Error::data(
                 "not a readable .npz (zip) archive: no end of central directory record \
                  (the file is truncated or not a zip)",
@@ -336,13 +333,12 @@ impl<R: Read + Seek> NpzReader<R> {
     /// The member index for a key or a full member name (numpy's order:
     /// the exact member name first, then `key + ".npy"`).
     fn index(&self, name: &str) -> Result<usize> {
-        if let Some(i) = self.zip.index_for_name(name) {
-            return Ok(i);
-        }
-        if let Some(i) = self.zip.index_for_name(&super::member_name(name)) {
-            return Ok(i);
-        }
-        Err(Error::schema(format!("not in the archive; {}", self.has())).in_member(name))
+        self.zip
+            .index_for_name(name)
+            .or_else(|| self.zip.index_for_name(&super::member_name(name)))
+            .ok_or_else(|| {
+                Error::schema(format!("not in the archive; {}", self.has())).in_member(name)
+            })
     }
 
     /// What the archive holds, for messages: `it has 'a', 'b'`, or `the
@@ -376,38 +372,13 @@ impl<R: Read + Seek> NpzReader<R> {
         self.keys.get(i).map(String::as_str).unwrap_or("")
     }
 
-    /// Opens member `i` for reading, refusing encryption and compression
-    /// methods other than stored and deflate with a clear message.
+    /// Opens member `i` for reading (see [`checked`](Self::checked)).
     fn open(&mut self, i: usize) -> Result<MemberReader<'_, R>> {
         let key = self.key(i).to_owned();
-        if let Some(name) = self.zip.name_for_index(i) {
-            self.extent
-                .check_local_header(i, name)
-                .map_err(|e| e.in_member(&key))?;
-        }
-        {
-            let raw = self.zip.by_index_raw(i).map_err(|e| zip_error(e, &key))?;
-            self.extent
-                .check_data(raw.data_start(), raw.compressed_size())
-                .map_err(|e| e.in_member(&key))?;
-            if raw.encrypted() {
-                return Err(Error::unsupported(
-                    "the member is encrypted (encrypted archives are not supported)",
-                )
-                .in_member(&key));
-            }
-            let m = raw.compression();
-            if m != CompressionMethod::Stored && m != CompressionMethod::Deflated {
-                return Err(Error::unsupported(format!(
-                    "compression {} (only stored and deflated members are supported, as np.savez writes them)",
-                    method_name(m)
-                ))
-                .in_member(&key));
-            }
-        }
-        let file = self.zip.by_index(i).map_err(|e| zip_error(e, &key))?;
+        let archive_len = self.archive_len;
+        let file = self.checked(i).map_err(|e| member_error(e, &key))?;
         let declared = file.size();
-        let packed = file.compressed_size().min(self.archive_len);
+        let packed = file.compressed_size().min(archive_len);
         let room = match file.compression() {
             CompressionMethod::Stored => packed,
             _ => packed.saturating_mul(DEFLATE_PRESIZE_RATIO),
@@ -420,6 +391,32 @@ impl<R: Read + Seek> NpzReader<R> {
             read: 0,
             room,
         })
+    }
+
+    /// Member `i`'s zip stream, once its local header and data are checked
+    /// to lie in the archive, refusing encryption and compression methods
+    /// other than stored and deflate with a clear message.
+    fn checked(&mut self, i: usize) -> Result<ZipFile<'_, R>> {
+        if let Some(name) = self.zip.name_for_index(i) {
+            self.extent.check_local_header(i, name)?;
+        }
+        let raw = self.zip.by_index_raw(i).map_err(zip_error)?;
+        self.extent
+            .check_data(raw.data_start(), raw.compressed_size())?;
+        if raw.encrypted() {
+            return Err(Error::unsupported(
+                "the member is encrypted (encrypted archives are not supported)",
+            ));
+        }
+        let m = raw.compression();
+        if m != CompressionMethod::Stored && m != CompressionMethod::Deflated {
+            return Err(Error::unsupported(format!(
+                "compression {} (only stored and deflated members are supported, as np.savez writes them)",
+                method_name(m)
+            )));
+        }
+        drop(raw);
+        self.zip.by_index(i).map_err(zip_error)
     }
 
     /// Opens member `i` and hands it to `f` with this reader's options and
@@ -491,8 +488,7 @@ impl<R: Read + Seek> NpzReader<R> {
     #[cfg(feature = "rayon")]
     pub(crate) fn packed(&mut self, i: usize) -> Option<super::inflate::Packed> {
         let (declared, crc) = {
-            let member = self.open(i).ok()?;
-            let file = &member.file;
+            let file = self.checked(i).ok()?;
             if file.compression() != CompressionMethod::Deflated || !file.name().ends_with(".npy") {
                 return None;
             }
@@ -571,8 +567,9 @@ impl<R: Read + Seek> NpzReader<R> {
         let options = self.options.clone();
         let mut member = self.open(i)?;
         let key = member.key.clone();
-        let parsed = read_header(&mut member, &options).map_err(|e| member_error(e, &key))?;
-        NpyReader::from_parsed(member, parsed, &options).map_err(|e| member_error(e, &key))
+        read_header(&mut member, &options)
+            .and_then(|parsed| NpyReader::from_parsed(member, parsed, &options))
+            .map_err(|e| member_error(e, &key))
     }
 
     /// The decompressed bytes of member `name`, for members that are not
@@ -692,24 +689,24 @@ impl<R: Read + Seek> NpzReader<R> {
     /// The header and bytes of rows `range` of member `i`, charged to the
     /// budget.
     fn read_rows(&mut self, i: usize, range: &Range<u64>) -> Result<(Header, Vec<u8>)> {
-        let (stored, size) = self.with_member(i, |m, _, _| {
-            Ok((
-                m.file.compression() == CompressionMethod::Stored,
-                m.file.size(),
-            ))
+        // deflated: inflated up to the rows' end, the bytes before them
+        // dropped as they come; stored: `Err` with its size, read below
+        let deflated = self.with_member(i, |member, options, budget| {
+            if member.file.compression() == CompressionMethod::Stored {
+                return Ok(Err(member.file.size()));
+            }
+            let (w, _) = rows_header(member, range, options, budget)?;
+            let skip = w.rows.start;
+            let skipped = std::io::copy(&mut member.by_ref().take(skip), &mut std::io::sink())?;
+            if skipped < skip {
+                return Err(short_member(skipped, w.header_total));
+            }
+            read_rows_at(member, &w).map(Ok)
         })?;
-        if !stored {
-            // inflated up to the rows' end, the bytes before them dropped as they come
-            return self.with_member(i, |member, options, budget| {
-                let (w, _) = rows_header(member, range, options, budget)?;
-                let skip = w.rows.start;
-                let skipped = std::io::copy(&mut member.by_ref().take(skip), &mut std::io::sink())?;
-                if skipped < skip {
-                    return Err(short_member(skipped, w.header_total));
-                }
-                read_rows_at(member, &w)
-            });
-        }
+        let size = match deflated {
+            Ok(rows) => return Ok(rows),
+            Err(size) => size,
+        };
         // stored: by seeking to the rows
         let (options, budget) = (self.options.clone(), self.budget.clone());
         let key = self.key(i).to_owned();

@@ -59,15 +59,9 @@ pub struct NpzWriter<W: Write + Seek> {
     /// The level of the next member only ([`NpzWriter::level_for_next`]).
     next_level: Option<u32>,
     keys: HashSet<String>,
-    /// A member handed out by [`NpzWriter::start`]: its key, the bytes it
-    /// must have, and the bytes written so far.
-    pending: Option<Pending>,
-}
-
-struct Pending {
-    key: String,
-    expected: u64,
-    written: u64,
+    /// A member handed out by [`NpzWriter::start`]: its key and the bytes
+    /// it must have (its zip entry counts those written).
+    pending: Option<(String, u64)>,
 }
 
 impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
@@ -97,27 +91,22 @@ impl<W: Write + Seek> std::fmt::Debug for NpzWriter<W> {
 /// assert_eq!(z.by_name::<Vec<f64>>("t")?, [0.0, 0.5]);
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
-pub struct MemberWriter<'a, W: Write + Seek> {
-    zip: &'a mut ZipOut<W>,
-    written: &'a mut u64,
-}
+pub struct MemberWriter<'a, W: Write + Seek>(&'a mut ZipOut<W>);
 
 impl<W: Write + Seek> std::fmt::Debug for MemberWriter<'_, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MemberWriter")
-            .field("written", &self.written)
+            .field("written", &self.0.written())
             .finish_non_exhaustive()
     }
 }
 
 impl<W: Write + Seek> Write for MemberWriter<'_, W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.zip.write(buf)?;
-        *self.written = self.written.saturating_add(n as u64);
-        Ok(n)
+        self.0.write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.zip.flush()
+        self.0.flush()
     }
 }
 
@@ -243,19 +232,19 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// Checks that a member handed out by `start` got all its bytes; if
     /// not, drops it from the archive and reports it.
     fn settle(&mut self) -> Result<()> {
-        let Some(p) = self.pending.take() else {
+        let Some((key, expected)) = self.pending.take() else {
             return Ok(());
         };
-        if p.written == p.expected {
+        let written = self.zip.written();
+        if written == expected {
             return Ok(());
         }
         self.zip.abort()?;
-        self.keys.remove(&p.key);
+        self.keys.remove(&key);
         Err(Error::data(format!(
-            "the streamed member was not finished: {} of its {} bytes were written, so it was left out of the archive",
-            p.written, p.expected
+            "the streamed member was not finished: {written} of its {expected} bytes were written, so it was left out of the archive"
         ))
-        .in_member(&p.key))
+        .in_member(&key))
     }
 
     /// Refuses a key that was already given; opens its zip entry, deflated
@@ -383,15 +372,8 @@ impl<W: Write + Seek> NpzWriter<W> {
             .checked_add(header.data_len()?)
             .ok_or_else(|| Error::limit("array size overflows").in_member(key))?;
         self.begin(key, level)?;
-        let pending = self.pending.insert(Pending {
-            key: key.to_owned(),
-            expected,
-            written: 0,
-        });
-        let out = MemberWriter {
-            zip: &mut self.zip,
-            written: &mut pending.written,
-        };
+        self.pending = Some((key.to_owned(), expected));
+        let out = MemberWriter(&mut self.zip);
         Ok(NpyWriter::with_len(out, Some(dtype), len))
     }
 

@@ -133,46 +133,41 @@ impl<W: Write + Seek> ZipOut<W> {
                 name.len()
             )));
         }
+        let offset = self.inner.stream_position()?;
         let entry = Entry {
             name: name.to_owned(),
             deflated: level.is_some(),
             crc: 0,
             packed: 0,
             size: 0,
-            offset: self.inner.stream_position()?,
+            offset,
         };
-        let offset = entry.offset;
+        // after the fixed part, the name and the zip64 extra's id and length
+        let sizes_at = offset.saturating_add(34).saturating_add(name.len() as u64);
+        let align = ARRAY_ALIGN as u64;
+        // a stored entry's data starts at a multiple of `align`: the padding
+        // field is at least 6 bytes (id, length, the alignment)
+        let past = sizes_at.saturating_add(16).checked_rem(align).unwrap_or(0);
+        let pad = match align.saturating_sub(past) {
+            _ if entry.deflated || past == 0 => 0,
+            pad if pad < 6 => pad.saturating_add(align),
+            pad => pad,
+        };
         let mut head = Vec::with_capacity(128usize.saturating_add(name.len()));
         head.extend_from_slice(b"PK\x03\x04");
-        // the CRC-32 is patched, the extra's length set below
-        shared_fields(&mut head, &entry, [u32::MAX; 2], 0);
+        // the CRC-32 and the zip64 extra's sizes are patched
+        let extra = pad.saturating_add(20) as u16;
+        shared_fields(&mut head, &entry, [u32::MAX; 2], extra);
         head.extend_from_slice(name.as_bytes());
-        let sizes_at = offset.saturating_add(head.len() as u64).saturating_add(4);
-        put16(&mut head, 1); // zip64: uncompressed and compressed size, patched
+        put16(&mut head, 1); // zip64: uncompressed and compressed size
         put16(&mut head, 16);
         put64(&mut head, 0);
         put64(&mut head, 0);
-        if !entry.deflated {
-            let align = ARRAY_ALIGN as u64;
-            let past = offset
-                .saturating_add(head.len() as u64)
-                .checked_rem(align)
-                .unwrap_or(0);
-            if past != 0 {
-                // a field is at least 6 bytes: id, length, the alignment
-                let mut pad = align.saturating_sub(past);
-                while pad < 6 {
-                    pad = pad.saturating_add(align);
-                }
-                put16(&mut head, ALIGN_EXTRA);
-                put16(&mut head, pad.saturating_sub(4) as u16);
-                put16(&mut head, ARRAY_ALIGN as u16);
-                head.resize(head.len().saturating_add(pad as usize).saturating_sub(6), 0);
-            }
-        }
-        let extra = head.len().saturating_sub(30).saturating_sub(name.len()) as u16;
-        if let Some(field) = head.get_mut(28..30) {
-            field.copy_from_slice(&extra.to_le_bytes());
+        if pad != 0 {
+            put16(&mut head, ALIGN_EXTRA);
+            put16(&mut head, pad.saturating_sub(4) as u16);
+            put16(&mut head, ARRAY_ALIGN as u16);
+            head.resize(head.len().saturating_add(pad as usize).saturating_sub(6), 0);
         }
         self.inner.write_all(&head)?;
         self.open = Some(Open {
@@ -201,13 +196,16 @@ impl<W: Write + Seek> ZipOut<W> {
             .seek(SeekFrom::Start(e.offset.saturating_add(14)))?;
         self.inner.write_all(&e.crc.to_le_bytes())?;
         self.inner.seek(SeekFrom::Start(open.sizes_at))?;
-        let mut sizes = Vec::with_capacity(16);
-        put64(&mut sizes, e.size);
-        put64(&mut sizes, e.packed);
-        self.inner.write_all(&sizes)?;
+        self.inner.write_all(&e.size.to_le_bytes())?;
+        self.inner.write_all(&e.packed.to_le_bytes())?;
         self.inner.seek(SeekFrom::Start(end))?;
         self.done.push(e);
         Ok(())
+    }
+
+    /// Bytes written into the entry being written (uncompressed).
+    pub(crate) fn written(&self) -> u64 {
+        self.open.as_ref().map_or(0, |open| open.entry.size)
     }
 
     /// Drops the entry being written: the next one starts where it did.
@@ -304,21 +302,13 @@ impl<W: Write + Seek> Write for ZipOut<W> {
         let Some(open) = self.open.as_mut() else {
             return Err(io::Error::other("no zip entry is being written"));
         };
-        let n = match open.deflater.as_mut() {
-            None => {
-                let n = self.inner.write(buf)?;
-                open.entry.packed = open.entry.packed.saturating_add(n as u64);
-                n
-            }
-            Some(d) => {
-                let packed = d.push(buf, &mut self.inner)?;
-                open.entry.packed = open.entry.packed.saturating_add(packed);
-                buf.len()
-            }
+        let (n, packed) = match open.deflater.as_mut() {
+            None => self.inner.write(buf).map(|n| (n, n as u64))?,
+            Some(d) => (buf.len(), d.push(buf, &mut self.inner)?),
         };
-        let written = buf.get(..n).unwrap_or_default();
-        open.hasher.update(written);
+        open.hasher.update(buf.get(..n).unwrap_or_default());
         open.entry.size = open.entry.size.saturating_add(n as u64);
+        open.entry.packed = open.entry.packed.saturating_add(packed);
         Ok(n)
     }
 
