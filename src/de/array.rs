@@ -199,27 +199,6 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     }
 }
 
-/// One row of a file's first axis (`bytes`, exactly the row) to `seed`,
-/// as every reader of rows hands it over (`from_reader`'s sequence,
-/// [`NpyReader`](crate::NpyReader), `par_from_slice`): a record or scalar
-/// (no `inner` axes) is one element, by reference ([`RowDe`]: its fast
-/// numbers read it in place), a row of a file of more dimensions an array
-/// of the `inner` axes.
-#[inline(always)]
-pub(crate) fn row<'de, 'a, S: de::DeserializeSeed<'de>>(
-    seed: S,
-    plan: &'a Plan,
-    inner: &'a [u64],
-    bytes: Bytes<'de, 'a>,
-    cfg: Cfg,
-) -> Result<S::Value> {
-    if inner.is_empty() {
-        seed.deserialize(RowDe(&ElementDe::new(plan, bytes, cfg)))
-    } else {
-        seed.deserialize(ArrayDe::new(plan, inner, bytes, cfg, false))
-    }
-}
-
 /// How [`ArrayDe`] presents its first axis (see [`ArrayDe::axis`]).
 enum Axis<'a> {
     /// A one-axis run ([`run_seq`]).

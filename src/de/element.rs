@@ -51,6 +51,13 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         }
     }
 
+    /// The same element over other bytes.
+    #[cfg(feature = "rayon")]
+    #[inline(always)]
+    pub(crate) fn set_bytes(&mut self, bytes: Bytes<'de, 'a>) {
+        self.bytes = bytes;
+    }
+
     /// The same element over the next bytes of its run (of the same
     /// input: see [`Bytes::move_to`]).
     #[inline(always)]

@@ -14,8 +14,9 @@ use std::io::Read;
 
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, fortran_to_c, row, shape_error, too_few};
+use super::array::{ArrayDe, fortran_to_c, shape_error, too_few};
 use super::bulk_offer;
+use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, internal, with_shape_hint};
@@ -359,10 +360,18 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         let i = self.next;
         // next < len (checked above)
         self.next = i.wrapping_add(1);
-        let bytes = Bytes::Copied(self.data.next_row()?);
-        row(seed, self.descr, self.rest, bytes, self.cfg)
-            .map(Some)
-            .map_err(|e| at_record(e, i))
+        let row = self.data.next_row()?;
+        if self.rest.is_empty() {
+            // one element (record or scalar): no array layer in between
+            // by reference: its fast numbers read it in place
+            let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
+            return seed
+                .deserialize(RowDe(&de))
+                .map(Some)
+                .map_err(|e| at_record(e, i));
+        }
+        let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
+        seed.deserialize(de).map(Some).map_err(|e| at_record(e, i))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -14,9 +14,10 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::budget::Budget;
-use crate::de::array::{fortran_to_c, row};
+use crate::de::array::{ArrayDe, fortran_to_c};
 use crate::de::charged::AnyCharged;
 use crate::de::data::deserialize_data_in;
+use crate::de::element::{ElementDe, RowDe};
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
 use crate::de::{Bytes, Cfg, check_readable};
@@ -313,6 +314,8 @@ pub struct NpyReader<R> {
     /// Fortran order with two or more dimensions: rows are scattered over
     /// the data, which is read whole and reordered.
     fortran: bool,
+    /// Each row is one element (shape `()` or `(N,)`): no array layer.
+    rows_are_elements: bool,
     /// `ReadOptions::max_elements` and `max_bytes`, for [`NpyReader::rows`].
     max_elements: u64,
     max_bytes: u64,
@@ -382,6 +385,7 @@ impl<R: Read> NpyReader<R> {
             reordered: None,
             failed: false,
             fortran: parsed.header.fortran_order && parsed.header.shape.len() >= 2,
+            rows_are_elements: parsed.header.shape.len() <= 1,
             max_elements: options.max_elements,
             max_bytes: options.max_bytes,
             plan: Plan::new(&parsed.header.descr),
@@ -533,21 +537,33 @@ impl<R: Read> NpyReader<R> {
         self.next = i.wrapping_add(1);
         // rows in file order: one record or scalar (shape `(N,)`), or an
         // array of them (`(N, 3)`); a Fortran-order array's reordered
-        let bytes = if self.fortran {
+        let row = if self.fortran {
             reordered_row(&mut self.reordered, &mut self.data, &self.header, i)
         } else {
             self.data.next_row()
         };
-        let bytes = match bytes {
-            Ok(b) => Bytes::Copied(b),
+        let result = match row {
+            Ok(b) if self.rows_are_elements => {
+                // by reference: its fast numbers read it in place
+                T::deserialize(RowDe(&ElementDe::new(
+                    &self.plan,
+                    Bytes::Copied(b),
+                    self.cfg,
+                )))
+            }
+            Ok(b) => T::deserialize(ArrayDe::new(
+                &self.plan,
+                self.header.shape.get(1..).unwrap_or(&[]),
+                Bytes::Copied(b),
+                self.cfg,
+                false,
+            )),
             Err(e) => {
                 // the message already names the incomplete record
                 self.failed = true;
                 return Some(Err(e));
             }
         };
-        let inner = self.header.shape.get(1..).unwrap_or(&[]);
-        let result = row(PhantomData, &self.plan, inner, bytes, self.cfg);
         Some(result.map_err(|e| self.at_position(e, i)))
     }
 

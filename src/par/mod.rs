@@ -59,7 +59,8 @@ use rayon::iter::plumbing::{Consumer, Producer, ProducerCallback, UnindexedConsu
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 
-use crate::de::array::{fortran_to_c, row};
+use crate::de::array::{ArrayDe, fortran_to_c};
+use crate::de::element::{ElementDe, RowDe};
 use crate::de::plan::Plan;
 use crate::de::stream::row_size;
 use crate::de::{Bytes, Cfg, check_readable};
@@ -365,6 +366,7 @@ impl<'a, T: DeserializeOwned + Send> Producer for Decoded<'a, T> {
     fn into_iter(self) -> RowIter<'a, T> {
         RowIter {
             rows: self.rows.chunks_exact(self.split.row.get()),
+            at: ElementDe::new(self.plan, Bytes::Borrowed(&[]), self.cfg),
             inner: self.split.header.shape.get(1..).unwrap_or_default(),
             of: self,
         }
@@ -390,6 +392,8 @@ impl<'a, T: DeserializeOwned + Send> Producer for Decoded<'a, T> {
 /// A piece of work's rows, decoded one at a time.
 struct RowIter<'a, T> {
     rows: std::slice::ChunksExact<'a, u8>,
+    /// The element of every row of this piece, by reference.
+    at: ElementDe<'a, 'a>,
     /// The axes inside a row (none for a record or scalar).
     inner: &'a [u64],
     of: Decoded<'a, T>,
@@ -397,18 +401,31 @@ struct RowIter<'a, T> {
 
 impl<'a, T: DeserializeOwned> RowIter<'a, T> {
     /// One row of the first axis (`bytes`, exactly a row) as `T`, as the
-    /// sequential path hands it over ([`row`]).
+    /// sequential path hands it over: a record or scalar is one element,
+    /// a row of a file of more dimensions an array of the inner axes.
     #[inline]
-    fn try_decode(&self, bytes: &'a [u8]) -> Fallible<T> {
-        let Decoded { plan, cfg, .. } = self.of;
-        row(PhantomData, plan, self.inner, Bytes::Borrowed(bytes), cfg).map_err(drop)
+    fn try_decode(&mut self, bytes: &'a [u8]) -> Fallible<T> {
+        let decoded = if self.inner.is_empty() {
+            self.at.set_bytes(Bytes::Borrowed(bytes));
+            T::deserialize(RowDe(&self.at))
+        } else {
+            let Decoded { plan, cfg, .. } = self.of;
+            T::deserialize(ArrayDe::new(
+                plan,
+                self.inner,
+                Bytes::Borrowed(bytes),
+                cfg,
+                false,
+            ))
+        };
+        decoded.map_err(drop)
     }
 
     /// [`try_decode`](Self::try_decode); a failing row is marked in the
     /// call's flag and stands in as the first row, decoded again (the
     /// output is dropped).
     #[inline]
-    fn decode(&self, bytes: &'a [u8]) -> T {
+    fn decode(&mut self, bytes: &'a [u8]) -> T {
         match self.try_decode(bytes) {
             Ok(v) => v,
             Err(()) => self.stand_in(),
@@ -417,7 +434,7 @@ impl<'a, T: DeserializeOwned> RowIter<'a, T> {
 
     #[cold]
     #[inline(never)]
-    fn stand_in(&self) -> T {
+    fn stand_in(&mut self) -> T {
         self.of.failed.store(true, Ordering::Relaxed);
         match self.try_decode(self.of.first) {
             Ok(v) => v,
