@@ -217,7 +217,6 @@ pub(crate) use de_methods;
 
 pub(crate) mod array;
 pub(crate) mod bulk_offer;
-pub(crate) mod charged;
 pub(crate) mod data;
 pub(crate) mod element;
 pub(crate) mod nd;

@@ -7,7 +7,8 @@
 //! another into a stream are read in turn. Memory grows only as bytes
 //! actually arrive: a header that lies about the size costs nothing.
 //!
-//! [`StreamDe`] is the top-level deserializer of `from_reader`.
+//! [`StreamDe`] is the top-level deserializer of `from_reader`: a generic
+//! target (`deserialize_any`) is charged [`Budget::charge_any`] first.
 
 use std::borrow::Cow;
 use std::io::Read;
@@ -21,6 +22,7 @@ use super::nd;
 use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, internal, with_shape_hint};
 use crate::array::nd::Order;
+use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::format::dtype::at_least_one;
 use crate::format::header::Header;
@@ -221,6 +223,10 @@ fn at_record(e: Error, i: u64) -> Error {
 /// The top-level deserializer of `from_reader`.
 pub(crate) struct StreamDe<'h, R> {
     header: &'h Header,
+    /// Charged [`Budget::charge_any`] when the type is a generic target;
+    /// `None` when nothing is (what an option or a newtype wraps, the
+    /// deserializer an `NdArray` is presented).
+    budget: Option<&'h Budget>,
     plan: Plan,
     data: Chunked<R>,
     cfg: Cfg,
@@ -235,6 +241,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let row = row_size(header)?;
         Ok(StreamDe {
             header,
+            budget: None,
             plan: Plan::new(&header.descr),
             data: Chunked::new(reader, total, row),
             cfg,
@@ -245,6 +252,12 @@ impl<'h, R: Read> StreamDe<'h, R> {
     /// Marks the data as known to be present (see [`Chunked::present`]).
     pub(crate) fn present(mut self, present: bool) -> Self {
         self.data.present = present;
+        self
+    }
+
+    /// Charges a generic target to `budget` (see [`StreamDe::budget`]).
+    pub(crate) fn charged(mut self, budget: &'h Budget) -> Self {
+        self.budget = Some(budget);
         self
     }
 
@@ -484,8 +497,15 @@ impl<'de, R: Read> de::SeqAccess<'de> for RawChunks<'_, R> {
 impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
     type Error = Error;
 
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Some(budget) = self.budget {
+            budget.charge_any(self.header)?;
+        }
+        self.top(visitor, |de, v| de.deserialize_any(v))
+    }
+
     de_methods!(via(top)
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
@@ -493,7 +513,10 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         deserialize_unit_struct deserialize_tuple deserialize_tuple_struct
         deserialize_enum);
 
-    de_methods!(some);
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.budget = None;
+        visitor.visit_some(self)
+    }
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
@@ -512,6 +535,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        self.budget = None;
         if name == crate::kinds::special::NDARRAY {
             let header = self.header;
             let order = Order::of_header(header.fortran_order, &header.shape);

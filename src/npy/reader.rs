@@ -15,7 +15,6 @@ use serde::de::DeserializeOwned;
 
 use crate::budget::Budget;
 use crate::de::array::{ArrayDe, fortran_to_c};
-use crate::de::charged::AnyCharged;
 use crate::de::data::deserialize_data_in;
 use crate::de::element::{ElementDe, RowDe};
 use crate::de::plan::Plan;
@@ -241,12 +240,8 @@ pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
     budget: &Budget,
     present: bool,
 ) -> Result<(T, R)> {
-    let mut de = stream_de(header, reader, options, present)?;
-    let value = T::deserialize(AnyCharged {
-        de: &mut de,
-        header,
-        budget,
-    })?;
+    let mut de = stream_de(header, reader, options, present)?.charged(budget);
+    let value = T::deserialize(&mut de)?;
     let reader = de.finish()?;
     Ok((value, reader))
 }

@@ -12,7 +12,6 @@ use zip::result::ZipError;
 use zip::{CompressionMethod, ZipArchive};
 
 use crate::budget::Budget;
-use crate::de::charged::AnyCharged;
 use crate::de::stream::StreamDe;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::{Header, MAGIC};
@@ -872,12 +871,9 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     let data_len = header.data_len()?;
     let data_end = (parsed.data_offset as u64).checked_add(data_len);
     let mut de = StreamDe::new(&header, member, options.cfg(), options.max_elements)?
-        .present(data_end.is_some_and(|end| end <= present));
-    let value = seed.deserialize(AnyCharged {
-        de: &mut de,
-        header: &header,
-        budget,
-    })?;
+        .present(data_end.is_some_and(|end| end <= present))
+        .charged(budget);
+    let value = seed.deserialize(&mut de)?;
     check_end(&mut de.finish()?, data_len)?;
     Ok(value)
 }
