@@ -110,6 +110,12 @@ impl<R: Read> Chunked<R> {
         self.buf.get(start..stop).ok_or_else(internal)
     }
 
+    /// The whole data, read at once (nothing of it taken before).
+    pub(crate) fn take_all(&mut self) -> Result<&[u8]> {
+        let total = usize::try_from(self.total).map_err(|_| internal())?;
+        self.take(total)
+    }
+
     /// Whole rows already read ahead into the buffer: bytes known to be
     /// present, unlike the header's promise.
     pub(crate) fn buffered_rows(&self) -> usize {
@@ -332,8 +338,7 @@ fn whole_data<'d, R: Read>(
     fortran: bool,
     max_elements: u64,
 ) -> Result<Cow<'d, [u8]>> {
-    let total = usize::try_from(data.total).map_err(|_| internal())?;
-    let bytes = data.take(total)?;
+    let bytes = data.take_all()?;
     check_empty_axes(header, max_elements)?;
     if fortran {
         let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
@@ -424,8 +429,7 @@ impl<'de, R: Read> nd::Source<'de> for &mut StreamDe<'_, R> {
     fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value> {
         let header = self.header;
         if self.fortran() && absorbed > 0 {
-            let total = usize::try_from(self.data.total).map_err(|_| internal())?;
-            let bytes = self.data.take(total)?;
+            let bytes = self.data.take_all()?;
             let flat = super::array::Flat {
                 plan: &self.plan,
                 dims: &header.shape,

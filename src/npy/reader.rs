@@ -674,8 +674,7 @@ fn reordered_row<'a, R: Read>(
     i: u64,
 ) -> Result<&'a [u8]> {
     if reordered.is_none() {
-        let total = usize::try_from(data.total).map_err(|_| crate::de::internal())?;
-        let bytes = data.take(total)?;
+        let bytes = data.take_all()?;
         *reordered = Some(fortran_to_c(bytes, &header.shape, header.descr.itemsize())?);
     }
     let row = data.row;
