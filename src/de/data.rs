@@ -48,14 +48,14 @@ pub(crate) fn deserialize_data_in<'de, T: Deserialize<'de>>(
 /// plan, and the data reordered into C order once some type asks for it
 /// (Fortran order). Built and handed out by non-generic code: a type's
 /// `deserialize` only calls them.
-struct InMemory {
+pub(crate) struct InMemory {
     plan: Plan,
     reordered: OnceCell<Vec<u8>>,
 }
 
 impl InMemory {
     /// Checks the data's length against the header and compiles the plan.
-    fn new(header: &Header, data: &[u8]) -> Result<Self> {
+    pub(crate) fn new(header: &Header, data: &[u8]) -> Result<Self> {
         check_data_len(header, data.len() as u64)?;
         Ok(InMemory {
             plan: Plan::new(&header.descr),

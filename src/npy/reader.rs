@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 
 use crate::budget::Budget;
 use crate::de::array::{ArrayDe, fortran_to_c};
-use crate::de::data::deserialize_data_in;
+use crate::de::data::{FileDe, InMemory, deserialize_data_in};
 use crate::de::element::{ElementDe, RowDe};
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
@@ -211,14 +211,13 @@ impl ReadOptions {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let (header, data, budget) = self.open_slice(bytes)?;
-        deserialize_data_in(&header, data, self.cfg(), self.max_elements, &budget)
+        let file = self.open_slice(bytes)?;
+        T::deserialize(file.de())
     }
 
-    /// What [`from_slice`](Self::from_slice) reads before the data: the
-    /// header, the data and the budget charged with it (not generic: a
-    /// type's `from_slice` only calls it).
-    fn open_slice<'de>(&self, bytes: &'de [u8]) -> Result<(Header, &'de [u8], Budget)> {
+    /// What [`from_slice`](Self::from_slice) reads, ready to be handed
+    /// out (not generic: a type's `from_slice` only calls it).
+    fn open_slice<'de>(&self, bytes: &'de [u8]) -> Result<SliceFile<'de>> {
         let parsed = parse_header(bytes, self)?;
         check_readable(&parsed.header.descr)?;
         let data = bytes
@@ -226,7 +225,35 @@ impl ReadOptions {
             .ok_or_else(|| Error::header("the header runs past the end of the input"))?;
         let budget = Budget::new(self.max_bytes);
         budget.charge_data(&parsed.header)?;
-        Ok((parsed.header, data, budget))
+        let file = InMemory::new(&parsed.header, data)?;
+        Ok(SliceFile {
+            header: parsed.header,
+            data,
+            budget,
+            file,
+            cfg: self.cfg(),
+            max_elements: self.max_elements,
+        })
+    }
+}
+
+/// One `.npy` file in memory, checked and compiled (see
+/// [`ReadOptions::from_slice`]).
+struct SliceFile<'de> {
+    header: Header,
+    data: &'de [u8],
+    budget: Budget,
+    file: InMemory,
+    cfg: Cfg,
+    max_elements: u64,
+}
+
+impl<'de> SliceFile<'de> {
+    /// Its top-level deserializer.
+    fn de(&self) -> FileDe<'_, 'de> {
+        let (header, budget) = (&self.header, &self.budget);
+        self.file
+            .de(header, self.data, self.cfg, self.max_elements, budget)
     }
 }
 
