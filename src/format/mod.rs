@@ -6,5 +6,4 @@ pub(crate) mod dtype;
 pub(crate) mod header;
 pub(crate) mod header_read;
 pub(crate) mod literal;
-pub(crate) mod printable;
 pub(crate) mod pyrepr;

@@ -1,11 +1,15 @@
-//! Python `repr()` of strings and bytes, exactly as CPython 3.11 writes it.
+//! Python `repr()` of strings and bytes, exactly as CPython writes it.
 //!
 //! numpy writes field names and titles into the header with `repr`, so a
 //! byte-identical header needs the same quote choice and the same escapes;
 //! numpy prints `S` values as `repr(bytes)`.
-//! Which characters `repr` escapes depends on the Unicode tables of the Python
-//! version (`str.isprintable`); we pin Python 3.11, the version our fixtures
-//! were made with (see `printable.rs`).
+//! Which non-ASCII characters `repr` escapes is `str.isprintable`: the general
+//! categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs. Rust's `escape_debug` escapes
+//! exactly those too (`core/src/unicode/printable.py`), so the table is std's
+//! ([`is_printable`]). Both follow their own Unicode version, and numpy's
+//! header bytes differ with it: a character assigned in Unicode 15 (U+1FAE8)
+//! is escaped by Python 3.11 (Unicode 14), written as itself by Python 3.12 and
+//! later and by this crate (`char::UNICODE_VERSION`: 16.0 on Rust 1.85).
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
@@ -66,7 +70,7 @@ fn repr(
             '\t' => f.write_str("\\t")?,
             c if c == quote => write!(f, "\\{c}")?,
             ' '..='~' => f.write_char(c)?,
-            c if unicode && c > '\u{7f}' && crate::format::printable::is_printable(c) => {
+            c if unicode && c > '\u{7f}' && is_printable(c) => {
                 f.write_char(c)?;
             }
             c if c <= '\u{ff}' => write!(f, "\\x{:02x}", u32::from(c))?,
@@ -77,9 +81,44 @@ fn repr(
     f.write_char(quote)
 }
 
+/// Whether Python's `str.isprintable` holds for a non-ASCII `c`: whether
+/// `escape_debug` leaves it as it is. After a first character, so that a
+/// combining mark (printable for Python) is not escaped as a string's start.
+fn is_printable(c: char) -> bool {
+    ['a', c].iter().collect::<String>().escape_debug().nth(1) == Some(c)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{PyBytes, PyStr};
+    use super::{PyBytes, PyStr, is_printable};
+
+    #[test]
+    fn printable_like_python() {
+        // str.isprintable() of CPython 3.11; U+1FAE8, assigned in Unicode
+        // 15, is printable from Python 3.12 on
+        assert!(!is_printable('\u{80}'));
+        assert!(!is_printable('\u{9f}'));
+        assert!(!is_printable('\u{a0}'));
+        assert!(is_printable('\u{a1}'));
+        assert!(!is_printable('\u{ad}'));
+        assert!(is_printable('\u{e9}'));
+        assert!(is_printable('\u{301}'));
+        assert!(!is_printable('\u{378}'));
+        assert!(is_printable('\u{37e}'));
+        assert!(!is_printable('\u{61c}'));
+        assert!(!is_printable('\u{2000}'));
+        assert!(!is_printable('\u{200b}'));
+        assert!(!is_printable('\u{2028}'));
+        assert!(!is_printable('\u{3000}'));
+        assert!(is_printable('\u{4e00}'));
+        assert!(!is_printable('\u{e000}'));
+        assert!(!is_printable('\u{feff}'));
+        assert!(is_printable('\u{fffd}'));
+        assert!(is_printable('\u{1f600}'));
+        assert!(is_printable('\u{1fae8}'));
+        assert!(!is_printable('\u{e0001}'));
+        assert!(!is_printable('\u{10ffff}'));
+    }
 
     #[test]
     fn quotes_like_python() {

@@ -7,9 +7,8 @@
 #   PYTHON=/path/to/python bash tests/data/make_all.sh
 #
 # If neither exists, .venv-ci is created with numpy from PyPI (as .ci/run does).
-# src/printable.rs (tools/gen_printable.py) is source, pinned to Python 3.11,
-# and not regenerated here. Review `git diff --stat` afterwards: fixtures should only change
-# when a make.py changed or numpy's output did.
+# Review `git diff --stat` afterwards: fixtures should only change when a
+# make.py changed or numpy's output did.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
