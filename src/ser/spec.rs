@@ -67,11 +67,7 @@ pub(crate) struct Speculated {
 impl Speculated {
     /// The header's descr: the element dtype without its subarray dims.
     pub(crate) fn descr(&self) -> &Dtype {
-        let mut dt = self.tape.dtype();
-        while let Dtype::Subarray(base, _) = dt {
-            dt = base;
-        }
-        dt
+        crate::ser::split_subarray(self.tape.dtype()).0
     }
 
     /// The header's descr, taken out.
@@ -413,13 +409,8 @@ impl SpecState<'_> {
             return None;
         }
         let mut shape: Vec<u64> = self.dims.iter().map(|d| d.unwrap_or(0)).collect();
-        let mut dtype = self.tape.dtype();
-        let mut absorbed = shape.len() > 1;
-        while let Dtype::Subarray(base, sub) = dtype {
-            shape.extend_from_slice(sub);
-            dtype = base;
-            absorbed = true;
-        }
+        let absorbed = shape.len() > 1 || matches!(self.tape.dtype(), Dtype::Subarray(..));
+        shape.extend(crate::ser::split_subarray(self.tape.dtype()).1);
         let mut fortran = false;
         if let Some(nd) = self.nd.take() {
             // the flat data is all of the array's elements; an element with
