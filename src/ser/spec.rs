@@ -308,16 +308,6 @@ pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
     st.planned_end(walked)
 }
 
-impl SpecState<'_> {
-    /// The whole value as one element (a 0-d array): once per write, so
-    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)), instantiated
-    /// once.
-    #[inline(never)]
-    fn whole(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
-        self.leaf(0, value)
-    }
-}
-
 impl<'o> SpecState<'o> {
     /// The state of [`encode_planned`]'s walk.
     fn planned(
@@ -396,6 +386,14 @@ fn walk<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Result<()> 
 }
 
 impl SpecState<'_> {
+    /// The whole value as one element (a 0-d array): once per write, so
+    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)), instantiated
+    /// once.
+    #[inline(never)]
+    fn whole(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
+        self.leaf(0, value)
+    }
+
     /// What a walk that went through found: `None` when the values are
     /// not uniform after all (a lost element, a ragged or empty array, an
     /// n-d array whose data is not its elements).
