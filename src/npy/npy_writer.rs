@@ -13,9 +13,10 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
-use crate::npy::writer::{c_order_header, with_axes};
+use crate::npy::writer::c_order_header;
 use crate::options::{ReadOptions, WriteOptions};
 use crate::ser::encode::DtypeTree;
+use crate::ser::nd::subarray_of;
 
 /// Writes a record (or any element) at a time, holding only one encoded
 /// record in memory.
@@ -202,7 +203,7 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
         // counted (its header was not patched): the new records overwrite them
         file.seek(SeekFrom::Start(end)).map_err(seeking)?;
         // (the data's size checked above: the subarray of its axes fits)
-        let dtype = with_axes(header.descr.clone(), rest)?;
+        let dtype = subarray_of(header.descr.clone(), rest)?;
         // The header must be rewritable in place for any length.
         for n in [count, u64::MAX] {
             let (bytes, _) = c_order_header(&dtype, &[n]).encode(Some(parsed.version))?;

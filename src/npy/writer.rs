@@ -272,10 +272,8 @@ fn one_pass_streamed<W: Write>(
     } = flavour;
     if writes {
         let guessed = direct.head.take().unwrap_or_default();
-        let written = match spec.as_ref().and_then(checked_header) {
-            Some((header, _)) => Some(Head::of(&header, opts)?),
-            None => None,
-        };
+        let written = spec.as_ref().and_then(checked_header);
+        let written = written.map(|(h, _)| Head::of(&h, opts)).transpose()?;
         return match written {
             // the header was right: the array is written in full
             Some(head) if head.bytes == guessed.bytes => direct.finish(&out, &head).map(|()| true),
@@ -426,10 +424,8 @@ pub(crate) fn one_pass_unchecked<W: Write>(
     let mut direct = Direct::new(&mut *writer, opts, None, window);
     let mut out = Vec::new();
     let spec = single_pass(value, opts, &mut out, &mut direct)?;
-    let (Some(spec), Some(guessed)) = (spec, direct.head.take()) else {
-        return Ok(Unchecked::Redo);
-    };
-    let Some((header, _)) = checked_header(&spec) else {
+    let header = spec.as_ref().and_then(checked_header);
+    let (Some((header, _)), Some(guessed)) = (header, direct.head.take()) else {
         return Ok(Unchecked::Redo);
     };
     let head = Head::of(&header, opts)?;
@@ -667,24 +663,8 @@ fn hinted_header(dt: Dtype, hinted: &[u64], fortran: bool) -> (Header, Option<Dt
 /// dtype as numpy stores it: the base descr, every level's dims appended
 /// to the shape.
 pub(crate) fn c_order_header(dt: &Dtype, outer: &[u64]) -> Header {
-    let mut shape = outer.to_vec();
-    let mut cur = dt;
-    while let Dtype::Subarray(base, dims) = cur {
-        shape.extend_from_slice(dims);
-        cur = base;
-    }
-    Header::new(cur.clone(), false, shape)
-}
-
-/// The element dtype of a C-order array whose header has `descr` and the
-/// axes `inner` after the first (the inverse of [`c_order_header`]):
-/// `descr` itself without them, else a subarray of them.
-pub(crate) fn with_axes(descr: Dtype, inner: &[u64]) -> Result<Dtype> {
-    if inner.is_empty() {
-        Ok(descr)
-    } else {
-        Dtype::subarray(descr, inner.to_vec())
-    }
+    let (base, inner) = crate::ser::split_subarray(dt);
+    Header::new(base.clone(), false, [outer, &inner].concat())
 }
 
 /// [`c_order_header`] and its bytes as `np.save` writes them, the version
@@ -838,7 +818,9 @@ impl WriteOptions {
     ) -> Result<()> {
         let plan = plan(value.value(), self)?;
         let header = header_for(&plan, self);
-        let check = checked_first && !plan.checked;
+        // pass 1 checked that every element of an inferred dtype encodes;
+        // values of a given dtype are checked only by encoding them
+        let check = checked_first && self.dtype.is_some();
         let data_len = header.data_len()?;
         if header.fortran_order || (check && data_len <= CHUNK as u64) {
             // built in memory: errors surface before anything is written

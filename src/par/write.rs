@@ -41,10 +41,11 @@ use super::{CHUNK_BYTES, CHUNKS_PER_THREAD, Fallible};
 use crate::error::Result;
 use crate::format::dtype::{Dtype, at_least_one};
 use crate::npy::atomic::write_atomically;
-use crate::npy::writer::{c_order_header, changed, with_axes, write_data_at};
+use crate::npy::writer::{c_order_header, changed, write_data_at};
 use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::infer::{Infer, Node, node_to_dtype};
+use crate::ser::nd::subarray_of;
 use crate::ser::spec::Val;
 
 /// Writes `records` as `.npy` into a new `Vec<u8>`, encoding chunks of
@@ -261,7 +262,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
             Some((&n, inner)) if n == first.len() as u64 && !header.fortran_order => inner,
             _ => return Err(()),
         };
-        let record = with_axes(header.descr, inner).map_err(drop)?;
+        let record = subarray_of(header.descr, inner).map_err(drop)?;
         let strict = self.opts.dtype.is_none();
         Layout::new(record, strict, self.records.len(), self.opts)
     }

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
-use crate::npy::writer::with_axes;
 use crate::ser::infer::{Infer, node_to_dtype, split_shape};
+use crate::ser::nd::subarray_of;
 
 impl Dtype {
     /// The dtype of one record of `records`, as [`to_writer`](crate::to_writer)
@@ -48,6 +48,6 @@ impl Dtype {
         let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
         let (shape, elem) = split_shape(&root)?;
         let dtype = node_to_dtype(elem, false)?;
-        with_axes(dtype, shape.get(1..).unwrap_or_default())
+        subarray_of(dtype, shape.get(1..).unwrap_or_default())
     }
 }

@@ -49,7 +49,7 @@ use crate::kinds::convert::{
 use crate::kinds::special::{self, Bits, Special};
 use crate::ser::flat::{FlatField, Layout};
 use crate::ser::infer::{names_repr, nul_error, time_unit};
-use crate::ser::probe::{Captured, key_text, probe};
+use crate::ser::probe::{Captured, complex, key_text, probe};
 
 /// What a node expects on its fast path.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -646,8 +646,12 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
         E::exact(|| rule(Enc::at(self.node, self.frame)))
     }
 
-    /// Enum variants with data (the only values no pass writes).
+    /// What no pass writes (enum variants with data, `None`): the fast
+    /// pass misses without wording it.
     fn refuse(self, found: Found) -> E {
+        if !E::EXACT {
+            return E::missed();
+        }
         E::of(found.refused())
     }
 
@@ -865,16 +869,10 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             None | Some(Special::Unknown | Special::Foreign) => return value.serialize(self),
             Some(Special::NdArray(code)) => return self.nd(code, value),
             Some(Special::Complex) => {
-                return match probe(value) {
-                    Captured::Pair(re, im, f32_parts) => {
-                        let slot = self.slot()?;
-                        slot.strict_ok(ScalarType::Complex(if f32_parts { 8 } else { 16 }))?;
-                        slot.put_complex(re, im)
-                    }
-                    _ => Err(Error::mismatch(
-                        "malformed complex value (expected [re, im])",
-                    )),
-                };
+                let (re, im, ty) = complex(value)?;
+                let slot = self.slot()?;
+                slot.strict_ok(ty)?;
+                return slot.put_complex(re, im);
             }
             Some(Special::Padding) => {
                 let slot = self.converting()?;
@@ -1652,7 +1650,8 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     crate::ser::collect_seq!();
 
     plain_number_methods!(#[inline] put_plain -> Result<(), E>);
-    refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
+    refuse!(serialize_none serialize_newtype_variant serialize_tuple_variant
+        serialize_struct_variant);
     fn serialize_i128(self, _: i128) -> Result<(), E> {
         self.general(|_| Err(Error::unsupported("i128 (numpy has no 128-bit integers)")))
     }
@@ -1680,13 +1679,6 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
             }
         }
         Enc::<E>::at(node, frame).general(|e| e.converting()?.put_bytes(v))
-    }
-    fn serialize_none(self) -> Result<(), E> {
-        self.general(|_| {
-            Err(Error::unsupported(
-                "None (numpy has no missing value; an Option is written only as Some)",
-            ))
-        })
     }
     through!(some);
     fn serialize_unit(self) -> Result<(), E> {

@@ -18,7 +18,7 @@ use crate::format::dtype::{DatetimeUnit, Dtype, ScalarType};
 use crate::format::pyrepr::PyStr;
 use crate::kinds::special::Special;
 use crate::ser::probe::key_text;
-use crate::ser::probe::{Captured, probe};
+use crate::ser::probe::{Captured, complex, probe};
 
 /// The inferred layout of a value.
 #[derive(Clone, Debug, PartialEq)]
@@ -606,7 +606,8 @@ impl<'a> ser::Serializer for Infer<'a> {
     serializer_types!((), Error; (SeqInfer<'a>) (TupleInfer<'a>) (RecInfer<'a>) _ (RecInfer<'a>) (RecInfer<'a>) _);
     crate::ser::collect_seq!();
 
-    refuse!(serialize_newtype_variant serialize_tuple_variant serialize_struct_variant);
+    refuse!(serialize_none serialize_newtype_variant serialize_tuple_variant
+        serialize_struct_variant);
 
     leaves! {
         serialize_bool(bool) => Node::Scalar(ScalarType::Bool);
@@ -650,11 +651,6 @@ impl<'a> ser::Serializer for Infer<'a> {
         }
         self.leaf(Node::Bytes(v.len()))
     }
-    fn serialize_none(self) -> Result<()> {
-        Err(Error::unsupported(
-            "None (numpy has no missing value; an Option is written only as Some)",
-        ))
-    }
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         // a later element may be None
         self.at.varies();
@@ -671,15 +667,7 @@ impl<'a> ser::Serializer for Infer<'a> {
     ) -> Result<()> {
         // the crate's special newtypes, each one node
         let node = match Special::of(name) {
-            Some(Special::Complex) => match probe(value) {
-                Captured::Pair(_, _, true) => Node::Scalar(ScalarType::Complex(8)),
-                Captured::Pair(_, _, false) => Node::Scalar(ScalarType::Complex(16)),
-                _ => {
-                    return Err(Error::mismatch(
-                        "malformed complex value (expected [re, im])",
-                    ));
-                }
-            },
+            Some(Special::Complex) => Node::Scalar(complex(value)?.2),
             Some(Special::Padding) => match probe(value) {
                 Captured::UInt(n) => Node::Padding(
                     usize::try_from(n).map_err(|_| Error::limit("padding is too large"))?,

@@ -394,10 +394,13 @@ use crate::options::WriteOptions;
 pub(crate) const MAX_WRITE_DEPTH: usize = 128;
 
 impl Found {
-    /// What no pass writes: enum variants with data have no numpy layout
-    /// (one message for every pass).
+    /// What no pass writes: enum variants with data have no numpy layout,
+    /// nor has `None` (one message for every pass).
     pub(crate) fn refused(self) -> Error {
         match self {
+            Found::None => Error::unsupported(
+                "None (numpy has no missing value; an Option is written only as Some)",
+            ),
             Found::UnitVariant(name, variant)
             | Found::NewtypeVariant(name, variant)
             | Found::TupleVariant(name, variant)
@@ -487,9 +490,6 @@ pub(crate) struct WritePlan {
     /// The header's descr (never a subarray: numpy folds those into the shape).
     pub dtype: Dtype,
     pub shape: Vec<u64>,
-    /// Whether pass 1 already checked that every element encodes (inferred
-    /// dtypes always fit; a given dtype is checked only by pass 2).
-    pub checked: bool,
     /// The value is an n-d array (then `dtype` is a subarray of its shape
     /// and `shape` is empty: the array is one element, encoded in C order).
     pub nd: Option<nd::NdShape>,
@@ -536,7 +536,6 @@ fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
         return Ok(WritePlan {
             dtype: infer::node_to_dtype(elem, opts.align)?,
             shape,
-            checked: true,
             nd,
         });
     };
@@ -558,24 +557,15 @@ fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
         dtype = nd::subarray_of(dtype, &dims)?;
         shape = Vec::new();
     }
-    Ok(WritePlan {
-        dtype,
-        shape,
-        checked: false,
-        nd,
-    })
+    Ok(WritePlan { dtype, shape, nd })
 }
 
 /// The shape count for values of a given dtype: for `Sn`/`Vn`, a sequence
 /// of integers is one element (its bytes).
 fn count_shape(given: &Dtype) -> walk::Shape {
-    let mut base = given;
-    while let Dtype::Subarray(b, _) = base {
-        base = b;
-    }
     walk::Shape {
         bytes: matches!(
-            base.as_scalar().map(|s| s.ty()),
+            split_subarray(given).0.as_scalar().map(|s| s.ty()),
             Some(ScalarType::Bytes(_) | ScalarType::Void(_))
         ),
         ..walk::Shape::default()
@@ -594,12 +584,7 @@ fn fit_shape(given: Dtype, measured: walk::Shape) -> Result<(Dtype, Vec<u64>)> {
             )));
         }
     }
-    let mut sub = Vec::new();
-    let mut base = given;
-    while let Dtype::Subarray(b, d) = base {
-        sub.extend_from_slice(&d);
-        base = *b;
-    }
+    let (base, sub) = split_subarray(&given);
     let is_complex = matches!(
         base.as_scalar().map(|s| s.ty()),
         Some(ScalarType::Complex(_))
@@ -626,5 +611,16 @@ fn fit_shape(given: Dtype, measured: walk::Shape) -> Result<(Dtype, Vec<u64>)> {
             ShapeRepr(&sub)
         )));
     }
-    Ok((base, dims))
+    Ok((base.clone(), dims))
+}
+
+/// `dt` without its subarray dims, and those dims (outermost first): the
+/// header's descr and the axes it adds to the shape.
+pub(crate) fn split_subarray(dt: &Dtype) -> (&Dtype, Vec<u64>) {
+    let (mut base, mut dims) = (dt, Vec::new());
+    while let Dtype::Subarray(b, d) = base {
+        dims.extend_from_slice(d);
+        base = b;
+    }
+    (base, dims)
 }

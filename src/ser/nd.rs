@@ -64,7 +64,9 @@ pub(crate) fn fortran_header(fortran: bool, shape: &[u64]) -> bool {
 }
 
 /// `base` as the element of an array of `dims` (a subarray, its own dims
-/// inside; `base` itself for a 0-d array).
+/// inside; `base` itself for a 0-d array). With a header's descr and the
+/// axes after the first, the inverse of
+/// [`c_order_header`](crate::npy::writer::c_order_header).
 pub(crate) fn subarray_of(base: Dtype, dims: &[u64]) -> Result<Dtype> {
     if dims.is_empty() {
         return Ok(base);

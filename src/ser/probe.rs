@@ -32,6 +32,7 @@ use serde::Serialize;
 use serde::ser;
 
 use crate::error::Error;
+use crate::format::dtype::ScalarType;
 use crate::kinds::special::{self, Special};
 use crate::ser::nd::NdShape;
 use crate::ser::{DynValue, Found};
@@ -89,6 +90,19 @@ pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
         return captured;
     }
     Captured::Other
+}
+
+/// The inner value of the crate's complex newtype: its `[re, im]` and its
+/// type (`c8` when both parts were `f32`).
+pub(crate) fn complex<T: ?Sized + Serialize>(value: &T) -> Result<(f64, f64, ScalarType), Error> {
+    match probe(value) {
+        Captured::Pair(re, im, f32_parts) => {
+            Ok((re, im, ScalarType::Complex(if f32_parts { 8 } else { 16 })))
+        }
+        _ => Err(Error::mismatch(
+            "malformed complex value (expected [re, im])",
+        )),
+    }
 }
 
 /// [`probe`] of a value behind `dyn` ([`DynValue`]): the elements of a

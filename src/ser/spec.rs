@@ -67,11 +67,7 @@ pub(crate) struct Speculated {
 impl Speculated {
     /// The header's descr: the element dtype without its subarray dims.
     pub(crate) fn descr(&self) -> &Dtype {
-        let mut dt = self.tape.dtype();
-        while let Dtype::Subarray(base, _) = dt {
-            dt = base;
-        }
-        dt
+        crate::ser::split_subarray(self.tape.dtype()).0
     }
 
     /// The header's descr, taken out.
@@ -312,16 +308,6 @@ pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
     st.planned_end(walked)
 }
 
-impl SpecState<'_> {
-    /// The whole value as one element (a 0-d array): once per write, so
-    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)), instantiated
-    /// once.
-    #[inline(never)]
-    fn whole(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
-        self.leaf(0, value)
-    }
-}
-
 impl<'o> SpecState<'o> {
     /// The state of [`encode_planned`]'s walk.
     fn planned(
@@ -400,6 +386,14 @@ fn walk<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Result<()> 
 }
 
 impl SpecState<'_> {
+    /// The whole value as one element (a 0-d array): once per write, so
+    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)), instantiated
+    /// once.
+    #[inline(never)]
+    fn whole(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
+        self.leaf(0, value)
+    }
+
     /// What a walk that went through found: `None` when the values are
     /// not uniform after all (a lost element, a ragged or empty array, an
     /// n-d array whose data is not its elements).
@@ -413,13 +407,8 @@ impl SpecState<'_> {
             return None;
         }
         let mut shape: Vec<u64> = self.dims.iter().map(|d| d.unwrap_or(0)).collect();
-        let mut dtype = self.tape.dtype();
-        let mut absorbed = shape.len() > 1;
-        while let Dtype::Subarray(base, sub) = dtype {
-            shape.extend_from_slice(sub);
-            dtype = base;
-            absorbed = true;
-        }
+        let absorbed = shape.len() > 1 || matches!(self.tape.dtype(), Dtype::Subarray(..));
+        shape.extend(crate::ser::split_subarray(self.tape.dtype()).1);
         let mut fortran = false;
         if let Some(nd) = self.nd.take() {
             // the flat data is all of the array's elements; an element with
