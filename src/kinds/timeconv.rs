@@ -342,23 +342,15 @@ pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, Stri
             if d < 1 || civil_from_days(days) != (year, m, d) {
                 return Err(bad());
             }
-            let mut fields = time
-                .map(|t| t.split(':').collect::<Vec<_>>())
-                .unwrap_or_default();
-            let frac = match fields.last_mut().map(|last| last.split_once('.')) {
-                Some(Some((secs, frac))) if fields.len() == 3 => {
-                    if let Some(last) = fields.last_mut() {
-                        *last = secs;
-                    }
-                    frac
-                }
-                _ => "",
+            // the seconds' fraction follows the third time part
+            let (time, frac) = match time.and_then(|t| t.split_once('.')) {
+                Some((t, frac)) if t.split(':').count() == 3 => (Some(t), frac),
+                _ => (time, ""),
             };
-            if time.is_some() && fields.is_empty() || fields.len() > 3 {
-                return Err(bad());
-            }
-            // the text's unit: as many time parts, and the sub-second unit
-            // of as many fraction digits or a few more
+            let fields: Vec<&str> = time.map_or_else(Vec::new, |t| t.split(':').collect());
+            // the text's unit (none for more than three parts): as many
+            // time parts, and the sub-second unit of as many fraction
+            // digits or a few more
             let width = frac.len().div_ceil(3).saturating_mul(3);
             let from = TimeUnit::ALL
                 .into_iter()
