@@ -409,8 +409,7 @@ fn coded_type(
                 })?;
             let n = usize::try_from(n).map_err(|_| not_understood("size too large"))?;
             match code {
-                b'S' | b'a' if n == 0 => Err(zero_size(text)),
-                b'U' if n == 0 => Err(zero_size(text)),
+                b'S' | b'a' | b'U' if n == 0 => Err(zero_size(text)),
                 b'S' | b'a' => Ok(ScalarType::Bytes(n)),
                 b'U' => Ok(ScalarType::Unicode(n)),
                 _ => Ok(ScalarType::Void(n)),

@@ -927,7 +927,7 @@ impl Dtype {
             Dtype::Record(r) => {
                 let mut b = Dtype::record().align(true);
                 for f in &r.fields {
-                    b.fields.push(Field {
+                    b = b.push(Field {
                         title: f.title.clone(),
                         ..Field::new(f.name.clone(), f.dtype.aligned()?, 0)
                     });
@@ -952,9 +952,10 @@ impl Dtype {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct RecordBuilder {
-    fields: Vec<Field>,
-    /// Padding requested after the field of the same index (index = fields.len() at the time).
-    pads: Vec<(usize, usize)>,
+    /// The fields, each with the padding requested before it.
+    fields: Vec<(usize, Field)>,
+    /// Padding requested since the last field.
+    pad: usize,
     align: bool,
 }
 
@@ -971,9 +972,8 @@ impl RecordBuilder {
     ///     .unwrap();
     /// assert_eq!(dt.to_string(), "[('id', '<u8'), ('pos', [('x', '<f4'), ('y', '<f4')])]");
     /// ```
-    pub fn field(mut self, name: impl Into<String>, dtype: Dtype) -> Self {
-        self.fields.push(Field::new(name, dtype, 0));
-        self
+    pub fn field(self, name: impl Into<String>, dtype: Dtype) -> Self {
+        self.push(Field::new(name, dtype, 0))
     }
 
     /// Adds a field with a title.
@@ -985,13 +985,17 @@ impl RecordBuilder {
     /// assert_eq!(dt.to_string(), "[(('Mass in kg', 'm'), '<f8')]");
     /// ```
     pub fn titled_field(
-        mut self,
+        self,
         title: impl Into<String>,
         name: impl Into<String>,
         dtype: Dtype,
     ) -> Self {
-        self.fields
-            .push(Field::new(name, dtype, 0).with_title(title));
+        self.push(Field::new(name, dtype, 0).with_title(title))
+    }
+
+    /// Adds a field after the padding requested since the last one.
+    fn push(mut self, field: Field) -> Self {
+        self.fields.push((std::mem::take(&mut self.pad), field));
         self
     }
 
@@ -1005,7 +1009,7 @@ impl RecordBuilder {
     /// assert_eq!(dt.itemsize(), 8);
     /// ```
     pub fn padding(mut self, n: usize) -> Self {
-        self.pads.push((self.fields.len(), n));
+        self.pad = self.pad.saturating_add(n);
         self
     }
 
@@ -1043,15 +1047,8 @@ impl RecordBuilder {
         let mut offset = 0usize;
         let mut max_align = 1usize;
         let mut fields = Vec::with_capacity(self.fields.len());
-        let pad_at = |i: usize| -> usize {
-            self.pads
-                .iter()
-                .filter(|(at, _)| *at == i)
-                .map(|(_, n)| n)
-                .sum()
-        };
-        for (i, mut field) in self.fields.into_iter().enumerate() {
-            offset = offset.checked_add(pad_at(i)).ok_or_else(overflow)?;
+        for (pad, mut field) in self.fields {
+            offset = offset.checked_add(pad).ok_or_else(overflow)?;
             if self.align {
                 field.dtype = field.dtype.aligned()?;
                 field.size = field.dtype.itemsize();
@@ -1065,9 +1062,7 @@ impl RecordBuilder {
                 .ok_or_else(overflow)?;
             fields.push(field);
         }
-        offset = offset
-            .checked_add(pad_at(fields.len()))
-            .ok_or_else(overflow)?;
+        offset = offset.checked_add(self.pad).ok_or_else(overflow)?;
         if self.align {
             offset = offset
                 .checked_next_multiple_of(max_align)

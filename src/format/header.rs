@@ -83,11 +83,15 @@ impl Header {
     /// assert!(h.data_len().is_err());
     /// ```
     pub fn data_len(&self) -> Result<u64> {
+        // the descr without the quotes of a scalar's
+        let descr: &dyn fmt::Display = match &self.descr {
+            Dtype::Scalar(s) => s,
+            other => other,
+        };
         let too_big = || {
             Error::header(format!(
-                "shape {} of '{}' elements is too big ({} bytes each)",
+                "shape {} of '{descr}' elements is too big ({} bytes each)",
                 ShapeRepr(&self.shape),
-                self.descr_short(),
                 self.descr.itemsize()
             ))
         };
@@ -124,14 +128,6 @@ impl Header {
                 })
             })
             .collect()
-    }
-
-    /// The descr without surrounding quotes for scalars (for messages).
-    fn descr_short(&self) -> String {
-        match &self.descr {
-            Dtype::Scalar(s) => s.to_string(),
-            other => other.to_string(),
-        }
     }
 
     /// Number of growth spaces numpy appends after the closing brace.

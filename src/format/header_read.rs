@@ -142,22 +142,15 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
             bytes.len()
         )));
     }
-    let text: std::borrow::Cow<'_, str> = if version.0 == 3 {
-        match std::str::from_utf8(&bytes) {
-            Ok(s) => s.into(),
-            Err(e) => {
-                return Err(Error::header(format!(
-                    "the header of a version 3.0 file is not valid UTF-8 (at byte {})",
-                    e.valid_up_to()
-                )));
-            }
-        }
+    let text = if version.0 == 3 {
+        String::from_utf8(bytes).map_err(|e| {
+            Error::header(format!(
+                "the header of a version 3.0 file is not valid UTF-8 (at byte {})",
+                e.utf8_error().valid_up_to()
+            ))
+        })?
     } else {
-        bytes
-            .iter()
-            .map(|&b| char::from(b))
-            .collect::<String>()
-            .into()
+        bytes.iter().map(|&b| char::from(b)).collect()
     };
     let chars = text.chars().count();
     if chars > max {
@@ -330,7 +323,7 @@ pub(crate) fn check_element_limits(header: &Header, max_elements: u64) -> Result
     // nested sequences ([`check_empty_axes`]): an `NdArray` holds them in
     // O(1).
     if empty_axes(&header.shape).is_none() {
-        let empty = count.saturating_mul(empty_values(&header.descr));
+        let empty = count.saturating_mul(empty_values(&header.descr, true));
         check_empty(header, empty, max_elements)?;
     }
     Ok(())
@@ -396,28 +389,24 @@ pub(crate) const EMPTY_VALUE_COST: u64 = 1 << 16;
 
 /// The values in one element of `dt` that are not backed by data bytes and
 /// that the deserializer would still visit: the element itself when its
-/// itemsize is 0, and the elements of subarrays of zero-size bases,
-/// multiplied out (fixed per-field overhead is bounded by the header size).
-/// Saturates.
-fn empty_values(dt: &Dtype) -> u64 {
-    let own = u64::from(dt.itemsize() == 0);
-    own.saturating_add(inner_empty_values(dt))
-}
-
-fn inner_empty_values(dt: &Dtype) -> u64 {
-    match dt {
+/// itemsize is 0 (with `own`: fixed per-field overhead is bounded by the
+/// header size, so a record's fields do not count themselves), and the
+/// elements of subarrays of zero-size bases, multiplied out. Saturates.
+fn empty_values(dt: &Dtype, own: bool) -> u64 {
+    let own = u64::from(own && dt.itemsize() == 0);
+    own.saturating_add(match dt {
         Dtype::Scalar(_) => 0,
         Dtype::Subarray(base, dims) => match empty_axes(dims) {
             Some(n) => n,
             None => dims
                 .iter()
                 .fold(1u64, |acc, &d| acc.saturating_mul(d))
-                .saturating_mul(empty_values(base)),
+                .saturating_mul(empty_values(base, true)),
         },
         Dtype::Record(r) => r.fields().iter().fold(0u64, |acc, f| {
-            acc.saturating_add(inner_empty_values(f.dtype()))
+            acc.saturating_add(empty_values(f.dtype(), false))
         }),
-    }
+    })
 }
 
 /// `shape`: a tuple of non-negative ints (`True` is not an int here).

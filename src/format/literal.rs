@@ -85,7 +85,6 @@ pub(crate) fn parse(text: &str, config: Config) -> Result<Value, LiteralError> {
     }
     Parser {
         text,
-        bytes: text.as_bytes(),
         pos: 0,
         config,
         in_brackets: false,
@@ -147,7 +146,6 @@ impl Frame {
 
 struct Parser<'a> {
     text: &'a str,
-    bytes: &'a [u8],
     /// Byte position; always on a char boundary.
     pos: usize,
     config: Config,
@@ -259,8 +257,7 @@ impl<'a> Parser<'a> {
             "False" => Ok(Value::Bool(false)),
             "None" => Ok(Value::None),
             _ => {
-                let rest = self.bytes.get(self.pos..).unwrap_or(&[]);
-                let what = if rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(') {
+                let what = if self.rest().iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(') {
                     "a function call"
                 } else {
                     "a name"
@@ -280,8 +277,7 @@ impl<'a> Parser<'a> {
         loop {
             self.string(&mut out)?;
             self.skip_ws()?;
-            let rest = self.bytes.get(self.pos..).unwrap_or(&[]);
-            let is_string = match rest {
+            let is_string = match self.rest() {
                 [b'\'' | b'"', ..] => true,
                 [p, b'\'' | b'"', ..] => b"uUrRbB".contains(p),
                 [p, q, b'\'' | b'"', ..] => {
@@ -313,11 +309,7 @@ impl<'a> Parser<'a> {
         let Some(quote) = self.peek() else {
             return Err(self.unexpected("a quote"));
         };
-        if self
-            .bytes
-            .get(self.pos..)
-            .is_some_and(|r| r.starts_with(&[quote; 3]))
-        {
+        if self.rest().starts_with(&[quote; 3]) {
             return Err(LiteralError::Syntax(format!(
                 "triple-quoted strings are not supported at character {}",
                 self.char_offset(self.pos)
@@ -529,10 +521,10 @@ impl<'a> Parser<'a> {
         if self.config.allow_long_suffix {
             // numpy's _filter_header drops a NAME token `L` right after a number.
             let mut p = self.pos;
-            while matches!(self.bytes.get(p), Some(b' ' | b'\t' | b'\x0c')) {
+            while matches!(self.text.as_bytes().get(p), Some(b' ' | b'\t' | b'\x0c')) {
                 p = p.saturating_add(1);
             }
-            if self.bytes.get(p) == Some(&b'L') {
+            if self.text.as_bytes().get(p) == Some(&b'L') {
                 let past_l = p.saturating_add(1);
                 let after = self.text.get(past_l..).and_then(|s| s.chars().next());
                 if !after.is_some_and(|ch| ch == '_' || ch.is_alphanumeric()) {
@@ -582,13 +574,18 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The bytes from the current one on.
+    fn rest(&self) -> &'a [u8] {
+        self.text.as_bytes().get(self.pos..).unwrap_or(&[])
+    }
+
     fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
+        self.rest().first().copied()
     }
 
     /// The byte `k` places after the current one, without moving.
     fn peek_at(&self, k: usize) -> Option<u8> {
-        self.bytes.get(self.pos.checked_add(k)?).copied()
+        self.rest().get(k).copied()
     }
 
     /// Moves `n` bytes on. Callers move only past bytes they have seen, so

@@ -69,26 +69,46 @@ pub(crate) enum Refusal {
     Overflow,
 }
 
-/// Length of one base unit: attoseconds for the linear units, months for
-/// years and months (which have no fixed length in seconds).
-fn unit_size(u: TimeUnit) -> Option<(bool, i128)> {
-    const E3: i128 = 1_000;
-    Some(match u {
-        TimeUnit::Generic => return None,
-        TimeUnit::Years => (true, 12),
-        TimeUnit::Months => (true, 1),
-        TimeUnit::Attoseconds => (false, 1),
-        TimeUnit::Femtoseconds => (false, E3),
-        TimeUnit::Picoseconds => (false, E3 * E3),
-        TimeUnit::Nanoseconds => (false, E3 * E3 * E3),
-        TimeUnit::Microseconds => (false, E3 * E3 * E3 * E3),
-        TimeUnit::Milliseconds => (false, E3 * E3 * E3 * E3 * E3),
-        TimeUnit::Seconds => (false, E3 * E3 * E3 * E3 * E3 * E3),
-        TimeUnit::Minutes => (false, 60 * E3 * E3 * E3 * E3 * E3 * E3),
-        TimeUnit::Hours => (false, 3_600 * E3 * E3 * E3 * E3 * E3 * E3),
-        TimeUnit::Days => (false, 86_400 * E3 * E3 * E3 * E3 * E3 * E3),
-        TimeUnit::Weeks => (false, 7 * 86_400 * E3 * E3 * E3 * E3 * E3 * E3),
-    })
+/// A second in attoseconds, the finest unit.
+const SECOND: i128 = 1_000_000_000_000_000_000;
+/// A day in attoseconds.
+const DAY: i128 = 86_400 * SECOND;
+
+/// What [`TimeUnit`] is to the conversions, indexed by its discriminant
+/// (the order of [`TimeUnit::ALL`]): the name numpy's `str()` of a
+/// timedelta gives it; its length (attoseconds for the linear units, months
+/// for years and months, which have no fixed length in seconds; `None` for
+/// the generic unit); and how numpy writes a time of it after the date: how
+/// many time parts (hours, minutes, seconds) and how many digits of the
+/// seconds' fraction (3 ms .. 18 as), `None` for the units not written as a
+/// day and a time. The one table of both directions: what
+/// [`datetime_string`] writes, [`parse_datetime`] reads back.
+type UnitRow = (&'static str, Option<i128>, Option<(usize, usize)>);
+const UNITS: [UnitRow; 14] = [
+    ("generic time units", None, None),
+    ("years", Some(12), None),
+    ("months", Some(1), None),
+    ("weeks", Some(7 * DAY), None),
+    ("days", Some(DAY), Some((0, 0))),
+    ("hours", Some(3_600 * SECOND), Some((1, 0))),
+    ("minutes", Some(60 * SECOND), Some((2, 0))),
+    ("seconds", Some(SECOND), Some((3, 0))),
+    ("milliseconds", Some(SECOND / 1_000), Some((3, 3))),
+    ("microseconds", Some(SECOND / 1_000_000), Some((3, 6))),
+    ("nanoseconds", Some(1_000_000_000), Some((3, 9))),
+    ("picoseconds", Some(1_000_000), Some((3, 12))),
+    ("femtoseconds", Some(1_000), Some((3, 15))),
+    ("attoseconds", Some(1), Some((3, 18))),
+];
+
+/// The row of [`UNITS`] for `u`.
+fn row(u: TimeUnit) -> UnitRow {
+    UNITS.get(u as usize).copied().unwrap_or(("", None, None))
+}
+
+/// Whether a unit is one of the calendar's, years or months.
+fn cal(u: DatetimeUnit) -> bool {
+    matches!(u.unit, TimeUnit::Years | TimeUnit::Months)
 }
 
 fn gcd(mut a: i128, mut b: i128) -> i128 {
@@ -109,7 +129,6 @@ pub(crate) fn convert(
     to: DatetimeUnit,
     datetime: bool,
 ) -> Result<i64, Refusal> {
-    let cal = |u: DatetimeUnit| matches!(u.unit, TimeUnit::Years | TimeUnit::Months);
     let generic = |u: DatetimeUnit| u.unit == TimeUnit::Generic;
     if !datetime
         || count == NAT
@@ -152,12 +171,10 @@ fn convert_linear(count: i64, from: DatetimeUnit, to: DatetimeUnit) -> Result<i6
     if count == NAT || from == to {
         return Ok(count);
     }
-    let (Some((cal_from, size_from)), Some((cal_to, size_to))) =
-        (unit_size(from.unit), unit_size(to.unit))
-    else {
+    let (Some(size_from), Some(size_to)) = (row(from.unit).1, row(to.unit).1) else {
         return Err(Refusal::Generic);
     };
-    if cal_from != cal_to {
+    if cal(from) != cal(to) {
         return Err(Refusal::NoFixedLength);
     }
     // sizes are below 2^80 and multipliers below 2^32: the products fit
@@ -225,48 +242,40 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 /// NaT only) and for a date too far out for a 64-bit day count.
 ///
 /// Bounds: `|count * multiplier| < 2^95` in `i128`; every divisor is a
-/// nonzero constant; a year is at most `2^95 / 12` from 1970.
+/// nonzero constant or a unit's length (at least 1); a year is at most
+/// `2^95 / 12` from 1970; the time of day is below a day in attoseconds.
 #[allow(clippy::arithmetic_side_effects)]
 pub(crate) fn datetime_string(count: i64, unit: DatetimeUnit) -> String {
     if count == NAT {
         return "NaT".to_owned();
     }
     let n = i128::from(count) * i128::from(unit.multiplier);
-    let (n, (parts, digits)) = match (unit.unit, clock(unit.unit)) {
-        (TimeUnit::Years, _) => return format!("{:04}", 1970 + n),
-        (TimeUnit::Months, _) => {
+    let (n, base) = match unit.unit {
+        TimeUnit::Years => return format!("{:04}", 1970 + n),
+        TimeUnit::Months => {
             return format!("{:04}-{:02}", 1970 + n.div_euclid(12), n.rem_euclid(12) + 1);
         }
-        (TimeUnit::Weeks, _) => (n * 7, (0, 0)),
-        (_, Some(clock)) => (n, clock),
-        _ => return count.to_string(),
+        TimeUnit::Weeks => (n * 7, TimeUnit::Days),
+        other => (n, other),
     };
-    let scale = 10i128.pow(digits as u32);
-    let per_day = match parts {
-        0 => 1,
-        1 => 24,
-        2 => 1_440,
-        _ => 86_400 * scale,
+    let (_, Some(size), Some((parts, digits))) = row(base) else {
+        return count.to_string();
     };
+    let per_day = DAY / size;
     let Ok(days) = i64::try_from(n.div_euclid(per_day)) else {
         return count.to_string();
     };
     let (y, m, d) = civil_from_days(days);
     let mut out = format!("{y:04}-{m:02}-{d:02}");
-    let rem = n.rem_euclid(per_day);
-    match parts {
-        0 => {}
-        1 => out.push_str(&format!("T{rem:02}")),
-        2 => out.push_str(&format!("T{:02}:{:02}", rem / 60, rem % 60)),
-        _ => {
-            let secs = rem / scale;
-            let (h, mi, s) = (secs / 3_600, secs / 60 % 60, secs % 60);
-            out.push_str(&format!("T{h:02}:{mi:02}:{s:02}"));
-            if digits > 0 {
-                let frac = rem % scale;
-                out.push_str(&format!(".{frac:0digits$}"));
-            }
-        }
+    // the time of day in attoseconds: its hours (below 24), minutes,
+    // seconds and fraction
+    let t = n.rem_euclid(per_day) * size;
+    let hms = [3_600, 60, 1].map(|per| t / (per * SECOND) % 60);
+    for (i, v) in hms.into_iter().take(parts).enumerate() {
+        out.push_str(&format!("{}{v:02}", if i == 0 { 'T' } else { ':' }));
+    }
+    if digits > 0 {
+        out.push_str(&format!(".{:0digits$}", t % SECOND / size));
     }
     out
 }
@@ -281,44 +290,7 @@ pub(crate) fn timedelta_string(count: i64, unit: DatetimeUnit) -> String {
         return "NaT".to_owned();
     }
     let n = i128::from(count) * i128::from(unit.multiplier);
-    let name = match unit.unit {
-        TimeUnit::Generic => "generic time units",
-        TimeUnit::Years => "years",
-        TimeUnit::Months => "months",
-        TimeUnit::Weeks => "weeks",
-        TimeUnit::Days => "days",
-        TimeUnit::Hours => "hours",
-        TimeUnit::Minutes => "minutes",
-        TimeUnit::Seconds => "seconds",
-        TimeUnit::Milliseconds => "milliseconds",
-        TimeUnit::Microseconds => "microseconds",
-        TimeUnit::Nanoseconds => "nanoseconds",
-        TimeUnit::Picoseconds => "picoseconds",
-        TimeUnit::Femtoseconds => "femtoseconds",
-        TimeUnit::Attoseconds => "attoseconds",
-    };
-    format!("{n} {name}")
-}
-
-/// How numpy writes a time of `unit` after the date: how many time parts
-/// (hours, minutes, seconds) and how many digits of the seconds' fraction
-/// (3 ms .. 18 as); `None` for the units not written as a day and a time
-/// (generic, years, months, weeks). The one table of both directions: what
-/// [`datetime_string`] writes, [`parse_datetime`] reads back.
-fn clock(unit: TimeUnit) -> Option<(usize, usize)> {
-    Some(match unit {
-        TimeUnit::Days => (0, 0),
-        TimeUnit::Hours => (1, 0),
-        TimeUnit::Minutes => (2, 0),
-        TimeUnit::Seconds => (3, 0),
-        TimeUnit::Milliseconds => (3, 3),
-        TimeUnit::Microseconds => (3, 6),
-        TimeUnit::Nanoseconds => (3, 9),
-        TimeUnit::Picoseconds => (3, 12),
-        TimeUnit::Femtoseconds => (3, 15),
-        TimeUnit::Attoseconds => (3, 18),
-        _ => return None,
-    })
+    format!("{n} {}", row(unit.unit).0)
 }
 
 /// Digits only (no sign), as an `i64`.
@@ -370,27 +342,19 @@ pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, Stri
             if d < 1 || civil_from_days(days) != (year, m, d) {
                 return Err(bad());
             }
-            let mut fields = time
-                .map(|t| t.split(':').collect::<Vec<_>>())
-                .unwrap_or_default();
-            let frac = match fields.last_mut().map(|last| last.split_once('.')) {
-                Some(Some((secs, frac))) if fields.len() == 3 => {
-                    if let Some(last) = fields.last_mut() {
-                        *last = secs;
-                    }
-                    frac
-                }
-                _ => "",
+            // the seconds' fraction follows the third time part
+            let (time, frac) = match time.and_then(|t| t.split_once('.')) {
+                Some((t, frac)) if t.split(':').count() == 3 => (Some(t), frac),
+                _ => (time, ""),
             };
-            if time.is_some() && fields.is_empty() || fields.len() > 3 {
-                return Err(bad());
-            }
-            // the text's unit: as many time parts, and the sub-second unit
-            // of as many fraction digits or a few more
+            let fields: Vec<&str> = time.map_or_else(Vec::new, |t| t.split(':').collect());
+            // the text's unit (none for more than three parts): as many
+            // time parts, and the sub-second unit of as many fraction
+            // digits or a few more
             let width = frac.len().div_ceil(3).saturating_mul(3);
             let from = TimeUnit::ALL
                 .into_iter()
-                .find(|&u| clock(u) == Some((fields.len(), width)))
+                .find(|&u| row(u).2 == Some((fields.len(), width)))
                 .ok_or_else(bad)?;
             let mut n = i128::from(days);
             // hours of a day, minutes of an hour, seconds of a minute
@@ -423,13 +387,10 @@ pub(crate) fn parse_timedelta(text: &str, unit: DatetimeUnit) -> Result<i64, Str
         return Ok(NAT);
     }
     let (num, name) = text.split_once(' ').ok_or_else(bad)?;
-    let from = match name {
-        "generic time units" => TimeUnit::Generic,
-        _ => *TimeUnit::ALL
-            .iter()
-            .find(|u| timedelta_string(1, DatetimeUnit::new(**u)).strip_prefix("1 ") == Some(name))
-            .ok_or_else(bad)?,
-    };
+    let from = TimeUnit::ALL
+        .into_iter()
+        .find(|&u| row(u).0 == name)
+        .ok_or_else(bad)?;
     let neg = num.starts_with('-');
     let n = digits(num.strip_prefix('-').unwrap_or(num)).ok_or_else(bad)?;
     let n = if neg {
@@ -461,6 +422,14 @@ mod tests {
 
     fn u(s: &str) -> DatetimeUnit {
         DatetimeUnit::parse(s).unwrap()
+    }
+
+    #[test]
+    fn unit_rows_follow_the_order_of_time_unit() {
+        for (i, u) in TimeUnit::ALL.into_iter().enumerate() {
+            assert_eq!(u as usize, i, "{u:?}");
+        }
+        assert_eq!(row(TimeUnit::Hours).0, "hours");
     }
 
     #[test]
