@@ -69,9 +69,12 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
     /// positionally into a tuple of n; any other archive as a sequence.
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         match positional(self.npz.names(), len) {
-            Some(order) => visitor.visit_seq(Positional {
+            Some(order) => visitor.visit_seq(Members {
                 npz: self.npz,
                 order: order.into_iter(),
+                current: None,
+                #[cfg(feature = "rayon")]
+                ahead: Ahead::default(),
             }),
             None => self.deserialize_seq(visitor),
         }
@@ -138,35 +141,15 @@ fn positional(names: &[String], len: usize) -> Option<Vec<usize>> {
         .collect()
 }
 
-/// Members `arr_0`, `arr_1`, ... as the elements of a tuple.
-struct Positional<'a, R: Read + Seek> {
-    npz: &'a mut NpzReader<R>,
-    /// The member indices not yet read.
-    order: std::vec::IntoIter<usize>,
-}
-
-impl<'de, R: Read + Seek> SeqAccess<'de> for Positional<'_, R> {
-    type Error = Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let Some(i) = self.order.next() else {
-            return Ok(None);
-        };
-        self.npz.read_index(i, seed).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.order.len())
-    }
-}
-
-/// Members as map entries: key, then the member decoded from its stream.
+/// Members as map entries (key, then the member decoded from its stream),
+/// or as the elements of a tuple (`arr_0`, `arr_1`, ...).
 struct Members<'a, R: Read + Seek> {
     npz: &'a mut NpzReader<R>,
     /// The member indices not yet read.
     order: std::vec::IntoIter<usize>,
     current: Option<usize>,
-    /// The deflated members inflated ahead, on every core.
+    /// The deflated members inflated ahead, on every core (none for a
+    /// tuple's).
     #[cfg(feature = "rayon")]
     ahead: Ahead,
 }
@@ -193,6 +176,22 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
             return self.npz.read_inflated(i, member, seed);
         }
         self.npz.read_index(i, seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.order.len())
+    }
+}
+
+impl<'de, R: Read + Seek> SeqAccess<'de> for Members<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let Some(i) = self.order.next() else {
+            return Ok(None);
+        };
+        self.current = Some(i);
+        self.next_value_seed(seed).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -279,6 +278,7 @@ impl<'de> SeqAccess<'de> for Records<'_> {
             columns,
             index,
             cfg: self.cfg,
+            next: 0,
         };
         seed.deserialize(record)
             .map(Some)
@@ -290,11 +290,13 @@ impl<'de> SeqAccess<'de> for Records<'_> {
     }
 }
 
-/// Record `index` of the columns: a map from column key to its element.
+/// Record `index` of the columns: a map from column key to its element,
+/// its own [`MapAccess`] (`next`: the column whose entry comes next).
 struct RecordDe<'a> {
     columns: &'a [Column],
     index: u64,
     cfg: Cfg,
+    next: usize,
 }
 
 impl<'de> de::Deserializer<'de> for RecordDe<'_> {
@@ -302,14 +304,9 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let columns = self.columns;
-        visitor
-            .visit_map(RecordFields {
-                record: self,
-                next: 0,
-            })
-            .map_err(|e| {
-                e.listing_what_is_there("the archive", &mut columns.iter().map(|c| c.key.as_str()))
-            })
+        visitor.visit_map(self).map_err(|e| {
+            e.listing_what_is_there("the archive", &mut columns.iter().map(|c| c.key.as_str()))
+        })
     }
 
     de_methods!(some);
@@ -337,17 +334,12 @@ fn in_field(e: Error, name: &str) -> Error {
     e.in_field(name)
 }
 
-struct RecordFields<'a> {
-    record: RecordDe<'a>,
-    next: usize,
-}
-
-impl<'de> MapAccess<'de> for RecordFields<'_> {
+impl<'de> MapAccess<'de> for RecordDe<'_> {
     type Error = Error;
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some(col) = self.record.columns.get(self.next) else {
+        let Some(col) = self.columns.get(self.next) else {
             return Ok(None);
         };
         seed.deserialize(col.key.as_str().into_deserializer())
@@ -357,32 +349,28 @@ impl<'de> MapAccess<'de> for RecordFields<'_> {
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let col = self
-            .record
             .columns
             .get(self.next)
             .ok_or_else(crate::de::internal)?;
         self.next = self.next.saturating_add(1);
-        let bytes = usize::try_from(self.record.index)
+        let bytes = usize::try_from(self.index)
             .ok()
             .and_then(|i| i.checked_mul(col.row))
             .and_then(|start| col.data.get(start..start.checked_add(col.row)?))
             .ok_or_else(crate::de::internal)?;
-        seed.deserialize(ElementDe::new(
-            &col.plan,
-            Bytes::Copied(bytes),
-            self.record.cfg,
-        ))
-        .map_err(|e| in_field(e, &col.key))
+        seed.deserialize(ElementDe::new(&col.plan, Bytes::Copied(bytes), self.cfg))
+            .map_err(|e| in_field(e, &col.key))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.record.columns.len().saturating_sub(self.next))
+        Some(self.columns.len().saturating_sub(self.next))
     }
 }
 
 /// The members of a struct or map read that inflate ahead (`inflate.rs`),
 /// then their inflated bytes until each is read.
 #[cfg(feature = "rayon")]
+#[derive(Default)]
 struct Ahead {
     /// The member indices to inflate at the first value asked of them.
     pending: Vec<usize>,

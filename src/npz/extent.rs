@@ -30,7 +30,6 @@ const LOCAL_LEN: u64 = 30;
 pub(crate) const TAIL: u64 = 0xFFFF + EOCD_LEN;
 
 /// What the central directory says of one member.
-#[derive(Debug)]
 struct Entry {
     name: String,
     /// Where its local header starts.
@@ -54,12 +53,11 @@ struct Directory {
 }
 
 /// The archive's directory, as far as the checks need it.
-#[derive(Debug, Default)]
 pub(crate) struct Extent {
-    /// Bytes from the archive's start to the end of the stream.
-    pub(crate) len: u64,
+    /// The stream's length.
+    len: u64,
     /// Where the central directory starts: no member's bytes go past it.
-    pub(crate) cd_start: u64,
+    cd_start: u64,
     entries: Vec<Entry>,
 }
 
@@ -76,11 +74,10 @@ fn le<const N: usize>(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(a)
 }
 
-/// Reads `n` bytes at `at` (from the archive's start `start`), fewer where
-/// the stream ends.
-fn read_at<R: Read + Seek>(r: &mut R, start: u64, at: u64, n: u64) -> Result<Vec<u8>> {
+/// Reads `n` bytes at `at`, fewer where the stream ends.
+fn read_at<R: Read + Seek>(r: &mut R, at: u64, n: u64) -> Result<Vec<u8>> {
     let what = || format!("reading the zip directory at byte {at}");
-    r.seek(SeekFrom::Start(start.saturating_add(at)))
+    r.seek(SeekFrom::Start(at))
         .map_err(|e| Error::io_at(e, what()))?;
     let mut buf = Vec::new();
     r.take(n)
@@ -92,10 +89,10 @@ fn read_at<R: Read + Seek>(r: &mut R, start: u64, at: u64, n: u64) -> Result<Vec
 impl Extent {
     /// Finds the end of central directory record and reads the directory's
     /// entries, refusing an archive whose structures run past its end.
-    pub(crate) fn scan<R: Read + Seek>(r: &mut R, start: u64, len: u64) -> Result<Self> {
-        let dir = Self::directory(r, start, len)?;
+    pub(crate) fn scan<R: Read + Seek>(r: &mut R, len: u64) -> Result<Self> {
+        let dir = Self::directory(r, len)?;
         let cd_size = dir.end.saturating_sub(dir.cd_start);
-        let cd = read_at(r, start, dir.cd_start, cd_size)?;
+        let cd = read_at(r, dir.cd_start, cd_size)?;
         let entries = parse_entries(&cd, dir.count, dir.shift);
         Ok(Extent {
             len,
@@ -110,15 +107,15 @@ impl Extent {
     /// an object reads before [`Extent::scan`].
     #[cfg(feature = "object_store")]
     pub(crate) fn directory_range<R: Read + Seek>(r: &mut R, len: u64) -> Result<Range<u64>> {
-        let dir = Self::directory(r, 0, len)?;
+        let dir = Self::directory(r, len)?;
         Ok(dir.cd_start..dir.end)
     }
 
     /// Finds the end of central directory record (and the zip64 one) and
     /// where the directory lies, refusing one that runs past them.
-    fn directory<R: Read + Seek>(r: &mut R, start: u64, len: u64) -> Result<Directory> {
+    fn directory<R: Read + Seek>(r: &mut R, len: u64) -> Result<Directory> {
         let tail_start = len.saturating_sub(TAIL);
-        let tail = read_at(r, start, tail_start, len.saturating_sub(tail_start))?;
+        let tail = read_at(r, tail_start, len.saturating_sub(tail_start))?;
         let Some(i) = tail.windows(4).rposition(|w| w == EOCD) else {
             return Err(Self::no_end_record(&tail, tail_start, len));
         };
@@ -139,12 +136,12 @@ impl Extent {
         // ends where it starts
         if eocd_at >= ZIP64_LOCATOR_LEN {
             let loc_at = eocd_at.saturating_sub(ZIP64_LOCATOR_LEN);
-            let loc = read_at(r, start, loc_at, ZIP64_LOCATOR_LEN)?;
+            let loc = read_at(r, loc_at, ZIP64_LOCATOR_LEN)?;
             if loc.get(..4) == Some(ZIP64_LOCATOR.as_slice()) {
                 // the locator's offset is from the archive's first byte; an
                 // archive behind other bytes is left to the zip crate
                 let rec_at = le::<8>(&loc, 8);
-                let rec = read_at(r, start, rec_at, ZIP64_EOCD_LEN)?;
+                let rec = read_at(r, rec_at, ZIP64_EOCD_LEN)?;
                 if rec.get(..4) == Some(ZIP64_EOCD.as_slice()) {
                     if (rec.len() as u64) < ZIP64_EOCD_LEN {
                         return Err(data(format!(

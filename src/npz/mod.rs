@@ -110,7 +110,7 @@ use serde::de::DeserializeOwned;
 use crate::error::{Error, Result};
 
 use crate::ser::Found;
-use crate::ser::probe::{Stop, first_is_record, top_of};
+use crate::ser::probe::{Stop, first_is_record, key_word, top_of};
 
 pub use options::NpzOptions;
 pub use range::DataRange;
@@ -163,18 +163,10 @@ fn top_kind<T: ?Sized + Serialize>(value: &T) -> TopKind {
             Found::Tuple | Found::TupleStruct => TopKind::Tuple,
             Found::Map => TopKind::Map,
             Found::Struct => TopKind::Struct,
-            Found::Bool => TopKind::Other("bool"),
-            Found::Int => TopKind::Other("integer"),
-            Found::Float => TopKind::Other("float"),
             Found::Char => TopKind::Other("char"),
-            Found::Str => TopKind::Other("string"),
-            Found::Bytes => TopKind::Other("bytes"),
-            Found::Unit => TopKind::Other("unit"),
             Found::UnitStruct => TopKind::Other("unit struct"),
-            Found::UnitVariant(..)
-            | Found::NewtypeVariant(..)
-            | Found::TupleVariant(..)
-            | Found::StructVariant(..) => TopKind::Other("enum variant"),
+            // the rest in the words of the messages about keys
+            other => TopKind::Other(key_word(other)),
         },
         // a tuple, its first element looked at
         Stop::First(_) => TopKind::Tuple,
@@ -194,17 +186,18 @@ fn add_value<W: Write + Seek, T: ?Sized + Serialize>(
     npz: &mut NpzWriter<W>,
     value: &T,
 ) -> Result<()> {
-    match top_kind(value) {
-        TopKind::Seq => columns::write_columns(npz, value),
-        TopKind::Tuple if first_is_record(value) => columns::write_columns(npz, value),
-        TopKind::Struct | TopKind::Map | TopKind::Tuple => value.serialize(split::Split::new(npz)),
-        TopKind::None => Err(Error::schema(
-            "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found None",
-        )),
-        TopKind::Other(what) => Err(Error::schema(format!(
-            "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found {what}"
-        ))),
-    }
+    let what = match top_kind(value) {
+        TopKind::Seq => return columns::write_columns(npz, value),
+        TopKind::Tuple if first_is_record(value) => return columns::write_columns(npz, value),
+        TopKind::Struct | TopKind::Map | TopKind::Tuple => {
+            return value.serialize(split::Split::new(npz));
+        }
+        TopKind::None => "None",
+        TopKind::Other(what) => what,
+    };
+    Err(Error::schema(format!(
+        "npz::to_writer needs a struct, a string-keyed map or a sequence of records, found {what}"
+    )))
 }
 
 /// Writes `value` as an `.npz` archive (stored, like `np.savez`).

@@ -18,7 +18,7 @@ use crate::format::header::{Header, MAGIC};
 use crate::format::header_read::{ParsedHeader, read_header};
 use crate::format::pyrepr::PyStr;
 use crate::npy::reader::NpyReader;
-use crate::npy::rows::whole_array;
+use crate::npy::rows::{Window, checked_window, read_up_to, whole_array};
 use crate::options::ReadOptions;
 
 use super::extent::Extent;
@@ -107,8 +107,6 @@ impl<R: Read + Seek> std::fmt::Debug for NpzReader<R> {
 pub struct MemberReader<'a, R: Read> {
     file: ZipFile<'a, R>,
     key: String,
-    /// Uncompressed size the central directory declares.
-    declared: u64,
     /// Bytes read so far.
     read: u64,
     /// How many bytes a buffer for the member's data may start at, from
@@ -137,13 +135,14 @@ impl<R: Read> Read for MemberReader<'_, R> {
             }
         })?;
         self.read = self.read.saturating_add(n as u64);
-        if self.read > self.declared {
+        // the uncompressed size the central directory declares
+        let declared = self.file.size();
+        if self.read > declared {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!(
-                    "member {}: {OVER_SIZE} ({} bytes)",
-                    PyStr(&self.key),
-                    self.declared
+                    "member {}: {OVER_SIZE} ({declared} bytes)",
+                    PyStr(&self.key)
                 ),
             ));
         }
@@ -248,7 +247,7 @@ impl<R: Read + Seek> NpzReader<R> {
         // (a Cursor just written is at its end): so does the check. Only
         // the archive's end is read (an object store's reader has fetched
         // no more); the start is looked at to explain a refusal.
-        let extent = match Extent::scan(&mut reader, 0, end) {
+        let extent = match Extent::scan(&mut reader, end) {
             Ok(extent) => extent,
             Err(e) => {
                 reader.seek(std::io::SeekFrom::Start(start)).map_err(io)?;
@@ -371,30 +370,32 @@ impl<R: Read + Seek> NpzReader<R> {
         self.keys.get(i).map(String::as_str).unwrap_or("")
     }
 
-    /// Opens member `i` for reading (see [`checked`](Self::checked)).
+    /// Opens member `i` for reading, once [`checked`](Self::checked).
     fn open(&mut self, i: usize) -> Result<MemberReader<'_, R>> {
         let key = self.key(i).to_owned();
         let archive_len = self.archive_len;
-        let file = self.checked(i).map_err(|e| member_error(e, &key))?;
-        let declared = file.size();
+        let checked = self.checked(i).map(drop);
+        let file = checked
+            .and_then(|()| self.zip.by_index(i).map_err(zip_error))
+            .map_err(|e| member_error(e, &key))?;
         let packed = file.compressed_size().min(archive_len);
         let room = match file.compression() {
             CompressionMethod::Stored => packed,
             _ => packed.saturating_mul(DEFLATE_PRESIZE_RATIO),
         }
-        .min(declared);
+        .min(file.size());
         Ok(MemberReader {
             file,
             key,
-            declared,
             read: 0,
             room,
         })
     }
 
-    /// Member `i`'s zip stream, once its local header and data are checked
-    /// to lie in the archive, refusing encryption and compression methods
-    /// other than stored and deflate with a clear message.
+    /// Member `i`'s compressed zip stream, once its local header and data
+    /// are checked to lie in the archive, refusing encryption and
+    /// compression methods other than stored and deflate with a clear
+    /// message.
     fn checked(&mut self, i: usize) -> Result<ZipFile<'_, R>> {
         if let Some(name) = self.zip.name_for_index(i) {
             self.extent.check_local_header(i, name)?;
@@ -414,8 +415,7 @@ impl<R: Read + Seek> NpzReader<R> {
                 method_name(m)
             )));
         }
-        drop(raw);
-        self.zip.by_index(i).map_err(zip_error)
+        Ok(raw)
     }
 
     /// Opens member `i` and hands it to `f` with this reader's options and
@@ -486,20 +486,17 @@ impl<R: Read + Seek> NpzReader<R> {
     /// sequential path, which reports why it cannot be read.
     #[cfg(feature = "rayon")]
     pub(crate) fn packed(&mut self, i: usize) -> Option<super::inflate::Packed> {
-        let (declared, crc) = {
-            let file = self.checked(i).ok()?;
-            if file.compression() != CompressionMethod::Deflated || !file.name().ends_with(".npy") {
-                return None;
-            }
-            (file.size(), file.crc32())
-        };
-        let (start, archive_len) = (self.start, self.archive_len);
-        let mut raw = self.zip.by_index_raw(i).ok()?;
+        let (start, archive_len, max_bytes) =
+            (self.start, self.archive_len, self.options.max_bytes);
+        let mut raw = self.checked(i).ok()?;
+        if raw.compression() != CompressionMethod::Deflated || !raw.name().ends_with(".npy") {
+            return None;
+        }
         let present = archive_len.saturating_sub(raw.data_start().saturating_sub(start));
         let claim = raw.compressed_size().min(present);
         // compressed bytes over the byte budget: the sequential path reads
         // the member and refuses it by what it holds
-        if claim > self.options.max_bytes {
+        if claim > max_bytes {
             return None;
         }
         let mut bytes = Vec::with_capacity(usize::try_from(claim).ok()?);
@@ -507,8 +504,8 @@ impl<R: Read + Seek> NpzReader<R> {
         Some(super::inflate::Packed {
             index: i,
             bytes,
-            declared,
-            crc,
+            declared: raw.size(),
+            crc: raw.crc32(),
         })
     }
 
@@ -535,13 +532,28 @@ impl<R: Read + Seek> NpzReader<R> {
         .map_err(|e| member_error(e, self.key(i)))
     }
 
-    /// Reads member `i`'s npy header, then its data into memory (exactly
-    /// the size the header describes, growing as data arrives), checking
-    /// that the member ends there. `None` for a member that is not `.npy`.
+    /// Reads member `i`'s npy header, then its data whole (the columnar
+    /// reader holds every column), checking that the member ends there.
+    /// `None` for a member that is not `.npy`. The buffer starts at the
+    /// data size the header describes, capped by the member's `room` (the
+    /// stored bytes, or a small multiple of the deflated ones), so stored
+    /// members read without regrowing and a crafted size claim costs at
+    /// most a small multiple of the bytes present until inflated bytes
+    /// arrive.
     pub(crate) fn load_index(&mut self, i: usize) -> Result<Option<(Header, Vec<u8>)>> {
         self.with_member(i, |member, options, budget| {
-            let room = member.room;
-            load_member(member, options, budget, room)
+            let Ok(parsed) = member_header(member, options, budget)? else {
+                return Ok(None);
+            };
+            let total = parsed.header.data_len()?;
+            let room = total.min(member.room);
+            let mut data = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
+            member.by_ref().take(total).read_to_end(&mut data)?;
+            if (data.len() as u64) < total {
+                return Err(short_member(data.len() as u64, total));
+            }
+            check_end(member, total)?;
+            Ok(Some((parsed.header, data)))
         })
     }
 
@@ -694,13 +706,12 @@ impl<R: Read + Seek> NpzReader<R> {
             if member.file.compression() == CompressionMethod::Stored {
                 return Ok(Err(member.file.size()));
             }
-            let (w, _) = rows_header(member, range, options, budget)?;
-            let skip = w.rows.start;
-            let skipped = std::io::copy(&mut member.by_ref().take(skip), &mut std::io::sink())?;
-            if skipped < skip {
-                return Err(short_member(skipped, w.header_total));
+            let (w, total, _) = rows_header(member, range, options, budget)?;
+            let skipped = std::io::copy(&mut member.by_ref().take(w.start), &mut std::io::sink())?;
+            if skipped < w.start {
+                return Err(short_member(skipped, total));
             }
-            read_rows_at(member, &w).map(Ok)
+            read_rows_at(member, w, total).map(Ok)
         })?;
         let size = match deflated {
             Ok(rows) => return Ok(rows),
@@ -711,45 +722,39 @@ impl<R: Read + Seek> NpzReader<R> {
         let key = self.key(i).to_owned();
         let rows = self.zip.by_index_seek(i).map_err(Error::from);
         rows.and_then(|mut member| {
-            let (w, data_at) = rows_header(&mut member, range, &options, &budget)?;
-            check_size(size, data_at.saturating_add(w.header_total))?;
-            member.seek(SeekFrom::Start(data_at.saturating_add(w.rows.start)))?;
-            read_rows_at(&mut member, &w)
+            let (w, total, data_at) = rows_header(&mut member, range, &options, &budget)?;
+            check_size(size, data_at.saturating_add(total))?;
+            member.seek(SeekFrom::Start(data_at.saturating_add(w.start)))?;
+            read_rows_at(&mut member, w, total)
         })
         .map_err(|e| member_error(e, &key))
     }
 }
 
-/// Rows of a member: where they lie in its data, and the whole data's size.
-struct MemberRows {
-    rows: crate::npy::rows::Window,
-    header_total: u64,
-}
-
 /// Reads a member's npy header and finds rows `range` in its data, checked
 /// against the limits and charged to `budget` before anything is read.
-/// Returns them with the data's offset in the member.
+/// Returns them with the whole data's size and its offset in the member.
 fn rows_header<M: Read>(
     member: &mut M,
     range: &Range<u64>,
     options: &ReadOptions,
     budget: &Budget,
-) -> Result<(MemberRows, u64)> {
+) -> Result<(Window, u64, u64)> {
     let parsed = read_header(member, &whole_array(options))?;
-    let rows =
-        crate::npy::rows::checked_window(&parsed.header, range, options.max_elements, budget)?;
-    let header_total = parsed.header.data_len()?;
-    Ok((MemberRows { rows, header_total }, parsed.data_offset as u64))
+    let rows = checked_window(&parsed.header, range, options.max_elements, budget)?;
+    let total = parsed.header.data_len()?;
+    Ok((rows, total, parsed.data_offset as u64))
 }
 
-/// Reads the rows' bytes from a member positioned at their start.
-fn read_rows_at<M: Read>(member: &mut M, w: &MemberRows) -> Result<(Header, Vec<u8>)> {
-    let bytes = crate::npy::rows::read_up_to(member, w.rows.len)?;
-    if (bytes.len() as u64) < w.rows.len {
-        let got = w.rows.start.saturating_add(bytes.len() as u64);
-        return Err(short_member(got, w.header_total));
+/// Reads rows `w` from a member positioned at their start (`total`: the
+/// whole data's size).
+fn read_rows_at<M: Read>(member: &mut M, w: Window, total: u64) -> Result<(Header, Vec<u8>)> {
+    let bytes = read_up_to(member, w.len)?;
+    if (bytes.len() as u64) < w.len {
+        let got = w.start.saturating_add(bytes.len() as u64);
+        return Err(short_member(got, total));
     }
-    Ok((w.rows.header.clone(), bytes))
+    Ok((w.header, bytes))
 }
 
 /// A stored member must hold exactly its npy header and data (`promised`
@@ -876,28 +881,4 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
     let value = seed.deserialize(&mut de)?;
     check_end(&mut de.finish()?, data_len)?;
     Ok(value)
-}
-
-/// Reads member data whole (the columnar reader holds every column). The
-/// buffer starts at the data size the header describes, capped by `room`
-/// (the stored bytes, or a small multiple of the deflated ones), so stored
-/// members read without regrowing and a crafted size claim costs at most a
-/// small multiple of the bytes present until inflated bytes arrive.
-fn load_member<R: Read>(
-    member: &mut R,
-    options: &ReadOptions,
-    budget: &Budget,
-    room: u64,
-) -> Result<Option<(Header, Vec<u8>)>> {
-    let Ok(parsed) = member_header(member, options, budget)? else {
-        return Ok(None);
-    };
-    let total = parsed.header.data_len()?;
-    let mut data = Vec::with_capacity(usize::try_from(total.min(room)).unwrap_or(0));
-    member.by_ref().take(total).read_to_end(&mut data)?;
-    if (data.len() as u64) < total {
-        return Err(short_member(data.len() as u64, total));
-    }
-    check_end(member, total)?;
-    Ok(Some((parsed.header, data)))
 }

@@ -230,15 +230,13 @@ impl<W: Write + Seek> ZipOut<W> {
         let mut cd = Vec::new();
         for e in &self.done {
             let mut zip64 = Vec::new();
-            if e.size > ZIP64_LIMIT || e.packed > ZIP64_LIMIT {
+            // both sizes in zip64 when either needs it, as zipfile does
+            let sizes = if e.size > ZIP64_LIMIT || e.packed > ZIP64_LIMIT {
                 put64(&mut zip64, e.size);
                 put64(&mut zip64, e.packed);
-            }
-            // both sizes in zip64 when either needs it, as zipfile does
-            let (packed, size) = if zip64.is_empty() {
-                (field32(e.packed), field32(e.size))
+                [u32::MAX; 2]
             } else {
-                (u32::MAX, u32::MAX)
+                [field32(e.packed), field32(e.size)]
             };
             if e.offset > ZIP64_LIMIT {
                 put64(&mut zip64, e.offset);
@@ -250,7 +248,7 @@ impl<W: Write + Seek> ZipOut<W> {
             };
             cd.extend_from_slice(b"PK\x01\x02");
             put16(&mut cd, MADE_BY);
-            shared_fields(&mut cd, e, [packed, size], extra as u16);
+            shared_fields(&mut cd, e, sizes, extra as u16);
             put16(&mut cd, 0); // comment
             put16(&mut cd, 0); // disk
             put16(&mut cd, 0); // internal attributes
