@@ -12,7 +12,6 @@ use super::seq::Elements;
 use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Scalar, ScalarType};
-use crate::kinds::number::Number;
 use crate::kinds::special;
 
 /// A decoded number, tagged with the file's type.
@@ -501,17 +500,6 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         ))
     }
 
-    /// The general path of the `fast_visit!` methods, kept out of line so
-    /// the fast path stays small enough to inline.
-    #[inline(never)]
-    fn general<V: Visitor<'de>>(
-        self,
-        visitor: V,
-        f: impl FnOnce(General<'a, 'de>, V) -> Result<V::Value>,
-    ) -> Result<V::Value> {
-        f(General(self), visitor)
-    }
-
     /// `deserialize_newtype_struct` with one of the crate's tokens.
     fn special<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
         let ty = self.scalar.ty();
@@ -570,24 +558,6 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     }
 }
 
-/// `deserialize_*` methods whose Rust type is exactly the file's type in
-/// little-endian (or single-byte) order: one load and one visit, no
-/// conversion checks (the hot path of derived structs over files written
-/// by numpy or by this crate). Anything else takes the general path.
-macro_rules! fast_visit {
-    ($($m:ident $t:ty, $visit:ident;)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.scalar.ty() == <$t as Number>::TYPE && self.scalar.order() != ByteOrder::Big {
-                if let Some(a) = self.bytes.slice().first_chunk() {
-                    return visitor.$visit(<$t>::from_le_bytes(*a)).map_err(|e| self.fix(e));
-                }
-            }
-            self.general(visitor, |d, v| d.$m(v))
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     type Error = Error;
 
@@ -595,19 +565,16 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
         self.any(visitor).map_err(|e| self.fix(e))
     }
 
-    de_methods!(to(#[inline] exact) deserialize_bool deserialize_i128 deserialize_u128);
+    de_methods!(to(#[inline] exact) deserialize_bool deserialize_i8 deserialize_i16
+        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
+        deserialize_u32 deserialize_u64 deserialize_u128);
 
-    fast_visit! {
-        deserialize_i8 i8, visit_i8;
-        deserialize_i16 i16, visit_i16;
-        deserialize_i32 i32, visit_i32;
-        deserialize_i64 i64, visit_i64;
-        deserialize_u8 u8, visit_u8;
-        deserialize_u16 u16, visit_u16;
-        deserialize_u32 u32, visit_u32;
-        deserialize_u64 u64, visit_u64;
-        deserialize_f32 f32, visit_f32;
-        deserialize_f64 f64, visit_f64;
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.float(visitor, true).map_err(|e| self.fix(e))
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.float(visitor, false).map_err(|e| self.fix(e))
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -706,39 +673,6 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
 
     serde::forward_to_deserialize_any! {
         unit unit_struct identifier
-    }
-}
-
-/// The general (checked, converting) path of the numeric methods.
-pub(crate) struct General<'a, 'de>(ScalarDe<'a, 'de>);
-
-impl<'de> General<'_, 'de> {
-    fn exact<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.exact(visitor)
-    }
-}
-
-impl<'de> de::Deserializer<'de> for General<'_, 'de> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.deserialize_any(visitor)
-    }
-
-    de_methods!(to(exact) deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64);
-
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.float(visitor, true).map_err(|e| self.0.fix(e))
-    }
-
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.float(visitor, false).map_err(|e| self.0.fix(e))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i128 u128 char str string bytes byte_buf option unit unit_struct
-        newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
 
