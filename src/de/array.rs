@@ -230,7 +230,7 @@ pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
     // what the sequence leaves: set when the visitor drops it (as if it
     // took nothing, should it never be dropped)
     let left = Cell::new(bytes.len());
-    let mut at = ElementDe::with_fast(base, base.fast, bytes, cfg);
+    let mut at = ElementDe::new(base, bytes, cfg);
     let seq = RunSeq::<W> {
         at: &mut at,
         size: base.size,
@@ -242,8 +242,8 @@ pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
     };
     match visitor.visit_seq(seq) {
         Ok(v) if left.get() == 0 => Ok(v),
-        Ok(_) => Err(run_too_few(base, top, bytes.len(), left.get())),
-        Err(e) => Err(run_error(e, base, top, bytes.len())),
+        Ok(_) => Err(run_failed(None, base, top, bytes.len(), left.get())),
+        Err(e) => Err(run_failed(Some(e), base, top, bytes.len(), 0)),
     }
 }
 
@@ -268,22 +268,21 @@ impl RunOf for Rows {}
 impl RunOf for SubarrayRun {}
 impl RunOf for FieldRun {}
 
-/// The elements of a run that the type did not take.
+/// How a run of `total` bytes failed: the visitor's error, with serde's
+/// wording fixed, or (`None`) the elements the type did not take, `left`
+/// bytes of them.
 #[cold]
 #[inline(never)]
-pub(super) fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> Error {
-    // `left` is the length of a suffix of the run
+fn run_failed(e: Option<Error>, base: &Plan, top: bool, total: usize, left: usize) -> Error {
     let dims = [(total / at_least_one(base.size)) as u64];
-    let took = total.saturating_sub(left) / at_least_one(base.size);
-    too_few(base, &dims, top, took as u64)
-}
-
-/// A visitor's error in a run, with serde's wording fixed.
-#[cold]
-#[inline(never)]
-pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
-    let dims = [(total / at_least_one(base.size)) as u64];
-    shape_error(e, base, &dims, top)
+    match e {
+        Some(e) => shape_error(e, base, &dims, top),
+        None => {
+            // `left` is the length of a suffix of the run
+            let took = total.saturating_sub(left) / at_least_one(base.size);
+            too_few(base, &dims, top, took as u64)
+        }
+    }
 }
 
 /// A visitor's error on an array of `plan` and `dims`, with serde's
@@ -443,17 +442,13 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
         // the run shrinks from the front: one split per element
         let (bytes, rest) = self.bytes.split(self.stride)?;
         self.bytes = rest;
-        if self.rest.is_empty() {
+        let r = if self.rest.is_empty() {
             // one element: no array layer in between
-            return seed
-                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
-                .map(Some)
-                .map_err(|e| at_position(e, self.top, i));
-        }
-        let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
-        seed.deserialize(de)
-            .map(Some)
-            .map_err(|e| at_position(e, self.top, i))
+            seed.deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
+        } else {
+            seed.deserialize(ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false))
+        };
+        r.map(Some).map_err(|e| at_position(e, self.top, i))
     }
 
     fn size_hint(&self) -> Option<usize> {
