@@ -354,7 +354,7 @@ impl<'de, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, W> {
 fn run_at(e: Error, top: bool, total: usize, size: usize, left: usize) -> Error {
     // `left` is the length of a suffix of the run
     let after = total.saturating_sub(left) / at_least_one(size);
-    at_position(e, top, after.saturating_sub(1))
+    at_position(e, top, after.saturating_sub(1) as u64)
 }
 
 /// The type took only `took` of the elements of an axis.
@@ -383,12 +383,8 @@ impl std::fmt::Display for Shape<'_> {
 /// axis, an index below it.
 #[cold]
 #[inline(never)]
-pub(super) fn at_position(e: Error, top: bool, i: usize) -> Error {
-    if top {
-        e.at_record(i as u64)
-    } else {
-        e.at_index(i as u64)
-    }
+pub(super) fn at_position(e: Error, top: bool, i: u64) -> Error {
+    if top { e.at_record(i) } else { e.at_index(i) }
 }
 
 /// The elements of one axis (handed out as [`Elements::Array`]).
@@ -448,7 +444,7 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
         } else {
             seed.deserialize(ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false))
         };
-        r.map(Some).map_err(|e| at_position(e, self.top, i))
+        r.map(Some).map_err(|e| at_position(e, self.top, i as u64))
     }
 
     fn size_hint(&self) -> Option<usize> {

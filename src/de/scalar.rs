@@ -341,40 +341,54 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     #[inline]
     fn unicode_string(&self) -> Result<String> {
         let n = self.unicode_len();
-        let units = self
-            .bytes
-            .slice()
-            .get(..n.saturating_mul(4))
-            .unwrap_or_default();
         let mut s = String::with_capacity(n.min(1 << 20));
-        // one loop per byte order, so the order is not tested per unit
-        if self.big() {
-            self.push_units(units, &mut s, u32::from_be_bytes)?;
-        } else {
-            self.push_units(units, &mut s, u32::from_le_bytes)?;
-        }
+        self.each_char(n, |c| s.push(c))?;
         Ok(s)
-    }
-
-    /// Appends the code points of `units` (whole UCS-4 units) to `s`.
-    #[inline(always)]
-    fn push_units(&self, units: &[u8], s: &mut String, unit: fn([u8; 4]) -> u32) -> Result<()> {
-        for c in units.chunks_exact(4) {
-            let u = unit(c.first_chunk::<4>().copied().unwrap_or_default());
-            match u8::try_from(u) {
-                Ok(a) if a.is_ascii() => s.push(char::from(a)),
-                _ => s.push(char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?),
-            }
-        }
-        Ok(())
     }
 
     /// `U`: decodes UCS-4 up to the last non-NUL code point, without
     /// allocating for short strings (not generic: one copy, whatever
     /// visitor then takes the text).
     fn unicode(&self) -> Result<Ucs4Text> {
-        Ucs4Text::decode(self.bytes.slice(), self.unicode_len(), self.big())
-            .map_err(|u| self.bad_code_point(u))
+        let n = self.unicode_len();
+        let mut text = Ucs4Text {
+            stack: [0u8; 256],
+            len: 0,
+            heap: None,
+        };
+        self.each_char(n, |c| text.push(c, n))?;
+        Ok(text)
+    }
+
+    /// Hands each of the first `n` code points of a `U` string to `push`.
+    #[inline(always)]
+    fn each_char(&self, n: usize, push: impl FnMut(char)) -> Result<()> {
+        let units = self.bytes.slice().get(..n.saturating_mul(4));
+        let units = units.unwrap_or_default();
+        // one loop per byte order, so the order is not tested per unit
+        if self.big() {
+            self.each_unit(units, u32::from_be_bytes, push)
+        } else {
+            self.each_unit(units, u32::from_le_bytes, push)
+        }
+    }
+
+    /// Hands the code point of each of `units` (whole UCS-4 units) to `push`.
+    #[inline(always)]
+    fn each_unit(
+        &self,
+        units: &[u8],
+        unit: fn([u8; 4]) -> u32,
+        mut push: impl FnMut(char),
+    ) -> Result<()> {
+        for c in units.chunks_exact(4) {
+            let u = unit(c.first_chunk::<4>().copied().unwrap_or_default());
+            match u8::try_from(u) {
+                Ok(a) if a.is_ascii() => push(char::from(a)),
+                _ => push(char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?),
+            }
+        }
+        Ok(())
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
@@ -773,46 +787,25 @@ struct Ucs4Text {
 }
 
 impl Ucs4Text {
-    /// The first `n` code units of `bytes` (4 bytes each, big-endian when
-    /// `big`); `Err` with the first unit that is no code point.
-    fn decode(bytes: &[u8], n: usize, big: bool) -> std::result::Result<Ucs4Text, u32> {
-        let mut text = Ucs4Text {
-            stack: [0u8; 256],
-            len: 0,
-            heap: None,
-        };
-        for c in bytes.chunks_exact(4).take(n) {
-            let a = c.first_chunk::<4>().copied().unwrap_or_default();
-            let u = if big {
-                u32::from_be_bytes(a)
-            } else {
-                u32::from_le_bytes(a)
-            };
-            let c = char::from_u32(u).ok_or(u)?;
-            match &mut text.heap {
-                Some(s) => s.push(c),
-                None => {
-                    // len <= stack.len() (256) and w <= 4: no overflow
-                    let w = c.len_utf8();
-                    match text.stack.get_mut(text.len..text.len.wrapping_add(w)) {
-                        Some(dst) => {
-                            c.encode_utf8(dst);
-                            text.len = text.len.wrapping_add(w);
-                        }
-                        None => {
-                            let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));
-                            s.push_str(
-                                std::str::from_utf8(text.stack.get(..text.len).unwrap_or_default())
-                                    .unwrap_or_default(),
-                            );
-                            s.push(c);
-                            text.heap = Some(s);
-                        }
-                    }
-                }
+    /// Appends `c` to a text of `n` code points.
+    fn push(&mut self, c: char, n: usize) {
+        if let Some(s) = &mut self.heap {
+            return s.push(c);
+        }
+        // len <= stack.len() (256) and w <= 4: no overflow
+        let w = c.len_utf8();
+        match self.stack.get_mut(self.len..self.len.wrapping_add(w)) {
+            Some(dst) => {
+                c.encode_utf8(dst);
+                self.len = self.len.wrapping_add(w);
+            }
+            None => {
+                let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));
+                s.push_str(self.as_str().unwrap_or_default());
+                s.push(c);
+                self.heap = Some(s);
             }
         }
-        Ok(text)
     }
 
     fn as_str(&self) -> Result<&str> {
