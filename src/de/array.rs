@@ -438,13 +438,17 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
         // the run shrinks from the front: one split per element
         let (bytes, rest) = self.bytes.split(self.stride)?;
         self.bytes = rest;
-        let r = if self.rest.is_empty() {
+        if self.rest.is_empty() {
             // one element: no array layer in between
-            seed.deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
-        } else {
-            seed.deserialize(ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false))
-        };
-        r.map(Some).map_err(|e| at_position(e, self.top, i as u64))
+            return seed
+                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
+                .map(Some)
+                .map_err(|e| at_position(e, self.top, i as u64));
+        }
+        let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
+        seed.deserialize(de)
+            .map(Some)
+            .map_err(|e| at_position(e, self.top, i as u64))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -366,16 +366,19 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         // next < len (checked above)
         self.next = i.wrapping_add(1);
         let row = self.data.take(self.data.row)?;
-        let r = if self.rest.is_empty() {
+        if self.rest.is_empty() {
             // one element (record or scalar): no array layer in between
             // by reference: its fast numbers read it in place
             let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
-            seed.deserialize(RowDe(&de))
-        } else {
-            let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
-            seed.deserialize(de)
-        };
-        r.map(Some).map_err(|e| at_position(e, true, i))
+            return seed
+                .deserialize(RowDe(&de))
+                .map(Some)
+                .map_err(|e| at_position(e, true, i));
+        }
+        let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
+        seed.deserialize(de)
+            .map(Some)
+            .map_err(|e| at_position(e, true, i))
     }
 
     fn size_hint(&self) -> Option<usize> {
