@@ -230,7 +230,7 @@ pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
     // what the sequence leaves: set when the visitor drops it (as if it
     // took nothing, should it never be dropped)
     let left = Cell::new(bytes.len());
-    let mut at = ElementDe::with_fast(base, base.fast, bytes, cfg);
+    let mut at = ElementDe::new(base, bytes, cfg);
     let seq = RunSeq::<W> {
         at: &mut at,
         size: base.size,
@@ -242,8 +242,8 @@ pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
     };
     match visitor.visit_seq(seq) {
         Ok(v) if left.get() == 0 => Ok(v),
-        Ok(_) => Err(run_too_few(base, top, bytes.len(), left.get())),
-        Err(e) => Err(run_error(e, base, top, bytes.len())),
+        Ok(_) => Err(run_failed(None, base, top, bytes.len(), left.get())),
+        Err(e) => Err(run_failed(Some(e), base, top, bytes.len(), 0)),
     }
 }
 
@@ -268,22 +268,21 @@ impl RunOf for Rows {}
 impl RunOf for SubarrayRun {}
 impl RunOf for FieldRun {}
 
-/// The elements of a run that the type did not take.
+/// How a run of `total` bytes failed: the visitor's error, with serde's
+/// wording fixed, or (`None`) the elements the type did not take, `left`
+/// bytes of them.
 #[cold]
 #[inline(never)]
-pub(super) fn run_too_few(base: &Plan, top: bool, total: usize, left: usize) -> Error {
-    // `left` is the length of a suffix of the run
+fn run_failed(e: Option<Error>, base: &Plan, top: bool, total: usize, left: usize) -> Error {
     let dims = [(total / at_least_one(base.size)) as u64];
-    let took = total.saturating_sub(left) / at_least_one(base.size);
-    too_few(base, &dims, top, took as u64)
-}
-
-/// A visitor's error in a run, with serde's wording fixed.
-#[cold]
-#[inline(never)]
-pub(super) fn run_error(e: Error, base: &Plan, top: bool, total: usize) -> Error {
-    let dims = [(total / at_least_one(base.size)) as u64];
-    shape_error(e, base, &dims, top)
+    match e {
+        Some(e) => shape_error(e, base, &dims, top),
+        None => {
+            // `left` is the length of a suffix of the run
+            let took = total.saturating_sub(left) / at_least_one(base.size);
+            too_few(base, &dims, top, took as u64)
+        }
+    }
 }
 
 /// A visitor's error on an array of `plan` and `dims`, with serde's
@@ -355,7 +354,7 @@ impl<'de, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, W> {
 fn run_at(e: Error, top: bool, total: usize, size: usize, left: usize) -> Error {
     // `left` is the length of a suffix of the run
     let after = total.saturating_sub(left) / at_least_one(size);
-    at_position(e, top, after.saturating_sub(1))
+    at_position(e, top, after.saturating_sub(1) as u64)
 }
 
 /// The type took only `took` of the elements of an axis.
@@ -384,12 +383,8 @@ impl std::fmt::Display for Shape<'_> {
 /// axis, an index below it.
 #[cold]
 #[inline(never)]
-pub(super) fn at_position(e: Error, top: bool, i: usize) -> Error {
-    if top {
-        e.at_record(i as u64)
-    } else {
-        e.at_index(i as u64)
-    }
+pub(super) fn at_position(e: Error, top: bool, i: u64) -> Error {
+    if top { e.at_record(i) } else { e.at_index(i) }
 }
 
 /// The elements of one axis (handed out as [`Elements::Array`]).
@@ -448,12 +443,12 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
             return seed
                 .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
                 .map(Some)
-                .map_err(|e| at_position(e, self.top, i));
+                .map_err(|e| at_position(e, self.top, i as u64));
         }
         let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
         seed.deserialize(de)
             .map(Some)
-            .map_err(|e| at_position(e, self.top, i))
+            .map_err(|e| at_position(e, self.top, i as u64))
     }
 
     fn size_hint(&self) -> Option<usize> {

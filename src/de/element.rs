@@ -35,19 +35,13 @@ pub(crate) struct ElementDe<'a, 'de> {
 }
 
 impl<'de, 'a> ElementDe<'a, 'de> {
-    #[inline]
-    pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
-        Self::with_fast(dtype, dtype.fast, bytes, cfg)
-    }
-
-    /// An element whose plan's [`Fast`] tag the caller already read.
     #[inline(always)]
-    pub(crate) fn with_fast(dtype: &'a Plan, fast: Fast, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
+    pub(crate) fn new(dtype: &'a Plan, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Self {
         ElementDe {
             dtype,
             bytes,
             cfg,
-            fast,
+            fast: dtype.fast,
         }
     }
 
@@ -301,7 +295,14 @@ fn record_error(e: Error, plan: &Plan, r: &[PField]) -> Error {
 #[inline(never)]
 fn settle(plan: &Plan, r: &[PField], key: usize, fields: &[&str], keys: Keys) {
     let at = keys.order(r, fields);
-    let reads = at.as_deref().map(|at| Reads::of(at, r.len()));
+    // as many (increasing) positions as fields: all of them, in order
+    let reads = at.as_deref().map(|at| {
+        if at.len() == r.len() {
+            Reads::All
+        } else {
+            Reads::Some(at)
+        }
+    });
     plan.by_position.settle(key, reads);
 }
 
@@ -332,12 +333,12 @@ macro_rules! fast_scalar {
             let (fast, plan) = self.tags();
             if fast == Some(Plain::$tag) {
                 if let Some(a) = self.chunk() {
-                    return visited(plan, visitor.$visit(<$t>::from_le_bytes(*a)));
+                    return visitor.$visit(<$t>::from_le_bytes(*a)).map_err(|e| fix_found(e, plan));
                 }
             }
             if plan.swapped == Some(Plain::$tag) {
                 if let Some(a) = self.chunk() {
-                    return visited(plan, visitor.$visit(<$t>::from_be_bytes(*a)));
+                    return visitor.$visit(<$t>::from_be_bytes(*a)).map_err(|e| fix_found(e, plan));
                 }
             }
             self.general(visitor, |d, v| d.$m(v))
@@ -361,15 +362,6 @@ macro_rules! fast_numbers {
             deserialize_f64 F64 f64, visit_f64;
         }
     };
-}
-
-/// A fast path's visit, its error fixed (out of line).
-#[inline(always)]
-fn visited<T>(plan: &Plan, r: Result<T>) -> Result<T> {
-    match r {
-        Ok(v) => Ok(v),
-        Err(e) => Err(fix_found(e, plan)),
-    }
 }
 
 /// A visitor's error, serde's wording fixed to name what `plan` is.
@@ -401,7 +393,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.fast == Some(Plain::Bool) {
             if let Some(&b) = self.bytes.slice().first() {
-                return visited(self.dtype, visitor.visit_bool(b != 0));
+                return visitor.visit_bool(b != 0).map_err(|e| self.fix(e));
             }
         }
         self.general(visitor, |d, v| d.deserialize_bool(v))
@@ -432,10 +424,9 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
                 if let Some(a) = self.bytes.slice().first_chunk::<8>() {
                     // the file's own unit: the count needs no conversion
                     let count = i64::from_le_bytes(*a);
-                    return match visitor.visit_newtype_struct(count.into_deserializer()) {
-                        Ok(v) => Ok(v),
-                        Err(e) => Err(self.fix(e)),
-                    };
+                    return visitor
+                        .visit_newtype_struct(count.into_deserializer())
+                        .map_err(|e| self.fix(e));
                 }
             }
         }
@@ -455,7 +446,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
 
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Kind::Sub(base, _, Some(_)) = &self.dtype.kind {
+        if let Kind::Sub(base, _, true) = &self.dtype.kind {
             return run_seq::<V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
         }
         self.seq_general(visitor)
@@ -519,15 +510,10 @@ impl Keys {
     fn note<K>(&mut self, key: &K) {
         let mut h = DefaultHasher::new();
         std::mem::discriminant(key).hash(&mut (&mut h as &mut dyn Hasher));
-        self.noted(std::any::type_name::<K>(), h.finish());
-    }
-
-    /// [`note`](Self::note) without the key's type: its name and its
-    /// discriminant's hash.
-    fn noted(&mut self, ty: &'static str, hash: u64) {
+        let ty = std::any::type_name::<K>();
         self.mixed |= self.ty.is_some_and(|t| t != ty);
         self.ty = Some(ty);
-        self.seen.push(hash);
+        self.seen.push(h.finish());
     }
 
     /// What the read proved of `fields` for record `r`: the positions of
@@ -760,7 +746,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let plan = &self.field.plan;
-        if let Kind::Sub(base, _, Some(_)) = &plan.kind {
+        if let Kind::Sub(base, _, true) = &plan.kind {
             // the field's bytes: from its offset, its size
             let (bytes, _) = self
                 .record
@@ -788,15 +774,6 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
 /// numbers read it in place (it is not copied). Every method is the
 /// element's; a record is read from the reference ([`ElementDe::record`]).
 pub(crate) struct RowDe<'r, 'a, 'de>(pub(crate) &'r ElementDe<'a, 'de>);
-
-macro_rules! row_forward {
-    ($($m:ident($($a:ident: $t:ty),*))*) => {$(
-        #[inline(always)]
-        fn $m<V: Visitor<'de>>(self, $($a: $t,)* visitor: V) -> Result<V::Value> {
-            (*self.0).$m($($a,)* visitor)
-        }
-    )*};
-}
 
 impl<'de, 'a> RowDe<'_, 'a, 'de> {
     /// The element's [`Fast`] tag and plan, for [`fast_scalar!`].
@@ -829,18 +806,11 @@ impl<'de> de::Deserializer<'de> for RowDe<'_, '_, 'de> {
     // read through the reference (the element is not copied)
     fast_numbers!();
 
-    row_forward! {
-        deserialize_any() deserialize_bool() deserialize_i128()
-        deserialize_u128() deserialize_char() deserialize_str()
-        deserialize_string() deserialize_bytes() deserialize_byte_buf()
-        deserialize_option() deserialize_unit() deserialize_map()
-        deserialize_identifier() deserialize_ignored_any() deserialize_seq()
-        deserialize_unit_struct(name: &'static str)
-        deserialize_newtype_struct(name: &'static str)
-        deserialize_tuple(len: usize)
-        deserialize_tuple_struct(name: &'static str, len: usize)
-        deserialize_enum(name: &'static str, variants: &'static [&'static str])
-    }
+    de_methods!(forward(0) deserialize_any deserialize_bool deserialize_i128 deserialize_u128
+        deserialize_char deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_unit deserialize_map deserialize_identifier
+        deserialize_ignored_any deserialize_seq deserialize_unit_struct deserialize_newtype_struct
+        deserialize_tuple deserialize_tuple_struct deserialize_enum);
 
     #[inline(always)]
     fn deserialize_struct<V: Visitor<'de>>(

@@ -64,10 +64,9 @@ pub(crate) struct Plan {
 pub(crate) struct ByPosition {
     /// The key of a type proven to read all of the record's fields.
     all: AtomicUsize,
-    /// The key of a type proven to read some of them, ...
-    some_key: AtomicUsize,
-    /// ... at these positions, in order.
-    some: OnceLock<Box<[usize]>>,
+    /// The key of a type proven to read some of them, and their positions
+    /// in order.
+    some: OnceLock<(usize, Box<[usize]>)>,
     /// The key of a type whose proof failed: read by name.
     failed: AtomicUsize,
 }
@@ -78,18 +77,6 @@ pub(crate) enum Reads<'p> {
     All,
     /// Those at these positions.
     Some(&'p [usize]),
-}
-
-impl<'p> Reads<'p> {
-    /// The fields at positions `at` (increasing) of a record of `n`:
-    /// all of them when there are `n`.
-    pub(crate) fn of(at: &'p [usize], n: usize) -> Reads<'p> {
-        if at.len() == n {
-            Reads::All
-        } else {
-            Reads::Some(at)
-        }
-    }
 }
 
 impl ByPosition {
@@ -106,10 +93,10 @@ impl ByPosition {
         if self.all.load(Ordering::Acquire) == key {
             return Some(Reads::All);
         }
-        if self.some_key.load(Ordering::Acquire) == key {
-            return self.some.get().map(|at| Reads::Some(at));
+        match self.some.get() {
+            Some((k, at)) if *k == key => Some(Reads::Some(at)),
+            _ => None,
         }
-        None
     }
 
     /// Whether a proof for the type of `key` is still to be tried.
@@ -126,12 +113,7 @@ impl ByPosition {
                 .all
                 .compare_exchange(0, key, Ordering::AcqRel, Ordering::Relaxed)
                 .is_ok(),
-            Some(Reads::Some(at)) => {
-                self.some_key.load(Ordering::Relaxed) == 0 && self.some.set(at.into()).is_ok() && {
-                    self.some_key.store(key, Ordering::Release);
-                    true
-                }
-            }
+            Some(Reads::Some(at)) => self.some.set((key, at.into())).is_ok(),
             None => false,
         };
         if !kept {
@@ -158,11 +140,10 @@ pub(crate) type Fast = Option<Plain>;
 #[repr(u8)]
 pub(crate) enum Kind {
     Scalar(Scalar),
-    /// Base element and dims (C order); for one axis of scalars that take
-    /// bytes (`('pos', '<f8', (3,))`, not `S0`) also the count of that
-    /// axis, so the run is read without recomputing strides (and the hot
-    /// paths test one thing: that there is a count).
-    Sub(Box<Plan>, Vec<u64>, Option<usize>),
+    /// Base element and dims (C order), and whether they are one axis of
+    /// scalars that take bytes (`('pos', '<f8', (3,))`, not `S0`): a run
+    /// (`super::array::run_seq`), the one thing the hot paths test.
+    Sub(Box<Plan>, Vec<u64>, bool),
     Record(Vec<PField>),
 }
 
@@ -193,8 +174,8 @@ impl Plan {
             Dtype::Subarray(base, dims) => {
                 let base = Plan::new(base);
                 let run = match (&base.kind, &dims[..]) {
-                    (Kind::Scalar(_), &[n]) if base.size != 0 => usize::try_from(n).ok(),
-                    _ => None,
+                    (Kind::Scalar(_), &[n]) => base.size != 0 && usize::try_from(n).is_ok(),
+                    _ => false,
                 };
                 Kind::Sub(Box::new(base), dims.clone(), run)
             }

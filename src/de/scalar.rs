@@ -12,7 +12,6 @@ use super::seq::Elements;
 use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Scalar, ScalarType};
-use crate::kinds::number::Number;
 use crate::kinds::special;
 
 /// A decoded number, tagged with the file's type.
@@ -342,40 +341,54 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     #[inline]
     fn unicode_string(&self) -> Result<String> {
         let n = self.unicode_len();
-        let units = self
-            .bytes
-            .slice()
-            .get(..n.saturating_mul(4))
-            .unwrap_or_default();
         let mut s = String::with_capacity(n.min(1 << 20));
-        // one loop per byte order, so the order is not tested per unit
-        if self.big() {
-            self.push_units(units, &mut s, u32::from_be_bytes)?;
-        } else {
-            self.push_units(units, &mut s, u32::from_le_bytes)?;
-        }
+        self.each_char(n, |c| s.push(c))?;
         Ok(s)
-    }
-
-    /// Appends the code points of `units` (whole UCS-4 units) to `s`.
-    #[inline(always)]
-    fn push_units(&self, units: &[u8], s: &mut String, unit: fn([u8; 4]) -> u32) -> Result<()> {
-        for c in units.chunks_exact(4) {
-            let u = unit(c.first_chunk::<4>().copied().unwrap_or_default());
-            match u8::try_from(u) {
-                Ok(a) if a.is_ascii() => s.push(char::from(a)),
-                _ => s.push(char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?),
-            }
-        }
-        Ok(())
     }
 
     /// `U`: decodes UCS-4 up to the last non-NUL code point, without
     /// allocating for short strings (not generic: one copy, whatever
     /// visitor then takes the text).
     fn unicode(&self) -> Result<Ucs4Text> {
-        Ucs4Text::decode(self.bytes.slice(), self.unicode_len(), self.big())
-            .map_err(|u| self.bad_code_point(u))
+        let n = self.unicode_len();
+        let mut text = Ucs4Text {
+            stack: [0u8; 256],
+            len: 0,
+            heap: None,
+        };
+        self.each_char(n, |c| text.push(c, n))?;
+        Ok(text)
+    }
+
+    /// Hands each of the first `n` code points of a `U` string to `push`.
+    #[inline(always)]
+    fn each_char(&self, n: usize, push: impl FnMut(char)) -> Result<()> {
+        let units = self.bytes.slice().get(..n.saturating_mul(4));
+        let units = units.unwrap_or_default();
+        // one loop per byte order, so the order is not tested per unit
+        if self.big() {
+            self.each_unit(units, u32::from_be_bytes, push)
+        } else {
+            self.each_unit(units, u32::from_le_bytes, push)
+        }
+    }
+
+    /// Hands the code point of each of `units` (whole UCS-4 units) to `push`.
+    #[inline(always)]
+    fn each_unit(
+        &self,
+        units: &[u8],
+        unit: fn([u8; 4]) -> u32,
+        mut push: impl FnMut(char),
+    ) -> Result<()> {
+        for c in units.chunks_exact(4) {
+            let u = unit(c.first_chunk::<4>().copied().unwrap_or_default());
+            match u8::try_from(u) {
+                Ok(a) if a.is_ascii() => push(char::from(a)),
+                _ => push(char::from_u32(u).ok_or_else(|| self.bad_code_point(u))?),
+            }
+        }
+        Ok(())
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
@@ -501,17 +514,6 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         ))
     }
 
-    /// The general path of the `fast_visit!` methods, kept out of line so
-    /// the fast path stays small enough to inline.
-    #[inline(never)]
-    fn general<V: Visitor<'de>>(
-        self,
-        visitor: V,
-        f: impl FnOnce(General<'a, 'de>, V) -> Result<V::Value>,
-    ) -> Result<V::Value> {
-        f(General(self), visitor)
-    }
-
     /// `deserialize_newtype_struct` with one of the crate's tokens.
     fn special<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
         let ty = self.scalar.ty();
@@ -570,24 +572,6 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     }
 }
 
-/// `deserialize_*` methods whose Rust type is exactly the file's type in
-/// little-endian (or single-byte) order: one load and one visit, no
-/// conversion checks (the hot path of derived structs over files written
-/// by numpy or by this crate). Anything else takes the general path.
-macro_rules! fast_visit {
-    ($($m:ident $t:ty, $visit:ident;)*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            if self.scalar.ty() == <$t as Number>::TYPE && self.scalar.order() != ByteOrder::Big {
-                if let Some(a) = self.bytes.slice().first_chunk() {
-                    return visitor.$visit(<$t>::from_le_bytes(*a)).map_err(|e| self.fix(e));
-                }
-            }
-            self.general(visitor, |d, v| d.$m(v))
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     type Error = Error;
 
@@ -595,19 +579,16 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
         self.any(visitor).map_err(|e| self.fix(e))
     }
 
-    de_methods!(to(#[inline] exact) deserialize_bool deserialize_i128 deserialize_u128);
+    de_methods!(to(#[inline] exact) deserialize_bool deserialize_i8 deserialize_i16
+        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16
+        deserialize_u32 deserialize_u64 deserialize_u128);
 
-    fast_visit! {
-        deserialize_i8 i8, visit_i8;
-        deserialize_i16 i16, visit_i16;
-        deserialize_i32 i32, visit_i32;
-        deserialize_i64 i64, visit_i64;
-        deserialize_u8 u8, visit_u8;
-        deserialize_u16 u16, visit_u16;
-        deserialize_u32 u32, visit_u32;
-        deserialize_u64 u64, visit_u64;
-        deserialize_f32 f32, visit_f32;
-        deserialize_f64 f64, visit_f64;
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.float(visitor, true).map_err(|e| self.fix(e))
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.float(visitor, false).map_err(|e| self.fix(e))
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -709,39 +690,6 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     }
 }
 
-/// The general (checked, converting) path of the numeric methods.
-pub(crate) struct General<'a, 'de>(ScalarDe<'a, 'de>);
-
-impl<'de> General<'_, 'de> {
-    fn exact<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.exact(visitor)
-    }
-}
-
-impl<'de> de::Deserializer<'de> for General<'_, 'de> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.deserialize_any(visitor)
-    }
-
-    de_methods!(to(exact) deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64);
-
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.float(visitor, true).map_err(|e| self.0.fix(e))
-    }
-
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.float(visitor, false).map_err(|e| self.0.fix(e))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i128 u128 char str string bytes byte_buf option unit unit_struct
-        newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
-    }
-}
-
 /// The deserializer handed to a complex visitor's `visit_newtype_struct`:
 /// a two-element sequence `[re, im]`.
 struct ComplexDe<'a, 'de>(ScalarDe<'a, 'de>);
@@ -839,46 +787,25 @@ struct Ucs4Text {
 }
 
 impl Ucs4Text {
-    /// The first `n` code units of `bytes` (4 bytes each, big-endian when
-    /// `big`); `Err` with the first unit that is no code point.
-    fn decode(bytes: &[u8], n: usize, big: bool) -> std::result::Result<Ucs4Text, u32> {
-        let mut text = Ucs4Text {
-            stack: [0u8; 256],
-            len: 0,
-            heap: None,
-        };
-        for c in bytes.chunks_exact(4).take(n) {
-            let a = c.first_chunk::<4>().copied().unwrap_or_default();
-            let u = if big {
-                u32::from_be_bytes(a)
-            } else {
-                u32::from_le_bytes(a)
-            };
-            let c = char::from_u32(u).ok_or(u)?;
-            match &mut text.heap {
-                Some(s) => s.push(c),
-                None => {
-                    // len <= stack.len() (256) and w <= 4: no overflow
-                    let w = c.len_utf8();
-                    match text.stack.get_mut(text.len..text.len.wrapping_add(w)) {
-                        Some(dst) => {
-                            c.encode_utf8(dst);
-                            text.len = text.len.wrapping_add(w);
-                        }
-                        None => {
-                            let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));
-                            s.push_str(
-                                std::str::from_utf8(text.stack.get(..text.len).unwrap_or_default())
-                                    .unwrap_or_default(),
-                            );
-                            s.push(c);
-                            text.heap = Some(s);
-                        }
-                    }
-                }
+    /// Appends `c` to a text of `n` code points.
+    fn push(&mut self, c: char, n: usize) {
+        if let Some(s) = &mut self.heap {
+            return s.push(c);
+        }
+        // len <= stack.len() (256) and w <= 4: no overflow
+        let w = c.len_utf8();
+        match self.stack.get_mut(self.len..self.len.wrapping_add(w)) {
+            Some(dst) => {
+                c.encode_utf8(dst);
+                self.len = self.len.wrapping_add(w);
+            }
+            None => {
+                let mut s = String::with_capacity(n.saturating_mul(4).min(1 << 20));
+                s.push_str(self.as_str().unwrap_or_default());
+                s.push(c);
+                self.heap = Some(s);
             }
         }
-        Ok(text)
     }
 
     fn as_str(&self) -> Result<&str> {

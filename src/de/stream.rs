@@ -15,7 +15,7 @@ use std::io::Read;
 
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, fortran_to_c, shape_error, too_few};
+use super::array::{ArrayDe, at_position, fortran_to_c, shape_error, too_few};
 use super::bulk_offer;
 use super::element::{ElementDe, RowDe};
 use super::nd;
@@ -123,12 +123,6 @@ impl<R: Read> Chunked<R> {
         self.end.wrapping_sub(self.pos) / at_least_one(self.row)
     }
 
-    /// The next row.
-    #[inline]
-    pub(crate) fn next_row(&mut self) -> Result<&[u8]> {
-        self.take(self.row)
-    }
-
     /// Makes at least `n` bytes available from `pos`.
     #[inline(never)]
     fn fill(&mut self, n: usize) -> Result<()> {
@@ -217,13 +211,6 @@ pub(crate) fn row_size(header: &Header) -> Result<usize> {
             usize::try_from(d).ok().and_then(|d| acc.checked_mul(d))
         })
         .ok_or_else(|| Error::header("the array is too big"))
-}
-
-/// Attaches the record index to an error on its way out.
-#[cold]
-#[inline(never)]
-fn at_record(e: Error, i: u64) -> Error {
-    e.at_record(i)
 }
 
 /// The top-level deserializer of `from_reader`.
@@ -378,7 +365,7 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
         let i = self.next;
         // next < len (checked above)
         self.next = i.wrapping_add(1);
-        let row = self.data.next_row()?;
+        let row = self.data.take(self.data.row)?;
         if self.rest.is_empty() {
             // one element (record or scalar): no array layer in between
             // by reference: its fast numbers read it in place
@@ -386,10 +373,12 @@ impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
             return seed
                 .deserialize(RowDe(&de))
                 .map(Some)
-                .map_err(|e| at_record(e, i));
+                .map_err(|e| at_position(e, true, i));
         }
         let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
-        seed.deserialize(de).map(Some).map_err(|e| at_record(e, i))
+        seed.deserialize(de)
+            .map(Some)
+            .map_err(|e| at_position(e, true, i))
     }
 
     fn size_hint(&self) -> Option<usize> {

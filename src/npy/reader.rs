@@ -562,7 +562,7 @@ impl<R: Read> NpyReader<R> {
         let row = if self.fortran {
             reordered_row(&mut self.reordered, &mut self.data, &self.header, i)
         } else {
-            self.data.next_row()
+            self.data.take(self.data.row)
         };
         let result = match row {
             Ok(b) if self.rows_are_elements => {
