@@ -540,68 +540,71 @@ impl serde::de::Error for Error {
         Error::new(ErrorKind::Message(msg.to_string()))
     }
     fn missing_field(field: &'static str) -> Self {
-        let mut e = Error::new(ErrorKind::Message(format!("missing field `{field}`")));
-        e.0.pending = Pending::MissingField;
-        e
+        Error::new(ErrorKind::Message(format!("missing field `{field}`")))
+            .awaiting(Pending::MissingField)
     }
 }
 
 impl Error {
+    /// Marks the error as waiting for `hint` from a caller up the stack.
+    fn awaiting(mut self, hint: Pending) -> Self {
+        self.0.pending = hint;
+        self
+    }
+
+    /// When the error waits for `hint`: it waits no more, and `edit` gives
+    /// its message the hint.
+    fn given(mut self, hint: Pending, edit: impl FnOnce(&mut String)) -> Self {
+        if self.0.pending == hint {
+            self.0.pending = Pending::None;
+            if let ErrorKind::Message(m) | ErrorKind::Mismatch(m) | ErrorKind::Schema(m) =
+                &mut self.0.kind
+            {
+                edit(m);
+            }
+        }
+        self
+    }
+
     /// A `missing field` error straight from the visitor of `container`
     /// ("the record", "the archive") also lists what it has; other errors,
     /// and one listed already by a nested container, pass unchanged.
     #[cold]
     pub(crate) fn listing_what_is_there(
-        mut self,
+        self,
         container: &str,
         names: &mut dyn ExactSizeIterator<Item = &str>,
     ) -> Self {
-        if self.0.pending == Pending::MissingField {
-            self.0.pending = Pending::None;
-            if let ErrorKind::Message(m) = &mut self.0.kind {
-                match name_list(names) {
-                    Some(list) => m.push_str(&format!("; {container} has {list}")),
-                    None => m.push_str(&format!("; {container} is empty")),
-                }
-            }
-        }
-        self
+        self.given(Pending::MissingField, |m| match name_list(names) {
+            Some(list) => m.push_str(&format!("; {container} has {list}")),
+            None => m.push_str(&format!("; {container} is empty")),
+        })
     }
-}
 
-impl Error {
     /// Marks a value too wide for its string or bytes field.
     #[cold]
-    pub(crate) fn too_wide(mut self) -> Self {
-        self.0.pending = Pending::Width;
-        self
+    pub(crate) fn too_wide(self) -> Self {
+        self.awaiting(Pending::Width)
     }
 
     /// A value too wide for its field (see [`Error::too_wide`]) says how
     /// to give wider fields when streaming, where the dtype is fixed by the
     /// first record or the caller.
     #[cold]
-    pub(crate) fn with_width_hint(mut self) -> Self {
-        if self.0.pending == Pending::Width {
-            self.0.pending = Pending::None;
-            if let ErrorKind::Mismatch(m) = &mut self.0.kind {
-                m.push_str(
-                    "; a stream's widths are fixed by its first record: give wider fields \
-                     with NpyWriter::with_dtype(w, Dtype::of_records(&first_records)?)",
-                );
-            }
-        }
-        self
+    pub(crate) fn with_width_hint(self) -> Self {
+        self.given(Pending::Width, |m| {
+            m.push_str(
+                "; a stream's widths are fixed by its first record: give wider fields \
+                 with NpyWriter::with_dtype(w, Dtype::of_records(&first_records)?)",
+            )
+        })
     }
-}
 
-impl Error {
     /// Marks the error of empty sequences whose element type nothing says
     /// (the message gives the dtype through `WriteOptions`).
     #[cold]
-    pub(crate) fn no_element_type(mut self) -> Self {
-        self.0.pending = Pending::NoElementType;
-        self
+    pub(crate) fn no_element_type(self) -> Self {
+        self.awaiting(Pending::NoElementType)
     }
 
     /// An error of [`Error::no_element_type`] in a member of an npz struct
@@ -609,21 +612,15 @@ impl Error {
     /// type instead.
     #[cfg(feature = "npz")]
     #[cold]
-    pub(crate) fn with_field_type_hint(mut self) -> Self {
-        if self.0.pending == Pending::NoElementType {
-            self.0.pending = Pending::None;
-            if let ErrorKind::Schema(m) = &mut self.0.kind {
-                *m = "cannot tell the element type from empty sequences; give the field a type \
-                      that says it: Bulk<T> or NdArray<T>, or #[serde(with = \"npy_serde::bulk\")] \
-                      on a Vec<T> of numbers"
-                    .to_owned();
-            }
-        }
-        self
+    pub(crate) fn with_field_type_hint(self) -> Self {
+        self.given(Pending::NoElementType, |m| {
+            *m = "cannot tell the element type from empty sequences; give the field a type \
+                  that says it: Bulk<T> or NdArray<T>, or #[serde(with = \"npy_serde::bulk\")] \
+                  on a Vec<T> of numbers"
+                .to_owned();
+        })
     }
-}
 
-impl Error {
     /// Appends `text` to a type mismatch's message (other errors pass).
     #[cold]
     pub(crate) fn with_mismatch_note(mut self, text: &str) -> Self {

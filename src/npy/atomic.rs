@@ -156,24 +156,22 @@ pub(crate) fn write_atomically(
         })
         .in_file(path)
     };
-    if !durable {
-        write(&mut file).map_err(writing)?;
-        file.flush().map_err(|e| writing(e.into()))?;
-        drop(file);
-        fs::rename(guard.path(), path).map_err(|e| with_path(e, "cannot replace", path))?;
-        guard.0 = None;
-        return Ok(());
-    }
-    syncing_behind(file.try_clone().ok(), || write(&mut file)).map_err(writing)?;
+    // a durable write is synced behind the writing, then fully
+    let clone = durable.then(|| file.try_clone().ok()).flatten();
+    syncing_behind(clone, || write(&mut file)).map_err(writing)?;
     file.flush().map_err(|e| writing(e.into()))?;
-    file.sync_all()
-        .map_err(|e| with_path(e, "cannot sync", &guard.path()))?;
+    if durable {
+        file.sync_all()
+            .map_err(|e| with_path(e, "cannot sync", &guard.path()))?;
+    }
     drop(file);
     fs::rename(guard.path(), path).map_err(|e| with_path(e, "cannot replace", path))?;
     guard.0 = None;
-    // make the rename itself durable; not every platform can open a directory
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
+    if durable {
+        // make the rename itself durable; not every platform can open a directory
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
     }
     Ok(())
 }
@@ -247,8 +245,8 @@ impl Drop for RemoveOnDrop {
 /// A new file `.<name>.<pid>.<n>.tmp` in `dir`, never an existing one.
 fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> Result<(PathBuf, File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut last = None;
-    for _ in 0..100 {
+    let mut tries = 1u32;
+    loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let mut tmp_name = std::ffi::OsString::from(".");
         tmp_name.push(name);
@@ -256,12 +254,10 @@ fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> Result<(PathBuf, File)> {
         let tmp = dir.join(tmp_name);
         match OpenOptions::new().write(true).create_new(true).open(&tmp) {
             Ok(f) => return Ok((tmp, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 100 => {
+                tries = tries.saturating_add(1);
+            }
             Err(e) => return Err(with_path(e, "cannot create a temporary file in", dir)),
         }
     }
-    Err(last.map_or_else(
-        || Error::io(std::io::Error::other("cannot create a temporary file")),
-        |e| with_path(e, "cannot create a temporary file in", dir),
-    ))
 }

@@ -50,12 +50,10 @@
 
 use std::fs::File;
 use std::io::{BufReader, Read};
-use std::marker::PhantomData;
 use std::num::NonZeroUsize;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rayon::iter::plumbing::{Consumer, Producer, ProducerCallback, UnindexedConsumer, bridge};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 
@@ -276,6 +274,10 @@ impl<'h> Rows<'h> {
     /// straight into its place after the rows already in `out`; `Err` when
     /// any row fails (which one does not matter: the caller reads
     /// everything again sequentially).
+    ///
+    /// A piece of work (at least a chunk of rows) decodes its rows in one
+    /// loop with one element deserializer, set up once per piece
+    /// (`map_init`), as the sequential run hands its rows out.
     fn decode_into<T: DeserializeOwned + Send>(
         &self,
         plan: &Plan,
@@ -285,19 +287,20 @@ impl<'h> Rows<'h> {
     ) -> Fallible<()> {
         let (first, rest) = data.split_at_checked(self.row.get()).ok_or(())?;
         let failed = AtomicBool::new(false);
-        let rows = Decoded {
-            rows: rest,
-            first,
-            failed: &failed,
-            split: self,
+        let row = RowDecoder {
             plan,
             cfg,
-            decoded: PhantomData,
+            inner: self.header.shape.get(1..).unwrap_or_default(),
+            first,
+            failed: &failed,
         };
         // the first row alone: a type that does not fit fails here
-        let first = rows.into_iter().try_decode(first)?;
-        out.push(first);
-        out.par_extend(rows);
+        out.push(row.try_decode(&mut row.element(), first)?);
+        let rows = rest.par_chunks_exact(self.row.get());
+        out.par_extend(
+            rows.with_min_len(self.chunk_rows)
+                .map_init(|| row.element(), |at, bytes| row.decode(at, bytes)),
+        );
         match failed.into_inner() {
             false => Ok(()),
             true => Err(()),
@@ -305,138 +308,61 @@ impl<'h> Rows<'h> {
     }
 }
 
-/// The rows of whole-row bytes decoded as `T`, in order: an indexed
-/// parallel iterator whose pieces of work each decode their rows in one
-/// loop (the items go straight into the output's places, with no closure
-/// between), as the sequential run hands its rows out.
-struct Decoded<'a, T> {
-    /// Whole rows.
-    rows: &'a [u8],
-    /// The row before them, known to decode: what a failing row stands in
-    /// as.
+/// How one row of the first axis decodes as `T`.
+struct RowDecoder<'a> {
+    plan: &'a Plan,
+    cfg: Cfg,
+    /// The axes inside a row (none for a record or scalar).
+    inner: &'a [u64],
+    /// The first row, known to decode: what a failing row stands in as.
     first: &'a [u8],
     /// Whether a row failed.
     failed: &'a AtomicBool,
-    /// The row size and the fewest rows a piece of work takes.
-    split: &'a Rows<'a>,
-    plan: &'a Plan,
-    cfg: Cfg,
-    decoded: PhantomData<fn() -> T>,
 }
 
-// not derived: `T` itself need not be `Clone`
-impl<T> Clone for Decoded<'_, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Decoded<'_, T> {}
-
-impl<T: DeserializeOwned + Send> ParallelIterator for Decoded<'_, T> {
-    type Item = T;
-
-    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
+impl<'a> RowDecoder<'a> {
+    /// The element deserializer a piece of work reuses for its rows.
+    fn element(&self) -> ElementDe<'a, 'a> {
+        ElementDe::new(self.plan, Bytes::Borrowed(&[]), self.cfg)
     }
 
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: DeserializeOwned + Send> IndexedParallelIterator for Decoded<'_, T> {
-    fn len(&self) -> usize {
-        self.rows.len() / self.split.row
-    }
-
-    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
-        callback.callback(self)
-    }
-}
-
-impl<'a, T: DeserializeOwned + Send> Producer for Decoded<'a, T> {
-    type Item = T;
-    type IntoIter = RowIter<'a, T>;
-
-    fn into_iter(self) -> RowIter<'a, T> {
-        RowIter {
-            rows: self.rows.chunks_exact(self.split.row.get()),
-            at: ElementDe::new(self.plan, Bytes::Borrowed(&[]), self.cfg),
-            inner: self.split.header.shape.get(1..).unwrap_or_default(),
-            of: self,
-        }
-    }
-
-    fn min_len(&self) -> usize {
-        self.split.chunk_rows
-    }
-
-    fn split_at(self, index: usize) -> (Self, Self) {
-        let at = index.saturating_mul(self.split.row.get());
-        let (left, right) = self.rows.split_at(at);
-        (
-            Decoded { rows: left, ..self },
-            Decoded {
-                rows: right,
-                ..self
-            },
-        )
-    }
-}
-
-/// A piece of work's rows, decoded one at a time.
-struct RowIter<'a, T> {
-    rows: std::slice::ChunksExact<'a, u8>,
-    /// The element of every row of this piece, by reference.
-    at: ElementDe<'a, 'a>,
-    /// The axes inside a row (none for a record or scalar).
-    inner: &'a [u64],
-    of: Decoded<'a, T>,
-}
-
-impl<'a, T: DeserializeOwned> RowIter<'a, T> {
-    /// One row of the first axis (`bytes`, exactly a row) as `T`, as the
-    /// sequential path hands it over: a record or scalar is one element,
-    /// a row of a file of more dimensions an array of the inner axes.
+    /// One row (`bytes`, exactly a row) as `T`, as the sequential path
+    /// hands it over: a record or scalar is one element (`at`, given the
+    /// row's bytes), a row of a file of more dimensions an array of the
+    /// inner axes.
     #[inline]
-    fn try_decode(&mut self, bytes: &'a [u8]) -> Fallible<T> {
+    fn try_decode<T: DeserializeOwned>(
+        &self,
+        at: &mut ElementDe<'a, 'a>,
+        bytes: &'a [u8],
+    ) -> Fallible<T> {
         let decoded = if self.inner.is_empty() {
-            self.at.set_bytes(Bytes::Borrowed(bytes));
-            T::deserialize(RowDe(&self.at))
+            at.set_bytes(Bytes::Borrowed(bytes));
+            T::deserialize(RowDe(at))
         } else {
-            let Decoded { plan, cfg, .. } = self.of;
-            T::deserialize(ArrayDe::new(
-                plan,
-                self.inner,
-                Bytes::Borrowed(bytes),
-                cfg,
-                false,
-            ))
+            let bytes = Bytes::Borrowed(bytes);
+            T::deserialize(ArrayDe::new(self.plan, self.inner, bytes, self.cfg, false))
         };
         decoded.map_err(drop)
     }
 
     /// [`try_decode`](Self::try_decode); a failing row is marked in the
-    /// call's flag and stands in as the first row, decoded again (the
-    /// output is dropped).
+    /// call's flag and stands in as the first row, decoded again (rayon's
+    /// in-place collection takes a value for every row; the output is
+    /// dropped).
     #[inline]
-    fn decode(&mut self, bytes: &'a [u8]) -> T {
-        match self.try_decode(bytes) {
+    fn decode<T: DeserializeOwned>(&self, at: &mut ElementDe<'a, 'a>, bytes: &'a [u8]) -> T {
+        match self.try_decode(at, bytes) {
             Ok(v) => v,
-            Err(()) => self.stand_in(),
+            Err(()) => self.stand_in(at),
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn stand_in(&mut self) -> T {
-        self.of.failed.store(true, Ordering::Relaxed);
-        match self.try_decode(self.of.first) {
+    fn stand_in<T: DeserializeOwned>(&self, at: &mut ElementDe<'a, 'a>) -> T {
+        self.failed.store(true, Ordering::Relaxed);
+        match self.try_decode(at, self.first) {
             Ok(v) => v,
             // the first row decoded a moment ago: only a `Deserialize`
             // that fails on bytes it took before gets here, a broken type
@@ -445,29 +371,6 @@ impl<'a, T: DeserializeOwned> RowIter<'a, T> {
         }
     }
 }
-
-impl<T: DeserializeOwned> Iterator for RowIter<'_, T> {
-    type Item = T;
-
-    #[inline]
-    fn next(&mut self) -> Option<T> {
-        let row = self.rows.next()?;
-        Some(self.decode(row))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.rows.size_hint()
-    }
-}
-
-impl<T: DeserializeOwned> DoubleEndedIterator for RowIter<'_, T> {
-    fn next_back(&mut self) -> Option<T> {
-        let row = self.rows.next_back()?;
-        Some(self.decode(row))
-    }
-}
-
-impl<T: DeserializeOwned> ExactSizeIterator for RowIter<'_, T> {}
 
 /// Replaces `buf` with the next `want` bytes of `reader`; `Err` when the
 /// stream fails or ends before them.
