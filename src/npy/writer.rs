@@ -518,7 +518,7 @@ impl<W: Write> Output for Direct<'_, '_, W> {
         // an n-d array in Fortran order asked for in C order is reordered
         // by the exact path
         let reordered = fortran && self.opts.fortran_order == Some(false);
-        self.checks = self.checks && !(fixed && !reordered);
+        self.checks = self.checks && (!fixed || reordered);
         if self.checks || self.head.is_some() {
             return Ok(dt);
         }
