@@ -373,12 +373,7 @@ impl<W: Write> NpyWriter<W> {
         }
         if let Err(e) = self.out.write_all(&bytes) {
             // a partial header cannot be completed by writing it again
-            let taken_back = self
-                .patch
-                .is_some_and(|patch| patch(&mut self.out, self.start, &[], self.start).is_ok());
-            if !taken_back {
-                self.broken = Some("the header".to_owned());
-            }
+            self.rewind(Some(self.start), || "the header".to_owned());
             return Err(Error::io_at(e, "writing the npy header"));
         }
         self.header = Some(bytes);
@@ -472,26 +467,32 @@ impl<W: Write> NpyWriter<W> {
         Ok(())
     }
 
-    /// After a record was partly written: on a seekable writer, moves back
-    /// to where the record started, so the next record overwrites its
-    /// bytes (best effort: if even the seek fails, the next write fails too).
-    /// On any other writer the stream is marked broken: later records
-    /// would land at the wrong offsets.
+    /// After a record was partly written: [`rewind`](Self::rewind) to
+    /// where the record started.
     fn take_back(&mut self) {
         // a header is written once the dtype is known: records of
         // `scratch.len()` bytes
-        let taken_back = match (self.patch, &self.header) {
-            (Some(patch), Some(head)) => {
-                let pos = u64::try_from(head.len()).ok().and_then(|h| {
-                    let data = self.count.checked_mul(self.scratch.len() as u64)?;
-                    self.start.checked_add(h)?.checked_add(data)
-                });
-                pos.is_some_and(|pos| patch(&mut self.out, pos, &[], pos).is_ok())
-            }
+        let pos = self.header.as_ref().and_then(|head| {
+            let data = self.count.checked_mul(self.scratch.len() as u64)?;
+            let h = u64::try_from(head.len()).ok()?;
+            self.start.checked_add(h)?.checked_add(data)
+        });
+        let count = self.count;
+        self.rewind(pos, || format!("record {count}"));
+    }
+
+    /// After bytes from `pos` on partly reached the writer: on a seekable
+    /// writer, moves back to `pos`, so the next write overwrites them (best
+    /// effort: if even the seek fails, the next write fails too). On any
+    /// other writer the stream is marked broken (`what` was partly
+    /// written): later writes would land at the wrong offsets.
+    fn rewind(&mut self, pos: Option<u64>, what: impl FnOnce() -> String) {
+        let taken_back = match (self.patch, pos) {
+            (Some(patch), Some(pos)) => patch(&mut self.out, pos, &[], pos).is_ok(),
             _ => false,
         };
         if !taken_back {
-            self.broken = Some(format!("record {}", self.count));
+            self.broken = Some(what());
         }
     }
 

@@ -8,9 +8,9 @@
 //!
 //! ```text
 //! to_vec      raw n-d bytes | one pass (InMemory)             | exact passes into a Vec
-//! to_writer   raw n-d bytes | fixed layout: one pass written  | plan ─► [check (Streamed)] ─► Direct
-//!                             as it goes (Streamed ─► Direct)
-//!                             others: check (Streamed) ─► write (Direct)
+//! to_writer   raw n-d bytes | fixed layout: one pass written  | plan ─► [check (Direct::checking)] ─► Direct
+//!                             as it goes (Direct::checking)
+//!                             others: check (Direct::checking) ─► write (Direct)
 //! to_path,    raw n-d bytes | one pass written as it goes     | plan ─► Direct
 //!  npz members                (one_pass_unchecked)
 //! ```
@@ -26,7 +26,7 @@
 //! a partial array (as `serde_json::to_writer` leaves it), within it the
 //! exact path runs as for the other layouts.
 //! Any other layout writes nothing before every value is known to encode:
-//! its checking pass keeps its chunks up to 4 MiB ([`Streamed`]) and writes
+//! its checking pass keeps its chunks up to 4 MiB ([`Direct::checking`]) and writes
 //! from them when that is all the data, otherwise the values are encoded
 //! again and written a chunk at a time ([`Direct`]). On the exact path
 //! only a given dtype needs that check (an inferred one was checked by the
@@ -168,77 +168,9 @@ impl Output for InMemory<'_> {
     }
 }
 
-/// `to_writer`'s flavour of its first walk ([`one_pass_streamed`], and
-/// the checking walk of [`write_exact`](WriteOptions::write_exact)),
-/// chosen when the dtype is known: when the first element fixed the
-/// layout and the element count is known (`fixed`), the pass writes as it
-/// goes ([`Direct`]: the header, then chunks of [`WRITE_CHUNK`]);
-/// otherwise it checks, its chunks of [`CHUNK`] kept while they total at
-/// most [`KEEP`] bytes.
-struct Streamed<'w, 'o, W> {
-    direct: Direct<'w, 'o, W>,
-    kept: Option<Vec<u8>>,
-    /// Whether the pass writes (decided with the dtype).
-    writes: bool,
-}
-
-impl<'w, 'o, W: Write> Streamed<'w, 'o, W> {
-    fn new(writer: &'w mut W, opts: &'o WriteOptions) -> Self {
-        Streamed {
-            direct: Direct::new(writer, opts, None, WRITE_CHUNK),
-            kept: Some(Vec::new()),
-            writes: false,
-        }
-    }
-}
-
-impl<W: Write> Output for Streamed<'_, '_, W> {
-    fn window(&self) -> Option<usize> {
-        Some(if self.writes {
-            self.direct.window
-        } else {
-            CHUNK
-        })
-    }
-    fn check_above(&self) -> Option<usize> {
-        (!self.writes).then_some(KEEP)
-    }
-    fn dtype(
-        &mut self,
-        dt: Dtype,
-        hinted: &[u64],
-        fortran: bool,
-        fixed: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<Dtype> {
-        // an n-d array in Fortran order asked for in C order is reordered
-        // by the exact path
-        let reordered = fortran && self.direct.opts.fortran_order == Some(false);
-        self.writes = fixed && !reordered;
-        if self.writes {
-            self.direct.dtype(dt, hinted, fortran, fixed, out)
-        } else {
-            Ok(dt)
-        }
-    }
-    fn chunk(&mut self, data: &[u8]) -> Result<()> {
-        if self.writes {
-            return self.direct.chunk(data);
-        }
-        if let Some(k) = self.kept.as_mut() {
-            if k.len().saturating_add(data.len()) <= KEEP {
-                k.extend_from_slice(data);
-            } else {
-                self.kept = None;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// The speculative single pass for `to_writer`, in bounded memory. When
 /// the first element fixes the layout and the element count is known
-/// ([`Streamed`]), it writes the header and then the data as it is
+/// ([`Direct::checking`]), it writes the header and then the data as it is
 /// encoded, a chunk at a time: one walk; a later element that does not
 /// fit ends the call with the error of the exact planning walk, which
 /// names the record, after part of the array was written (within the
@@ -263,14 +195,9 @@ fn one_pass_streamed<W: Write>(
     // bytes: a small array is then written from them, in one walk; past
     // KEEP (or when the length hints claim more: then the pass hands over
     // no chunk and only checks plain numbers) the second walk writes
-    let mut flavour = Streamed::new(&mut *writer, opts);
-    let spec = single_pass(value, opts, &mut out, &mut flavour)?;
-    let Streamed {
-        mut direct,
-        kept,
-        writes,
-    } = flavour;
-    if writes {
+    let mut direct = Direct::checking(&mut *writer, opts);
+    let spec = single_pass(value, opts, &mut out, &mut direct)?;
+    if !direct.checks {
         let guessed = direct.head.take().unwrap_or_default();
         let written = spec.as_ref().and_then(checked_header);
         let written = written.map(|(h, _)| Head::of(&h, opts)).transpose()?;
@@ -294,7 +221,7 @@ fn one_pass_streamed<W: Write>(
         return Ok(false);
     };
     let head = Head::of(&header, opts)?;
-    let kept = (kept, data_len);
+    let kept = (direct.kept, data_len);
     write_checked(
         writer,
         opts,
@@ -388,7 +315,8 @@ fn write_checked<W: Write>(
     out.clear();
     let mut direct = Direct::new(&mut *writer, opts, Some(head), window);
     walk(out, &mut direct)?;
-    direct.end(out)
+    let head = direct.head.take().unwrap_or_default();
+    direct.finish(out, &head)
 }
 
 /// How [`one_pass_unchecked`] ended.
@@ -482,11 +410,17 @@ fn raw_nd_parts(
 }
 
 /// The flavour that writes as it goes ([`one_pass_unchecked`], the
-/// writing pass of [`one_pass_streamed`]): chunks of `window` bytes
-/// written after `head`; without one, the header for the shape the length
-/// hints claim is made when the dtype is known and written in front of the
-/// first data (so that a pass that fails before its first chunk was full
-/// wrote nothing).
+/// writing passes of `to_writer`): chunks of `window` bytes written after
+/// `head`; without one, the header for the shape the length hints claim is
+/// made when the dtype is known and written in front of the first data (so
+/// that a pass that fails before its first chunk was full wrote nothing).
+///
+/// `to_writer`'s first walk ([`one_pass_streamed`], and the checking walk
+/// of [`write_exact`](WriteOptions::write_exact)) starts it
+/// [`checking`](Direct::checking), decided with the dtype: when the first
+/// element fixed the layout and the element count is known (`fixed`) the
+/// pass writes (chunks of [`WRITE_CHUNK`]); otherwise it only checks, its
+/// chunks of [`CHUNK`] kept while they total at most [`KEEP`] bytes.
 ///
 /// Every write but the last ends on a page boundary of the destination
 /// (counted from the start of the header): the bytes of a chunk after its
@@ -510,6 +444,10 @@ struct Direct<'w, 'o, W> {
     /// Data bytes held back after `offset`: they do not reach the next
     /// page boundary.
     carry: Vec<u8>,
+    /// Whether the pass only checks, writing nothing.
+    checks: bool,
+    /// A checking pass's chunks, while they total at most [`KEEP`] bytes.
+    kept: Option<Vec<u8>>,
 }
 
 /// The page size [`Direct`] aligns its writes to (the common one; a larger
@@ -526,14 +464,18 @@ impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
             offset: 0,
             window,
             carry: Vec::new(),
+            checks: false,
+            kept: None,
         }
     }
 
-    /// Writes the data held back and then `rest` (what the pass left in its
-    /// buffer) after the header written.
-    fn end(mut self, rest: &[u8]) -> Result<()> {
-        let head = self.head.take().unwrap_or_default();
-        self.finish(rest, &head)
+    /// `to_writer`'s first walk: checking unless the dtype fixes the layout.
+    fn checking(writer: &'w mut W, opts: &'o WriteOptions) -> Self {
+        Direct {
+            checks: true,
+            kept: Some(Vec::new()),
+            ..Direct::new(writer, opts, None, WRITE_CHUNK)
+        }
     }
 
     /// Writes the data held back and then `rest` (what the pass left in its
@@ -558,19 +500,26 @@ impl<'w, 'o, W: Write> Direct<'w, 'o, W> {
     }
 }
 
-impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
+impl<W: Write> Output for Direct<'_, '_, W> {
     fn window(&self) -> Option<usize> {
-        Some(self.window)
+        Some(if self.checks { CHUNK } else { self.window })
+    }
+    fn check_above(&self) -> Option<usize> {
+        self.checks.then_some(KEEP)
     }
     fn dtype(
         &mut self,
         dt: Dtype,
         hinted: &[u64],
         fortran: bool,
-        _: bool,
+        fixed: bool,
         _: &mut Vec<u8>,
     ) -> Result<Dtype> {
-        if self.head.is_some() {
+        // an n-d array in Fortran order asked for in C order is reordered
+        // by the exact path
+        let reordered = fortran && self.opts.fortran_order == Some(false);
+        self.checks = self.checks && (!fixed || reordered);
+        if self.checks || self.head.is_some() {
             return Ok(dt);
         }
         let (header, whole) = hinted_header(dt, hinted, fortran);
@@ -579,6 +528,12 @@ impl<W: Write> crate::ser::spec::Output for Direct<'_, '_, W> {
         Ok(whole.unwrap_or(header.descr))
     }
     fn chunk(&mut self, data: &[u8]) -> Result<()> {
+        if self.checks {
+            let kept = self.kept.take();
+            self.kept = kept.filter(|k| k.len().saturating_add(data.len()) <= KEEP);
+            self.kept.iter_mut().for_each(|k| k.extend_from_slice(data));
+            return Ok(());
+        }
         // `dtype` made the header before the first chunk (written with its
         // data when held)
         let head = self
@@ -831,7 +786,7 @@ impl WriteOptions {
         let head = Head::of(&header, self)?;
         let (mut out, mut kept) = (Vec::new(), (None, 0));
         if check {
-            let mut flavour = Streamed::new(&mut *writer, self);
+            let mut flavour = Direct::checking(&mut *writer, self);
             value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut flavour)?;
             kept = (flavour.kept, usize_len(data_len)?);
         }
