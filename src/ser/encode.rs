@@ -487,34 +487,18 @@ impl DtypeTree {
 
 /// A node as plain numbers, filling its slot: one number (`(num, 0)`), or
 /// an unrolled or repeated subarray of `n` > 0 numbers back to back
-/// (`(num, n)`).
+/// (`(num, n)`: [`compile`] puts its elements `size / n` bytes apart from
+/// the node's offset, so that they fill it is enough).
 fn numbers(node: &TreeNode) -> Option<(Plain, usize)> {
     if let Some(num) = node.num {
         return (node.size == num.size()).then_some((num, 0));
     }
-    let kid = match node.tag {
-        Tag::Array => node.kids.first()?,
-        Tag::Sub => match &*node.kids {
-            [kid] => kid,
-            _ => return None,
-        },
+    let num = match node.tag {
+        Tag::Array | Tag::Sub => node.kids.first()?.node.num?,
         _ => return None,
     };
-    let num = kid.node.num?;
-    // every element at its place (an unrolled one's offset is its frame's,
-    // a repeated one's its own element's), back to back
-    let packed = match node.tag {
-        Tag::Array => node.kids.iter().enumerate().all(|(i, k)| {
-            k.node.num == kid.node.num
-                && k.node.size == num.size()
-                && i.checked_mul(num.size())
-                    .and_then(|d| d.checked_add(node.off as usize))
-                    == Some(k.node.off as usize)
-        }),
-        _ => kid.node.off == 0 && node.stride as usize == num.size(),
-    };
     let fills = node.n.checked_mul(num.size()) == Some(node.size);
-    (packed && fills && node.n > 0).then_some((num, node.n))
+    (fills && node.n > 0).then_some((num, node.n))
 }
 
 /// Copies the rows `data` into `out` at `at`: where they end.
@@ -659,19 +643,20 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     /// exactly this type; anything else by [`Slot::put_number`].
     #[inline(always)]
     fn put_plain<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), E> {
-        let Enc { node, frame, .. } = self;
-        if node.num == Some(num) {
-            if let Some(d) = frame.bytes(node, N).and_then(|s| s.first_chunk_mut()) {
-                *d = bytes;
-                return Ok(());
-            }
+        if self.node.num == Some(num)
+            && let Some(d) = self
+                .frame
+                .bytes(self.node, N)
+                .and_then(|s| s.first_chunk_mut())
+        {
+            *d = bytes;
+            return Ok(());
         }
         let mut raw = [0u8; 8];
         if let Some(d) = raw.first_chunk_mut::<N>() {
             *d = bytes;
         }
-        Enc::<E>::at(node, frame)
-            .general(|e| e.converting()?.put_number(num, u64::from_le_bytes(raw)))
+        self.general(|e| e.converting()?.put_number(num, u64::from_le_bytes(raw)))
     }
 
     /// A string into a `<Un` node: its chars as little-endian code points,
@@ -679,15 +664,14 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     /// [`Slot::put_str`].
     #[inline(always)]
     fn put_str(self, v: &str) -> Result<(), E> {
-        let Enc { node, frame, .. } = self;
-        if node.tag == Tag::Unicode && !v.ends_with('\0') {
-            if let Some(slot) = frame.bytes(node, node.size) {
-                if put_unicode(slot, v, false) {
-                    return Ok(());
-                }
-            }
+        if self.node.tag == Tag::Unicode
+            && !v.ends_with('\0')
+            && let Some(slot) = self.frame.bytes(self.node, self.node.size)
+            && put_unicode(slot, v, false)
+        {
+            return Ok(());
         }
-        Enc::<E>::at(node, frame).general(|e| e.converting()?.put_str(v))
+        self.general(|e| e.converting()?.put_str(v))
     }
 
     /// The node's parts as a sequence (see [`Seq`]).
@@ -934,12 +918,9 @@ impl Slot<'_, '_> {
     fn put_number(self, num: Plain, raw: u64) -> Result<()> {
         // the low bytes of `raw` are the number's own
         match num {
-            Plain::Bool => match self.scalar() {
-                Some(s) if s.ty() == ScalarType::Bool => {
-                    write_uint(self.buf, u64::from(raw != 0), 1, false)
-                }
-                _ => Err(self.mismatch("bool")),
-            },
+            // a bool node (always `|b1`, a plain number) took it on the
+            // fast path
+            Plain::Bool => Err(self.mismatch("bool")),
             Plain::I8 => self.put_int(i128::from(raw as u8 as i8)),
             Plain::I16 => self.put_int(i128::from(raw as u16 as i16)),
             Plain::I32 => self.put_int(i128::from(raw as u32 as i32)),
@@ -1602,33 +1583,20 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
     #[inline(never)]
     fn finish_other(mut self) -> Result<()> {
         let node = self.node;
-        match self.walk {
-            Walk::Repeat { left, .. } => Err(Error::mismatch(format!(
-                "expected a sequence of length {}, found length {}",
-                node.n,
-                node.n.wrapping_sub(left)
-            ))),
-            Walk::Kids => {
-                let i = node.kids.len().wrapping_sub(self.kids.len());
-                if node.tag == Tag::Record {
-                    return Err(Error::mismatch(format!(
-                        "tuple of {i} elements for a record of {} fields",
-                        node.kids.len()
-                    )));
-                }
-                Err(Error::mismatch(format!(
-                    "expected a sequence of length {}, found length {i}",
-                    node.n
-                )))
-            }
+        // elements given to a subarray or record (a tuple)
+        let given = match self.walk {
+            Walk::Repeat { left, .. } => node.n.wrapping_sub(left),
+            Walk::Kids => node.kids.len().wrapping_sub(self.kids.len()),
             Walk::Complex {
                 parts: [Some(re), Some(im)],
                 n: 2,
-            } => self.slot()?.put_complex(re, im),
-            Walk::Complex { n, .. } => Err(mismatch(
-                node,
-                &format!("a sequence of length {n} (a complex number is [re, im])"),
-            )),
+            } => return self.slot()?.put_complex(re, im),
+            Walk::Complex { n, .. } => {
+                return Err(mismatch(
+                    node,
+                    &format!("a sequence of length {n} (a complex number is [re, im])"),
+                ));
+            }
             Walk::Bytes { n } => {
                 let slot = self.slot()?;
                 let is_bytes = matches!(slot.scalar().map(|s| s.ty()), Some(ScalarType::Bytes(_)));
@@ -1637,9 +1605,19 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
                     return Err(nul_error());
                 }
                 tail.fill(0);
-                Ok(())
+                return Ok(());
             }
+        };
+        if node.tag == Tag::Record {
+            return Err(Error::mismatch(format!(
+                "tuple of {given} elements for a record of {} fields",
+                node.kids.len()
+            )));
         }
+        Err(Error::mismatch(format!(
+            "expected a sequence of length {}, found length {given}",
+            node.n
+        )))
     }
 }
 
@@ -1667,18 +1645,18 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), E> {
-        let Enc { node, frame, .. } = self;
-        if node.tag == Tag::Bytes && v.last() != Some(&0) {
-            if let Some((head, tail)) = frame
-                .bytes(node, node.size)
+        if self.node.tag == Tag::Bytes
+            && v.last() != Some(&0)
+            && let Some((head, tail)) = self
+                .frame
+                .bytes(self.node, self.node.size)
                 .and_then(|s| s.split_at_mut_checked(v.len()))
-            {
-                head.copy_from_slice(v);
-                tail.fill(0);
-                return Ok(());
-            }
+        {
+            head.copy_from_slice(v);
+            tail.fill(0);
+            return Ok(());
         }
-        Enc::<E>::at(node, frame).general(|e| e.converting()?.put_bytes(v))
+        self.general(|e| e.converting()?.put_bytes(v))
     }
     through!(some);
     fn serialize_unit(self) -> Result<(), E> {
@@ -1705,14 +1683,17 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
         if !special::is_element(name) {
             return value.serialize(self);
         }
-        if self.node.tag == Tag::Time && self.node.is_token(name) {
-            // the unit is the dtype's: the count is stored as it is
-            if let Captured::Int(count) = probe(value) {
-                let Enc { node, frame, .. } = self;
-                let d = frame.bytes(node, 8).and_then(|s| s.first_chunk_mut());
-                *d.ok_or_else(|| E::of(internal()))? = count.to_le_bytes();
-                return Ok(());
-            }
+        // the unit is the dtype's: the count is stored as it is
+        if self.node.tag == Tag::Time
+            && self.node.is_token(name)
+            && let Captured::Int(count) = probe(value)
+        {
+            let d = self
+                .frame
+                .bytes(self.node, 8)
+                .and_then(|s| s.first_chunk_mut());
+            *d.ok_or_else(|| E::of(internal()))? = count.to_le_bytes();
+            return Ok(());
         }
         self.general(|e| e.special(name, value))
     }
