@@ -860,12 +860,12 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             }
             Some(Special::Padding) => {
                 let slot = self.converting()?;
-                return match slot.scalar() {
+                return match slot.node.scalar {
                     Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
                         slot.buf.fill(0);
                         Ok(())
                     }
-                    _ => Err(slot.mismatch("padding")),
+                    _ => Err(mismatch(slot.node, "padding")),
                 };
             }
             Some(Special::Bits(kind)) => return self.slot()?.put_bits(value, kind),
@@ -894,18 +894,9 @@ struct Slot<'a, 'f> {
 }
 
 impl Slot<'_, '_> {
-    fn scalar(&self) -> Option<Scalar> {
-        self.node.scalar
-    }
-
-    #[cold]
-    fn mismatch(&self, found: &str) -> Error {
-        mismatch(self.node, found)
-    }
-
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
-        if self.node.strict && self.scalar().map(|s| s.ty()) != Some(ty) {
+        if self.node.strict && self.node.scalar.map(|s| s.ty()) != Some(ty) {
             return Err(not_strict());
         }
         Ok(())
@@ -920,7 +911,7 @@ impl Slot<'_, '_> {
         match num {
             // a bool node (always `|b1`, a plain number) took it on the
             // fast path
-            Plain::Bool => Err(self.mismatch("bool")),
+            Plain::Bool => Err(mismatch(self.node, "bool")),
             Plain::I8 => self.put_int(i128::from(raw as u8 as i8)),
             Plain::I16 => self.put_int(i128::from(raw as u16 as i16)),
             Plain::I32 => self.put_int(i128::from(raw as u32 as i32)),
@@ -940,8 +931,8 @@ impl Slot<'_, '_> {
     }
 
     fn put_int(self, v: i128) -> Result<()> {
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch(&format!("integer {v}")));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, &format!("integer {v}")));
         };
         let big = s.order() == ByteOrder::Big;
         match s.ty() {
@@ -973,13 +964,13 @@ impl Slot<'_, '_> {
                 let c = i64::try_from(v).map_err(|_| not_fit(v, &s))?;
                 write_uint(self.buf, c as u64, 8, big)
             }
-            _ => Err(self.mismatch(&format!("integer {v}"))),
+            _ => Err(mismatch(self.node, &format!("integer {v}"))),
         }
     }
 
     fn put_float(self, v: f64, from_f32: bool, show: &dyn Fn() -> String) -> Result<()> {
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch(&format!("float {}", show())));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, &format!("float {}", show())));
         };
         let big = s.order() == ByteOrder::Big;
         match s.ty() {
@@ -994,14 +985,14 @@ impl Slot<'_, '_> {
             },
             _ => {
                 let what = if from_f32 { "f32" } else { "float" };
-                Err(self.mismatch(&format!("{what} {}", show())))
+                Err(mismatch(self.node, &format!("{what} {}", show())))
             }
         }
     }
 
     fn put_complex(self, re: f64, im: f64) -> Result<()> {
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch("a complex number"));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, "a complex number"));
         };
         let big = s.order() == ByteOrder::Big;
         let show = || format!("({re}{im:+}j)");
@@ -1027,8 +1018,8 @@ impl Slot<'_, '_> {
     #[cold]
     #[inline(never)]
     fn put_str(self, v: &str) -> Result<()> {
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch("string"));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, "string"));
         };
         if v.ends_with('\0') {
             return Err(nul_error());
@@ -1042,14 +1033,14 @@ impl Slot<'_, '_> {
                 }
             }
             ScalarType::Bytes(_) => self.put_raw(v.as_bytes(), &s),
-            _ => Err(self.mismatch("string")),
+            _ => Err(mismatch(self.node, "string")),
         }
     }
 
     #[cold]
     #[inline(never)]
     fn put_bytes(self, v: &[u8]) -> Result<()> {
-        match self.scalar() {
+        match self.node.scalar {
             Some(s) if matches!(s.ty(), ScalarType::Bytes(_)) => {
                 if v.last() == Some(&0) {
                     return Err(nul_error());
@@ -1057,7 +1048,7 @@ impl Slot<'_, '_> {
                 self.put_raw(v, &s)
             }
             Some(s) if matches!(s.ty(), ScalarType::Void(_)) => self.put_raw(v, &s),
-            _ => Err(self.mismatch("bytes")),
+            _ => Err(mismatch(self.node, "bytes")),
         }
     }
 
@@ -1077,12 +1068,12 @@ impl Slot<'_, '_> {
             let kind = if delta { "timedelta64" } else { "datetime64" };
             format!("{kind}{from}")
         };
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch(&found()));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, &found()));
         };
         let to = match (s.ty(), delta) {
             (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
-            _ => return Err(self.mismatch(&found())),
+            _ => return Err(mismatch(self.node, &found())),
         };
         let c = convert_time(count, from, to, !delta)?;
         write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
@@ -1105,7 +1096,7 @@ impl Slot<'_, '_> {
             return Err(Error::mismatch(format!("malformed {}", kind.what)));
         }
         self.strict_ok(kind.own)?;
-        match self.scalar() {
+        match self.node.scalar {
             Some(s) if s.ty() == kind.own => {
                 write_uint(self.buf, bits, size as u8, s.order() == ByteOrder::Big)
             }
@@ -1553,7 +1544,7 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
             _ => None,
         };
         let slot = self.slot()?;
-        let s = slot.scalar().ok_or_else(internal)?;
+        let s = slot.node.scalar.ok_or_else(internal)?;
         let Some(byte) = byte else {
             return Err(
                 Error::mismatch(format!("expected a byte (an integer 0..=255) of '{s}'"))
@@ -1599,7 +1590,8 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
             }
             Walk::Bytes { n } => {
                 let slot = self.slot()?;
-                let is_bytes = matches!(slot.scalar().map(|s| s.ty()), Some(ScalarType::Bytes(_)));
+                let is_bytes =
+                    matches!(slot.node.scalar.map(|s| s.ty()), Some(ScalarType::Bytes(_)));
                 let (head, tail) = slot.buf.split_at_mut(n.min(slot.buf.len()));
                 if is_bytes && head.last() == Some(&0) {
                     return Err(nul_error());
