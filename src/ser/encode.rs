@@ -1262,8 +1262,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     #[cold]
     #[inline(never)]
     fn field_by_name<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<(), E> {
-        let idx = self.lookup(key);
-        self.field_at(idx, key, &value)
+        self.field_at(self.lookup(key).ok_or(key), &value)
     }
 
     /// The index of the next field in dtype order.
@@ -1287,34 +1286,35 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     /// A field looked up by name (or a map's value): the exact pass's path
     /// off the fields in dtype order, the value behind `dyn`
     /// ([`DynValue`](crate::ser::DynValue)), instantiated once per pass
-    /// whatever the field's type.
+    /// whatever the field's type. `idx`: the field's index, or the key
+    /// the dtype has no field of.
     #[inline(never)]
     fn field_at(
         &mut self,
-        idx: Option<usize>,
-        key: &str,
+        idx: std::result::Result<usize, &str>,
         value: &crate::ser::DynValue<'_>,
     ) -> Result<(), E> {
         // strict mode: fields only in dtype order, so none can repeat
-        if self.strict && idx != Some(self.hint()) {
+        if self.strict && idx != Ok(self.hint()) {
             return Err(E::of(not_strict()));
         }
-        let Some(idx) = idx else {
-            if let Captured::Padding(_) = probe(value) {
-                return Ok(());
+        let idx = match idx {
+            Ok(idx) => idx,
+            Err(_) if matches!(probe(value), Captured::Padding(_)) => return Ok(()),
+            Err(key) => {
+                let e = Error::mismatch(format!(
+                    "the dtype has no such field (it has {})",
+                    names_repr(self.kids.iter().map(|f| &*f.name))
+                ));
+                return Err(E::of(e.in_field(key)));
             }
-            let e = Error::mismatch(format!(
-                "the dtype has no such field (it has {})",
-                names_repr(self.kids.iter().map(|f| &*f.name))
-            ));
-            return Err(E::of(e.in_field(key)));
         };
         let Some(f) = self.kids.get(idx) else {
             return Err(E::of(Error::mismatch("internal: field index")));
         };
         value
             .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
-            .map_err(|e| e.field(key))?;
+            .map_err(|e| e.field(&f.name))?;
         if self.seen.is_none() && idx == self.in_order() {
             self.rest.next();
             return Ok(());
@@ -1325,7 +1325,9 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
         };
         self.rest = [].iter();
         if !seen.mark(self.frame.marks, idx) {
-            return Err(E::of(Error::mismatch("field given twice").in_field(key)));
+            return Err(E::of(
+                Error::mismatch("field given twice").in_field(&f.name),
+            ));
         }
         // idx indexes the record's fields: one more cannot overflow
         seen.next = idx.wrapping_add(1);
@@ -1403,11 +1405,8 @@ impl<E: Pass> ser::SerializeMap for MapRec<'_, '_, '_, E> {
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
         match self.pending.take() {
-            Some(Ok(i)) => {
-                let name = self.rec.kids.get(i).map(|f| &*f.name).unwrap_or_default();
-                self.rec.field_at(Some(i), name, &value)
-            }
-            Some(Err(name)) => self.rec.field_at(None, &name, &value),
+            Some(Ok(i)) => self.rec.field_at(Ok(i), &value),
+            Some(Err(name)) => self.rec.field_at(Err(&name), &value),
             None => Err(E::of(Error::mismatch("map value without a key"))),
         }
     }
