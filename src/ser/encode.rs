@@ -972,15 +972,9 @@ impl Slot<'_, '_> {
         let Some(s) = self.node.scalar else {
             return Err(mismatch(self.node, &format!("float {}", show())));
         };
-        let big = s.order() == ByteOrder::Big;
         match s.ty() {
-            ScalarType::Float(8) => write_uint(self.buf, v.to_bits(), 8, big),
-            ScalarType::Float(4) => match f64_to_f32_exact(v) {
-                Some(f) => write_uint(self.buf, f.to_bits().into(), 4, big),
-                None => Err(inexact_float(&show(), &[v], from_f32, &s)),
-            },
-            ScalarType::Float(2) => match f64_to_f16_bits_exact(v) {
-                Some(b) => write_uint(self.buf, b.into(), 2, big),
+            ScalarType::Float(n @ (2 | 4 | 8)) => match float_bits(v, n) {
+                Some(b) => write_uint(self.buf, b, n, s.order() == ByteOrder::Big),
                 None => Err(inexact_float(&show(), &[v], from_f32, &s)),
             },
             _ => {
@@ -998,15 +992,12 @@ impl Slot<'_, '_> {
         let show = || format!("({re}{im:+}j)");
         let half = self.buf.len() / 2;
         match (s.ty(), self.buf.split_at_mut_checked(half)) {
-            (ScalarType::Complex(16), Some((a, b))) => {
-                write_uint(a, re.to_bits(), 8, big)?;
-                write_uint(b, im.to_bits(), 8, big)
-            }
-            (ScalarType::Complex(8), Some((a, b))) => {
-                match (f64_to_f32_exact(re), f64_to_f32_exact(im)) {
+            // parts of half the size
+            (ScalarType::Complex(n @ (8 | 16)), Some((a, b))) => {
+                match (float_bits(re, n / 2), float_bits(im, n / 2)) {
                     (Some(r), Some(i)) => {
-                        write_uint(a, r.to_bits().into(), 4, big)?;
-                        write_uint(b, i.to_bits().into(), 4, big)
+                        write_uint(a, r, n / 2, big)?;
+                        write_uint(b, i, n / 2, big)
                     }
                     _ => Err(inexact_float(&show(), &[re, im], false, &s)),
                 }
@@ -1105,6 +1096,15 @@ impl Slot<'_, '_> {
                 self.put_float(v, true, &|| v.to_string())
             }
         }
+    }
+}
+
+/// The bits of `v` as a float of `size` (2, 4 or 8) bytes, when exact.
+fn float_bits(v: f64, size: u8) -> Option<u64> {
+    match size {
+        2 => f64_to_f16_bits_exact(v).map(u64::from),
+        4 => f64_to_f32_exact(v).map(|f| f.to_bits().into()),
+        _ => Some(v.to_bits()),
     }
 }
 
@@ -1523,13 +1523,9 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
                 Ok(())
             }
             Walk::Bytes { n } => {
-                let i = *n;
-                self.put_byte(i, value)?;
-                // i < the slot's length (checked by put_byte)
-                if let Walk::Bytes { n } = &mut self.walk {
-                    *n = i.wrapping_add(1);
-                }
-                Ok(())
+                // an error ends the sequence: the count is moved on first
+                let i = std::mem::replace(n, n.saturating_add(1));
+                self.put_byte(i, value)
             }
             Walk::Repeat { .. } | Walk::Kids => Err(self.too_long()),
         }
