@@ -487,34 +487,18 @@ impl DtypeTree {
 
 /// A node as plain numbers, filling its slot: one number (`(num, 0)`), or
 /// an unrolled or repeated subarray of `n` > 0 numbers back to back
-/// (`(num, n)`).
+/// (`(num, n)`: [`compile`] puts its elements `size / n` bytes apart from
+/// the node's offset, so that they fill it is enough).
 fn numbers(node: &TreeNode) -> Option<(Plain, usize)> {
     if let Some(num) = node.num {
         return (node.size == num.size()).then_some((num, 0));
     }
-    let kid = match node.tag {
-        Tag::Array => node.kids.first()?,
-        Tag::Sub => match &*node.kids {
-            [kid] => kid,
-            _ => return None,
-        },
+    let num = match node.tag {
+        Tag::Array | Tag::Sub => node.kids.first()?.node.num?,
         _ => return None,
     };
-    let num = kid.node.num?;
-    // every element at its place (an unrolled one's offset is its frame's,
-    // a repeated one's its own element's), back to back
-    let packed = match node.tag {
-        Tag::Array => node.kids.iter().enumerate().all(|(i, k)| {
-            k.node.num == kid.node.num
-                && k.node.size == num.size()
-                && i.checked_mul(num.size())
-                    .and_then(|d| d.checked_add(node.off as usize))
-                    == Some(k.node.off as usize)
-        }),
-        _ => kid.node.off == 0 && node.stride as usize == num.size(),
-    };
     let fills = node.n.checked_mul(num.size()) == Some(node.size);
-    (packed && fills && node.n > 0).then_some((num, node.n))
+    (fills && node.n > 0).then_some((num, node.n))
 }
 
 /// Copies the rows `data` into `out` at `at`: where they end.
@@ -659,19 +643,20 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     /// exactly this type; anything else by [`Slot::put_number`].
     #[inline(always)]
     fn put_plain<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), E> {
-        let Enc { node, frame, .. } = self;
-        if node.num == Some(num) {
-            if let Some(d) = frame.bytes(node, N).and_then(|s| s.first_chunk_mut()) {
-                *d = bytes;
-                return Ok(());
-            }
+        if self.node.num == Some(num)
+            && let Some(d) = self
+                .frame
+                .bytes(self.node, N)
+                .and_then(|s| s.first_chunk_mut())
+        {
+            *d = bytes;
+            return Ok(());
         }
         let mut raw = [0u8; 8];
         if let Some(d) = raw.first_chunk_mut::<N>() {
             *d = bytes;
         }
-        Enc::<E>::at(node, frame)
-            .general(|e| e.converting()?.put_number(num, u64::from_le_bytes(raw)))
+        self.general(|e| e.converting()?.put_number(num, u64::from_le_bytes(raw)))
     }
 
     /// A string into a `<Un` node: its chars as little-endian code points,
@@ -679,15 +664,14 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     /// [`Slot::put_str`].
     #[inline(always)]
     fn put_str(self, v: &str) -> Result<(), E> {
-        let Enc { node, frame, .. } = self;
-        if node.tag == Tag::Unicode && !v.ends_with('\0') {
-            if let Some(slot) = frame.bytes(node, node.size) {
-                if put_unicode(slot, v, false) {
-                    return Ok(());
-                }
-            }
+        if self.node.tag == Tag::Unicode
+            && !v.ends_with('\0')
+            && let Some(slot) = self.frame.bytes(self.node, self.node.size)
+            && put_unicode(slot, v, false)
+        {
+            return Ok(());
         }
-        Enc::<E>::at(node, frame).general(|e| e.converting()?.put_str(v))
+        self.general(|e| e.converting()?.put_str(v))
     }
 
     /// The node's parts as a sequence (see [`Seq`]).
@@ -876,12 +860,12 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             }
             Some(Special::Padding) => {
                 let slot = self.converting()?;
-                return match slot.scalar() {
+                return match slot.node.scalar {
                     Some(s) if matches!(s.ty(), ScalarType::Void(_)) => {
                         slot.buf.fill(0);
                         Ok(())
                     }
-                    _ => Err(slot.mismatch("padding")),
+                    _ => Err(mismatch(slot.node, "padding")),
                 };
             }
             Some(Special::Bits(kind)) => return self.slot()?.put_bits(value, kind),
@@ -910,18 +894,9 @@ struct Slot<'a, 'f> {
 }
 
 impl Slot<'_, '_> {
-    fn scalar(&self) -> Option<Scalar> {
-        self.node.scalar
-    }
-
-    #[cold]
-    fn mismatch(&self, found: &str) -> Error {
-        mismatch(self.node, found)
-    }
-
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
-        if self.node.strict && self.scalar().map(|s| s.ty()) != Some(ty) {
+        if self.node.strict && self.node.scalar.map(|s| s.ty()) != Some(ty) {
             return Err(not_strict());
         }
         Ok(())
@@ -934,12 +909,9 @@ impl Slot<'_, '_> {
     fn put_number(self, num: Plain, raw: u64) -> Result<()> {
         // the low bytes of `raw` are the number's own
         match num {
-            Plain::Bool => match self.scalar() {
-                Some(s) if s.ty() == ScalarType::Bool => {
-                    write_uint(self.buf, u64::from(raw != 0), 1, false)
-                }
-                _ => Err(self.mismatch("bool")),
-            },
+            // a bool node (always `|b1`, a plain number) took it on the
+            // fast path
+            Plain::Bool => Err(mismatch(self.node, "bool")),
             Plain::I8 => self.put_int(i128::from(raw as u8 as i8)),
             Plain::I16 => self.put_int(i128::from(raw as u16 as i16)),
             Plain::I32 => self.put_int(i128::from(raw as u32 as i32)),
@@ -959,8 +931,8 @@ impl Slot<'_, '_> {
     }
 
     fn put_int(self, v: i128) -> Result<()> {
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch(&format!("integer {v}")));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, &format!("integer {v}")));
         };
         let big = s.order() == ByteOrder::Big;
         match s.ty() {
@@ -992,49 +964,40 @@ impl Slot<'_, '_> {
                 let c = i64::try_from(v).map_err(|_| not_fit(v, &s))?;
                 write_uint(self.buf, c as u64, 8, big)
             }
-            _ => Err(self.mismatch(&format!("integer {v}"))),
+            _ => Err(mismatch(self.node, &format!("integer {v}"))),
         }
     }
 
     fn put_float(self, v: f64, from_f32: bool, show: &dyn Fn() -> String) -> Result<()> {
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch(&format!("float {}", show())));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, &format!("float {}", show())));
         };
-        let big = s.order() == ByteOrder::Big;
         match s.ty() {
-            ScalarType::Float(8) => write_uint(self.buf, v.to_bits(), 8, big),
-            ScalarType::Float(4) => match f64_to_f32_exact(v) {
-                Some(f) => write_uint(self.buf, f.to_bits().into(), 4, big),
-                None => Err(inexact_float(&show(), &[v], from_f32, &s)),
-            },
-            ScalarType::Float(2) => match f64_to_f16_bits_exact(v) {
-                Some(b) => write_uint(self.buf, b.into(), 2, big),
+            ScalarType::Float(n @ (2 | 4 | 8)) => match float_bits(v, n) {
+                Some(b) => write_uint(self.buf, b, n, s.order() == ByteOrder::Big),
                 None => Err(inexact_float(&show(), &[v], from_f32, &s)),
             },
             _ => {
                 let what = if from_f32 { "f32" } else { "float" };
-                Err(self.mismatch(&format!("{what} {}", show())))
+                Err(mismatch(self.node, &format!("{what} {}", show())))
             }
         }
     }
 
     fn put_complex(self, re: f64, im: f64) -> Result<()> {
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch("a complex number"));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, "a complex number"));
         };
         let big = s.order() == ByteOrder::Big;
         let show = || format!("({re}{im:+}j)");
         let half = self.buf.len() / 2;
         match (s.ty(), self.buf.split_at_mut_checked(half)) {
-            (ScalarType::Complex(16), Some((a, b))) => {
-                write_uint(a, re.to_bits(), 8, big)?;
-                write_uint(b, im.to_bits(), 8, big)
-            }
-            (ScalarType::Complex(8), Some((a, b))) => {
-                match (f64_to_f32_exact(re), f64_to_f32_exact(im)) {
+            // parts of half the size
+            (ScalarType::Complex(n @ (8 | 16)), Some((a, b))) => {
+                match (float_bits(re, n / 2), float_bits(im, n / 2)) {
                     (Some(r), Some(i)) => {
-                        write_uint(a, r.to_bits().into(), 4, big)?;
-                        write_uint(b, i.to_bits().into(), 4, big)
+                        write_uint(a, r, n / 2, big)?;
+                        write_uint(b, i, n / 2, big)
                     }
                     _ => Err(inexact_float(&show(), &[re, im], false, &s)),
                 }
@@ -1046,8 +1009,8 @@ impl Slot<'_, '_> {
     #[cold]
     #[inline(never)]
     fn put_str(self, v: &str) -> Result<()> {
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch("string"));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, "string"));
         };
         if v.ends_with('\0') {
             return Err(nul_error());
@@ -1061,14 +1024,14 @@ impl Slot<'_, '_> {
                 }
             }
             ScalarType::Bytes(_) => self.put_raw(v.as_bytes(), &s),
-            _ => Err(self.mismatch("string")),
+            _ => Err(mismatch(self.node, "string")),
         }
     }
 
     #[cold]
     #[inline(never)]
     fn put_bytes(self, v: &[u8]) -> Result<()> {
-        match self.scalar() {
+        match self.node.scalar {
             Some(s) if matches!(s.ty(), ScalarType::Bytes(_)) => {
                 if v.last() == Some(&0) {
                     return Err(nul_error());
@@ -1076,7 +1039,7 @@ impl Slot<'_, '_> {
                 self.put_raw(v, &s)
             }
             Some(s) if matches!(s.ty(), ScalarType::Void(_)) => self.put_raw(v, &s),
-            _ => Err(self.mismatch("bytes")),
+            _ => Err(mismatch(self.node, "bytes")),
         }
     }
 
@@ -1096,12 +1059,12 @@ impl Slot<'_, '_> {
             let kind = if delta { "timedelta64" } else { "datetime64" };
             format!("{kind}{from}")
         };
-        let Some(s) = self.scalar() else {
-            return Err(self.mismatch(&found()));
+        let Some(s) = self.node.scalar else {
+            return Err(mismatch(self.node, &found()));
         };
         let to = match (s.ty(), delta) {
             (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
-            _ => return Err(self.mismatch(&found())),
+            _ => return Err(mismatch(self.node, &found())),
         };
         let c = convert_time(count, from, to, !delta)?;
         write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
@@ -1124,7 +1087,7 @@ impl Slot<'_, '_> {
             return Err(Error::mismatch(format!("malformed {}", kind.what)));
         }
         self.strict_ok(kind.own)?;
-        match self.scalar() {
+        match self.node.scalar {
             Some(s) if s.ty() == kind.own => {
                 write_uint(self.buf, bits, size as u8, s.order() == ByteOrder::Big)
             }
@@ -1133,6 +1096,15 @@ impl Slot<'_, '_> {
                 self.put_float(v, true, &|| v.to_string())
             }
         }
+    }
+}
+
+/// The bits of `v` as a float of `size` (2, 4 or 8) bytes, when exact.
+fn float_bits(v: f64, size: u8) -> Option<u64> {
+    match size {
+        2 => f64_to_f16_bits_exact(v).map(u64::from),
+        4 => f64_to_f32_exact(v).map(|f| f.to_bits().into()),
+        _ => Some(v.to_bits()),
     }
 }
 
@@ -1290,8 +1262,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     #[cold]
     #[inline(never)]
     fn field_by_name<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<(), E> {
-        let idx = self.lookup(key);
-        self.field_at(idx, key, &value)
+        self.field_at(self.lookup(key).ok_or(key), &value)
     }
 
     /// The index of the next field in dtype order.
@@ -1315,34 +1286,35 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     /// A field looked up by name (or a map's value): the exact pass's path
     /// off the fields in dtype order, the value behind `dyn`
     /// ([`DynValue`](crate::ser::DynValue)), instantiated once per pass
-    /// whatever the field's type.
+    /// whatever the field's type. `idx`: the field's index, or the key
+    /// the dtype has no field of.
     #[inline(never)]
     fn field_at(
         &mut self,
-        idx: Option<usize>,
-        key: &str,
+        idx: std::result::Result<usize, &str>,
         value: &crate::ser::DynValue<'_>,
     ) -> Result<(), E> {
         // strict mode: fields only in dtype order, so none can repeat
-        if self.strict && idx != Some(self.hint()) {
+        if self.strict && idx != Ok(self.hint()) {
             return Err(E::of(not_strict()));
         }
-        let Some(idx) = idx else {
-            if let Captured::Padding(_) = probe(value) {
-                return Ok(());
+        let idx = match idx {
+            Ok(idx) => idx,
+            Err(_) if matches!(probe(value), Captured::Padding(_)) => return Ok(()),
+            Err(key) => {
+                let e = Error::mismatch(format!(
+                    "the dtype has no such field (it has {})",
+                    names_repr(self.kids.iter().map(|f| &*f.name))
+                ));
+                return Err(E::of(e.in_field(key)));
             }
-            let e = Error::mismatch(format!(
-                "the dtype has no such field (it has {})",
-                names_repr(self.kids.iter().map(|f| &*f.name))
-            ));
-            return Err(E::of(e.in_field(key)));
         };
         let Some(f) = self.kids.get(idx) else {
             return Err(E::of(Error::mismatch("internal: field index")));
         };
         value
             .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
-            .map_err(|e| e.field(key))?;
+            .map_err(|e| e.field(&f.name))?;
         if self.seen.is_none() && idx == self.in_order() {
             self.rest.next();
             return Ok(());
@@ -1353,7 +1325,9 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
         };
         self.rest = [].iter();
         if !seen.mark(self.frame.marks, idx) {
-            return Err(E::of(Error::mismatch("field given twice").in_field(key)));
+            return Err(E::of(
+                Error::mismatch("field given twice").in_field(&f.name),
+            ));
         }
         // idx indexes the record's fields: one more cannot overflow
         seen.next = idx.wrapping_add(1);
@@ -1431,11 +1405,8 @@ impl<E: Pass> ser::SerializeMap for MapRec<'_, '_, '_, E> {
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), E> {
         match self.pending.take() {
-            Some(Ok(i)) => {
-                let name = self.rec.kids.get(i).map(|f| &*f.name).unwrap_or_default();
-                self.rec.field_at(Some(i), name, &value)
-            }
-            Some(Err(name)) => self.rec.field_at(None, &name, &value),
+            Some(Ok(i)) => self.rec.field_at(Ok(i), &value),
+            Some(Err(name)) => self.rec.field_at(Err(&name), &value),
             None => Err(E::of(Error::mismatch("map value without a key"))),
         }
     }
@@ -1552,13 +1523,9 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
                 Ok(())
             }
             Walk::Bytes { n } => {
-                let i = *n;
-                self.put_byte(i, value)?;
-                // i < the slot's length (checked by put_byte)
-                if let Walk::Bytes { n } = &mut self.walk {
-                    *n = i.wrapping_add(1);
-                }
-                Ok(())
+                // an error ends the sequence: the count is moved on first
+                let i = std::mem::replace(n, n.saturating_add(1));
+                self.put_byte(i, value)
             }
             Walk::Repeat { .. } | Walk::Kids => Err(self.too_long()),
         }
@@ -1572,7 +1539,7 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
             _ => None,
         };
         let slot = self.slot()?;
-        let s = slot.scalar().ok_or_else(internal)?;
+        let s = slot.node.scalar.ok_or_else(internal)?;
         let Some(byte) = byte else {
             return Err(
                 Error::mismatch(format!("expected a byte (an integer 0..=255) of '{s}'"))
@@ -1602,44 +1569,42 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
     #[inline(never)]
     fn finish_other(mut self) -> Result<()> {
         let node = self.node;
-        match self.walk {
-            Walk::Repeat { left, .. } => Err(Error::mismatch(format!(
-                "expected a sequence of length {}, found length {}",
-                node.n,
-                node.n.wrapping_sub(left)
-            ))),
-            Walk::Kids => {
-                let i = node.kids.len().wrapping_sub(self.kids.len());
-                if node.tag == Tag::Record {
-                    return Err(Error::mismatch(format!(
-                        "tuple of {i} elements for a record of {} fields",
-                        node.kids.len()
-                    )));
-                }
-                Err(Error::mismatch(format!(
-                    "expected a sequence of length {}, found length {i}",
-                    node.n
-                )))
-            }
+        // elements given to a subarray or record (a tuple)
+        let given = match self.walk {
+            Walk::Repeat { left, .. } => node.n.wrapping_sub(left),
+            Walk::Kids => node.kids.len().wrapping_sub(self.kids.len()),
             Walk::Complex {
                 parts: [Some(re), Some(im)],
                 n: 2,
-            } => self.slot()?.put_complex(re, im),
-            Walk::Complex { n, .. } => Err(mismatch(
-                node,
-                &format!("a sequence of length {n} (a complex number is [re, im])"),
-            )),
+            } => return self.slot()?.put_complex(re, im),
+            Walk::Complex { n, .. } => {
+                return Err(mismatch(
+                    node,
+                    &format!("a sequence of length {n} (a complex number is [re, im])"),
+                ));
+            }
             Walk::Bytes { n } => {
                 let slot = self.slot()?;
-                let is_bytes = matches!(slot.scalar().map(|s| s.ty()), Some(ScalarType::Bytes(_)));
+                let is_bytes =
+                    matches!(slot.node.scalar.map(|s| s.ty()), Some(ScalarType::Bytes(_)));
                 let (head, tail) = slot.buf.split_at_mut(n.min(slot.buf.len()));
                 if is_bytes && head.last() == Some(&0) {
                     return Err(nul_error());
                 }
                 tail.fill(0);
-                Ok(())
+                return Ok(());
             }
+        };
+        if node.tag == Tag::Record {
+            return Err(Error::mismatch(format!(
+                "tuple of {given} elements for a record of {} fields",
+                node.kids.len()
+            )));
         }
+        Err(Error::mismatch(format!(
+            "expected a sequence of length {}, found length {given}",
+            node.n
+        )))
     }
 }
 
@@ -1667,18 +1632,18 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), E> {
-        let Enc { node, frame, .. } = self;
-        if node.tag == Tag::Bytes && v.last() != Some(&0) {
-            if let Some((head, tail)) = frame
-                .bytes(node, node.size)
+        if self.node.tag == Tag::Bytes
+            && v.last() != Some(&0)
+            && let Some((head, tail)) = self
+                .frame
+                .bytes(self.node, self.node.size)
                 .and_then(|s| s.split_at_mut_checked(v.len()))
-            {
-                head.copy_from_slice(v);
-                tail.fill(0);
-                return Ok(());
-            }
+        {
+            head.copy_from_slice(v);
+            tail.fill(0);
+            return Ok(());
         }
-        Enc::<E>::at(node, frame).general(|e| e.converting()?.put_bytes(v))
+        self.general(|e| e.converting()?.put_bytes(v))
     }
     through!(some);
     fn serialize_unit(self) -> Result<(), E> {
@@ -1705,14 +1670,17 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
         if !special::is_element(name) {
             return value.serialize(self);
         }
-        if self.node.tag == Tag::Time && self.node.is_token(name) {
-            // the unit is the dtype's: the count is stored as it is
-            if let Captured::Int(count) = probe(value) {
-                let Enc { node, frame, .. } = self;
-                let d = frame.bytes(node, 8).and_then(|s| s.first_chunk_mut());
-                *d.ok_or_else(|| E::of(internal()))? = count.to_le_bytes();
-                return Ok(());
-            }
+        // the unit is the dtype's: the count is stored as it is
+        if self.node.tag == Tag::Time
+            && self.node.is_token(name)
+            && let Captured::Int(count) = probe(value)
+        {
+            let d = self
+                .frame
+                .bytes(self.node, 8)
+                .and_then(|s| s.first_chunk_mut());
+            *d.ok_or_else(|| E::of(internal()))? = count.to_le_bytes();
+            return Ok(());
         }
         self.general(|e| e.special(name, value))
     }

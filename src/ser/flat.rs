@@ -210,21 +210,22 @@ impl<'b> Flat<'b> {
     /// next [`resume`](Flat::resume).
     #[inline]
     pub(crate) fn suspend(&mut self) -> (&[u8], u64) {
-        let (data, stored) = {
-            let stored = self.pos / at_least_one(self.layout.itemsize);
-            let pos = std::mem::take(&mut self.pos);
-            (pos, stored as u64)
-        };
-        self.layout = Layout::none();
+        let layout = std::mem::replace(&mut self.layout, Layout::none());
         self.ends = Ends::default();
-        (self.block.get(..data).unwrap_or_default(), stored)
+        self.take(layout.itemsize)
     }
 
     /// Empties the full block: its bytes (to append to the output) and the
     /// number of elements in them; the layout stays.
     #[inline]
     pub(crate) fn drain(&mut self) -> (&[u8], u64) {
-        let stored = self.pos / at_least_one(self.layout.itemsize);
+        self.take(self.layout.itemsize)
+    }
+
+    /// Empties the block of its elements of `itemsize` bytes.
+    #[inline]
+    fn take(&mut self, itemsize: usize) -> (&[u8], u64) {
+        let stored = self.pos / at_least_one(itemsize);
         let pos = std::mem::take(&mut self.pos);
         (self.block.get(..pos).unwrap_or_default(), stored as u64)
     }
