@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::format::dtype::DatetimeUnit;
+use crate::kinds::ieee::{F16, F32, F64};
 use crate::kinds::timeconv::Refusal;
 
 /// `i64` as `f64` when exact. (`i64::MAX as f64` rounds up to 2^63, which
@@ -30,95 +31,33 @@ pub(crate) fn f32_to_f64(v: f32) -> f64 {
     if !v.is_nan() {
         return f64::from(v);
     }
-    let b = u64::from(v.to_bits());
-    f64::from_bits(((b & 0x8000_0000) << 32) | (0x7ff << 52) | ((b & 0x007f_ffff) << 29))
-}
-
-/// A NaN's sign bit and mantissa bits (payload including the quiet bit),
-/// narrowed to a mantissa of `bits` bits; `None` when a dropped bit is set.
-fn nan_narrowed(v: f64, bits: u32) -> Option<(bool, u64)> {
-    let man = v.to_bits() & ((1 << 52) - 1);
-    // bits is 10 or 23: the shift is 42 or 29
-    let drop = 52_u32.wrapping_sub(bits);
-    (man & ((1_u64 << drop).wrapping_sub(1)) == 0).then_some((v.is_sign_negative(), man >> drop))
+    f64::from_bits(F64.encode(F32.decode(v.to_bits().into())))
 }
 
 /// `f64` as `f32` when exact (infinities stay; a NaN only when its payload
 /// fits, see the module docs).
 #[inline]
 pub(crate) fn f64_to_f32_exact(v: f64) -> Option<f32> {
-    if v.is_nan() {
-        let (neg, man) = nan_narrowed(v, 23)?;
-        let sign = if neg { 0x8000_0000 } else { 0 };
-        // man < 2^23
-        return Some(f32::from_bits(sign | 0x7f80_0000 | man as u32));
-    }
-    let f = v as f32;
-    (f64::from(f) == v).then_some(f)
+    let f = if v.is_nan() {
+        // by its bits: the fraction's top 23 bits
+        f32::from_bits(F32.encode(F64.decode(v.to_bits().into())) as u32)
+    } else {
+        v as f32
+    };
+    (f32_to_f64(f).to_bits() == v.to_bits()).then_some(f)
 }
 
 /// The bits of the IEEE binary16 equal to `v`, `None` if `v` is not
 /// exactly representable (a NaN only when its payload fits, see the module
 /// docs).
 pub(crate) fn f64_to_f16_bits_exact(v: f64) -> Option<u16> {
-    let sign: u16 = if v.is_sign_negative() { 0x8000 } else { 0 };
-    if v.is_nan() {
-        let (_, man) = nan_narrowed(v, 10)?;
-        // man < 2^10
-        return Some(sign | 0x7c00 | man as u16);
-    }
-    if v.is_infinite() {
-        return Some(sign | 0x7c00);
-    }
-    let a = v.abs();
-    if a == 0.0 {
-        return Some(sign);
-    }
-    if a > 65504.0 {
-        return None;
-    }
-    // Unbiased binary exponent of a (a is finite and non-zero here).
-    let bits = a.to_bits();
-    let biased = ((bits >> 52) & 0x7ff) as i32;
-    if biased == 0 {
-        return None; // f64 subnormal: far below the f16 range
-    }
-    // biased is 1..=2047 and a <= 65504: e is -1022..=15, and the
-    // exponent arithmetic below stays within -1022..=1032
-    let e = biased.wrapping_sub(1023);
-    if e >= -14 {
-        // normal f16: a = q * 2^(e-10), q in [1024, 2047]
-        let q = a * 2f64.powi(10_i32.wrapping_sub(e));
-        if q.fract() != 0.0 {
-            return None;
-        }
-        let q = q as u16;
-        let exp = u16::try_from(e.wrapping_add(15)).ok()?;
-        Some(sign | (exp << 10) | q.checked_sub(1024)?)
-    } else {
-        // subnormal f16: a = q * 2^-24, q < 1024
-        let q = a * 2f64.powi(24);
-        if q.fract() != 0.0 || q >= 1024.0 {
-            return None;
-        }
-        Some(sign | q as u16)
-    }
+    let h = F16.encode(F64.decode(v.to_bits().into())) as u16;
+    (f16_bits_to_f64(h).to_bits() == v.to_bits()).then_some(h)
 }
 
 /// The value of IEEE binary16 bits (a NaN's payload kept).
 pub(crate) fn f16_bits_to_f64(bits: u16) -> f64 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = i32::from((bits >> 10) & 0x1f);
-    let frac = f64::from(bits & 0x3ff);
-    match exp {
-        0 => sign * frac * 2f64.powi(-24),
-        31 if frac == 0.0 => sign * f64::INFINITY,
-        31 => f64::from_bits(
-            (u64::from(bits & 0x8000) << 48) | (0x7ff << 52) | (u64::from(bits & 0x3ff) << 42),
-        ),
-        // exp is 1..=30 here
-        _ => sign * (1024.0 + frac) * 2f64.powi(exp.wrapping_sub(25)),
-    }
+    f64::from_bits(F64.encode(F16.decode(bits.into())))
 }
 
 /// [`timeconv::convert`](crate::kinds::timeconv::convert) with the write side's

@@ -218,8 +218,9 @@ impl Special<'_> {
 
 /// Whether a newtype name marks one of this crate's special types (see
 /// [`Special::of`]; not another crate's `$` name): the read side hands
-/// these its own way, never as an ordinary newtype. The one test of it, so
-/// that every deserializer knows the same names.
+/// these its own way, never as an ordinary newtype, and the serializer's
+/// probe stops at them. The one test of it, so that every deserializer
+/// knows the same names.
 pub(crate) fn is_token(name: &str) -> bool {
     matches!(Special::of(name), Some(s) if !matches!(s, Special::Foreign))
 }
@@ -250,13 +251,6 @@ pub(crate) fn nd_pairs(code: &str) -> bool {
 #[inline]
 pub(crate) fn is_element(name: &str) -> bool {
     name.starts_with('$') || bits(name).is_some()
-}
-
-/// Whether a newtype of this name is one of this crate's special types
-/// (not another crate's reserved name).
-#[inline]
-pub(crate) fn is_own(name: &str) -> bool {
-    !matches!(Special::of(name), None | Some(Special::Foreign))
 }
 
 #[cfg(test)]
@@ -321,7 +315,7 @@ mod tests {
             assert_eq!(is_element(name), Special::of(name).is_some());
         }
         assert!(!is_element("Meters") && !is_element(BULK));
-        assert!(is_own(F16) && is_own("$npy_serde::x"));
-        assert!(!is_own("$x") && !is_own("Meters"));
+        assert!(is_token(F16) && is_token("$npy_serde::x"));
+        assert!(!is_token("$x") && !is_token("Meters"));
     }
 }

@@ -765,7 +765,7 @@ impl<H: Take> ser::Serializer for Probe<H> {
                 None | Some(Special::Bits(_) | Special::Foreign) => value.serialize(self),
                 Some(_) => Ok(Seen::Value(Captured::Other)),
             },
-            Look::Kind { .. } if special::is_own(name) => Err(Stop::Special),
+            Look::Kind { .. } if special::is_token(name) => Err(Stop::Special),
             Look::Nd { .. } => match Special::of(name) {
                 Some(Special::NdArray(code)) => {
                     let look = Look::Nd { inside: true, code };

@@ -1,0 +1,162 @@
+//! IEEE 754 binary floats of any width, taken apart and put together by
+//! their bits: a [`Format`] decodes its bits into the value they hold
+//! ([`Wide`], exactly) and encodes a value back, rounded to nearest, ties to
+//! even. One routine for every width: the long doubles' reading rounds
+//! through it, and the exact narrowings of `f64` into `f32`/`f16` check
+//! their result with it.
+
+/// A float's value: `mant * 2^exp` (a zero when `mant` is 0; the
+/// double-double's reading may put a sticky bit below every rounding
+/// position), an infinity, or a NaN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wide {
+    Finite {
+        neg: bool,
+        mant: u128,
+        exp: i32,
+    },
+    Inf {
+        neg: bool,
+    },
+    /// `frac`: the fraction bits left-aligned in 64 (top bit: quiet).
+    Nan {
+        neg: bool,
+        frac: u64,
+    },
+}
+
+/// An IEEE binary format: a sign bit, the exponent field, the fraction.
+#[derive(Clone, Copy)]
+pub(crate) struct Format {
+    /// Significand bits, the hidden one included.
+    pub(crate) p: u32,
+    /// Exponent of the largest finite (also the exponent field's bias;
+    /// the smallest normal's is `1 - emax`).
+    pub(crate) emax: i32,
+}
+
+pub(crate) const F128: Format = Format {
+    p: 113,
+    emax: 16383,
+};
+pub(crate) const F64: Format = Format { p: 53, emax: 1023 };
+pub(crate) const F32: Format = Format { p: 24, emax: 127 };
+pub(crate) const F16: Format = Format { p: 11, emax: 15 };
+
+impl Format {
+    /// Width of the exponent field (15, 11, 8, 5).
+    fn exp_bits(self) -> u32 {
+        // emax is 2^(w-1) - 1
+        (self.emax as u32)
+            .wrapping_add(1)
+            .trailing_zeros()
+            .wrapping_add(1)
+    }
+
+    fn inf_bits(self) -> u64 {
+        ((1u64 << self.exp_bits()).wrapping_sub(1)) << (self.p - 1)
+    }
+
+    fn sign_bit(self) -> u64 {
+        1u64 << (self.exp_bits() + self.p - 1)
+    }
+
+    /// The value of the format's bits (the low bits of `bits`).
+    pub(crate) fn decode(self, bits: u128) -> Wide {
+        let f = self.p - 1;
+        let w = self.exp_bits();
+        let frac = bits & ((1u128 << f) - 1);
+        let e = ((bits >> f) & ((1u128 << w) - 1)) as i32;
+        let neg = (bits >> (f + w)) & 1 == 1;
+        // the exponent of a significand's last bit at exponent field e
+        let exp = |e: i32| e - self.emax - f as i32;
+        match e {
+            // zeros and subnormals: the exponent of field 1, no hidden bit
+            0 => Wide::Finite {
+                neg,
+                mant: frac,
+                exp: exp(1),
+            },
+            _ if e > 2 * self.emax && frac == 0 => Wide::Inf { neg },
+            _ if e > 2 * self.emax => Wide::Nan {
+                neg,
+                frac: ((frac << (128 - f)) >> 64) as u64,
+            },
+            _ => Wide::Finite {
+                neg,
+                mant: frac | (1u128 << f),
+                exp: exp(e),
+            },
+        }
+    }
+
+    /// The bits of `w` rounded to this format (nearest, ties to even; a
+    /// NaN's fraction truncated to the format's).
+    pub(crate) fn encode(self, w: Wide) -> u64 {
+        let (neg, mag) = match w {
+            Wide::Inf { neg } => (neg, self.inf_bits()),
+            // the top p - 1 fraction bits
+            Wide::Nan { neg, frac } => (neg, self.inf_bits() | (frac >> (65 - self.p))),
+            Wide::Finite { neg, mant, exp } => (neg, self.round(mant, exp)),
+        };
+        if neg { mag | self.sign_bit() } else { mag }
+    }
+
+    /// The magnitude bits of `mant * 2^exp`, rounded.
+    fn round(self, mant: u128, exp: i32) -> u64 {
+        if mant == 0 {
+            return 0;
+        }
+        let p = self.p as i32;
+        // the value is in [2^top, 2^(top + 1)); |exp| < 2^15 and the bit
+        // length at most 128, so nothing here overflows an i32
+        let len = 128 - mant.leading_zeros() as i32;
+        let top = exp + len - 1;
+        if top > self.emax {
+            return self.inf_bits();
+        }
+        // exponent of the last significand bit kept
+        let q = top.max(1 - self.emax) - (p - 1);
+        let shift = q - exp;
+        let mut m: u128 = if shift <= 0 {
+            // exact: fewer than p bits, shifted up into place
+            mant << (-shift) as u32
+        } else if shift > 128 {
+            // below half of the smallest step: rounds to zero
+            0
+        } else {
+            let kept = mant.checked_shr(shift as u32).unwrap_or(0);
+            let rem = if shift == 128 {
+                mant
+            } else {
+                mant & ((1u128 << shift as u32) - 1)
+            };
+            let half = 1u128 << (shift - 1) as u32;
+            if rem > half || (rem == half && kept & 1 == 1) {
+                kept + 1
+            } else {
+                kept
+            }
+        };
+        let mut q = q;
+        if m >> self.p != 0 {
+            // rounded up to 2^p: one bit longer
+            m >>= 1;
+            q += 1;
+        }
+        if m == 0 {
+            return 0;
+        }
+        let hidden = 1u128 << (self.p - 1);
+        if m < hidden {
+            // subnormal (q is 1 - emax - (p - 1)): the exponent field is 0
+            return m as u64;
+        }
+        let e = q + (p - 1);
+        if e > self.emax {
+            return self.inf_bits();
+        }
+        let bias = self.emax;
+        (((e + bias) as u64) << (self.p - 1)) | (m - hidden) as u64
+    }
+}
