@@ -356,6 +356,7 @@ impl Error {
     /// ```
     #[must_use]
     #[cold]
+    #[inline(never)]
     pub fn in_field(mut self, name: &str) -> Self {
         self.0.path.push(Segment::Field(name.to_owned()));
         self
@@ -381,6 +382,7 @@ impl Error {
     /// ```
     #[must_use]
     #[cold]
+    #[inline(never)]
     pub fn at_record(mut self, index: u64) -> Self {
         if !self.0.path.iter().any(|s| matches!(s, Segment::Record(_))) {
             self.0.path.push(Segment::Record(index));

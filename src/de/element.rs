@@ -537,14 +537,6 @@ impl Keys {
     }
 }
 
-/// Attaches a field name to an error on its way out (cold: only errors
-/// pay for it).
-#[cold]
-#[inline(never)]
-fn in_field(e: Error, name: &str) -> Error {
-    e.in_field(name)
-}
-
 #[inline]
 fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'a, 'de>> {
     // from the field to the end of the record: the element reads its own
@@ -568,7 +560,7 @@ impl<'de> de::MapAccess<'de> for RecordMap<'_, 'de> {
         self.value = Some(field);
         let key = seed
             .deserialize(de::value::StrDeserializer::<Error>::new(&field.name))
-            .map_err(|e| in_field(e, &field.name))?;
+            .map_err(|e| e.in_field(&field.name))?;
         if let Some(keys) = &mut self.keys {
             keys.note(&key);
         }
@@ -579,7 +571,7 @@ impl<'de> de::MapAccess<'de> for RecordMap<'_, 'de> {
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let field = self.value.take().ok_or_else(internal)?;
         seed.deserialize(field_de(field, self.bytes, self.cfg)?)
-            .map_err(|e| in_field(e, &field.name))
+            .map_err(|e| e.in_field(&field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -669,7 +661,7 @@ where
         };
         match seed.deserialize(de) {
             Ok(v) => Ok(Some(v)),
-            Err(e) => Err(in_field(e, &field.name)),
+            Err(e) => Err(e.in_field(&field.name)),
         }
     }
 

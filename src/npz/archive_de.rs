@@ -282,7 +282,7 @@ impl<'de> SeqAccess<'de> for Records<'_> {
         };
         seed.deserialize(record)
             .map(Some)
-            .map_err(|e| at_record(e, index))
+            .map_err(|e| e.at_record(index))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -319,21 +319,6 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
     }
 }
 
-/// Attaches the record index to an error on its way out (cold: only
-/// errors pay for the formatting code, the per-record path stays small).
-#[cold]
-#[inline(never)]
-fn at_record(e: Error, index: u64) -> Error {
-    e.at_record(index)
-}
-
-/// Attaches the field (column) name to an error on its way out (cold).
-#[cold]
-#[inline(never)]
-fn in_field(e: Error, name: &str) -> Error {
-    e.in_field(name)
-}
-
 impl<'de> MapAccess<'de> for RecordDe<'_> {
     type Error = Error;
 
@@ -359,7 +344,7 @@ impl<'de> MapAccess<'de> for RecordDe<'_> {
             .and_then(|start| col.data.get(start..start.checked_add(col.row)?))
             .ok_or_else(crate::de::internal)?;
         seed.deserialize(ElementDe::new(&col.plan, Bytes::Copied(bytes), self.cfg))
-            .map_err(|e| in_field(e, &col.key))
+            .map_err(|e| e.in_field(&col.key))
     }
 
     fn size_hint(&self) -> Option<usize> {
