@@ -223,13 +223,13 @@ impl DatetimeUnit {
         let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
         let (num, code) = inner.split_at_checked(digits).ok_or(UnitSyntax::Unknown)?;
         let unit = TimeUnit::from_code(code).ok_or(UnitSyntax::Unknown)?;
-        let multiplier = if num.is_empty() {
-            1
-        } else {
-            num.parse::<u32>()
-                .ok()
-                .filter(|&m| i32::try_from(m).is_ok())
-                .ok_or(UnitSyntax::TooLarge)?
+        // digits only: a multiplier that parses is not negative
+        let multiplier = match num {
+            "" => 1,
+            _ => num
+                .parse::<i32>()
+                .map_err(|_| UnitSyntax::TooLarge)?
+                .unsigned_abs(),
         };
         if multiplier == 0 {
             return Err(UnitSyntax::Zero);
@@ -545,9 +545,6 @@ pub struct Field {
     title: Option<String>,
     offset: usize,
     dtype: Dtype,
-    /// `dtype.itemsize()`, computed once: the encoder needs every field's
-    /// extent for every record, and a subarray's size is a product.
-    size: usize,
 }
 
 impl Field {
@@ -564,7 +561,6 @@ impl Field {
             name: name.into(),
             title: None,
             offset,
-            size: dtype.itemsize(),
             dtype,
         }
     }
@@ -626,11 +622,6 @@ impl Field {
     /// ```
     pub fn dtype(&self) -> &Dtype {
         &self.dtype
-    }
-    /// The field's size in bytes (`dtype().itemsize()`, computed once).
-    #[inline]
-    pub(crate) fn size(&self) -> usize {
-        self.size
     }
 }
 
@@ -924,16 +915,13 @@ impl Dtype {
         Ok(match self {
             Dtype::Scalar(_) => self.clone(),
             Dtype::Subarray(base, shape) => Dtype::subarray(base.aligned()?, shape.clone())?,
-            Dtype::Record(r) => {
-                let mut b = Dtype::record().align(true);
-                for f in &r.fields {
-                    b = b.push(Field {
-                        title: f.title.clone(),
-                        ..Field::new(f.name.clone(), f.dtype.aligned()?, 0)
-                    });
-                }
-                b.build()?
-            }
+            // the aligned builder aligns each field's dtype and offset
+            Dtype::Record(r) => r
+                .fields
+                .iter()
+                .cloned()
+                .fold(Dtype::record().align(true), RecordBuilder::push)
+                .build()?,
         })
     }
 }
@@ -1051,7 +1039,6 @@ impl RecordBuilder {
             offset = offset.checked_add(pad).ok_or_else(overflow)?;
             if self.align {
                 field.dtype = field.dtype.aligned()?;
-                field.size = field.dtype.itemsize();
                 let a = field.dtype.alignment();
                 max_align = max_align.max(a);
                 offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;

@@ -56,7 +56,7 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
             let mut out = Vec::new();
             let mut column = Column {
                 zip: &mut *zip,
-                size: field.size(),
+                size: field.dtype().itemsize(),
                 done: 0,
             };
             let column_of = Some((field, position));

@@ -273,7 +273,7 @@ fn compile(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> T
                     FieldNode {
                         name: f.name().into(),
                         key: Cached::default(),
-                        node: compile(f.dtype(), &[], at, f.size(), strict),
+                        node: compile(f.dtype(), &[], at, f.dtype().itemsize(), strict),
                     }
                 })
                 .collect();
