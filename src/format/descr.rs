@@ -16,7 +16,7 @@
 
 use crate::error::{Error, Result};
 use crate::format::dtype::{
-    ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType, TimeUnit, UnitSyntax,
+    ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType, UnitSyntax,
 };
 use crate::format::literal::{self, LiteralError, Value};
 use crate::format::pyrepr::PyStr;
@@ -266,8 +266,6 @@ fn letter_code(c: u8) -> Option<ScalarType> {
         b'G' => ScalarType::Complex(32),
         b'O' => ScalarType::Object,
         b'c' => ScalarType::Bytes(1),
-        b'M' => ScalarType::Datetime(DatetimeUnit::new(TimeUnit::Generic)),
-        b'm' => ScalarType::Timedelta(DatetimeUnit::new(TimeUnit::Generic)),
         _ => return None,
     })
 }
@@ -305,14 +303,9 @@ fn named_type(text: &str) -> Result<Option<ScalarType>> {
     ) {
         return Err(zero_size(text));
     }
-    for (name, datetime) in [("datetime64", true), ("timedelta64", false)] {
+    for (name, code) in [("datetime64", b'M'), ("timedelta64", b'm')] {
         if let Some(rest) = text.strip_prefix(name) {
-            let unit = datetime_unit(text, rest)?;
-            return Ok(Some(if datetime {
-                ScalarType::Datetime(unit)
-            } else {
-                ScalarType::Timedelta(unit)
-            }));
+            return time_type(text, code, rest).map(Some);
         }
     }
     Ok(None)
@@ -325,9 +318,10 @@ fn zero_size(text: &str) -> Error {
     ))
 }
 
-/// `[unit]`, `[25s]` or nothing after `M8`/`datetime64`.
-fn datetime_unit(text: &str, rest: &str) -> Result<DatetimeUnit> {
-    DatetimeUnit::parse(rest).map_err(|syntax| {
+/// A datetime (`code` `M`) or timedelta (`m`) with its unit: `[unit]`,
+/// `[25s]` or nothing after `M8`/`datetime64`.
+fn time_type(text: &str, code: u8, rest: &str) -> Result<ScalarType> {
+    let unit = DatetimeUnit::parse(rest).map_err(|syntax| {
         let why = match syntax {
             UnitSyntax::NoBrackets => "expected a unit in brackets such as [ns]",
             UnitSyntax::Unknown => {
@@ -340,6 +334,11 @@ fn datetime_unit(text: &str, rest: &str) -> Result<DatetimeUnit> {
             "invalid datetime metadata in {}: {why}",
             PyStr(text)
         ))
+    })?;
+    Ok(if code == b'M' {
+        ScalarType::Datetime(unit)
+    } else {
+        ScalarType::Timedelta(unit)
     })
 }
 
@@ -356,12 +355,7 @@ fn coded_type(
     let digits = after.bytes().take_while(u8::is_ascii_digit).count();
     let (num, tail) = after.split_at(digits);
     if matches!(code, b'M' | b'm') && (num == "8" || num.is_empty()) {
-        let unit = datetime_unit(text, tail)?;
-        return Ok(if code == b'M' {
-            ScalarType::Datetime(unit)
-        } else {
-            ScalarType::Timedelta(unit)
-        });
+        return time_type(text, code, tail);
     }
     if !tail.is_empty() {
         return Err(not_understood(
