@@ -508,36 +508,29 @@ mod with_chrono {
 
     /// The date `count` of `unit` since 1970-01-01 is, when a whole day.
     fn date_of(count: i64, unit: DatetimeUnit) -> crate::Result<NaiveDate> {
-        let shown = || unit.datetime_as_string(count);
         if count == NAT {
             return Err(crate::Error::mismatch("NaT has no chrono date"));
         }
-        let days = convert(count, unit, DatetimeUnit::new(TimeUnit::Days), true).map_err(|r| {
-            crate::Error::mismatch(match r {
-                Refusal::Generic => format!("{count} in the generic unit holds no date"),
-                Refusal::Overflow => {
-                    format!(
-                        "{} in unit {unit} is out of the range of NaiveDate",
-                        shown()
-                    )
-                }
-                _ => format!(
-                    "{} in unit {unit} is not a whole day, which a NaiveDate is; \
-                     hint: convert to NaiveDateTime",
-                    shown()
-                ),
-            })
-        })?;
-        i32::try_from(days)
-            .ok()
-            .and_then(|d| d.checked_add(EPOCH_DAYS_FROM_CE))
+        let fail = |why: &str| {
+            let shown = unit.datetime_as_string(count);
+            crate::Error::mismatch(format!("{shown} in unit {unit} {why}"))
+        };
+        let days = match convert(count, unit, DatetimeUnit::new(TimeUnit::Days), true) {
+            Ok(days) => i32::try_from(days).ok(),
+            Err(Refusal::Overflow) => None,
+            Err(Refusal::Generic) => {
+                let why = format!("{count} in the generic unit holds no date");
+                return Err(crate::Error::mismatch(why));
+            }
+            Err(_) => {
+                return Err(fail(
+                    "is not a whole day, which a NaiveDate is; hint: convert to NaiveDateTime",
+                ));
+            }
+        };
+        days.and_then(|d| d.checked_add(EPOCH_DAYS_FROM_CE))
             .and_then(NaiveDate::from_num_days_from_ce_opt)
-            .ok_or_else(|| {
-                crate::Error::mismatch(format!(
-                    "{} in unit {unit} is out of the range of NaiveDate",
-                    shown()
-                ))
-            })
+            .ok_or_else(|| fail("is out of the range of NaiveDate"))
     }
 
     /// The count of `unit` of the midnight starting `date`, exactly.
