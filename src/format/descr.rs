@@ -15,9 +15,7 @@
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 use crate::error::{Error, Result};
-use crate::format::dtype::{
-    ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType, UnitSyntax,
-};
+use crate::format::dtype::{ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType};
 use crate::format::literal::{self, LiteralError, Value};
 use crate::format::pyrepr::PyStr;
 
@@ -321,15 +319,7 @@ fn zero_size(text: &str) -> Error {
 /// A datetime (`code` `M`) or timedelta (`m`) with its unit: `[unit]`,
 /// `[25s]` or nothing after `M8`/`datetime64`.
 fn time_type(text: &str, code: u8, rest: &str) -> Result<ScalarType> {
-    let unit = DatetimeUnit::parse(rest).map_err(|syntax| {
-        let why = match syntax {
-            UnitSyntax::NoBrackets => "expected a unit in brackets such as [ns]",
-            UnitSyntax::Unknown => {
-                "unknown unit (expected Y M W D h m s ms us ns ps fs as, optionally with a multiplier)"
-            }
-            UnitSyntax::TooLarge => "the multiplier does not fit a C int",
-            UnitSyntax::Zero => "the multiplier is 0",
-        };
+    let unit = DatetimeUnit::parse(rest).map_err(|why| {
         Error::descr(format!(
             "invalid datetime metadata in {}: {why}",
             PyStr(text)

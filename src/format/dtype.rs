@@ -211,44 +211,33 @@ impl DatetimeUnit {
     /// The unit part of a datetime type after `M8`/`datetime64` (or of a
     /// datetime token): `""` (generic), `"[ns]"`, `"[25s]"`. The one
     /// grammar of units; the multiplier fits a C `int` and is not 0, as
-    /// numpy requires.
-    pub(crate) fn parse(rest: &str) -> std::result::Result<Self, UnitSyntax> {
+    /// numpy requires. The error says why the text is not a unit.
+    pub(crate) fn parse(rest: &str) -> std::result::Result<Self, &'static str> {
         if rest.is_empty() {
             return Ok(DatetimeUnit::new(TimeUnit::Generic));
         }
         let inner = rest
             .strip_prefix('[')
             .and_then(|r| r.strip_suffix(']'))
-            .ok_or(UnitSyntax::NoBrackets)?;
+            .ok_or("expected a unit in brackets such as [ns]")?;
         let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
-        let (num, code) = inner.split_at_checked(digits).ok_or(UnitSyntax::Unknown)?;
-        let unit = TimeUnit::from_code(code).ok_or(UnitSyntax::Unknown)?;
+        let unknown = "unknown unit (expected Y M W D h m s ms us ns ps fs as, optionally with a \
+                       multiplier)";
+        let (num, code) = inner.split_at_checked(digits).ok_or(unknown)?;
+        let unit = TimeUnit::from_code(code).ok_or(unknown)?;
         // digits only: a multiplier that parses is not negative
         let multiplier = match num {
             "" => 1,
             _ => num
                 .parse::<i32>()
-                .map_err(|_| UnitSyntax::TooLarge)?
+                .map_err(|_| "the multiplier does not fit a C int")?
                 .unsigned_abs(),
         };
         if multiplier == 0 {
-            return Err(UnitSyntax::Zero);
+            return Err("the multiplier is 0");
         }
         Ok(DatetimeUnit { unit, multiplier })
     }
-}
-
-/// Why a unit's text is not one ([`DatetimeUnit::parse`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum UnitSyntax {
-    /// Not `[...]`.
-    NoBrackets,
-    /// No unit code numpy knows.
-    Unknown,
-    /// The multiplier does not fit a C `int`.
-    TooLarge,
-    /// The multiplier is 0.
-    Zero,
 }
 
 impl fmt::Display for DatetimeUnit {
@@ -753,16 +742,13 @@ impl Dtype {
             Dtype::Scalar(_) => false,
             Dtype::Subarray(base, _) => base.has_gaps(),
             Dtype::Record(r) => {
-                let mut pos = 0;
-                for f in r.fields() {
-                    if f.offset() != pos || f.dtype().has_gaps() {
-                        return true;
-                    }
-                    // saturation only answers "has gaps": the elements are
-                    // zeroed first, the bytes written stay the same
-                    pos = f.offset().saturating_add(f.dtype().itemsize());
-                }
-                pos != r.itemsize()
+                // the fields are in order and do not overlap (`Record::new`),
+                // so they fill the record exactly when their sizes add up
+                let sizes = r
+                    .fields
+                    .iter()
+                    .fold(0usize, |n, f| n.saturating_add(f.dtype.itemsize()));
+                sizes != r.itemsize || r.fields.iter().any(|f| f.dtype.has_gaps())
             }
         }
     }
