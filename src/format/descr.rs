@@ -80,8 +80,7 @@ fn convert(value: &Value, depth: usize, max_depth: usize) -> Result<Dtype> {
                     items.len()
                 )));
             };
-            let base = convert(fmt, depth, max_depth)?;
-            with_shape(base, shape, depth, max_depth)
+            with_shape(fmt, shape, depth, max_depth)
         }
         Value::List(entries) => {
             let depth = enter(depth, max_depth)?;
@@ -94,9 +93,10 @@ fn convert(value: &Value, depth: usize, max_depth: usize) -> Result<Dtype> {
     }
 }
 
-/// `np.dtype((base, shape))`: a subarray, or `base` itself for shape `()`.
-/// An int `n` means `(n,)`; dims fit a C int.
-fn with_shape(base: Dtype, shape: &Value, depth: usize, max_depth: usize) -> Result<Dtype> {
+/// `np.dtype((fmt, shape))`: a subarray, or `fmt`'s dtype itself for shape
+/// `()`. An int `n` means `(n,)`; dims fit a C int.
+fn with_shape(fmt: &Value, shape: &Value, depth: usize, max_depth: usize) -> Result<Dtype> {
+    let base = convert(fmt, depth, max_depth)?;
     let dim = |v: &Value| -> Result<u64> {
         match v {
             Value::Int(n) => u64::try_from(*n)
@@ -149,10 +149,7 @@ fn record(entries: &[Value], depth: usize, max_depth: usize) -> Result<Dtype> {
         };
         let (name, dt) = match parts {
             [name, fmt] => (name, convert(fmt, depth, max_depth)?),
-            [name, fmt, shape] => {
-                let base = convert(fmt, depth, max_depth)?;
-                (name, with_shape(base, shape, depth, max_depth)?)
-            }
+            [name, fmt, shape] => (name, with_shape(fmt, shape, depth, max_depth)?),
             _ => {
                 return Err(Error::descr(format!(
                     "a record field is a tuple (name, format) or (name, format, shape), found a \
