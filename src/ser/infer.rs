@@ -319,10 +319,8 @@ pub(crate) struct SeqInfer<'a> {
 impl SeqInfer<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.count;
-        if let Some(len) = *self.len {
-            if i >= len {
-                return Err(too_long(len));
-            }
+        if let Some(len) = self.len.filter(|&len| i >= len) {
+            return Err(too_long(len));
         }
         value
             .serialize(Infer::below(self.elem, self.at)?)
@@ -334,14 +332,12 @@ impl SeqInfer<'_> {
     }
 
     fn finish(self) -> Result<()> {
-        match *self.len {
-            None => {
-                *self.len = Some(self.count);
-                Ok(())
-            }
-            Some(len) if len == self.count => Ok(()),
-            Some(len) => Err(ragged(self.count, len)),
+        // the first sequence's length, which every later one must have
+        let len = *self.len.get_or_insert(self.count);
+        if len != self.count {
+            return Err(ragged(self.count, len));
         }
+        Ok(())
     }
 }
 
@@ -554,10 +550,9 @@ impl ser::SerializeTuple for TupleInfer<'_> {
             TupleInfer::New(slot, nodes, _) => {
                 // the elements merged, when they agree
                 let mut elem = nodes.first().cloned();
-                let homogeneous = match &mut elem {
-                    None => true,
-                    Some(acc) => nodes.iter().skip(1).all(|n| merge(acc, n)),
-                };
+                let homogeneous = elem
+                    .as_mut()
+                    .is_none_or(|acc| nodes.iter().skip(1).all(|n| merge(acc, n)));
                 let len = nodes.len() as u64;
                 *slot = Some(if homogeneous {
                     Node::Array {

@@ -736,7 +736,6 @@ impl Spec<'_, '_> {
         let word = key_word(found);
         self.not_seq(&match found {
             Found::Struct => "a record".to_owned(),
-            Found::Seq | Found::Tuple => "a sequence".to_owned(),
             Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct => {
                 word.to_owned()
             }
@@ -816,7 +815,10 @@ impl SpecSeq<'_, '_> {
         let put = match self.st.column {
             None => self.element(value),
             // an npz column's records (its shape has one axis)
-            Some(column) => (self.st.put_field(value, column)).map(|()| count(&mut self.i, 1)),
+            Some(column) => self
+                .st
+                .put_field(value, column)
+                .map(|()| count(&mut self.i, 1)),
         };
         put.map_err(|e| super::at_element(e, top, i))
     }
