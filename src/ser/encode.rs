@@ -327,6 +327,11 @@ impl DtypeTree {
         &self.dt
     }
 
+    /// The dtype of the elements, taken out of the tree.
+    pub(crate) fn into_dtype(self) -> Dtype {
+        self.dt
+    }
+
     /// Lends the dtype out (the tree encodes without it).
     pub(crate) fn take_dtype(&mut self) -> Dtype {
         std::mem::replace(&mut self.dt, Dtype::scalar(ScalarType::Bool))

@@ -72,7 +72,11 @@ impl Speculated {
 
     /// The header's descr, taken out.
     pub(crate) fn into_descr(self) -> Dtype {
-        self.descr().clone()
+        let mut dt = self.tape.into_dtype();
+        while let Dtype::Subarray(base, _) = dt {
+            dt = *base;
+        }
+        dt
     }
 }
 
