@@ -277,13 +277,11 @@ impl<'a> Infer<'a> {
     /// carries (`code` and the element's own `dims`), as an empty
     /// `NdArray<T>` has one.
     fn bulk<T: ?Sized + Serialize>(self, code: &str, dims: &[u64], value: &T) -> Result<()> {
-        let Infer { slot, top, at } = self;
         value.serialize(Infer {
-            slot: &mut *slot,
-            top,
-            at,
+            slot: &mut *self.slot,
+            ..self
         })?;
-        if let Some(Node::Array { elem, .. }) = slot {
+        if let Some(Node::Array { elem, .. }) = self.slot {
             if elem.is_none() {
                 **elem = code_node(code).map(|e| nested(e, dims));
             }
@@ -292,20 +290,20 @@ impl<'a> Infer<'a> {
     }
 
     fn record(self) -> Result<RecInfer<'a>> {
-        let target = match self.slot {
-            None => RecTarget::New(self.slot, Vec::new()),
-            Some(Node::Record(fields)) => RecTarget::Check(fields),
-            Some(other) => return Err(differs("a record", other)),
-        };
-        Ok(RecInfer {
-            target,
-            index: 0,
-            pending_key: None,
-            mismatch: None,
-            hashes: Vec::new(),
-            at: self.at,
-            ndarray_form: false,
-        })
+        let (fresh, at) = (self.slot.is_none(), self.at);
+        match self.slot.get_or_insert_with(|| Node::Record(Vec::new())) {
+            Node::Record(fields) => Ok(RecInfer {
+                fields,
+                fresh,
+                index: 0,
+                pending_key: None,
+                mismatch: None,
+                hashes: Vec::new(),
+                at,
+                ndarray_form: false,
+            }),
+            other => Err(differs("a record", other)),
+        }
     }
 }
 
@@ -321,10 +319,8 @@ pub(crate) struct SeqInfer<'a> {
 impl SeqInfer<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let i = self.count;
-        if let Some(len) = *self.len {
-            if i >= len {
-                return Err(too_long(len));
-            }
+        if let Some(len) = self.len.filter(|&len| i >= len) {
+            return Err(too_long(len));
         }
         value
             .serialize(Infer::below(self.elem, self.at)?)
@@ -336,14 +332,12 @@ impl SeqInfer<'_> {
     }
 
     fn finish(self) -> Result<()> {
-        match *self.len {
-            None => {
-                *self.len = Some(self.count);
-                Ok(())
-            }
-            Some(len) if len == self.count => Ok(()),
-            Some(len) => Err(ragged(self.count, len)),
+        // the first sequence's length, which every later one must have
+        let len = *self.len.get_or_insert(self.count);
+        if len != self.count {
+            return Err(ragged(self.count, len));
         }
+        Ok(())
     }
 }
 
@@ -362,22 +356,19 @@ fn ragged(found: u64, first: u64) -> Error {
 
 elements!(impl['a] SeqInfer<'a> => (), Error: SerializeSeq);
 
-enum RecTarget<'a> {
-    /// First time: build the fields, then store them into the slot.
-    New(&'a mut Option<Node>, Vec<RecField>),
-    /// Later records: check names in order, merge values.
-    Check(&'a mut Vec<RecField>),
-}
-
 /// Struct, map or tuple record in pass 1.
 pub(crate) struct RecInfer<'a> {
-    target: RecTarget<'a>,
+    /// The record's fields in the slot: built by the first record
+    /// (`fresh`), names checked in order and values merged by later ones.
+    fields: &'a mut Vec<RecField>,
+    fresh: bool,
     index: usize,
-    /// The pending map key: `None` inside when it is the expected next field.
-    pending_key: Option<KeyOut>,
+    /// The pending map key: `None` inside when it is the expected next
+    /// field's name (nothing allocated), otherwise the key.
+    pending_key: Option<Option<String>>,
     /// Field names of this record once it diverged from the first record's.
     mismatch: Option<Vec<String>>,
-    /// `New`: a hash of each field name so far, so that the check for a
+    /// `fresh`: a hash of each field name so far, so that the check for a
     /// repeated name compares text only on a hash match (a record of n
     /// fields is inferred in O(n²) integer compares, not string compares).
     hashes: Vec<u64>,
@@ -430,8 +421,11 @@ impl RecInfer<'_> {
         // index <= fields.len(): one per field pushed or checked, and once
         // a field mismatches the later ones return early (above)
         self.index = i.wrapping_add(1);
-        match (&mut self.target, key) {
-            (RecTarget::New(_, fields), Some(key)) => {
+        let fields = &mut *self.fields;
+        // a fresh record expects no field (`fields.get(index)` is none), so
+        // its keys are all given
+        match key {
+            Some(key) if self.fresh => {
                 if self.ndarray_form && i == 2 {
                     let names = fields.iter().map(|f| f.name.as_str()).chain([key]);
                     if names.eq(crate::kinds::special::NDARRAY_FORM_FIELDS) {
@@ -454,19 +448,14 @@ impl RecInfer<'_> {
                 });
                 Ok(fields.last_mut())
             }
-            (RecTarget::New(..), None) => {
-                Err(Error::schema("internal: expected field outside a check"))
-            }
-            (RecTarget::Check(fields), Some(key))
-                if fields.get(i).is_none_or(|f| f.name != key) =>
-            {
+            Some(key) if fields.get(i).is_none_or(|f| f.name != key) => {
                 let mut names: Vec<String> =
                     fields.iter().take(i).map(|f| f.name.clone()).collect();
                 names.push(key.to_owned());
                 self.mismatch = Some(names);
                 Ok(None)
             }
-            (RecTarget::Check(fields), _) => Ok(fields.get_mut(i)),
+            _ => Ok(fields.get_mut(i)),
         }
     }
 
@@ -476,29 +465,24 @@ impl RecInfer<'_> {
         self.field(&name, value)
     }
 
+    /// The end: a later record with fewer fields, or other names, than
+    /// the first (a fresh one has all of its own).
     fn finish(self) -> Result<()> {
-        match self.target {
-            RecTarget::New(slot, fields) => {
-                *slot = Some(Node::Record(fields));
-                Ok(())
-            }
-            RecTarget::Check(fields) => {
-                let names = match self.mismatch {
-                    Some(n) => n,
-                    None if self.index == fields.len() => return Ok(()),
-                    None => fields
-                        .iter()
-                        .take(self.index)
-                        .map(|f| f.name.clone())
-                        .collect(),
-                };
-                Err(Error::schema(format!(
-                    "fields {} differ from the first record's {}",
-                    names_repr(names.iter().map(String::as_str)),
-                    names_repr(fields.iter().map(|f| f.name.as_str()))
-                )))
-            }
-        }
+        let fields = &*self.fields;
+        let names = match self.mismatch {
+            Some(n) => n,
+            None if self.index == fields.len() => return Ok(()),
+            None => fields
+                .iter()
+                .take(self.index)
+                .map(|f| f.name.clone())
+                .collect(),
+        };
+        Err(Error::schema(format!(
+            "fields {} differ from the first record's {}",
+            names_repr(names.iter().map(String::as_str)),
+            names_repr(fields.iter().map(|f| f.name.as_str()))
+        )))
     }
 }
 
@@ -513,9 +497,9 @@ impl ser::SerializeMap for RecInfer<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        let expected = match (&self.target, &self.mismatch) {
-            (RecTarget::Check(fields), None) => fields.get(self.index).map(|f| f.name.as_str()),
-            _ => None,
+        let expected = match self.mismatch {
+            None => self.fields.get(self.index).map(|f| f.name.as_str()),
+            Some(_) => None,
         };
         let key = key_text(key, true, |v| (expected != Some(v)).then(|| v.to_owned()))
             .map_err(|e| e.into_error(key_error))?;
@@ -566,10 +550,9 @@ impl ser::SerializeTuple for TupleInfer<'_> {
             TupleInfer::New(slot, nodes, _) => {
                 // the elements merged, when they agree
                 let mut elem = nodes.first().cloned();
-                let homogeneous = match &mut elem {
-                    None => true,
-                    Some(acc) => nodes.iter().skip(1).all(|n| merge(acc, n)),
-                };
+                let homogeneous = elem
+                    .as_mut()
+                    .is_none_or(|acc| nodes.iter().skip(1).all(|n| merge(acc, n)));
                 let len = nodes.len() as u64;
                 *slot = Some(if homogeneous {
                     Node::Array {
@@ -746,10 +729,6 @@ pub(crate) fn time_unit(name: &str, rest: &str) -> Result<DatetimeUnit> {
     DatetimeUnit::parse(rest)
         .map_err(|_| Error::mismatch(format!("unknown datetime unit in {}", PyStr(name))))
 }
-
-/// A map key as read for a record: `None` when it is the expected name
-/// (nothing allocated), otherwise the key.
-type KeyOut = Option<String>;
 
 fn key_error(what: &str) -> Error {
     Error::unsupported(format!(

@@ -172,9 +172,6 @@ pub(crate) struct SpecState<'o> {
     /// Whether a windowed pass only checks (decided in `start` from the
     /// hints).
     check_only: bool,
-    /// Whether the dtype has gaps the encoder leaves as they are (so a
-    /// reused chunk must be zeroed again).
-    gaps: bool,
     /// The flavour: where the data goes.
     output: &'o mut (dyn Output + 'o),
     /// Set when elements of the fast mode could not be appended where no
@@ -353,7 +350,6 @@ impl<'o> SpecState<'o> {
             flushed: 0,
             window: usize::MAX,
             check_only: false,
-            gaps: false,
             dims: Vec::new(),
             hints: Vec::new(),
             leaf_depth: None,
@@ -476,7 +472,6 @@ impl SpecState<'_> {
     fn start(&mut self, mut tape: DtypeTree, fixed: bool) -> Result<()> {
         let dtype = tape.take_dtype();
         self.itemsize = dtype.itemsize();
-        self.gaps = dtype.has_gaps();
         let mut hinted: Vec<u64> = self.hints.iter().map(|h| h.unwrap_or(0) as u64).collect();
         let mut fortran = false;
         if let Some(nd) = &self.nd {
@@ -548,7 +543,8 @@ impl SpecState<'_> {
     fn grow(&mut self) -> Result<(usize, usize)> {
         let mut start = self.pos;
         if self.hand_over(start, self.itemsize)? {
-            if self.gaps {
+            if self.tape.dtype().has_gaps() {
+                // gaps the encoder leaves as they are: the reused chunk is
                 // re-zeroed a block at a time below
                 self.out.truncate(self.base);
             }
@@ -744,7 +740,6 @@ impl Spec<'_, '_> {
         let word = key_word(found);
         self.not_seq(&match found {
             Found::Struct => "a record".to_owned(),
-            Found::Seq | Found::Tuple => "a sequence".to_owned(),
             Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct => {
                 word.to_owned()
             }
@@ -821,16 +816,15 @@ impl SpecSeq<'_, '_> {
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let (i, top) = (self.i, self.depth == 0);
         self.exact_room()?;
-        // an npz column's records (its shape has one axis)
-        let Some(column) = self.st.column else {
-            return self
-                .element(value)
-                .map_err(|e| super::at_element(e, top, i));
+        let put = match self.st.column {
+            None => self.element(value),
+            // an npz column's records (its shape has one axis)
+            Some(column) => self
+                .st
+                .put_field(value, column)
+                .map(|()| count(&mut self.i, 1)),
         };
-        let put = self.st.put_field(value, column);
-        put.map_err(|e| super::at_element(e, top, i))?;
-        count(&mut self.i, 1);
-        Ok(())
+        put.map_err(|e| super::at_element(e, top, i))
     }
 
     /// The exact pass's check that the axis has room for one more element.
@@ -1060,10 +1054,9 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         let below = self.depth.wrapping_add(1);
         if self.st.dims.len() <= self.depth {
             self.st.dims.resize(below, None);
-            self.st.hints.resize(below, None);
-            if let Some(h) = self.st.hints.get_mut(self.depth) {
-                *h = len;
-            }
+            // the hint at this depth, the first sequence's
+            self.st.hints.resize(self.depth, None);
+            self.st.hints.push(len);
         }
         let known = self.st.have && self.st.leaf_depth == Some(below);
         let mut seq = SpecSeq {
