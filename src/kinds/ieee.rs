@@ -91,7 +91,8 @@ impl Format {
     }
 
     /// The bits of `w` rounded to this format (nearest, ties to even; a
-    /// NaN's fraction truncated to the format's).
+    /// NaN's fraction truncated to the format's). For formats of at most
+    /// 64 bits ([`F64`], [`F32`], [`F16`]): [`F128`] is only decoded.
     pub(crate) fn encode(self, w: Wide) -> u64 {
         let (neg, mag) = match w {
             Wide::Inf { neg } => (neg, self.inf_bits()),
