@@ -143,22 +143,11 @@ impl TimeUnit {
     /// assert_eq!(npy_serde::TimeUnit::Microseconds.code(), "us");
     /// ```
     pub fn code(self) -> &'static str {
-        match self {
-            TimeUnit::Generic => "",
-            TimeUnit::Years => "Y",
-            TimeUnit::Months => "M",
-            TimeUnit::Weeks => "W",
-            TimeUnit::Days => "D",
-            TimeUnit::Hours => "h",
-            TimeUnit::Minutes => "m",
-            TimeUnit::Seconds => "s",
-            TimeUnit::Milliseconds => "ms",
-            TimeUnit::Microseconds => "us",
-            TimeUnit::Nanoseconds => "ns",
-            TimeUnit::Picoseconds => "ps",
-            TimeUnit::Femtoseconds => "fs",
-            TimeUnit::Attoseconds => "as",
-        }
+        const CODES: [&str; 14] = [
+            "", "Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as",
+        ];
+        // `ALL`'s order: the discriminant is the index
+        CODES.get(self as usize).copied().unwrap_or("")
     }
 
     /// The unit for numpy's code, `None` if there is no such unit.

@@ -103,9 +103,7 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         )));
     }
     let (Some(&major), Some(&minor)) = (prefix.get(6), prefix.get(7)) else {
-        return Err(Error::header(format!(
-            "EOF: reading magic string, expected 8 bytes got {got}"
-        )));
+        return Err(eof("magic string", 8, got));
     };
     let version = (major, minor);
     let Some(len_size) = length_size(version) else {
@@ -115,10 +113,7 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
     };
     let len_bytes = read_up_to(reader, len_size as u64)?;
     if len_bytes.len() < len_size {
-        return Err(Error::header(format!(
-            "EOF: reading array header length, expected {len_size} bytes got {}",
-            len_bytes.len()
-        )));
+        return Err(eof("array header length", len_size, len_bytes.len()));
     }
     let mut le = [0u8; 4];
     le.iter_mut().zip(&len_bytes).for_each(|(d, &b)| *d = b);
@@ -137,10 +132,7 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
     }
     let bytes = read_up_to(reader, u64::try_from(header_len).unwrap_or(u64::MAX))?;
     if bytes.len() < header_len {
-        return Err(Error::header(format!(
-            "EOF: reading array header, expected {header_len} bytes got {}",
-            bytes.len()
-        )));
+        return Err(eof("array header", header_len, bytes.len()));
     }
     let text = if version.0 == 3 {
         String::from_utf8(bytes).map_err(|e| {
@@ -207,6 +199,13 @@ fn too_long(n: usize, max: usize, bytes: bool) -> Error {
     Error::limit(format!(
         "header is {n} {unit}, more than max_header_size {max}; raise it with \
          ReadOptions::max_header_size({n})"
+    ))
+}
+
+/// numpy's message for a header part cut short.
+fn eof(what: &str, expected: usize, got: usize) -> Error {
+    Error::header(format!(
+        "EOF: reading {what}, expected {expected} bytes got {got}"
     ))
 }
 

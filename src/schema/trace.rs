@@ -410,13 +410,18 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         if kind == Some(Special::Padding) {
             return trace_padding(self.ctx, visitor);
         }
-        self.ctx.enter()?;
         if kind == Some(Special::Complex) {
-            let value = visitor.visit_newtype_struct(ComplexParts { ctx: self.ctx })?;
-            let traced = self.ctx.take();
-            self.ctx.leave(traced);
+            // `(re, im)`, traced as the pair it is (its tuple level
+            // stands for the newtype's)
+            let value = visitor.visit_newtype_struct(Tracer {
+                ctx: &mut *self.ctx,
+                top: false,
+            })?;
+            let parts = self.ctx.take();
+            self.ctx.result = Some(complex_dtype(parts)?);
             return Ok(value);
         }
+        self.ctx.enter()?;
         let special = match kind {
             Some(Special::Bits(kind)) => Some(kind.own),
             Some(Special::Datetime(rest)) => Some(ScalarType::Datetime(datetime_unit(name, rest)?)),
@@ -566,6 +571,25 @@ fn datetime_unit(token: &str, rest: &str) -> Result<DatetimeUnit, TraceError> {
     })
 }
 
+/// The complex number whose `(re, im)` traced as `parts`: a `(2,)`
+/// subarray of `f4` or of `f8`.
+fn complex_dtype(parts: Traced) -> Result<Traced, TraceError> {
+    let part = match parts {
+        Traced::Dtype(Dtype::Subarray(base, dims)) if dims == [2] => base.as_scalar().copied(),
+        _ => None,
+    };
+    let ty = match part.map(|s| s.ty()) {
+        Some(ScalarType::Float(4)) => ScalarType::Complex(8),
+        Some(ScalarType::Float(8)) => ScalarType::Complex(16),
+        _ => {
+            return Err(TraceError::Npy(Error::unsupported(
+                "complex parts must both be f32 or both f64",
+            )));
+        }
+    };
+    Ok(Traced::Dtype(Dtype::scalar(ty)))
+}
+
 /// A homogeneous tuple or array is a subarray (nested ones merge their
 /// dims); a mixed one is a record `f0, f1, ...`.
 fn tuple_dtype(elems: Vec<Traced>) -> Result<Traced, TraceError> {
@@ -687,39 +711,6 @@ impl<'de> de::Deserializer<'de> for OptionProbe<'_> {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct seq tuple
         tuple_struct map struct enum identifier
-    }
-}
-
-/// The `(re, im)` inside the complex newtype: whatever is asked, two
-/// traced elements that must both be `f32` or both `f64`.
-struct ComplexParts<'a> {
-    ctx: &'a mut Ctx,
-}
-
-impl<'de> de::Deserializer<'de> for ComplexParts<'_> {
-    type Error = TraceError;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
-        let mut access = Elements::new(self.ctx, 2);
-        let value = visitor.visit_seq(&mut access)?;
-        let f = |n| Traced::Dtype(Dtype::scalar(ScalarType::Float(n)));
-        let ty = match access.elems.as_slice() {
-            [a, b] if *a == f(4) && *b == f(4) => ScalarType::Complex(8),
-            [a, b] if *a == f(8) && *b == f(8) => ScalarType::Complex(16),
-            _ => {
-                return Err(TraceError::Npy(Error::unsupported(
-                    "complex parts must both be f32 or both f64",
-                )));
-            }
-        };
-        self.ctx.result = Some(Traced::Dtype(Dtype::scalar(ty)));
-        Ok(value)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
     }
 }
 
