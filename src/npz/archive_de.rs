@@ -74,7 +74,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
                 order: order.into_iter(),
                 current: None,
                 #[cfg(feature = "rayon")]
-                ahead: Ahead::default(),
+                ahead: Ahead::new(),
             }),
             None => self.deserialize_seq(visitor),
         }
@@ -116,7 +116,7 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
     visitor: V,
 ) -> Result<V::Value> {
     #[cfg(feature = "rayon")]
-    let ahead = Ahead::plan(npz, &order);
+    let ahead = inflate_ahead(npz, &order);
     visitor
         .visit_map(Members {
             npz: &mut *npz,
@@ -172,7 +172,8 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
             .take()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
         #[cfg(feature = "rayon")]
-        if let Some(member) = self.ahead.take(self.npz, i) {
+        let ahead = self.ahead.iter().position(|(m, _)| *m == i);
+        if let Some((_, Some(member))) = ahead.map(|at| self.ahead.swap_remove(at)) {
             return self.npz.read_inflated(i, member, seed);
         }
         self.npz.read_index(i, seed)
@@ -352,51 +353,26 @@ impl<'de> MapAccess<'de> for RecordDe<'_> {
     }
 }
 
-/// The members of a struct or map read that inflate ahead (`inflate.rs`),
-/// then their inflated bytes until each is read.
+/// The deflated members of `order` (the members a struct or map will read),
+/// inflated on rayon's pool (`inflate.rs`) when there are at least two and
+/// the pool has at least two threads; none otherwise (then nothing
+/// changes).
 #[cfg(feature = "rayon")]
-#[derive(Default)]
-struct Ahead {
-    /// The member indices to inflate at the first value asked of them.
-    pending: Vec<usize>,
-    /// Inflated members not yet read: `None` for one left to the
-    /// sequential path.
-    ready: Vec<(usize, Option<Inflated>)>,
+fn inflate_ahead<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Ahead {
+    let deflated: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| npz.is_deflated(i))
+        .collect();
+    // (asked only now: the first call starts rayon's global pool)
+    if deflated.len() < 2 || rayon::current_num_threads() < 2 {
+        return Ahead::new();
+    }
+    let packed: Vec<Packed> = deflated.into_iter().filter_map(|i| npz.packed(i)).collect();
+    inflate_all(packed, &npz.options)
 }
 
+/// Members inflated ahead and not yet read: `None` for one left to the
+/// sequential path.
 #[cfg(feature = "rayon")]
-impl Ahead {
-    /// The deflated members of `order` (the members a struct or map will
-    /// read, in that order) when there are at least two and the pool has
-    /// at least two threads; none otherwise (then nothing changes).
-    fn plan<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Self {
-        let mut pending: Vec<usize> = order
-            .iter()
-            .copied()
-            .filter(|&i| npz.is_deflated(i))
-            .collect();
-        // (asked only now: the first call starts rayon's global pool)
-        if pending.len() < 2 || rayon::current_num_threads() < 2 {
-            pending.clear();
-        }
-        Ahead {
-            pending,
-            ready: Vec::new(),
-        }
-    }
-
-    /// Member `i`'s inflated bytes if it was inflated ahead and they are
-    /// exactly the zip stream's; at the first of the planned members asked
-    /// for, all of them are read and inflated.
-    fn take<R: Read + Seek>(&mut self, npz: &mut NpzReader<R>, i: usize) -> Option<Inflated> {
-        if self.pending.contains(&i) {
-            let packed: Vec<Packed> = std::mem::take(&mut self.pending)
-                .into_iter()
-                .filter_map(|m| npz.packed(m))
-                .collect();
-            self.ready = inflate_all(packed, &npz.options);
-        }
-        let at = self.ready.iter().position(|(m, _)| *m == i)?;
-        self.ready.swap_remove(at).1
-    }
-}
+type Ahead = Vec<(usize, Option<Inflated>)>;
