@@ -172,8 +172,7 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
             .take()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
         #[cfg(feature = "rayon")]
-        let ahead = self.ahead.iter().position(|(m, _)| *m == i);
-        if let Some((_, Some(member))) = ahead.map(|at| self.ahead.swap_remove(at)) {
+        if let Some(member) = take_inflated(&mut self.ahead, i) {
             return self.npz.read_inflated(i, member, seed);
         }
         self.npz.read_index(i, seed)
@@ -376,3 +375,11 @@ fn inflate_ahead<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Ahe
 /// sequential path.
 #[cfg(feature = "rayon")]
 type Ahead = Vec<(usize, Option<Inflated>)>;
+
+/// Member `i`'s inflated bytes, if it was inflated ahead and they are
+/// exactly the zip stream's.
+#[cfg(feature = "rayon")]
+fn take_inflated(ahead: &mut Ahead, i: usize) -> Option<Inflated> {
+    let at = ahead.iter().position(|(m, _)| *m == i)?;
+    ahead.swap_remove(at).1
+}
