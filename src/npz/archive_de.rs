@@ -10,8 +10,8 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, V
 use crate::de::element::ElementDe;
 use crate::de::{Bytes, Cfg, de_methods};
 use crate::error::{Error, Result};
-use crate::format::dtype::Dtype;
 use crate::format::pyrepr::PyStr;
+use crate::ser::nd::subarray_of;
 
 #[cfg(feature = "rayon")]
 use super::inflate::{Inflated, Packed, inflate_all};
@@ -242,11 +242,7 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
         } else {
             data
         };
-        let dtype = if rest.is_empty() {
-            header.descr.clone()
-        } else {
-            Dtype::subarray(header.descr.clone(), rest.to_vec()).map_err(|e| e.in_member(&key))?
-        };
+        let dtype = subarray_of(header.descr.clone(), rest).map_err(|e| e.in_member(&key))?;
         let row = dtype.itemsize();
         columns.push(Column {
             key,

@@ -23,11 +23,12 @@
 //! one implementation of every message, at the same point (the earlier
 //! members read fine). Failing is the rare case.
 //!
-//! Inflating one member stops at what the sequential path could ever read:
-//! its npy header's data plus one byte (to see that it goes on), and never
-//! past the zip's declared size plus one; the buffers grow only as inflated
-//! bytes arrive. A bomb is stopped after its first piece (64 KiB, which
-//! holds its header), then read sequentially (which stops at its header).
+//! Inflating one member stops, past its first piece (64 KiB, which holds
+//! its npy header), at what the sequential path could ever read: the
+//! header's data plus one byte (to see that it goes on), and never past the
+//! zip's declared size plus one; the buffers grow only as inflated bytes
+//! arrive. A bomb is stopped after that first piece, then read sequentially
+//! (which stops at its header's data).
 //!
 //! Memory: while the members inflate, the compressed bytes of those not
 //! yet inflated (a member's are dropped once it is inflated) and the
