@@ -10,8 +10,8 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, V
 use crate::de::element::ElementDe;
 use crate::de::{Bytes, Cfg, de_methods};
 use crate::error::{Error, Result};
-use crate::format::dtype::Dtype;
 use crate::format::pyrepr::PyStr;
+use crate::ser::nd::subarray_of;
 
 #[cfg(feature = "rayon")]
 use super::inflate::{Inflated, Packed, inflate_all};
@@ -74,7 +74,7 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
                 order: order.into_iter(),
                 current: None,
                 #[cfg(feature = "rayon")]
-                ahead: Ahead::default(),
+                ahead: Ahead::new(),
             }),
             None => self.deserialize_seq(visitor),
         }
@@ -116,7 +116,7 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
     visitor: V,
 ) -> Result<V::Value> {
     #[cfg(feature = "rayon")]
-    let ahead = Ahead::plan(npz, &order);
+    let ahead = inflate_ahead(npz, &order);
     visitor
         .visit_map(Members {
             npz: &mut *npz,
@@ -172,7 +172,7 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
             .take()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
         #[cfg(feature = "rayon")]
-        if let Some(member) = self.ahead.take(self.npz, i) {
+        if let Some(member) = take_inflated(&mut self.ahead, i) {
             return self.npz.read_inflated(i, member, seed);
         }
         self.npz.read_index(i, seed)
@@ -242,11 +242,7 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
         } else {
             data
         };
-        let dtype = if rest.is_empty() {
-            header.descr.clone()
-        } else {
-            Dtype::subarray(header.descr.clone(), rest.to_vec()).map_err(|e| e.in_member(&key))?
-        };
+        let dtype = subarray_of(header.descr.clone(), rest).map_err(|e| e.in_member(&key))?;
         let row = dtype.itemsize();
         columns.push(Column {
             key,
@@ -352,51 +348,34 @@ impl<'de> MapAccess<'de> for RecordDe<'_> {
     }
 }
 
-/// The members of a struct or map read that inflate ahead (`inflate.rs`),
-/// then their inflated bytes until each is read.
+/// The deflated members of `order` (the members a struct or map will read),
+/// inflated on rayon's pool (`inflate.rs`) when there are at least two and
+/// the pool has at least two threads; none otherwise (then nothing
+/// changes).
 #[cfg(feature = "rayon")]
-#[derive(Default)]
-struct Ahead {
-    /// The member indices to inflate at the first value asked of them.
-    pending: Vec<usize>,
-    /// Inflated members not yet read: `None` for one left to the
-    /// sequential path.
-    ready: Vec<(usize, Option<Inflated>)>,
+fn inflate_ahead<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Ahead {
+    let deflated: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| npz.is_deflated(i))
+        .collect();
+    // (asked only now: the first call starts rayon's global pool)
+    if deflated.len() < 2 || rayon::current_num_threads() < 2 {
+        return Ahead::new();
+    }
+    let packed: Vec<Packed> = deflated.into_iter().filter_map(|i| npz.packed(i)).collect();
+    inflate_all(packed, &npz.options)
 }
 
+/// Members inflated ahead and not yet read: `None` for one left to the
+/// sequential path.
 #[cfg(feature = "rayon")]
-impl Ahead {
-    /// The deflated members of `order` (the members a struct or map will
-    /// read, in that order) when there are at least two and the pool has
-    /// at least two threads; none otherwise (then nothing changes).
-    fn plan<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Self {
-        let mut pending: Vec<usize> = order
-            .iter()
-            .copied()
-            .filter(|&i| npz.is_deflated(i))
-            .collect();
-        // (asked only now: the first call starts rayon's global pool)
-        if pending.len() < 2 || rayon::current_num_threads() < 2 {
-            pending.clear();
-        }
-        Ahead {
-            pending,
-            ready: Vec::new(),
-        }
-    }
+type Ahead = Vec<(usize, Option<Inflated>)>;
 
-    /// Member `i`'s inflated bytes if it was inflated ahead and they are
-    /// exactly the zip stream's; at the first of the planned members asked
-    /// for, all of them are read and inflated.
-    fn take<R: Read + Seek>(&mut self, npz: &mut NpzReader<R>, i: usize) -> Option<Inflated> {
-        if self.pending.contains(&i) {
-            let packed: Vec<Packed> = std::mem::take(&mut self.pending)
-                .into_iter()
-                .filter_map(|m| npz.packed(m))
-                .collect();
-            self.ready = inflate_all(packed, &npz.options);
-        }
-        let at = self.ready.iter().position(|(m, _)| *m == i)?;
-        self.ready.swap_remove(at).1
-    }
+/// Member `i`'s inflated bytes, if it was inflated ahead and they are
+/// exactly the zip stream's.
+#[cfg(feature = "rayon")]
+fn take_inflated(ahead: &mut Ahead, i: usize) -> Option<Inflated> {
+    let at = ahead.iter().position(|(m, _)| *m == i)?;
+    ahead.swap_remove(at).1
 }

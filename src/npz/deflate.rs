@@ -101,18 +101,15 @@ impl Deflater {
     fn compress(&mut self, n: usize, last: bool, out: &mut impl Write) -> io::Result<u64> {
         let start = self.primed;
         let end = start.saturating_add(n).min(self.buf.len());
-        // (dictionary start, piece start, piece end, last) within `buf`
-        let mut pieces = Vec::new();
-        let mut at = start;
-        loop {
-            let to = at.saturating_add(PIECE).min(end);
-            let is_last = last && to == end;
-            pieces.push((at.saturating_sub(WINDOW), at, to, is_last));
-            at = to;
-            if at >= end {
-                break;
-            }
-        }
+        // (dictionary start, piece start, piece end, last) within `buf`; one
+        // piece at least (the stream's end when nothing is pending)
+        let pieces: Vec<_> = (start..end.max(start.saturating_add(1)))
+            .step_by(PIECE)
+            .map(|at| {
+                let to = at.saturating_add(PIECE).min(end);
+                (at.saturating_sub(WINDOW), at, to, last && to == end)
+            })
+            .collect();
         let (buf, level) = (&self.buf, self.level);
         let deflate =
             |&(d, s, e, l): &(usize, usize, usize, bool)| match (buf.get(d..s), buf.get(s..e)) {

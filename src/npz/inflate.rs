@@ -3,8 +3,8 @@
 //!
 //! serde hands `deserialize_struct` the field list up front, so the members
 //! to read are known before the first is decoded. When at least two of them
-//! are deflated (and the pool has two threads or more), at the first value
-//! asked of them their compressed bytes are read one after another from
+//! are deflated (and the pool has two threads or more), before the first
+//! is decoded their compressed bytes are read one after another from
 //! the archive's reader (no more than the bytes present), then inflated on
 //! rayon's pool (the current one: a caller's `install` is honoured), one
 //! member per task, largest first. Each member's value is then decoded,
@@ -23,11 +23,12 @@
 //! one implementation of every message, at the same point (the earlier
 //! members read fine). Failing is the rare case.
 //!
-//! Inflating one member stops at what the sequential path could ever read:
-//! its npy header's data plus one byte (to see that it goes on), and never
-//! past the zip's declared size plus one; the buffers grow only as inflated
-//! bytes arrive. A bomb is stopped after its header's few KiB, then read
-//! sequentially (which stops there too).
+//! Inflating one member stops, past its first piece (64 KiB, which holds
+//! its npy header), at what the sequential path could ever read: the
+//! header's data plus one byte (to see that it goes on), and never past the
+//! zip's declared size plus one; the buffers grow only as inflated bytes
+//! arrive. A bomb is stopped after that first piece, then read sequentially
+//! (which stops at its header's data).
 //!
 //! Memory: while the members inflate, the compressed bytes of those not
 //! yet inflated (a member's are dropped once it is inflated) and the
@@ -66,12 +67,10 @@ pub(crate) struct Packed {
     pub(crate) crc: u32,
 }
 
-/// The first inflated bytes tried for the npy header; doubled (up to the
-/// longest header the options allow) while the header does not parse.
-const FIRST_HEAD: usize = 4 << 10;
-
-/// The first piece after the header; each next one is as large as the
-/// bytes inflated so far (so a buffer grows only as bytes arrive), up to
+/// The first piece, which must hold the npy header (a longer header, up
+/// to the longest [`ReadOptions::max_header_size`] allows, leaves the
+/// member to the sequential path); each next one is as large as the bytes
+/// inflated so far (so a buffer grows only as bytes arrive), up to
 /// [`PIECE`].
 const FIRST_PIECE: usize = 64 << 10;
 
@@ -134,51 +133,39 @@ pub(crate) fn inflate_all(
 /// compressed bytes are dropped on return.
 fn inflate(packed: Packed, options: &ReadOptions) -> Option<Inflated> {
     let input = packed.bytes.as_slice();
-    // never more than the directory declares (and one byte to see more)
     let declared = usize::try_from(packed.declared).ok()?;
-    let most = declared.checked_add(1)?;
-    // the longest header read_header accepts: magic, version, a 4-byte
-    // length, and up to 4 bytes a character (a version 3.0 header)
-    let longest_head = options.max_header_size.saturating_mul(4).saturating_add(12);
     let mut d = Decompress::new(false);
-    let mut head = Vec::new();
-    let mut want = FIRST_HEAD.min(longest_head).min(most);
-    let (parsed, mut ended) = loop {
-        head.reserve_exact(want.saturating_sub(head.len()));
-        let ended = inflate_into(&mut d, input, &mut head)?;
-        match parse_header(&head, options) {
-            Ok(parsed) => break (parsed, ended),
-            Err(_) if !ended && want < longest_head.min(most) => {
-                want = want.saturating_mul(2).min(longest_head).min(most);
-            }
-            Err(_) => return None,
-        }
-    };
-    let data_len = parsed.header.data_len().ok()?;
-    // a member over the byte budget is left to the sequential path, which
-    // refuses it before inflating its data
-    if data_len > options.max_bytes {
-        return None;
-    }
-    let data_len = usize::try_from(data_len).ok()?;
-    let len = parsed.data_offset.checked_add(data_len)?;
-    // one byte past the data: a member that goes on is not read further
-    let end = len.checked_add(1)?.min(most);
     let mut crc = crc32fast::Hasher::new();
-    crc.update(&head);
-    let mut total = head.len();
-    let mut pieces = std::collections::VecDeque::from([head]);
+    let mut pieces = std::collections::VecDeque::new();
+    // never more than the directory declares (and one byte to see more),
+    // then, once the first piece gives the npy header, no more than its
+    // data and one byte (a member that goes on is not read further)
+    let mut end = declared.checked_add(1)?;
+    let (mut total, mut len, mut ended) = (0usize, None, false);
     while !ended && total < end {
         let size = total
             .clamp(FIRST_PIECE, PIECE)
             .min(end.saturating_sub(total));
         let mut piece = Vec::with_capacity(size);
         ended = inflate_into(&mut d, input, &mut piece)?;
+        if len.is_none() {
+            let parsed = parse_header(&piece, options).ok()?;
+            let data_len = parsed.header.data_len().ok()?;
+            // a member over the byte budget is left to the sequential
+            // path, which refuses it before inflating its data
+            if data_len > options.max_bytes {
+                return None;
+            }
+            let data_len = usize::try_from(data_len).ok()?;
+            let whole = parsed.data_offset.checked_add(data_len)?;
+            end = end.min(whole.checked_add(1)?);
+            len = Some(whole);
+        }
         crc.update(&piece);
         total = total.saturating_add(piece.len());
         pieces.push_back(piece);
     }
-    let exact = ended && total == len && total == declared;
+    let exact = ended && len == Some(total) && total == declared;
     (exact && crc.finalize() == packed.crc).then_some(Inflated { pieces, at: 0 })
 }
 

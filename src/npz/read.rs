@@ -110,8 +110,8 @@ pub struct MemberReader<'a, R: Read> {
     /// Bytes read so far.
     read: u64,
     /// How many bytes a buffer for the member's data may start at, from
-    /// facts rather than claims: its compressed size (itself capped by the
-    /// archive's length) for a stored member, a small multiple of it
+    /// facts rather than claims: its compressed size (checked to lie in the
+    /// archive) for a stored member, a small multiple of it
     /// ([`DEFLATE_PRESIZE_RATIO`]) for a deflated one, and never more than
     /// the directory declares.
     room: u64,
@@ -373,12 +373,12 @@ impl<R: Read + Seek> NpzReader<R> {
     /// Opens member `i` for reading, once [`checked`](Self::checked).
     fn open(&mut self, i: usize) -> Result<MemberReader<'_, R>> {
         let key = self.key(i).to_owned();
-        let archive_len = self.archive_len;
         let checked = self.checked(i).map(drop);
         let file = checked
             .and_then(|()| self.zip.by_index(i).map_err(zip_error))
             .map_err(|e| member_error(e, &key))?;
-        let packed = file.compressed_size().min(archive_len);
+        // checked to lie in the archive
+        let packed = file.compressed_size();
         let room = match file.compression() {
             CompressionMethod::Stored => packed,
             _ => packed.saturating_mul(DEFLATE_PRESIZE_RATIO),
@@ -479,21 +479,19 @@ impl<R: Read + Seek> NpzReader<R> {
             .is_ok_and(|f| !f.encrypted() && f.compression() == CompressionMethod::Deflated)
     }
 
-    /// Member `i`'s compressed bytes (never more than the archive holds
-    /// after the member's start), with what the directory claims of its
-    /// inflated bytes, if the sequential path would open it (an `.npy`,
-    /// deflated, unencrypted member). `None` leaves the member to the
+    /// Member `i`'s compressed bytes (checked to lie in the archive), with
+    /// what the directory claims of its inflated bytes, if the sequential
+    /// path would open it (an `.npy`, deflated, unencrypted member). `None` leaves the member to the
     /// sequential path, which reports why it cannot be read.
     #[cfg(feature = "rayon")]
     pub(crate) fn packed(&mut self, i: usize) -> Option<super::inflate::Packed> {
-        let (start, archive_len, max_bytes) =
-            (self.start, self.archive_len, self.options.max_bytes);
+        let max_bytes = self.options.max_bytes;
         let mut raw = self.checked(i).ok()?;
         if raw.compression() != CompressionMethod::Deflated || !raw.name().ends_with(".npy") {
             return None;
         }
-        let present = archive_len.saturating_sub(raw.data_start().saturating_sub(start));
-        let claim = raw.compressed_size().min(present);
+        // checked to lie in the archive
+        let claim = raw.compressed_size();
         // compressed bytes over the byte budget: the sequential path reads
         // the member and refuses it by what it holds
         if claim > max_bytes {
