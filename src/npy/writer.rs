@@ -50,7 +50,7 @@ use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::nd::{fortran_header, reorder};
 use crate::ser::probe::{self, top};
-use crate::ser::spec::{Output, Speculated, Val, Whole, Writable};
+use crate::ser::spec::{Output, Speculated, Val, Whole, Writable, encode_planned, speculate};
 use crate::ser::{WritePlan, plan};
 
 /// Size of the chunk of whole records `to_writer` fills before writing
@@ -124,7 +124,7 @@ fn single_pass(
         return Ok(None);
     };
     let given = given.map(|dt| DtypeTree::from_dtype(dt, false));
-    let spec = value.speculate(opts.align, out, flavour, given)?;
+    let spec = speculate(value, opts.align, out, flavour, given)?;
     Ok(spec.filter(|spec| !(spec.fortran && opts.fortran_order == Some(false))))
 }
 
@@ -231,7 +231,7 @@ fn one_pass_streamed<W: Write>(
         WRITE_CHUNK,
         |out, direct| {
             // the dtype and tape of the checking pass: nothing inferred again
-            match value.speculate(opts.align, out, direct, Some(spec.tape))? {
+            match speculate(value, opts.align, out, direct, Some(spec.tape))? {
                 Some(s)
                     if s.len == data_len
                         && *s.descr() == header.descr
@@ -786,17 +786,15 @@ impl WriteOptions {
         let head = Head::of(&header, self)?;
         let (mut out, mut kept) = (Vec::new(), (None, 0));
         if check {
-            let mut flavour = Direct::checking(&mut *writer, self);
-            value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut flavour)?;
-            kept = (flavour.kept, usize_len(data_len)?);
+            let mut check = Direct::checking(&mut *writer, self);
+            encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut check)?;
+            kept = (check.kept, usize_len(data_len)?);
         }
         // `to_writer` in the larger chunks of the writing passes; the
         // others in chunks that bound memory
         let window = if checked_first { WRITE_CHUNK } else { CHUNK };
         write_checked(writer, self, head, kept, &mut out, window, |out, direct| {
-            value
-                .encode_planned(plan.tape(), &plan.shape, out, direct)
-                .map(drop)
+            encode_planned(value, plan.tape(), &plan.shape, None, out, direct).map(drop)
         })
     }
 
@@ -897,7 +895,7 @@ impl WriteOptions {
         head_len
             .checked_add(data_len)
             .ok_or_else(|| Error::limit("array is too large for this machine"))?;
-        let encoded = value.encode_planned(plan.tape(), &plan.shape, &mut out, &mut Whole)?;
+        let encoded = encode_planned(value, plan.tape(), &plan.shape, None, &mut out, &mut Whole)?;
         if encoded != data_len {
             return Err(Error::schema("internal: the data and its header differ"));
         }

@@ -21,7 +21,7 @@ use crate::npy::writer::npy_header;
 use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::plan;
-use crate::ser::spec::{Output, encode_planned, speculate};
+use crate::ser::spec::{Output, Val, encode_planned, speculate};
 
 use super::write::NpzWriter;
 
@@ -48,6 +48,7 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
             dtype
         )));
     };
+    let value = &Val(records);
     for (position, field) in record.fields().iter().enumerate() {
         let (_, head) = npy_header(field.dtype(), &[n]).map_err(|e| e.in_member(field.name()))?;
         npz.add_raw(field.name(), |zip| {
@@ -60,7 +61,7 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
                 done: 0,
             };
             let column_of = Some((field, position));
-            encode_planned(records, tape, &outer, column_of, &mut out, &mut column)?;
+            encode_planned(value, tape, &outer, column_of, &mut out, &mut column)?;
             zip.write_all(&out)?;
             Ok(())
         })?;
@@ -82,7 +83,7 @@ fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
         }
     }
     let mut out = Vec::new();
-    let spec = speculate(records, false, &mut out, &mut Discard, None);
+    let spec = speculate(&Val(records), false, &mut out, &mut Discard, None);
     // the chunks are discarded: the flavour never fails
     if let Ok(Some(spec)) = spec {
         let shape = spec.shape.clone();
@@ -96,7 +97,7 @@ fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
             return Ok((spec.into_descr(), shape));
         }
     }
-    let plan = plan(records, &WriteOptions::new())?;
+    let plan = plan(&records, &WriteOptions::new())?;
     Ok((plan.dtype, plan.shape))
 }
 

@@ -372,7 +372,7 @@ impl NpyObject {
 /// [`to_vec`](crate::to_vec) of the slice gives, and the data's size;
 /// `None` for records that are n-d arrays (`NdArray`).
 fn records_writer<T: Serialize>(records: &[T]) -> Result<(Option<NpyWriter<Vec<u8>>>, u64)> {
-    let plan = crate::ser::plan(records, &WriteOptions::new())?;
+    let plan = crate::ser::plan(&records, &WriteOptions::new())?;
     if plan.nd.is_some() {
         return Ok((None, 0));
     }

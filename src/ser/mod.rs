@@ -381,8 +381,6 @@ pub(crate) mod probe;
 pub(crate) mod spec;
 pub(crate) mod walk;
 
-use serde::Serialize;
-
 use crate::error::{Error, Result};
 use crate::format::dtype::{Dtype, ScalarType, ShapeRepr};
 use crate::options::WriteOptions;
@@ -511,18 +509,11 @@ pub(crate) fn given_dtype(opts: &WriteOptions) -> Result<Option<Dtype>> {
     }
 }
 
-/// Pass 1: shape and dtype: a shim over [`plan_dyn`], whose walks take
-/// the value behind `dyn`; values of a given dtype are fitted to it
-/// ([`fit_shape`]).
-pub(crate) fn plan<T: ?Sized + Serialize>(value: &T, opts: &WriteOptions) -> Result<WritePlan> {
-    plan_dyn(&value, opts)
-}
-
-/// [`plan`], the value behind `dyn` ([`DynValue`]): its walks are the
-/// cold ones (inference, the shape count), so one instantiation serves
-/// every type.
-#[inline(never)]
-fn plan_dyn(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
+/// Pass 1: shape and dtype, the value behind `dyn` ([`DynValue`]): its
+/// walks are the cold ones (inference, the shape count), so one
+/// instantiation serves every type; values of a given dtype are fitted to
+/// it ([`fit_shape`]).
+pub(crate) fn plan(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePlan> {
     let nd = probe::top(value);
     let Some(given) = given_dtype(opts)? else {
         let mut root = None;

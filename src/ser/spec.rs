@@ -190,31 +190,16 @@ pub(crate) struct SpecState<'o> {
 }
 
 /// A value to write, as the drivers (`crate::npy::writer`: `to_vec`,
-/// `to_writer`, `to_path`, npz members) see it: the two walks that encode
-/// its elements, generic over its type for speed ([`speculate`],
-/// [`encode_planned`]), and the value behind `dyn` for the passes that
-/// run once per write ([`DynValue`](crate::ser::DynValue)). The drivers
-/// take `&dyn Writable`, so their logic (headers, flavours, which pass
-/// runs) is compiled once, not once per user type: generic outer
-/// ([`Val`]), non-generic inner.
+/// `to_writer`, `to_path`, npz members) see it: the walk over its elements,
+/// generic over its type for speed, and the value behind `dyn` for the
+/// passes that run once per write ([`DynValue`](crate::ser::DynValue)).
+/// The passes ([`speculate`], [`encode_planned`]) and the drivers take
+/// `&dyn Writable`, so their logic (headers, flavours, which pass runs) is
+/// compiled once, not once per user type: generic outer ([`Val`]),
+/// non-generic inner.
 pub(crate) trait Writable {
-    /// [`speculate`] over the value.
-    fn speculate(
-        &self,
-        align: bool,
-        out: &mut Vec<u8>,
-        output: &mut dyn Output,
-        known: Option<DtypeTree>,
-    ) -> Result<Option<Speculated>>;
-
-    /// [`encode_planned`] over the value (no npz column).
-    fn encode_planned(
-        &self,
-        tape: DtypeTree,
-        shape: &[u64],
-        out: &mut Vec<u8>,
-        output: &mut dyn Output,
-    ) -> Result<usize>;
+    /// Walks the value from the top with `st` (the generic walk, [`walk`]).
+    fn walk(&self, st: &mut SpecState<'_>) -> Result<()>;
 
     /// The value behind `dyn`.
     fn value(&self) -> &crate::ser::DynValue<'_>;
@@ -224,24 +209,8 @@ pub(crate) trait Writable {
 pub(crate) struct Val<'a, T: ?Sized>(pub(crate) &'a T);
 
 impl<T: ?Sized + Serialize> Writable for Val<'_, T> {
-    fn speculate(
-        &self,
-        align: bool,
-        out: &mut Vec<u8>,
-        output: &mut dyn Output,
-        known: Option<DtypeTree>,
-    ) -> Result<Option<Speculated>> {
-        speculate(self.0, align, out, output, known)
-    }
-
-    fn encode_planned(
-        &self,
-        tape: DtypeTree,
-        shape: &[u64],
-        out: &mut Vec<u8>,
-        output: &mut dyn Output,
-    ) -> Result<usize> {
-        encode_planned(self.0, tape, shape, None, out, output)
+    fn walk(&self, st: &mut SpecState<'_>) -> Result<()> {
+        walk(st, self.0)
     }
 
     fn value(&self) -> &crate::ser::DynValue<'_> {
@@ -257,19 +226,19 @@ impl<T: ?Sized + Serialize> Writable for Val<'_, T> {
 /// first element is not inferred: that dtype and tape are used (every
 /// element is still checked against them). `output` is the flavour: where
 /// the data goes, in chunks or not ([`Output`]).
-pub(crate) fn speculate<T: ?Sized + Serialize>(
-    value: &T,
+pub(crate) fn speculate(
+    value: &dyn Writable,
     align: bool,
     out: &mut Vec<u8>,
     output: &mut dyn Output,
     known: Option<DtypeTree>,
 ) -> Result<Option<Speculated>> {
     let mut st = SpecState::new(align, out, output, known);
-    let walked = match walk(&mut st, value) {
+    let walked = match value.walk(&mut st) {
         // the value is not a sequence: one element (a 0-d array)
         Err(_) if st.leaf_found => {
             st.leaf_found = false;
-            st.whole(&value)
+            st.whole(value.value())
         }
         walked => walked,
     };
@@ -288,55 +257,37 @@ pub(crate) fn speculate<T: ?Sized + Serialize>(
 /// encoded, including those handed over in chunks. With `column` (an npz
 /// column: a record field and its position) each element is a record of
 /// which only that field is encoded, `tape` being the field's dtype.
-pub(crate) fn encode_planned<'o, T: ?Sized + Serialize>(
-    value: &T,
+pub(crate) fn encode_planned<'o>(
+    value: &dyn Writable,
     tape: DtypeTree,
     shape: &[u64],
     column: Option<(&'o Field, usize)>,
     out: &'o mut Vec<u8>,
     output: &'o mut dyn Output,
 ) -> Result<usize> {
-    let mut st = SpecState::planned(tape, shape, column, out, output)?;
+    if column.is_some() && shape.len() != 1 {
+        return Err(Error::schema("internal: a column has one axis"));
+    }
+    let mut st = SpecState::new(false, out, output, Some(tape));
+    st.exact = true;
+    st.column = column;
+    st.dims = shape.iter().map(|&d| Some(d)).collect();
+    st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
+    st.leaf_depth = Some(shape.len());
     let walked = if shape.is_empty() {
-        st.whole(&value)
+        st.whole(value.value())
     } else {
-        walk(&mut st, value)
+        value.walk(&mut st)
     };
-    st.planned_end(walked)
+    if let Some(e) = st.failed.take() {
+        return Err(e);
+    }
+    walked?;
+    st.finish()
+        .ok_or_else(|| Error::schema("internal: data length"))
 }
 
 impl<'o> SpecState<'o> {
-    /// The state of [`encode_planned`]'s walk.
-    fn planned(
-        tape: DtypeTree,
-        shape: &[u64],
-        column: Option<(&'o Field, usize)>,
-        out: &'o mut Vec<u8>,
-        output: &'o mut dyn Output,
-    ) -> Result<Self> {
-        if column.is_some() && shape.len() != 1 {
-            return Err(Error::schema("internal: a column has one axis"));
-        }
-        let mut st = SpecState::new(false, out, output, Some(tape));
-        st.exact = true;
-        st.column = column;
-        st.dims = shape.iter().map(|&d| Some(d)).collect();
-        st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
-        st.leaf_depth = Some(shape.len());
-        Ok(st)
-    }
-
-    /// The end of [`encode_planned`]'s walk (`walked`): the destination's
-    /// error, the walk's, or the bytes of data encoded.
-    fn planned_end(mut self, walked: Result<()>) -> Result<usize> {
-        if let Some(e) = self.failed.take() {
-            return Err(e);
-        }
-        walked?;
-        self.finish()
-            .ok_or_else(|| Error::schema("internal: data length"))
-    }
-
     fn new(
         align: bool,
         out: &'o mut Vec<u8>,

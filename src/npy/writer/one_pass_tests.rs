@@ -2,7 +2,7 @@ use super::*;
 use serde::Serialize;
 
 fn two_pass<T: ?Sized + Serialize>(v: &T, opts: &WriteOptions) -> Vec<u8> {
-    let plan = plan(v, opts).unwrap();
+    let plan = plan(&v, opts).unwrap();
     let header = header_for(&plan, opts);
     opts.encode_vec(&Val(v), &plan, &header).unwrap()
 }

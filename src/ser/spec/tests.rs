@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Whole, encode_planned};
+use super::{Val, Whole, encode_planned};
 use crate::ser::encode::DtypeTree;
 
 /// The error of the exact pass writing `value` as a `|u1` array of
@@ -13,7 +13,7 @@ use crate::ser::encode::DtypeTree;
 fn refused<T: Serialize>(value: &T) -> String {
     let tape = DtypeTree::new(&"|u1".parse().unwrap(), false);
     let mut out = Vec::new();
-    encode_planned(value, tape, &[2], None, &mut out, &mut Whole)
+    encode_planned(&Val(value), tape, &[2], None, &mut out, &mut Whole)
         .unwrap_err()
         .to_string()
 }
@@ -72,6 +72,6 @@ fn lengths_other_than_the_plan_are_refused() {
     // a tuple is an axis too
     let mut out = Vec::new();
     let tape = DtypeTree::new(&"|u1".parse().unwrap(), false);
-    let n = encode_planned(&(1u8, 2u8), tape, &[2], None, &mut out, &mut Whole).unwrap();
+    let n = encode_planned(&Val(&(1u8, 2u8)), tape, &[2], None, &mut out, &mut Whole).unwrap();
     assert_eq!((n, out), (2, vec![1, 2]));
 }
