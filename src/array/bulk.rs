@@ -450,14 +450,20 @@ impl<'de, T: Element> Visitor<'de> for BulkVisitor<T> {
         let Some(claim) = map.next_key_seed(KeySeed::<T>(PhantomData))? else {
             return Err(de::Error::invalid_length(0, &self));
         };
-        match claim {
-            Some((n, endian)) => map.next_value_seed(RawSeed::<T> {
-                n,
-                endian,
-                _t: PhantomData,
-            }),
-            None => map.next_value::<Vec<T>>(),
+        let Some((n, endian)) = claim else {
+            return map.next_value::<Vec<T>>();
+        };
+        let mut out = Vec::new();
+        map.next_value_seed(Append {
+            out: &mut out,
+            n,
+            endian,
+        })?;
+        if out.len() as u64 != n {
+            let want = format!("{n} elements of {} bytes", T::SIZE);
+            return Err(de::Error::invalid_length(out.len(), &want.as_str()));
         }
+        Ok(out)
     }
 }
 
@@ -485,69 +491,9 @@ impl<'de, T: Element> Visitor<'de> for KeySeed<T> {
     }
 }
 
-/// Takes the array's data as bytes: one slice (`visit_bytes`) or chunks of
-/// whole elements (`visit_seq`), `n` elements in all.
-struct RawSeed<T> {
-    n: u64,
-    endian: Endian,
-    _t: PhantomData<T>,
-}
-
-impl<'de, T: Element> DeserializeSeed<'de> for RawSeed<T> {
-    type Value = Vec<T>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-        d.deserialize_bytes(self)
-    }
-}
-
-impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
-    type Value = Vec<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} elements of {} bytes", self.n, T::SIZE)
-    }
-
-    /// The whole data, present: sized exactly once.
-    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<T>, E> {
-        if u64::try_from(bytes.len()).ok() != self.n.checked_mul(T::SIZE as u64) {
-            return Err(E::invalid_length(bytes.len(), &self));
-        }
-        let mut out = Vec::with_capacity(bytes.len() / at_least_one(T::SIZE));
-        crate::huge_pages::advise(out.spare_capacity_mut());
-        extend(&mut out, bytes, self.endian);
-        Ok(out)
-    }
-
-    fn visit_borrowed_bytes<E: de::Error>(self, bytes: &'de [u8]) -> Result<Vec<T>, E> {
-        self.visit_bytes(bytes)
-    }
-
-    /// Chunks from a stream: the vector grows with the bytes that arrive,
-    /// or is sized once when the stream says how many chunks are coming
-    /// (its data is known present: a file whose length was checked).
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut out = Vec::new();
-        if seq.size_hint().is_some() {
-            out.reserve_exact(usize::try_from(self.n).unwrap_or(0));
-            crate::huge_pages::advise(out.spare_capacity_mut());
-        }
-        while seq
-            .next_element_seed(Append {
-                out: &mut out,
-                n: self.n,
-                endian: self.endian,
-            })?
-            .is_some()
-        {}
-        if out.len() as u64 != self.n {
-            return Err(de::Error::invalid_length(out.len(), &self));
-        }
-        Ok(out)
-    }
-}
-
-/// One chunk of whole elements, appended to `out` (at most `n` in all).
+/// The array's data, appended to `out` (`n` elements in all): one slice
+/// (`visit_bytes`: sized exactly once) or chunks of whole elements from a
+/// stream (`visit_seq`, each chunk appended as it arrives).
 struct Append<'a, T> {
     out: &'a mut Vec<T>,
     n: u64,
@@ -586,6 +532,26 @@ impl<'de, T: Element> Visitor<'de> for Append<'_, T> {
             crate::huge_pages::advise(self.out.spare_capacity_mut());
         }
         extend(self.out, bytes, self.endian);
+        Ok(())
+    }
+
+    /// Chunks from a stream: the vector grows with the bytes that arrive,
+    /// or is sized once when the stream says how many chunks are coming
+    /// (its data is known present: a file whose length was checked).
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let Append { out, n, endian } = self;
+        if seq.size_hint().is_some() {
+            out.reserve_exact(usize::try_from(n).unwrap_or(0));
+            crate::huge_pages::advise(out.spare_capacity_mut());
+        }
+        while seq
+            .next_element_seed(Append {
+                out: &mut *out,
+                n,
+                endian,
+            })?
+            .is_some()
+        {}
         Ok(())
     }
 }
