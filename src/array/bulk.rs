@@ -95,7 +95,7 @@ use crate::kinds::special::BULK;
 /// assert_eq!(err.to_string(), same.to_string());
 /// # Ok::<(), npy_serde::Error>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Bulk<T>(pub Vec<T>);
 
 impl<T> Bulk<T> {
@@ -107,12 +107,6 @@ impl<T> Bulk<T> {
     /// ```
     pub fn into_inner(self) -> Vec<T> {
         self.0
-    }
-}
-
-impl<T: fmt::Debug> fmt::Debug for Bulk<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Bulk").field(&self.0).finish()
     }
 }
 
@@ -177,7 +171,7 @@ pub fn serialize<T: Element, S: Serializer>(
     values: &[T],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    serializer.serialize_newtype_struct(<T as Named>::NAME, values)
+    serializer.serialize_newtype_struct(T::NAME, values)
 }
 
 /// Deserializes a `Vec<T>` of numbers, in bulk when the data is exactly
@@ -206,6 +200,8 @@ pub fn deserialize<'de, T: Element, D: Deserializer<'de>>(
 }
 
 mod sealed {
+    use crate::kinds::special::BULK_TYPED;
+
     /// What the reader needs to know about an element type; private so the
     /// set of types stays closed (the byte layout is this crate's promise).
     pub trait Layout: Sized {
@@ -213,16 +209,20 @@ mod sealed {
         const SIZE: usize;
         /// The base scalar, as in the reader's key: `"f8"`, `"b1"`.
         const CODE: &'static str;
-        /// The dims after the first axis, as written in the name of the
-        /// newtype (`",3"` for `[E; 3]`; empty for a scalar).
-        const DIMS: NameText = NameText::new();
-        /// Whether the dims after the first axis (comma-separated decimal)
-        /// are exactly this type's (none for a scalar, `N` then the
-        /// element's for `[E; N]`); by default none, as for a scalar.
-        #[inline]
-        fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
-            dims.next().is_none()
-        }
+        /// The dims after the first axis, comma-separated decimal (`",3"`
+        /// for `[E; 3]`; empty for a scalar), as in the reader's key and
+        /// the name of the newtype.
+        const DIMS: NameText = NameText::EMPTY;
+        /// The name a `Bulk<T>` is written under: [`BULK_TYPED`], then the
+        /// element's type (`"npy_serde::bulk:f4,3"` for `[f32; 3]`), so that
+        /// an empty one still has a dtype (read by `ser::infer`). The reader
+        /// asks for `BULK` itself.
+        const TEXT: NameText = NameText::EMPTY
+            .push(BULK_TYPED.as_bytes())
+            .push(Self::CODE.as_bytes())
+            .append(&Self::DIMS);
+        /// [`TEXT`](Self::TEXT) as a string.
+        const NAME: &'static str = NameText::as_str(&Self::TEXT);
         /// One element from exactly `SIZE` little-endian bytes (zeros for a
         /// shorter slice, which the callers never pass).
         fn decode(bytes: &[u8]) -> Self;
@@ -232,13 +232,12 @@ mod sealed {
 
     /// The text of a newtype name built at compile time (a fixed buffer: the
     /// standard library cannot concatenate strings in a const of a generic
-    /// type). Past its capacity it is marked full, and the name falls back to
-    /// `npy_serde::bulk` (no element type).
+    /// type). `len` counts every byte pushed; past the buffer the text is
+    /// full, and the name falls back to `npy_serde::bulk` (no element type).
     #[derive(Clone, Copy)]
     pub struct NameText {
         buf: [u8; 120],
         len: usize,
-        full: bool,
     }
 
     // Const fns cannot call `get`; every index is below the length it was
@@ -246,70 +245,66 @@ mod sealed {
     // be a compile error).
     #[allow(clippy::indexing_slicing)]
     impl NameText {
-        pub(crate) const fn new() -> NameText {
-            NameText {
-                buf: [0; 120],
-                len: 0,
-                full: false,
-            }
-        }
+        pub(crate) const EMPTY: NameText = NameText {
+            buf: [0; 120],
+            len: 0,
+        };
 
-        pub(crate) const fn byte(mut self, b: u8) -> NameText {
-            if self.len < self.buf.len() {
-                self.buf[self.len] = b;
-                self.len = self.len.wrapping_add(1);
+        /// The text, `None` when full.
+        pub(crate) const fn bytes(&self) -> Option<&[u8]> {
+            if self.len <= self.buf.len() {
+                Some(self.buf.split_at(self.len).0)
             } else {
-                self.full = true;
+                None
             }
-            self
         }
 
-        pub(crate) const fn append(self, other: &NameText) -> NameText {
-            let mut out = self.bytes(other.buf.split_at(other.len).0);
-            out.full = out.full || other.full;
-            out
-        }
-
-        pub(crate) const fn text(self, s: &str) -> NameText {
-            self.bytes(s.as_bytes())
-        }
-
-        const fn bytes(mut self, bytes: &[u8]) -> NameText {
+        /// Appends `bytes`.
+        pub(crate) const fn push(mut self, bytes: &[u8]) -> NameText {
             let mut i = 0;
             while i < bytes.len() {
-                self = self.byte(bytes[i]);
+                if self.len < self.buf.len() {
+                    self.buf[self.len] = bytes[i];
+                }
+                self.len = self.len.saturating_add(1);
                 i = i.wrapping_add(1);
             }
             self
         }
 
-        /// `",n"` in decimal.
+        /// Appends `other`, full if it is.
+        pub(crate) const fn append(self, other: &NameText) -> NameText {
+            match other.bytes() {
+                Some(bytes) => self.push(bytes),
+                None => NameText {
+                    len: usize::MAX,
+                    ..self
+                },
+            }
+        }
+
+        /// Appends `",n"` in decimal.
         pub(crate) const fn dim(self, n: usize) -> NameText {
-            let mut digits = [0u8; 20];
-            let (mut k, mut n) = (0, n);
+            let mut digits = [b','; 21];
+            let (mut k, mut n) = (digits.len(), n);
             loop {
+                k = k.wrapping_sub(1);
                 digits[k] = b'0'.wrapping_add((n % 10) as u8);
-                k = k.wrapping_add(1);
                 n /= 10;
                 if n == 0 {
                     break;
                 }
             }
-            let mut out = self.byte(b',');
-            while k > 0 {
-                k = k.wrapping_sub(1);
-                out = out.byte(digits[k]);
-            }
-            out
+            self.push(digits.split_at(k.wrapping_sub(1)).1)
         }
 
         pub(crate) const fn as_str(&'static self) -> &'static str {
-            if self.full {
-                return crate::kinds::special::BULK;
-            }
-            match std::str::from_utf8(self.buf.split_at(self.len).0) {
-                Ok(s) => s,
-                Err(_) => crate::kinds::special::BULK,
+            match self.bytes() {
+                Some(bytes) => match std::str::from_utf8(bytes) {
+                    Ok(s) => s,
+                    Err(_) => crate::kinds::special::BULK,
+                },
+                None => crate::kinds::special::BULK,
             }
         }
     }
@@ -349,12 +344,7 @@ impl<T: Number> Layout for T {
 impl<E: Element, const N: usize> Layout for [E; N] {
     const SIZE: usize = E::SIZE * N;
     const CODE: &'static str = E::CODE;
-    const DIMS: NameText = NameText::new().dim(N).append(&E::DIMS);
-    #[inline]
-    fn dims_match(mut dims: std::str::Split<'_, char>) -> bool {
-        dims.next().and_then(|d| d.parse::<u64>().ok()) == u64::try_from(N).ok()
-            && E::dims_match(dims)
-    }
+    const DIMS: NameText = NameText::EMPTY.dim(N).append(&E::DIMS);
     #[inline(always)]
     fn decode(bytes: &[u8]) -> Self {
         std::array::from_fn(|i| E::decode(nth::<E>(bytes, i)))
@@ -365,24 +355,6 @@ impl<E: Element, const N: usize> Layout for [E; N] {
     }
 }
 impl<E: Element, const N: usize> Element for [E; N] where [E; N]: Serialize + DeserializeOwned {}
-
-/// The name a `Bulk<T>` is written under: [`BULK`], then `:` and `T`'s
-/// element type (`"npy_serde::bulk:f4,3"` for `[f32; 3]`), so that an empty
-/// one still has a dtype (`special::BULK_TYPED`, read by `ser::infer`). The
-/// reader asks for [`BULK`] itself.
-trait Named {
-    const TEXT: NameText;
-    const NAME: &'static str;
-}
-
-impl<T: Element> Named for T {
-    const TEXT: NameText = NameText::new()
-        .text(BULK)
-        .byte(b':')
-        .text(T::CODE)
-        .append(&T::DIMS);
-    const NAME: &'static str = NameText::as_str(&<T as Named>::TEXT);
-}
 
 /// The bytes from the `i`-th element of `E` on (empty past the end).
 #[inline(always)]
@@ -441,15 +413,15 @@ fn claimed_len<T: Element>(key: &str) -> Option<(u64, Endian)> {
         // nothing in the bytes says how many; the ordinary path counts
         return None;
     }
-    let mut parts = key.split(',');
-    let code = parts.next()?;
+    let (code, rest) = key.split_once(',')?;
     let endian = match code.strip_prefix('>') {
         Some(c) if c == T::CODE => Endian::Big,
         None if code == T::CODE => Endian::Little,
         _ => return None,
     };
-    let n = parts.next()?.parse::<u64>().ok()?;
-    T::dims_match(parts).then_some((n, endian))
+    let (n, dims) = rest.split_at(rest.find(',').unwrap_or(rest.len()));
+    let n = n.parse::<u64>().ok()?;
+    (Some(dims.as_bytes()) == T::DIMS.bytes()).then_some((n, endian))
 }
 
 struct BulkVisitor<T>(PhantomData<T>);
@@ -478,14 +450,20 @@ impl<'de, T: Element> Visitor<'de> for BulkVisitor<T> {
         let Some(claim) = map.next_key_seed(KeySeed::<T>(PhantomData))? else {
             return Err(de::Error::invalid_length(0, &self));
         };
-        match claim {
-            Some((n, endian)) => map.next_value_seed(RawSeed::<T> {
-                n,
-                endian,
-                _t: PhantomData,
-            }),
-            None => map.next_value::<Vec<T>>(),
+        let Some((n, endian)) = claim else {
+            return map.next_value::<Vec<T>>();
+        };
+        let mut out = Vec::new();
+        map.next_value_seed(Append {
+            out: &mut out,
+            n,
+            endian,
+        })?;
+        if out.len() as u64 != n {
+            let want = format!("{n} elements of {} bytes", T::SIZE);
+            return Err(de::Error::invalid_length(out.len(), &want.as_str()));
         }
+        Ok(out)
     }
 }
 
@@ -513,69 +491,9 @@ impl<'de, T: Element> Visitor<'de> for KeySeed<T> {
     }
 }
 
-/// Takes the array's data as bytes: one slice (`visit_bytes`) or chunks of
-/// whole elements (`visit_seq`), `n` elements in all.
-struct RawSeed<T> {
-    n: u64,
-    endian: Endian,
-    _t: PhantomData<T>,
-}
-
-impl<'de, T: Element> DeserializeSeed<'de> for RawSeed<T> {
-    type Value = Vec<T>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-        d.deserialize_bytes(self)
-    }
-}
-
-impl<'de, T: Element> Visitor<'de> for RawSeed<T> {
-    type Value = Vec<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} elements of {} bytes", self.n, T::SIZE)
-    }
-
-    /// The whole data, present: sized exactly once.
-    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<T>, E> {
-        if u64::try_from(bytes.len()).ok() != self.n.checked_mul(T::SIZE as u64) {
-            return Err(E::invalid_length(bytes.len(), &self));
-        }
-        let mut out = Vec::with_capacity(bytes.len() / at_least_one(T::SIZE));
-        crate::huge_pages::advise(out.spare_capacity_mut());
-        extend(&mut out, bytes, self.endian);
-        Ok(out)
-    }
-
-    fn visit_borrowed_bytes<E: de::Error>(self, bytes: &'de [u8]) -> Result<Vec<T>, E> {
-        self.visit_bytes(bytes)
-    }
-
-    /// Chunks from a stream: the vector grows with the bytes that arrive,
-    /// or is sized once when the stream says how many chunks are coming
-    /// (its data is known present: a file whose length was checked).
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut out = Vec::new();
-        if seq.size_hint().is_some() {
-            out.reserve_exact(usize::try_from(self.n).unwrap_or(0));
-            crate::huge_pages::advise(out.spare_capacity_mut());
-        }
-        while seq
-            .next_element_seed(Append {
-                out: &mut out,
-                n: self.n,
-                endian: self.endian,
-            })?
-            .is_some()
-        {}
-        if out.len() as u64 != self.n {
-            return Err(de::Error::invalid_length(out.len(), &self));
-        }
-        Ok(out)
-    }
-}
-
-/// One chunk of whole elements, appended to `out` (at most `n` in all).
+/// The array's data, appended to `out` (`n` elements in all): one slice
+/// (`visit_bytes`: sized exactly once) or chunks of whole elements from a
+/// stream (`visit_seq`, each chunk appended as it arrives).
 struct Append<'a, T> {
     out: &'a mut Vec<T>,
     n: u64,
@@ -614,6 +532,26 @@ impl<'de, T: Element> Visitor<'de> for Append<'_, T> {
             crate::huge_pages::advise(self.out.spare_capacity_mut());
         }
         extend(self.out, bytes, self.endian);
+        Ok(())
+    }
+
+    /// Chunks from a stream: the vector grows with the bytes that arrive,
+    /// or is sized once when the stream says how many chunks are coming
+    /// (its data is known present: a file whose length was checked).
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let Append { out, n, endian } = self;
+        if seq.size_hint().is_some() {
+            out.reserve_exact(usize::try_from(n).unwrap_or(0));
+            crate::huge_pages::advise(out.spare_capacity_mut());
+        }
+        while seq
+            .next_element_seed(Append {
+                out: &mut *out,
+                n,
+                endian,
+            })?
+            .is_some()
+        {}
         Ok(())
     }
 }

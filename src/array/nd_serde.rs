@@ -58,8 +58,10 @@ use crate::kinds::special::{NDARRAY, NDDATA, nd_pairs};
 /// The field names other formats see.
 const FIELDS: &[&str] = &["shape", "order", "data"];
 
-/// What an n-d array serializes as, inside its newtype: `{shape, order,
-/// data}`, the data flat in `order` (this crate's writer takes its shape
+/// What an n-d array serializes as, inside the newtype this crate's
+/// writer recognises (named by [`nd_name`]: with the element's numpy type
+/// for plain numbers, so that an empty array still has a dtype): `{shape,
+/// order, data}`, the data flat in `order` (this crate's writer takes its shape
 /// and order from here, see `ser::nd`); `in_place`: the data's
 /// little-endian bytes, when an owned array of numbers has them in place
 /// ([`number::le_in_place`]).
@@ -101,16 +103,6 @@ impl<T: Serialize + 'static> Serialize for Data<'_, '_, T> {
     }
 }
 
-/// An n-d array as the newtype this crate's writer recognises; its name
-/// carries the element's numpy type for plain numbers, so that an empty
-/// array still has a dtype.
-fn serialize_nd<T: Serialize + 'static, S: Serializer>(
-    parts: Parts<'_, T>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
-}
-
 impl<T: Serialize + 'static> Serialize for NdArray<T> {
     /// This crate writes the array with its shape and in its own order
     /// (unless [`WriteOptions::fortran_order`](crate::WriteOptions::fortran_order)
@@ -139,7 +131,7 @@ impl<T: Serialize + 'static> Serialize for NdArray<T> {
             data: self.data(),
             in_place: self.le_in_place(),
         };
-        serialize_nd(parts, serializer)
+        serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
     }
 }
 
@@ -163,7 +155,7 @@ impl<T: Serialize + 'static> Serialize for NdView<'_, T> {
             // borrowed numbers are copied into bytes ([`number::le_copy`])
             in_place: None,
         };
-        serialize_nd(parts, serializer)
+        serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
     }
 }
 

@@ -13,7 +13,7 @@ use super::nd;
 use super::plan::{Kind, Plan, bulk_key};
 use super::seq::Elements;
 use super::{Bytes, Cfg, SIZE_HINT_BYTES, fix_error, internal};
-use crate::array::nd::Order;
+use crate::array::nd::{FortranOffsets, Order};
 use crate::error::{Error, Result};
 use crate::format::dtype::ShapeRepr;
 use crate::format::dtype::at_least_one;
@@ -542,41 +542,14 @@ pub(crate) fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Resul
         return Err(internal());
     }
     let mut out = Vec::with_capacity(data.len());
-    if count == 0 || itemsize == 0 {
-        out.extend_from_slice(data);
+    if itemsize == 0 {
         return Ok(out);
     }
-    // Fortran strides in bytes: axis 0 is contiguous.
-    let mut fstride = Vec::with_capacity(dims.len());
-    let mut s = itemsize;
-    for &d in &dims {
-        fstride.push(s);
-        s = s.checked_mul(d).ok_or_else(internal)?;
-    }
-    let mut index = vec![0usize; dims.len()];
-    let mut offset = 0usize;
-    for _ in 0..count {
-        let end = offset.checked_add(itemsize).ok_or_else(internal)?;
-        let item = data.get(offset..end).ok_or_else(internal)?;
-        out.extend_from_slice(item);
-        // advance the C-order odometer: last axis fastest
-        for ax in (0..dims.len()).rev() {
-            let (Some(i), Some(&d), Some(&st)) = (index.get_mut(ax), dims.get(ax), fstride.get(ax))
-            else {
-                return Err(internal());
-            };
-            // *i < d before the step (reset to 0 on reaching d)
-            *i = i.wrapping_add(1);
-            offset = offset.checked_add(st).ok_or_else(internal)?;
-            if *i < d {
-                break;
-            }
-            // st * d is a prefix product of the dims times itemsize: it
-            // fits (checked above) and offset holds d steps of st
-            let back = st.checked_mul(d).ok_or_else(internal)?;
-            offset = offset.checked_sub(back).ok_or_else(internal)?;
-            *i = 0;
-        }
+    for at in FortranOffsets::new(&dims) {
+        let item = at
+            .checked_mul(itemsize)
+            .and_then(|start| data.get(start..start.checked_add(itemsize)?));
+        out.extend_from_slice(item.ok_or_else(internal)?);
     }
     Ok(out)
 }
