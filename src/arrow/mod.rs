@@ -75,7 +75,7 @@ use arrow_schema::{Field, Schema};
 use crate::de::data::check_data_len;
 use crate::error::{Error, Result};
 use crate::format::header::Header;
-use crate::npy::rows::read_up_to;
+use crate::format::header_read::read_up_to;
 use crate::options::ReadOptions;
 
 /// The schema metadata key of the numpy dtype (`"[('x', '<f8')]"`, `"'<i4'"`).

@@ -209,11 +209,14 @@ fn eof(what: &str, expected: usize, got: usize) -> Error {
     ))
 }
 
-/// Reads `n` bytes, or fewer at EOF, leaving the reader just past them.
-fn read_up_to<R: Read>(reader: &mut R, n: u64) -> Result<Vec<u8>> {
-    let mut buf = Vec::new();
-    reader.by_ref().take(n).read_to_end(&mut buf)?;
-    Ok(buf)
+/// Reads up to `len` bytes from `r`, or fewer at EOF, leaving the reader
+/// just past them, into a buffer that grows as they arrive (a size claim
+/// alone allocates nothing); the caller checks how many came.
+pub(crate) fn read_up_to<R: Read>(r: &mut R, len: u64) -> Result<Vec<u8>> {
+    const FIRST: u64 = 64 * 1024;
+    let mut out = Vec::with_capacity(usize::try_from(len.min(FIRST)).unwrap_or(0));
+    r.take(len).read_to_end(&mut out)?;
+    Ok(out)
 }
 
 /// The header dict text -> Header (with a top-level subarray folded in).

@@ -677,7 +677,7 @@ impl<R: Read + Seek> NpyReader<R> {
     ) -> Result<(Header, Vec<u8>)> {
         let w = crate::npy::rows::checked_window(&self.header, range, self.max_elements, budget)?;
         self.seek_record(range.start)?;
-        let bytes = crate::npy::rows::read_up_to(&mut self.data.reader, w.len)?;
+        let bytes = crate::format::header_read::read_up_to(&mut self.data.reader, w.len)?;
         // what was read lies within the data: start + got <= start + len
         let at = w.start.saturating_add(bytes.len() as u64);
         self.data.reset_to(at);

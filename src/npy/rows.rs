@@ -14,7 +14,6 @@
 // Sizes come from untrusted headers: every operation is checked.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use std::io::Read;
 use std::ops::Range;
 
 use serde::Deserialize;
@@ -105,16 +104,6 @@ pub(crate) fn checked_window(
     check_element_limits(&w.header, max_elements)?;
     budget.charge_data(&w.header)?;
     Ok(w)
-}
-
-/// Reads up to `len` bytes from `r` into a buffer that grows as they
-/// arrive (a size claim alone allocates nothing); the caller checks how
-/// many came.
-pub(crate) fn read_up_to<R: Read>(r: &mut R, len: u64) -> Result<Vec<u8>> {
-    const FIRST: u64 = 64 * 1024;
-    let mut out = Vec::with_capacity(usize::try_from(len.min(FIRST)).unwrap_or(0));
-    r.take(len).read_to_end(&mut out)?;
-    Ok(out)
 }
 
 /// Reads rows `range` (of the first axis) of the `.npy` file in `bytes`:

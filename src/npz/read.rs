@@ -15,10 +15,11 @@ use crate::budget::Budget;
 use crate::de::stream::StreamDe;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::header::{Header, MAGIC};
+use crate::format::header_read::read_up_to;
 use crate::format::header_read::{ParsedHeader, read_header};
 use crate::format::pyrepr::PyStr;
 use crate::npy::reader::NpyReader;
-use crate::npy::rows::{Window, checked_window, read_up_to, whole_array};
+use crate::npy::rows::{Window, checked_window, whole_array};
 use crate::options::ReadOptions;
 
 use super::extent::Extent;
