@@ -15,12 +15,11 @@ use std::io::Read;
 
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, at_position, fortran_to_c, shape_error, too_few};
+use super::array::{ArrayDe, ArraySeq, Source, fortran_to_c};
 use super::bulk_offer;
-use super::element::{ElementDe, RowDe};
 use super::nd;
 use super::plan::{Plan, bulk_key};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, internal, with_shape_hint};
+use super::{Bytes, Cfg, internal, with_shape_hint};
 use crate::array::nd::Order;
 use crate::budget::Budget;
 use crate::error::{Error, Result};
@@ -293,25 +292,15 @@ impl<'h, R: Read> StreamDe<'h, R> {
         self.stream_seq(visitor)
     }
 
+    /// The rows one by one, as they arrive.
     fn stream_seq<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let header = self.header;
         check_empty_axes(header, self.max_elements)?;
         let n = header.shape.first().copied().ok_or_else(internal)?;
-        let mut seq = StreamSeq {
-            descr: &self.plan,
-            rest: header.shape.get(1..).unwrap_or(&[]),
-            data: &mut self.data,
-            next: 0,
-            len: n,
-            cfg: self.cfg,
-        };
-        let v = visitor
-            .visit_seq(&mut seq)
-            .map_err(|e| rows_failed(e, seq.descr, header))?;
-        if seq.next < seq.len {
-            return Err(too_few(seq.descr, &header.shape, true, seq.next));
-        }
-        Ok(v)
+        let row = self.data.row;
+        ArraySeq::new(&self.plan, &header.shape, &mut self.data, row, n, self.cfg, true)
+            .visit(visitor)
+            .map_err(|e| with_shape_hint(e, header))
     }
 }
 
@@ -334,64 +323,20 @@ fn whole_data<'d, R: Read>(
     Ok(Cow::Borrowed(bytes))
 }
 
-/// A visitor's error on the rows of a stream, with serde's wording fixed
-/// and the file's shape hinted.
-#[cold]
-#[inline(never)]
-fn rows_failed(e: Error, plan: &Plan, header: &Header) -> Error {
-    with_shape_hint(shape_error(e, plan, &header.shape, true), header)
-}
-
-struct StreamSeq<'h, 's, R> {
-    descr: &'h Plan,
-    rest: &'h [u64],
-    data: &'s mut Chunked<R>,
-    next: u64,
-    len: u64,
-    cfg: Cfg,
-}
-
-impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
-    type Error = Error;
-
+impl<'de, R: Read> Source<'de> for &mut Chunked<R> {
     #[inline]
-    fn next_element_seed<T: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>> {
-        if self.next >= self.len {
-            return Ok(None);
-        }
-        let i = self.next;
-        // next < len (checked above)
-        self.next = i.wrapping_add(1);
-        let row = self.data.take(self.data.row)?;
-        if self.rest.is_empty() {
-            // one element (record or scalar): no array layer in between
-            // by reference: its fast numbers read it in place
-            let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
-            return seed
-                .deserialize(RowDe(&de))
-                .map(Some)
-                .map_err(|e| at_position(e, true, i));
-        }
-        let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
-        seed.deserialize(de)
-            .map(Some)
-            .map_err(|e| at_position(e, true, i))
+    fn take(&mut self, n: usize) -> Result<Bytes<'de, '_>> {
+        Chunked::take(self, n).map(Bytes::Copied)
     }
 
-    fn size_hint(&self) -> Option<usize> {
-        // Only rows already read count, unless the data is known present:
-        // the header's length may be a lie, and serde preallocates up to
-        // 1 MiB from a hint.
-        // next <= len (next_element_seed stops at len)
-        let left = usize::try_from(self.len.wrapping_sub(self.next)).unwrap_or(usize::MAX);
-        let cap = SIZE_HINT_BYTES / at_least_one(self.data.row);
-        if self.data.present {
-            return Some(left.min(cap));
+    /// Only rows already read count, unless the data is known present:
+    /// the header's length may be a lie, and serde preallocates up to
+    /// 1 MiB from a hint.
+    fn known(&self, left: usize) -> usize {
+        if self.present {
+            return left;
         }
-        Some(left.min(cap).min(self.data.buffered_rows()))
+        left.min(self.buffered_rows())
     }
 }
 
