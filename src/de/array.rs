@@ -240,7 +240,7 @@ pub(crate) enum Rows {}
 /// The scalars of a subarray element ([`ElementDe`]).
 pub(crate) enum SubarrayRun {}
 
-/// The scalars of a subarray field of a record read in order
+/// The scalars of a subarray field of a record
 /// ([`FieldDe`](crate::de::element::FieldDe)).
 pub(crate) enum FieldRun {}
 
