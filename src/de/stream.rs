@@ -10,12 +10,13 @@
 //! [`StreamDe`] is the top-level deserializer of `from_reader`: a generic
 //! target (`deserialize_any`) is charged [`Budget::charge_any`] first.
 
-use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::io::Read;
 
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, ArraySeq, Source, fortran_to_c};
+use super::array::{ArrayDe, ArraySeq, Source};
+use super::data::in_c_order;
 use super::bulk_offer;
 use super::nd;
 use super::plan::{Plan, bulk_key};
@@ -225,6 +226,8 @@ pub(crate) struct StreamDe<'h, R> {
     /// `ReadOptions::max_elements`: the empty axes of the file's shape are
     /// checked against it before they are presented.
     max_elements: u64,
+    /// Where a Fortran-order array read whole is reordered into C order.
+    reordered: OnceCell<Vec<u8>>,
 }
 
 impl<'h, R: Read> StreamDe<'h, R> {
@@ -238,6 +241,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
             data: Chunked::new(reader, total, row),
             cfg,
             max_elements,
+            reordered: OnceCell::new(),
         })
     }
 
@@ -267,16 +271,16 @@ impl<'h, R: Read> StreamDe<'h, R> {
         Ok(self.data.reader)
     }
 
+    /// `f` on the whole array, read at once (see [`in_c_order`]).
     fn whole<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
         f: impl FnOnce(ArrayDe<'_, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
-        let (cfg, header) = (self.cfg, self.header);
-        let fortran = self.fortran();
-        let bytes = whole_data(&mut self.data, header, fortran, self.max_elements)?;
-        let de = ArrayDe::new(&self.plan, &header.shape, Bytes::Copied(&bytes), cfg, true);
-        f(de, visitor).map_err(|e| with_shape_hint(e, header))
+        let header = self.header;
+        let bytes = Bytes::Copied(self.data.take_all()?);
+        let array = ArrayDe::new(&self.plan, &header.shape, bytes, self.cfg, true);
+        in_c_order(array, header, self.max_elements, &self.reordered, visitor, f)
     }
 
     /// The top-level request: `f` on the whole array when it is 0-d or in
@@ -302,25 +306,6 @@ impl<'h, R: Read> StreamDe<'h, R> {
             .visit(visitor)
             .map_err(|e| with_shape_hint(e, header))
     }
-}
-
-/// The whole data of [`StreamDe::whole`] (a Fortran-order array's
-/// reordered into C order), the empty axes checked: not generic over the
-/// visitor.
-#[inline(never)]
-fn whole_data<'d, R: Read>(
-    data: &'d mut Chunked<R>,
-    header: &Header,
-    fortran: bool,
-    max_elements: u64,
-) -> Result<Cow<'d, [u8]>> {
-    let bytes = data.take_all()?;
-    check_empty_axes(header, max_elements)?;
-    if fortran {
-        let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
-        return Ok(Cow::Owned(c));
-    }
-    Ok(Cow::Borrowed(bytes))
 }
 
 impl<'de, R: Read> Source<'de> for &mut Chunked<R> {
