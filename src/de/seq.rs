@@ -10,8 +10,8 @@ use serde::de;
 
 use super::array::ArraySeq;
 use super::element::{Fields, RecordSeq};
-use super::{Bytes, fix_error};
 use super::scalar::Parts;
+use super::{Bytes, fix_error};
 use crate::error::{Error, Result};
 use crate::format::dtype::Scalar;
 
