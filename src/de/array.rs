@@ -481,14 +481,19 @@ impl<'de, S: Source<'de>> de::SeqAccess<'de> for ArraySeq<'_, S> {
         // next < len (checked above)
         self.next = i.wrapping_add(1);
         let bytes = self.src.take(self.stride)?;
-        let value = if self.rest.is_empty() {
+        if self.rest.is_empty() {
             // one element (record or scalar): no array layer in between,
             // by reference: its fast numbers read it in place
-            seed.deserialize(RowDe(&ElementDe::new(self.dtype, bytes, self.cfg)))
-        } else {
-            seed.deserialize(ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false))
-        };
-        value.map(Some).map_err(|e| at_position(e, self.top, i))
+            let de = ElementDe::new(self.dtype, bytes, self.cfg);
+            return seed
+                .deserialize(RowDe(&de))
+                .map(Some)
+                .map_err(|e| at_position(e, self.top, i));
+        }
+        let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
+        seed.deserialize(de)
+            .map(Some)
+            .map_err(|e| at_position(e, self.top, i))
     }
 
     fn size_hint(&self) -> Option<usize> {
