@@ -1,6 +1,8 @@
 //! An array's data section in memory, its header already read: the entry
 //! point of `from_slice`, row ranges (`crate::npy::rows`), `NpyReader`'s
-//! reordered Fortran data and npz members held in memory ([`FileDe`]).
+//! reordered Fortran data and npz members held in memory ([`FileDe`]);
+//! and the C-order presentation of a whole array, which a stream read
+//! whole shares ([`in_c_order`]).
 
 // Sizes come from untrusted headers: every operation is checked.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
