@@ -16,8 +16,8 @@ use std::io::Read;
 use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, ArraySeq, Source};
-use super::data::in_c_order;
 use super::bulk_offer;
+use super::data::in_c_order;
 use super::nd;
 use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, internal, with_shape_hint};
@@ -280,7 +280,8 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let header = self.header;
         let bytes = Bytes::Copied(self.data.take_all()?);
         let array = ArrayDe::new(&self.plan, &header.shape, bytes, self.cfg, true);
-        in_c_order(array, header, self.max_elements, &self.reordered, visitor, f)
+        let max = self.max_elements;
+        in_c_order(array, header, max, &self.reordered, visitor, f)
     }
 
     /// The top-level request: `f` on the whole array when it is 0-d or in
@@ -301,10 +302,9 @@ impl<'h, R: Read> StreamDe<'h, R> {
         let header = self.header;
         check_empty_axes(header, self.max_elements)?;
         let n = header.shape.first().copied().ok_or_else(internal)?;
-        let row = self.data.row;
-        ArraySeq::new(&self.plan, &header.shape, &mut self.data, row, n, self.cfg, true)
-            .visit(visitor)
-            .map_err(|e| with_shape_hint(e, header))
+        let (plan, shape, row) = (&self.plan, &header.shape, self.data.row);
+        let rows = ArraySeq::new(plan, shape, &mut self.data, row, n, self.cfg, true);
+        rows.visit(visitor).map_err(|e| with_shape_hint(e, header))
     }
 }
 
