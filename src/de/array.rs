@@ -107,7 +107,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     /// else as elements one stride apart ([`ArraySeq`]). Not generic over
     /// the visitor (inlined: the rows of a 2-d array each ask it).
     #[inline]
-    fn axis(&self, run: bool) -> Result<Axis<'a>> {
+    fn axis(&self, run: bool) -> Result<Axis> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
@@ -135,11 +135,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
-        Ok(Axis::Strided {
-            n: n_usize,
-            rest,
-            stride,
-        })
+        Ok(Axis::Strided { n, stride })
     }
 
     /// Visits the first axis as a sequence (dims must not be empty): what
@@ -149,14 +145,10 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.axis(true)? {
             Axis::Run => run_seq::<V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor),
-            Axis::Strided { n, rest, stride } => {
+            Axis::Strided { n, stride } => {
                 // the sequence by itself, not as `Elements`: the rows of a
                 // 2-d array are a hot path
-                let mut seq = self.strided(n, rest, stride);
-                match visitor.visit_seq(&mut seq) {
-                    Ok(v) => seq.end().map(|()| v),
-                    Err(e) => Err(seq.failed(e)),
-                }
+                self.strided(n, stride).visit(visitor)
             }
         }
     }
@@ -175,40 +167,28 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     /// The first axis as [`Elements`] (not generic: one copy).
     #[inline(never)]
     pub(crate) fn elements<'r>(self) -> Result<Elements<'r, 'a, 'de>> {
-        let Axis::Strided { n, rest, stride } = self.axis(false)? else {
+        let Axis::Strided { n, stride } = self.axis(false)? else {
             return Err(internal());
         };
-        Ok(Elements::Array(self.strided(n, rest, stride)))
+        Ok(Elements::Array(self.strided(n, stride)))
     }
 
-    /// The [`ArraySeq`] of `n` elements (arrays of the `rest` axes) one
-    /// `stride` apart.
+    /// The [`ArraySeq`] of the `n` elements of the first axis one `stride`
+    /// apart.
     #[inline]
-    fn strided(self, n: usize, rest: &'a [u64], stride: usize) -> ArraySeq<'a, 'de> {
-        ArraySeq {
-            dtype: self.dtype,
-            dims: self.dims,
-            rest,
-            bytes: self.bytes,
-            stride,
-            next: 0,
-            len: n,
-            cfg: self.cfg,
-            top: self.top,
-        }
+    fn strided(self, n: u64, stride: usize) -> ArraySeq<'a, Bytes<'de, 'a>> {
+        ArraySeq::new(
+            self.dtype, self.dims, self.bytes, stride, n, self.cfg, self.top,
+        )
     }
 }
 
 /// How [`ArrayDe`] presents its first axis (see [`ArrayDe::axis`]).
-enum Axis<'a> {
+enum Axis {
     /// A one-axis run ([`run_seq`]).
     Run,
-    /// `n` elements (arrays of the `rest` axes) one `stride` apart.
-    Strided {
-        n: usize,
-        rest: &'a [u64],
-        stride: usize,
-    },
+    /// `n` elements (arrays of the other axes) one `stride` apart.
+    Strided { n: u64, stride: usize },
 }
 
 /// Visits the elements of `base` (nonzero size) laid out back to back in
@@ -260,7 +240,7 @@ pub(crate) enum Rows {}
 /// The scalars of a subarray element ([`ElementDe`]).
 pub(crate) enum SubarrayRun {}
 
-/// The scalars of a subarray field of a record read in order
+/// The scalars of a subarray field of a record
 /// ([`FieldDe`](crate::de::element::FieldDe)).
 pub(crate) enum FieldRun {}
 
@@ -387,26 +367,78 @@ pub(super) fn at_position(e: Error, top: bool, i: u64) -> Error {
     if top { e.at_record(i) } else { e.at_index(i) }
 }
 
-/// The elements of one axis (handed out as [`Elements::Array`]).
-pub(crate) struct ArraySeq<'a, 'de> {
+/// Where the elements of an axis come from, one stride at a time: the
+/// array's bytes in memory ([`Bytes`]) or the rows of a stream
+/// (`super::stream::Chunked`).
+pub(crate) trait Source<'de> {
+    /// The next `n` bytes.
+    fn take(&mut self, n: usize) -> Result<Bytes<'de, '_>>;
+
+    /// How many of the `left` elements not yet handed out a size hint may
+    /// promise (a stream's: only those known to be there).
+    fn known(&self, left: usize) -> usize;
+}
+
+impl<'de> Source<'de> for Bytes<'de, '_> {
+    #[inline(always)]
+    fn take(&mut self, n: usize) -> Result<Bytes<'de, '_>> {
+        // the run shrinks from the front: one split per element
+        let (bytes, rest) = self.split(n)?;
+        *self = rest;
+        Ok(bytes)
+    }
+
+    fn known(&self, left: usize) -> usize {
+        left
+    }
+}
+
+/// The elements of one axis of an array in memory (handed out as
+/// [`Elements::Array`]) or of the rows of a stream, one stride apart.
+pub(crate) struct ArraySeq<'a, S> {
     dtype: &'a Plan,
     /// The array's dims (the first axis is this sequence's).
     dims: &'a [u64],
     rest: &'a [u64],
-    bytes: Bytes<'de, 'a>,
+    src: S,
     stride: usize,
-    next: usize,
-    len: usize,
+    next: u64,
+    len: u64,
     cfg: Cfg,
     top: bool,
 }
 
-impl ArraySeq<'_, '_> {
+impl<'a, S> ArraySeq<'a, S> {
+    /// The `n` elements of the first axis of `dims` (arrays of the other
+    /// axes), `stride` bytes each, from `src`.
+    #[inline]
+    pub(crate) fn new(
+        dtype: &'a Plan,
+        dims: &'a [u64],
+        src: S,
+        stride: usize,
+        n: u64,
+        cfg: Cfg,
+        top: bool,
+    ) -> Self {
+        ArraySeq {
+            dtype,
+            dims,
+            rest: dims.get(1..).unwrap_or(&[]),
+            src,
+            stride,
+            next: 0,
+            len: n,
+            cfg,
+            top,
+        }
+    }
+
     /// Whether the visitor took every element.
     #[inline]
     pub(crate) fn end(&self) -> Result<()> {
         if self.next < self.len {
-            return Err(too_few(self.dtype, self.dims, self.top, self.next as u64));
+            return Err(too_few(self.dtype, self.dims, self.top, self.next));
         }
         Ok(())
     }
@@ -417,13 +449,26 @@ impl ArraySeq<'_, '_> {
     pub(crate) fn failed(&self, e: Error) -> Error {
         shape_error(e, self.dtype, self.dims, self.top)
     }
+
+    /// Hands the sequence to the visitor and checks that it took the
+    /// whole.
+    #[inline]
+    pub(crate) fn visit<'de, V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value>
+    where
+        S: Source<'de>,
+    {
+        match visitor.visit_seq(&mut self) {
+            Ok(v) => self.end().map(|()| v),
+            Err(e) => Err(self.failed(e)),
+        }
+    }
 }
 
-impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
+impl<'de, S: Source<'de>> de::SeqAccess<'de> for ArraySeq<'_, S> {
     type Error = Error;
 
-    // inlined into the visitor's loop over the rows of a 2-d array (a hot
-    // path), not called there, although `Elements` calls it too
+    // inlined into the visitor's loop over the rows of a 2-d array or of a
+    // stream (hot paths), not called there, although `Elements` calls it too
     #[inline(always)]
     fn next_element_seed<T: de::DeserializeSeed<'de>>(
         &mut self,
@@ -435,26 +480,27 @@ impl<'de> de::SeqAccess<'de> for ArraySeq<'_, 'de> {
         let i = self.next;
         // next < len (checked above)
         self.next = i.wrapping_add(1);
-        // the run shrinks from the front: one split per element
-        let (bytes, rest) = self.bytes.split(self.stride)?;
-        self.bytes = rest;
+        let bytes = self.src.take(self.stride)?;
         if self.rest.is_empty() {
-            // one element: no array layer in between
+            // one element (record or scalar): no array layer in between,
+            // by reference: its fast numbers read it in place
+            let de = ElementDe::new(self.dtype, bytes, self.cfg);
             return seed
-                .deserialize(ElementDe::new(self.dtype, bytes, self.cfg))
+                .deserialize(RowDe(&de))
                 .map(Some)
-                .map_err(|e| at_position(e, self.top, i as u64));
+                .map_err(|e| at_position(e, self.top, i));
         }
         let de = ArrayDe::new(self.dtype, self.rest, bytes, self.cfg, false);
         seed.deserialize(de)
             .map(Some)
-            .map_err(|e| at_position(e, self.top, i as u64))
+            .map_err(|e| at_position(e, self.top, i))
     }
 
     fn size_hint(&self) -> Option<usize> {
         // next <= len (next_element_seed stops at len)
-        let left = self.len.wrapping_sub(self.next);
-        Some(left.min(SIZE_HINT_BYTES / at_least_one(self.stride)))
+        let left = usize::try_from(self.len.wrapping_sub(self.next)).unwrap_or(usize::MAX);
+        let cap = SIZE_HINT_BYTES / at_least_one(self.stride);
+        Some(self.src.known(left).min(cap))
     }
 }
 

@@ -1,6 +1,8 @@
 //! An array's data section in memory, its header already read: the entry
 //! point of `from_slice`, row ranges (`crate::npy::rows`), `NpyReader`'s
-//! reordered Fortran data and npz members held in memory ([`FileDe`]).
+//! reordered Fortran data and npz members held in memory ([`FileDe`]);
+//! and the C-order presentation of a whole array, which a stream read
+//! whole shares ([`in_c_order`]).
 
 // Sizes come from untrusted headers: every operation is checked.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
@@ -78,7 +80,6 @@ impl InMemory {
             max_elements,
             budget,
             reordered: &self.reordered,
-            fortran: header.fortran_order && header.shape.len() >= 2,
         }
     }
 }
@@ -102,33 +103,52 @@ pub(crate) struct FileDe<'a, 'de> {
     budget: &'a Budget,
     /// Where the data reordered into C order is kept.
     reordered: &'a OnceCell<Vec<u8>>,
-    /// Fortran order with two or more axes: reordered when presented.
-    fortran: bool,
 }
 
 impl<'a, 'de> FileDe<'a, 'de> {
-    /// The array in C order (as stored, or reordered), its empty axes
-    /// checked.
-    fn c_order(self) -> Result<ArrayDe<'a, 'de>> {
-        check_empty_axes(self.header, self.max_elements)?;
-        if !self.fortran {
-            return Ok(self.array);
-        }
-        let (plan, dims, bytes, _) = self.array.parts();
-        let c = fortran_to_c(bytes.slice(), dims, plan.size)?;
-        let c = self.reordered.get_or_init(|| c);
-        Ok(self.array.over(Bytes::Copied(c)))
-    }
-
-    /// `f` on the array in C order, the file's shape hinted in its errors.
+    /// `f` on the array in C order (see [`in_c_order`]).
     fn in_c_order<V: Visitor<'de>>(
         self,
         visitor: V,
         f: impl FnOnce(ArrayDe<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
-        let header = self.header;
-        f(self.c_order()?, visitor).map_err(|e| with_shape_hint(e, header))
+        let (header, max_elements) = (self.header, self.max_elements);
+        in_c_order(self.array, header, max_elements, self.reordered, visitor, f)
     }
+}
+
+/// `f` on the whole `array` of a file (`header`) in C order, the file's
+/// shape hinted in its errors: what every request but an `NdArray`'s is
+/// presented, from memory ([`FileDe`]) or a stream read whole
+/// (`super::stream::StreamDe`).
+pub(crate) fn in_c_order<'a, 'de, V: Visitor<'de>>(
+    array: ArrayDe<'a, 'de>,
+    header: &Header,
+    max_elements: u64,
+    reordered: &'a OnceCell<Vec<u8>>,
+    visitor: V,
+    f: impl FnOnce(ArrayDe<'a, 'de>, V) -> Result<V::Value>,
+) -> Result<V::Value> {
+    let array = c_order(array, header, max_elements, reordered)?;
+    f(array, visitor).map_err(|e| with_shape_hint(e, header))
+}
+
+/// The array in C order (as stored, or a Fortran-order array of two or
+/// more axes reordered into `reordered`), its empty axes checked: not
+/// generic over the visitor.
+fn c_order<'a, 'de>(
+    array: ArrayDe<'a, 'de>,
+    header: &Header,
+    max_elements: u64,
+    reordered: &'a OnceCell<Vec<u8>>,
+) -> Result<ArrayDe<'a, 'de>> {
+    check_empty_axes(header, max_elements)?;
+    if !(header.fortran_order && header.shape.len() >= 2) {
+        return Ok(array);
+    }
+    let (plan, dims, bytes, _) = array.parts();
+    let c = fortran_to_c(bytes.slice(), dims, plan.size)?;
+    Ok(array.over(Bytes::Copied(reordered.get_or_init(|| c))))
 }
 
 impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
@@ -147,7 +167,7 @@ impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {
         if name == crate::kinds::special::NDARRAY {
             // an NdArray is presented no empty sequences, and the data as
             // stored
-            let order = Order::of_header(self.fortran, &self.header.shape);
+            let order = Order::of_header(self.header.fortran_order, &self.header.shape);
             return self.array.offer_nd(order, visitor);
         }
         self.in_c_order(visitor, |de, v| de.deserialize_newtype_struct(name, v))

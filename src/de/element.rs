@@ -1,7 +1,7 @@
 //! One array element over exactly its bytes: a record (a map keyed by field
 //! name, padding skipped), a subarray (nested sequences) or a scalar
-//! ([`ElementDe`]); a record's field read in order ([`FieldDe`]: the field
-//! and its record, two words); an element of a run (a row of a 1-d array,
+//! ([`ElementDe`]); a record's field, read in order or by name ([`FieldDe`]:
+//! the field and its record, two words); an element of a run (a row of a 1-d array,
 //! a number of a subarray) or of a stream by reference ([`RowDe`], one
 //! word).
 
@@ -127,7 +127,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     /// ([`ByPosition`]).
     #[inline]
     fn record_map<V: Visitor<'de>>(
-        self,
+        &self,
         r: &'a [PField],
         proving: Option<(usize, &'static [&'static str])>,
         visitor: V,
@@ -135,8 +135,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
         let mut map = RecordMap {
             fields: r.iter(),
             value: None,
-            bytes: self.bytes,
-            cfg: self.cfg,
+            record: self,
             keys: proving.map(|_| Keys::default()),
         };
         let v = match visitor.visit_map(&mut map) {
@@ -480,12 +479,12 @@ impl<'de> bulk_offer::Raw<'de> for ElementDe<'_, 'de> {
 }
 
 /// A record as a map: keys are the field names from the dtype (file order),
-/// values the fields' elements at their fixed offsets.
-struct RecordMap<'a, 'de> {
+/// values the fields at their fixed offsets ([`FieldDe`], as a record read
+/// in order hands them).
+struct RecordMap<'r, 'a, 'de> {
     fields: std::slice::Iter<'a, PField>,
     value: Option<&'a PField>,
-    bytes: Bytes<'de, 'a>,
-    cfg: Cfg,
+    record: &'r ElementDe<'a, 'de>,
     /// While proving [`ByPosition`]: the keys the type made of the names.
     keys: Option<Keys>,
 }
@@ -537,19 +536,7 @@ impl Keys {
     }
 }
 
-#[inline]
-fn field_de<'de, 'a>(f: &'a PField, bytes: Bytes<'de, 'a>, cfg: Cfg) -> Result<ElementDe<'a, 'de>> {
-    // from the field to the end of the record: the element reads its own
-    // size from the front (`ElementDe::exact`), and a field of a checked
-    // dtype always fits
-    Ok(ElementDe::new(
-        &f.plan,
-        bytes.range(f.offset, bytes.len())?,
-        cfg,
-    ))
-}
-
-impl<'de> de::MapAccess<'de> for RecordMap<'_, 'de> {
+impl<'de> de::MapAccess<'de> for RecordMap<'_, '_, 'de> {
     type Error = Error;
 
     #[inline]
@@ -570,8 +557,11 @@ impl<'de> de::MapAccess<'de> for RecordMap<'_, 'de> {
     #[inline]
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let field = self.value.take().ok_or_else(internal)?;
-        seed.deserialize(field_de(field, self.bytes, self.cfg)?)
-            .map_err(|e| e.in_field(&field.name))
+        let de = FieldDe {
+            field,
+            record: self.record,
+        };
+        seed.deserialize(de).map_err(|e| e.in_field(&field.name))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -670,8 +660,8 @@ where
     }
 }
 
-/// One field of a record read in order ([`RecordSeq`]): the field and its
-/// record's element (by reference), two words, so making one is free and
+/// One field of a record, read in order ([`RecordSeq`]) or by name
+/// ([`RecordMap`]): the field and its record's element (by reference), two words, so making one is free and
 /// it is passed in registers. The hot methods (the fast numbers of [`fast_scalar!`], a
 /// one-axis run of scalars) read at the field's offset here; every other
 /// method is [`ElementDe`]'s over the field's bytes, out of line
@@ -682,10 +672,14 @@ pub(crate) struct FieldDe<'a, 'r, 'de> {
 }
 
 impl<'de, 'a> FieldDe<'a, '_, 'de> {
-    /// The field as an [`ElementDe`] (see [`field_de`]).
+    /// The field as an [`ElementDe`]: from the field to the end of the
+    /// record (the element reads its own size from the front,
+    /// [`ElementDe::exact`]; a field of a checked dtype always fits).
     #[inline(always)]
     fn element(self) -> Result<ElementDe<'a, 'de>> {
-        field_de(self.field, self.record.bytes, self.record.cfg)
+        let bytes = self.record.bytes;
+        let field = bytes.range(self.field.offset, bytes.len())?;
+        Ok(ElementDe::new(&self.field.plan, field, self.record.cfg))
     }
 
     /// The field plan's [`Fast`] tag and the plan, for [`fast_scalar!`].
@@ -727,7 +721,7 @@ fn field_general<'de, 'a, V: Visitor<'de>>(
     visitor: V,
     f: impl FnOnce(ElementDe<'a, 'de>, V) -> Result<V::Value>,
 ) -> Result<V::Value> {
-    f(field_de(field, record.bytes, record.cfg)?, visitor)
+    f(FieldDe { field, record }.element()?, visitor)
 }
 
 impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {

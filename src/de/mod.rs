@@ -31,8 +31,8 @@
 //! the run's element, its bytes moved along in place), and its visitor is
 //! inlined at one place per caller (every other sequence is out of line).
 //! Rows of a stream are handed by reference too.
-//! A record read in order gives each field a [`element::FieldDe`]: the
-//! field and its record, two words, free to make; its fast numbers and
+//! A record, read in order or by name, gives each field a
+//! [`element::FieldDe`]: the field and its record, two words, free to make; its fast numbers and
 //! runs read at the field's offset, anything else is [`element::ElementDe`]'s
 //! over bytes that run on to the end of the record (one bounds check per
 //! field); paths other than the fast scalars take exactly the element's

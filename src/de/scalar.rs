@@ -12,6 +12,7 @@ use super::seq::Elements;
 use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Scalar, ScalarType};
+use crate::kinds::ieee::{F16, F32};
 use crate::kinds::special;
 
 /// A decoded number, tagged with the file's type.
@@ -146,25 +147,8 @@ macro_rules! rd {
 /// NaN payloads (shifted into the top of the `f32` mantissa) so narrowing
 /// back gives the same 16 bits.
 pub(crate) fn f16_bits_to_f32(h: u16) -> f32 {
-    let sign = u32::from(h & 0x8000) << 16;
-    let exp = u32::from((h >> 10) & 0x1f);
-    let man = u32::from(h & 0x3ff);
-    let bits = match (exp, man) {
-        (0, 0) => sign,
-        (0, _) => {
-            // subnormal: value = man * 2^-24; normalise
-            // shifts until bit 10 is set: 0 < man < 0x400 has 22..=31
-            // leading zeros, so lead is 1..=10 and e is 103..=112
-            let lead = man.leading_zeros().wrapping_sub(21);
-            let m = (man << lead) & 0x3ff;
-            let e = (127 - 15 + 1_u32).wrapping_sub(lead);
-            sign | (e << 23) | (m << 13)
-        }
-        (0x1f, _) => sign | 0x7f80_0000 | (man << 13),
-        // exp is 1..=30 here: the rebiased exponent is 113..=142
-        _ => sign | (exp.wrapping_add(127 - 15) << 23) | (man << 13),
-    };
-    f32::from_bits(bits)
+    // every half is exactly an f32: the encoding never rounds
+    f32::from_bits(F32.encode(F16.decode(h.into())) as u32)
 }
 
 /// Why a long double (`'<f16'`, `'<f12'`, `'<c32'`, `'<c24'`) is not read:

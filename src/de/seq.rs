@@ -10,15 +10,15 @@ use serde::de;
 
 use super::array::ArraySeq;
 use super::element::{Fields, RecordSeq};
-use super::fix_error;
 use super::scalar::Parts;
+use super::{Bytes, fix_error};
 use crate::error::{Error, Result};
 use crate::format::dtype::Scalar;
 
 /// What a visitor off the hot paths is handed (see the module doc).
 pub(crate) enum Elements<'r, 'a, 'de> {
     /// The elements of an array axis, one stride apart.
-    Array(ArraySeq<'a, 'de>),
+    Array(ArraySeq<'a, Bytes<'de, 'a>>),
     /// `[re, im]` of a complex number, or the `u8`s of bytes; with the
     /// scalar's type, for messages.
     Parts(Parts<'a, 'de>, Scalar),

@@ -10,17 +10,17 @@
 //! [`StreamDe`] is the top-level deserializer of `from_reader`: a generic
 //! target (`deserialize_any`) is charged [`Budget::charge_any`] first.
 
-use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::io::Read;
 
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, at_position, fortran_to_c, shape_error, too_few};
+use super::array::{ArrayDe, ArraySeq, Source};
 use super::bulk_offer;
-use super::element::{ElementDe, RowDe};
+use super::data::in_c_order;
 use super::nd;
 use super::plan::{Plan, bulk_key};
-use super::{Bytes, Cfg, SIZE_HINT_BYTES, internal, with_shape_hint};
+use super::{Bytes, Cfg, internal, with_shape_hint};
 use crate::array::nd::Order;
 use crate::budget::Budget;
 use crate::error::{Error, Result};
@@ -226,6 +226,8 @@ pub(crate) struct StreamDe<'h, R> {
     /// `ReadOptions::max_elements`: the empty axes of the file's shape are
     /// checked against it before they are presented.
     max_elements: u64,
+    /// Where a Fortran-order array read whole is reordered into C order.
+    reordered: OnceCell<Vec<u8>>,
 }
 
 impl<'h, R: Read> StreamDe<'h, R> {
@@ -239,6 +241,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
             data: Chunked::new(reader, total, row),
             cfg,
             max_elements,
+            reordered: OnceCell::new(),
         })
     }
 
@@ -268,16 +271,17 @@ impl<'h, R: Read> StreamDe<'h, R> {
         Ok(self.data.reader)
     }
 
+    /// `f` on the whole array, read at once (see [`in_c_order`]).
     fn whole<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
         f: impl FnOnce(ArrayDe<'_, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
-        let (cfg, header) = (self.cfg, self.header);
-        let fortran = self.fortran();
-        let bytes = whole_data(&mut self.data, header, fortran, self.max_elements)?;
-        let de = ArrayDe::new(&self.plan, &header.shape, Bytes::Copied(&bytes), cfg, true);
-        f(de, visitor).map_err(|e| with_shape_hint(e, header))
+        let header = self.header;
+        let bytes = Bytes::Copied(self.data.take_all()?);
+        let array = ArrayDe::new(&self.plan, &header.shape, bytes, self.cfg, true);
+        let max = self.max_elements;
+        in_c_order(array, header, max, &self.reordered, visitor, f)
     }
 
     /// The top-level request: `f` on the whole array when it is 0-d or in
@@ -293,105 +297,31 @@ impl<'h, R: Read> StreamDe<'h, R> {
         self.stream_seq(visitor)
     }
 
+    /// The rows one by one, as they arrive.
     fn stream_seq<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let header = self.header;
         check_empty_axes(header, self.max_elements)?;
         let n = header.shape.first().copied().ok_or_else(internal)?;
-        let mut seq = StreamSeq {
-            descr: &self.plan,
-            rest: header.shape.get(1..).unwrap_or(&[]),
-            data: &mut self.data,
-            next: 0,
-            len: n,
-            cfg: self.cfg,
-        };
-        let v = visitor
-            .visit_seq(&mut seq)
-            .map_err(|e| rows_failed(e, seq.descr, header))?;
-        if seq.next < seq.len {
-            return Err(too_few(seq.descr, &header.shape, true, seq.next));
-        }
-        Ok(v)
+        let (plan, shape, row) = (&self.plan, &header.shape, self.data.row);
+        let rows = ArraySeq::new(plan, shape, &mut self.data, row, n, self.cfg, true);
+        rows.visit(visitor).map_err(|e| with_shape_hint(e, header))
     }
 }
 
-/// The whole data of [`StreamDe::whole`] (a Fortran-order array's
-/// reordered into C order), the empty axes checked: not generic over the
-/// visitor.
-#[inline(never)]
-fn whole_data<'d, R: Read>(
-    data: &'d mut Chunked<R>,
-    header: &Header,
-    fortran: bool,
-    max_elements: u64,
-) -> Result<Cow<'d, [u8]>> {
-    let bytes = data.take_all()?;
-    check_empty_axes(header, max_elements)?;
-    if fortran {
-        let c = fortran_to_c(bytes, &header.shape, header.descr.itemsize())?;
-        return Ok(Cow::Owned(c));
-    }
-    Ok(Cow::Borrowed(bytes))
-}
-
-/// A visitor's error on the rows of a stream, with serde's wording fixed
-/// and the file's shape hinted.
-#[cold]
-#[inline(never)]
-fn rows_failed(e: Error, plan: &Plan, header: &Header) -> Error {
-    with_shape_hint(shape_error(e, plan, &header.shape, true), header)
-}
-
-struct StreamSeq<'h, 's, R> {
-    descr: &'h Plan,
-    rest: &'h [u64],
-    data: &'s mut Chunked<R>,
-    next: u64,
-    len: u64,
-    cfg: Cfg,
-}
-
-impl<'de, R: Read> de::SeqAccess<'de> for StreamSeq<'_, '_, R> {
-    type Error = Error;
-
+impl<'de, R: Read> Source<'de> for &mut Chunked<R> {
     #[inline]
-    fn next_element_seed<T: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>> {
-        if self.next >= self.len {
-            return Ok(None);
-        }
-        let i = self.next;
-        // next < len (checked above)
-        self.next = i.wrapping_add(1);
-        let row = self.data.take(self.data.row)?;
-        if self.rest.is_empty() {
-            // one element (record or scalar): no array layer in between
-            // by reference: its fast numbers read it in place
-            let de = ElementDe::new(self.descr, Bytes::Copied(row), self.cfg);
-            return seed
-                .deserialize(RowDe(&de))
-                .map(Some)
-                .map_err(|e| at_position(e, true, i));
-        }
-        let de = ArrayDe::new(self.descr, self.rest, Bytes::Copied(row), self.cfg, false);
-        seed.deserialize(de)
-            .map(Some)
-            .map_err(|e| at_position(e, true, i))
+    fn take(&mut self, n: usize) -> Result<Bytes<'de, '_>> {
+        Chunked::take(self, n).map(Bytes::Copied)
     }
 
-    fn size_hint(&self) -> Option<usize> {
-        // Only rows already read count, unless the data is known present:
-        // the header's length may be a lie, and serde preallocates up to
-        // 1 MiB from a hint.
-        // next <= len (next_element_seed stops at len)
-        let left = usize::try_from(self.len.wrapping_sub(self.next)).unwrap_or(usize::MAX);
-        let cap = SIZE_HINT_BYTES / at_least_one(self.data.row);
-        if self.data.present {
-            return Some(left.min(cap));
+    /// Only rows already read count, unless the data is known present:
+    /// the header's length may be a lie, and serde preallocates up to
+    /// 1 MiB from a hint.
+    fn known(&self, left: usize) -> usize {
+        if self.present {
+            return left;
         }
-        Some(left.min(cap).min(self.data.buffered_rows()))
+        left.min(self.buffered_rows())
     }
 }
 
