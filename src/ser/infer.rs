@@ -14,7 +14,7 @@ use serde::ser::{self, Serialize};
 
 use super::Found;
 use crate::error::{Error, Result};
-use crate::format::dtype::{DatetimeUnit, Dtype, ScalarType};
+use crate::format::dtype::{DatetimeUnit, Dtype, Plain, ScalarType};
 use crate::format::pyrepr::PyStr;
 use crate::kinds::special::Special;
 use crate::ser::probe::key_text;
@@ -212,6 +212,12 @@ impl<'a> Infer<'a> {
 
     fn leaf(self, node: Node) -> Result<()> {
         put(self.slot, node)
+    }
+
+    /// A plain number: the scalar of its type.
+    fn number<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<()> {
+        let node = code_node(num.code()).ok_or_else(|| Error::schema("internal: plain type"))?;
+        self.leaf(node)
     }
 
     fn seq(self) -> Result<SeqInfer<'a>> {
@@ -592,18 +598,8 @@ impl<'a> ser::Serializer for Infer<'a> {
     refuse!(serialize_none serialize_newtype_variant serialize_tuple_variant
         serialize_struct_variant);
 
+    plain_number_methods!(#[inline] number -> Result<()>);
     leaves! {
-        serialize_bool(bool) => Node::Scalar(ScalarType::Bool);
-        serialize_i8(i8) => Node::Scalar(ScalarType::Int(1));
-        serialize_i16(i16) => Node::Scalar(ScalarType::Int(2));
-        serialize_i32(i32) => Node::Scalar(ScalarType::Int(4));
-        serialize_i64(i64) => Node::Scalar(ScalarType::Int(8));
-        serialize_u8(u8) => Node::Scalar(ScalarType::UInt(1));
-        serialize_u16(u16) => Node::Scalar(ScalarType::UInt(2));
-        serialize_u32(u32) => Node::Scalar(ScalarType::UInt(4));
-        serialize_u64(u64) => Node::Scalar(ScalarType::UInt(8));
-        serialize_f32(f32) => Node::Scalar(ScalarType::Float(4));
-        serialize_f64(f64) => Node::Scalar(ScalarType::Float(8));
         serialize_unit() => Node::Record(Vec::new());
         serialize_unit_struct(&'static str) => Node::Record(Vec::new());
     }
@@ -710,8 +706,8 @@ fn nested(elem: Node, dims: &[u64]) -> Node {
     })
 }
 
-/// The node of the numpy type an n-d array's name carries
-/// ([`nd_name`](crate::kinds::number::nd_name)).
+/// The node of a numpy type code (`f8`): a plain number's, or the one an
+/// n-d array's name carries ([`nd_name`](crate::kinds::number::nd_name)).
 fn code_node(code: &str) -> Option<Node> {
     let (kind, size) = code.split_at_checked(1)?;
     let size: u8 = size.parse().ok()?;
