@@ -214,6 +214,16 @@ impl<'a> Infer<'a> {
         put(self.slot, node)
     }
 
+    /// Text (a string, bytes, a unit variant's name), whose width a later
+    /// element may change; refused when it ends in NUL (`nul`).
+    fn text(self, nul: bool, node: Node) -> Result<()> {
+        self.at.varies();
+        if nul {
+            return Err(nul_error());
+        }
+        self.leaf(node)
+    }
+
     /// A plain number: the scalar of its type.
     fn number<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<()> {
         let node = code_node(num.code()).ok_or_else(|| Error::schema("internal: plain type"))?;
@@ -610,25 +620,13 @@ impl<'a> ser::Serializer for Infer<'a> {
         Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
     }
     fn serialize_char(self, v: char) -> Result<()> {
-        self.at.varies();
-        if v == '\0' {
-            return Err(nul_error());
-        }
-        self.leaf(Node::Str(1))
+        self.text(v == '\0', Node::Str(1))
     }
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.at.varies();
-        if v.ends_with('\0') {
-            return Err(nul_error());
-        }
-        self.leaf(Node::Str(v.chars().count()))
+        self.text(v.ends_with('\0'), Node::Str(v.chars().count()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.at.varies();
-        if v.last() == Some(&0) {
-            return Err(nul_error());
-        }
-        self.leaf(Node::Bytes(v.len()))
+        self.text(v.last() == Some(&0), Node::Bytes(v.len()))
     }
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         // a later element may be None
@@ -636,8 +634,7 @@ impl<'a> ser::Serializer for Infer<'a> {
         value.serialize(self)
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
-        self.at.varies();
-        self.leaf(Node::Str(variant.chars().count()))
+        self.text(false, Node::Str(variant.chars().count()))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
