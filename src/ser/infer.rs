@@ -224,10 +224,15 @@ impl<'a> Infer<'a> {
         self.leaf(node)
     }
 
-    /// A plain number: the scalar of its type.
+    /// A plain number: the scalar of its type, `N` bytes wide.
     fn number<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<()> {
-        let node = code_node(num.code()).ok_or_else(|| Error::schema("internal: plain type"))?;
-        self.leaf(node)
+        let size = N as u8;
+        self.leaf(Node::Scalar(match num {
+            Plain::Bool => ScalarType::Bool,
+            Plain::I8 | Plain::I16 | Plain::I32 | Plain::I64 => ScalarType::Int(size),
+            Plain::U8 | Plain::U16 | Plain::U32 | Plain::U64 => ScalarType::UInt(size),
+            Plain::F32 | Plain::F64 => ScalarType::Float(size),
+        }))
     }
 
     fn seq(self) -> Result<SeqInfer<'a>> {
@@ -703,8 +708,8 @@ fn nested(elem: Node, dims: &[u64]) -> Node {
     })
 }
 
-/// The node of a numpy type code (`f8`): a plain number's, or the one an
-/// n-d array's name carries ([`nd_name`](crate::kinds::number::nd_name)).
+/// The node of the numpy type an n-d array's name carries
+/// ([`nd_name`](crate::kinds::number::nd_name)).
 fn code_node(code: &str) -> Option<Node> {
     let (kind, size) = code.split_at_checked(1)?;
     let size: u8 = size.parse().ok()?;
