@@ -14,7 +14,7 @@ use serde::ser::{self, Serialize};
 
 use super::Found;
 use crate::error::{Error, Result};
-use crate::format::dtype::{DatetimeUnit, Dtype, ScalarType};
+use crate::format::dtype::{DatetimeUnit, Dtype, Plain, ScalarType};
 use crate::format::pyrepr::PyStr;
 use crate::kinds::special::Special;
 use crate::ser::probe::key_text;
@@ -212,6 +212,27 @@ impl<'a> Infer<'a> {
 
     fn leaf(self, node: Node) -> Result<()> {
         put(self.slot, node)
+    }
+
+    /// Text (a string, bytes, a unit variant's name), whose width a later
+    /// element may change; refused when it ends in NUL (`nul`).
+    fn text(self, nul: bool, node: Node) -> Result<()> {
+        self.at.varies();
+        if nul {
+            return Err(nul_error());
+        }
+        self.leaf(node)
+    }
+
+    /// A plain number: the scalar of its type, `N` bytes wide.
+    fn number<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<()> {
+        let size = N as u8;
+        self.leaf(Node::Scalar(match num {
+            Plain::Bool => ScalarType::Bool,
+            Plain::I8 | Plain::I16 | Plain::I32 | Plain::I64 => ScalarType::Int(size),
+            Plain::U8 | Plain::U16 | Plain::U32 | Plain::U64 => ScalarType::UInt(size),
+            Plain::F32 | Plain::F64 => ScalarType::Float(size),
+        }))
     }
 
     fn seq(self) -> Result<SeqInfer<'a>> {
@@ -592,18 +613,8 @@ impl<'a> ser::Serializer for Infer<'a> {
     refuse!(serialize_none serialize_newtype_variant serialize_tuple_variant
         serialize_struct_variant);
 
+    plain_number_methods!(#[inline] number -> Result<()>);
     leaves! {
-        serialize_bool(bool) => Node::Scalar(ScalarType::Bool);
-        serialize_i8(i8) => Node::Scalar(ScalarType::Int(1));
-        serialize_i16(i16) => Node::Scalar(ScalarType::Int(2));
-        serialize_i32(i32) => Node::Scalar(ScalarType::Int(4));
-        serialize_i64(i64) => Node::Scalar(ScalarType::Int(8));
-        serialize_u8(u8) => Node::Scalar(ScalarType::UInt(1));
-        serialize_u16(u16) => Node::Scalar(ScalarType::UInt(2));
-        serialize_u32(u32) => Node::Scalar(ScalarType::UInt(4));
-        serialize_u64(u64) => Node::Scalar(ScalarType::UInt(8));
-        serialize_f32(f32) => Node::Scalar(ScalarType::Float(4));
-        serialize_f64(f64) => Node::Scalar(ScalarType::Float(8));
         serialize_unit() => Node::Record(Vec::new());
         serialize_unit_struct(&'static str) => Node::Record(Vec::new());
     }
@@ -614,25 +625,13 @@ impl<'a> ser::Serializer for Infer<'a> {
         Err(Error::unsupported("u128 (numpy has no 128-bit integers)"))
     }
     fn serialize_char(self, v: char) -> Result<()> {
-        self.at.varies();
-        if v == '\0' {
-            return Err(nul_error());
-        }
-        self.leaf(Node::Str(1))
+        self.text(v == '\0', Node::Str(1))
     }
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.at.varies();
-        if v.ends_with('\0') {
-            return Err(nul_error());
-        }
-        self.leaf(Node::Str(v.chars().count()))
+        self.text(v.ends_with('\0'), Node::Str(v.chars().count()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.at.varies();
-        if v.last() == Some(&0) {
-            return Err(nul_error());
-        }
-        self.leaf(Node::Bytes(v.len()))
+        self.text(v.last() == Some(&0), Node::Bytes(v.len()))
     }
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         // a later element may be None
@@ -640,8 +639,7 @@ impl<'a> ser::Serializer for Infer<'a> {
         value.serialize(self)
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
-        self.at.varies();
-        self.leaf(Node::Str(variant.chars().count()))
+        self.text(false, Node::Str(variant.chars().count()))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,

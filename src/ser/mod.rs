@@ -65,7 +65,8 @@
 /// The serializer methods of the plain numbers (`bool` as one byte), each
 /// handing its [`Plain`](crate::format::dtype::Plain) type and little-endian bytes
 /// to `self.$store`: the one list behind the write side's fast paths (the
-/// element encoder's fast pass, the flat arrays and their check).
+/// element encoder's fast pass, the flat arrays and their check) and the
+/// number leaves of inference and the shape count.
 macro_rules! plain_number_methods {
     (#[$attr:meta] $store:ident -> $ret:ty) => {
         #[$attr]

@@ -90,28 +90,22 @@ impl<'a> Count<'a> {
                 return Ok(());
             }
         }
-        let (below, top, i) = self.below()?;
+        if self.ints > 0 {
+            return Err(Error::schema(
+                "a sequence of bytes (integers) with other values in it",
+            ));
+        }
+        let (top, i) = (self.depth == 0, self.i);
+        let below = Count {
+            depth: super::deeper(self.depth)?,
+            ..Count::new(&mut *self.shape)
+        };
         value
             .serialize(below)
             .map_err(|e| super::at_element(e, top, i))?;
         // a count of elements serialized: refused rather than wrapped
         self.i = i.checked_add(1).ok_or_else(super::too_many)?;
         Ok(())
-    }
-
-    /// The count of the next element one level below, whether this level
-    /// is the top, and the element's index.
-    fn below(&mut self) -> Result<(Count<'_>, bool, u64)> {
-        if self.ints > 0 {
-            return Err(Error::schema(
-                "a sequence of bytes (integers) with other values in it",
-            ));
-        }
-        let below = Count {
-            depth: super::deeper(self.depth)?,
-            ..Count::new(&mut *self.shape)
-        };
-        Ok((below, self.depth == 0, self.i))
     }
 
     fn finish(self) -> Result<()> {
