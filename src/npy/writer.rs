@@ -111,7 +111,7 @@ fn one_pass(value: &dyn Writable, opts: &WriteOptions) -> Option<Vec<u8>> {
 /// options say otherwise). The flavour's errors are the pass's. A given
 /// dtype is compiled to convert the values (not strict), exactly as the
 /// exact path's second pass does.
-fn single_pass(
+pub(crate) fn single_pass(
     value: &dyn Writable,
     opts: &WriteOptions,
     out: &mut Vec<u8>,
@@ -131,7 +131,7 @@ fn single_pass(
 /// The header of a finished single pass and its data length; `None` when
 /// the bytes it encoded do not add up to that (then the exact path writes
 /// the array).
-fn checked_header(spec: &Speculated) -> Option<(Header, usize)> {
+pub(crate) fn checked_header(spec: &Speculated) -> Option<(Header, usize)> {
     let header = Header::new(spec.descr().clone(), spec.fortran, spec.shape.clone());
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
     (spec.len == data_len).then_some((header, data_len))

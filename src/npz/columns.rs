@@ -17,11 +17,12 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::{Dtype, ShapeRepr};
-use crate::npy::writer::npy_header;
+use crate::format::header::Header;
+use crate::npy::writer::{checked_header, npy_header, single_pass};
 use crate::options::WriteOptions;
 use crate::ser::encode::DtypeTree;
 use crate::ser::plan;
-use crate::ser::spec::{Output, Val, encode_planned, speculate};
+use crate::ser::spec::{Output, Val, Writable, encode_planned};
 
 use super::write::NpzWriter;
 
@@ -33,7 +34,8 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
     npz: &mut NpzWriter<W>,
     records: &T,
 ) -> Result<()> {
-    let (dtype, outer) = layout(records)?;
+    let value = &Val(records);
+    let (dtype, outer) = layout(value)?;
     let &[n] = outer.as_slice() else {
         return Err(Error::schema(format!(
             "a columnar npz needs a sequence of records, found an array of shape {} of {} \
@@ -48,7 +50,6 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
             dtype
         )));
     };
-    let value = &Val(records);
     for (position, field) in record.fields().iter().enumerate() {
         let (_, head) = npy_header(field.dtype(), &[n]).map_err(|e| e.in_member(field.name()))?;
         npz.add_raw(field.name(), |zip| {
@@ -69,41 +70,30 @@ pub(crate) fn write_columns<W: Write + Seek, T: ?Sized + Serialize>(
     Ok(())
 }
 
-/// The element dtype and the shape of `records`. Uniform records (each
+/// The element dtype and the shape of `value`. Uniform records (each
 /// encodes with the first one's dtype) take the write path's speculative
 /// pass: one walk encoding into a discarded chunk, several times cheaper
 /// than inferring every record. Anything else takes the exact planning walk,
 /// which gives the widest strings or the error.
-fn layout<T: ?Sized + Serialize>(records: &T) -> Result<(Dtype, Vec<u64>)> {
-    /// The flavour that discards its chunks.
+fn layout(value: &dyn Writable) -> Result<(Dtype, Vec<u64>)> {
     struct Discard;
     impl Output for Discard {
         fn window(&self) -> Option<usize> {
             Some(CHUNK)
         }
     }
-    let mut out = Vec::new();
-    let spec = speculate(&Val(records), false, &mut out, &mut Discard, None);
+    let opts = WriteOptions::new();
     // the chunks are discarded: the flavour never fails
-    if let Ok(Some(spec)) = spec {
-        let shape = spec.shape.clone();
-        let bytes = shape
-            .iter()
-            .try_fold(spec.descr().itemsize() as u64, |a, &d| a.checked_mul(d));
-        let uniform = shape.len() == 1
-            && spec.descr().as_record().is_some()
-            && bytes == Some(spec.len as u64);
-        if uniform {
-            return Ok((spec.into_descr(), shape));
-        }
+    let spec = single_pass(value, &opts, &mut Vec::new(), &mut Discard);
+    let header = spec.ok().flatten().as_ref().and_then(checked_header);
+    let uniform = |(h, _): &(Header, usize)| h.shape.len() == 1 && h.descr.as_record().is_some();
+    if let Some((header, _)) = header.filter(uniform) {
+        return Ok((header.descr, header.shape));
     }
-    let plan = plan(&records, &WriteOptions::new())?;
+    let plan = plan(value.value(), &opts)?;
     Ok((plan.dtype, plan.shape))
 }
 
-/// The flavour of a column's pass: chunks of [`CHUNK`] bytes written to
-/// the zip entry as they fill; a failed write names the record that did
-/// not fit in the chunk.
 struct Column<W> {
     zip: W,
     /// Bytes of a record's field.

@@ -171,13 +171,21 @@ impl WriteOptions {
         let Some(chunks) = Chunks::of(self, records) else {
             return self.to_path(path, records);
         };
+        // into the temporary file, whose contents are thrown away on
+        // failure: written as encoded in the layout of the first chunk, or
+        // when a later chunk does not encode in it, in that of the checking
+        // pass, else by the sequential writer; what a failed try wrote is of
+        // no use, the next starts again
         write_atomically(path.as_ref(), self.durable, |file| {
-            if chunks.write_unchecked(file)?.is_ok() {
-                return Ok(());
+            for layout in [Chunks::first, Chunks::check] {
+                if let Ok(layout) = layout(&chunks) {
+                    if chunks.write_waves(&layout, file)?.is_ok() {
+                        return Ok(());
+                    }
+                }
+                file.set_len(0)?;
+                file.seek(SeekFrom::Start(0))?;
             }
-            // what was written is of no use: the sequential writer starts again
-            file.set_len(0)?;
-            file.seek(SeekFrom::Start(0))?;
             self.to_temp_file(file, &Val(records))
         })
     }
@@ -379,26 +387,6 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
         }
         put(writer, &ready, layout.record.itemsize(), &mut offset)?;
         Ok(Ok(()))
-    }
-
-    /// [`WriteOptions::par_to_path`]'s pass into the temporary file, whose
-    /// contents are thrown away on failure: written as encoded in the
-    /// layout of the first chunk, or when a later chunk does not encode
-    /// in it, in that of the checking pass. `Ok(Err(()))`: the sequential
-    /// writer must write the file.
-    fn write_unchecked(&self, file: &mut std::fs::File) -> Result<Fallible<()>> {
-        let Ok(layout) = self.first() else {
-            return Ok(Err(()));
-        };
-        if self.write_waves(&layout, file)?.is_ok() {
-            return Ok(Ok(()));
-        }
-        let Ok(layout) = self.check() else {
-            return Ok(Err(()));
-        };
-        file.set_len(0)?;
-        file.seek(SeekFrom::Start(0))?;
-        self.write_waves(&layout, file)
     }
 }
 
