@@ -93,16 +93,13 @@ impl LongDouble {
 
 /// `size` bytes (12 or 16) as an integer in the file's byte order.
 fn word(bytes: &[u8], little_endian: bool) -> u128 {
-    let mut a = [0u8; 16];
-    // big-endian bytes reversed are the same number little-endian
+    // most significant byte first: the last one of a little-endian number
+    let push = |w: u128, b: &u8| w << 8 | u128::from(*b);
     if little_endian {
-        a.iter_mut().zip(bytes).for_each(|(d, s)| *d = *s);
+        bytes.iter().rev().fold(0, push)
     } else {
-        a.iter_mut()
-            .zip(bytes.iter().rev())
-            .for_each(|(d, s)| *d = *s);
+        bytes.iter().fold(0, push)
     }
-    u128::from_le_bytes(a)
 }
 
 /// x87 extended precision: the low 80 bits of `w`, IEEE-like with 63
