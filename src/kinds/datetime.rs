@@ -107,7 +107,7 @@ pub mod unit {
 }
 
 macro_rules! time_type {
-    ($(#[$doc:meta])* $name:ident, $token:ident, $what:literal, $show:path, $parse:path) => {
+    ($(#[$doc:meta])* $name:ident, $token:ident, $what:literal, $show:ident, $parse:path) => {
         $(#[$doc])*
         pub struct $name<U> {
             count: i64,
@@ -216,7 +216,7 @@ macro_rules! time_type {
         /// numpy's `str()` of the value: see the type's docs.
         impl<U: TimeUnitMarker> fmt::Display for $name<U> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&$show(self.count, U::UNIT))
+                f.write_str(&U::UNIT.$show(self.count))
             }
         }
 
@@ -305,7 +305,7 @@ time_type!(
     Datetime64,
     M8_TOKEN,
     "a datetime64 count",
-    crate::kinds::timeconv::datetime_string,
+    datetime_as_string,
     crate::kinds::timeconv::parse_datetime
 );
 
@@ -345,7 +345,7 @@ time_type!(
     Timedelta64,
     M8_TOKEN_TD,
     "a timedelta64 count",
-    crate::kinds::timeconv::timedelta_string,
+    timedelta_as_string,
     crate::kinds::timeconv::parse_timedelta
 );
 

@@ -93,16 +93,13 @@ impl LongDouble {
 
 /// `size` bytes (12 or 16) as an integer in the file's byte order.
 fn word(bytes: &[u8], little_endian: bool) -> u128 {
-    let mut a = [0u8; 16];
-    // big-endian bytes reversed are the same number little-endian
+    // most significant byte first: the last one of a little-endian number
+    let push = |w: u128, b: &u8| w << 8 | u128::from(*b);
     if little_endian {
-        a.iter_mut().zip(bytes).for_each(|(d, s)| *d = *s);
+        bytes.iter().rev().fold(0, push)
     } else {
-        a.iter_mut()
-            .zip(bytes.iter().rev())
-            .for_each(|(d, s)| *d = *s);
+        bytes.iter().fold(0, push)
     }
-    u128::from_le_bytes(a)
 }
 
 /// x87 extended precision: the low 80 bits of `w`, IEEE-like with 63
@@ -131,56 +128,41 @@ fn x87(w: u128) -> Wide {
 /// IBM double-double: `hi + lo`, exactly or with a sticky bit.
 fn double_double(hi: u64, lo: u64) -> Wide {
     let (hi, lo) = (F64.decode(hi.into()), F64.decode(lo.into()));
-    let (
-        Wide::Finite {
-            neg: hn,
-            mant: hm,
-            exp: he,
-        },
-        Wide::Finite {
-            neg: ln,
-            mant: lm,
-            exp: le,
-        },
-    ) = (hi, lo)
-    else {
-        // an infinite or NaN part: what hi + lo gives in f64 arithmetic
-        return if matches!(hi, Wide::Finite { .. }) {
+    // a finite part other than zero: its signed mantissa (below 2^53) and
+    // its exponent
+    let part = |w: Wide| match w {
+        Wide::Finite { neg, mant, exp } if mant != 0 => {
+            Some((if neg { -(mant as i128) } else { mant as i128 }, exp))
+        }
+        _ => None,
+    };
+    let (Some(h), Some(l)) = (part(hi), part(lo)) else {
+        // an infinite or NaN part: what hi + lo gives in f64 arithmetic; a
+        // zero part leaves the other (a zero keeps the sign of hi)
+        let lo_zero = matches!(lo, Wide::Finite { mant: 0, .. });
+        return if matches!(hi, Wide::Finite { .. }) && !lo_zero {
             lo
         } else {
             hi
         };
     };
-    // a zero part leaves the other (a zero keeps the sign of hi)
-    if lm == 0 || hm == 0 {
-        return if lm == 0 { hi } else { lo };
-    }
-    // a: the part with the larger exponent (mantissas below 2^53)
-    let ((an, am, ae), (bn, bm, be)) = if he >= le {
-        ((hn, hm as i128, he), (ln, lm as i128, le))
-    } else {
-        ((ln, lm as i128, le), (hn, hm as i128, he))
-    };
-    let signed = |neg: bool, m: i128| if neg { -m } else { m };
+    // a: the part with the larger exponent
+    let ((am, ae), (bm, be)) = if h.1 >= l.1 { (h, l) } else { (l, h) };
     let d = ae - be;
-    if d <= 70 {
-        // exact: am << d is below 2^123
-        let sum = signed(an, am << d) + signed(bn, bm);
-        // x + (-x) is +0 when rounding to nearest
-        return Wide::Finite {
-            neg: sum < 0,
-            mant: sum.unsigned_abs(),
-            exp: be,
-        };
-    }
-    // b is below 2^(ae - 17) while every rounding step of a result near a
-    // is at least 2^(ae - 1): a, three bits lower, with b's sign as a sticky
-    // unit lies strictly between the same rounding points as a + b
-    let sum = signed(an, am << 3) + signed(bn, 1);
+    // exact when d <= 70 (am << d is below 2^123). Otherwise b is below
+    // 2^(ae - 17) while every rounding step of a result near a is at least
+    // 2^(ae - 1): a, three bits lower, with b's sign as a sticky unit lies
+    // strictly between the same rounding points as a + b
+    let (sum, exp) = if d <= 70 {
+        ((am << d) + bm, be)
+    } else {
+        ((am << 3) + bm.signum(), ae - 3)
+    };
+    // x + (-x) is +0 when rounding to nearest
     Wide::Finite {
         neg: sum < 0,
         mant: sum.unsigned_abs(),
-        exp: ae - 3,
+        exp,
     }
 }
 

@@ -258,6 +258,18 @@ fn cast_vec<U: 'static, T: 'static>(v: Vec<U>) -> Option<Vec<T>> {
         .and_then(Option::take)
 }
 
+/// The numpy type of a code of the table (`"f8"`): the element an n-d
+/// array's or a bulk's name carries.
+pub(crate) fn code_type(code: &str) -> Option<ScalarType> {
+    macro_rules! then {
+        ($e:ty) => {
+            return Some(<$e as Number>::TYPE)
+        };
+    }
+    dispatch!(code == code, then);
+    None
+}
+
 /// `T`'s numpy type code when it is a number of the table.
 pub(crate) fn code<T: 'static>() -> Option<&'static str> {
     macro_rules! then {

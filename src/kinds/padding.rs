@@ -50,6 +50,9 @@ impl<'de, const N: usize> Deserialize<'de> for Padding<N> {
     }
 }
 
+/// Any padding value: none, unit, a number or bytes, or inside `visit_some`
+/// the `$npy_serde::padding` newtype, whatever it holds ignored; a sequence
+/// gives up exactly `N` elements (the tracer counts them).
 struct PaddingVisitor<const N: usize>;
 
 impl<'de, const N: usize> Visitor<'de> for PaddingVisitor<N> {
@@ -65,26 +68,16 @@ impl<'de, const N: usize> Visitor<'de> for PaddingVisitor<N> {
         Ok(Padding)
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_newtype_struct(PADDING, PaddingInner::<N>)
+        d.deserialize_newtype_struct(PADDING, self)
     }
     fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
         Ok(Padding)
     }
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        IgnoredAny::deserialize(d)?;
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
         Ok(Padding)
     }
-}
-
-/// The value of a present padding field: whatever it holds is ignored; a
-/// sequence gives up exactly `N` elements (the tracer counts them).
-struct PaddingInner<const N: usize>;
-
-impl<'de, const N: usize> Visitor<'de> for PaddingInner<N> {
-    type Value = Padding<N>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{N} bytes of padding")
+    fn visit_bytes<E: serde::de::Error>(self, _: &[u8]) -> Result<Self::Value, E> {
+        Ok(Padding)
     }
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         IgnoredAny::deserialize(d)?;
@@ -96,21 +89,6 @@ impl<'de, const N: usize> Visitor<'de> for PaddingInner<N> {
                 break;
             }
         }
-        Ok(Padding)
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(Padding)
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(Padding)
-    }
-    fn visit_bytes<E: serde::de::Error>(self, _: &[u8]) -> Result<Self::Value, E> {
-        Ok(Padding)
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Padding)
-    }
-    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
         Ok(Padding)
     }
 }

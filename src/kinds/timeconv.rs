@@ -33,8 +33,43 @@ impl DatetimeUnit {
     /// assert_eq!(DatetimeUnit::new(TimeUnit::Months).datetime_as_string(12_345), "2998-10");
     /// assert_eq!(s.datetime_as_string(i64::MIN), "NaT");
     /// ```
+    // Bounds: `|count * multiplier| < 2^95` in `i128`; every divisor is a
+    // nonzero constant or a unit's length (at least 1); a year is at most
+    // `2^95 / 12` from 1970; the time of day is below a day in attoseconds.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn datetime_as_string(self, count: i64) -> String {
-        datetime_string(count, self)
+        if count == NAT {
+            return "NaT".to_owned();
+        }
+        let n = i128::from(count) * i128::from(self.multiplier);
+        let (n, base) = match self.unit {
+            TimeUnit::Years => return format!("{:04}", 1970 + n),
+            TimeUnit::Months => {
+                return format!("{:04}-{:02}", 1970 + n.div_euclid(12), n.rem_euclid(12) + 1);
+            }
+            TimeUnit::Weeks => (n * 7, TimeUnit::Days),
+            other => (n, other),
+        };
+        let (_, Some(size), Some((parts, digits))) = row(base) else {
+            return count.to_string();
+        };
+        let per_day = DAY / size;
+        let Ok(days) = i64::try_from(n.div_euclid(per_day)) else {
+            return count.to_string();
+        };
+        let (y, m, d) = civil_from_days(days);
+        let mut out = format!("{y:04}-{m:02}-{d:02}");
+        // the time of day in attoseconds: its hours (below 24), minutes,
+        // seconds and fraction
+        let t = n.rem_euclid(per_day) * size;
+        let hms = [3_600, 60, 1].map(|per| t / (per * SECOND) % 60);
+        for (i, v) in hms.into_iter().take(parts).enumerate() {
+            out.push_str(&format!("{}{v:02}", if i == 0 { 'T' } else { ':' }));
+        }
+        if digits > 0 {
+            out.push_str(&format!(".{:0digits$}", t % SECOND / size));
+        }
+        out
     }
 
     /// A `timedelta64` count of this unit as numpy's `str()` writes it:
@@ -47,8 +82,14 @@ impl DatetimeUnit {
     /// assert_eq!(unit.timedelta_as_string(5), "125 seconds");
     /// assert_eq!(unit.timedelta_as_string(i64::MIN), "NaT");
     /// ```
+    // Bounds: `|count * multiplier| < 2^95` in `i128`.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn timedelta_as_string(self, count: i64) -> String {
-        timedelta_string(count, self)
+        if count == NAT {
+            return "NaT".to_owned();
+        }
+        let n = i128::from(count) * i128::from(self.multiplier);
+        format!("{n} {}", row(self.unit).0)
     }
 }
 
@@ -82,7 +123,7 @@ const DAY: i128 = 86_400 * SECOND;
 /// many time parts (hours, minutes, seconds) and how many digits of the
 /// seconds' fraction (3 ms .. 18 as), `None` for the units not written as a
 /// day and a time. The one table of both directions: what
-/// [`datetime_string`] writes, [`parse_datetime`] reads back.
+/// [`DatetimeUnit::datetime_as_string`] writes, [`parse_datetime`] reads back.
 type UnitRow = (&'static str, Option<i128>, Option<(usize, usize)>);
 const UNITS: [UnitRow; 14] = [
     ("generic time units", None, None),
@@ -236,63 +277,6 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (i64::try_from(y).unwrap_or(i64::MAX), m as i64, d as i64)
 }
 
-/// numpy's `np.datetime_as_string` for a count of `unit`: ISO 8601 down to
-/// the unit (`2024-01-01`, `2024-01-01T12:30`, `...T12:30:00.250`), weeks as
-/// days, `NaT`; the bare count for the generic unit (which numpy lets hold
-/// NaT only) and for a date too far out for a 64-bit day count.
-///
-/// Bounds: `|count * multiplier| < 2^95` in `i128`; every divisor is a
-/// nonzero constant or a unit's length (at least 1); a year is at most
-/// `2^95 / 12` from 1970; the time of day is below a day in attoseconds.
-#[allow(clippy::arithmetic_side_effects)]
-pub(crate) fn datetime_string(count: i64, unit: DatetimeUnit) -> String {
-    if count == NAT {
-        return "NaT".to_owned();
-    }
-    let n = i128::from(count) * i128::from(unit.multiplier);
-    let (n, base) = match unit.unit {
-        TimeUnit::Years => return format!("{:04}", 1970 + n),
-        TimeUnit::Months => {
-            return format!("{:04}-{:02}", 1970 + n.div_euclid(12), n.rem_euclid(12) + 1);
-        }
-        TimeUnit::Weeks => (n * 7, TimeUnit::Days),
-        other => (n, other),
-    };
-    let (_, Some(size), Some((parts, digits))) = row(base) else {
-        return count.to_string();
-    };
-    let per_day = DAY / size;
-    let Ok(days) = i64::try_from(n.div_euclid(per_day)) else {
-        return count.to_string();
-    };
-    let (y, m, d) = civil_from_days(days);
-    let mut out = format!("{y:04}-{m:02}-{d:02}");
-    // the time of day in attoseconds: its hours (below 24), minutes,
-    // seconds and fraction
-    let t = n.rem_euclid(per_day) * size;
-    let hms = [3_600, 60, 1].map(|per| t / (per * SECOND) % 60);
-    for (i, v) in hms.into_iter().take(parts).enumerate() {
-        out.push_str(&format!("{}{v:02}", if i == 0 { 'T' } else { ':' }));
-    }
-    if digits > 0 {
-        out.push_str(&format!(".{:0digits$}", t % SECOND / size));
-    }
-    out
-}
-
-/// numpy's `str()` of a `timedelta64`: `125 seconds` for `5` of `[25s]`,
-/// `NaT`; `generic time units` for the generic unit.
-///
-/// Bounds: `|count * multiplier| < 2^95` in `i128`.
-#[allow(clippy::arithmetic_side_effects)]
-pub(crate) fn timedelta_string(count: i64, unit: DatetimeUnit) -> String {
-    if count == NAT {
-        return "NaT".to_owned();
-    }
-    let n = i128::from(count) * i128::from(unit.multiplier);
-    format!("{n} {}", row(unit.unit).0)
-}
-
 /// Digits only (no sign), as an `i64`.
 fn digits(s: &str) -> Option<i64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
@@ -301,7 +285,7 @@ fn digits(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
-/// Reads what [`datetime_string`] writes (`NaT`, `2024-01-01T00:00:00.500`,
+/// Reads what [`DatetimeUnit::datetime_as_string`] writes (`NaT`, `2024-01-01T00:00:00.500`,
 /// `-005`, `10183-09-21`) as a count of `unit`: the text's own unit is
 /// converted exactly, as a write would, or refused with a message.
 ///
@@ -379,7 +363,7 @@ pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, Stri
     convert(count, from, unit, true).map_err(|r| refusal_text(text, r, from, unit))
 }
 
-/// Reads what [`timedelta_string`] writes (`125 seconds`, `NaT`) as a count
+/// Reads what [`DatetimeUnit::timedelta_as_string`] writes (`125 seconds`, `NaT`) as a count
 /// of `unit`, converted exactly or refused with a message.
 pub(crate) fn parse_timedelta(text: &str, unit: DatetimeUnit) -> Result<i64, String> {
     let bad = || format!("'{text}' is not a numpy timedelta (like '90 seconds' or NaT)");
@@ -419,6 +403,14 @@ fn refusal_text(text: &str, r: Refusal, from: DatetimeUnit, to: DatetimeUnit) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn datetime_string(count: i64, unit: DatetimeUnit) -> String {
+        unit.datetime_as_string(count)
+    }
+
+    fn timedelta_string(count: i64, unit: DatetimeUnit) -> String {
+        unit.timedelta_as_string(count)
+    }
 
     fn u(s: &str) -> DatetimeUnit {
         DatetimeUnit::parse(s).unwrap()

@@ -16,6 +16,7 @@ use super::Found;
 use crate::error::{Error, Result};
 use crate::format::dtype::{DatetimeUnit, Dtype, Plain, ScalarType};
 use crate::format::pyrepr::PyStr;
+use crate::kinds::number::code_type;
 use crate::kinds::special::Special;
 use crate::ser::probe::key_text;
 use crate::ser::probe::{Captured, complex, probe};
@@ -257,7 +258,7 @@ impl<'a> Infer<'a> {
     /// element from the values, or from the numpy type its name carries
     /// (`code`) when there are none. Every record must give the same shape.
     fn nd<T: ?Sized + Serialize>(self, code: &'static str, value: &T) -> Result<()> {
-        let (nd, elem) = match code_node(code) {
+        let (nd, elem) = match code_type(code).map(Node::Scalar) {
             // complex numbers serialize as pairs: the name says what they are
             Some(elem @ Node::Scalar(ScalarType::Complex(_))) => {
                 (crate::ser::probe::shape_of(value)?, Some(elem))
@@ -304,7 +305,7 @@ impl<'a> Infer<'a> {
         })?;
         if let Some(Node::Array { elem, .. }) = self.slot {
             if elem.is_none() {
-                **elem = code_node(code).map(|e| nested(e, dims));
+                **elem = code_type(code).map(Node::Scalar).map(|e| nested(e, dims));
             }
         }
         Ok(())
@@ -706,21 +707,6 @@ fn nested(elem: Node, dims: &[u64]) -> Node {
         len: Some(d),
         elem: Box::new(Some(e)),
     })
-}
-
-/// The node of the numpy type an n-d array's name carries
-/// ([`nd_name`](crate::kinds::number::nd_name)).
-fn code_node(code: &str) -> Option<Node> {
-    let (kind, size) = code.split_at_checked(1)?;
-    let size: u8 = size.parse().ok()?;
-    Some(Node::Scalar(match kind {
-        "b" => ScalarType::Bool,
-        "i" => ScalarType::Int(size),
-        "u" => ScalarType::UInt(size),
-        "f" => ScalarType::Float(size),
-        "c" => ScalarType::Complex(size),
-        _ => return None,
-    }))
 }
 
 pub(crate) fn time_unit(name: &str, rest: &str) -> Result<DatetimeUnit> {
