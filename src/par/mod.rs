@@ -72,9 +72,19 @@ pub use write::{par_to_path, par_to_vec, par_to_writer};
 
 pub(crate) use crate::array::bulk::CHUNK_BYTES;
 
-/// Chunks per thread in a wave read from a file, so that a slow chunk does
-/// not idle the other threads.
+/// Chunks per thread in a wave (read from a file, or encoded while the
+/// last one is written), so that a slow chunk does not idle the other
+/// threads.
 const CHUNKS_PER_THREAD: usize = 4;
+
+/// Items in a wave of chunks of `per_chunk` items: [`CHUNKS_PER_THREAD`]
+/// chunks per thread of the current pool. The one wave rule of decoding
+/// from a file and of `par_to_writer`.
+fn per_wave(per_chunk: usize) -> usize {
+    per_chunk
+        .saturating_mul(CHUNKS_PER_THREAD)
+        .saturating_mul(rayon::current_num_threads())
+}
 
 /// Reads an `.npy` array's elements of the first axis into a `Vec`, on
 /// all cores: the same values and errors as
@@ -230,7 +240,7 @@ impl<'h> Rows<'h> {
         }
         let plan = Plan::new(&self.header.descr);
         let mut out = self.output::<T>()?;
-        let wave_bytes = self.wave_bytes();
+        let wave_bytes = per_wave(self.chunk_rows).saturating_mul(self.row.get());
         let (mut current, mut next) = (Vec::new(), Vec::new());
         fill(reader, &mut current, wave_bytes.min(self.total))?;
         let mut left = self.total.saturating_sub(current.len());
@@ -245,18 +255,6 @@ impl<'h> Rows<'h> {
             std::mem::swap(&mut current, &mut next);
         }
         Ok(out)
-    }
-
-    /// Bytes of chunk.
-    fn chunk_bytes(&self) -> usize {
-        self.chunk_rows.saturating_mul(self.row.get())
-    }
-
-    /// Bytes of a wave read from a file: a few chunks per thread of the
-    /// current pool.
-    fn wave_bytes(&self) -> usize {
-        let chunks = CHUNKS_PER_THREAD.saturating_mul(rayon::current_num_threads());
-        self.chunk_bytes().saturating_mul(chunks)
     }
 
     /// The output vector, with room for every row (the rows are bytes

@@ -37,7 +37,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{CHUNK_BYTES, CHUNKS_PER_THREAD, Fallible};
+use super::{CHUNK_BYTES, Fallible, per_wave};
 use crate::error::Result;
 use crate::format::dtype::{Dtype, at_least_one};
 use crate::npy::atomic::write_atomically;
@@ -364,10 +364,7 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
     /// written is of no use).
     fn write_waves<W: Write>(&self, layout: &Layout, writer: &mut W) -> Result<Fallible<()>> {
         writer.write_all(&layout.head)?;
-        let wave = self
-            .per
-            .saturating_mul(CHUNKS_PER_THREAD)
-            .saturating_mul(rayon::current_num_threads());
+        let wave = per_wave(self.per);
         let mut ready: Vec<Vec<u8>> = Vec::new();
         let mut offset = 0usize;
         for records in self.records.chunks(wave) {
