@@ -241,25 +241,23 @@ impl<W: Write + Seek> ZipOut<W> {
             if e.offset > ZIP64_LIMIT {
                 put64(&mut zip64, e.offset);
             }
-            let extra = if zip64.is_empty() {
-                0
-            } else {
-                zip64.len().saturating_add(4)
-            };
+            if !zip64.is_empty() {
+                // the extra field: its id, its length, then the fields
+                let fields = std::mem::take(&mut zip64);
+                put16(&mut zip64, 1);
+                put16(&mut zip64, fields.len() as u16);
+                zip64.extend_from_slice(&fields);
+            }
             cd.extend_from_slice(b"PK\x01\x02");
             put16(&mut cd, MADE_BY);
-            shared_fields(&mut cd, e, sizes, extra as u16);
+            shared_fields(&mut cd, e, sizes, zip64.len() as u16);
             put16(&mut cd, 0); // comment
             put16(&mut cd, 0); // disk
             put16(&mut cd, 0); // internal attributes
             put32(&mut cd, EXTERNAL_ATTR);
             put32(&mut cd, field32(e.offset));
             cd.extend_from_slice(e.name.as_bytes());
-            if !zip64.is_empty() {
-                put16(&mut cd, 1);
-                put16(&mut cd, zip64.len() as u16);
-                cd.extend_from_slice(&zip64);
-            }
+            cd.extend_from_slice(&zip64);
         }
         let count = self.done.len();
         let cd_size = cd.len() as u64;
