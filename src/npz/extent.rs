@@ -196,21 +196,17 @@ impl Extent {
                 .get(CENTRAL_LEN..end.min(entry.len()))
                 .unwrap_or_default();
             let name = String::from_utf8_lossy(name);
-            if end <= entry.len() {
-                format!(
+            let entry_at = format!("the entry at byte {at}, which needs {needs} bytes");
+            match (end <= entry.len(), name.is_empty()) {
+                (true, _) => format!(
                     "the entry of member {} at byte {at}, which needs {needs} bytes",
                     PyStr(&name)
-                )
-            } else if name.is_empty() {
-                format!(
-                    "the entry at byte {at}, which needs {needs} bytes; its member's name is cut"
-                )
-            } else {
-                format!(
-                    "the entry at byte {at}, which needs {needs} bytes; its member's name is \
-                     cut after {}",
+                ),
+                (false, true) => format!("{entry_at}; its member's name is cut"),
+                (false, false) => format!(
+                    "{entry_at}; its member's name is cut after {}",
                     PyStr(&name)
-                )
+                ),
             }
         } else {
             format!("an entry at byte {at}, which needs {CENTRAL_LEN} bytes and more")
