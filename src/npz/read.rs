@@ -191,10 +191,8 @@ fn zip_error(err: ZipError) -> Error {
 /// The zip crate's messages start with a capital; ours do not.
 fn lower_first(msg: &str) -> String {
     let mut chars = msg.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    let first = chars.next().map(char::to_lowercase);
+    first.into_iter().flatten().chain(chars).collect()
 }
 
 /// numpy's name for a zip compression method.
