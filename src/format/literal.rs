@@ -294,18 +294,14 @@ impl<'a> Parser<'a> {
     /// One string literal, appended to `out`.
     fn string(&mut self, out: &mut String) -> Result<(), LiteralError> {
         let start = self.pos;
-        let mut raw = false;
-        while let Some(c) = self.peek() {
-            match c {
-                b'u' | b'U' => self.advance(1),
-                b'r' | b'R' => {
-                    raw = true;
-                    self.advance(1);
-                }
-                b'b' | b'B' => return Err(self.bytes_literal(start)),
-                _ => break,
-            }
+        let rest = self.rest();
+        let n = rest.iter().take_while(|c| b"uUrRbB".contains(c)).count();
+        let prefix = rest.get(..n).unwrap_or(&[]);
+        if prefix.iter().any(|c| c.eq_ignore_ascii_case(&b'b')) {
+            return Err(self.bytes_literal(start));
         }
+        let raw = prefix.iter().any(|c| c.eq_ignore_ascii_case(&b'r'));
+        self.advance(n);
         let Some(quote) = self.peek() else {
             return Err(self.unexpected("a quote"));
         };
