@@ -48,7 +48,7 @@ pub(super) fn rows_of(header: &Header, split: bool) -> Result<(usize, Dtype)> {
 /// array of numbers becomes its column without a copy).
 pub(super) fn batch(header: &Header, data: Cow<'_, [u8]>, split: bool) -> Result<RecordBatch> {
     crate::de::check_readable(&header.descr)?;
-    let data = if header.fortran_order && header.shape.len() > 1 {
+    let data = if header.column_major() {
         Cow::Owned(fortran_to_c(&data, &header.shape, header.descr.itemsize())?)
     } else {
         data

@@ -47,7 +47,7 @@ pub(super) fn encode(batch: &RecordBatch) -> Result<(Header, Vec<u8>)> {
                 .map_err(|e| e.in_field(batch.schema_ref().field(0).name()))?;
         }
     }
-    if header.fortran_order && header.shape.len() > 1 {
+    if header.column_major() {
         // C order of shape (a, b, c) is the Fortran order of its transpose
         // (c, b, a): reordering that into C order gives the Fortran order
         let reversed: Vec<u64> = header.shape.iter().rev().copied().collect();

@@ -143,7 +143,7 @@ fn c_order<'a, 'de>(
     reordered: &'a OnceCell<Vec<u8>>,
 ) -> Result<ArrayDe<'a, 'de>> {
     check_empty_axes(header, max_elements)?;
-    if !(header.fortran_order && header.shape.len() >= 2) {
+    if !header.column_major() {
         return Ok(array);
     }
     let (plan, dims, bytes, _) = array.parts();

@@ -163,13 +163,11 @@ fn long_double_refused(scalar: Scalar, cfg: Cfg) -> Error {
     let msg = match cfg.long_double {
         Some(f) if !f.fits(usize::from(size)) => format!(
             "'{scalar}' is {what} {of} {size} bytes, a size only x87 extended precision \
-             (32-bit x86) has, not {} (16 bytes) as ReadOptions::long_double names",
-            f.name()
+             (32-bit x86) has, not LongDouble::{f:?} (16 bytes) as ReadOptions::long_double names"
         ),
         Some(f) => format!(
-            "'{scalar}' read as {} rounds to f64, which needs ReadOptions::lossy(true) \
-             as well as ReadOptions::long_double",
-            f.name()
+            "'{scalar}' read as LongDouble::{f:?} rounds to f64, which needs \
+             ReadOptions::lossy(true) as well as ReadOptions::long_double"
         ),
         None => format!(
             "'{scalar}' is {what}, whose format the file does not record (x87 extended \

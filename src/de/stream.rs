@@ -259,7 +259,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
 
     /// Whether the whole data must be read and reordered first.
     fn fortran(&self) -> bool {
-        self.header.fortran_order && self.header.shape.len() >= 2
+        self.header.column_major()
     }
 
     /// The reader back, positioned after the data (what the type did not

@@ -373,21 +373,25 @@ impl Plain {
 
     /// The typestr without its byte order (`f8`).
     pub(crate) fn code(self) -> &'static str {
-        match self {
-            Plain::Bool => "b1",
-            Plain::I8 => "i1",
-            Plain::I16 => "i2",
-            Plain::I32 => "i4",
-            Plain::I64 => "i8",
-            Plain::U8 => "u1",
-            Plain::U16 => "u2",
-            Plain::U32 => "u4",
-            Plain::U64 => "u8",
-            Plain::F32 => "f4",
-            Plain::F64 => "f8",
-        }
+        PLAIN.iter().find(|r| r.0 == self).map_or("", |r| r.2)
     }
 }
+
+/// Each [`Plain`] with its scalar type and typestr code: the one table
+/// behind [`Plain::code`] and [`Scalar::plain`].
+const PLAIN: [(Plain, ScalarType, &str); 11] = [
+    (Plain::Bool, ScalarType::Bool, "b1"),
+    (Plain::I8, ScalarType::Int(1), "i1"),
+    (Plain::I16, ScalarType::Int(2), "i2"),
+    (Plain::I32, ScalarType::Int(4), "i4"),
+    (Plain::I64, ScalarType::Int(8), "i8"),
+    (Plain::U8, ScalarType::UInt(1), "u1"),
+    (Plain::U16, ScalarType::UInt(2), "u2"),
+    (Plain::U32, ScalarType::UInt(4), "u4"),
+    (Plain::U64, ScalarType::UInt(8), "u8"),
+    (Plain::F32, ScalarType::Float(4), "f4"),
+    (Plain::F64, ScalarType::Float(8), "f8"),
+];
 
 /// A scalar type with its byte order: `'<f8'`, `'|S5'`, `'>M8[ns]'`.
 ///
@@ -467,20 +471,7 @@ impl Scalar {
         if self.order == ByteOrder::Big {
             return None;
         }
-        Some(match self.ty {
-            ScalarType::Bool => Plain::Bool,
-            ScalarType::Int(1) => Plain::I8,
-            ScalarType::Int(2) => Plain::I16,
-            ScalarType::Int(4) => Plain::I32,
-            ScalarType::Int(8) => Plain::I64,
-            ScalarType::UInt(1) => Plain::U8,
-            ScalarType::UInt(2) => Plain::U16,
-            ScalarType::UInt(4) => Plain::U32,
-            ScalarType::UInt(8) => Plain::U64,
-            ScalarType::Float(4) => Plain::F32,
-            ScalarType::Float(8) => Plain::F64,
-            _ => return None,
-        })
+        PLAIN.iter().find(|r| r.1 == self.ty).map(|r| r.0)
     }
 
     /// Size in bytes.

@@ -62,6 +62,13 @@ impl Header {
         }
     }
 
+    /// Whether the data is in Fortran order and that differs from C order:
+    /// `fortran_order` with two or more axes (with fewer, both orders are
+    /// the same bytes). The one test behind every reorder and refusal.
+    pub(crate) fn column_major(&self) -> bool {
+        self.fortran_order && self.shape.len() >= 2
+    }
+
     /// The number of elements (product of the shape; 1 for shape `()`),
     /// `None` if it overflows `u64`.
     ///

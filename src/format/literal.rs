@@ -294,18 +294,14 @@ impl<'a> Parser<'a> {
     /// One string literal, appended to `out`.
     fn string(&mut self, out: &mut String) -> Result<(), LiteralError> {
         let start = self.pos;
-        let mut raw = false;
-        while let Some(c) = self.peek() {
-            match c {
-                b'u' | b'U' => self.advance(1),
-                b'r' | b'R' => {
-                    raw = true;
-                    self.advance(1);
-                }
-                b'b' | b'B' => return Err(self.bytes_literal(start)),
-                _ => break,
-            }
+        let rest = self.rest();
+        let n = rest.iter().take_while(|c| b"uUrRbB".contains(c)).count();
+        let prefix = rest.get(..n).unwrap_or(&[]);
+        if prefix.iter().any(|c| c.eq_ignore_ascii_case(&b'b')) {
+            return Err(self.bytes_literal(start));
         }
+        let raw = prefix.iter().any(|c| c.eq_ignore_ascii_case(&b'r'));
+        self.advance(n);
         let Some(quote) = self.peek() else {
             return Err(self.unexpected("a quote"));
         };
@@ -440,17 +436,10 @@ impl<'a> Parser<'a> {
     /// when allowed, the Python-2 `L` suffix.
     fn int(&mut self) -> Result<Value, LiteralError> {
         let start = self.pos;
-        let negative = match self.peek() {
-            Some(b'-') => {
-                self.advance(1);
-                true
-            }
-            Some(b'+') => {
-                self.advance(1);
-                false
-            }
-            _ => false,
-        };
+        let negative = self.peek() == Some(b'-');
+        if matches!(self.peek(), Some(b'-' | b'+')) {
+            self.advance(1);
+        }
         // Python allows parentheses around the number after a sign: `-(3)`.
         let outer_brackets = self.in_brackets;
         let mut parens = 0usize;
@@ -603,16 +592,11 @@ impl<'a> Parser<'a> {
     /// Refuses `depth` bracket levels (at the current position) when they
     /// are more than `max_depth` allows.
     fn check_depth(&self, depth: usize) -> Result<(), LiteralError> {
-        if depth
-            > self
-                .config
-                .max_depth
-                .saturating_add(self.config.free_levels)
-        {
+        let max_depth = self.config.max_depth;
+        if depth > max_depth.saturating_add(self.config.free_levels) {
             return Err(LiteralError::Depth(format!(
-                "brackets nested deeper than max_depth {} at character {}; raise the limit with \
-                 ReadOptions::max_depth",
-                self.config.max_depth,
+                "brackets nested deeper than max_depth {max_depth} at character {}; raise the \
+                 limit with ReadOptions::max_depth",
                 self.char_offset(self.pos)
             )));
         }
@@ -640,12 +624,10 @@ impl<'a> Parser<'a> {
             None => "end of input".to_owned(),
             Some(ch) => crate::format::pyrepr::PyStr(ch.encode_utf8(&mut [0; 4])).to_string(),
         };
-        let hint = match next {
-            Some(
-                '+' | '-' | '*' | '/' | '%' | '@' | '&' | '|' | '^' | '~' | '<' | '>' | '=' | '!'
-                | '.',
-            ) => " (operators and attribute access are not Python literals)",
-            _ => "",
+        let hint = if next.is_some_and(|c| "+-*/%@&|^~<>=!.".contains(c)) {
+            " (operators and attribute access are not Python literals)"
+        } else {
+            ""
         };
         LiteralError::Syntax(format!(
             "expected {expected} at character {}, found {found}{hint}",

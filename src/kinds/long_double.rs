@@ -73,21 +73,10 @@ pub enum LongDouble {
 }
 
 impl LongDouble {
-    /// The variant's name, for messages (`LongDouble::X87`).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            LongDouble::X87 => "LongDouble::X87",
-            LongDouble::Binary128 => "LongDouble::Binary128",
-            LongDouble::DoubleDouble => "LongDouble::DoubleDouble",
-        }
-    }
-
-    /// Whether a long double of `size` bytes can be in this format.
+    /// Whether a long double of `size` bytes can be in this format (12
+    /// bytes only x87 extended precision, from 32-bit x86).
     pub(crate) fn fits(self, size: usize) -> bool {
-        match self {
-            LongDouble::X87 => size == 12 || size == 16,
-            LongDouble::Binary128 | LongDouble::DoubleDouble => size == 16,
-        }
+        size == 16 || (size == 12 && self == LongDouble::X87)
     }
 }
 

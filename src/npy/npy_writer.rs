@@ -178,7 +178,7 @@ impl<W: Read + Write + Seek> NpyWriter<W> {
         let Some((&count, rest)) = header.shape.split_first() else {
             return Err(Error::schema("cannot append to a 0-d array (shape ())"));
         };
-        if header.fortran_order && rest.iter().any(|&d| d != 1) && header.shape.len() >= 2 {
+        if header.column_major() && rest.iter().any(|&d| d != 1) {
             return Err(Error::schema(
                 "cannot append to a Fortran-order array (records are appended along the first axis of C order)",
             ));

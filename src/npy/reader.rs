@@ -406,7 +406,7 @@ impl<R: Read> NpyReader<R> {
             next: 0,
             reordered: None,
             failed: false,
-            fortran: parsed.header.fortran_order && parsed.header.shape.len() >= 2,
+            fortran: parsed.header.column_major(),
             rows_are_elements: parsed.header.shape.len() <= 1,
             max_elements: options.max_elements,
             max_bytes: options.max_bytes,

@@ -49,7 +49,7 @@ pub(crate) fn window(header: &Header, range: &Range<u64>) -> Result<Window> {
              read the array whole"
         )));
     };
-    if header.fortran_order && header.shape.len() >= 2 {
+    if header.column_major() {
         return Err(Error::unsupported(format!(
             "rows {a}..{b} of a Fortran-order array of shape {}: a row's values are spread \
              over the whole data (column-major order), so rows cannot be read on their own; \

@@ -236,7 +236,7 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
             }
             Some(_) => {}
         }
-        let data = if header.fortran_order && header.shape.len() >= 2 {
+        let data = if header.column_major() {
             crate::de::array::fortran_to_c(&data, &header.shape, header.descr.itemsize())
                 .map_err(|e| e.in_member(&key))?
         } else {

@@ -207,7 +207,7 @@ impl<'h> Rows<'h> {
     /// Whether the rows are scattered over the whole data (Fortran order
     /// of two or more dimensions): it is reordered into C order first.
     fn scattered(&self) -> bool {
-        self.header.fortran_order && self.header.shape.len() >= 2
+        self.header.column_major()
     }
 
     /// Decodes all of `data` (exactly [`total`](Self::total) bytes).
