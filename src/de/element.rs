@@ -9,7 +9,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq};
+use super::array::{ArrayDe, FIELD_RUN, SUBARRAY_RUN, run_seq};
 use super::bulk_offer;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
@@ -446,7 +446,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, true) = &self.dtype.kind {
-            return run_seq::<V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
+            return run_seq::<V, SUBARRAY_RUN>(base, self.exact()?, self.cfg, false, visitor);
         }
         self.seq_general(visitor)
     }
@@ -739,7 +739,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
                 .bytes
                 .range(self.field.offset, self.record.bytes.len())?
                 .split(plan.size)?;
-            return run_seq::<V, FieldRun>(base, bytes, self.record.cfg, false, visitor);
+            return run_seq::<V, FIELD_RUN>(base, bytes, self.record.cfg, false, visitor);
         }
         self.general(visitor, |d, v| d.seq_general(v))
     }
