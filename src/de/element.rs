@@ -748,7 +748,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     de_methods!(to(#[inline] deserialize_seq) deserialize_tuple_struct);
 
     de_methods!(ignored);
-    de_methods!(then(element) deserialize_any deserialize_bool deserialize_newtype_struct
+    de_methods!(forward(element()?) deserialize_any deserialize_bool deserialize_newtype_struct
         deserialize_struct deserialize_option deserialize_unit deserialize_unit_struct
         deserialize_enum deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_map
