@@ -598,14 +598,8 @@ impl<'a> Iterator for Fields<'a> {
     }
 }
 
-impl ExactSizeIterator for Fields<'_> {
-    fn len(&self) -> usize {
-        match self {
-            Fields::All(it) => it.len(),
-            Fields::Picked { at, .. } => at.len(),
-        }
-    }
-}
+/// Its size hint is exact (a slice iterator's).
+impl ExactSizeIterator for Fields<'_> {}
 
 /// A record as a sequence of its fields in file order (tuples, tuple
 /// structs, and structs by position: there some fields may be left out).
