@@ -299,12 +299,6 @@ impl<'de, 'a> Bytes<'de, 'a> {
         }
     }
 
-    /// `len` bytes starting at `offset`, of the same kind.
-    #[inline]
-    pub(crate) fn sub(self, offset: usize, len: usize) -> Result<Self> {
-        self.range(offset, offset.checked_add(len).ok_or_else(internal)?)
-    }
-
     /// The first `n` bytes and the rest, of the same kind.
     #[inline]
     pub(crate) fn split(self, n: usize) -> Result<(Self, Self)> {

@@ -298,7 +298,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             .iter()
             .rposition(|&c| c != 0)
             .map_or(0, |i| i.wrapping_add(1));
-        self.bytes.sub(0, n)
+        self.bytes.range(0, n)
     }
 
     /// `U`: the number of code units up to the last non-NUL one.
@@ -382,9 +382,11 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         };
         let half = usize::from(n / 2);
         let part = Scalar::new(ScalarType::Float(n / 2), self.scalar.order());
+        // the bytes are exactly the scalar's: two halves
+        let (re, im) = self.bytes.split(half)?;
         Ok(Parts::Pair([
-            Some(ScalarDe::new(part, self.bytes.sub(0, half)?, self.cfg)),
-            Some(ScalarDe::new(part, self.bytes.sub(half, half)?, self.cfg)),
+            Some(ScalarDe::new(part, re, self.cfg)),
+            Some(ScalarDe::new(part, im, self.cfg)),
         ]))
     }
 
