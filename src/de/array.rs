@@ -102,11 +102,12 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     }
 
     /// Checks the array and works out how its first axis is presented
-    /// (dims must not be empty): as a [`run_seq`] when `run` allows it,
-    /// else as elements one stride apart ([`ArraySeq`]). Not generic over
-    /// the visitor (inlined: the rows of a 2-d array each ask it).
+    /// (dims must not be empty): as a [`run_seq`] (`None`) when `run`
+    /// allows it, else as `n` elements (arrays of the other axes) one
+    /// `stride` apart ([`ArraySeq`]). Not generic over the visitor
+    /// (inlined: the rows of a 2-d array each ask it).
     #[inline]
-    fn axis(&self, run: bool) -> Result<Axis> {
+    fn axis(&self, run: bool) -> Result<Option<(u64, usize)>> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
@@ -120,7 +121,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
             }
-            return Ok(Axis::Run);
+            return Ok(None);
         }
         // (scalars of no bytes, `S0`, are counted: a stride of 0)
         let stride = if rest.is_empty() {
@@ -134,7 +135,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
-        Ok(Axis::Strided { n, stride })
+        Ok(Some((n, stride)))
     }
 
     /// Visits the first axis as a sequence (dims must not be empty): what
@@ -143,8 +144,8 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     #[inline]
     pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.axis(true)? {
-            Axis::Run => run_seq::<V, ROWS>(self.dtype, self.bytes, self.cfg, self.top, visitor),
-            Axis::Strided { n, stride } => {
+            None => run_seq::<V, ROWS>(self.dtype, self.bytes, self.cfg, self.top, visitor),
+            Some((n, stride)) => {
                 // the sequence by itself, not as `Elements`: the rows of a
                 // 2-d array are a hot path
                 self.strided(n, stride).visit(visitor)
@@ -166,7 +167,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     /// The first axis as [`Elements`] (not generic: one copy).
     #[inline(never)]
     pub(crate) fn elements<'r>(self) -> Result<Elements<'r, 'a, 'de>> {
-        let Axis::Strided { n, stride } = self.axis(false)? else {
+        let Some((n, stride)) = self.axis(false)? else {
             return Err(internal());
         };
         Ok(Elements::Array(self.strided(n, stride)))
@@ -180,14 +181,6 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             self.dtype, self.dims, self.bytes, stride, n, self.cfg, self.top,
         )
     }
-}
-
-/// How [`ArrayDe`] presents its first axis (see [`ArrayDe::axis`]).
-enum Axis {
-    /// A one-axis run ([`run_seq`]).
-    Run,
-    /// `n` elements (arrays of the other axes) one `stride` apart.
-    Strided { n: u64, stride: usize },
 }
 
 /// Visits the elements of `base` (nonzero size) laid out back to back in
