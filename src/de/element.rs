@@ -755,28 +755,15 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
 /// element's; a record is read from the reference ([`ElementDe::record`]).
 pub(crate) struct RowDe<'r, 'a, 'de>(pub(crate) &'r ElementDe<'a, 'de>);
 
-impl<'de, 'a> RowDe<'_, 'a, 'de> {
-    /// The element's [`Fast`] tag and plan, for [`fast_scalar!`].
-    #[inline(always)]
-    fn tags(&self) -> (Fast, &'a Plan) {
-        self.0.tags()
-    }
+/// The element's [`Fast`] tag and plan, first bytes and general path, for
+/// [`fast_scalar!`] (the element is copied on the general path only, out of
+/// line).
+impl<'a, 'de> std::ops::Deref for RowDe<'_, 'a, 'de> {
+    type Target = ElementDe<'a, 'de>;
 
-    /// The element's first `N` bytes, for [`fast_scalar!`].
     #[inline(always)]
-    fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
-        self.0.chunk::<N>()
-    }
-
-    /// The element's general path, for [`fast_scalar!`]: the element is
-    /// copied there only, out of line.
-    #[inline(always)]
-    fn general<V: Visitor<'de>>(
-        self,
-        visitor: V,
-        f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
-    ) -> Result<V::Value> {
-        (*self.0).general(visitor, f)
+    fn deref(&self) -> &ElementDe<'a, 'de> {
+        self.0
     }
 }
 
