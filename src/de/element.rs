@@ -316,8 +316,8 @@ fn fields_left(total: usize, left: usize) -> Error {
     ))
 }
 
-/// The numeric methods of [`ElementDe`] and [`FieldDe`] (each gives
-/// `tags`, `chunk` and `general`): when the plan's [`Fast`] tag says the
+/// The numeric methods of [`ElementDe`], [`FieldDe`] and [`RowDe`] (each
+/// gives `tags`, `chunk` and `general`, a row its element's): when the plan's [`Fast`] tag says the
 /// file's type is exactly the asked one in little-endian order, one load
 /// and one visit; when its `swapped` tag says so for big-endian order, one
 /// byte-swapping load and one visit (checked only after the first tag
