@@ -3,7 +3,6 @@
 //! Fortran-order data into C order.
 
 use std::cell::Cell;
-use std::marker::PhantomData;
 
 use serde::de::{self, Visitor};
 
@@ -103,11 +102,12 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     }
 
     /// Checks the array and works out how its first axis is presented
-    /// (dims must not be empty): as a [`run_seq`] when `run` allows it,
-    /// else as elements one stride apart ([`ArraySeq`]). Not generic over
-    /// the visitor (inlined: the rows of a 2-d array each ask it).
+    /// (dims must not be empty): as a [`run_seq`] (`None`) when `run`
+    /// allows it, else as `n` elements (arrays of the other axes) one
+    /// `stride` apart ([`ArraySeq`]). Not generic over the visitor
+    /// (inlined: the rows of a 2-d array each ask it).
     #[inline]
-    fn axis(&self, run: bool) -> Result<Axis> {
+    fn axis(&self, run: bool) -> Result<Option<(u64, usize)>> {
         let Some((&n, rest)) = self.dims.split_first() else {
             return Err(internal());
         };
@@ -121,7 +121,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
                 return Err(internal());
             }
-            return Ok(Axis::Run);
+            return Ok(None);
         }
         // (scalars of no bytes, `S0`, are counted: a stride of 0)
         let stride = if rest.is_empty() {
@@ -135,7 +135,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
-        Ok(Axis::Strided { n, stride })
+        Ok(Some((n, stride)))
     }
 
     /// Visits the first axis as a sequence (dims must not be empty): what
@@ -144,8 +144,8 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     #[inline]
     pub(crate) fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.axis(true)? {
-            Axis::Run => run_seq::<V, Rows>(self.dtype, self.bytes, self.cfg, self.top, visitor),
-            Axis::Strided { n, stride } => {
+            None => run_seq::<V, ROWS>(self.dtype, self.bytes, self.cfg, self.top, visitor),
+            Some((n, stride)) => {
                 // the sequence by itself, not as `Elements`: the rows of a
                 // 2-d array are a hot path
                 self.strided(n, stride).visit(visitor)
@@ -167,7 +167,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     /// The first axis as [`Elements`] (not generic: one copy).
     #[inline(never)]
     pub(crate) fn elements<'r>(self) -> Result<Elements<'r, 'a, 'de>> {
-        let Axis::Strided { n, stride } = self.axis(false)? else {
+        let Some((n, stride)) = self.axis(false)? else {
             return Err(internal());
         };
         Ok(Elements::Array(self.strided(n, stride)))
@@ -183,24 +183,16 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     }
 }
 
-/// How [`ArrayDe`] presents its first axis (see [`ArrayDe::axis`]).
-enum Axis {
-    /// A one-axis run ([`run_seq`]).
-    Run,
-    /// `n` elements (arrays of the other axes) one `stride` apart.
-    Strided { n: u64, stride: usize },
-}
-
 /// Visits the elements of `base` (nonzero size) laid out back to back in
 /// exactly `bytes` (one axis, its length `bytes.len() / base.size`): the
 /// hot path of `[f64; 3]` fields and of the rows of a 1-d array.
 /// The sequence's only state is the bytes not yet handed out, so the
 /// visitor's loop keeps it in two registers; positions and messages are
 /// worked out from it on errors. `W` tells the callers apart (one of the
-/// [`RunOf`] kinds) so each inlines its visitor once: a visitor's
+/// [`ROWS`] numbers) so each inlines its visitor once: a visitor's
 /// `visit_seq` called from one place only is inlined there.
 #[inline(always)]
-pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
+pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, const W: u8>(
     base: &'a Plan,
     bytes: Bytes<'de, 'a>,
     cfg: Cfg,
@@ -218,7 +210,6 @@ pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
         total: bytes.len(),
         top,
         left: &left,
-        of: PhantomData,
     };
     match visitor.visit_seq(seq) {
         Ok(v) if left.get() == 0 => Ok(v),
@@ -227,26 +218,19 @@ pub(crate) fn run_seq<'de, 'a, V: Visitor<'de>, W: RunOf>(
     }
 }
 
-/// Who runs a [`run_seq`] (its `W`): each caller its own type, so each
+/// Who runs a [`run_seq`] (its `W`): each caller its own number, so each
 /// inlines its visitor once. Every run hands its elements the same way:
 /// by reference ([`RowDe`], one word in a register for a type's
 /// `deserialize` that is not inlined, a record's), the run's element
 /// updated in place (its bytes) rather than built anew per element.
-pub(crate) trait RunOf {}
-
-/// The rows of a one-axis array.
-pub(crate) enum Rows {}
-
+///
+/// This one: the rows of a one-axis array.
+pub(crate) const ROWS: u8 = 0;
 /// The scalars of a subarray element ([`ElementDe`]).
-pub(crate) enum SubarrayRun {}
-
+pub(crate) const SUBARRAY_RUN: u8 = 1;
 /// The scalars of a subarray field of a record
 /// ([`FieldDe`](crate::de::element::FieldDe)).
-pub(crate) enum FieldRun {}
-
-impl RunOf for Rows {}
-impl RunOf for SubarrayRun {}
-impl RunOf for FieldRun {}
+pub(crate) const FIELD_RUN: u8 = 2;
 
 /// How a run of `total` bytes failed: the visitor's error, with serde's
 /// wording fixed, or (`None`) the elements the type did not take, `left`
@@ -277,7 +261,7 @@ pub(super) fn shape_error(e: Error, plan: &Plan, dims: &[u64], top: bool) -> Err
 /// the visitor by value, so a visitor's loop that is not inlined keeps
 /// the state in registers rather than storing it back per element; what
 /// is left is reported once, when the visitor drops the sequence.
-struct RunSeq<'a, 'l, 'de, W> {
+struct RunSeq<'a, 'l, 'de, const W: u8> {
     /// The element handed out: the run's plan, fast tag and options, the
     /// current element's bytes (apart from the sequence, which stays in
     /// registers while a row's deserializer refers to this).
@@ -290,17 +274,16 @@ struct RunSeq<'a, 'l, 'de, W> {
     top: bool,
     /// Where the length of `rest` goes when the sequence is dropped.
     left: &'l Cell<usize>,
-    of: PhantomData<(&'de (), W)>,
 }
 
-impl<W> Drop for RunSeq<'_, '_, '_, W> {
+impl<const W: u8> Drop for RunSeq<'_, '_, '_, W> {
     #[inline(always)]
     fn drop(&mut self) {
         self.left.set(self.rest.len());
     }
 }
 
-impl<'de, W: RunOf> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, W> {
+impl<'de, const W: u8> de::SeqAccess<'de> for RunSeq<'_, '_, 'de, W> {
     type Error = Error;
 
     #[inline(always)]

@@ -9,7 +9,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::de::{self, IntoDeserializer, Visitor};
 
-use super::array::{ArrayDe, FieldRun, SubarrayRun, run_seq};
+use super::array::{ArrayDe, FIELD_RUN, SUBARRAY_RUN, run_seq};
 use super::bulk_offer;
 use super::plan::{ByPosition, Fast, Found, Kind, PField, Plan, Reads};
 use super::scalar::ScalarDe;
@@ -316,8 +316,8 @@ fn fields_left(total: usize, left: usize) -> Error {
     ))
 }
 
-/// The numeric methods of [`ElementDe`] and [`FieldDe`] (each gives
-/// `tags`, `chunk` and `general`): when the plan's [`Fast`] tag says the
+/// The numeric methods of [`ElementDe`], [`FieldDe`] and [`RowDe`] (each
+/// gives `tags`, `chunk` and `general`, a row its element's): when the plan's [`Fast`] tag says the
 /// file's type is exactly the asked one in little-endian order, one load
 /// and one visit; when its `swapped` tag says so for big-endian order, one
 /// byte-swapping load and one visit (checked only after the first tag
@@ -446,7 +446,7 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Kind::Sub(base, _, true) = &self.dtype.kind {
-            return run_seq::<V, SubarrayRun>(base, self.exact()?, self.cfg, false, visitor);
+            return run_seq::<V, SUBARRAY_RUN>(base, self.exact()?, self.cfg, false, visitor);
         }
         self.seq_general(visitor)
     }
@@ -598,14 +598,8 @@ impl<'a> Iterator for Fields<'a> {
     }
 }
 
-impl ExactSizeIterator for Fields<'_> {
-    fn len(&self) -> usize {
-        match self {
-            Fields::All(it) => it.len(),
-            Fields::Picked { at, .. } => at.len(),
-        }
-    }
-}
+/// Its size hint is exact (a slice iterator's).
+impl ExactSizeIterator for Fields<'_> {}
 
 /// A record as a sequence of its fields in file order (tuples, tuple
 /// structs, and structs by position: there some fields may be left out).
@@ -739,7 +733,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
                 .bytes
                 .range(self.field.offset, self.record.bytes.len())?
                 .split(plan.size)?;
-            return run_seq::<V, FieldRun>(base, bytes, self.record.cfg, false, visitor);
+            return run_seq::<V, FIELD_RUN>(base, bytes, self.record.cfg, false, visitor);
         }
         self.general(visitor, |d, v| d.seq_general(v))
     }
@@ -748,7 +742,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     de_methods!(to(#[inline] deserialize_seq) deserialize_tuple_struct);
 
     de_methods!(ignored);
-    de_methods!(then(element) deserialize_any deserialize_bool deserialize_newtype_struct
+    de_methods!(forward(element()?) deserialize_any deserialize_bool deserialize_newtype_struct
         deserialize_struct deserialize_option deserialize_unit deserialize_unit_struct
         deserialize_enum deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_map
@@ -761,28 +755,15 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
 /// element's; a record is read from the reference ([`ElementDe::record`]).
 pub(crate) struct RowDe<'r, 'a, 'de>(pub(crate) &'r ElementDe<'a, 'de>);
 
-impl<'de, 'a> RowDe<'_, 'a, 'de> {
-    /// The element's [`Fast`] tag and plan, for [`fast_scalar!`].
-    #[inline(always)]
-    fn tags(&self) -> (Fast, &'a Plan) {
-        self.0.tags()
-    }
+/// The element's [`Fast`] tag and plan, first bytes and general path, for
+/// [`fast_scalar!`] (the element is copied on the general path only, out of
+/// line).
+impl<'a, 'de> std::ops::Deref for RowDe<'_, 'a, 'de> {
+    type Target = ElementDe<'a, 'de>;
 
-    /// The element's first `N` bytes, for [`fast_scalar!`].
     #[inline(always)]
-    fn chunk<const N: usize>(&self) -> Option<&[u8; N]> {
-        self.0.chunk::<N>()
-    }
-
-    /// The element's general path, for [`fast_scalar!`]: the element is
-    /// copied there only, out of line.
-    #[inline(always)]
-    fn general<V: Visitor<'de>>(
-        self,
-        visitor: V,
-        f: impl FnOnce(ScalarDe<'a, 'de>, V) -> Result<V::Value>,
-    ) -> Result<V::Value> {
-        (*self.0).general(visitor, f)
+    fn deref(&self) -> &ElementDe<'a, 'de> {
+        self.0
     }
 }
 

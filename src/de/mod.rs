@@ -79,9 +79,8 @@
 ///   (the word may be left out: `f("")`; `f` may be a closure, and its
 ///   error any deserializer's), refuse-by-default as `crate::ser::refuse!`
 ///   is on the write side;
-/// - `forward(field) method ...`: each listed method is `self.field`'s;
-/// - `then(make) method ...`: each listed method is that of the
-///   deserializer `self.make()?` gives;
+/// - `forward(path) method ...`: each listed method is that of the
+///   deserializer `self.path` is (`forward(0)`, `forward(element()?)`);
 /// - `via(helper) method ...`: each listed method is
 ///   `self.helper(visitor, f)`, `f` calling the same method (with the same
 ///   arguments) on the deserializer `helper` hands it;
@@ -121,8 +120,8 @@ macro_rules! de_methods {
     (refuse($f:expr) $($m:ident $($what:literal)?)*) => {$(
         $crate::de::de_methods!(@args $m refuse ($f, concat!("", $($what)?)));
     )*};
-    (forward($field:tt) $($m:ident)*) => {$(
-        $crate::de::de_methods!(@args $m forward ($field));
+    (forward $path:tt $($m:ident)*) => {$(
+        $crate::de::de_methods!(@args $m forward $path);
     )*};
     (via $x:tt $($m:ident)*) => {$(
         $crate::de::de_methods!(@args $m via $x);
@@ -130,10 +129,7 @@ macro_rules! de_methods {
     (to $x:tt $($m:ident)*) => {$(
         $crate::de::de_methods!(@args $m to $x);
     )*};
-    (then($make:ident) $($m:ident)*) => {$(
-        $crate::de::de_methods!(@args $m then ($make));
-    )*};
-    // the methods' own parameters, then `@refuse`, `@forward`, `@then`, `@via` or `@to`
+    // the methods' own parameters, then `@refuse`, `@forward`, `@via` or `@to`
     (@args deserialize_unit_struct $to:ident $x:tt) => {
         $crate::de::de_methods!(@$to deserialize_unit_struct(name: &'static str) $x);
     };
@@ -171,24 +167,14 @@ macro_rules! de_methods {
             Err(($f)($what))
         }
     };
-    (@forward $m:ident($($a:ident: $t:ty),*) ($field:tt)) => {
+    (@forward $m:ident($($a:ident: $t:ty),*) ($($path:tt)*)) => {
         #[inline]
         fn $m<V: ::serde::de::Visitor<'de>>(
             self,
             $($a: $t,)*
             visitor: V,
         ) -> $crate::error::Result<V::Value> {
-            self.$field.$m($($a,)* visitor)
-        }
-    };
-    (@then $m:ident($($a:ident: $t:ty),*) ($make:ident)) => {
-        #[inline]
-        fn $m<V: ::serde::de::Visitor<'de>>(
-            self,
-            $($a: $t,)*
-            visitor: V,
-        ) -> $crate::error::Result<V::Value> {
-            self.$make()?.$m($($a,)* visitor)
+            self.$($path)*.$m($($a,)* visitor)
         }
     };
     (@via $m:ident($($a:ident: $t:ty),*) ($(#[$attr:meta])* $helper:ident)) => {
@@ -311,12 +297,6 @@ impl<'de, 'a> Bytes<'de, 'a> {
             Some(b) => Ok(self.part(b)),
             None => Err(internal()),
         }
-    }
-
-    /// `len` bytes starting at `offset`, of the same kind.
-    #[inline]
-    pub(crate) fn sub(self, offset: usize, len: usize) -> Result<Self> {
-        self.range(offset, offset.checked_add(len).ok_or_else(internal)?)
     }
 
     /// The first `n` bytes and the rest, of the same kind.

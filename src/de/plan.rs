@@ -266,27 +266,12 @@ impl fmt::Display for Found<'_> {
     }
 }
 
-/// The code of a scalar the bulk path reads with `from_le_bytes`: the
-/// plain numbers ([`Scalar::plain`]), and `<f2` (bits unchanged); the
-/// same numbers big-endian (read with `from_be_bytes`) have the code
-/// prefixed with `>`.
-fn bulk_code(s: Scalar) -> Option<String> {
-    let little = Scalar::new(s.ty(), ByteOrder::Little);
-    let code = match little.plain() {
-        Some(p) => p.code(),
-        None if s.ty() == ScalarType::Float(2) => "f2",
-        None => return None,
-    };
-    Some(if s.order() == ByteOrder::Big {
-        format!(">{code}")
-    } else {
-        code.to_owned()
-    })
-}
-
 /// The key the bulk path (`super::bulk`) offers for an array of `plan`
-/// with these dims, when its plan is a scalar with a [`bulk_code`] and
-/// there is at least one axis.
+/// with these dims, when there is at least one axis and its plan is a
+/// scalar the bulk path reads with `from_le_bytes`: the plain numbers
+/// ([`Scalar::plain`]) and `<f2` (bits unchanged), coded without their
+/// byte order (`f4`); the same numbers big-endian (read with
+/// `from_be_bytes`) keep theirs (`>f4`).
 pub(crate) fn bulk_key(plan: &Plan, dims: &[u64]) -> Option<String> {
     let Kind::Scalar(s) = &plan.kind else {
         return None;
@@ -294,7 +279,15 @@ pub(crate) fn bulk_key(plan: &Plan, dims: &[u64]) -> Option<String> {
     if dims.is_empty() {
         return None;
     }
-    let mut key = bulk_code(*s)?;
+    let code = match Scalar::new(s.ty(), ByteOrder::Little).plain() {
+        Some(p) => p.code(),
+        None if s.ty() == ScalarType::Float(2) => "f2",
+        None => return None,
+    };
+    let mut key = match s.order() {
+        ByteOrder::Big => format!(">{code}"),
+        _ => code.to_owned(),
+    };
     for d in dims {
         // writing into a String cannot fail
         let _ = write!(key, ",{d}");

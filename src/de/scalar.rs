@@ -60,20 +60,16 @@ impl Num {
     #[cold]
     #[inline(never)]
     fn refused(self, expected: &dyn de::Expected) -> Error {
-        let found = match self {
-            Num::Bool(x) => de::Unexpected::Bool(x),
-            Num::I8(x) => de::Unexpected::Signed(x.into()),
-            Num::I16(x) => de::Unexpected::Signed(x.into()),
-            Num::I32(x) => de::Unexpected::Signed(x.into()),
-            Num::I64(x) => de::Unexpected::Signed(x),
-            Num::U8(x) => de::Unexpected::Unsigned(x.into()),
-            Num::U16(x) => de::Unexpected::Unsigned(x.into()),
-            Num::U32(x) => de::Unexpected::Unsigned(x.into()),
-            Num::U64(x) => de::Unexpected::Unsigned(x),
-            Num::F32(x) => de::Unexpected::Float(x.into()),
-            Num::F64(x) | Num::Long(x, _) => de::Unexpected::Float(x),
-        };
-        de::Error::invalid_type(found, expected)
+        /// A visitor of serde's default visit methods only, expecting
+        /// what `expected` words.
+        struct Refuse<'e>(&'e dyn de::Expected);
+        impl Visitor<'_> for Refuse<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                de::Expected::fmt(self.0, f)
+            }
+        }
+        self.visit(Refuse(expected)).err().unwrap_or_else(internal)
     }
 
     /// The value as `f64` if that is exact (NaN counts as exact).
@@ -296,7 +292,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             .iter()
             .rposition(|&c| c != 0)
             .map_or(0, |i| i.wrapping_add(1));
-        self.bytes.sub(0, n)
+        self.bytes.range(0, n)
     }
 
     /// `U`: the number of code units up to the last non-NUL one.
@@ -380,9 +376,11 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         };
         let half = usize::from(n / 2);
         let part = Scalar::new(ScalarType::Float(n / 2), self.scalar.order());
+        // the bytes are exactly the scalar's: two halves
+        let (re, im) = self.bytes.split(half)?;
         Ok(Parts::Pair([
-            Some(ScalarDe::new(part, self.bytes.sub(0, half)?, self.cfg)),
-            Some(ScalarDe::new(part, self.bytes.sub(half, half)?, self.cfg)),
+            Some(ScalarDe::new(part, re, self.cfg)),
+            Some(ScalarDe::new(part, im, self.cfg)),
         ]))
     }
 
