@@ -357,7 +357,7 @@ impl SeqInfer<'_> {
         // the first sequence's length, which every later one must have
         let len = *self.len.get_or_insert(self.count);
         if len != self.count {
-            return Err(ragged(self.count, len));
+            return Err(super::ragged(self.count, "record", len));
         }
         Ok(())
     }
@@ -367,12 +367,6 @@ impl SeqInfer<'_> {
 fn too_long(len: u64) -> Error {
     Error::schema(format!(
         "sequence longer than {len}, the length in the first record (ragged sequences cannot form an array)"
-    ))
-}
-
-fn ragged(found: u64, first: u64) -> Error {
-    Error::schema(format!(
-        "sequence of length {found} where the first record has length {first} (ragged sequences cannot form an array)"
     ))
 }
 

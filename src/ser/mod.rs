@@ -433,13 +433,18 @@ pub(crate) fn axis_length(slot: &mut Option<u64>, n: u64) -> Result<()> {
     match *slot {
         None => *slot = Some(n),
         Some(first) if first == n => {}
-        Some(first) => {
-            return Err(Error::schema(format!(
-                "sequence of length {n} where the first one has length {first} (ragged sequences cannot form an array)"
-            )));
-        }
+        Some(first) => return Err(ragged(n, "one", first)),
     }
     Ok(())
+}
+
+/// A sequence of length `found` where the first one (`whose`: "one", or
+/// "record" when inference names the first record) has length `first`.
+#[cold]
+pub(crate) fn ragged(found: u64, whose: &str, first: u64) -> Error {
+    Error::schema(format!(
+        "sequence of length {found} where the first {whose} has length {first} (ragged sequences cannot form an array)"
+    ))
 }
 
 /// The depth one level below `depth`: refused past [`MAX_WRITE_DEPTH`],
