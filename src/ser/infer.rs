@@ -538,7 +538,7 @@ impl ser::SerializeMap for RecInfer<'_> {
 pub(crate) enum TupleInfer<'a> {
     Seq(SeqInfer<'a>),
     Rec(RecInfer<'a>),
-    New(&'a mut Option<Node>, Vec<Node>, Level<'a>),
+    New(&'a mut Option<Node>, Vec<RecField>, Level<'a>),
 }
 
 impl ser::SerializeTuple for TupleInfer<'_> {
@@ -548,13 +548,17 @@ impl ser::SerializeTuple for TupleInfer<'_> {
         match self {
             TupleInfer::Seq(s) => s.element(value),
             TupleInfer::Rec(r) => r.element(value),
-            TupleInfer::New(_, nodes, at) => {
-                let i = nodes.len();
+            TupleInfer::New(_, fields, at) => {
+                let i = fields.len();
                 let mut slot = None;
                 value
                     .serialize(Infer::below(&mut slot, *at)?)
                     .map_err(|e| e.at_index(i as u64))?;
-                nodes.push(slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?);
+                let node = slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?;
+                fields.push(RecField {
+                    name: tuple_field_name(i),
+                    node: Some(node),
+                });
                 Ok(())
             }
         }
@@ -563,29 +567,18 @@ impl ser::SerializeTuple for TupleInfer<'_> {
         match self {
             TupleInfer::Seq(s) => s.finish(),
             TupleInfer::Rec(r) => r.finish(),
-            TupleInfer::New(slot, nodes, _) => {
+            TupleInfer::New(slot, fields, _) => {
                 // the elements merged, when they agree
-                let mut elem = nodes.first().cloned();
-                let homogeneous = elem
-                    .as_mut()
-                    .is_none_or(|acc| nodes.iter().skip(1).all(|n| merge(acc, n)));
-                let len = nodes.len() as u64;
+                let mut nodes = fields.iter().flat_map(|f| &f.node);
+                let mut elem = nodes.next().cloned();
+                let homogeneous = elem.as_mut().is_none_or(|acc| nodes.all(|n| merge(acc, n)));
                 *slot = Some(if homogeneous {
                     Node::Array {
-                        len: Some(len),
+                        len: Some(fields.len() as u64),
                         elem: Box::new(elem),
                     }
                 } else {
-                    Node::Record(
-                        nodes
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, n)| RecField {
-                                name: tuple_field_name(i),
-                                node: Some(n),
-                            })
-                            .collect(),
-                    )
+                    Node::Record(fields)
                 });
                 Ok(())
             }
