@@ -306,16 +306,23 @@ struct Tracer<'a> {
 }
 
 impl Tracer<'_> {
-    /// Traces `len` positional elements, then lays them out with `layout`
-    /// (a subarray or a record of `f0, f1, ...`).
+    /// Traces `len` positional elements (`indexed`: errors get the
+    /// element's index), then lays them out with `layout` (a subarray or a
+    /// record of `f0, f1, ...`).
     fn elements<'de, V: Visitor<'de>>(
         self,
         len: usize,
+        indexed: bool,
         visitor: V,
         layout: fn(Vec<Traced>) -> Result<Traced, TraceError>,
     ) -> Result<V::Value, TraceError> {
         self.ctx.enter()?;
-        let mut access = Elements::new(self.ctx, len);
+        let mut access = Elements {
+            ctx: &mut *self.ctx,
+            len,
+            elems: Vec::new(),
+            indexed,
+        };
         let value = visitor.visit_seq(&mut access)?;
         let traced = layout(access.elems)?;
         self.ctx.leave(traced);
@@ -451,20 +458,14 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
                  array `[T; N]`"
             )));
         }
-        // The array itself: one element stands for all of them.
-        self.ctx.enter()?;
-        let mut access = Elements::new(self.ctx, 1);
-        // The sample element is not a position in the file: no index in paths.
-        access.indexed = false;
-        let value = visitor.visit_seq(&mut access)?;
-        let traced = access.elems.pop().unwrap_or(Traced::Ignored);
-        if matches!(traced, Traced::Ignored) {
-            return Err(refuse(
+        // The array itself: one element stands for all of them. The sample
+        // element is not a position in the file: no index in paths.
+        self.elements(1, false, visitor, |mut elems| match elems.pop() {
+            Some(Traced::Ignored) | None => Err(refuse(
                 "the sequence took no element, so its element type is unknown",
-            ));
-        }
-        self.ctx.leave(traced);
-        Ok(value)
+            )),
+            Some(traced) => Ok(traced),
+        })
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -472,7 +473,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceError> {
-        self.elements(len, visitor, tuple_dtype)
+        self.elements(len, true, visitor, tuple_dtype)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -481,7 +482,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceError> {
-        self.elements(len, visitor, positional_record)
+        self.elements(len, true, visitor, positional_record)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -516,12 +517,9 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             Err(TraceError::Duplicate(own)) => {
                 // `given` is a second name of the field accepted last (serde
                 // lists a field's names next to each other).
-                let (Some(given), Some(last)) = (access.given, access.last_accepted) else {
-                    return Err(TraceError::Duplicate(own));
-                };
-                let given = access.keys.get(given).map(|k| k.0);
-                let last = access.keys.get(last).map(|k| k.0);
-                let (Some(given), Some(last)) = (given, last) else {
+                let key = |i: Option<usize>| Some(access.keys.get(i?)?.0);
+                let (Some(given), Some(last)) = (key(access.given), key(access.last_accepted))
+                else {
                     return Err(TraceError::Duplicate(own));
                 };
                 let entry = access.ctx.plan.aliases.entry((name, fields)).or_default();
@@ -721,17 +719,6 @@ struct Elements<'a> {
     elems: Vec<Traced>,
     /// Whether errors get the element's index attached.
     indexed: bool,
-}
-
-impl<'a> Elements<'a> {
-    fn new(ctx: &'a mut Ctx, len: usize) -> Self {
-        Elements {
-            ctx,
-            len,
-            elems: Vec::new(),
-            indexed: true,
-        }
-    }
 }
 
 impl<'de> SeqAccess<'de> for Elements<'_> {
