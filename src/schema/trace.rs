@@ -130,9 +130,7 @@ impl Dtype {
                 Err(TraceError::Npy(e)) => return Err(e),
                 Err(e @ TraceError::Duplicate(_)) => return Err(Error::schema(e.to_string())),
             }
-            if first.is_none() {
-                first = Some(ctx.result.take().unwrap_or(Traced::Ignored));
-            }
+            first.get_or_insert_with(|| ctx.result.take().unwrap_or(Traced::Ignored));
             let next_pass = plan.variant_pass.saturating_add(1);
             if next_pass < plan.max_variants {
                 plan.variant_pass = next_pass;
@@ -328,16 +326,12 @@ impl Tracer<'_> {
         self.ctx.leave(traced);
         Ok(value)
     }
-
-    fn scalar(self, ty: ScalarType) {
-        self.ctx.result = Some(Traced::Dtype(Dtype::scalar(ty)));
-    }
 }
 
 macro_rules! trace_scalar {
     ($($method:ident => $ty:expr, $visit:ident($val:expr);)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
-            self.scalar($ty);
+            self.ctx.result = Some(Traced::Dtype(Dtype::scalar($ty)));
             visitor.$visit($val)
         }
     )*};
