@@ -202,9 +202,11 @@ impl Ctx {
         Ok(())
     }
 
-    fn leave(&mut self, traced: Traced) {
+    /// One level up, the value traced as `traced` (`None`: as what was
+    /// traced inside it).
+    fn leave(&mut self, traced: Option<Traced>) {
         self.depth = self.depth.saturating_sub(1);
-        self.result = Some(traced);
+        self.result = Some(traced.unwrap_or_else(|| self.take()));
     }
 
     fn take(&mut self) -> Traced {
@@ -323,7 +325,7 @@ impl Tracer<'_> {
         };
         let value = visitor.visit_seq(&mut access)?;
         let traced = layout(access.elems)?;
-        self.ctx.leave(traced);
+        self.ctx.leave(Some(traced));
         Ok(value)
     }
 }
@@ -397,8 +399,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         self.ctx.enter()?;
         self.ctx.result = None;
         let value = visitor.visit_some(OptionProbe { ctx: self.ctx })?;
-        let traced = self.ctx.take();
-        self.ctx.leave(traced);
+        self.ctx.leave(None);
         Ok(value)
     }
 
@@ -418,8 +419,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
                 ctx: &mut *self.ctx,
                 top: false,
             })?;
-            let parts = self.ctx.take();
-            self.ctx.result = Some(complex_dtype(parts)?);
+            self.ctx.result = Some(complex_dtype(self.ctx.take())?);
             return Ok(value);
         }
         self.ctx.enter()?;
@@ -437,11 +437,8 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             ctx: &mut *self.ctx,
             top,
         })?;
-        let traced = match special {
-            Some(ty) => Traced::Dtype(Dtype::scalar(ty)),
-            None => self.ctx.take(),
-        };
-        self.ctx.leave(traced);
+        self.ctx
+            .leave(special.map(|ty| Traced::Dtype(Dtype::scalar(ty))));
         Ok(value)
     }
 
@@ -524,7 +521,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             Err(e) => return Err(e),
         };
         let traced = record(access.out)?;
-        self.ctx.leave(traced);
+        self.ctx.leave(Some(traced));
         Ok(value)
     }
 
@@ -548,8 +545,8 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             .max()
             .unwrap_or(0)
             .max(1);
-        self.ctx
-            .leave(Traced::Dtype(Dtype::scalar(ScalarType::Unicode(width))));
+        let traced = Traced::Dtype(Dtype::scalar(ScalarType::Unicode(width)));
+        self.ctx.leave(Some(traced));
         Ok(value)
     }
 }
