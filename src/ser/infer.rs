@@ -534,7 +534,8 @@ impl ser::SerializeMap for RecInfer<'_> {
 }
 
 /// A tuple: a subarray when its elements agree, a record `f0, f1, ...`
-/// otherwise. The first time, the elements are collected and compared.
+/// otherwise. The first time, the elements are collected as that record's
+/// fields and compared: the record stays when they differ.
 pub(crate) enum TupleInfer<'a> {
     Seq(SeqInfer<'a>),
     Rec(RecInfer<'a>),
