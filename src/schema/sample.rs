@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::format::dtype::Dtype;
-use crate::ser::infer::{Infer, node_to_dtype, split_shape};
+use crate::options::WriteOptions;
 use crate::ser::nd::subarray_of;
 
 impl Dtype {
@@ -43,11 +43,8 @@ impl Dtype {
                 "no records to take a dtype from (give at least one)",
             ));
         }
-        let mut root = None;
-        Infer::new(&mut root, true).walk(&records)?;
-        let root = root.ok_or_else(|| Error::schema("internal: nothing inferred"))?;
-        let (shape, elem) = split_shape(&root)?;
-        let dtype = node_to_dtype(elem, false)?;
-        subarray_of(dtype, shape.get(1..).unwrap_or_default())
+        // what `to_writer` plans for them without options
+        let plan = crate::ser::plan(&records, &WriteOptions::new())?;
+        subarray_of(plan.dtype, plan.shape.get(1..).unwrap_or_default())
     }
 }

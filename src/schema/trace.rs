@@ -130,9 +130,7 @@ impl Dtype {
                 Err(TraceError::Npy(e)) => return Err(e),
                 Err(e @ TraceError::Duplicate(_)) => return Err(Error::schema(e.to_string())),
             }
-            if first.is_none() {
-                first = Some(ctx.result.take().unwrap_or(Traced::Ignored));
-            }
+            first.get_or_insert_with(|| ctx.result.take().unwrap_or(Traced::Ignored));
             let next_pass = plan.variant_pass.saturating_add(1);
             if next_pass < plan.max_variants {
                 plan.variant_pass = next_pass;
@@ -204,9 +202,11 @@ impl Ctx {
         Ok(())
     }
 
-    fn leave(&mut self, traced: Traced) {
+    /// One level up, the value traced as `traced` (`None`: as what was
+    /// traced inside it).
+    fn leave(&mut self, traced: Option<Traced>) {
         self.depth = self.depth.saturating_sub(1);
-        self.result = Some(traced);
+        self.result = Some(traced.unwrap_or_else(|| self.take()));
     }
 
     fn take(&mut self) -> Traced {
@@ -306,31 +306,34 @@ struct Tracer<'a> {
 }
 
 impl Tracer<'_> {
-    /// Traces `len` positional elements, then lays them out with `layout`
-    /// (a subarray or a record of `f0, f1, ...`).
+    /// Traces `len` positional elements (`indexed`: errors get the
+    /// element's index), then lays them out with `layout` (a subarray or a
+    /// record of `f0, f1, ...`).
     fn elements<'de, V: Visitor<'de>>(
         self,
         len: usize,
+        indexed: bool,
         visitor: V,
         layout: fn(Vec<Traced>) -> Result<Traced, TraceError>,
     ) -> Result<V::Value, TraceError> {
         self.ctx.enter()?;
-        let mut access = Elements::new(self.ctx, len);
+        let mut access = Elements {
+            ctx: &mut *self.ctx,
+            len,
+            elems: Vec::new(),
+            indexed,
+        };
         let value = visitor.visit_seq(&mut access)?;
         let traced = layout(access.elems)?;
-        self.ctx.leave(traced);
+        self.ctx.leave(Some(traced));
         Ok(value)
-    }
-
-    fn scalar(self, ty: ScalarType) {
-        self.ctx.result = Some(Traced::Dtype(Dtype::scalar(ty)));
     }
 }
 
 macro_rules! trace_scalar {
     ($($method:ident => $ty:expr, $visit:ident($val:expr);)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
-            self.scalar($ty);
+            self.ctx.result = Some(Traced::Dtype(Dtype::scalar($ty)));
             visitor.$visit($val)
         }
     )*};
@@ -396,8 +399,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         self.ctx.enter()?;
         self.ctx.result = None;
         let value = visitor.visit_some(OptionProbe { ctx: self.ctx })?;
-        let traced = self.ctx.take();
-        self.ctx.leave(traced);
+        self.ctx.leave(None);
         Ok(value)
     }
 
@@ -417,8 +419,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
                 ctx: &mut *self.ctx,
                 top: false,
             })?;
-            let parts = self.ctx.take();
-            self.ctx.result = Some(complex_dtype(parts)?);
+            self.ctx.result = Some(complex_dtype(self.ctx.take())?);
             return Ok(value);
         }
         self.ctx.enter()?;
@@ -436,11 +437,8 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             ctx: &mut *self.ctx,
             top,
         })?;
-        let traced = match special {
-            Some(ty) => Traced::Dtype(Dtype::scalar(ty)),
-            None => self.ctx.take(),
-        };
-        self.ctx.leave(traced);
+        self.ctx
+            .leave(special.map(|ty| Traced::Dtype(Dtype::scalar(ty))));
         Ok(value)
     }
 
@@ -451,20 +449,14 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
                  array `[T; N]`"
             )));
         }
-        // The array itself: one element stands for all of them.
-        self.ctx.enter()?;
-        let mut access = Elements::new(self.ctx, 1);
-        // The sample element is not a position in the file: no index in paths.
-        access.indexed = false;
-        let value = visitor.visit_seq(&mut access)?;
-        let traced = access.elems.pop().unwrap_or(Traced::Ignored);
-        if matches!(traced, Traced::Ignored) {
-            return Err(refuse(
+        // The array itself: one element stands for all of them. The sample
+        // element is not a position in the file: no index in paths.
+        self.elements(1, false, visitor, |mut elems| match elems.pop() {
+            Some(Traced::Ignored) | None => Err(refuse(
                 "the sequence took no element, so its element type is unknown",
-            ));
-        }
-        self.ctx.leave(traced);
-        Ok(value)
+            )),
+            Some(traced) => Ok(traced),
+        })
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -472,7 +464,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceError> {
-        self.elements(len, visitor, tuple_dtype)
+        self.elements(len, true, visitor, tuple_dtype)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -481,7 +473,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, TraceError> {
-        self.elements(len, visitor, positional_record)
+        self.elements(len, true, visitor, positional_record)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -516,12 +508,9 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             Err(TraceError::Duplicate(own)) => {
                 // `given` is a second name of the field accepted last (serde
                 // lists a field's names next to each other).
-                let (Some(given), Some(last)) = (access.given, access.last_accepted) else {
-                    return Err(TraceError::Duplicate(own));
-                };
-                let given = access.keys.get(given).map(|k| k.0);
-                let last = access.keys.get(last).map(|k| k.0);
-                let (Some(given), Some(last)) = (given, last) else {
+                let key = |i: Option<usize>| Some(access.keys.get(i?)?.0);
+                let (Some(given), Some(last)) = (key(access.given), key(access.last_accepted))
+                else {
                     return Err(TraceError::Duplicate(own));
                 };
                 let entry = access.ctx.plan.aliases.entry((name, fields)).or_default();
@@ -532,7 +521,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             Err(e) => return Err(e),
         };
         let traced = record(access.out)?;
-        self.ctx.leave(traced);
+        self.ctx.leave(Some(traced));
         Ok(value)
     }
 
@@ -556,8 +545,8 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             .max()
             .unwrap_or(0)
             .max(1);
-        self.ctx
-            .leave(Traced::Dtype(Dtype::scalar(ScalarType::Unicode(width))));
+        let traced = Traced::Dtype(Dtype::scalar(ScalarType::Unicode(width)));
+        self.ctx.leave(Some(traced));
         Ok(value)
     }
 }
@@ -721,17 +710,6 @@ struct Elements<'a> {
     elems: Vec<Traced>,
     /// Whether errors get the element's index attached.
     indexed: bool,
-}
-
-impl<'a> Elements<'a> {
-    fn new(ctx: &'a mut Ctx, len: usize) -> Self {
-        Elements {
-            ctx,
-            len,
-            elems: Vec::new(),
-            indexed: true,
-        }
-    }
 }
 
 impl<'de> SeqAccess<'de> for Elements<'_> {

@@ -357,7 +357,7 @@ impl SeqInfer<'_> {
         // the first sequence's length, which every later one must have
         let len = *self.len.get_or_insert(self.count);
         if len != self.count {
-            return Err(ragged(self.count, len));
+            return Err(super::ragged(self.count, "record", len));
         }
         Ok(())
     }
@@ -367,12 +367,6 @@ impl SeqInfer<'_> {
 fn too_long(len: u64) -> Error {
     Error::schema(format!(
         "sequence longer than {len}, the length in the first record (ragged sequences cannot form an array)"
-    ))
-}
-
-fn ragged(found: u64, first: u64) -> Error {
-    Error::schema(format!(
-        "sequence of length {found} where the first record has length {first} (ragged sequences cannot form an array)"
     ))
 }
 
@@ -540,11 +534,12 @@ impl ser::SerializeMap for RecInfer<'_> {
 }
 
 /// A tuple: a subarray when its elements agree, a record `f0, f1, ...`
-/// otherwise. The first time, the elements are collected and compared.
+/// otherwise. The first time, the elements are collected as that record's
+/// fields and compared: the record stays when they differ.
 pub(crate) enum TupleInfer<'a> {
     Seq(SeqInfer<'a>),
     Rec(RecInfer<'a>),
-    New(&'a mut Option<Node>, Vec<Node>, Level<'a>),
+    New(&'a mut Option<Node>, Vec<RecField>, Level<'a>),
 }
 
 impl ser::SerializeTuple for TupleInfer<'_> {
@@ -554,13 +549,17 @@ impl ser::SerializeTuple for TupleInfer<'_> {
         match self {
             TupleInfer::Seq(s) => s.element(value),
             TupleInfer::Rec(r) => r.element(value),
-            TupleInfer::New(_, nodes, at) => {
-                let i = nodes.len();
+            TupleInfer::New(_, fields, at) => {
+                let i = fields.len();
                 let mut slot = None;
                 value
                     .serialize(Infer::below(&mut slot, *at)?)
                     .map_err(|e| e.at_index(i as u64))?;
-                nodes.push(slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?);
+                let node = slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?;
+                fields.push(RecField {
+                    name: tuple_field_name(i),
+                    node: Some(node),
+                });
                 Ok(())
             }
         }
@@ -569,29 +568,18 @@ impl ser::SerializeTuple for TupleInfer<'_> {
         match self {
             TupleInfer::Seq(s) => s.finish(),
             TupleInfer::Rec(r) => r.finish(),
-            TupleInfer::New(slot, nodes, _) => {
+            TupleInfer::New(slot, fields, _) => {
                 // the elements merged, when they agree
-                let mut elem = nodes.first().cloned();
-                let homogeneous = elem
-                    .as_mut()
-                    .is_none_or(|acc| nodes.iter().skip(1).all(|n| merge(acc, n)));
-                let len = nodes.len() as u64;
+                let mut nodes = fields.iter().flat_map(|f| &f.node);
+                let mut elem = nodes.next().cloned();
+                let homogeneous = elem.as_mut().is_none_or(|acc| nodes.all(|n| merge(acc, n)));
                 *slot = Some(if homogeneous {
                     Node::Array {
-                        len: Some(len),
+                        len: Some(fields.len() as u64),
                         elem: Box::new(elem),
                     }
                 } else {
-                    Node::Record(
-                        nodes
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, n)| RecField {
-                                name: tuple_field_name(i),
-                                node: Some(n),
-                            })
-                            .collect(),
-                    )
+                    Node::Record(fields)
                 });
                 Ok(())
             }

@@ -433,13 +433,18 @@ pub(crate) fn axis_length(slot: &mut Option<u64>, n: u64) -> Result<()> {
     match *slot {
         None => *slot = Some(n),
         Some(first) if first == n => {}
-        Some(first) => {
-            return Err(Error::schema(format!(
-                "sequence of length {n} where the first one has length {first} (ragged sequences cannot form an array)"
-            )));
-        }
+        Some(first) => return Err(ragged(n, "one", first)),
     }
     Ok(())
+}
+
+/// A sequence of length `found` where the first one (`whose`: "one", or
+/// "record" when inference names the first record) has length `first`.
+#[cold]
+pub(crate) fn ragged(found: u64, whose: &str, first: u64) -> Error {
+    Error::schema(format!(
+        "sequence of length {found} where the first {whose} has length {first} (ragged sequences cannot form an array)"
+    ))
 }
 
 /// The depth one level below `depth`: refused past [`MAX_WRITE_DEPTH`],
@@ -531,7 +536,14 @@ pub(crate) fn plan(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePla
             nd,
         });
     };
-    let mut measured = count_shape(&given);
+    let (base, sub) = split_subarray(&given);
+    let ty = base.as_scalar().map(|s| s.ty());
+    // for `Sn`/`Vn`, a sequence of integers is one element (its bytes)
+    let bytes = matches!(ty, Some(ScalarType::Bytes(_) | ScalarType::Void(_)));
+    let mut measured = walk::Shape {
+        bytes,
+        ..walk::Shape::default()
+    };
     match nd {
         // the element's own axes (`[f32; 3]`), measured as the flat
         // data's inner axes
@@ -540,7 +552,8 @@ pub(crate) fn plan(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePla
         }
         None => walk::Count::new(&mut measured).walk(value)?,
     }
-    let (mut dtype, mut shape) = fit_shape(given, measured)?;
+    let complex = matches!(ty, Some(ScalarType::Complex(_)));
+    let (mut dtype, mut shape) = (base.clone(), fit_shape(measured, &sub, complex)?);
     if let Some(nd) = &nd {
         // one element: a subarray of the array's shape, then the element's
         // own axes (the measured ones after the flat data's)
@@ -552,36 +565,18 @@ pub(crate) fn plan(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePla
     Ok(WritePlan { dtype, shape, nd })
 }
 
-/// The shape count for values of a given dtype: for `Sn`/`Vn`, a sequence
-/// of integers is one element (its bytes).
-fn count_shape(given: &Dtype) -> walk::Shape {
-    walk::Shape {
-        bytes: matches!(
-            split_subarray(given).0.as_scalar().map(|s| s.ty()),
-            Some(ScalarType::Bytes(_) | ScalarType::Void(_))
-        ),
-        ..walk::Shape::default()
-    }
-}
-
-/// Folds a given dtype's subarray dims into the measured shape and drops the
-/// `[re, im]` axis of complex values given as pairs.
-fn fit_shape(given: Dtype, measured: walk::Shape) -> Result<(Dtype, Vec<u64>)> {
+/// The array's shape: the measured one, which must end with the given
+/// dtype's subarray dims (`sub`), its `[re, im]` axis dropped when the
+/// dtype is `complex` and its values were given as pairs.
+fn fit_shape(measured: walk::Shape, sub: &[u64], complex: bool) -> Result<Vec<u64>> {
     let mut dims: Vec<u64> = measured.dims.iter().map(|d| d.unwrap_or(0)).collect();
-    if let Some((depth, _)) = measured.leaf {
-        if depth != dims.len() {
-            return Err(Error::schema(format!(
-                "values nested {depth} sequences deep where others are nested {} deep",
-                dims.len()
-            )));
-        }
+    if let Some((depth, _)) = measured.leaf.filter(|&(depth, _)| depth != dims.len()) {
+        return Err(Error::schema(format!(
+            "values nested {depth} sequences deep where others are nested {} deep",
+            dims.len()
+        )));
     }
-    let (base, sub) = split_subarray(&given);
-    let is_complex = matches!(
-        base.as_scalar().map(|s| s.ty()),
-        Some(ScalarType::Complex(_))
-    );
-    if is_complex && matches!(measured.leaf, Some((_, true))) {
+    if complex && matches!(measured.leaf, Some((_, true))) {
         if dims.last() != Some(&2) {
             return Err(Error::schema(format!(
                 "complex values must be given as [re, im] pairs, found shape {}",
@@ -590,20 +585,20 @@ fn fit_shape(given: Dtype, measured: walk::Shape) -> Result<(Dtype, Vec<u64>)> {
         }
         dims.pop();
     }
-    if measured.leaf.is_none() && !dims.ends_with(&sub) {
+    if measured.leaf.is_none() && !dims.ends_with(sub) {
         // No element at all (empty sequences): the subarray dims are the
         // inner axes, as numpy's `np.zeros(0, dtype=('<f8', (3,)))` has
         // shape (0, 3).
-        dims.extend_from_slice(&sub);
+        dims.extend_from_slice(sub);
     }
-    if !dims.ends_with(&sub) {
+    if !dims.ends_with(sub) {
         return Err(Error::schema(format!(
             "values of shape {} do not end with the dtype's subarray shape {}",
             ShapeRepr(&dims),
-            ShapeRepr(&sub)
+            ShapeRepr(sub)
         )));
     }
-    Ok((base.clone(), dims))
+    Ok(dims)
 }
 
 /// `dt` without its subarray dims, and those dims (outermost first): the
