@@ -442,6 +442,28 @@ macro_rules! accessors {
             pub fn is_empty(&self) -> bool {
                 self.len() == 0
             }
+
+            /// The data in place, as an n-d view with the file's shape and
+            /// order. Constant time (for `bool`, a pass that checks every
+            /// byte is 0 or 1).
+            ///
+            /// ```
+            /// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-view-{}-{:?}", std::process::id(), std::thread::current().id()));
+            /// # std::fs::create_dir_all(&dir)?;
+            /// # let path = dir.join("a.npy");
+            /// npy_serde::to_path(&path, &[true, false, true])?;
+            /// let a = npy_serde::memmap::open::<bool>(&path)?;
+            /// assert_eq!(a.view().data(), &[true, false, true]);
+            /// # drop(a);
+            /// let a = npy_serde::memmap::create::<i8>(dir.join("b.npy"), &[2, 2])?;
+            /// assert_eq!(a.view().data(), &[0; 4]);
+            /// # drop(a);
+            /// # std::fs::remove_dir_all(&dir)?;
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
+            pub fn view(&self) -> NdView<'_, T> {
+                self.layout.view(&self.map)
+            }
         }
 
         impl<T: ViewElement> fmt::Debug for $ty<T> {
@@ -459,43 +481,7 @@ macro_rules! accessors {
 accessors!(MmapArray);
 accessors!(MmapArrayMut);
 
-impl<T: ViewElement> MmapArray<T> {
-    /// The data in place, as an n-d view with the file's shape and order.
-    /// Constant time (for `bool`, a pass that checks every byte is 0 or 1).
-    ///
-    /// ```
-    /// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-view-ro-{}", std::process::id()));
-    /// # std::fs::create_dir_all(&dir)?;
-    /// # let path = dir.join("a.npy");
-    /// npy_serde::to_path(&path, &[true, false, true])?;
-    /// let a = npy_serde::memmap::open::<bool>(&path)?;
-    /// assert_eq!(a.view().data(), &[true, false, true]);
-    /// # drop(a);
-    /// # std::fs::remove_dir_all(&dir)?;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn view(&self) -> NdView<'_, T> {
-        self.layout.view(&self.map)
-    }
-}
-
 impl<T: ViewElement> MmapArrayMut<T> {
-    /// The data in place, read-only, as [`MmapArray::view`].
-    ///
-    /// ```
-    /// # let dir = std::env::temp_dir().join(format!("npy-memmap-doc-view-rw-{}", std::process::id()));
-    /// # std::fs::create_dir_all(&dir)?;
-    /// # let path = dir.join("a.npy");
-    /// let a = npy_serde::memmap::create::<i8>(&path, &[2, 2])?;
-    /// assert_eq!(a.view().data(), &[0; 4]);
-    /// # drop(a);
-    /// # std::fs::remove_dir_all(&dir)?;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn view(&self) -> NdView<'_, T> {
-        self.layout.view(&self.map)
-    }
-
     /// The data in place, to write, as an n-d view with the file's shape
     /// and order. Each value written is in the file's page cache at once
     /// (other readers of the file see it); [`flush`](Self::flush) makes it

@@ -102,9 +102,9 @@ pub fn view_mut<T: ViewElement>(bytes: &mut [u8]) -> Result<NdViewMut<'_, T>> {
 }
 
 /// The header checks of a view: every limit but `max_elements`, since a
-/// view allocates nothing for the elements.
+/// view allocates nothing for the elements (as before reading rows).
 pub(crate) fn view_options() -> ReadOptions {
-    ReadOptions::new().max_elements(u64::MAX)
+    crate::npy::rows::whole_array(&ReadOptions::new())
 }
 
 /// `data`, which starts at byte `offset` of what the caller was given, as

@@ -55,8 +55,7 @@
 //! by-name proof) is not generic, so only the calls are per visitor.
 //!
 //! Entry points for other readers (npz): [`data::deserialize_data_in`]
-//! (a whole array's data in memory), `crate::npy::reader::deserialize_stream`
-//! (an array's data from a stream positioned after its header) and
+//! (a whole array's data in memory) and
 //! `crate::npy::reader::NpyReader::from_parsed` (record by record from a
 //! non-seekable stream);
 //! `ReadOptions::cfg()` gives the [`Cfg`] they take.

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 
 use crate::budget::Budget;
 use crate::de::array::{ArrayDe, fortran_to_c};
-use crate::de::data::{FileDe, InMemory, deserialize_data_in};
+use crate::de::data::{InMemory, deserialize_data_in};
 use crate::de::element::{ElementDe, RowDe};
 use crate::de::plan::Plan;
 use crate::de::stream::{Chunked, StreamDe, row_size};
@@ -172,7 +172,10 @@ impl ReadOptions {
         len: Option<u64>,
     ) -> Result<T> {
         let (header, budget, present) = self.open_stream(&mut reader, len)?;
-        deserialize_stream(&header, &mut reader, self, &budget, present).map(|(value, _)| value)
+        let mut de = stream_de(&header, &mut reader, self, present)?.charged(&budget);
+        let value = T::deserialize(&mut de)?;
+        de.finish()?;
+        Ok(value)
     }
 
     /// What [`read_stream`](Self::read_stream) reads before the data: the
@@ -211,13 +214,14 @@ impl ReadOptions {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let file = self.open_slice(bytes)?;
-        T::deserialize(file.de())
+        let (header, data, budget, file) = self.open_slice(bytes)?;
+        T::deserialize(file.de(&header, data, self.cfg(), self.max_elements, &budget))
     }
 
-    /// What [`from_slice`](Self::from_slice) reads, ready to be handed
-    /// out (not generic: a type's `from_slice` only calls it).
-    fn open_slice<'de>(&self, bytes: &'de [u8]) -> Result<SliceFile<'de>> {
+    /// What [`from_slice`](Self::from_slice) reads: the header, the data,
+    /// the budget charged with it and the data's compiled plan, checked (not
+    /// generic: a type's `from_slice` only calls it).
+    fn open_slice<'de>(&self, bytes: &'de [u8]) -> Result<(Header, &'de [u8], Budget, InMemory)> {
         let parsed = parse_header(bytes, self)?;
         check_readable(&parsed.header.descr)?;
         let data = bytes
@@ -226,54 +230,12 @@ impl ReadOptions {
         let budget = Budget::new(self.max_bytes);
         budget.charge_data(&parsed.header)?;
         let file = InMemory::new(&parsed.header, data)?;
-        Ok(SliceFile {
-            header: parsed.header,
-            data,
-            budget,
-            file,
-            cfg: self.cfg(),
-            max_elements: self.max_elements,
-        })
+        Ok((parsed.header, data, budget, file))
     }
 }
 
-/// One `.npy` file in memory, checked and compiled (see
-/// [`ReadOptions::from_slice`]).
-struct SliceFile<'de> {
-    header: Header,
-    data: &'de [u8],
-    budget: Budget,
-    file: InMemory,
-    cfg: Cfg,
-    max_elements: u64,
-}
-
-impl<'de> SliceFile<'de> {
-    /// Its top-level deserializer.
-    fn de(&self) -> FileDe<'_, 'de> {
-        let (header, budget) = (&self.header, &self.budget);
-        self.file
-            .de(header, self.data, self.cfg, self.max_elements, budget)
-    }
-}
-
-/// Deserializes the data of an array from a stream positioned at its first
-/// data byte, its header already read; `present`: see [`Chunked::present`].
-/// Returns the value and the reader, positioned after the data.
-pub(crate) fn deserialize_stream<T: DeserializeOwned, R: Read>(
-    header: &Header,
-    reader: R,
-    options: &ReadOptions,
-    budget: &Budget,
-    present: bool,
-) -> Result<(T, R)> {
-    let mut de = stream_de(header, reader, options, present)?.charged(budget);
-    let value = T::deserialize(&mut de)?;
-    let reader = de.finish()?;
-    Ok((value, reader))
-}
-
-/// [`deserialize_stream`]'s deserializer (generic over the reader only).
+/// [`read_stream`](ReadOptions::read_stream)'s deserializer (generic over
+/// the reader only).
 #[inline(never)]
 fn stream_de<'h, R: Read>(
     header: &'h Header,

@@ -73,10 +73,7 @@ pub(crate) fn window(header: &Header, range: &Range<u64>) -> Result<Window> {
     let start = a.checked_mul(row).ok_or_else(crate::de::internal)?;
     let count = b.checked_sub(a).ok_or_else(crate::de::internal)?;
     let len = count.checked_mul(row).ok_or_else(crate::de::internal)?;
-    let mut shape = header.shape.clone();
-    if let Some(first) = shape.first_mut() {
-        *first = count;
-    }
+    let shape = [&[count], header.shape.get(1..).unwrap_or_default()].concat();
     Ok(Window {
         header: Header::new(header.descr.clone(), false, shape),
         start,

@@ -231,15 +231,9 @@ fn one_pass_streamed<W: Write>(
         WRITE_CHUNK,
         |out, direct| {
             // the dtype and tape of the checking pass: nothing inferred again
-            match speculate(value, opts.align, out, direct, Some(spec.tape))? {
-                Some(s)
-                    if s.len == data_len
-                        && *s.descr() == header.descr
-                        && s.shape == header.shape
-                        && s.fortran == header.fortran_order =>
-                {
-                    Ok(())
-                }
+            let again = speculate(value, opts.align, out, direct, Some(spec.tape))?;
+            match again.as_ref().and_then(checked_header) {
+                Some((h, _)) if h == header => Ok(()),
                 _ => Err(changed()),
             }
         },
