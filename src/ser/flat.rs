@@ -33,16 +33,17 @@ use crate::format::dtype::Plain;
 /// What one element of a flat array is: a bare number (`Vec<f64>`), a
 /// tuple of numbers of one type (`Vec<[f32; 3]>`, serialized with
 /// `serialize_tuple`), or a struct whose fields are such numbers or tuples
-/// in dtype order, filling the element with no gap. A tuple's and a
-/// record's `usize` is the element's bytes.
+/// in dtype order, filling the element with no gap.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Layout {
     /// No element is flat: every element misses.
     None,
+    /// A bare number.
     Bare(Plain),
+    /// A tuple of numbers of this type, and its bytes.
     Tuple(Plain, usize),
     /// A record's fields (shared: a layout is copied into each sequence's
-    /// fast mode, and the walk's frames stay small).
+    /// fast mode, and the walk's frames stay small), and its bytes.
     Record(Arc<[FlatField]>, usize),
 }
 
