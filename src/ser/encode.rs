@@ -356,7 +356,7 @@ impl DtypeTree {
         }
         if let Some((num, n)) = numbers(root) {
             return Some(match n {
-                0 => Layout::bare(num),
+                0 => Layout::Bare(num),
                 n => Layout::tuple(num, n),
             });
         }

@@ -31,19 +31,20 @@ use crate::ser::{Found, Miss};
 use crate::format::dtype::Plain;
 
 /// What one element of a flat array is: a bare number (`Vec<f64>`), a
-/// tuple of `n` numbers of one type (`Vec<[f32; 3]>`, serialized with
+/// tuple of numbers of one type (`Vec<[f32; 3]>`, serialized with
 /// `serialize_tuple`), or a struct whose fields are such numbers or tuples
 /// in dtype order, filling the element with no gap.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub(crate) struct Layout {
-    /// The bare element's type.
-    bare: Option<Plain>,
-    /// The tuple elements' type.
-    item: Option<Plain>,
-    itemsize: usize,
+pub(crate) enum Layout {
+    /// No element is flat: every element misses.
+    None,
+    /// A bare number.
+    Bare(Plain),
+    /// A tuple of numbers of this type, and its bytes.
+    Tuple(Plain, usize),
     /// A record's fields (shared: a layout is copied into each sequence's
-    /// fast mode, and the walk's frames stay small).
-    fields: Option<Arc<[FlatField]>>,
+    /// fast mode, and the walk's frames stay small), and its bytes.
+    Record(Arc<[FlatField]>, usize),
 }
 
 /// A field of a record [`Layout`]: its key and its numbers.
@@ -70,60 +71,32 @@ impl FlatField {
             size: num.size().saturating_mul(tuple.max(1)),
         }
     }
-
-    const UNUSED: FlatField = FlatField {
-        key: (0, 0),
-        num: Plain::U8,
-        tuple: 0,
-        size: 0,
-    };
 }
 
 impl Layout {
-    #[inline]
-    pub(crate) fn bare(num: Plain) -> Layout {
-        Layout {
-            bare: Some(num),
-            itemsize: num.size(),
-            ..Layout::none()
-        }
-    }
-
     /// A record of these fields, back to back; `None` for none.
     pub(crate) fn record(fields: Vec<FlatField>) -> Option<Layout> {
         if fields.is_empty() {
             return None;
         }
-        Some(Layout {
-            itemsize: fields.iter().fold(0, |n, f| n.saturating_add(f.size)),
-            fields: Some(fields.into()),
-            ..Layout::none()
-        })
+        let itemsize = fields
+            .iter()
+            .fold(0, |n: usize, f| n.saturating_add(f.size));
+        Some(Layout::Record(fields.into(), itemsize))
+    }
+
+    /// A tuple of `n` numbers of type `num`.
+    pub(crate) fn tuple(num: Plain, n: usize) -> Layout {
+        Layout::Tuple(num, num.size().saturating_mul(n))
     }
 
     /// Bytes of one element.
     #[inline]
     pub(crate) fn itemsize(&self) -> usize {
-        self.itemsize
-    }
-
-    /// No element is flat: every element misses.
-    #[inline]
-    pub(crate) fn none() -> Layout {
-        Layout {
-            bare: None,
-            item: None,
-            itemsize: 0,
-            fields: None,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn tuple(num: Plain, n: usize) -> Layout {
-        Layout {
-            item: Some(num),
-            itemsize: num.size().saturating_mul(n),
-            ..Layout::none()
+        match *self {
+            Layout::None => 0,
+            Layout::Bare(num) => num.size(),
+            Layout::Tuple(_, size) | Layout::Record(_, size) => size,
         }
     }
 }
@@ -176,7 +149,7 @@ impl Ends {
     #[inline]
     fn of(layout: &Layout) -> Ends {
         let mut ends = Ends::default();
-        if let Some(num) = layout.bare
+        if let Layout::Bare(num) = *layout
             && let Some(end) = ends.0.get_mut(num as usize)
         {
             *end = u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
@@ -192,7 +165,7 @@ impl<'b> Flat<'b> {
         Flat {
             block,
             pos: 0,
-            layout: Layout::none(),
+            layout: Layout::None,
             ends: Ends::default(),
         }
     }
@@ -210,16 +183,16 @@ impl<'b> Flat<'b> {
     /// next [`resume`](Flat::resume).
     #[inline]
     pub(crate) fn suspend(&mut self) -> (&[u8], u64) {
-        let layout = std::mem::replace(&mut self.layout, Layout::none());
+        let layout = std::mem::replace(&mut self.layout, Layout::None);
         self.ends = Ends::default();
-        self.take(layout.itemsize)
+        self.take(layout.itemsize())
     }
 
     /// Empties the full block: its bytes (to append to the output) and the
     /// number of elements in them; the layout stays.
     #[inline]
     pub(crate) fn drain(&mut self) -> (&[u8], u64) {
-        self.take(self.layout.itemsize)
+        self.take(self.layout.itemsize())
     }
 
     /// Empties the block of its elements of `itemsize` bytes.
@@ -230,14 +203,12 @@ impl<'b> Flat<'b> {
         (self.block.get(..pos).unwrap_or_default(), stored as u64)
     }
 
-    /// Whether another element fits in the block.
+    /// Whether any element surely fits in the block: a window (the most
+    /// an element may need) is free. (A bare number may fit past that: a
+    /// miss there drains the block first, the same bytes in the end.)
     #[inline]
     pub(crate) fn room(&self) -> bool {
-        let need = match (self.layout.item, &self.layout.fields) {
-            (None, None) => self.layout.itemsize,
-            _ => WINDOW,
-        };
-        self.pos.saturating_add(need) <= BLOCK
+        self.pos.saturating_add(WINDOW) <= BLOCK
     }
 
     /// Stores one element; `Err(Miss)` leaves the cursor where it was (the
@@ -354,16 +325,16 @@ impl<'a, 'b> Store for &'a mut Flat<'b> {
         let Flat {
             block, pos, layout, ..
         } = self;
-        let (Some(num), Some(window)) = (layout.item, window_at(block, *pos)) else {
+        let (&Layout::Tuple(num, len), Some(window)) = (&*layout, window_at(block, *pos)) else {
             return Err(Miss);
         };
         Ok(Tuple {
             window,
             at: 0,
-            stop: layout.itemsize,
+            stop: len,
             num,
             cursor: pos,
-            len: layout.itemsize,
+            len,
         })
     }
     #[inline]
@@ -371,7 +342,7 @@ impl<'a, 'b> Store for &'a mut Flat<'b> {
         let Flat {
             block, pos, layout, ..
         } = self;
-        let (Some(fields), Some(window)) = (layout.fields.as_deref(), window_at(block, *pos))
+        let (Layout::Record(fields, itemsize), Some(window)) = (&*layout, window_at(block, *pos))
         else {
             return Err(Miss);
         };
@@ -379,9 +350,8 @@ impl<'a, 'b> Store for &'a mut Flat<'b> {
             window,
             at: 0,
             fields: fields.iter(),
-            field: &FlatField::UNUSED,
             pos,
-            itemsize: layout.itemsize,
+            itemsize: *itemsize,
         })
     }
 }
@@ -420,8 +390,6 @@ struct Record<'a> {
     at: usize,
     /// The fields still to come.
     fields: std::slice::Iter<'a, FlatField>,
-    /// The field being written.
-    field: &'a FlatField,
     pos: &'a mut usize,
     itemsize: usize,
 }
@@ -436,10 +404,11 @@ impl ser::SerializeStruct for Record<'_> {
         value: &T,
     ) -> Result<(), Miss> {
         match self.fields.next() {
-            Some(f) if f.key == (key.as_ptr().addr(), key.len()) => self.field = f,
-            _ => return Err(Miss),
+            Some(f) if f.key == (key.as_ptr().addr(), key.len()) => {
+                value.serialize(Leaf((self, f)))
+            }
+            _ => Err(Miss),
         }
-        value.serialize(Leaf(self))
     }
     /// A field left out: the element encoder decides what that means.
     fn skip_field(&mut self, _: &'static str) -> Result<(), Miss> {
@@ -471,31 +440,33 @@ fn put_at<const N: usize>(window: &mut Window, at: &mut usize, bytes: [u8; N]) -
     Ok(())
 }
 
-/// One field of a record element: a bare number, or a tuple of them.
-impl<'a, 'r> Store for &'a mut Record<'r> {
+/// One field of a record element (the field being written): a bare
+/// number, or a tuple of them.
+impl<'a, 'r> Store for (&'a mut Record<'r>, &'a FlatField) {
     type Tuple = Tuple<'a>;
     type Record = Impossible<(), Miss>;
     #[inline(always)]
     fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss> {
-        if self.field.tuple != 0 || self.field.num != num {
+        let (rec, field) = self;
+        if field.tuple != 0 || field.num != num {
             return Err(Miss);
         }
-        put_at(self.window, &mut self.at, bytes)
+        put_at(rec.window, &mut rec.at, bytes)
     }
     #[inline]
     fn tuple(self) -> Result<Tuple<'a>, Miss> {
-        if self.field.tuple == 0 {
+        let (rec, field) = self;
+        if field.tuple == 0 {
             return Err(Miss);
         }
-        let len = self.field.size;
         Ok(Tuple {
-            window: self.window,
-            at: self.at,
+            window: rec.window,
+            at: rec.at,
             // a record's fields end within its window
-            stop: self.at.wrapping_add(len),
-            num: self.field.num,
-            cursor: &mut self.at,
-            len,
+            stop: rec.at.wrapping_add(field.size),
+            num: field.num,
+            cursor: &mut rec.at,
+            len: field.size,
         })
     }
 }

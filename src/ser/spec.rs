@@ -745,7 +745,7 @@ struct SpecSeq<'s, 'o> {
 impl SpecSeq<'_, '_> {
     /// The elements are the array's and the dtype is known: from now on
     /// each goes straight to its encoding.
-    #[inline(always)]
+    #[inline]
     fn enter(&mut self) {
         match &self.st.layout {
             Some(layout) => {
@@ -797,30 +797,29 @@ impl SpecSeq<'_, '_> {
     /// An element the fast mode did not take (or any element out of it).
     #[inline(always)]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        match self.mode {
-            Mode::Flat => {
-                if !self.flat.room() {
-                    // the block is full: appended, the element tried again
-                    // into the empty block (which it fits)
-                    let (data, stored) = self.flat.drain();
-                    count(&mut self.i, stored);
-                    self.st.append(data)?;
-                    if self.flat.put(value).is_ok() {
-                        return Ok(());
-                    }
-                }
-                self.mode = Mode::Put;
-                let (data, stored) = self.flat.suspend();
+        if self.mode == Mode::Flat {
+            if !self.flat.room() {
+                // the block is full: appended, the element tried again
+                // into the empty block (which it fits)
+                let (data, stored) = self.flat.drain();
                 count(&mut self.i, stored);
-                count(&mut self.i, 1);
-                return flat_missed(self.st, data, value);
-            }
-            Mode::Put => self.st.put(value)?,
-            Mode::Walk => {
-                if walk_element(self.st, self.flat.block, self.depth, value)? {
-                    self.enter();
+                self.st.append(data)?;
+                if self.flat.put(value).is_ok() {
+                    return Ok(());
                 }
             }
+            // not taken for its type: the elements stored before it are
+            // appended, then it goes through the tape (the same bytes, or
+            // the error); the fast mode is not used again
+            self.st.layout = None;
+            self.leave()?;
+        }
+        if self.mode == Mode::Walk {
+            if walk_element(self.st, self.flat.block, self.depth, value)? {
+                self.enter();
+            }
+        } else {
+            self.st.put(value)?;
         }
         count(&mut self.i, 1);
         Ok(())
@@ -869,21 +868,6 @@ impl Drop for SpecSeq<'_, '_> {
             self.st.lost = true;
         }
     }
-}
-
-/// An element the fast mode did not take for its type. The elements stored
-/// before it (`data`) are appended, then the element goes through the tape
-/// (the same bytes, or the error); the fast mode is not used again.
-#[cold]
-#[inline(never)]
-fn flat_missed<T: ?Sized + Serialize>(
-    st: &mut SpecState<'_>,
-    data: &[u8],
-    value: &T,
-) -> Result<()> {
-    st.layout = None;
-    st.append(data)?;
-    st.put(value)
 }
 
 /// One element of a sequence in [`Mode::Walk`]: an outer axis is walked

@@ -5,7 +5,7 @@ fn bare_numbers_of_the_one_type() {
     let mut block = [0u8; BLOCK];
     let mut f = Flat::new(&mut block);
     assert!(f.put(&1.5f64).is_err()); // not resumed
-    f.resume(Layout::bare(Plain::F64));
+    f.resume(Layout::Bare(Plain::F64));
     assert!(f.put(&1.5f64).is_ok());
     assert!(f.put(&Some(2.5f64)).is_ok());
     // another type, a tuple, a string
@@ -17,7 +17,7 @@ fn bare_numbers_of_the_one_type() {
     assert_eq!(n, 2);
     assert_eq!(data, [1.5f64.to_le_bytes(), 2.5f64.to_le_bytes()].concat());
     assert!(f.put(&1.5f64).is_err()); // suspended
-    f.resume(Layout::bare(Plain::Bool));
+    f.resume(Layout::Bare(Plain::Bool));
     assert!(f.put(&true).is_ok());
     assert!(f.put(&1u8).is_err());
     assert_eq!(f.suspend(), (&[1u8][..], 1));
@@ -27,7 +27,7 @@ fn bare_numbers_of_the_one_type() {
 fn the_block_fills_with_whole_elements() {
     let mut block = [0u8; BLOCK];
     let mut f = Flat::new(&mut block);
-    f.resume(Layout::bare(Plain::U64));
+    f.resume(Layout::Bare(Plain::U64));
     for i in 0..BLOCK / 8 {
         assert!(f.put(&(i as u64)).is_ok());
     }
@@ -148,6 +148,9 @@ fn record_layouts_have_fields() {
     let f = FlatField::new((1, 1), Plain::F64, 0);
     assert!(Layout::record(vec![]).is_none());
     assert_eq!(Layout::record(vec![f; 16]).unwrap().itemsize(), 128);
-    assert!(Layout::record(vec![f]).unwrap().fields.is_some());
-    assert!(Layout::tuple(Plain::F64, 2).fields.is_none());
+    assert!(matches!(
+        Layout::record(vec![f]).unwrap(),
+        Layout::Record(..)
+    ));
+    assert!(!matches!(Layout::tuple(Plain::F64, 2), Layout::Record(..)));
 }
