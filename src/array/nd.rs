@@ -421,8 +421,9 @@ impl<T: PartialEq> PartialEq for NdArray<T> {
 
 /// For each index of an array of `shape` in C order (last axis fastest),
 /// the offset of that element in Fortran-order data (first axis fastest):
-/// the one reordering of Fortran data, of an [`NdArray`]'s elements and of
-/// a file's bytes (`de::array::fortran_to_c`).
+/// the one reordering of Fortran data, of an [`NdArray`]'s elements, of
+/// a file's bytes (`de::array::fortran_to_c`) and of written elements, both
+/// ways (`ser::nd::reorder`).
 pub(crate) struct FortranOffsets {
     dims: Vec<usize>,
     /// Fortran strides in elements.

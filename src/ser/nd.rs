@@ -18,6 +18,7 @@
 // operation is checked or proven bounded.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+use crate::array::nd::FortranOffsets;
 use crate::error::Result;
 use crate::format::dtype::Dtype;
 
@@ -97,34 +98,12 @@ pub(crate) fn reorder(src: &[u8], dst: &mut [u8], dims: &[u64], elsize: usize, f
     if !from_fortran {
         dims.reverse();
     }
-    // the source's (Fortran) stride of each axis, in elements; the product
-    // of the dims is the element count, so no partial product overflows
-    let strides: Vec<usize> = dims
-        .iter()
-        .scan(1usize, |step, &d| {
-            let s = *step;
-            *step = step.saturating_mul(d);
-            Some(s)
-        })
-        .collect();
-    let mut index = vec![0usize; dims.len()];
-    let mut at = 0usize;
-    for out in dst.chunks_exact_mut(elsize) {
+    // each destination element in C order, from its source's (Fortran)
+    // offset
+    for (out, at) in dst.chunks_exact_mut(elsize).zip(FortranOffsets::new(&dims)) {
         let from = at.saturating_mul(elsize);
         if let Some(piece) = src.get(from..from.saturating_add(elsize)) {
             out.copy_from_slice(piece);
-        }
-        // the destination in C order, the last axis fastest
-        for ((i, &d), &s) in index.iter_mut().zip(&dims).zip(&strides).rev() {
-            // i < d and at + s * (d - 1) < count: the odometer stays
-            // inside the array
-            *i = i.wrapping_add(1);
-            at = at.wrapping_add(s);
-            if *i < d {
-                break;
-            }
-            at = at.wrapping_sub(s.wrapping_mul(d));
-            *i = 0;
         }
     }
 }
