@@ -246,38 +246,26 @@ where
     }
 }
 
-/// The data of the n-d array at the top of `value` (`NdArray`, `NdView`,
-/// through `Some` and plain newtypes) as the bytes it serializes to a
-/// binary serializer, handed to `write` with the shape while they are
-/// borrowed: the array's numbers as numpy's little-endian type of
-/// [`NdShape::code`], in its order. `Ok(None)` when `value` is anything
-/// else or its data are elements (not numbers, see `nd_serde`): then
-/// nothing was handed to `write`.
-pub(crate) fn raw<V, R, F>(value: &V, write: F) -> Result<Option<R>, Error>
-where
-    V: ?Sized + Serialize,
-    F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
-{
-    let (mut write, mut out) = (Some(write), None);
-    raw_dyn(&value, &mut |nd, bytes| {
-        if let Some(write) = write.take() {
-            out = Some(write(nd, bytes)?);
-        }
-        Ok(())
-    })?;
-    Ok(out)
-}
-
 /// What an n-d array's shape and bytes are handed to.
 type TakeBytes<'a> = dyn FnMut(&NdShape, &[u8]) -> Result<(), Error> + 'a;
 
-/// [`raw`], the value behind `dyn` ([`DynValue`]) and the bytes handed to
-/// a `dyn` callback.
+/// Hands the data of the n-d array at the top of `value` (`NdArray`,
+/// `NdView`, through `Some` and plain newtypes; behind `dyn`,
+/// [`DynValue`]) as the bytes it serializes to a binary serializer to
+/// `write` with the shape while they are borrowed: the array's numbers as
+/// numpy's little-endian type of [`NdShape::code`], in its order.
+/// `Ok(false)` when `value` is anything else or its data are elements (not
+/// numbers, see `nd_serde`): then nothing was handed to `write`.
 #[inline(never)]
-fn raw_dyn(value: &DynValue<'_>, write: &mut TakeBytes<'_>) -> Result<(), Error> {
-    match value.serialize(Look::Nd(None, Raw(write))) {
+pub(crate) fn raw(value: &DynValue<'_>, write: &mut TakeBytes<'_>) -> Result<bool, Error> {
+    let mut handed = false;
+    let take = &mut |nd: &NdShape, bytes: &[u8]| {
+        handed = true;
+        write(nd, bytes)
+    };
+    match value.serialize(Look::Nd(None, Raw(take))) {
         Err(Stop::Data(e)) => Err(e),
-        _ => Ok(()),
+        _ => Ok(handed),
     }
 }
 
