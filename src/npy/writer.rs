@@ -390,7 +390,7 @@ fn raw_nd_parts(
     if opts.dtype.is_some() || opts.fortran_order.is_some() {
         return Ok(false);
     }
-    let written = probe::raw(value, |nd, bytes| {
+    probe::raw(value, &mut |nd, bytes| {
         let malformed = || Error::schema("internal: an n-d array's bytes and shape differ");
         let descr: Dtype = format!("<{}", nd.code).parse().map_err(|_| malformed())?;
         let fortran = fortran_header(nd.fortran, &nd.dims);
@@ -399,8 +399,7 @@ fn raw_nd_parts(
             return Err(malformed());
         }
         write(&Head::of(&header, opts)?, bytes)
-    })?;
-    Ok(written.is_some())
+    })
 }
 
 /// The flavour that writes as it goes ([`one_pass_unchecked`], the

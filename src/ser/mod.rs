@@ -41,7 +41,7 @@
 //! walker. An n-d array (`NdArray`, `NdView`, the
 //! [`Special::NdArray`](crate::kinds::special::Special) newtype over `{shape,
 //! order, data}`) shows how: `probe.rs` reads its parts for every serializer
-//! ([`probe::parts`], one more look of the same `Probe`) and `nd.rs` keeps
+//! ([`probe::parts`], one more look of the same serializer, `probe::Look`) and `nd.rs` keeps
 //! their layout; at the top of a
 //! write the speculative pass walks its flat data as the outer axes and
 //! puts the shape and order into the header; as an element (a record's

@@ -14,7 +14,7 @@
 //! - [`top_of`] and [`first_is_record`]: what a value is (a struct, a map,
 //!   a sequence, `None`), for npz's dispatch.
 //!
-//! One serializer ([`Probe`]) answers them all; it stops at the first call
+//! One serializer ([`Look`]) answers them all; it stops at the first call
 //! that settles the question, so no element is visited (a pair's two parts,
 //! a tuple's first element and an n-d array's parts aside; the array's
 //! data goes to the caller's serializer). One place decides which
@@ -81,7 +81,7 @@ impl Captured {
 
 /// Probes `value`: a number, a pair or padding, or [`Captured::Other`].
 pub(crate) fn probe<T: ?Sized + Serialize>(value: &T) -> Captured {
-    let seen = value.serialize(Probe::new(Look::Value, Nothing));
+    let seen = value.serialize(Bare::Value);
     if let Ok(Seen::Value(captured)) = seen {
         // a number owns nothing to drop: forgetting it spares the
         // datetime fast path of `encode.rs` a call to the result's drop
@@ -162,8 +162,8 @@ fn key_text_dyn(
     through_some: bool,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<(), KeyError> {
-    let look = Probe::new(Look::Key { through_some }, KeyTake(on_text));
     // a key look stops at anything but text, a number or `Some`
+    let look = Bare::Key(through_some, on_text);
     Err(match erased_serde::serialize(key, look) {
         Ok(Seen::Text) => return Ok(()),
         Ok(Seen::Value(captured)) => KeyError::NotText(key_word(captured.found())),
@@ -196,7 +196,7 @@ pub(crate) fn first_is_record<T: ?Sized + Serialize>(value: &T) -> bool {
 /// tuples is not followed down).
 #[inline(never)]
 fn kind_dyn(value: &DynValue<'_>, peek: bool) -> Stop {
-    match erased_serde::serialize(value, Probe::new(Look::Kind { peek }, Nothing)) {
+    match erased_serde::serialize(value, Bare::Kind { peek }) {
         Ok(Seen::Value(captured)) => Stop::Is(captured.found()),
         // a kind look takes nothing but numbers
         Ok(_) => Stop::Is(Found::Bytes),
@@ -235,54 +235,37 @@ where
     M: FnOnce(&NdShape) -> Result<S, Error>,
 {
     let mut out = None;
-    let look = Look::Nd { inside: true, code };
     let take = Data {
         make,
         out: &mut out,
     };
-    match value.serialize(Probe::new(look, take)) {
+    match value.serialize(Look::Nd(Some(code), take)) {
         Ok(Seen::Nd(nd)) => Ok((nd, out.ok_or_else(malformed)?)),
         Ok(_) => Err(malformed()),
         Err(stop) => Err(nd_error(stop)),
     }
 }
 
-/// The data of the n-d array at the top of `value` (`NdArray`, `NdView`,
-/// through `Some` and plain newtypes) as the bytes it serializes to a
-/// binary serializer, handed to `write` with the shape while they are
-/// borrowed: the array's numbers as numpy's little-endian type of
-/// [`NdShape::code`], in its order. `Ok(None)` when `value` is anything
-/// else or its data are elements (not numbers, see `nd_serde`): then
-/// nothing was handed to `write`.
-pub(crate) fn raw<V, R, F>(value: &V, write: F) -> Result<Option<R>, Error>
-where
-    V: ?Sized + Serialize,
-    F: FnOnce(&NdShape, &[u8]) -> Result<R, Error>,
-{
-    let (mut write, mut out) = (Some(write), None);
-    raw_dyn(&value, &mut |nd, bytes| {
-        if let Some(write) = write.take() {
-            out = Some(write(nd, bytes)?);
-        }
-        Ok(())
-    })?;
-    Ok(out)
-}
-
 /// What an n-d array's shape and bytes are handed to.
 type TakeBytes<'a> = dyn FnMut(&NdShape, &[u8]) -> Result<(), Error> + 'a;
 
-/// [`raw`], the value behind `dyn` ([`DynValue`]) and the bytes handed to
-/// a `dyn` callback.
+/// Hands the data of the n-d array at the top of `value` (`NdArray`,
+/// `NdView`, through `Some` and plain newtypes; behind `dyn`,
+/// [`DynValue`]) as the bytes it serializes to a binary serializer to
+/// `write` with the shape while they are borrowed: the array's numbers as
+/// numpy's little-endian type of [`NdShape::code`], in its order.
+/// `Ok(false)` when `value` is anything else or its data are elements (not
+/// numbers, see `nd_serde`): then nothing was handed to `write`.
 #[inline(never)]
-fn raw_dyn(value: &DynValue<'_>, write: &mut TakeBytes<'_>) -> Result<(), Error> {
-    let look = Look::Nd {
-        inside: false,
-        code: "",
+pub(crate) fn raw(value: &DynValue<'_>, write: &mut TakeBytes<'_>) -> Result<bool, Error> {
+    let mut handed = false;
+    let take = &mut |nd: &NdShape, bytes: &[u8]| {
+        handed = true;
+        write(nd, bytes)
     };
-    match value.serialize(Probe::new(look, Raw(write))) {
+    match value.serialize(Look::Nd(None, Raw(take))) {
         Err(Stop::Data(e)) => Err(e),
-        _ => Ok(()),
+        _ => Ok(handed),
     }
 }
 
@@ -303,8 +286,7 @@ pub(crate) fn top<V: ?Sized + Serialize>(value: &V) -> Option<NdShape> {
 /// behind `dyn` ([`DynValue`]): the look stops at the data with the shape.
 #[inline(never)]
 fn nd_look_dyn(value: &DynValue<'_>, inside: bool) -> Result<NdShape, Error> {
-    let look = Look::Nd { inside, code: "" };
-    match erased_serde::serialize(value, Probe::new(look, Nothing)) {
+    match erased_serde::serialize(value, Bare::Nd(inside.then_some(""), Nothing)) {
         Err(Stop::Shape(nd)) => Ok(nd),
         Ok(_) => Err(malformed()),
         Err(stop) => Err(nd_error(stop)),
@@ -316,7 +298,7 @@ fn nd_look_dyn(value: &DynValue<'_>, inside: bool) -> Result<NdShape, Error> {
 /// not bytes (nothing was handed); a lone number is refused.
 #[inline(never)]
 fn bytes_dyn(data: &DynValue<'_>, nd: &NdShape, take: &mut TakeBytes<'_>) -> Result<bool, Stop> {
-    match erased_serde::serialize(data, Probe::new(Look::Bytes, Bytes { nd, take })) {
+    match erased_serde::serialize(data, Bare::Bytes(&mut |bytes| take(nd, bytes))) {
         Ok(Seen::Bytes) => Ok(true),
         Err(Stop::Is(_)) => Ok(false),
         Ok(_) => Err(Stop::Is(Found::Struct)),
@@ -346,7 +328,7 @@ pub(crate) fn key_word(found: Found) -> &'static str {
     }
 }
 
-/// Where [`Probe`] stopped: the value is not what was asked.
+/// Where [`Look`] stopped: the value is not what was asked.
 #[derive(Debug)]
 pub(crate) enum Stop {
     /// What the value is.
@@ -382,15 +364,17 @@ impl ser::Error for Stop {
     }
 }
 
-/// What [`Probe`] is asked.
-#[derive(Clone, Copy)]
-enum Look {
+/// What the look at the top of a value is asked, with what takes what it
+/// finds: the one serializer of this module. Numbers are captured by
+/// every look; anything a look does not take stops it with its kind.
+enum Look<'a, H> {
     /// A special newtype's inner value ([`probe`]): numbers, a pair,
     /// padding; the other special newtypes are no value.
     Value,
-    /// A map key's text: every newtype is looked through, `Some` only with
-    /// `through_some`; serde's defaults for `i128`/`u128` (an error).
-    Key { through_some: bool },
+    /// A map key's text, handed to the callback while it is borrowed:
+    /// every newtype is looked through, `Some` only when the flag says so;
+    /// serde's defaults for `i128`/`u128` (an error).
+    Key(bool, &'a mut dyn FnMut(&str)),
     /// What the value is ([`top_of`]): `Some` looked through, the crate's
     /// special newtypes are scalars, `i128`/`u128` integers; with `peek`,
     /// whether a tuple's first element is a record.
@@ -398,16 +382,18 @@ enum Look {
     Kind { peek: bool },
     /// A sequence of sizes (an n-d array's shape).
     Dims,
-    /// Bytes, and nothing else ([`bytes_dyn`]).
-    Bytes,
-    /// An n-d array's parts ([`parts`], [`shape_of`], [`top`]): their struct
-    /// only `inside` the array's newtype, which is looked for through plain
-    /// newtypes and `Some`; `code`: the element's numpy type the newtype's
-    /// name carries (see [`NdShape::code`]).
-    Nd { inside: bool, code: &'static str },
+    /// Bytes, and nothing else, handed to the callback while they are
+    /// borrowed ([`bytes_dyn`]).
+    Bytes(&'a mut dyn FnMut(&[u8]) -> Result<(), Error>),
+    /// An n-d array's parts ([`parts`], [`shape_of`], [`top`]), the data
+    /// handed to the taker: their struct only inside the array's newtype
+    /// (`Some` of the element's numpy type its name carries, see
+    /// [`NdShape::code`]), which `None` looks for through plain newtypes
+    /// and `Some`.
+    Nd(Option<&'static str>, H),
 }
 
-/// What [`Probe`] saw at the top.
+/// What [`Look`] saw at the top.
 enum Seen {
     /// A number (any [`Look`]), a pair or padding ([`Look::Value`]).
     Value(Captured),
@@ -421,54 +407,25 @@ enum Seen {
     Bytes,
 }
 
-/// What the caller of [`Probe`] takes from what it finds: by default
-/// nothing. The takers are named types, not closures: a closure made in a
-/// generic function is a new type per instantiation, and each would
-/// instantiate the probed value's `serialize` again.
+/// A look that takes no n-d array's data.
+type Bare<'a> = Look<'a, Nothing>;
+
+/// What takes an n-d array's data ([`Look::Nd`]): by default nothing.
+/// The takers are named types, not closures: a closure made in a generic
+/// function is a new type per instantiation, and each would instantiate
+/// the probed value's `serialize` again.
 trait Take: Sized {
-    /// Text (a key) while it is borrowed.
-    fn text(self, _: &str) -> Result<(), Stop> {
-        Ok(())
-    }
     /// The flat data of an n-d array of `nd`: by default the look stops
     /// there with the shape ([`Stop::Shape`]).
     fn data<T: ?Sized + Serialize>(self, nd: &NdShape, _: &T) -> Result<(), Stop> {
         Err(Stop::Shape(nd.clone()))
     }
-    /// Bytes, while they are borrowed: refused unless taken.
-    fn bytes(self, _: &[u8]) -> Result<(), Stop> {
-        Err(Stop::Is(Found::Bytes))
-    }
 }
 
-/// Nothing taken (a look that asks what a value is, or an n-d array's
-/// shape).
+/// Nothing taken: an n-d array's shape, or a look that takes no data.
 struct Nothing;
 
 impl Take for Nothing {}
-
-/// A key's text handed to the callback while it is borrowed ([`key_text`]).
-struct KeyTake<'a>(&'a mut dyn FnMut(&str));
-
-impl Take for KeyTake<'_> {
-    fn text(self, text: &str) -> Result<(), Stop> {
-        (self.0)(text);
-        Ok(())
-    }
-}
-
-/// Bytes handed with the shape to the callback while they are borrowed
-/// ([`bytes_dyn`]).
-struct Bytes<'a, 'b> {
-    nd: &'a NdShape,
-    take: &'a mut TakeBytes<'b>,
-}
-
-impl Take for Bytes<'_, '_> {
-    fn bytes(self, bytes: &[u8]) -> Result<(), Stop> {
-        (self.take)(self.nd, bytes).map_err(Stop::Data)
-    }
-}
 
 /// An n-d array's data as the bytes it offers ([`raw`]), handed with the
 /// shape to the callback.
@@ -536,28 +493,18 @@ where
 fn placed(e: Error, nd: &NdShape) -> Error {
     crate::array::nd::flat_to_nd(e, &nd.dims, nd.fortran, false)
 }
-/// The top of a value: text goes to `take`, numbers are captured, an n-d
-/// array's data is handed to `take`, anything else stops the serializer
-/// with its kind.
-struct Probe<H> {
-    take: H,
-    look: Look,
-}
-
-impl<H: Take> Probe<H> {
-    #[inline]
-    fn new(look: Look, take: H) -> Self {
-        Probe { take, look }
-    }
-
+impl<H: Take> Look<'_, H> {
     fn refuse(self, found: Found) -> Stop {
         Stop::Is(found)
     }
 
     /// Text, for [`Look::Key`] (no text elsewhere).
     fn text(self, found: Found, text: &str) -> Result<Seen, Stop> {
-        match self.look {
-            Look::Key { .. } => self.take.text(text).map(|()| Seen::Text),
+        match self {
+            Look::Key(_, take) => {
+                take(text);
+                Ok(Seen::Text)
+            }
             _ => Err(Stop::Is(found)),
         }
     }
@@ -565,8 +512,8 @@ impl<H: Take> Probe<H> {
     /// A 128-bit integer: serde's default refusal for a key, else an
     /// integer (no value to capture).
     fn wide(self, ty: &str) -> Stop {
-        match self.look {
-            Look::Key { .. } => Stop::Custom(format!("{ty} is not supported")),
+        match self {
+            Look::Key(..) => Stop::Custom(format!("{ty} is not supported")),
             _ => Stop::Is(Found::Int),
         }
     }
@@ -585,7 +532,7 @@ enum Items {
 impl Items {
     /// The items `look` takes of a sequence or tuple (`found`), else the
     /// stop.
-    fn of(look: Look, found: Found) -> Result<Items, Stop> {
+    fn of<H>(look: &Look<'_, H>, found: Found) -> Result<Items, Stop> {
         match (look, found) {
             (Look::Value, _) => Ok(Items::Pair([(0.0, false); 2], 0)),
             (Look::Dims, _) => Ok(Items::Dims(Vec::new())),
@@ -649,7 +596,7 @@ impl<H: Take> NdParts<H> {
         // anything but the parts in order is a malformed n-d array
         let malformed = Stop::Is(Found::Struct);
         match key {
-            "shape" => match value.serialize(Probe::new(Look::Dims, Nothing)) {
+            "shape" => match value.serialize(Bare::Dims) {
                 Ok(Seen::Dims(dims)) => self.dims = Some(dims),
                 _ => return Err(malformed),
             },
@@ -679,7 +626,7 @@ impl<H: Take> NdParts<H> {
 
 elements!(impl[H: Take] NdParts<H> => Seen, Stop: SerializeStruct);
 
-/// The number methods of [`Probe`]: each value captured as it is (the
+/// The number methods of [`Look`]: each value captured as it is (the
 /// integers widened to 64 bits).
 macro_rules! capture {
     ($($method:ident($ty:ty) => $captured:ident;)*) => {$(
@@ -689,7 +636,7 @@ macro_rules! capture {
     )*};
 }
 
-impl<H: Take> ser::Serializer for Probe<H> {
+impl<H: Take> ser::Serializer for Look<'_, H> {
     serializer_types!(Seen, Stop; (Items) (Items) _ _ _ (NdParts<H>) _);
 
     /// Every look's items through one loop per item type, not one per
@@ -699,7 +646,7 @@ impl<H: Take> ser::Serializer for Probe<H> {
         I: IntoIterator,
         I::Item: Serialize,
     {
-        collect_items(self.look, iter)
+        collect_items(Items::of(&self, Found::Seq), iter)
     }
 
     refuse!(serialize_none serialize_unit serialize_unit_struct
@@ -720,7 +667,10 @@ impl<H: Take> ser::Serializer for Probe<H> {
         serialize_f64(f64) => F64;
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Seen, Stop> {
-        self.take.bytes(v).map(|()| Seen::Bytes)
+        match self {
+            Look::Bytes(take) => take(v).map(|()| Seen::Bytes).map_err(Stop::Data),
+            _ => Err(Stop::Is(Found::Bytes)),
+        }
     }
     fn serialize_i128(self, _: i128) -> Result<Seen, Stop> {
         Err(self.wide("i128"))
@@ -743,10 +693,8 @@ impl<H: Take> ser::Serializer for Probe<H> {
         self.text(Found::UnitVariant(name, variant), variant)
     }
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Seen, Stop> {
-        match self.look {
-            Look::Key {
-                through_some: false,
-            } => Err(Stop::Some),
+        match self {
+            Look::Key(false, _) => Err(Stop::Some),
             _ => value.serialize(self),
         }
     }
@@ -755,7 +703,7 @@ impl<H: Take> ser::Serializer for Probe<H> {
         name: &'static str,
         value: &T,
     ) -> Result<Seen, Stop> {
-        match self.look {
+        match self {
             Look::Value => match Special::of(name) {
                 Some(Special::Padding) => Ok(Seen::Value(match probe(value) {
                     Captured::UInt(n) => Captured::Padding(n),
@@ -766,27 +714,24 @@ impl<H: Take> ser::Serializer for Probe<H> {
                 Some(_) => Ok(Seen::Value(Captured::Other)),
             },
             Look::Kind { .. } if special::is_token(name) => Err(Stop::Special),
-            Look::Nd { .. } => match Special::of(name) {
-                Some(Special::NdArray(code)) => {
-                    let look = Look::Nd { inside: true, code };
-                    value.serialize(Probe { look, ..self })
-                }
-                None => value.serialize(self),
+            Look::Nd(code, take) => match Special::of(name) {
+                Some(Special::NdArray(code)) => value.serialize(Look::Nd(Some(code), take)),
+                None => value.serialize(Look::Nd(code, take)),
                 Some(_) => Err(Stop::Special),
             },
             _ => value.serialize(self),
         }
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Items, Stop> {
-        Items::of(self.look, Found::Seq)
+        Items::of(&self, Found::Seq)
     }
     fn serialize_tuple(self, _: usize) -> Result<Items, Stop> {
-        Items::of(self.look, Found::Tuple)
+        Items::of(&self, Found::Tuple)
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<NdParts<H>, Stop> {
-        match self.look {
-            Look::Nd { inside: true, code } => Ok(NdParts {
-                take: Some(self.take),
+        match self {
+            Look::Nd(Some(code), take) => Ok(NdParts {
+                take: Some(take),
                 dims: None,
                 fortran: false,
                 code,
@@ -801,12 +746,12 @@ impl<H: Take> ser::Serializer for Probe<H> {
 /// caller's [`Take`]: the loop is instantiated once per item type (out
 /// of line, so that no taker's `collect_seq` takes a copy).
 #[inline(never)]
-fn collect_items<I>(look: Look, iter: I) -> Result<Seen, Stop>
+fn collect_items<I>(items: Result<Items, Stop>, iter: I) -> Result<Seen, Stop>
 where
     I: IntoIterator,
     I::Item: Serialize,
 {
-    let mut items = Items::of(look, Found::Seq)?;
+    let mut items = items?;
     for item in iter {
         items.element(&item)?;
     }
