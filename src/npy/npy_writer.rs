@@ -657,23 +657,20 @@ pub trait Durable: Write + Seek {
     fn set_len(&mut self, len: u64) -> std::io::Result<()>;
 }
 
-impl Durable for std::fs::File {
-    fn sync_data(&mut self) -> std::io::Result<()> {
-        std::fs::File::sync_data(self)
-    }
-    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
-        std::fs::File::set_len(self, len)
-    }
+/// `File` and `&File` (whose methods take `&self`) call the file's own.
+macro_rules! durable_file {
+    ($($file:ty),*) => {$(
+        impl Durable for $file {
+            fn sync_data(&mut self) -> std::io::Result<()> {
+                std::fs::File::sync_data(self)
+            }
+            fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+                std::fs::File::set_len(self, len)
+            }
+        }
+    )*};
 }
-
-impl Durable for &std::fs::File {
-    fn sync_data(&mut self) -> std::io::Result<()> {
-        std::fs::File::sync_data(self)
-    }
-    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
-        std::fs::File::set_len(self, len)
-    }
-}
+durable_file!(std::fs::File, &std::fs::File);
 
 impl<D: Durable + ?Sized> Durable for &mut D {
     fn sync_data(&mut self) -> std::io::Result<()> {
