@@ -213,7 +213,7 @@ struct Column {
 /// Loads every `.npy` member as a column, checking they share the first axis.
 fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, u64)> {
     let mut columns: Vec<Column> = Vec::new();
-    let mut len: Option<(u64, String)> = None;
+    let mut len: Option<u64> = None;
     for i in 0..npz.len() {
         let key = npz.key(i).to_owned();
         let Some((header, data)) = npz.load_index(i)? else {
@@ -225,16 +225,16 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
             )
             .in_member(&key));
         };
-        match &len {
-            None => len = Some((n, key.clone())),
-            Some((m, first)) if *m != n => {
+        // (the first column, when there is one, set `len`)
+        match (len, columns.first()) {
+            (Some(m), Some(first)) if m != n => {
                 return Err(Error::schema(format!(
                     "column lengths differ: this member has {n} records but member {} has {m}",
-                    PyStr(first)
+                    PyStr(&first.key)
                 ))
                 .in_member(&key));
             }
-            Some(_) => {}
+            _ => len = Some(n),
         }
         let data = if header.column_major() {
             crate::de::array::fortran_to_c(&data, &header.shape, header.descr.itemsize())
@@ -251,7 +251,7 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
             data,
         });
     }
-    Ok((columns, len.map_or(0, |(n, _)| n)))
+    Ok((columns, len.unwrap_or(0)))
 }
 
 struct Records<'a> {
