@@ -110,12 +110,22 @@ pub struct MemberReader<'a, R: Read> {
     key: String,
     /// Bytes read so far.
     read: u64,
+}
+
+impl<R: Read> MemberReader<'_, R> {
     /// How many bytes a buffer for the member's data may start at, from
     /// facts rather than claims: its compressed size (checked to lie in the
     /// archive) for a stored member, a small multiple of it
     /// ([`DEFLATE_PRESIZE_RATIO`]) for a deflated one, and never more than
     /// the directory declares.
-    room: u64,
+    fn room(&self) -> u64 {
+        let packed = self.file.compressed_size();
+        match self.file.compression() {
+            CompressionMethod::Stored => packed,
+            _ => packed.saturating_mul(DEFLATE_PRESIZE_RATIO),
+        }
+        .min(self.file.size())
+    }
 }
 
 impl<R: Read> std::fmt::Debug for MemberReader<'_, R> {
@@ -376,19 +386,7 @@ impl<R: Read + Seek> NpzReader<R> {
         let file = checked
             .and_then(|()| self.zip.by_index(i).map_err(zip_error))
             .map_err(|e| member_error(e, &key))?;
-        // checked to lie in the archive
-        let packed = file.compressed_size();
-        let room = match file.compression() {
-            CompressionMethod::Stored => packed,
-            _ => packed.saturating_mul(DEFLATE_PRESIZE_RATIO),
-        }
-        .min(file.size());
-        Ok(MemberReader {
-            file,
-            key,
-            read: 0,
-            room,
-        })
+        Ok(MemberReader { file, key, read: 0 })
     }
 
     /// Member `i`'s compressed zip stream, once its local header and data
@@ -462,7 +460,7 @@ impl<R: Read + Seek> NpzReader<R> {
             // a stored member's bytes lie in the archive (checked against its
             // length); a deflated member's are known only as they inflate
             let present = match member.file.compression() {
-                CompressionMethod::Stored => member.room,
+                CompressionMethod::Stored => member.room(),
                 _ => 0,
             };
             read_member(member, options, budget, npy_name, present, seed)
@@ -543,7 +541,7 @@ impl<R: Read + Seek> NpzReader<R> {
                 return Ok(None);
             };
             let total = parsed.header.data_len()?;
-            let room = total.min(member.room);
+            let room = total.min(member.room());
             let mut data = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
             member.by_ref().take(total).read_to_end(&mut data)?;
             if (data.len() as u64) < total {
