@@ -55,7 +55,7 @@ struct Directory {
 /// The archive's directory, as far as the checks need it.
 pub(crate) struct Extent {
     /// The stream's length.
-    len: u64,
+    pub(super) len: u64,
     /// Where the central directory starts: no member's bytes go past it.
     cd_start: u64,
     entries: Vec<Entry>,

@@ -66,9 +66,6 @@ pub struct NpzReader<R: Read + Seek> {
     zip: ZipArchive<R>,
     pub(crate) options: ReadOptions,
     keys: Vec<String>,
-    /// Bytes from the archive's start to the end of the stream: no member
-    /// holds more compressed bytes than this.
-    archive_len: u64,
     /// The stream position the archive starts at (what data ranges count
     /// from).
     start: u64,
@@ -251,7 +248,6 @@ impl<R: Read + Seek> NpzReader<R> {
         let io = |e| Error::io_at(e, "opening the archive (seeking or reading its start)");
         let start = reader.stream_position().map_err(io)?;
         let end = reader.seek(std::io::SeekFrom::End(0)).map_err(io)?;
-        let archive_len = end.saturating_sub(start);
         // the zip crate reads the whole stream, wherever it is positioned
         // (a Cursor just written is at its end): so does the check. Only
         // the archive's end is read (an object store's reader has fetched
@@ -290,7 +286,6 @@ impl<R: Read + Seek> NpzReader<R> {
             zip,
             options,
             keys,
-            archive_len,
             start,
             extent,
             budget,
@@ -628,7 +623,8 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn data_range(&mut self, name: &str) -> Result<DataRange> {
         let i = self.index(name)?;
-        let (archive_start, archive_len) = (self.start, self.archive_len);
+        // bytes from the archive's start to the end of the stream
+        let (archive_start, archive_len) = (self.start, self.extent.len.saturating_sub(self.start));
         self.with_member(i, |member, options, _| {
             let method = member.file.compression();
             if method != CompressionMethod::Stored {
