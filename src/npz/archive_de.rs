@@ -190,8 +190,8 @@ impl<'de, R: Read + Seek> SeqAccess<'de> for Members<'_, R> {
         let Some(i) = self.order.next() else {
             return Ok(None);
         };
-        self.current = Some(i);
-        self.next_value_seed(seed).map(Some)
+        // (a tuple's members are never inflated ahead)
+        self.npz.read_index(i, seed).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
