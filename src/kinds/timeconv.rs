@@ -297,14 +297,12 @@ pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, Stri
     if text == "NaT" {
         return Ok(NAT);
     }
-    let (date, time) = match text.split_once('T') {
-        Some((d, t)) => (d, Some(t)),
-        None => (text, None),
-    };
-    let (neg, date) = match date.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, date),
-    };
+    let (date, time) = text
+        .split_once('T')
+        .map_or((text, None), |(d, t)| (d, Some(t)));
+    let (neg, date) = date
+        .strip_prefix('-')
+        .map_or((false, date), |rest| (true, rest));
     let mut parts = date.split('-');
     let year = digits(parts.next().ok_or_else(bad)?).ok_or_else(bad)?;
     let year = if neg { -year } else { year };
@@ -377,11 +375,8 @@ pub(crate) fn parse_timedelta(text: &str, unit: DatetimeUnit) -> Result<i64, Str
         .ok_or_else(bad)?;
     let neg = num.starts_with('-');
     let n = digits(num.strip_prefix('-').unwrap_or(num)).ok_or_else(bad)?;
-    let n = if neg {
-        n.checked_neg().ok_or_else(bad)?
-    } else {
-        n
-    };
+    // at most i64::MAX: the negation is exact
+    let n = if neg { n.wrapping_neg() } else { n };
     let from = DatetimeUnit::new(from);
     convert(n, from, unit, false).map_err(|r| refusal_text(text, r, from, unit))
 }
