@@ -279,10 +279,10 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 
 /// Digits only (no sign), as an `i64`.
 fn digits(s: &str) -> Option<i64> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
+    // an empty text fails the parse; a sign, which it takes, fails the test
+    s.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| s.parse().ok())?
 }
 
 /// Reads what [`DatetimeUnit::datetime_as_string`] writes (`NaT`, `2024-01-01T00:00:00.500`,
