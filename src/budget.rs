@@ -92,8 +92,7 @@ impl Budget {
     /// Charges the data an array's header describes (what a target holds
     /// of it), before it is read.
     pub(crate) fn charge_data(&self, header: &Header) -> Result<()> {
-        let n = header.data_len()?;
-        self.charge(n, &|| "the array's data".to_owned())
+        self.charge(header.data_len()?, &|| "the array's data".to_owned())
     }
 
     /// Charges a generic target's values for the whole array of `header`.

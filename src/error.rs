@@ -315,9 +315,6 @@ impl Error {
     pub(crate) fn limit(msg: impl Into<String>) -> Self {
         Self::new(ErrorKind::Limit(msg.into()))
     }
-    pub(crate) fn io(err: std::io::Error) -> Self {
-        Self::new(ErrorKind::Io(err))
-    }
 
     /// An I/O error that says what failed (`what`: the operation and the
     /// file or member, "reading the header of x.npy"), keeping the OS error
@@ -502,7 +499,7 @@ impl std::error::Error for IoContext {
 
 impl From<std::io::Error> for Error {
     fn from(err: std::io::Error) -> Self {
-        Error::io(err)
+        Error::new(ErrorKind::Io(err))
     }
 }
 

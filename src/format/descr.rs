@@ -163,8 +163,7 @@ fn record(entries: &[Value], depth: usize, max_depth: usize) -> Result<Dtype> {
         let is_pad = matches!(name, Value::Str(n) if n.is_empty())
             && match &dt {
                 Dtype::Scalar(s) => matches!(s.ty(), ScalarType::Void(_)),
-                Dtype::Subarray(..) => true,
-                Dtype::Record(_) => false,
+                dt => matches!(dt, Dtype::Subarray(..)),
             };
         if !is_pad {
             let field = match name {

@@ -122,11 +122,7 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
     // Check the claimed length before reading or allocating anything. A
     // latin-1 char is one byte; a UTF-8 char at most four.
     let max = opts.max_header_size;
-    let byte_limit = if version.0 == 3 {
-        max.saturating_mul(4)
-    } else {
-        max
-    };
+    let byte_limit = max.saturating_mul(if version.0 == 3 { 4 } else { 1 });
     if header_len > byte_limit {
         return Err(too_long(header_len, max, version.0 == 3));
     }
@@ -190,8 +186,7 @@ pub(crate) fn declared_data_offset(bytes: &[u8]) -> Option<u64> {
 
 /// Parses the header at the start of `bytes`.
 pub(crate) fn parse_header(bytes: &[u8], opts: &ReadOptions) -> Result<ParsedHeader> {
-    let mut reader = bytes;
-    read_header(&mut reader, opts)
+    read_header(&mut { bytes }, opts)
 }
 
 fn too_long(n: usize, max: usize, bytes: bool) -> Error {
@@ -336,10 +331,7 @@ pub(crate) fn check_element_limits(header: &Header, max_elements: u64) -> Result
 /// sequences); checked by every read that presents the shape so, not by
 /// `NdArray`, which holds such an array in O(1).
 pub(crate) fn check_empty_axes(header: &Header, max_elements: u64) -> Result<()> {
-    match empty_axes(&header.shape) {
-        Some(empty) => check_empty(header, empty, max_elements),
-        None => Ok(()),
-    }
+    empty_axes(&header.shape).map_or(Ok(()), |empty| check_empty(header, empty, max_elements))
 }
 
 /// `empty` values that hold no bytes against `max_elements`.

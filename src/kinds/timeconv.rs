@@ -279,10 +279,10 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 
 /// Digits only (no sign), as an `i64`.
 fn digits(s: &str) -> Option<i64> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
+    // an empty text fails the parse; a sign, which it takes, fails the test
+    s.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| s.parse().ok())?
 }
 
 /// Reads what [`DatetimeUnit::datetime_as_string`] writes (`NaT`, `2024-01-01T00:00:00.500`,
@@ -297,14 +297,12 @@ pub(crate) fn parse_datetime(text: &str, unit: DatetimeUnit) -> Result<i64, Stri
     if text == "NaT" {
         return Ok(NAT);
     }
-    let (date, time) = match text.split_once('T') {
-        Some((d, t)) => (d, Some(t)),
-        None => (text, None),
-    };
-    let (neg, date) = match date.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, date),
-    };
+    let (date, time) = text
+        .split_once('T')
+        .map_or((text, None), |(d, t)| (d, Some(t)));
+    let (neg, date) = date
+        .strip_prefix('-')
+        .map_or((false, date), |rest| (true, rest));
     let mut parts = date.split('-');
     let year = digits(parts.next().ok_or_else(bad)?).ok_or_else(bad)?;
     let year = if neg { -year } else { year };
@@ -377,11 +375,8 @@ pub(crate) fn parse_timedelta(text: &str, unit: DatetimeUnit) -> Result<i64, Str
         .ok_or_else(bad)?;
     let neg = num.starts_with('-');
     let n = digits(num.strip_prefix('-').unwrap_or(num)).ok_or_else(bad)?;
-    let n = if neg {
-        n.checked_neg().ok_or_else(bad)?
-    } else {
-        n
-    };
+    // at most i64::MAX: the negation is exact
+    let n = if neg { n.wrapping_neg() } else { n };
     let from = DatetimeUnit::new(from);
     convert(n, from, unit, false).map_err(|r| refusal_text(text, r, from, unit))
 }

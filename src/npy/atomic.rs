@@ -131,7 +131,7 @@ pub(crate) fn write_atomically(
     write: impl FnOnce(&mut File) -> Result<()>,
 ) -> Result<()> {
     let name = path.file_name().ok_or_else(|| {
-        Error::io(std::io::Error::new(
+        Error::from(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!("{} does not name a file", path.display()),
         ))
