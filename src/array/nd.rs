@@ -106,17 +106,15 @@ pub(crate) fn flat_to_nd(mut e: Error, dims: &[u64], fortran: bool, record: bool
         return e;
     }
     let mut index = vec![0u64; dims.len()];
-    let mut place = |ax: usize| {
-        let d = dims.get(ax).copied().unwrap_or(1).max(1);
-        if let Some(i) = index.get_mut(ax) {
-            *i = k.checked_rem(d).unwrap_or(0);
-        }
-        k = k.checked_div(d).unwrap_or(0);
+    let mut place = |(i, &d): (&mut u64, &u64)| {
+        *i = k % d.max(1);
+        k /= d.max(1);
     };
+    let axes = index.iter_mut().zip(dims);
     if fortran {
-        (0..dims.len()).for_each(&mut place);
+        axes.for_each(&mut place);
     } else {
-        (0..dims.len()).rev().for_each(&mut place);
+        axes.rev().for_each(&mut place);
     }
     e.at_nd(index, record)
 }

@@ -382,11 +382,8 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for DataField<T> {
     }
 
     /// Bytes as a format without a byte string presents them.
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut bytes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 20));
-        while let Some(b) = seq.next_element::<u8>()? {
-            bytes.push(b);
-        }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Vec<T>, A::Error> {
+        let bytes = Vec::<u8>::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
         self.visit_bytes(&bytes)
     }
 }

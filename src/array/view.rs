@@ -41,6 +41,8 @@
 // checked.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+use std::cmp::Ordering;
+
 use crate::array::nd::{NdView, NdViewMut, Order};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Dtype, Scalar, ScalarType, ShapeRepr};
@@ -147,19 +149,17 @@ fn layout<T: ViewElement>(
 /// Checks that the data, `have` bytes, is exactly what `header` promises.
 pub(crate) fn check_len(header: &Header, have: u64) -> Result<()> {
     let total = header.data_len()?;
-    if have < total {
-        return Err(Error::data(format!(
+    match have.cmp(&total) {
+        Ordering::Equal => Ok(()),
+        Ordering::Less => Err(Error::data(format!(
             "data ends after {have} bytes, the header promises {total} bytes"
-        )));
-    }
-    if have > total {
-        return Err(Error::data(format!(
+        ))),
+        Ordering::Greater => Err(Error::data(format!(
             "{} bytes follow the {total} bytes of data the header promises (a view takes \
              exactly one array)",
             have.saturating_sub(total)
-        )));
+        ))),
     }
-    Ok(())
 }
 
 /// The dtype a view of `T` needs: `T`'s type in this machine's byte order.
