@@ -104,9 +104,11 @@ pub fn view_mut<T: ViewElement>(bytes: &mut [u8]) -> Result<NdViewMut<'_, T>> {
 }
 
 /// The header checks of a view: every limit but `max_elements`, since a
-/// view allocates nothing for the elements (as before reading rows).
+/// view allocates nothing for the elements. (`npy::rows::whole_array` of
+/// the default options is the same; it is not called here so that this
+/// module, which `rows` uses, does not import `rows` back.)
 pub(crate) fn view_options() -> ReadOptions {
-    crate::npy::rows::whole_array(&ReadOptions::new())
+    ReadOptions::new().max_elements(u64::MAX)
 }
 
 /// `data`, which starts at byte `offset` of what the caller was given, as
