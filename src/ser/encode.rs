@@ -894,6 +894,18 @@ struct Slot<'a, 'f> {
 }
 
 impl Slot<'_, '_> {
+    /// The leaf's scalar; on another node, `expected ..., found {found}`.
+    fn scalar(&self, found: impl FnOnce() -> String) -> Result<Scalar> {
+        self.node
+            .scalar
+            .ok_or_else(|| mismatch(self.node, &found()))
+    }
+
+    /// Writes the low bytes of `bits` over the slot, in `s`'s byte order.
+    fn write(self, bits: u64, s: &Scalar) -> Result<()> {
+        write_uint(self.buf, bits, s)
+    }
+
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
         if self.node.strict && self.node.scalar.map(|s| s.ty()) != Some(ty) {
@@ -931,10 +943,7 @@ impl Slot<'_, '_> {
     }
 
     fn put_int(self, v: i128) -> Result<()> {
-        let Some(s) = self.node.scalar else {
-            return Err(mismatch(self.node, &format!("integer {v}")));
-        };
-        let big = s.order() == ByteOrder::Big;
+        let s = self.scalar(|| format!("integer {v}"))?;
         match s.ty() {
             ScalarType::Int(n @ (1 | 2 | 4 | 8)) | ScalarType::UInt(n @ (1 | 2 | 4 | 8)) => {
                 // the bits above the type's value bits (n * 8, one less
@@ -947,7 +956,7 @@ impl Slot<'_, '_> {
                 if high != 0 && !(signed && high == -1) {
                     return Err(not_fit(v, &s));
                 }
-                write_uint(self.buf, v as u64, n, big)
+                self.write(v as u64, &s)
             }
             ScalarType::Float(_) => {
                 let f = if v < 0 {
@@ -962,19 +971,17 @@ impl Slot<'_, '_> {
             }
             ScalarType::Datetime(_) | ScalarType::Timedelta(_) => {
                 let c = i64::try_from(v).map_err(|_| not_fit(v, &s))?;
-                write_uint(self.buf, c as u64, 8, big)
+                self.write(c as u64, &s)
             }
             _ => Err(mismatch(self.node, &format!("integer {v}"))),
         }
     }
 
     fn put_float(self, v: f64, from_f32: bool, show: &dyn Fn() -> String) -> Result<()> {
-        let Some(s) = self.node.scalar else {
-            return Err(mismatch(self.node, &format!("float {}", show())));
-        };
+        let s = self.scalar(|| format!("float {}", show()))?;
         match s.ty() {
             ScalarType::Float(n @ (2 | 4 | 8)) => match float_bits(v, n) {
-                Some(b) => write_uint(self.buf, b, n, s.order() == ByteOrder::Big),
+                Some(b) => self.write(b, &s),
                 None => Err(inexact_float(&show(), &[v], from_f32, &s)),
             },
             _ => {
@@ -985,10 +992,7 @@ impl Slot<'_, '_> {
     }
 
     fn put_complex(self, re: f64, im: f64) -> Result<()> {
-        let Some(s) = self.node.scalar else {
-            return Err(mismatch(self.node, "a complex number"));
-        };
-        let big = s.order() == ByteOrder::Big;
+        let s = self.scalar(|| "a complex number".to_owned())?;
         let show = || format!("({re}{im:+}j)");
         let half = self.buf.len() / 2;
         match (s.ty(), self.buf.split_at_mut_checked(half)) {
@@ -996,8 +1000,8 @@ impl Slot<'_, '_> {
             (ScalarType::Complex(n @ (8 | 16)), Some((a, b))) => {
                 match (float_bits(re, n / 2), float_bits(im, n / 2)) {
                     (Some(r), Some(i)) => {
-                        write_uint(a, r, n / 2, big)?;
-                        write_uint(b, i, n / 2, big)
+                        write_uint(a, r, &s)?;
+                        write_uint(b, i, &s)
                     }
                     _ => Err(inexact_float(&show(), &[re, im], false, &s)),
                 }
@@ -1009,9 +1013,7 @@ impl Slot<'_, '_> {
     #[cold]
     #[inline(never)]
     fn put_str(self, v: &str) -> Result<()> {
-        let Some(s) = self.node.scalar else {
-            return Err(mismatch(self.node, "string"));
-        };
+        let s = self.scalar(|| "string".to_owned())?;
         if v.ends_with('\0') {
             return Err(nul_error());
         }
@@ -1059,15 +1061,13 @@ impl Slot<'_, '_> {
             let kind = if delta { "timedelta64" } else { "datetime64" };
             format!("{kind}{from}")
         };
-        let Some(s) = self.node.scalar else {
-            return Err(mismatch(self.node, &found()));
-        };
+        let s = self.scalar(found)?;
         let to = match (s.ty(), delta) {
             (ScalarType::Datetime(u), false) | (ScalarType::Timedelta(u), true) => u,
             _ => return Err(mismatch(self.node, &found())),
         };
         let c = convert_time(count, from, to, !delta)?;
-        write_uint(self.buf, c as u64, 8, s.order() == ByteOrder::Big)
+        self.write(c as u64, &s)
     }
 
     /// A kind given as its bits ([`Bits`]: `half::f16`, `half::bf16`): its
@@ -1088,9 +1088,7 @@ impl Slot<'_, '_> {
         }
         self.strict_ok(kind.own)?;
         match self.node.scalar {
-            Some(s) if s.ty() == kind.own => {
-                write_uint(self.buf, bits, size as u8, s.order() == ByteOrder::Big)
-            }
+            Some(s) if s.ty() == kind.own => self.write(bits, &s),
             _ => {
                 let v = (kind.value)(bits);
                 self.put_float(v, true, &|| v.to_string())
@@ -1180,17 +1178,14 @@ fn put_unicode(dst: &mut [u8], v: &str, big: bool) -> bool {
     true
 }
 
-/// Writes the low `n` bytes of `bits` in the given byte order.
+/// Writes the low bytes of `bits` over `buf` (a scalar of `s`, or half
+/// of a complex one) in `s`'s byte order.
 #[inline]
-fn write_uint(buf: &mut [u8], bits: u64, n: u8, big: bool) -> Result<()> {
-    let n = usize::from(n);
+fn write_uint(buf: &mut [u8], bits: u64, s: &Scalar) -> Result<()> {
     let le = bits.to_le_bytes();
-    let (Some(src), Some(dst)) = (le.get(..n), buf.get_mut(..n)) else {
-        return Err(internal());
-    };
-    dst.copy_from_slice(src);
-    if big {
-        dst.reverse();
+    buf.copy_from_slice(le.get(..buf.len()).ok_or_else(internal)?);
+    if s.order() == ByteOrder::Big {
+        buf.reverse();
     }
     Ok(())
 }
