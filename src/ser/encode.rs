@@ -296,7 +296,7 @@ fn compile(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> T
 pub(crate) struct DtypeTree {
     dt: Dtype,
     root: TreeNode,
-    /// Scratch of the exact pass (see [`Seen`]).
+    /// Scratch of the exact pass (see [`Rec`]'s `seen`).
     marks: Vec<bool>,
 }
 
@@ -581,7 +581,7 @@ struct Frame<'b> {
     buf: &'b mut [u8],
     base: u32,
     /// The flags of the records whose fields came out of order (see
-    /// [`Seen`]).
+    /// [`Rec`]).
     marks: &'b mut Vec<bool>,
 }
 
@@ -1190,36 +1190,6 @@ fn write_uint(buf: &mut [u8], bits: u64, s: &Scalar) -> Result<()> {
     Ok(())
 }
 
-/// Which record fields a value has given, once they came out of dtype
-/// order: a flag per field, in the frame's `marks` from `at` (kept by the
-/// tree, so that neither this nor a [`Rec`] owns memory).
-#[derive(Clone, Copy)]
-struct Seen {
-    at: usize,
-    /// The field looked at first for the next key (the one after the last
-    /// written).
-    next: usize,
-}
-
-impl Seen {
-    /// The fields before `next` given (in order, so far), of `n`.
-    fn upto(marks: &mut Vec<bool>, n: usize, next: usize) -> Seen {
-        let at = marks.len();
-        marks.extend((0..n).map(|i| i < next));
-        Seen { at, next }
-    }
-
-    /// Marks field `i`; false when it was marked before.
-    fn mark(&self, marks: &mut [bool], i: usize) -> bool {
-        let flag = marks.get_mut(self.at.saturating_add(i));
-        flag.is_some_and(|f| !std::mem::replace(f, true))
-    }
-
-    fn has(&self, marks: &[bool], i: usize) -> bool {
-        marks.get(self.at.saturating_add(i)) == Some(&true)
-    }
-}
-
 /// A struct or map written into a record node.
 struct Rec<'a, 'f, 'b, E> {
     /// The record's fields in dtype order.
@@ -1227,7 +1197,11 @@ struct Rec<'a, 'f, 'b, E> {
     /// While the fields come in dtype order, the ones still to come;
     /// emptied once one did not (`seen` then has the state).
     rest: std::slice::Iter<'a, FieldNode>,
-    seen: Option<Seen>,
+    /// Once the fields came out of dtype order: where their flags (given
+    /// or not, one per field) start in the frame's `marks` (kept by the
+    /// tree, so that a `Rec` owns no memory), and the field looked at
+    /// first for the next key (the one after the last written).
+    seen: Option<(usize, usize)>,
     /// The tree's strict mode.
     strict: bool,
     frame: &'f mut Frame<'b>,
@@ -1267,7 +1241,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
 
     /// The field looked at first: the one after the last written.
     fn hint(&self) -> usize {
-        self.seen.map_or(self.in_order(), |s| s.next)
+        self.seen.map_or(self.in_order(), |(_, next)| next)
     }
 
     fn lookup(&self, key: &str) -> Option<usize> {
@@ -1314,19 +1288,22 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
             self.rest.next();
             return Ok(());
         }
-        let mut seen = match self.seen {
-            Some(seen) => seen,
-            None => Seen::upto(self.frame.marks, self.kids.len(), self.in_order()),
-        };
+        let (at, next) = (self.frame.marks.len(), self.in_order());
+        let (at, _) = *self.seen.get_or_insert_with(|| {
+            // the fields before the first out of order were given
+            let marks = &mut self.frame.marks;
+            marks.extend((0..self.kids.len()).map(|i| i < next));
+            (at, next)
+        });
         self.rest = [].iter();
-        if !seen.mark(self.frame.marks, idx) {
+        let flag = self.frame.marks.get_mut(at.saturating_add(idx));
+        if flag.is_none_or(|f| std::mem::replace(f, true)) {
             return Err(E::of(
                 Error::mismatch("field given twice").in_field(&f.name),
             ));
         }
         // idx indexes the record's fields: one more cannot overflow
-        seen.next = idx.wrapping_add(1);
-        self.seen = Some(seen);
+        self.seen = Some((at, idx.wrapping_add(1)));
         Ok(())
     }
 
@@ -1341,8 +1318,11 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     #[cold]
     #[inline(never)]
     fn finish_other(self) -> Result<()> {
-        let missing = match &self.seen {
-            Some(seen) => (0..self.kids.len()).find(|&i| !seen.has(self.frame.marks, i)),
+        let marks = &self.frame.marks;
+        let missing = match self.seen {
+            Some((at, _)) => {
+                (0..self.kids.len()).find(|&i| marks.get(at.saturating_add(i)) != Some(&true))
+            }
             None => Some(self.in_order()),
         };
         match missing.and_then(|i| self.kids.get(i)) {
