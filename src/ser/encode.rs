@@ -351,9 +351,6 @@ impl DtypeTree {
     /// the tree would.
     pub(crate) fn flat(&self) -> Option<Layout> {
         let root = &self.root;
-        if root.off != 0 {
-            return None;
-        }
         if let Some((num, n)) = numbers(root) {
             return Some(match n {
                 0 => Layout::Bare(num),
@@ -1449,13 +1446,8 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
         if self.node.tag == Tag::Record {
             return e.field(&kid.name);
         }
-        e.index(
-            self.node
-                .kids
-                .len()
-                .wrapping_sub(self.kids.len())
-                .wrapping_sub(1),
-        )
+        let left = self.kids.len().wrapping_add(1);
+        e.index(self.node.kids.len().wrapping_sub(left))
     }
 
     #[cold]
