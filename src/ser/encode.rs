@@ -808,15 +808,13 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             ));
         };
         let reordered = nd.reordered();
+        let rank = self.node.rank.saturating_add(1);
         let flat = TreeNode {
             n: count,
             stride,
-            // the dims below the shape's, and the one flat axis
-            rank: self
-                .node
-                .rank
-                .saturating_sub(nd.dims.len())
-                .saturating_add(1),
+            // the dims below the shape's (`fits`: at most the node's), and
+            // the one flat axis
+            rank: rank.saturating_sub(nd.dims.len()),
             off: if reordered { 0 } else { self.node.off },
             kids: Box::new([FieldNode::kid(TreeNode {
                 off: 0,
