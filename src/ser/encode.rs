@@ -718,10 +718,7 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
         match (self.node.tag, ty) {
             (Tag::Sub, _) => Ok(self.repeat()),
             (Tag::Array | Tag::Record, _) => Ok(self.seq(Walk::Kids)),
-            (_, Some(ScalarType::Complex(_))) => Ok(self.seq(Walk::Complex {
-                parts: [None, None],
-                n: 0,
-            })),
+            (_, Some(ScalarType::Complex(_))) => Ok(self.seq(Walk::Complex([0.0; 2], 0))),
             (_, Some(ScalarType::Bytes(_) | ScalarType::Void(_))) => {
                 Ok(self.seq(Walk::Bytes { n: 0 }))
             }
@@ -1393,8 +1390,9 @@ enum Walk {
     /// The node's kids one by one: an unrolled subarray, or a record by
     /// position (a tuple).
     Kids,
-    /// `[re, im]` into a complex scalar.
-    Complex { parts: [Option<f64>; 2], n: usize },
+    /// `[re, im]` into a complex scalar: the parts so far, and their count
+    /// (`n` > 2: too many).
+    Complex([f64; 2], usize),
     /// Integers 0..=255 into `Sn`/`Vn`: how `deserialize_any` hands such
     /// a field over (`S` without its trailing NULs), so it writes back.
     Bytes { n: usize },
@@ -1472,7 +1470,7 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
     #[inline(never)]
     fn other<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match &mut self.walk {
-            Walk::Complex { parts, n } => {
+            Walk::Complex(parts, n) => {
                 let Some((part, _)) = probe(value).part() else {
                     return Err(Error::mismatch(
                         "complex parts must be numbers exactly representable as floats",
@@ -1480,7 +1478,7 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
                     .at_index(*n as u64));
                 };
                 if let Some(slot) = parts.get_mut(*n) {
-                    *slot = Some(part);
+                    *slot = part;
                 }
                 // more than 2 parts is refused at the end; saturation
                 // keeps that refusal whatever the count
@@ -1538,11 +1536,8 @@ impl<E: Pass> Seq<'_, '_, '_, E> {
         let given = match self.walk {
             Walk::Repeat { left, .. } => node.n.wrapping_sub(left),
             Walk::Kids => node.kids.len().wrapping_sub(self.kids.len()),
-            Walk::Complex {
-                parts: [Some(re), Some(im)],
-                n: 2,
-            } => return self.slot()?.put_complex(re, im),
-            Walk::Complex { n, .. } => {
+            Walk::Complex([re, im], 2) => return self.slot()?.put_complex(re, im),
+            Walk::Complex(_, n) => {
                 return Err(mismatch(
                     node,
                     &format!("a sequence of length {n} (a complex number is [re, im])"),
