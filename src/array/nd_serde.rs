@@ -62,21 +62,16 @@ const FIELDS: &[&str] = &["shape", "order", "data"];
 /// writer recognises (named by [`nd_name`]: with the element's numpy type
 /// for plain numbers, so that an empty array still has a dtype): `{shape,
 /// order, data}`, the data flat in `order` (this crate's writer takes its shape
-/// and order from here, see `ser::nd`); `in_place`: the data's
-/// little-endian bytes, when an owned array of numbers has them in place
+/// and order from here, see `ser::nd`); last, the data's little-endian
+/// bytes, when an owned array of numbers has them in place
 /// ([`number::le_in_place`]).
-struct Parts<'a, T> {
-    shape: &'a [usize],
-    order: Order,
-    data: &'a [T],
-    in_place: Option<&'a [u8]>,
-}
+struct Parts<'a, T>(&'a [usize], Order, &'a [T], Option<&'a [u8]>);
 
 impl<T: Serialize + 'static> Serialize for Parts<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut parts = serializer.serialize_struct("NdArray", FIELDS.len())?;
-        parts.serialize_field("shape", self.shape)?;
-        parts.serialize_field("order", &self.order)?;
+        parts.serialize_field("shape", self.0)?;
+        parts.serialize_field("order", &self.1)?;
         parts.serialize_field("data", &Data(self))?;
         parts.end()
     }
@@ -89,7 +84,7 @@ struct Data<'p, 'a, T>(&'p Parts<'a, T>);
 
 impl<T: Serialize + 'static> Serialize for Data<'_, '_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Parts { data, in_place, .. } = *self.0;
+        let Parts(_, _, data, in_place) = *self.0;
         if serializer.is_human_readable() {
             return data.serialize(serializer);
         }
@@ -125,12 +120,7 @@ impl<T: Serialize + 'static> Serialize for NdArray<T> {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let parts = Parts {
-            shape: self.shape(),
-            order: self.order(),
-            data: self.data(),
-            in_place: self.le_in_place(),
-        };
+        let parts = Parts(self.shape(), self.order(), self.data(), self.le_in_place());
         serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
     }
 }
@@ -148,13 +138,8 @@ impl<T: Serialize + 'static> Serialize for NdView<'_, T> {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let parts = Parts {
-            shape: self.shape(),
-            order: self.order(),
-            data: self.data(),
-            // borrowed numbers are copied into bytes ([`number::le_copy`])
-            in_place: None,
-        };
+        // borrowed numbers are copied into bytes ([`number::le_copy`])
+        let parts = Parts(self.shape(), self.order(), self.data(), None);
         serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
     }
 }
