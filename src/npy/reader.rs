@@ -603,9 +603,7 @@ impl<R: Read + Seek> NpyReader<R> {
         self.failed = false;
         Ok(())
     }
-}
 
-impl<R: Read + Seek> NpyReader<R> {
     /// Reads rows `range` of the first axis (records of a 1-d array) into
     /// `T`, seeking to them: what [`from_slice`] reads from the file numpy
     /// writes for `arr[a:b]`. Works for C order and for 1-d arrays of
