@@ -175,21 +175,12 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for NdVisitor<T> {
             )));
         };
         let absorbed = absorbed_axes::<T>();
-        let parts = dims
-            .len()
-            .checked_sub(absorbed.len())
-            .and_then(|at| dims.split_at_checked(at));
-        let lead = match parts {
-            Some((lead, rest)) if rest.iter().copied().eq(absorbed.iter().map(|&n| n as u64)) => {
-                lead
-            }
-            _ => {
-                return Err(de::Error::custom(format_args!(
-                    "expected an array whose last axes are {} (the element type's), found shape {}",
-                    ShapeRepr(&absorbed),
-                    ShapeRepr(&dims)
-                )));
-            }
+        let Some(lead) = dims.strip_suffix(&absorbed[..]) else {
+            return Err(de::Error::custom(format_args!(
+                "expected an array whose last axes are {} (the element type's), found shape {}",
+                ShapeRepr(&absorbed),
+                ShapeRepr(&dims)
+            )));
         };
         let shape = lead
             .iter()
@@ -240,7 +231,7 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for DataSeed<T> {
 /// The sizes of the trailing axes an element type absorbs: the tuple
 /// lengths it asks for, outermost first (`[[f32; 4]; 2]`: `[2, 4]`);
 /// none for a complex number (numpy's `c8`/`c16` is one scalar).
-fn absorbed_axes<'de, T: Deserialize<'de> + 'static>() -> Vec<usize> {
+fn absorbed_axes<'de, T: Deserialize<'de> + 'static>() -> Vec<u64> {
     let mut lens = Vec::new();
     if !number::code::<T>().is_some_and(nd_pairs) {
         // the probe always ends in an error: only the lengths matter
@@ -250,7 +241,7 @@ fn absorbed_axes<'de, T: Deserialize<'de> + 'static>() -> Vec<usize> {
 }
 
 /// Records `deserialize_tuple` lengths and fails on anything else.
-struct Probe<'a>(&'a mut Vec<usize>);
+struct Probe<'a>(&'a mut Vec<u64>);
 
 impl<'de> Deserializer<'de> for Probe<'_> {
     type Error = de::value::Error;
@@ -264,7 +255,7 @@ impl<'de> Deserializer<'de> for Probe<'_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.push(len);
+        self.0.push(len as u64);
         visitor.visit_seq(ProbeSeq(Some(self.0)))
     }
 
@@ -276,7 +267,7 @@ impl<'de> Deserializer<'de> for Probe<'_> {
 }
 
 /// The probe's sequence: probes its first element, then fails.
-struct ProbeSeq<'a>(Option<&'a mut Vec<usize>>);
+struct ProbeSeq<'a>(Option<&'a mut Vec<u64>>);
 
 impl<'de> SeqAccess<'de> for ProbeSeq<'_> {
     type Error = de::value::Error;
