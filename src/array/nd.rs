@@ -133,6 +133,37 @@ fn checked_order(shape: &[usize], order: Order, len: usize) -> Result<Order> {
     }
 }
 
+/// The accessors the three n-d types share; `len` and `is_empty` where
+/// named.
+macro_rules! accessors {
+    ($($ty:ident<$($g:tt),+> $($len:ident)?;)+) => {$(
+        impl<$($g),+> $ty<$($g),+> {
+            /// The size of each axis; `[]` for a 0-d array (one element).
+            pub fn shape(&self) -> &[usize] {
+                &self.shape
+            }
+
+            /// How [`data`](Self::data) is laid out.
+            pub fn order(&self) -> Order {
+                self.order
+            }
+            $(
+            /// The number of elements (the product of the shape).
+            pub fn $len(&self) -> usize {
+                self.data.len()
+            }
+
+            /// Whether an axis is 0 long.
+            pub fn is_empty(&self) -> bool {
+                self.data.is_empty()
+            }
+            )?
+        }
+    )+};
+}
+
+accessors!(NdView<'a, T> len; NdViewMut<'a, T>; NdArray<T> len;);
+
 /// A borrowed n-d array: a shape, an [`Order`] and flat data.
 ///
 /// ```
@@ -160,29 +191,9 @@ impl<'a, T> NdView<'a, T> {
         Ok(NdView { shape, order, data })
     }
 
-    /// The size of each axis; `[]` for a 0-d array (one element).
-    pub fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-
-    /// How [`data`](Self::data) is laid out.
-    pub fn order(&self) -> Order {
-        self.order
-    }
-
     /// The elements, in [`order`](Self::order).
     pub fn data(&self) -> &'a [T] {
         self.data
-    }
-
-    /// The number of elements (the product of the shape).
-    pub fn len(&self) -> usize {
-        self.data.len()
-    }
-
-    /// Whether an axis is 0 long.
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
     }
 }
 
@@ -213,16 +224,6 @@ impl<'a, T> NdViewMut<'a, T> {
     pub fn new(shape: Vec<usize>, order: Order, data: &'a mut [T]) -> Result<NdViewMut<'a, T>> {
         let order = checked_order(&shape, order, data.len())?;
         Ok(NdViewMut { shape, order, data })
-    }
-
-    /// The size of each axis; `[]` for a 0-d array (one element).
-    pub fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-
-    /// How the data is laid out.
-    pub fn order(&self) -> Order {
-        self.order
     }
 
     /// The elements, in [`order`](Self::order).
@@ -319,16 +320,6 @@ impl<T> NdArray<T> {
         NdArray { shape, order, data }
     }
 
-    /// The size of each axis; `[]` for a 0-d array (one element).
-    pub fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-
-    /// How [`data`](Self::data) is laid out.
-    pub fn order(&self) -> Order {
-        self.order
-    }
-
     /// The elements, in [`order`](Self::order).
     pub fn data(&self) -> &[T] {
         &self.data
@@ -337,16 +328,6 @@ impl<T> NdArray<T> {
     /// The elements, to be changed in place (the shape stays).
     pub fn data_mut(&mut self) -> &mut [T] {
         &mut self.data
-    }
-
-    /// The number of elements (the product of the shape).
-    pub fn len(&self) -> usize {
-        self.data.len()
-    }
-
-    /// Whether an axis is 0 long.
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
     }
 
     /// The data as its numbers' little-endian bytes in place, for plain

@@ -62,21 +62,16 @@ const FIELDS: &[&str] = &["shape", "order", "data"];
 /// writer recognises (named by [`nd_name`]: with the element's numpy type
 /// for plain numbers, so that an empty array still has a dtype): `{shape,
 /// order, data}`, the data flat in `order` (this crate's writer takes its shape
-/// and order from here, see `ser::nd`); `in_place`: the data's
-/// little-endian bytes, when an owned array of numbers has them in place
+/// and order from here, see `ser::nd`); last, the data's little-endian
+/// bytes, when an owned array of numbers has them in place
 /// ([`number::le_in_place`]).
-struct Parts<'a, T> {
-    shape: &'a [usize],
-    order: Order,
-    data: &'a [T],
-    in_place: Option<&'a [u8]>,
-}
+struct Parts<'a, T>(&'a [usize], Order, &'a [T], Option<&'a [u8]>);
 
 impl<T: Serialize + 'static> Serialize for Parts<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut parts = serializer.serialize_struct("NdArray", FIELDS.len())?;
-        parts.serialize_field("shape", self.shape)?;
-        parts.serialize_field("order", &self.order)?;
+        parts.serialize_field("shape", self.0)?;
+        parts.serialize_field("order", &self.1)?;
         parts.serialize_field("data", &Data(self))?;
         parts.end()
     }
@@ -89,7 +84,7 @@ struct Data<'p, 'a, T>(&'p Parts<'a, T>);
 
 impl<T: Serialize + 'static> Serialize for Data<'_, '_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Parts { data, in_place, .. } = *self.0;
+        let Parts(_, _, data, in_place) = *self.0;
         if serializer.is_human_readable() {
             return data.serialize(serializer);
         }
@@ -125,12 +120,7 @@ impl<T: Serialize + 'static> Serialize for NdArray<T> {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let parts = Parts {
-            shape: self.shape(),
-            order: self.order(),
-            data: self.data(),
-            in_place: self.le_in_place(),
-        };
+        let parts = Parts(self.shape(), self.order(), self.data(), self.le_in_place());
         serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
     }
 }
@@ -148,13 +138,8 @@ impl<T: Serialize + 'static> Serialize for NdView<'_, T> {
     /// # Ok::<(), npy_serde::Error>(())
     /// ```
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let parts = Parts {
-            shape: self.shape(),
-            order: self.order(),
-            data: self.data(),
-            // borrowed numbers are copied into bytes ([`number::le_copy`])
-            in_place: None,
-        };
+        // borrowed numbers are copied into bytes ([`number::le_copy`])
+        let parts = Parts(self.shape(), self.order(), self.data(), None);
         serializer.serialize_newtype_struct(nd_name::<T>(), &parts)
     }
 }
@@ -190,21 +175,12 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for NdVisitor<T> {
             )));
         };
         let absorbed = absorbed_axes::<T>();
-        let parts = dims
-            .len()
-            .checked_sub(absorbed.len())
-            .and_then(|at| dims.split_at_checked(at));
-        let lead = match parts {
-            Some((lead, rest)) if rest.iter().copied().eq(absorbed.iter().map(|&n| n as u64)) => {
-                lead
-            }
-            _ => {
-                return Err(de::Error::custom(format_args!(
-                    "expected an array whose last axes are {} (the element type's), found shape {}",
-                    ShapeRepr(&absorbed),
-                    ShapeRepr(&dims)
-                )));
-            }
+        let Some(lead) = dims.strip_suffix(&absorbed[..]) else {
+            return Err(de::Error::custom(format_args!(
+                "expected an array whose last axes are {} (the element type's), found shape {}",
+                ShapeRepr(&absorbed),
+                ShapeRepr(&dims)
+            )));
         };
         let shape = lead
             .iter()
@@ -255,7 +231,7 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for DataSeed<T> {
 /// The sizes of the trailing axes an element type absorbs: the tuple
 /// lengths it asks for, outermost first (`[[f32; 4]; 2]`: `[2, 4]`);
 /// none for a complex number (numpy's `c8`/`c16` is one scalar).
-fn absorbed_axes<'de, T: Deserialize<'de> + 'static>() -> Vec<usize> {
+fn absorbed_axes<'de, T: Deserialize<'de> + 'static>() -> Vec<u64> {
     let mut lens = Vec::new();
     if !number::code::<T>().is_some_and(nd_pairs) {
         // the probe always ends in an error: only the lengths matter
@@ -265,7 +241,7 @@ fn absorbed_axes<'de, T: Deserialize<'de> + 'static>() -> Vec<usize> {
 }
 
 /// Records `deserialize_tuple` lengths and fails on anything else.
-struct Probe<'a>(&'a mut Vec<usize>);
+struct Probe<'a>(&'a mut Vec<u64>);
 
 impl<'de> Deserializer<'de> for Probe<'_> {
     type Error = de::value::Error;
@@ -279,7 +255,7 @@ impl<'de> Deserializer<'de> for Probe<'_> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.push(len);
+        self.0.push(len as u64);
         visitor.visit_seq(ProbeSeq(Some(self.0)))
     }
 
@@ -291,7 +267,7 @@ impl<'de> Deserializer<'de> for Probe<'_> {
 }
 
 /// The probe's sequence: probes its first element, then fails.
-struct ProbeSeq<'a>(Option<&'a mut Vec<usize>>);
+struct ProbeSeq<'a>(Option<&'a mut Vec<u64>>);
 
 impl<'de> SeqAccess<'de> for ProbeSeq<'_> {
     type Error = de::value::Error;

@@ -74,8 +74,10 @@ pub struct NpyWriter<W: Write> {
     version: Option<(u8, u8)>,
     /// The promised number of records (plain `Write`).
     promised: Option<u64>,
-    /// `promised`, or `u64::MAX` without one: the per-record path runs
-    /// while `count < limit`, so its `count + 1` cannot wrap.
+    /// The per-record path runs while `count < limit`: 0 until a record
+    /// found the writer ready (the dtype known and checked, the header
+    /// written) and once the stream is broken, then `promised`, or
+    /// `u64::MAX` without one (so its `count + 1` cannot wrap).
     limit: u64,
     /// Rewrites the header in place (seekable writers only).
     patch: Option<PatchFn<W>>,
@@ -271,7 +273,7 @@ impl<W: Write> NpyWriter<W> {
             align: opts.align,
             version: opts.version,
             promised,
-            limit: promised.unwrap_or(u64::MAX),
+            limit: 0,
             patch: None,
             start: 0,
             header: None,
@@ -395,11 +397,7 @@ impl<W: Write> NpyWriter<W> {
     pub fn serialize<T: ?Sized + Serialize>(&mut self, record: &T) -> Result<()> {
         // the per-record path: no dtype to infer, no header to write, no
         // limit reached
-        let steady = self.broken.is_none()
-            && !self.check_layout
-            && self.header.is_some()
-            && self.count < self.limit;
-        if !steady {
+        if self.count >= self.limit {
             self.prepare(record)?;
         }
         let index = self.count;
@@ -416,7 +414,7 @@ impl<W: Write> NpyWriter<W> {
             self.take_back();
             return Err(Error::io_at(e, "writing the data").at_record(index));
         }
-        // count < u64::MAX: checked by `steady` or `prepare`
+        // count < u64::MAX: count < limit, checked above or by `prepare`
         self.count = index.wrapping_add(1);
         Ok(())
     }
@@ -464,6 +462,7 @@ impl<W: Write> NpyWriter<W> {
         if self.header.is_none() {
             self.write_header()?;
         }
+        self.limit = self.promised.unwrap_or(u64::MAX);
         Ok(())
     }
 
@@ -493,6 +492,7 @@ impl<W: Write> NpyWriter<W> {
         };
         if !taken_back {
             self.broken = Some(what());
+            self.limit = 0;
         }
     }
 

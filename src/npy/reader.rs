@@ -293,8 +293,9 @@ pub struct NpyReader<R> {
     next: u64,
     /// The data reordered into C order, for Fortran-order arrays.
     reordered: Option<Vec<u8>>,
-    /// The data ended early or the reader failed: nothing more to yield.
-    failed: bool,
+    /// Records are yielded while `next < end`: `len`, or 0 once the data
+    /// ended early or the reader failed (nothing more to yield).
+    end: u64,
     /// Fortran order with two or more dimensions: rows are scattered over
     /// the data, which is read whole and reordered.
     fortran: bool,
@@ -367,7 +368,7 @@ impl<R: Read> NpyReader<R> {
             len,
             next: 0,
             reordered: None,
-            failed: false,
+            end: len,
             fortran: parsed.header.column_major(),
             rows_are_elements: parsed.header.shape.len() <= 1,
             max_elements: options.max_elements,
@@ -513,11 +514,11 @@ impl<R: Read> NpyReader<R> {
 
     #[inline]
     fn next_element<T: DeserializeOwned>(&mut self) -> Option<Result<T>> {
-        if self.failed || self.next >= self.len {
+        if self.next >= self.end {
             return None;
         }
         let i = self.next;
-        // next < len (checked above)
+        // next < end <= len (checked above)
         self.next = i.wrapping_add(1);
         // rows in file order: one record or scalar (shape `(N,)`), or an
         // array of them (`(N, 3)`); a Fortran-order array's reordered
@@ -544,7 +545,7 @@ impl<R: Read> NpyReader<R> {
             )),
             Err(e) => {
                 // the message already names the incomplete record
-                self.failed = true;
+                self.end = 0;
                 return Some(Err(e));
             }
         };
@@ -600,12 +601,10 @@ impl<R: Read + Seek> NpyReader<R> {
             self.data.reset_to(target);
         }
         self.next = index;
-        self.failed = false;
+        self.end = self.len;
         Ok(())
     }
-}
 
-impl<R: Read + Seek> NpyReader<R> {
     /// Reads rows `range` of the first axis (records of a 1-d array) into
     /// `T`, seeking to them: what [`from_slice`] reads from the file numpy
     /// writes for `arr[a:b]`. Works for C order and for 1-d arrays of
@@ -644,7 +643,7 @@ impl<R: Read + Seek> NpyReader<R> {
         let at = w.start.saturating_add(bytes.len() as u64);
         self.data.reset_to(at);
         if (bytes.len() as u64) < w.len {
-            self.failed = true;
+            self.end = 0;
             return Err(self.data.truncated(at));
         }
         self.next = range.end;
@@ -699,11 +698,9 @@ impl<R: Read, T: DeserializeOwned> Iterator for DeserializeRecords<'_, R, T> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        if self.reader.failed {
-            return (0, Some(0));
-        }
-        // next <= len (reads stop at len, seeks refuse past it): never saturates
-        let left = self.reader.len.saturating_sub(self.reader.next);
+        // 0 once failed; else next <= len (reads stop at len, seeks refuse
+        // past it): never saturates
+        let left = self.reader.end.saturating_sub(self.reader.next);
         let left = usize::try_from(left).unwrap_or(usize::MAX);
         (0, Some(left))
     }

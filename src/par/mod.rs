@@ -204,16 +204,12 @@ impl<'h> Rows<'h> {
         })
     }
 
-    /// Whether the rows are scattered over the whole data (Fortran order
-    /// of two or more dimensions): it is reordered into C order first.
-    fn scattered(&self) -> bool {
-        self.header.column_major()
-    }
-
     /// Decodes all of `data` (exactly [`total`](Self::total) bytes).
     fn decode_all<T: DeserializeOwned + Send>(&self, data: &[u8], cfg: Cfg) -> Fallible<Vec<T>> {
         let reordered;
-        let data = if self.scattered() {
+        // rows scattered over the whole data (Fortran order of two or more
+        // dimensions): reordered into C order first
+        let data = if self.header.column_major() {
             let h = self.header;
             reordered = fortran_to_c(data, &h.shape, h.descr.itemsize()).map_err(drop)?;
             &reordered[..]
@@ -233,7 +229,7 @@ impl<'h> Rows<'h> {
         reader: &mut (impl Read + Send),
         cfg: Cfg,
     ) -> Fallible<Vec<T>> {
-        if self.scattered() {
+        if self.header.column_major() {
             let mut data = Vec::new();
             fill(reader, &mut data, self.total)?;
             return self.decode_all(&data, cfg);

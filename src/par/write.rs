@@ -117,9 +117,8 @@ impl WriteOptions {
     /// ```
     pub fn par_to_vec<T: Serialize + Sync>(&self, records: &[T]) -> Result<Vec<u8>> {
         let chunks = Chunks::of(self, records).ok_or(());
-        chunks
-            .and_then(|c| c.to_vec())
-            .or_else(|()| self.to_vec(records))
+        let made = chunks.and_then(|c| c.agreeing(|layout| c.fill(layout)));
+        made.map(|(_, out)| out).or_else(|()| self.to_vec(records))
     }
 
     /// [`par_to_writer`] with these options: the same bytes and errors as
@@ -319,12 +318,6 @@ impl<'a, T: Serialize + Sync> Chunks<'a, T> {
             (made, differ) if differ.is_empty() => Ok((layout, made)),
             _ => Err(()),
         }
-    }
-
-    /// [`WriteOptions::par_to_vec`]; `Err` sends the caller to `to_vec`.
-    fn to_vec(&self) -> Fallible<Vec<u8>> {
-        let (_, out) = self.agreeing(|layout| self.fill(layout))?;
-        Ok(out)
     }
 
     /// The file of `layout`, every chunk encoded in its place, and the
