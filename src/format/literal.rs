@@ -13,6 +13,8 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+use crate::format::pyrepr::PyStr;
+
 /// A parsed Python literal.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Value {
@@ -76,21 +78,18 @@ impl Config {
 
 /// Parses one literal (the whole input; surrounding whitespace allowed).
 pub(crate) fn parse(text: &str, config: Config) -> Result<Value, LiteralError> {
-    if let Some(i) = text.find('\0') {
-        // CPython refuses source text with NUL characters, even inside strings.
-        let at = text.get(..i).map_or(i, |s| s.chars().count());
-        return Err(LiteralError::Syntax(format!(
-            "null character at character {at}: Python literals cannot contain NUL"
-        )));
-    }
-    Parser {
+    let parser = Parser {
         text,
         pos: 0,
         config,
         in_brackets: false,
         seen_token: false,
+    };
+    match text.find('\0') {
+        // CPython refuses source text with NUL characters, even inside strings.
+        Some(i) => Err(parser.fail("null character", i, ": Python literals cannot contain NUL")),
+        None => parser.run(),
     }
-    .run()
 }
 
 /// An open bracket waiting for its items, or the top level, which the end
@@ -257,16 +256,10 @@ impl<'a> Parser<'a> {
             "False" => Ok(Value::Bool(false)),
             "None" => Ok(Value::None),
             _ => {
-                let what = if self.rest().iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(') {
-                    "a function call"
-                } else {
-                    "a name"
-                };
-                Err(LiteralError::Syntax(format!(
-                    "malformed node or string at character {}: {what} ({}) is not a Python literal",
-                    self.char_offset(start),
-                    crate::format::pyrepr::PyStr(word)
-                )))
+                let call = self.rest().iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(');
+                let what = if call { "a function call" } else { "a name" };
+                let why = format!(": {what} ({}) is not a Python literal", PyStr(word));
+                Err(self.fail("malformed node or string", start, &why))
             }
         }
     }
@@ -291,7 +284,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// One string literal, appended to `out`.
+    /// One string literal, appended to `out`. Callers have seen its prefix
+    /// (if any) and its opening quote.
     fn string(&mut self, out: &mut String) -> Result<(), LiteralError> {
         let start = self.pos;
         let rest = self.rest();
@@ -302,14 +296,9 @@ impl<'a> Parser<'a> {
         }
         let raw = prefix.iter().any(|c| c.eq_ignore_ascii_case(&b'r'));
         self.advance(n);
-        let Some(quote) = self.peek() else {
-            return Err(self.unexpected("a quote"));
-        };
+        let quote = self.peek().unwrap_or(b'\'');
         if self.rest().starts_with(&[quote; 3]) {
-            return Err(LiteralError::Syntax(format!(
-                "triple-quoted strings are not supported at character {}",
-                self.char_offset(self.pos)
-            )));
+            return Err(self.fail("triple-quoted strings are not supported", self.pos, ""));
         }
         self.advance(1);
         loop {
@@ -323,25 +312,16 @@ impl<'a> Parser<'a> {
             self.advance(run);
             match self.peek() {
                 None | Some(b'\n' | b'\r') => {
-                    return Err(LiteralError::Syntax(format!(
-                        "unterminated string literal starting at character {}",
-                        self.char_offset(start)
-                    )));
+                    return Err(self.fail("unterminated string literal starting", start, ""));
                 }
-                Some(b'\\') => {
-                    if raw {
-                        // Raw strings keep the backslash; it still protects
-                        // the following quote or backslash.
-                        out.push('\\');
-                        self.advance(1);
-                        // (a backslash-newline is kept as both characters)
-                        if let Some(ch) = self.next_char() {
-                            out.push(ch);
-                        }
-                    } else {
-                        self.escape(out)?;
-                    }
+                // Raw strings keep the backslash; it still protects the
+                // following character (a backslash-newline is kept as both).
+                Some(b'\\') if raw => {
+                    out.push('\\');
+                    self.advance(1);
+                    out.extend(self.next_char());
                 }
+                Some(b'\\') => self.escape(out)?,
                 Some(_) => {
                     self.advance(1);
                     return Ok(());
@@ -355,10 +335,7 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         self.advance(1);
         let Some(c) = self.next_char() else {
-            return Err(LiteralError::Syntax(format!(
-                "unterminated string literal at character {}",
-                self.char_offset(start)
-            )));
+            return Err(self.fail("unterminated string literal", start, ""));
         };
         let code = match c {
             // a backslash before a line break joins the lines
@@ -378,25 +355,16 @@ impl<'a> Parser<'a> {
             't' => 0x09,
             'v' => 0x0b,
             '0'..='7' => {
-                // At most three octal digits, so `v` stays below 0o1000.
-                let mut v = c.to_digit(8).unwrap_or(0);
-                for _ in 0..2 {
-                    let Some(d) = self.peek().and_then(|b| char::from(b).to_digit(8)) else {
-                        break;
-                    };
-                    v = (v << 3) | d;
-                    self.advance(1);
-                }
-                v
+                // one to three octal digits, `c` the first of them
+                self.pos = start.saturating_add(1);
+                self.code_digits(8, 1, 3, start)?
             }
-            'x' => self.hex_digits(2, start)?,
-            'u' => self.hex_digits(4, start)?,
-            'U' => self.hex_digits(8, start)?,
+            'x' => self.code_digits(16, 2, 2, start)?,
+            'u' => self.code_digits(16, 4, 4, start)?,
+            'U' => self.code_digits(16, 8, 8, start)?,
             'N' => {
-                return Err(LiteralError::Syntax(format!(
-                    "named unicode escapes (\\N{{...}}) are not supported at character {}",
-                    self.char_offset(start)
-                )));
+                let what = "named unicode escapes (\\N{...}) are not supported";
+                return Err(self.fail(what, start, ""));
             }
             other => {
                 // Python keeps unknown escapes as they are (with a warning).
@@ -406,27 +374,35 @@ impl<'a> Parser<'a> {
             }
         };
         let ch = char::from_u32(code).ok_or_else(|| {
-            LiteralError::Syntax(format!(
-                "escape at character {} is not a unicode scalar value (U+{code:04X}); \
-                 surrogates and values past U+10FFFF cannot be represented",
-                self.char_offset(start)
-            ))
+            let why = format!(
+                " is not a unicode scalar value (U+{code:04X}); surrogates and values past \
+                 U+10FFFF cannot be represented"
+            );
+            self.fail("escape", start, &why)
         })?;
         out.push(ch);
         Ok(())
     }
 
-    fn hex_digits(&mut self, n: usize, start: usize) -> Result<u32, LiteralError> {
+    /// `min` to `max` digits of base `radix` (8 or 16), the code point of the
+    /// escape at `start`; fewer than `min` is a truncated (hex) escape.
+    fn code_digits(
+        &mut self,
+        radix: u32,
+        min: usize,
+        max: usize,
+        start: usize,
+    ) -> Result<u32, LiteralError> {
         let mut v = 0u32;
-        for _ in 0..n {
-            let d = self.peek().and_then(|b| char::from(b).to_digit(16));
-            let Some(d) = d else {
-                return Err(LiteralError::Syntax(format!(
-                    "truncated escape at character {}: expected {n} hex digits",
-                    self.char_offset(start)
-                )));
-            };
-            v = (v << 4) | d;
+        for n in 0..max {
+            match self.peek().and_then(|b| char::from(b).to_digit(radix)) {
+                Some(d) => v = (v << radix.trailing_zeros()) | d,
+                None if n >= min => break,
+                None => {
+                    let why = format!(": expected {max} hex digits");
+                    return Err(self.fail("truncated escape", start, &why));
+                }
+            }
             self.advance(1);
         }
         Ok(v)
@@ -436,14 +412,12 @@ impl<'a> Parser<'a> {
     /// when allowed, the Python-2 `L` suffix.
     fn int(&mut self) -> Result<Value, LiteralError> {
         let start = self.pos;
-        let negative = self.peek() == Some(b'-');
-        if matches!(self.peek(), Some(b'-' | b'+')) {
-            self.advance(1);
-        }
+        let sign = self.peek().filter(|c| matches!(c, b'-' | b'+'));
         // Python allows parentheses around the number after a sign: `-(3)`.
         let outer_brackets = self.in_brackets;
         let mut parens = 0usize;
-        if self.pos != start {
+        if sign.is_some() {
+            self.advance(1);
             self.skip_ws()?;
             while self.peek() == Some(b'(') {
                 parens = parens.saturating_add(1);
@@ -454,13 +428,11 @@ impl<'a> Parser<'a> {
             }
         }
         let digits_start = self.pos;
-        let mut digits = String::from(if negative { "-" } else { "" });
-        while let Some(d) = self.peek() {
-            let between_digits =
-                self.pos > digits_start && matches!(self.peek_at(1), Some(b'0'..=b'9'));
-            match d {
-                b'0'..=b'9' => digits.push(char::from(d)),
-                b'_' if between_digits => {}
+        let mut digits = String::from(if sign == Some(b'-') { "-" } else { "" });
+        loop {
+            match self.rest() {
+                [d @ b'0'..=b'9', ..] => digits.push(char::from(*d)),
+                [b'_', b'0'..=b'9', ..] if self.pos > digits_start => {}
                 _ => break,
             }
             self.advance(1);
@@ -468,57 +440,43 @@ impl<'a> Parser<'a> {
         let body = digits.trim_start_matches('-');
         if body.is_empty() {
             // (int() is only called at a digit or a sign)
-            return Err(LiteralError::Syntax(format!(
-                "malformed node or string at character {}: a sign must be followed by a number",
-                self.char_offset(start)
-            )));
+            let why = ": a sign must be followed by a number";
+            return Err(self.fail("malformed node or string", start, why));
         }
         if body.starts_with('0') && body.bytes().any(|d| d != b'0') {
-            return Err(LiteralError::Syntax(format!(
-                "leading zeros in decimal integer literals are not permitted at character {}",
-                self.char_offset(digits_start)
-            )));
+            let what = "leading zeros in decimal integer literals are not permitted";
+            return Err(self.fail(what, digits_start, ""));
         }
-        let value: i128 = digits.parse().map_err(|_| {
-            LiteralError::Syntax(format!(
-                "integer too large at character {}",
-                self.char_offset(start)
-            ))
-        })?;
-        match self.peek() {
+        let value: i128 = digits
+            .parse()
+            .map_err(|_| self.fail("integer too large", start, ""))?;
+        let refused = match self.peek() {
             Some(b'.' | b'e' | b'E' | b'j' | b'J') => {
-                return Err(LiteralError::Syntax(format!(
-                    "float and complex literals are not supported at character {}",
-                    self.char_offset(start)
-                )));
+                "float and complex literals are not supported"
             }
             Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B') if body == "0" => {
-                return Err(LiteralError::Syntax(format!(
-                    "only decimal integers are supported at character {}",
-                    self.char_offset(start)
-                )));
+                "only decimal integers are supported"
             }
-            _ => {}
+            _ => "",
+        };
+        if !refused.is_empty() {
+            return Err(self.fail(refused, start, ""));
         }
-        if !self.config.allow_long_suffix && self.peek() == Some(b'L') {
-            return Err(LiteralError::Syntax(format!(
-                "the Python-2 long suffix 'L' at character {} is only accepted in format \
-                 versions 1.0 and 2.0",
-                self.char_offset(self.pos)
-            )));
+        // numpy's _filter_header drops a NAME token `L` right after a number.
+        let allowed = self.config.allow_long_suffix;
+        let mut p = self.pos;
+        while allowed && matches!(self.text.as_bytes().get(p), Some(b' ' | b'\t' | b'\x0c')) {
+            p = p.saturating_add(1);
         }
-        if self.config.allow_long_suffix {
-            // numpy's _filter_header drops a NAME token `L` right after a number.
-            let mut p = self.pos;
-            while matches!(self.text.as_bytes().get(p), Some(b' ' | b'\t' | b'\x0c')) {
-                p = p.saturating_add(1);
+        if self.text.as_bytes().get(p) == Some(&b'L') {
+            if !allowed {
+                let why = " is only accepted in format versions 1.0 and 2.0";
+                return Err(self.fail("the Python-2 long suffix 'L'", p, why));
             }
-            if self.text.as_bytes().get(p) == Some(&b'L') {
-                let past_l = p.saturating_add(1);
-                let after = self.text.get(past_l..).and_then(|s| s.chars().next());
-                if !after.is_some_and(|ch| ch == '_' || ch.is_alphanumeric()) {
-                    self.pos = past_l;
-                }
+            let past_l = p.saturating_add(1);
+            let after = self.text.get(past_l..).and_then(|s| s.chars().next());
+            if !after.is_some_and(|ch| ch == '_' || ch.is_alphanumeric()) {
+                self.pos = past_l;
             }
         }
         for still_open in (0..parens).rev() {
@@ -552,11 +510,8 @@ impl<'a> Parser<'a> {
                     self.advance(2);
                 }
                 Some(_) if ended => {
-                    return Err(LiteralError::Syntax(format!(
-                        "unexpected text after a line break at character {} (outside brackets a \
-                         line break ends the literal)",
-                        self.char_offset(self.pos)
-                    )));
+                    let why = " (outside brackets a line break ends the literal)";
+                    return Err(self.fail("unexpected text after a line break", self.pos, why));
                 }
                 _ => return Ok(()),
             }
@@ -605,11 +560,8 @@ impl<'a> Parser<'a> {
 
     /// Refuses a bytes literal (prefix `b`) that starts at `start`.
     fn bytes_literal(&self, start: usize) -> LiteralError {
-        LiteralError::Syntax(format!(
-            "bytes literals are not supported at character {}: field names and type strings \
-             must be str",
-            self.char_offset(start)
-        ))
+        let why = ": field names and type strings must be str";
+        self.fail("bytes literals are not supported", start, why)
     }
 
     /// Character (not byte) offset of a byte position, for messages.
@@ -617,22 +569,26 @@ impl<'a> Parser<'a> {
         self.text.get(..pos).map_or(pos, |s| s.chars().count())
     }
 
+    /// A syntax error, `{what} at character N{why}`, N the character offset of
+    /// byte position `at`.
+    fn fail(&self, what: &str, at: usize, why: &str) -> LiteralError {
+        LiteralError::Syntax(format!("{what} at character {}{why}", self.char_offset(at)))
+    }
+
     /// `expected X at character N, found 'c'`.
     fn unexpected(&self, expected: &str) -> LiteralError {
         let next = self.text.get(self.pos..).and_then(|s| s.chars().next());
         let found = match next {
             None => "end of input".to_owned(),
-            Some(ch) => crate::format::pyrepr::PyStr(ch.encode_utf8(&mut [0; 4])).to_string(),
+            Some(ch) => PyStr(ch.encode_utf8(&mut [0; 4])).to_string(),
         };
         let hint = if next.is_some_and(|c| "+-*/%@&|^~<>=!.".contains(c)) {
             " (operators and attribute access are not Python literals)"
         } else {
             ""
         };
-        LiteralError::Syntax(format!(
-            "expected {expected} at character {}, found {found}{hint}",
-            self.char_offset(self.pos)
-        ))
+        let why = format!(", found {found}{hint}");
+        self.fail(&format!("expected {expected}"), self.pos, &why)
     }
 }
 
@@ -674,7 +630,7 @@ mod tests {
                 Ok(())
             }
             match self {
-                Value::Str(s) => write!(f, "{}", crate::format::pyrepr::PyStr(s)),
+                Value::Str(s) => write!(f, "{}", PyStr(s)),
                 Value::Int(n) => write!(f, "{n}"),
                 Value::Bool(true) => f.write_str("True"),
                 Value::Bool(false) => f.write_str("False"),
