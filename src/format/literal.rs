@@ -117,6 +117,14 @@ impl Frame {
         self.close == Some(b'}') && self.items.len() % 2 == 0
     }
 
+    /// Whether the frame may end where a value may come: after its opening
+    /// bracket or a comma, not after a dict key's `:` (nor before the first
+    /// value at the top level).
+    fn may_close(&self) -> bool {
+        (self.close.is_some() || self.comma)
+            && (self.close != Some(b'}') || self.items.len() % 2 == 0)
+    }
+
     /// What may follow an item: a comma or the end of the frame.
     fn expected(&self) -> String {
         match self.close {
@@ -154,33 +162,23 @@ struct Parser<'a> {
     seen_token: bool,
 }
 
-/// What the main loop does next.
-enum Step {
-    /// Parse a value (an opening bracket pushes a frame).
-    Value,
-    /// After an opening bracket or a comma: the frame's end or a value.
-    MayClose,
-    /// A value was completed; hand it to the innermost frame.
-    Done(Value),
-}
-
 impl<'a> Parser<'a> {
     fn run(mut self) -> Result<Value, LiteralError> {
         let mut top = Frame::new(None);
         let mut stack: Vec<Frame> = Vec::new();
-        let mut step = Step::Value;
+        // a completed value, to hand to the innermost frame
+        let mut done = None;
         loop {
             self.in_brackets = !stack.is_empty();
             self.skip_ws()?;
             let c = self.peek();
             let frame = stack.last_mut().unwrap_or(&mut top);
-            if let Step::Done(value) = step {
+            if let Some(value) = done.take() {
                 let key = frame.wants_key();
                 frame.items.push(value);
                 if c == Some(if key { b':' } else { b',' }) {
                     frame.comma = true;
                     self.advance(1);
-                    step = if key { Step::Value } else { Step::MayClose };
                     continue;
                 }
                 if key {
@@ -189,43 +187,41 @@ impl<'a> Parser<'a> {
                 if c != frame.close {
                     return Err(self.unexpected(&frame.expected()));
                 }
-                step = Step::MayClose;
+            } else if c != frame.close || !frame.may_close() {
+                done = self.value_or_open(c, &mut stack)?;
+                continue;
             }
-            step = match step {
-                Step::MayClose if c == frame.close => {
-                    let Some(inner) = stack.pop() else {
-                        return Ok(top.into_value());
-                    };
-                    self.advance(1);
-                    Step::Done(inner.into_value())
-                }
-                _ => self.value_or_open(c, &mut stack)?,
+            let Some(inner) = stack.pop() else {
+                return Ok(top.into_value());
             };
+            self.advance(1);
+            done = Some(inner.into_value());
         }
     }
 
-    /// Parses a scalar value at `c`, or opens a container (pushing a frame).
+    /// Parses a scalar value at `c`, or opens a container (pushing a frame
+    /// and returning `None`).
     fn value_or_open(
         &mut self,
         c: Option<u8>,
         stack: &mut Vec<Frame>,
-    ) -> Result<Step, LiteralError> {
+    ) -> Result<Option<Value>, LiteralError> {
         self.seen_token = true;
         let close = match c {
             Some(b'(') => b')',
             Some(b'[') => b']',
             Some(b'{') => b'}',
-            Some(b'\'' | b'"') => return Ok(Step::Done(self.strings()?)),
-            Some(b'0'..=b'9' | b'-' | b'+') => return Ok(Step::Done(self.int()?)),
+            Some(b'\'' | b'"') => return self.strings().map(Some),
+            Some(b'0'..=b'9' | b'-' | b'+') => return self.int().map(Some),
             Some(c) if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
-                return self.word().map(Step::Done);
+                return self.word().map(Some);
             }
             _ => return Err(self.unexpected("a value")),
         };
         self.check_depth(stack.len().saturating_add(1))?;
         self.advance(1);
         stack.push(Frame::new(Some(close)));
-        Ok(Step::MayClose)
+        Ok(None)
     }
 
     /// `True`, `False`, `None`, a prefixed string, or a refusal.
@@ -233,9 +229,8 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let rest = self.text.get(start..).unwrap_or("");
         let len = rest
-            .char_indices()
-            .find(|&(_, ch)| !(ch == '_' || ch.is_alphanumeric()))
-            .map_or(rest.len(), |(i, _)| i);
+            .find(|ch: char| !(ch == '_' || ch.is_alphanumeric()))
+            .unwrap_or(rest.len());
         let word = rest.get(..len).unwrap_or("");
         let next = rest.as_bytes().get(len).copied();
         if matches!(next, Some(b'\'' | b'"')) && len <= 2 {
@@ -506,7 +501,7 @@ impl<'a> Parser<'a> {
                         self.advance(1);
                     }
                 }
-                Some(b'\\') if matches!(self.peek_at(1), Some(b'\n' | b'\r')) => {
+                Some(b'\\') if matches!(self.rest().get(1), Some(b'\n' | b'\r')) => {
                     self.advance(2);
                 }
                 Some(_) if ended => {
@@ -525,11 +520,6 @@ impl<'a> Parser<'a> {
 
     fn peek(&self) -> Option<u8> {
         self.rest().first().copied()
-    }
-
-    /// The byte `k` places after the current one, without moving.
-    fn peek_at(&self, k: usize) -> Option<u8> {
-        self.rest().get(k).copied()
     }
 
     /// Moves `n` bytes on. Callers move only past bytes they have seen, so
