@@ -231,33 +231,28 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
             value.type_name()
         )));
     };
-    let (mut descr, mut fortran, mut shape) = (None, None, None);
+    let mut slots = ["descr", "fortran_order", "shape"].map(|k| (k, None));
     for (key, value) in items {
-        let Value::Str(key) = key else {
+        let slot = match &key {
+            Value::Str(k) => slots.iter_mut().find(|(name, _)| name == k),
+            _ => None,
+        };
+        let Some((_, slot)) = slot else {
+            let what = match key {
+                Value::Str(k) => format!("an unexpected key {}", PyStr(&k)),
+                other => format!("a key of type {}", other.type_name()),
+            };
             return Err(Error::header(format!(
-                "the header has a key of type {}; expected exactly the keys 'descr', \
-                 'fortran_order' and 'shape'",
-                key.type_name()
+                "the header has {what}; expected exactly the keys 'descr', 'fortran_order' and \
+                 'shape'"
             )));
         };
         // duplicate keys: the last one wins, as in a Python dict
-        match key.as_str() {
-            "descr" => descr = Some(value),
-            "fortran_order" => fortran = Some(value),
-            "shape" => shape = Some(value),
-            other => {
-                return Err(Error::header(format!(
-                    "the header has an unexpected key {}; expected exactly the keys 'descr', \
-                     'fortran_order' and 'shape'",
-                    PyStr(other)
-                )));
-            }
-        }
+        *slot = Some(value);
     }
-    let missing = |k: &str| Error::header(format!("the header has no '{k}' key"));
-    let descr = descr.ok_or_else(|| missing("descr"))?;
-    let fortran = fortran.ok_or_else(|| missing("fortran_order"))?;
-    let shape = shape.ok_or_else(|| missing("shape"))?;
+    let [descr, fortran, shape] =
+        slots.map(|(k, v)| v.ok_or_else(|| Error::header(format!("the header has no '{k}' key"))));
+    let (descr, fortran, shape) = (descr?, fortran?, shape?);
 
     let Value::Bool(fortran_order) = fortran else {
         return Err(Error::header(format!(
