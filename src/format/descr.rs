@@ -355,39 +355,32 @@ fn coded_type(
         return letter_code(code).ok_or_else(|| not_understood("unknown type code"));
     }
     let size = num.parse::<u64>().ok();
-    let fixed = |allowed: &[u64], make: fn(u8) -> ScalarType| -> Result<ScalarType> {
-        match size {
-            Some(n) if allowed.contains(&n) => Ok(make(u8::try_from(n).unwrap_or(0))),
-            _ => Err(not_understood(&format!(
-                "'{}' takes sizes {}",
-                char::from(code),
-                allowed
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        }
+    let fixed = |allowed: &str, make: fn(u8) -> ScalarType| match size.map(u8::try_from) {
+        Some(Ok(n)) if allowed.split(", ").any(|a| a.parse() == Ok(n)) => Ok(make(n)),
+        _ => Err(not_understood(&format!(
+            "'{}' takes sizes {allowed}",
+            char::from(code)
+        ))),
     };
     match code {
-        b'b' => fixed(&[1], |_| ScalarType::Bool),
-        b'i' => fixed(&[1, 2, 4, 8], ScalarType::Int),
-        b'u' => fixed(&[1, 2, 4, 8], ScalarType::UInt),
+        b'b' => fixed("1", |_| ScalarType::Bool),
+        b'i' => fixed("1, 2, 4, 8", ScalarType::Int),
+        b'u' => fixed("1, 2, 4, 8", ScalarType::UInt),
         // 12 and 24: long doubles as numpy on 32-bit x86 writes them
-        b'f' => fixed(&[2, 4, 8, 12, 16], ScalarType::Float),
-        b'c' => fixed(&[8, 16, 24, 32], ScalarType::Complex),
-        b'O' => fixed(&[4, 8], |_| ScalarType::Object),
+        b'f' => fixed("2, 4, 8, 12, 16", ScalarType::Float),
+        b'c' => fixed("8, 16, 24, 32", ScalarType::Complex),
+        b'O' => fixed("4, 8", |_| ScalarType::Object),
         b'S' | b'a' | b'U' | b'V' => {
             let bytes_per = if code == b'U' { 4 } else { 1 };
             let n = size
                 .filter(|&n| n.checked_mul(bytes_per).is_some_and(|b| b <= MAX_C_INT))
+                .and_then(|n| usize::try_from(n).ok())
                 .ok_or_else(|| {
                     Error::descr(format!(
                         "data type {} is too large (numpy allows at most {MAX_C_INT} bytes)",
                         PyStr(text)
                     ))
                 })?;
-            let n = usize::try_from(n).map_err(|_| not_understood("size too large"))?;
             match code {
                 b'S' | b'a' | b'U' if n == 0 => Err(zero_size(text)),
                 b'S' | b'a' => Ok(ScalarType::Bytes(n)),
