@@ -319,14 +319,9 @@ impl ScalarType {
     /// Whether the byte order matters for this type (numpy writes `|` otherwise).
     fn has_byte_order(self) -> bool {
         match self {
-            ScalarType::Bool | ScalarType::Bytes(_) | ScalarType::Void(_) | ScalarType::Object => {
-                false
-            }
             ScalarType::Int(n) | ScalarType::UInt(n) | ScalarType::Float(n) => n > 1,
-            ScalarType::Complex(_)
-            | ScalarType::Unicode(_)
-            | ScalarType::Datetime(_)
-            | ScalarType::Timedelta(_) => true,
+            ScalarType::Bool | ScalarType::Bytes(_) | ScalarType::Void(_) => false,
+            other => other != ScalarType::Object,
         }
     }
 
@@ -1052,15 +1047,16 @@ impl<N: fmt::Display> fmt::Display for ShapeRepr<'_, N> {
 }
 
 /// The `fmt` part of a descr entry: `'<f8'`, a nested list, or for a
-/// subarray nested in a subarray the tuple `('<f8', (5,))`.
-fn write_format(f: &mut fmt::Formatter<'_>, dt: &Dtype) -> fmt::Result {
+/// subarray the tuple `('<f8', (5,))`. As the dtype of a record `entry`, a
+/// subarray is written without its parentheses: `('c', '<f8', (5,))`.
+fn write_format(f: &mut fmt::Formatter<'_>, dt: &Dtype, entry: bool) -> fmt::Result {
     match dt {
         Dtype::Scalar(s) => write!(f, "'{s}'"),
         Dtype::Record(r) => write_record(f, r),
         Dtype::Subarray(base, shape) => {
-            f.write_str("(")?;
-            write_format(f, base)?;
-            write!(f, ", {})", ShapeRepr(shape))
+            f.write_str(if entry { "" } else { "(" })?;
+            write_format(f, base, false)?;
+            write!(f, ", {}{}", ShapeRepr(shape), if entry { "" } else { ")" })
         }
     }
 }
@@ -1077,17 +1073,10 @@ fn write_record(f: &mut fmt::Formatter<'_>, r: &Record) -> fmt::Result {
         write!(f, "{sep}(")?;
         sep = ", ";
         match &field.title {
-            Some(t) => write!(f, "({}, {})", PyStr(t), PyStr(&field.name))?,
-            None => write!(f, "{}", PyStr(&field.name))?,
+            Some(t) => write!(f, "({}, {}), ", PyStr(t), PyStr(&field.name))?,
+            None => write!(f, "{}, ", PyStr(&field.name))?,
         }
-        f.write_str(", ")?;
-        match &field.dtype {
-            Dtype::Subarray(base, shape) => {
-                write_format(f, base)?;
-                write!(f, ", {}", ShapeRepr(shape))?;
-            }
-            other => write_format(f, other)?,
-        }
+        write_format(f, &field.dtype, true)?;
         f.write_str(")")?;
         pos = field.offset.saturating_add(field.dtype.itemsize());
     }
@@ -1101,7 +1090,7 @@ impl fmt::Display for Dtype {
     /// The descr as numpy writes it in a header: `'<f8'` (with quotes), or
     /// `[('a', '<i4'), ('', '|V4'), ('b', '<f8', (3,))]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_format(f, self)
+        write_format(f, self, false)
     }
 }
 
