@@ -232,13 +232,10 @@ impl DatetimeUnit {
 impl fmt::Display for DatetimeUnit {
     /// `[ns]`, `[25s]`, and nothing for the generic unit.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.unit == TimeUnit::Generic {
-            return Ok(());
-        }
-        if self.multiplier == 1 {
-            write!(f, "[{}]", self.unit.code())
-        } else {
-            write!(f, "[{}{}]", self.multiplier, self.unit.code())
+        match (self.unit, self.multiplier) {
+            (TimeUnit::Generic, _) => Ok(()),
+            (unit, 1) => write!(f, "[{}]", unit.code()),
+            (unit, m) => write!(f, "[{m}{}]", unit.code()),
         }
     }
 }
@@ -993,30 +990,29 @@ impl RecordBuilder {
     /// ```
     pub fn build(self) -> Result<Dtype> {
         let overflow = || Error::descr("record itemsize overflows");
-        let mut offset = 0usize;
-        let mut max_align = 1usize;
+        let (mut offset, mut max_align) = (0usize, 1usize);
         let mut fields = Vec::with_capacity(self.fields.len());
         for (pad, mut field) in self.fields {
-            offset = offset.checked_add(pad).ok_or_else(overflow)?;
+            let padded = offset.checked_add(pad).ok_or_else(overflow)?;
+            // unaligned, each field (and the record) is aligned to 1 byte
+            let mut a = 1;
             if self.align {
                 field.dtype = field.dtype.aligned()?;
-                let a = field.dtype.alignment();
+                a = field.dtype.alignment();
                 max_align = max_align.max(a);
-                offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
             }
-            field.offset = offset;
-            offset = offset
+            field.offset = padded.checked_next_multiple_of(a).ok_or_else(overflow)?;
+            offset = field
+                .offset
                 .checked_add(field.dtype.itemsize())
                 .ok_or_else(overflow)?;
             fields.push(field);
         }
         offset = offset.checked_add(self.pad).ok_or_else(overflow)?;
-        if self.align {
-            offset = offset
-                .checked_next_multiple_of(max_align)
-                .ok_or_else(overflow)?;
-        }
-        Ok(Dtype::Record(Record::new(fields, offset)?))
+        let end = offset
+            .checked_next_multiple_of(max_align)
+            .ok_or_else(overflow)?;
+        Ok(Dtype::Record(Record::new(fields, end)?))
     }
 }
 
@@ -1032,17 +1028,11 @@ pub(crate) struct ShapeRepr<'a, N = u64>(pub &'a [N]);
 
 impl<N: fmt::Display> fmt::Display for ShapeRepr<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            [] => f.write_str("()"),
-            [d] => write!(f, "({d},)"),
-            [first, rest @ ..] => {
-                write!(f, "({first}")?;
-                for d in rest {
-                    write!(f, ", {d}")?;
-                }
-                f.write_str(")")
-            }
+        f.write_str("(")?;
+        for (i, d) in self.0.iter().enumerate() {
+            write!(f, "{}{d}", if i == 0 { "" } else { ", " })?;
         }
+        f.write_str(if self.0.len() == 1 { ",)" } else { ")" })
     }
 }
 
