@@ -16,7 +16,7 @@
 
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType};
-use crate::format::literal::{self, LiteralError, Value};
+use crate::format::literal::{self, Value};
 use crate::format::pyrepr::PyStr;
 
 impl std::str::FromStr for Dtype {
@@ -46,10 +46,7 @@ pub(crate) fn parse_descr(text: &str, max_depth: usize) -> Result<Dtype> {
     if !is_literal {
         return parse_type_str(t).map(Dtype::Scalar);
     }
-    let value = literal::parse(t, literal::Config::new(max_depth)).map_err(|e| match e {
-        LiteralError::Syntax(m) => Error::descr(m),
-        LiteralError::Depth(m) => Error::limit(m),
-    })?;
+    let value = literal::parse(t, literal::Config::new(max_depth))?;
     dtype_from_literal(&value, max_depth)
 }
 

@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::format::descr;
 use crate::format::dtype::{Dtype, ShapeRepr};
 use crate::format::header::{Header, MAGIC};
-use crate::format::literal::{self, LiteralError, Value};
+use crate::format::literal::{self, Value};
 use crate::format::pyrepr::{PyBytes, PyStr};
 use crate::options::ReadOptions;
 
@@ -220,11 +220,9 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
         max_depth: opts.max_depth,
         free_levels: 1,
         allow_long_suffix: version.0 < 3,
+        syntax: |m| Error::header(format!("cannot parse the header dict: {m}")),
     };
-    let value = literal::parse(text, config).map_err(|e| match e {
-        LiteralError::Syntax(m) => Error::header(format!("cannot parse the header dict: {m}")),
-        LiteralError::Depth(m) => Error::limit(m),
-    })?;
+    let value = literal::parse(text, config)?;
     let Value::Dict(items) = value else {
         return Err(Error::header(format!(
             "the header is not a dict: found {}",

@@ -13,6 +13,7 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+use crate::error::{Error, Result};
 use crate::format::pyrepr::PyStr;
 
 /// A parsed Python literal.
@@ -43,16 +44,8 @@ impl Value {
     }
 }
 
-/// Why a literal could not be parsed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum LiteralError {
-    /// Not valid Python literal syntax; the message names the character offset.
-    Syntax(String),
-    /// Nested deeper than the configured limit.
-    Depth(String),
-}
-
-/// How to parse: the depth limit and the Python-2 compatibility switch.
+/// How to parse: the depth limit, the Python-2 compatibility switch, and
+/// the error a syntax error becomes (too deep a nesting is `Error::limit`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Config {
     /// Deepest bracket nesting allowed (the value of `ReadOptions::max_depth`).
@@ -63,21 +56,25 @@ pub(crate) struct Config {
     /// Accept the Python-2 long suffix `3L` (headers of version 1.0 and 2.0,
     /// as numpy's `_filter_header` does).
     pub allow_long_suffix: bool,
+    /// Makes the error of a syntax error's message (`Error::descr` unless set).
+    pub syntax: fn(String) -> Error,
 }
 
 impl Config {
-    /// A config with the given depth limit, no free levels, no `L` suffix.
+    /// A config with the given depth limit, no free levels, no `L` suffix,
+    /// syntax errors as `Error::descr`.
     pub(crate) fn new(max_depth: usize) -> Self {
         Config {
             max_depth,
             free_levels: 0,
             allow_long_suffix: false,
+            syntax: Error::descr,
         }
     }
 }
 
 /// Parses one literal (the whole input; surrounding whitespace allowed).
-pub(crate) fn parse(text: &str, config: Config) -> Result<Value, LiteralError> {
+pub(crate) fn parse(text: &str, config: Config) -> Result<Value> {
     let parser = Parser {
         text,
         pos: 0,
@@ -163,7 +160,7 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn run(mut self) -> Result<Value, LiteralError> {
+    fn run(mut self) -> Result<Value> {
         let mut top = Frame::new(None);
         let mut stack: Vec<Frame> = Vec::new();
         // a completed value, to hand to the innermost frame
@@ -201,11 +198,7 @@ impl<'a> Parser<'a> {
 
     /// Parses a scalar value at `c`, or opens a container (pushing a frame
     /// and returning `None`).
-    fn value_or_open(
-        &mut self,
-        c: Option<u8>,
-        stack: &mut Vec<Frame>,
-    ) -> Result<Option<Value>, LiteralError> {
+    fn value_or_open(&mut self, c: Option<u8>, stack: &mut Vec<Frame>) -> Result<Option<Value>> {
         self.seen_token = true;
         let close = match c {
             Some(b'(') => b')',
@@ -225,7 +218,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `True`, `False`, `None`, a prefixed string, or a refusal.
-    fn word(&mut self) -> Result<Value, LiteralError> {
+    fn word(&mut self) -> Result<Value> {
         let start = self.pos;
         let rest = self.text.get(start..).unwrap_or("");
         let len = rest
@@ -260,7 +253,7 @@ impl<'a> Parser<'a> {
     }
 
     /// One or more adjacent string literals (Python concatenates them).
-    fn strings(&mut self) -> Result<Value, LiteralError> {
+    fn strings(&mut self) -> Result<Value> {
         let mut out = String::new();
         loop {
             self.string(&mut out)?;
@@ -281,7 +274,7 @@ impl<'a> Parser<'a> {
 
     /// One string literal, appended to `out`. Callers have seen its prefix
     /// (if any) and its opening quote.
-    fn string(&mut self, out: &mut String) -> Result<(), LiteralError> {
+    fn string(&mut self, out: &mut String) -> Result<()> {
         let start = self.pos;
         let rest = self.rest();
         let n = rest.iter().take_while(|c| b"uUrRbB".contains(c)).count();
@@ -326,7 +319,7 @@ impl<'a> Parser<'a> {
     }
 
     /// One escape sequence after a backslash (at `self.pos`).
-    fn escape(&mut self, out: &mut String) -> Result<(), LiteralError> {
+    fn escape(&mut self, out: &mut String) -> Result<()> {
         let start = self.pos;
         self.advance(1);
         let Some(c) = self.next_char() else {
@@ -381,13 +374,7 @@ impl<'a> Parser<'a> {
 
     /// `min` to `max` digits of base `radix` (8 or 16), the code point of the
     /// escape at `start`; fewer than `min` is a truncated (hex) escape.
-    fn code_digits(
-        &mut self,
-        radix: u32,
-        min: usize,
-        max: usize,
-        start: usize,
-    ) -> Result<u32, LiteralError> {
+    fn code_digits(&mut self, radix: u32, min: usize, max: usize, start: usize) -> Result<u32> {
         let mut v = 0u32;
         for n in 0..max {
             match self.peek().and_then(|b| char::from(b).to_digit(radix)) {
@@ -405,7 +392,7 @@ impl<'a> Parser<'a> {
 
     /// A decimal int with optional sign, underscores between digits and,
     /// when allowed, the Python-2 `L` suffix.
-    fn int(&mut self) -> Result<Value, LiteralError> {
+    fn int(&mut self) -> Result<Value> {
         let start = self.pos;
         let sign = self.peek().filter(|c| matches!(c, b'-' | b'+'));
         // Python allows parentheses around the number after a sign: `-(3)`.
@@ -487,7 +474,7 @@ impl<'a> Parser<'a> {
 
     /// Skips whitespace, comments and line continuations. Outside brackets
     /// a line break after the first token ends the literal, as in Python.
-    fn skip_ws(&mut self) -> Result<(), LiteralError> {
+    fn skip_ws(&mut self) -> Result<()> {
         let mut ended = false;
         loop {
             match self.peek() {
@@ -536,10 +523,10 @@ impl<'a> Parser<'a> {
 
     /// Refuses `depth` bracket levels (at the current position) when they
     /// are more than `max_depth` allows.
-    fn check_depth(&self, depth: usize) -> Result<(), LiteralError> {
+    fn check_depth(&self, depth: usize) -> Result<()> {
         let max_depth = self.config.max_depth;
         if depth > max_depth.saturating_add(self.config.free_levels) {
-            return Err(LiteralError::Depth(format!(
+            return Err(Error::limit(format!(
                 "brackets nested deeper than max_depth {max_depth} at character {}; raise the \
                  limit with ReadOptions::max_depth",
                 self.char_offset(self.pos)
@@ -549,7 +536,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Refuses a bytes literal (prefix `b`) that starts at `start`.
-    fn bytes_literal(&self, start: usize) -> LiteralError {
+    fn bytes_literal(&self, start: usize) -> Error {
         let why = ": field names and type strings must be str";
         self.fail("bytes literals are not supported", start, why)
     }
@@ -561,12 +548,12 @@ impl<'a> Parser<'a> {
 
     /// A syntax error, `{what} at character N{why}`, N the character offset of
     /// byte position `at`.
-    fn fail(&self, what: &str, at: usize, why: &str) -> LiteralError {
-        LiteralError::Syntax(format!("{what} at character {}{why}", self.char_offset(at)))
+    fn fail(&self, what: &str, at: usize, why: &str) -> Error {
+        (self.config.syntax)(format!("{what} at character {}{why}", self.char_offset(at)))
     }
 
     /// `expected X at character N, found 'c'`.
-    fn unexpected(&self, expected: &str) -> LiteralError {
+    fn unexpected(&self, expected: &str) -> Error {
         let next = self.text.get(self.pos..).and_then(|s| s.chars().next());
         let found = match next {
             None => "end of input".to_owned(),
@@ -585,6 +572,7 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
     use Value::*;
     use std::fmt;
 
@@ -592,18 +580,13 @@ mod tests {
         parse(text, Config::new(64)).unwrap()
     }
     fn e(text: &str) -> String {
-        parse(text, Config::new(64)).unwrap_err().to_string()
+        match parse(text, Config::new(64)).unwrap_err().kind() {
+            ErrorKind::Descr(m) | ErrorKind::Limit(m) => m.clone(),
+            other => panic!("{other:?}"),
+        }
     }
     fn s(x: &str) -> Value {
         Str(x.to_owned())
-    }
-
-    impl fmt::Display for LiteralError {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match self {
-                LiteralError::Syntax(m) | LiteralError::Depth(m) => f.write_str(m),
-            }
-        }
     }
 
     impl fmt::Display for Value {
@@ -767,7 +750,7 @@ mod tests {
         assert!(parse(&ok, Config::new(64)).is_ok());
         let deep = "[".repeat(65) + &"]".repeat(65);
         let err = parse(&deep, Config::new(64)).unwrap_err();
-        assert!(matches!(err, LiteralError::Depth(_)));
+        assert!(matches!(err.kind(), ErrorKind::Limit(_)));
         assert!(err.to_string().contains("max_depth 64"));
         assert!(err.to_string().contains("ReadOptions::max_depth"));
         let free = Config {
