@@ -131,29 +131,22 @@ fn with_shape(fmt: &Value, shape: &Value, depth: usize, max_depth: usize) -> Res
 
 /// A record from `[(name, fmt), (name, fmt, shape), ...]`.
 fn record(entries: &[Value], depth: usize, max_depth: usize) -> Result<Dtype> {
+    let not_a_field = |found: &str| {
+        Error::descr(format!(
+            "a record field is a tuple (name, format) or (name, format, shape), found {found}"
+        ))
+    };
     let mut fields = Vec::with_capacity(entries.len());
     let mut offset = 0usize;
     for entry in entries {
         let depth = enter(depth, max_depth)?;
-        let parts = match entry {
-            Value::Tuple(p) | Value::List(p) => p.as_slice(),
-            other => {
-                return Err(Error::descr(format!(
-                    "a record field is a tuple (name, format) or (name, format, shape), found {}",
-                    other.type_name()
-                )));
-            }
-        };
-        let (name, dt) = match parts {
-            [name, fmt] => (name, convert(fmt, depth, max_depth)?),
-            [name, fmt, shape] => (name, with_shape(fmt, shape, depth, max_depth)?),
-            _ => {
-                return Err(Error::descr(format!(
-                    "a record field is a tuple (name, format) or (name, format, shape), found a \
-                     tuple of length {}",
-                    parts.len()
-                )));
-            }
+        let (name, dt) = match entry {
+            Value::Tuple(parts) | Value::List(parts) => match parts.as_slice() {
+                [name, fmt] => (name, convert(fmt, depth, max_depth)?),
+                [name, fmt, shape] => (name, with_shape(fmt, shape, depth, max_depth)?),
+                _ => return Err(not_a_field(&format!("a tuple of length {}", parts.len()))),
+            },
+            other => return Err(not_a_field(other.type_name())),
         };
         let size = dt.itemsize();
         // numpy: name == '' and dt.type is np.void and dt.names is None
@@ -266,21 +259,17 @@ fn letter_code(c: u8) -> Option<ScalarType> {
 /// The byte-order character is optional; none or `=` means native order,
 /// and numpy ignores `|` on multi-byte types (native order again).
 pub(crate) fn parse_type_str(text: &str) -> Result<Scalar> {
-    let not_understood =
-        |why: &str| Error::descr(format!("data type {} not understood ({why})", PyStr(text)));
-    let (ty, order) = if let Some(ty) = named_type(text)? {
-        (ty, ByteOrder::NATIVE)
-    } else {
-        let (order, rest) = match text.as_bytes().first() {
-            Some(b'<') => (ByteOrder::Little, text.get(1..).unwrap_or("")),
-            Some(b'>') => (ByteOrder::Big, text.get(1..).unwrap_or("")),
-            Some(b'|') => (ByteOrder::NotApplicable, text.get(1..).unwrap_or("")),
-            Some(b'=') => (ByteOrder::NATIVE, text.get(1..).unwrap_or("")),
-            _ => (ByteOrder::NATIVE, text),
-        };
-        (coded_type(text, rest, &not_understood)?, order)
+    if let Some(ty) = named_type(text)? {
+        return Ok(Scalar::new(ty, ByteOrder::NATIVE));
+    }
+    let (order, rest) = match text.split_at_checked(1) {
+        Some(("<", rest)) => (ByteOrder::Little, rest),
+        Some((">", rest)) => (ByteOrder::Big, rest),
+        Some(("|", rest)) => (ByteOrder::NotApplicable, rest),
+        Some(("=", rest)) => (ByteOrder::NATIVE, rest),
+        _ => (ByteOrder::NATIVE, text),
     };
-    Ok(Scalar::new(ty, order))
+    Ok(Scalar::new(coded_type(text, rest)?, order))
 }
 
 /// A full name (`float64`, `datetime64[ns]`); `None` if `text` is not one.
@@ -326,11 +315,9 @@ fn time_type(text: &str, code: u8, rest: &str) -> Result<ScalarType> {
 }
 
 /// A kind letter with an optional size: `f8`, `S5`, `M8[ns]`, `d`.
-fn coded_type(
-    text: &str,
-    rest: &str,
-    not_understood: &dyn Fn(&str) -> Error,
-) -> Result<ScalarType> {
+fn coded_type(text: &str, rest: &str) -> Result<ScalarType> {
+    let not_understood =
+        |why: &str| Error::descr(format!("data type {} not understood ({why})", PyStr(text)));
     let Some(&code) = rest.as_bytes().first() else {
         return Err(not_understood("no type code"));
     };
