@@ -145,11 +145,8 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         return Err(too_long(chars, max, false));
     }
     let (header, folded_dims) = parse_text(&text, version, opts)?;
-    let data_offset = MAGIC
-        .len()
-        .saturating_add(2)
-        .saturating_add(len_size)
-        .saturating_add(header_len);
+    // magic, version, length field, header
+    let data_offset = header_len.saturating_add(len_size).saturating_add(8);
     Ok(ParsedHeader {
         header,
         version,
@@ -272,15 +269,12 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
         folded.extend_from_slice(&dims);
         descr = *base;
     }
-    let header = Header::new(descr, fortran_order, shape);
-    header.data_len()?;
     // The deserializer recurses once per axis and record level, so the
     // depth of the value it presents is limited too, not only the brackets
     // (a shape or subarray tuple of 3000 ones is one bracket level).
-    let depth = header
-        .shape
-        .len()
-        .saturating_add(value_depth(&header.descr));
+    let depth = shape.len().saturating_add(value_depth(&descr));
+    let header = Header::new(descr, fortran_order, shape);
+    header.data_len()?;
     if depth > opts.max_depth {
         return Err(Error::limit(format!(
             "the array's values are nested {depth} deep (dimensions of the shape and of \
