@@ -326,12 +326,9 @@ impl<'a> Parser<'a> {
             return Err(self.fail("unterminated string literal", start, ""));
         };
         let code = match c {
-            // a backslash before a line break joins the lines
-            '\n' => return Ok(()),
-            '\r' => {
-                if self.peek() == Some(b'\n') {
-                    self.advance(1);
-                }
+            // a backslash before a line break (`\r\n` too) joins the lines
+            '\n' | '\r' => {
+                self.advance(usize::from(c == '\r' && self.peek() == Some(b'\n')));
                 return Ok(());
             }
             '\\' | '\'' | '"' => u32::from(c),
@@ -432,17 +429,11 @@ impl<'a> Parser<'a> {
         let value: i128 = digits
             .parse()
             .map_err(|_| self.fail("integer too large", start, ""))?;
-        let refused = match self.peek() {
-            Some(b'.' | b'e' | b'E' | b'j' | b'J') => {
-                "float and complex literals are not supported"
-            }
-            Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B') if body == "0" => {
-                "only decimal integers are supported"
-            }
-            _ => "",
-        };
-        if !refused.is_empty() {
-            return Err(self.fail(refused, start, ""));
+        if matches!(self.peek(), Some(b'.' | b'e' | b'E' | b'j' | b'J')) {
+            return Err(self.fail("float and complex literals are not supported", start, ""));
+        }
+        if body == "0" && matches!(self.peek(), Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B')) {
+            return Err(self.fail("only decimal integers are supported", start, ""));
         }
         // numpy's _filter_header drops a NAME token `L` right after a number.
         let allowed = self.config.allow_long_suffix;
@@ -557,14 +548,12 @@ impl<'a> Parser<'a> {
         let next = self.text.get(self.pos..).and_then(|s| s.chars().next());
         let found = match next {
             None => "end of input".to_owned(),
-            Some(ch) => PyStr(ch.encode_utf8(&mut [0; 4])).to_string(),
+            Some(c) if "+-*/%@&|^~<>=!.".contains(c) => {
+                format!("'{c}' (operators and attribute access are not Python literals)")
+            }
+            Some(c) => PyStr(c.encode_utf8(&mut [0; 4])).to_string(),
         };
-        let hint = if next.is_some_and(|c| "+-*/%@&|^~<>=!.".contains(c)) {
-            " (operators and attribute access are not Python literals)"
-        } else {
-            ""
-        };
-        let why = format!(", found {found}{hint}");
+        let why = format!(", found {found}");
         self.fail(&format!("expected {expected}"), self.pos, &why)
     }
 }
