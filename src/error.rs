@@ -390,14 +390,11 @@ impl Error {
     /// index (the flat index into an n-d array's data), to be replaced by
     /// its n-d position ([`Error::at_nd`]).
     pub(crate) fn take_flat_index(&mut self) -> Option<u64> {
-        match self.0.path.last() {
-            Some(Segment::Record(i) | Segment::Index(i)) => {
-                let i = *i;
-                self.0.path.pop();
-                Some(i)
-            }
-            _ => None,
-        }
+        let Some(&(Segment::Record(i) | Segment::Index(i))) = self.0.path.last() else {
+            return None;
+        };
+        self.0.path.pop();
+        Some(i)
     }
 
     /// Names the file a path function read or wrote ([`Segment::File`]),
