@@ -136,11 +136,8 @@ impl Frame {
             Some(b']') => Value::List(self.items),
             Some(b'}') => {
                 let mut items = self.items.into_iter();
-                let mut pairs = Vec::new();
-                while let (Some(k), Some(v)) = (items.next(), items.next()) {
-                    pairs.push((k, v));
-                }
-                Value::Dict(pairs)
+                let pairs = std::iter::from_fn(|| Some((items.next()?, items.next()?)));
+                Value::Dict(pairs.collect())
             }
             _ if !self.comma && self.items.len() == 1 => self.items.pop().unwrap_or(Value::None),
             _ => Value::Tuple(self.items),
