@@ -62,8 +62,7 @@ impl Header {
     /// assert_eq!(file.len(), 4); // positioned at the data
     /// ```
     pub fn read_from<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result<(Header, (u8, u8))> {
-        let parsed = read_header(reader, opts)?;
-        Ok((parsed.header, parsed.version))
+        read_header(reader, opts).map(|p| (p.header, p.version))
     }
 
     /// Parses the header at the start of `bytes`; returns it with the offset
@@ -75,8 +74,7 @@ impl Header {
     /// assert!(err.to_string().contains("format version"));
     /// ```
     pub fn from_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<(Header, usize)> {
-        let parsed = parse_header(bytes, opts)?;
-        Ok((parsed.header, parsed.data_offset))
+        parse_header(bytes, opts).map(|p| (p.header, p.data_offset))
     }
 }
 
