@@ -339,21 +339,23 @@ fn coded_type(text: &str, rest: &str) -> Result<ScalarType> {
         return letter_code(code).ok_or_else(|| not_understood("unknown type code"));
     }
     let size = num.parse::<u64>().ok();
-    let fixed = |allowed: &str, make: fn(u8) -> ScalarType| match size.map(u8::try_from) {
-        Some(Ok(n)) if allowed.split(", ").any(|a| a.parse() == Ok(n)) => Ok(make(n)),
+    let fixed = |allowed: &[u8], make: fn(u8) -> ScalarType| match size.map(u8::try_from) {
+        Some(Ok(n)) if allowed.contains(&n) => Ok(make(n)),
+        // the sizes as `1, 2, 4, 8`
         _ => Err(not_understood(&format!(
-            "'{}' takes sizes {allowed}",
-            char::from(code)
+            "'{}' takes sizes {}",
+            char::from(code),
+            format!("{allowed:?}").trim_matches(['[', ']'])
         ))),
     };
     match code {
-        b'b' => fixed("1", |_| ScalarType::Bool),
-        b'i' => fixed("1, 2, 4, 8", ScalarType::Int),
-        b'u' => fixed("1, 2, 4, 8", ScalarType::UInt),
+        b'b' => fixed(&[1], |_| ScalarType::Bool),
+        b'i' => fixed(&[1, 2, 4, 8], ScalarType::Int),
+        b'u' => fixed(&[1, 2, 4, 8], ScalarType::UInt),
         // 12 and 24: long doubles as numpy on 32-bit x86 writes them
-        b'f' => fixed("2, 4, 8, 12, 16", ScalarType::Float),
-        b'c' => fixed("8, 16, 24, 32", ScalarType::Complex),
-        b'O' => fixed("4, 8", |_| ScalarType::Object),
+        b'f' => fixed(&[2, 4, 8, 12, 16], ScalarType::Float),
+        b'c' => fixed(&[8, 16, 24, 32], ScalarType::Complex),
+        b'O' => fixed(&[4, 8], |_| ScalarType::Object),
         b'S' | b'a' | b'U' | b'V' => {
             let bytes_per = if code == b'U' { 4 } else { 1 };
             let n = size
