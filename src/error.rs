@@ -390,14 +390,11 @@ impl Error {
     /// index (the flat index into an n-d array's data), to be replaced by
     /// its n-d position ([`Error::at_nd`]).
     pub(crate) fn take_flat_index(&mut self) -> Option<u64> {
-        match self.0.path.last() {
-            Some(Segment::Record(i) | Segment::Index(i)) => {
-                let i = *i;
-                self.0.path.pop();
-                Some(i)
-            }
-            _ => None,
-        }
+        let Some(&(Segment::Record(i) | Segment::Index(i))) = self.0.path.last() else {
+            return None;
+        };
+        self.0.path.pop();
+        Some(i)
     }
 
     /// Names the file a path function read or wrote ([`Segment::File`]),
@@ -654,45 +651,24 @@ fn write_path<'a>(
     let mut state = 0;
     for seg in segments {
         let sep = if state == 0 { "" } else { ", " };
-        state = match seg {
-            Segment::File(path) => {
-                write!(f, "file {}", PyStr(&path.to_string_lossy()))?;
-                1
-            }
-            Segment::Object(path) => {
-                write!(f, "object {}", PyStr(path))?;
-                1
-            }
-            Segment::Member(key) => {
-                write!(f, "{sep}member {}", PyStr(key))?;
-                1
-            }
-            Segment::Record(i) => {
-                write!(f, "{sep}record {i}")?;
-                2
-            }
-            Segment::At { index, record } => {
-                let what = if *record { "record" } else { "element" };
-                // `{:?}` of the indices: `[1, 2]`
-                write!(f, "{sep}{what} {index:?}")?;
-                2
-            }
-            Segment::Index(i) => {
-                if state < 2 {
-                    write!(f, "{sep}element ")?;
-                }
-                write!(f, "[{i}]")?;
-                state.max(2)
-            }
-            Segment::Field(name) => {
-                if state == 3 {
-                    write!(f, ".{name}")?;
-                } else {
-                    write!(f, "{sep}field {name}")?;
-                }
-                3
-            }
+        let (text, next) = match seg {
+            Segment::File(path) => (format!("file {}", PyStr(&path.to_string_lossy())), 1),
+            Segment::Object(path) => (format!("object {}", PyStr(path)), 1),
+            Segment::Member(key) => (format!("{sep}member {}", PyStr(key)), 1),
+            Segment::Record(i) => (format!("{sep}record {i}"), 2),
+            // `{:?}` of the indices: `[1, 2]`
+            Segment::At {
+                index,
+                record: true,
+            } => (format!("{sep}record {index:?}"), 2),
+            Segment::At { index, .. } => (format!("{sep}element {index:?}"), 2),
+            Segment::Index(i) if state < 2 => (format!("{sep}element [{i}]"), 2),
+            Segment::Index(i) => (format!("[{i}]"), state),
+            Segment::Field(name) if state == 3 => (format!(".{name}"), 3),
+            Segment::Field(name) => (format!("{sep}field {name}"), 3),
         };
+        f.write_str(&text)?;
+        state = next;
     }
     Ok(())
 }

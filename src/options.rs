@@ -10,8 +10,8 @@ use crate::format::dtype::Dtype;
 
 /// The builder setters of both option types, one line each:
 /// `name(params) => field = value;` is
-/// `pub fn name(mut self, params) -> Self { self.field = value; self }`
-/// (with the attributes and docs written before it).
+/// `#[must_use] pub fn name(mut self, params) -> Self { self.field = value; self }`
+/// (with the docs written before it).
 macro_rules! setters {
     ($($(#[$attr:meta])* $name:ident($($p:ident: $t:ty),*) => $field:ident = $v:expr;)*) => {$(
         $(#[$attr])*
@@ -134,7 +134,6 @@ impl WriteOptions {
         /// assert_eq!(header.descr.to_string(), "[('a', '|u1'), ('', '|V7'), ('b', '<f8')]");
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         align(align: bool) => align = align;
 
         /// Write with this dtype instead of the one derived from the values;
@@ -153,7 +152,6 @@ impl WriteOptions {
         /// assert!(f4.to_vec(&[0.1f64]).is_err());
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         dtype(dtype: Dtype) => dtype = Some(dtype);
 
         /// Store arrays of two or more dimensions column-major with
@@ -173,7 +171,6 @@ impl WriteOptions {
         /// assert_eq!(npy_serde::from_slice::<Vec<[i32; 3]>>(&bytes)?, m); // logical order again
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         fortran_order(fortran_order: bool) => fortran_order = Some(fortran_order);
 
         /// Force a format version (`(1, 0)`, `(2, 0)` or `(3, 0)`) instead of
@@ -185,28 +182,30 @@ impl WriteOptions {
         /// assert!(npy_serde::WriteOptions::new().version(4, 0).to_vec(&[1u8]).is_err());
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         version(major: u8, minor: u8) => version = Some((major, minor));
+    }
 
-        /// Whether [`to_path`](Self::to_path) syncs the file to the device
-        /// before renaming it into place (`true`, the default: after a power
-        /// loss the path holds the old file or the whole new one). `false`
-        /// skips the syncs, as `np.save` does, and keeps the temporary file and
-        /// the rename: the path never shows a half-written file while the
-        /// machine stays up, and a write is as fast as the page cache.
-        /// `to_writer` and `to_vec` are not affected.
-        ///
-        /// ```
-        /// let dir = std::env::temp_dir().join(format!("npy_serde_doc_durable_opt_{}", std::process::id()));
-        /// std::fs::create_dir_all(&dir)?;
-        /// let path = dir.join("scratch.npy");
-        /// let grid = npy_serde::NdArray::from_shape_vec(vec![2, 3], vec![0.5f64; 6])?;
-        /// npy_serde::WriteOptions::new().durable(false).to_path(&path, &grid)?;
-        /// assert_eq!(npy_serde::from_path::<npy_serde::NdArray<f64>>(&path)?, grid);
-        /// # std::fs::remove_dir_all(&dir)?;
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
-        durable(durable: bool) => durable = durable;
+    /// Whether [`to_path`](Self::to_path) syncs the file to the device
+    /// before renaming it into place (`true`, the default: after a power
+    /// loss the path holds the old file or the whole new one). `false`
+    /// skips the syncs, as `np.save` does, and keeps the temporary file and
+    /// the rename: the path never shows a half-written file while the
+    /// machine stays up, and a write is as fast as the page cache.
+    /// `to_writer` and `to_vec` are not affected.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("npy_serde_doc_durable_opt_{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("scratch.npy");
+    /// let grid = npy_serde::NdArray::from_shape_vec(vec![2, 3], vec![0.5f64; 6])?;
+    /// npy_serde::WriteOptions::new().durable(false).to_path(&path, &grid)?;
+    /// assert_eq!(npy_serde::from_path::<npy_serde::NdArray<f64>>(&path)?, grid);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn durable(mut self, durable: bool) -> Self {
+        self.durable = durable;
+        self
     }
 }
 
@@ -338,7 +337,6 @@ impl ReadOptions {
         /// assert!(small.from_slice::<Vec<u8>>(&bytes).is_err());
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         max_header_size(n: usize) => max_header_size = n;
 
         /// Largest number of elements (product of the shape, subarray dims
@@ -402,7 +400,6 @@ impl ReadOptions {
         /// assert_eq!(opts.from_slice::<Vec<()>>(&file)?.len(), 100_000);
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         max_elements(n: u64) => max_elements = n;
 
         /// Allow conversions that round (`<f8` 0.1 into `f32`, `<i8` above 2^53
@@ -416,7 +413,6 @@ impl ReadOptions {
         /// assert_eq!(lossy.from_slice::<Vec<f32>>(&bytes)?, [0.1f32]);
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         lossy(lossy: bool) => lossy = lossy;
 
         /// Deepest nesting of records and subarrays in a descr, counted in
@@ -437,7 +433,6 @@ impl ReadOptions {
         /// assert_eq!(v, serde_json::json!([[[1]]]));
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         max_depth(n: usize) => max_depth = n;
 
         /// Most bytes one read call may read, inflate and allocate (unlimited by
@@ -474,7 +469,6 @@ impl ReadOptions {
         /// );
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         max_bytes(n: u64) => max_bytes = n;
         /// The format of the file's long doubles (`'<f16'`, `'<c32'`; `'<f12'`,
         /// `'<c24'` from 32-bit x86), which the file does not record: x87
@@ -510,7 +504,6 @@ impl ReadOptions {
         /// assert_eq!(v, serde_json::json!([-2.5]));
         /// # Ok::<(), npy_serde::Error>(())
         /// ```
-        #[must_use]
         long_double(format: crate::LongDouble) => long_double = Some(format);
     }
 }

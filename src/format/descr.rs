@@ -16,7 +16,7 @@
 
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, DatetimeUnit, Dtype, Field, Record, Scalar, ScalarType};
-use crate::format::literal::{self, LiteralError, Value};
+use crate::format::literal::{self, Value};
 use crate::format::pyrepr::PyStr;
 
 impl std::str::FromStr for Dtype {
@@ -46,10 +46,7 @@ pub(crate) fn parse_descr(text: &str, max_depth: usize) -> Result<Dtype> {
     if !is_literal {
         return parse_type_str(t).map(Dtype::Scalar);
     }
-    let value = literal::parse(t, literal::Config::new(max_depth)).map_err(|e| match e {
-        LiteralError::Syntax(m) => Error::descr(m),
-        LiteralError::Depth(m) => Error::limit(m),
-    })?;
+    let value = literal::parse(t, literal::Config::new(max_depth))?;
     dtype_from_literal(&value, max_depth)
 }
 
@@ -134,29 +131,22 @@ fn with_shape(fmt: &Value, shape: &Value, depth: usize, max_depth: usize) -> Res
 
 /// A record from `[(name, fmt), (name, fmt, shape), ...]`.
 fn record(entries: &[Value], depth: usize, max_depth: usize) -> Result<Dtype> {
+    let not_a_field = |found: &str| {
+        Error::descr(format!(
+            "a record field is a tuple (name, format) or (name, format, shape), found {found}"
+        ))
+    };
     let mut fields = Vec::with_capacity(entries.len());
     let mut offset = 0usize;
     for entry in entries {
         let depth = enter(depth, max_depth)?;
-        let parts = match entry {
-            Value::Tuple(p) | Value::List(p) => p.as_slice(),
-            other => {
-                return Err(Error::descr(format!(
-                    "a record field is a tuple (name, format) or (name, format, shape), found {}",
-                    other.type_name()
-                )));
-            }
-        };
-        let (name, dt) = match parts {
-            [name, fmt] => (name, convert(fmt, depth, max_depth)?),
-            [name, fmt, shape] => (name, with_shape(fmt, shape, depth, max_depth)?),
-            _ => {
-                return Err(Error::descr(format!(
-                    "a record field is a tuple (name, format) or (name, format, shape), found a \
-                     tuple of length {}",
-                    parts.len()
-                )));
-            }
+        let (name, dt) = match entry {
+            Value::Tuple(parts) | Value::List(parts) => match parts.as_slice() {
+                [name, fmt] => (name, convert(fmt, depth, max_depth)?),
+                [name, fmt, shape] => (name, with_shape(fmt, shape, depth, max_depth)?),
+                _ => return Err(not_a_field(&format!("a tuple of length {}", parts.len()))),
+            },
+            other => return Err(not_a_field(other.type_name())),
         };
         let size = dt.itemsize();
         // numpy: name == '' and dt.type is np.void and dt.names is None
@@ -269,21 +259,17 @@ fn letter_code(c: u8) -> Option<ScalarType> {
 /// The byte-order character is optional; none or `=` means native order,
 /// and numpy ignores `|` on multi-byte types (native order again).
 pub(crate) fn parse_type_str(text: &str) -> Result<Scalar> {
-    let not_understood =
-        |why: &str| Error::descr(format!("data type {} not understood ({why})", PyStr(text)));
-    let (ty, order) = if let Some(ty) = named_type(text)? {
-        (ty, ByteOrder::NATIVE)
-    } else {
-        let (order, rest) = match text.as_bytes().first() {
-            Some(b'<') => (ByteOrder::Little, text.get(1..).unwrap_or("")),
-            Some(b'>') => (ByteOrder::Big, text.get(1..).unwrap_or("")),
-            Some(b'|') => (ByteOrder::NotApplicable, text.get(1..).unwrap_or("")),
-            Some(b'=') => (ByteOrder::NATIVE, text.get(1..).unwrap_or("")),
-            _ => (ByteOrder::NATIVE, text),
-        };
-        (coded_type(text, rest, &not_understood)?, order)
+    if let Some(ty) = named_type(text)? {
+        return Ok(Scalar::new(ty, ByteOrder::NATIVE));
+    }
+    let (order, rest) = match text.split_at_checked(1) {
+        Some(("<", rest)) => (ByteOrder::Little, rest),
+        Some((">", rest)) => (ByteOrder::Big, rest),
+        Some(("|", rest)) => (ByteOrder::NotApplicable, rest),
+        Some(("=", rest)) => (ByteOrder::NATIVE, rest),
+        _ => (ByteOrder::NATIVE, text),
     };
-    Ok(Scalar::new(ty, order))
+    Ok(Scalar::new(coded_type(text, rest)?, order))
 }
 
 /// A full name (`float64`, `datetime64[ns]`); `None` if `text` is not one.
@@ -329,11 +315,9 @@ fn time_type(text: &str, code: u8, rest: &str) -> Result<ScalarType> {
 }
 
 /// A kind letter with an optional size: `f8`, `S5`, `M8[ns]`, `d`.
-fn coded_type(
-    text: &str,
-    rest: &str,
-    not_understood: &dyn Fn(&str) -> Error,
-) -> Result<ScalarType> {
+fn coded_type(text: &str, rest: &str) -> Result<ScalarType> {
+    let not_understood =
+        |why: &str| Error::descr(format!("data type {} not understood ({why})", PyStr(text)));
     let Some(&code) = rest.as_bytes().first() else {
         return Err(not_understood("no type code"));
     };
@@ -355,19 +339,14 @@ fn coded_type(
         return letter_code(code).ok_or_else(|| not_understood("unknown type code"));
     }
     let size = num.parse::<u64>().ok();
-    let fixed = |allowed: &[u64], make: fn(u8) -> ScalarType| -> Result<ScalarType> {
-        match size {
-            Some(n) if allowed.contains(&n) => Ok(make(u8::try_from(n).unwrap_or(0))),
-            _ => Err(not_understood(&format!(
-                "'{}' takes sizes {}",
-                char::from(code),
-                allowed
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        }
+    let fixed = |allowed: &[u8], make: fn(u8) -> ScalarType| match size.map(u8::try_from) {
+        Some(Ok(n)) if allowed.contains(&n) => Ok(make(n)),
+        // the sizes as `1, 2, 4, 8`
+        _ => Err(not_understood(&format!(
+            "'{}' takes sizes {}",
+            char::from(code),
+            format!("{allowed:?}").trim_matches(['[', ']'])
+        ))),
     };
     match code {
         b'b' => fixed(&[1], |_| ScalarType::Bool),
@@ -381,13 +360,13 @@ fn coded_type(
             let bytes_per = if code == b'U' { 4 } else { 1 };
             let n = size
                 .filter(|&n| n.checked_mul(bytes_per).is_some_and(|b| b <= MAX_C_INT))
+                .and_then(|n| usize::try_from(n).ok())
                 .ok_or_else(|| {
                     Error::descr(format!(
                         "data type {} is too large (numpy allows at most {MAX_C_INT} bytes)",
                         PyStr(text)
                     ))
                 })?;
-            let n = usize::try_from(n).map_err(|_| not_understood("size too large"))?;
             match code {
                 b'S' | b'a' | b'U' if n == 0 => Err(zero_size(text)),
                 b'S' | b'a' => Ok(ScalarType::Bytes(n)),

@@ -232,13 +232,10 @@ impl DatetimeUnit {
 impl fmt::Display for DatetimeUnit {
     /// `[ns]`, `[25s]`, and nothing for the generic unit.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.unit == TimeUnit::Generic {
-            return Ok(());
-        }
-        if self.multiplier == 1 {
-            write!(f, "[{}]", self.unit.code())
-        } else {
-            write!(f, "[{}{}]", self.multiplier, self.unit.code())
+        match (self.unit, self.multiplier) {
+            (TimeUnit::Generic, _) => Ok(()),
+            (unit, 1) => write!(f, "[{}]", unit.code()),
+            (unit, m) => write!(f, "[{m}{}]", unit.code()),
         }
     }
 }
@@ -319,14 +316,9 @@ impl ScalarType {
     /// Whether the byte order matters for this type (numpy writes `|` otherwise).
     fn has_byte_order(self) -> bool {
         match self {
-            ScalarType::Bool | ScalarType::Bytes(_) | ScalarType::Void(_) | ScalarType::Object => {
-                false
-            }
             ScalarType::Int(n) | ScalarType::UInt(n) | ScalarType::Float(n) => n > 1,
-            ScalarType::Complex(_)
-            | ScalarType::Unicode(_)
-            | ScalarType::Datetime(_)
-            | ScalarType::Timedelta(_) => true,
+            ScalarType::Bool | ScalarType::Bytes(_) | ScalarType::Void(_) => false,
+            other => other != ScalarType::Object,
         }
     }
 
@@ -998,30 +990,29 @@ impl RecordBuilder {
     /// ```
     pub fn build(self) -> Result<Dtype> {
         let overflow = || Error::descr("record itemsize overflows");
-        let mut offset = 0usize;
-        let mut max_align = 1usize;
+        let (mut offset, mut max_align) = (0usize, 1usize);
         let mut fields = Vec::with_capacity(self.fields.len());
         for (pad, mut field) in self.fields {
-            offset = offset.checked_add(pad).ok_or_else(overflow)?;
+            let padded = offset.checked_add(pad).ok_or_else(overflow)?;
+            // unaligned, each field (and the record) is aligned to 1 byte
+            let mut a = 1;
             if self.align {
                 field.dtype = field.dtype.aligned()?;
-                let a = field.dtype.alignment();
+                a = field.dtype.alignment();
                 max_align = max_align.max(a);
-                offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
             }
-            field.offset = offset;
-            offset = offset
+            field.offset = padded.checked_next_multiple_of(a).ok_or_else(overflow)?;
+            offset = field
+                .offset
                 .checked_add(field.dtype.itemsize())
                 .ok_or_else(overflow)?;
             fields.push(field);
         }
         offset = offset.checked_add(self.pad).ok_or_else(overflow)?;
-        if self.align {
-            offset = offset
-                .checked_next_multiple_of(max_align)
-                .ok_or_else(overflow)?;
-        }
-        Ok(Dtype::Record(Record::new(fields, offset)?))
+        let end = offset
+            .checked_next_multiple_of(max_align)
+            .ok_or_else(overflow)?;
+        Ok(Dtype::Record(Record::new(fields, end)?))
     }
 }
 
@@ -1037,30 +1028,25 @@ pub(crate) struct ShapeRepr<'a, N = u64>(pub &'a [N]);
 
 impl<N: fmt::Display> fmt::Display for ShapeRepr<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            [] => f.write_str("()"),
-            [d] => write!(f, "({d},)"),
-            [first, rest @ ..] => {
-                write!(f, "({first}")?;
-                for d in rest {
-                    write!(f, ", {d}")?;
-                }
-                f.write_str(")")
-            }
+        f.write_str("(")?;
+        for (i, d) in self.0.iter().enumerate() {
+            write!(f, "{}{d}", if i == 0 { "" } else { ", " })?;
         }
+        f.write_str(if self.0.len() == 1 { ",)" } else { ")" })
     }
 }
 
 /// The `fmt` part of a descr entry: `'<f8'`, a nested list, or for a
-/// subarray nested in a subarray the tuple `('<f8', (5,))`.
-fn write_format(f: &mut fmt::Formatter<'_>, dt: &Dtype) -> fmt::Result {
+/// subarray the tuple `('<f8', (5,))`. As the dtype of a record `entry`, a
+/// subarray is written without its parentheses: `('c', '<f8', (5,))`.
+fn write_format(f: &mut fmt::Formatter<'_>, dt: &Dtype, entry: bool) -> fmt::Result {
     match dt {
         Dtype::Scalar(s) => write!(f, "'{s}'"),
         Dtype::Record(r) => write_record(f, r),
         Dtype::Subarray(base, shape) => {
-            f.write_str("(")?;
-            write_format(f, base)?;
-            write!(f, ", {})", ShapeRepr(shape))
+            f.write_str(if entry { "" } else { "(" })?;
+            write_format(f, base, false)?;
+            write!(f, ", {}{}", ShapeRepr(shape), if entry { "" } else { ")" })
         }
     }
 }
@@ -1077,17 +1063,10 @@ fn write_record(f: &mut fmt::Formatter<'_>, r: &Record) -> fmt::Result {
         write!(f, "{sep}(")?;
         sep = ", ";
         match &field.title {
-            Some(t) => write!(f, "({}, {})", PyStr(t), PyStr(&field.name))?,
-            None => write!(f, "{}", PyStr(&field.name))?,
+            Some(t) => write!(f, "({}, {}), ", PyStr(t), PyStr(&field.name))?,
+            None => write!(f, "{}, ", PyStr(&field.name))?,
         }
-        f.write_str(", ")?;
-        match &field.dtype {
-            Dtype::Subarray(base, shape) => {
-                write_format(f, base)?;
-                write!(f, ", {}", ShapeRepr(shape))?;
-            }
-            other => write_format(f, other)?,
-        }
+        write_format(f, &field.dtype, true)?;
         f.write_str(")")?;
         pos = field.offset.saturating_add(field.dtype.itemsize());
     }
@@ -1101,7 +1080,7 @@ impl fmt::Display for Dtype {
     /// The descr as numpy writes it in a header: `'<f8'` (with quotes), or
     /// `[('a', '<i4'), ('', '|V4'), ('b', '<f8', (3,))]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_format(f, self)
+        write_format(f, self, false)
     }
 }
 

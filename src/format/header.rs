@@ -144,10 +144,9 @@ impl Header {
         } else {
             self.shape.first()
         };
-        match axis {
-            None => 0,
-            Some(d) => GROWTH_AXIS_MAX_DIGITS.saturating_sub(d.to_string().len()),
-        }
+        axis.map_or(0, |d| {
+            GROWTH_AXIS_MAX_DIGITS.saturating_sub(d.to_string().len())
+        })
     }
 
     /// The complete header section (magic, version, length, text, padding,

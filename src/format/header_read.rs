@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::format::descr;
 use crate::format::dtype::{Dtype, ShapeRepr};
 use crate::format::header::{Header, MAGIC};
-use crate::format::literal::{self, LiteralError, Value};
+use crate::format::literal::{self, Value};
 use crate::format::pyrepr::{PyBytes, PyStr};
 use crate::options::ReadOptions;
 
@@ -62,8 +62,7 @@ impl Header {
     /// assert_eq!(file.len(), 4); // positioned at the data
     /// ```
     pub fn read_from<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result<(Header, (u8, u8))> {
-        let parsed = read_header(reader, opts)?;
-        Ok((parsed.header, parsed.version))
+        read_header(reader, opts).map(|p| (p.header, p.version))
     }
 
     /// Parses the header at the start of `bytes`; returns it with the offset
@@ -75,8 +74,7 @@ impl Header {
     /// assert!(err.to_string().contains("format version"));
     /// ```
     pub fn from_bytes(bytes: &[u8], opts: &ReadOptions) -> Result<(Header, usize)> {
-        let parsed = parse_header(bytes, opts)?;
-        Ok((parsed.header, parsed.data_offset))
+        parse_header(bytes, opts).map(|p| (p.header, p.data_offset))
     }
 }
 
@@ -145,11 +143,8 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
         return Err(too_long(chars, max, false));
     }
     let (header, folded_dims) = parse_text(&text, version, opts)?;
-    let data_offset = MAGIC
-        .len()
-        .saturating_add(2)
-        .saturating_add(len_size)
-        .saturating_add(header_len);
+    // magic, version, length field, header
+    let data_offset = header_len.saturating_add(len_size).saturating_add(8);
     Ok(ParsedHeader {
         header,
         version,
@@ -220,44 +215,37 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
         max_depth: opts.max_depth,
         free_levels: 1,
         allow_long_suffix: version.0 < 3,
+        syntax: |m| Error::header(format!("cannot parse the header dict: {m}")),
     };
-    let value = literal::parse(text, config).map_err(|e| match e {
-        LiteralError::Syntax(m) => Error::header(format!("cannot parse the header dict: {m}")),
-        LiteralError::Depth(m) => Error::limit(m),
-    })?;
+    let value = literal::parse(text, config)?;
     let Value::Dict(items) = value else {
         return Err(Error::header(format!(
             "the header is not a dict: found {}",
             value.type_name()
         )));
     };
-    let (mut descr, mut fortran, mut shape) = (None, None, None);
+    let mut slots = ["descr", "fortran_order", "shape"].map(|k| (k, None));
     for (key, value) in items {
-        let Value::Str(key) = key else {
+        let slot = match &key {
+            Value::Str(k) => slots.iter_mut().find(|(name, _)| name == k),
+            _ => None,
+        };
+        let Some((_, slot)) = slot else {
+            let what = match key {
+                Value::Str(k) => format!("an unexpected key {}", PyStr(&k)),
+                other => format!("a key of type {}", other.type_name()),
+            };
             return Err(Error::header(format!(
-                "the header has a key of type {}; expected exactly the keys 'descr', \
-                 'fortran_order' and 'shape'",
-                key.type_name()
+                "the header has {what}; expected exactly the keys 'descr', 'fortran_order' and \
+                 'shape'"
             )));
         };
         // duplicate keys: the last one wins, as in a Python dict
-        match key.as_str() {
-            "descr" => descr = Some(value),
-            "fortran_order" => fortran = Some(value),
-            "shape" => shape = Some(value),
-            other => {
-                return Err(Error::header(format!(
-                    "the header has an unexpected key {}; expected exactly the keys 'descr', \
-                     'fortran_order' and 'shape'",
-                    PyStr(other)
-                )));
-            }
-        }
+        *slot = Some(value);
     }
-    let missing = |k: &str| Error::header(format!("the header has no '{k}' key"));
-    let descr = descr.ok_or_else(|| missing("descr"))?;
-    let fortran = fortran.ok_or_else(|| missing("fortran_order"))?;
-    let shape = shape.ok_or_else(|| missing("shape"))?;
+    let [descr, fortran, shape] =
+        slots.map(|(k, v)| v.ok_or_else(|| Error::header(format!("the header has no '{k}' key"))));
+    let (descr, fortran, shape) = (descr?, fortran?, shape?);
 
     let Value::Bool(fortran_order) = fortran else {
         return Err(Error::header(format!(
@@ -279,15 +267,12 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
         folded.extend_from_slice(&dims);
         descr = *base;
     }
-    let header = Header::new(descr, fortran_order, shape);
-    header.data_len()?;
     // The deserializer recurses once per axis and record level, so the
     // depth of the value it presents is limited too, not only the brackets
     // (a shape or subarray tuple of 3000 ones is one bracket level).
-    let depth = header
-        .shape
-        .len()
-        .saturating_add(value_depth(&header.descr));
+    let depth = shape.len().saturating_add(value_depth(&descr));
+    let header = Header::new(descr, fortran_order, shape);
+    header.data_len()?;
     if depth > opts.max_depth {
         return Err(Error::limit(format!(
             "the array's values are nested {depth} deep (dimensions of the shape and of \

@@ -13,6 +13,9 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+use crate::error::{Error, Result};
+use crate::format::pyrepr::PyStr;
+
 /// A parsed Python literal.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Value {
@@ -41,16 +44,8 @@ impl Value {
     }
 }
 
-/// Why a literal could not be parsed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum LiteralError {
-    /// Not valid Python literal syntax; the message names the character offset.
-    Syntax(String),
-    /// Nested deeper than the configured limit.
-    Depth(String),
-}
-
-/// How to parse: the depth limit and the Python-2 compatibility switch.
+/// How to parse: the depth limit, the Python-2 compatibility switch, and
+/// the error a syntax error becomes (too deep a nesting is `Error::limit`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Config {
     /// Deepest bracket nesting allowed (the value of `ReadOptions::max_depth`).
@@ -61,36 +56,37 @@ pub(crate) struct Config {
     /// Accept the Python-2 long suffix `3L` (headers of version 1.0 and 2.0,
     /// as numpy's `_filter_header` does).
     pub allow_long_suffix: bool,
+    /// Makes the error of a syntax error's message (`Error::descr` unless set).
+    pub syntax: fn(String) -> Error,
 }
 
 impl Config {
-    /// A config with the given depth limit, no free levels, no `L` suffix.
+    /// A config with the given depth limit, no free levels, no `L` suffix,
+    /// syntax errors as `Error::descr`.
     pub(crate) fn new(max_depth: usize) -> Self {
         Config {
             max_depth,
             free_levels: 0,
             allow_long_suffix: false,
+            syntax: Error::descr,
         }
     }
 }
 
 /// Parses one literal (the whole input; surrounding whitespace allowed).
-pub(crate) fn parse(text: &str, config: Config) -> Result<Value, LiteralError> {
-    if let Some(i) = text.find('\0') {
-        // CPython refuses source text with NUL characters, even inside strings.
-        let at = text.get(..i).map_or(i, |s| s.chars().count());
-        return Err(LiteralError::Syntax(format!(
-            "null character at character {at}: Python literals cannot contain NUL"
-        )));
-    }
-    Parser {
+pub(crate) fn parse(text: &str, config: Config) -> Result<Value> {
+    let parser = Parser {
         text,
         pos: 0,
         config,
         in_brackets: false,
         seen_token: false,
+    };
+    match text.find('\0') {
+        // CPython refuses source text with NUL characters, even inside strings.
+        Some(i) => Err(parser.fail("null character", i, ": Python literals cannot contain NUL")),
+        None => parser.run(),
     }
-    .run()
 }
 
 /// An open bracket waiting for its items, or the top level, which the end
@@ -118,6 +114,14 @@ impl Frame {
         self.close == Some(b'}') && self.items.len() % 2 == 0
     }
 
+    /// Whether the frame may end where a value may come: after its opening
+    /// bracket or a comma, not after a dict key's `:` (nor before the first
+    /// value at the top level).
+    fn may_close(&self) -> bool {
+        (self.close.is_some() || self.comma)
+            && (self.close != Some(b'}') || self.items.len() % 2 == 0)
+    }
+
     /// What may follow an item: a comma or the end of the frame.
     fn expected(&self) -> String {
         match self.close {
@@ -132,11 +136,8 @@ impl Frame {
             Some(b']') => Value::List(self.items),
             Some(b'}') => {
                 let mut items = self.items.into_iter();
-                let mut pairs = Vec::new();
-                while let (Some(k), Some(v)) = (items.next(), items.next()) {
-                    pairs.push((k, v));
-                }
-                Value::Dict(pairs)
+                let pairs = std::iter::from_fn(|| Some((items.next()?, items.next()?)));
+                Value::Dict(pairs.collect())
             }
             _ if !self.comma && self.items.len() == 1 => self.items.pop().unwrap_or(Value::None),
             _ => Value::Tuple(self.items),
@@ -155,33 +156,23 @@ struct Parser<'a> {
     seen_token: bool,
 }
 
-/// What the main loop does next.
-enum Step {
-    /// Parse a value (an opening bracket pushes a frame).
-    Value,
-    /// After an opening bracket or a comma: the frame's end or a value.
-    MayClose,
-    /// A value was completed; hand it to the innermost frame.
-    Done(Value),
-}
-
 impl<'a> Parser<'a> {
-    fn run(mut self) -> Result<Value, LiteralError> {
+    fn run(mut self) -> Result<Value> {
         let mut top = Frame::new(None);
         let mut stack: Vec<Frame> = Vec::new();
-        let mut step = Step::Value;
+        // a completed value, to hand to the innermost frame
+        let mut done = None;
         loop {
             self.in_brackets = !stack.is_empty();
             self.skip_ws()?;
             let c = self.peek();
             let frame = stack.last_mut().unwrap_or(&mut top);
-            if let Step::Done(value) = step {
+            if let Some(value) = done.take() {
                 let key = frame.wants_key();
                 frame.items.push(value);
                 if c == Some(if key { b':' } else { b',' }) {
                     frame.comma = true;
                     self.advance(1);
-                    step = if key { Step::Value } else { Step::MayClose };
                     continue;
                 }
                 if key {
@@ -190,53 +181,46 @@ impl<'a> Parser<'a> {
                 if c != frame.close {
                     return Err(self.unexpected(&frame.expected()));
                 }
-                step = Step::MayClose;
+            } else if c != frame.close || !frame.may_close() {
+                done = self.value_or_open(c, &mut stack)?;
+                continue;
             }
-            step = match step {
-                Step::MayClose if c == frame.close => {
-                    let Some(inner) = stack.pop() else {
-                        return Ok(top.into_value());
-                    };
-                    self.advance(1);
-                    Step::Done(inner.into_value())
-                }
-                _ => self.value_or_open(c, &mut stack)?,
+            let Some(inner) = stack.pop() else {
+                return Ok(top.into_value());
             };
+            self.advance(1);
+            done = Some(inner.into_value());
         }
     }
 
-    /// Parses a scalar value at `c`, or opens a container (pushing a frame).
-    fn value_or_open(
-        &mut self,
-        c: Option<u8>,
-        stack: &mut Vec<Frame>,
-    ) -> Result<Step, LiteralError> {
+    /// Parses a scalar value at `c`, or opens a container (pushing a frame
+    /// and returning `None`).
+    fn value_or_open(&mut self, c: Option<u8>, stack: &mut Vec<Frame>) -> Result<Option<Value>> {
         self.seen_token = true;
         let close = match c {
             Some(b'(') => b')',
             Some(b'[') => b']',
             Some(b'{') => b'}',
-            Some(b'\'' | b'"') => return Ok(Step::Done(self.strings()?)),
-            Some(b'0'..=b'9' | b'-' | b'+') => return Ok(Step::Done(self.int()?)),
+            Some(b'\'' | b'"') => return self.strings().map(Some),
+            Some(b'0'..=b'9' | b'-' | b'+') => return self.int().map(Some),
             Some(c) if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
-                return self.word().map(Step::Done);
+                return self.word().map(Some);
             }
             _ => return Err(self.unexpected("a value")),
         };
         self.check_depth(stack.len().saturating_add(1))?;
         self.advance(1);
         stack.push(Frame::new(Some(close)));
-        Ok(Step::MayClose)
+        Ok(None)
     }
 
     /// `True`, `False`, `None`, a prefixed string, or a refusal.
-    fn word(&mut self) -> Result<Value, LiteralError> {
+    fn word(&mut self) -> Result<Value> {
         let start = self.pos;
         let rest = self.text.get(start..).unwrap_or("");
         let len = rest
-            .char_indices()
-            .find(|&(_, ch)| !(ch == '_' || ch.is_alphanumeric()))
-            .map_or(rest.len(), |(i, _)| i);
+            .find(|ch: char| !(ch == '_' || ch.is_alphanumeric()))
+            .unwrap_or(rest.len());
         let word = rest.get(..len).unwrap_or("");
         let next = rest.as_bytes().get(len).copied();
         if matches!(next, Some(b'\'' | b'"')) && len <= 2 {
@@ -257,22 +241,16 @@ impl<'a> Parser<'a> {
             "False" => Ok(Value::Bool(false)),
             "None" => Ok(Value::None),
             _ => {
-                let what = if self.rest().iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(') {
-                    "a function call"
-                } else {
-                    "a name"
-                };
-                Err(LiteralError::Syntax(format!(
-                    "malformed node or string at character {}: {what} ({}) is not a Python literal",
-                    self.char_offset(start),
-                    crate::format::pyrepr::PyStr(word)
-                )))
+                let call = self.rest().iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(');
+                let what = if call { "a function call" } else { "a name" };
+                let why = format!(": {what} ({}) is not a Python literal", PyStr(word));
+                Err(self.fail("malformed node or string", start, &why))
             }
         }
     }
 
     /// One or more adjacent string literals (Python concatenates them).
-    fn strings(&mut self) -> Result<Value, LiteralError> {
+    fn strings(&mut self) -> Result<Value> {
         let mut out = String::new();
         loop {
             self.string(&mut out)?;
@@ -291,8 +269,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// One string literal, appended to `out`.
-    fn string(&mut self, out: &mut String) -> Result<(), LiteralError> {
+    /// One string literal, appended to `out`. Callers have seen its prefix
+    /// (if any) and its opening quote.
+    fn string(&mut self, out: &mut String) -> Result<()> {
         let start = self.pos;
         let rest = self.rest();
         let n = rest.iter().take_while(|c| b"uUrRbB".contains(c)).count();
@@ -302,14 +281,9 @@ impl<'a> Parser<'a> {
         }
         let raw = prefix.iter().any(|c| c.eq_ignore_ascii_case(&b'r'));
         self.advance(n);
-        let Some(quote) = self.peek() else {
-            return Err(self.unexpected("a quote"));
-        };
+        let quote = self.peek().unwrap_or(b'\'');
         if self.rest().starts_with(&[quote; 3]) {
-            return Err(LiteralError::Syntax(format!(
-                "triple-quoted strings are not supported at character {}",
-                self.char_offset(self.pos)
-            )));
+            return Err(self.fail("triple-quoted strings are not supported", self.pos, ""));
         }
         self.advance(1);
         loop {
@@ -323,25 +297,16 @@ impl<'a> Parser<'a> {
             self.advance(run);
             match self.peek() {
                 None | Some(b'\n' | b'\r') => {
-                    return Err(LiteralError::Syntax(format!(
-                        "unterminated string literal starting at character {}",
-                        self.char_offset(start)
-                    )));
+                    return Err(self.fail("unterminated string literal starting", start, ""));
                 }
-                Some(b'\\') => {
-                    if raw {
-                        // Raw strings keep the backslash; it still protects
-                        // the following quote or backslash.
-                        out.push('\\');
-                        self.advance(1);
-                        // (a backslash-newline is kept as both characters)
-                        if let Some(ch) = self.next_char() {
-                            out.push(ch);
-                        }
-                    } else {
-                        self.escape(out)?;
-                    }
+                // Raw strings keep the backslash; it still protects the
+                // following character (a backslash-newline is kept as both).
+                Some(b'\\') if raw => {
+                    out.push('\\');
+                    self.advance(1);
+                    out.extend(self.next_char());
                 }
+                Some(b'\\') => self.escape(out)?,
                 Some(_) => {
                     self.advance(1);
                     return Ok(());
@@ -351,22 +316,16 @@ impl<'a> Parser<'a> {
     }
 
     /// One escape sequence after a backslash (at `self.pos`).
-    fn escape(&mut self, out: &mut String) -> Result<(), LiteralError> {
+    fn escape(&mut self, out: &mut String) -> Result<()> {
         let start = self.pos;
         self.advance(1);
         let Some(c) = self.next_char() else {
-            return Err(LiteralError::Syntax(format!(
-                "unterminated string literal at character {}",
-                self.char_offset(start)
-            )));
+            return Err(self.fail("unterminated string literal", start, ""));
         };
         let code = match c {
-            // a backslash before a line break joins the lines
-            '\n' => return Ok(()),
-            '\r' => {
-                if self.peek() == Some(b'\n') {
-                    self.advance(1);
-                }
+            // a backslash before a line break (`\r\n` too) joins the lines
+            '\n' | '\r' => {
+                self.advance(usize::from(c == '\r' && self.peek() == Some(b'\n')));
                 return Ok(());
             }
             '\\' | '\'' | '"' => u32::from(c),
@@ -378,25 +337,16 @@ impl<'a> Parser<'a> {
             't' => 0x09,
             'v' => 0x0b,
             '0'..='7' => {
-                // At most three octal digits, so `v` stays below 0o1000.
-                let mut v = c.to_digit(8).unwrap_or(0);
-                for _ in 0..2 {
-                    let Some(d) = self.peek().and_then(|b| char::from(b).to_digit(8)) else {
-                        break;
-                    };
-                    v = (v << 3) | d;
-                    self.advance(1);
-                }
-                v
+                // one to three octal digits, `c` the first of them
+                self.pos = start.saturating_add(1);
+                self.code_digits(8, 1, 3, start)?
             }
-            'x' => self.hex_digits(2, start)?,
-            'u' => self.hex_digits(4, start)?,
-            'U' => self.hex_digits(8, start)?,
+            'x' => self.code_digits(16, 2, 2, start)?,
+            'u' => self.code_digits(16, 4, 4, start)?,
+            'U' => self.code_digits(16, 8, 8, start)?,
             'N' => {
-                return Err(LiteralError::Syntax(format!(
-                    "named unicode escapes (\\N{{...}}) are not supported at character {}",
-                    self.char_offset(start)
-                )));
+                let what = "named unicode escapes (\\N{...}) are not supported";
+                return Err(self.fail(what, start, ""));
             }
             other => {
                 // Python keeps unknown escapes as they are (with a warning).
@@ -406,27 +356,29 @@ impl<'a> Parser<'a> {
             }
         };
         let ch = char::from_u32(code).ok_or_else(|| {
-            LiteralError::Syntax(format!(
-                "escape at character {} is not a unicode scalar value (U+{code:04X}); \
-                 surrogates and values past U+10FFFF cannot be represented",
-                self.char_offset(start)
-            ))
+            let why = format!(
+                " is not a unicode scalar value (U+{code:04X}); surrogates and values past \
+                 U+10FFFF cannot be represented"
+            );
+            self.fail("escape", start, &why)
         })?;
         out.push(ch);
         Ok(())
     }
 
-    fn hex_digits(&mut self, n: usize, start: usize) -> Result<u32, LiteralError> {
+    /// `min` to `max` digits of base `radix` (8 or 16), the code point of the
+    /// escape at `start`; fewer than `min` is a truncated (hex) escape.
+    fn code_digits(&mut self, radix: u32, min: usize, max: usize, start: usize) -> Result<u32> {
         let mut v = 0u32;
-        for _ in 0..n {
-            let d = self.peek().and_then(|b| char::from(b).to_digit(16));
-            let Some(d) = d else {
-                return Err(LiteralError::Syntax(format!(
-                    "truncated escape at character {}: expected {n} hex digits",
-                    self.char_offset(start)
-                )));
-            };
-            v = (v << 4) | d;
+        for n in 0..max {
+            match self.peek().and_then(|b| char::from(b).to_digit(radix)) {
+                Some(d) => v = (v << radix.trailing_zeros()) | d,
+                None if n >= min => break,
+                None => {
+                    let why = format!(": expected {max} hex digits");
+                    return Err(self.fail("truncated escape", start, &why));
+                }
+            }
             self.advance(1);
         }
         Ok(v)
@@ -434,16 +386,14 @@ impl<'a> Parser<'a> {
 
     /// A decimal int with optional sign, underscores between digits and,
     /// when allowed, the Python-2 `L` suffix.
-    fn int(&mut self) -> Result<Value, LiteralError> {
+    fn int(&mut self) -> Result<Value> {
         let start = self.pos;
-        let negative = self.peek() == Some(b'-');
-        if matches!(self.peek(), Some(b'-' | b'+')) {
-            self.advance(1);
-        }
+        let sign = self.peek().filter(|c| matches!(c, b'-' | b'+'));
         // Python allows parentheses around the number after a sign: `-(3)`.
         let outer_brackets = self.in_brackets;
         let mut parens = 0usize;
-        if self.pos != start {
+        if sign.is_some() {
+            self.advance(1);
             self.skip_ws()?;
             while self.peek() == Some(b'(') {
                 parens = parens.saturating_add(1);
@@ -454,13 +404,11 @@ impl<'a> Parser<'a> {
             }
         }
         let digits_start = self.pos;
-        let mut digits = String::from(if negative { "-" } else { "" });
-        while let Some(d) = self.peek() {
-            let between_digits =
-                self.pos > digits_start && matches!(self.peek_at(1), Some(b'0'..=b'9'));
-            match d {
-                b'0'..=b'9' => digits.push(char::from(d)),
-                b'_' if between_digits => {}
+        let mut digits = String::from(if sign == Some(b'-') { "-" } else { "" });
+        loop {
+            match self.rest() {
+                [d @ b'0'..=b'9', ..] => digits.push(char::from(*d)),
+                [b'_', b'0'..=b'9', ..] if self.pos > digits_start => {}
                 _ => break,
             }
             self.advance(1);
@@ -468,57 +416,37 @@ impl<'a> Parser<'a> {
         let body = digits.trim_start_matches('-');
         if body.is_empty() {
             // (int() is only called at a digit or a sign)
-            return Err(LiteralError::Syntax(format!(
-                "malformed node or string at character {}: a sign must be followed by a number",
-                self.char_offset(start)
-            )));
+            let why = ": a sign must be followed by a number";
+            return Err(self.fail("malformed node or string", start, why));
         }
         if body.starts_with('0') && body.bytes().any(|d| d != b'0') {
-            return Err(LiteralError::Syntax(format!(
-                "leading zeros in decimal integer literals are not permitted at character {}",
-                self.char_offset(digits_start)
-            )));
+            let what = "leading zeros in decimal integer literals are not permitted";
+            return Err(self.fail(what, digits_start, ""));
         }
-        let value: i128 = digits.parse().map_err(|_| {
-            LiteralError::Syntax(format!(
-                "integer too large at character {}",
-                self.char_offset(start)
-            ))
-        })?;
-        match self.peek() {
-            Some(b'.' | b'e' | b'E' | b'j' | b'J') => {
-                return Err(LiteralError::Syntax(format!(
-                    "float and complex literals are not supported at character {}",
-                    self.char_offset(start)
-                )));
-            }
-            Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B') if body == "0" => {
-                return Err(LiteralError::Syntax(format!(
-                    "only decimal integers are supported at character {}",
-                    self.char_offset(start)
-                )));
-            }
-            _ => {}
+        let value: i128 = digits
+            .parse()
+            .map_err(|_| self.fail("integer too large", start, ""))?;
+        if matches!(self.peek(), Some(b'.' | b'e' | b'E' | b'j' | b'J')) {
+            return Err(self.fail("float and complex literals are not supported", start, ""));
         }
-        if !self.config.allow_long_suffix && self.peek() == Some(b'L') {
-            return Err(LiteralError::Syntax(format!(
-                "the Python-2 long suffix 'L' at character {} is only accepted in format \
-                 versions 1.0 and 2.0",
-                self.char_offset(self.pos)
-            )));
+        if body == "0" && matches!(self.peek(), Some(b'x' | b'X' | b'o' | b'O' | b'b' | b'B')) {
+            return Err(self.fail("only decimal integers are supported", start, ""));
         }
-        if self.config.allow_long_suffix {
-            // numpy's _filter_header drops a NAME token `L` right after a number.
-            let mut p = self.pos;
-            while matches!(self.text.as_bytes().get(p), Some(b' ' | b'\t' | b'\x0c')) {
-                p = p.saturating_add(1);
+        // numpy's _filter_header drops a NAME token `L` right after a number.
+        let allowed = self.config.allow_long_suffix;
+        let mut p = self.pos;
+        while allowed && matches!(self.text.as_bytes().get(p), Some(b' ' | b'\t' | b'\x0c')) {
+            p = p.saturating_add(1);
+        }
+        if self.text.as_bytes().get(p) == Some(&b'L') {
+            if !allowed {
+                let why = " is only accepted in format versions 1.0 and 2.0";
+                return Err(self.fail("the Python-2 long suffix 'L'", p, why));
             }
-            if self.text.as_bytes().get(p) == Some(&b'L') {
-                let past_l = p.saturating_add(1);
-                let after = self.text.get(past_l..).and_then(|s| s.chars().next());
-                if !after.is_some_and(|ch| ch == '_' || ch.is_alphanumeric()) {
-                    self.pos = past_l;
-                }
+            let past_l = p.saturating_add(1);
+            let after = self.text.get(past_l..).and_then(|s| s.chars().next());
+            if !after.is_some_and(|ch| ch == '_' || ch.is_alphanumeric()) {
+                self.pos = past_l;
             }
         }
         for still_open in (0..parens).rev() {
@@ -534,7 +462,7 @@ impl<'a> Parser<'a> {
 
     /// Skips whitespace, comments and line continuations. Outside brackets
     /// a line break after the first token ends the literal, as in Python.
-    fn skip_ws(&mut self) -> Result<(), LiteralError> {
+    fn skip_ws(&mut self) -> Result<()> {
         let mut ended = false;
         loop {
             match self.peek() {
@@ -548,15 +476,12 @@ impl<'a> Parser<'a> {
                         self.advance(1);
                     }
                 }
-                Some(b'\\') if matches!(self.peek_at(1), Some(b'\n' | b'\r')) => {
+                Some(b'\\') if matches!(self.rest().get(1), Some(b'\n' | b'\r')) => {
                     self.advance(2);
                 }
                 Some(_) if ended => {
-                    return Err(LiteralError::Syntax(format!(
-                        "unexpected text after a line break at character {} (outside brackets a \
-                         line break ends the literal)",
-                        self.char_offset(self.pos)
-                    )));
+                    let why = " (outside brackets a line break ends the literal)";
+                    return Err(self.fail("unexpected text after a line break", self.pos, why));
                 }
                 _ => return Ok(()),
             }
@@ -570,11 +495,6 @@ impl<'a> Parser<'a> {
 
     fn peek(&self) -> Option<u8> {
         self.rest().first().copied()
-    }
-
-    /// The byte `k` places after the current one, without moving.
-    fn peek_at(&self, k: usize) -> Option<u8> {
-        self.rest().get(k).copied()
     }
 
     /// Moves `n` bytes on. Callers move only past bytes they have seen, so
@@ -591,10 +511,10 @@ impl<'a> Parser<'a> {
 
     /// Refuses `depth` bracket levels (at the current position) when they
     /// are more than `max_depth` allows.
-    fn check_depth(&self, depth: usize) -> Result<(), LiteralError> {
+    fn check_depth(&self, depth: usize) -> Result<()> {
         let max_depth = self.config.max_depth;
         if depth > max_depth.saturating_add(self.config.free_levels) {
-            return Err(LiteralError::Depth(format!(
+            return Err(Error::limit(format!(
                 "brackets nested deeper than max_depth {max_depth} at character {}; raise the \
                  limit with ReadOptions::max_depth",
                 self.char_offset(self.pos)
@@ -604,12 +524,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Refuses a bytes literal (prefix `b`) that starts at `start`.
-    fn bytes_literal(&self, start: usize) -> LiteralError {
-        LiteralError::Syntax(format!(
-            "bytes literals are not supported at character {}: field names and type strings \
-             must be str",
-            self.char_offset(start)
-        ))
+    fn bytes_literal(&self, start: usize) -> Error {
+        let why = ": field names and type strings must be str";
+        self.fail("bytes literals are not supported", start, why)
     }
 
     /// Character (not byte) offset of a byte position, for messages.
@@ -617,28 +534,31 @@ impl<'a> Parser<'a> {
         self.text.get(..pos).map_or(pos, |s| s.chars().count())
     }
 
+    /// A syntax error, `{what} at character N{why}`, N the character offset of
+    /// byte position `at`.
+    fn fail(&self, what: &str, at: usize, why: &str) -> Error {
+        (self.config.syntax)(format!("{what} at character {}{why}", self.char_offset(at)))
+    }
+
     /// `expected X at character N, found 'c'`.
-    fn unexpected(&self, expected: &str) -> LiteralError {
+    fn unexpected(&self, expected: &str) -> Error {
         let next = self.text.get(self.pos..).and_then(|s| s.chars().next());
         let found = match next {
             None => "end of input".to_owned(),
-            Some(ch) => crate::format::pyrepr::PyStr(ch.encode_utf8(&mut [0; 4])).to_string(),
+            Some(c) if "+-*/%@&|^~<>=!.".contains(c) => {
+                format!("'{c}' (operators and attribute access are not Python literals)")
+            }
+            Some(c) => PyStr(c.encode_utf8(&mut [0; 4])).to_string(),
         };
-        let hint = if next.is_some_and(|c| "+-*/%@&|^~<>=!.".contains(c)) {
-            " (operators and attribute access are not Python literals)"
-        } else {
-            ""
-        };
-        LiteralError::Syntax(format!(
-            "expected {expected} at character {}, found {found}{hint}",
-            self.char_offset(self.pos)
-        ))
+        let why = format!(", found {found}");
+        self.fail(&format!("expected {expected}"), self.pos, &why)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
     use Value::*;
     use std::fmt;
 
@@ -646,18 +566,13 @@ mod tests {
         parse(text, Config::new(64)).unwrap()
     }
     fn e(text: &str) -> String {
-        parse(text, Config::new(64)).unwrap_err().to_string()
+        match parse(text, Config::new(64)).unwrap_err().kind() {
+            ErrorKind::Descr(m) | ErrorKind::Limit(m) => m.clone(),
+            other => panic!("{other:?}"),
+        }
     }
     fn s(x: &str) -> Value {
         Str(x.to_owned())
-    }
-
-    impl fmt::Display for LiteralError {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match self {
-                LiteralError::Syntax(m) | LiteralError::Depth(m) => f.write_str(m),
-            }
-        }
     }
 
     impl fmt::Display for Value {
@@ -674,7 +589,7 @@ mod tests {
                 Ok(())
             }
             match self {
-                Value::Str(s) => write!(f, "{}", crate::format::pyrepr::PyStr(s)),
+                Value::Str(s) => write!(f, "{}", PyStr(s)),
                 Value::Int(n) => write!(f, "{n}"),
                 Value::Bool(true) => f.write_str("True"),
                 Value::Bool(false) => f.write_str("False"),
@@ -821,7 +736,7 @@ mod tests {
         assert!(parse(&ok, Config::new(64)).is_ok());
         let deep = "[".repeat(65) + &"]".repeat(65);
         let err = parse(&deep, Config::new(64)).unwrap_err();
-        assert!(matches!(err, LiteralError::Depth(_)));
+        assert!(matches!(err.kind(), ErrorKind::Limit(_)));
         assert!(err.to_string().contains("max_depth 64"));
         assert!(err.to_string().contains("ReadOptions::max_depth"));
         let free = Config {

@@ -64,15 +64,12 @@ fn repr(
     write!(f, "{prefix}{quote}")?;
     for c in text {
         match c {
-            '\\' => f.write_str("\\\\")?,
             '\n' => f.write_str("\\n")?,
             '\r' => f.write_str("\\r")?,
             '\t' => f.write_str("\\t")?,
-            c if c == quote => write!(f, "\\{c}")?,
+            c if c == quote || c == '\\' => write!(f, "\\{c}")?,
             ' '..='~' => f.write_char(c)?,
-            c if unicode && c > '\u{7f}' && is_printable(c) => {
-                f.write_char(c)?;
-            }
+            c if unicode && c > '\u{7f}' && is_printable(c) => f.write_char(c)?,
             c if c <= '\u{ff}' => write!(f, "\\x{:02x}", u32::from(c))?,
             c if c <= '\u{ffff}' => write!(f, "\\u{:04x}", u32::from(c))?,
             c => write!(f, "\\U{:08x}", u32::from(c))?,
