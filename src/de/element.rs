@@ -153,17 +153,12 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     /// positional read is [`Elements::Fields`]).
     #[inline]
     fn record_seq<V: Visitor<'de>>(&self, r: &'a [PField], visitor: V) -> Result<V::Value> {
-        let total = r.len();
         let mut seq = RecordSeq {
             fields: r.iter(),
             record: self,
         };
         let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
-        let left = seq.fields.len();
-        if left > 0 {
-            return Err(fields_left(total, left));
-        }
-        Ok(v)
+        seq.end(r.len()).map(|()| v)
     }
 
     /// `deserialize_struct` without a proof for the type of `key`
@@ -603,8 +598,9 @@ pub(crate) struct RecordSeq<'r, 'a, 'de, I> {
     record: &'r ElementDe<'a, 'de>,
 }
 
-impl RecordSeq<'_, '_, '_, Fields<'_>> {
+impl<'a, I: ExactSizeIterator<Item = &'a PField>> RecordSeq<'_, 'a, '_, I> {
     /// Whether the type took every one of the `total` fields.
+    #[inline]
     pub(crate) fn end(&self, total: usize) -> Result<()> {
         match self.fields.len() {
             0 => Ok(()),
@@ -720,13 +716,9 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let plan = &self.field.plan;
         if let Kind::Sub(base, _, true) = &plan.kind {
-            // the field's bytes: from its offset, its size
-            let (bytes, _) = self
-                .record
-                .bytes
-                .range(self.field.offset, self.record.bytes.len())?
-                .split(plan.size)?;
-            return run_seq::<V, FIELD_RUN>(base, bytes, self.record.cfg, false, visitor);
+            // exactly the field's bytes
+            let cfg = self.record.cfg;
+            return run_seq::<V, FIELD_RUN>(base, self.element()?.exact()?, cfg, false, visitor);
         }
         self.general(visitor, |d, v| d.seq_general(v))
     }
