@@ -115,30 +115,23 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        if run && rest.is_empty() && self.dtype.size != 0 {
-            // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
-            // the elements straight to the visitor, no array layer in
-            // between, the sequence's only state the bytes not yet handed
-            // out (they hold exactly `n` elements: the header's sizes were
-            // checked; a 1-d array's messages need no file facts)
-            if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
-                return Err(internal());
-            }
-            return Ok(None);
-        }
-        // (scalars of no bytes, `S0`, are counted: a stride of 0)
+        // (scalars of no bytes, `S0`, are counted: a stride of 0; so are
+        // the elements of an empty axis)
         let stride = if rest.is_empty() {
             self.dtype.size
-        } else if n == 0 {
-            0
         } else {
-            // n_usize != 0: the zero case took the branch above
             self.bytes.len().checked_div(n_usize).unwrap_or(0)
         };
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
-        Ok(Some((n, stride)))
+        // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
+        // the elements straight to the visitor, no array layer in between,
+        // the sequence's only state the bytes not yet handed out (they
+        // hold exactly `n` elements, just checked; a 1-d array's messages
+        // need no file facts)
+        let is_run = run && rest.is_empty() && self.dtype.size != 0;
+        Ok((!is_run).then_some((n, stride)))
     }
 
     /// Visits the first axis as a sequence (dims must not be empty): what

@@ -46,7 +46,7 @@
 //! out few types: one [`Bytes`] for both kinds of input; the hot paths
 //! their own sequences (a run, a record read in order, the rows of a 2-d
 //! array), every other presentation one [`seq::Elements`]: an array met
-//! by a struct or `deserialize_any` (`ArrayDe::visit_elements`), a
+//! by a struct or `deserialize_any` (`ArrayDe::elements`), a
 //! scalar's parts (`[re, im]`, the `u8`s of bytes), a record's fields
 //! picked by a proven list or met by a sequence request. A number met by
 //! a sequence, map or struct request is refused without calling the
