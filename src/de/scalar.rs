@@ -13,7 +13,6 @@ use super::{Bytes, Cfg, fix_error, internal};
 use crate::error::{Error, Result};
 use crate::format::dtype::{ByteOrder, Scalar, ScalarType};
 use crate::kinds::ieee::{F16, F32};
-use crate::kinds::long_double::long_double_to_f64_f32;
 use crate::kinds::special;
 
 /// A decoded number, tagged with the file's type.
@@ -196,8 +195,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         self.scalar.order() == ByteOrder::Big
     }
 
-    /// The number, for numeric kinds (datetimes give their i64 count); a
-    /// long double's refusal unless read (see [`long_double_refused`]).
+    /// The number, for numeric kinds (datetimes give their i64 count).
     /// Not inlined: one copy in this crate (the fast paths do not call
     /// it), not one in every crate whose types read numbers.
     #[inline(never)]
@@ -218,16 +216,28 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             ScalarType::Float(4) => Num::F32(rd!(f32, b, big)),
             ScalarType::Float(8) => Num::F64(rd!(f64, b, big)),
             ScalarType::Datetime(_) | ScalarType::Timedelta(_) => Num::I64(rd!(i64, b, big)),
-            ScalarType::Float(n @ (12 | 16)) => {
-                // read only under a format of this size and `lossy`
-                let b = b.get(..usize::from(n)).ok_or_else(internal)?;
-                let format = self.cfg.long_double.filter(|_| self.cfg.lossy);
-                let long = format.and_then(|f| long_double_to_f64_f32(b, f, !big));
-                let (d, f) = long.ok_or_else(|| long_double_refused(self.scalar, self.cfg))?;
-                Num::Long(d, f)
-            }
+            ScalarType::Float(n @ (12 | 16)) => match self.cfg.long_double {
+                Some(format) if self.cfg.lossy => {
+                    let b = b.get(..usize::from(n)).ok_or_else(internal)?;
+                    match crate::kinds::long_double::long_double_to_f64_f32(b, format, !big) {
+                        Some((d, f)) => Num::Long(d, f),
+                        None => return Ok(None),
+                    }
+                }
+                _ => return Ok(None),
+            },
             _ => return Ok(None),
         }))
+    }
+
+    /// Whether long doubles (`'<f16'`, `'<c32'`, ...) read here: a format
+    /// named, rounding allowed, and a size that format has.
+    fn long_double_reads(&self, size: u8) -> bool {
+        self.cfg.lossy
+            && self
+                .cfg
+                .long_double
+                .is_some_and(|f| f.fits(usize::from(size)))
     }
 
     #[cold]
@@ -251,13 +261,13 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             ScalarType::Object => Some(Error::unsupported(
                 "'|O' (pickled Python objects) cannot be read without pickle",
             )),
-            // long doubles read under a format of their size and `lossy`
-            ScalarType::Complex(n @ (24 | 32)) => {
-                let part = usize::from(n / 2);
-                let reads = self.cfg.lossy && self.cfg.long_double.is_some_and(|f| f.fits(part));
-                (!reads).then(|| long_double_refused(self.scalar, self.cfg))
+            ScalarType::Float(n @ (12 | 16)) if !self.long_double_reads(n) => {
+                Some(long_double_refused(self.scalar, self.cfg))
             }
-            ScalarType::Float(12 | 16) | ScalarType::Complex(8 | 16) => None,
+            ScalarType::Complex(n @ (24 | 32)) if !self.long_double_reads(n / 2) => {
+                Some(long_double_refused(self.scalar, self.cfg))
+            }
+            ScalarType::Float(12 | 16) | ScalarType::Complex(8 | 16 | 24 | 32) => None,
             ScalarType::Int(_)
             | ScalarType::UInt(_)
             | ScalarType::Float(_)
@@ -430,36 +440,36 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
         Err(self.fix(refused))
     }
 
-    /// `deserialize_f32` (`want32`) or `deserialize_f64`: the number as
-    /// [`float_of`](Self::float_of) makes it, by its visit method.
     fn float<V: Visitor<'de>>(self, visitor: V, want32: bool) -> Result<V::Value> {
-        match self.number()? {
-            Some(num) => self.float_of(num, want32)?.visit(visitor),
-            None => self.any(visitor),
+        let Some(num) = self.number()? else {
+            return self.any(visitor);
+        };
+        match num {
+            Num::Bool(_) => return num.visit(visitor),
+            // rounded once to each (never through the f64)
+            Num::Long(_, f) if want32 => return visitor.visit_f32(f),
+            _ => {}
         }
-    }
-
-    /// What a float request hands over for `num` (not generic): a bool or
-    /// an `f32` as it is; the number exact in the asked type, or rounded
-    /// when `lossy` allows it (a long double once to each type, never
-    /// through the `f64`).
-    fn float_of(&self, num: Num, want32: bool) -> Result<Num> {
-        let exact = match num {
-            Num::Bool(_) | Num::F32(_) => return Ok(num),
-            Num::Long(_, f) if want32 => return Ok(Num::F32(f)),
-            _ if want32 => num.exact_f32().map(f64::from),
-            _ => num.exact_f64(),
-        };
-        let x = match exact {
-            Some(x) => x,
-            None if self.cfg.lossy => num.lossy_f64().unwrap_or(0.0),
-            None => return Err(self.not_exact(if want32 { "f32" } else { "f64" }, num)),
-        };
-        Ok(if want32 {
-            Num::F32(x as f32)
+        if want32 {
+            let x = match num.exact_f32() {
+                Some(x) => x,
+                None if self.cfg.lossy => num.lossy_f64().map_or(0.0, |x| x as f32),
+                None => return Err(self.not_exact("f32", num)),
+            };
+            visitor.visit_f32(x)
         } else {
-            Num::F64(x)
-        })
+            match num {
+                Num::F32(x) => visitor.visit_f32(x),
+                _ => {
+                    let x = match num.exact_f64() {
+                        Some(x) => x,
+                        None if self.cfg.lossy => num.lossy_f64().unwrap_or(0.0),
+                        None => return Err(self.not_exact("f64", num)),
+                    };
+                    visitor.visit_f64(x)
+                }
+            }
+        }
     }
 
     #[cold]
