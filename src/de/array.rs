@@ -2,7 +2,7 @@
 //! = records) or a subarray field's dims. Also the reordering of
 //! Fortran-order data into C order.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 use serde::de::{self, Visitor};
 
@@ -16,6 +16,8 @@ use crate::array::nd::{FortranOffsets, Order};
 use crate::error::{Error, Result};
 use crate::format::dtype::ShapeRepr;
 use crate::format::dtype::at_least_one;
+use crate::format::header::Header;
+use crate::format::header_read::check_empty_axes;
 
 /// Elements of `dtype` laid out in C order with shape `dims` over exactly
 /// `product(dims) * itemsize` bytes. With no dims it is the bare element.
@@ -52,15 +54,24 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         }
     }
 
-    /// The same array over other bytes (the data reordered into C order).
-    #[inline]
-    pub(crate) fn over(self, bytes: Bytes<'de, 'a>) -> Self {
-        ArrayDe { bytes, ..self }
-    }
-
-    /// The plan, dims, bytes and options.
-    pub(crate) fn parts(&self) -> (&'a Plan, &'a [u64], Bytes<'de, 'a>, Cfg) {
-        (self.dtype, self.dims, self.bytes, self.cfg)
+    /// The whole array of a file (`header`) in C order: as stored, or a
+    /// Fortran-order array of two or more axes reordered into `reordered`;
+    /// its empty axes checked first. What every request but an `NdArray`'s
+    /// is presented, from memory (`super::data::FileDe`) or a stream read
+    /// whole (`super::stream::StreamDe`); not generic over the visitor.
+    pub(crate) fn c_order(
+        self,
+        header: &Header,
+        max_elements: u64,
+        reordered: &'a OnceCell<Vec<u8>>,
+    ) -> Result<Self> {
+        check_empty_axes(header, max_elements)?;
+        if !header.column_major() {
+            return Ok(self);
+        }
+        let c = fortran_to_c(self.bytes.slice(), self.dims, self.dtype.size)?;
+        let bytes = Bytes::Copied(reordered.get_or_init(|| c));
+        Ok(ArrayDe { bytes, ..self })
     }
 }
 
@@ -71,7 +82,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     }
 
     /// `f` on the bare element (no dims), else the first axis as
-    /// [`Elements`] ([`visit_elements`](Self::visit_elements)).
+    /// [`Elements`] ([`elements`](Self::elements)).
     #[inline]
     fn elem_or_seq<V: Visitor<'de>>(
         self,
@@ -81,7 +92,7 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         if self.dims.is_empty() {
             f(self.element(), visitor)
         } else {
-            self.visit_elements(visitor)
+            self.elements()?.visit(visitor)
         }
     }
 
@@ -89,16 +100,8 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
     /// (see `super::nd`).
     #[inline(never)]
     pub(super) fn offer_nd<V: Visitor<'de>>(self, order: Order, visitor: V) -> Result<V::Value> {
-        let flat = Flat {
-            plan: self.dtype,
-            dims: self.dims,
-            bytes: self.bytes,
-            cfg: self.cfg,
-            order,
-            records: self.top,
-        };
         let records = matches!(self.dtype.kind, Kind::Record(_));
-        nd::offer(order, self.dims, records, flat, visitor)
+        nd::offer(order, self.dims, records, Flat(self, order), visitor)
     }
 
     /// Checks the array and works out how its first axis is presented
@@ -112,30 +115,23 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
             return Err(internal());
         };
         let n_usize = usize::try_from(n).map_err(|_| internal())?;
-        if run && rest.is_empty() && self.dtype.size != 0 {
-            // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
-            // the elements straight to the visitor, no array layer in
-            // between, the sequence's only state the bytes not yet handed
-            // out (they hold exactly `n` elements: the header's sizes were
-            // checked; a 1-d array's messages need no file facts)
-            if self.dtype.size.checked_mul(n_usize) != Some(self.bytes.len()) {
-                return Err(internal());
-            }
-            return Ok(None);
-        }
-        // (scalars of no bytes, `S0`, are counted: a stride of 0)
+        // (scalars of no bytes, `S0`, are counted: a stride of 0; so are
+        // the elements of an empty axis)
         let stride = if rest.is_empty() {
             self.dtype.size
-        } else if n == 0 {
-            0
         } else {
-            // n_usize != 0: the zero case took the branch above
             self.bytes.len().checked_div(n_usize).unwrap_or(0)
         };
         if stride.checked_mul(n_usize) != Some(self.bytes.len()) {
             return Err(internal());
         }
-        Ok(Some((n, stride)))
+        // the hot cases (`Vec<f64>`, rows of `[f32; 3]`, `Vec<Record>`):
+        // the elements straight to the visitor, no array layer in between,
+        // the sequence's only state the bytes not yet handed out (they
+        // hold exactly `n` elements, just checked; a 1-d array's messages
+        // need no file facts)
+        let is_run = run && rest.is_empty() && self.dtype.size != 0;
+        Ok((!is_run).then_some((n, stride)))
     }
 
     /// Visits the first axis as a sequence (dims must not be empty): what
@@ -153,18 +149,12 @@ impl<'de, 'a> ArrayDe<'a, 'de> {
         }
     }
 
-    /// Visits the first axis as a sequence of elements one stride apart
-    /// (dims must not be empty): what every other request gets (a struct
-    /// or `deserialize_any` meeting an array, a subarray presented
+    /// The first axis (dims must not be empty) as a sequence of elements
+    /// one stride apart: what every request but a sequence's gets (a
+    /// struct or `deserialize_any` meeting an array, a subarray presented
     /// self-describing), as [`Elements`], the sequence type of every cold
     /// presentation, however the array is laid out; values and messages
-    /// are a run's.
-    #[inline]
-    pub(crate) fn visit_elements<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.elements()?.visit(visitor)
-    }
-
-    /// The first axis as [`Elements`] (not generic: one copy).
+    /// are a run's. Not generic: one copy.
     #[inline(never)]
     pub(crate) fn elements<'r>(self) -> Result<Elements<'r, 'a, 'de>> {
         let Some((n, stride)) = self.axis(false)? else {
@@ -544,7 +534,7 @@ impl<'de> de::Deserializer<'de> for ArrayDe<'_, 'de> {
         if self.dims.is_empty() {
             return self.element().deserialize_struct(name, fields, visitor);
         }
-        self.visit_elements(visitor)
+        self.elements()?.visit(visitor)
     }
 }
 
@@ -583,33 +573,31 @@ pub(crate) fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Resul
     Ok(out)
 }
 
-/// An array in memory: its elements' plan, dims, stored bytes and order.
-pub(crate) struct Flat<'a, 'de> {
-    pub(crate) plan: &'a Plan,
-    pub(crate) dims: &'a [u64],
-    pub(crate) bytes: Bytes<'de, 'a>,
-    pub(crate) cfg: Cfg,
-    pub(crate) order: Order,
-    /// The dims are a file's whole 1-d shape: positions in errors are
-    /// records, as `Vec<T>` reads name them.
-    pub(crate) records: bool,
-}
+/// An array in memory with its data stored in this order. A `top` array
+/// whose dims are a file's whole 1-d shape keeps positions in errors as
+/// records, as `Vec<T>` reads name them.
+pub(crate) struct Flat<'a, 'de>(pub(crate) ArrayDe<'a, 'de>, pub(crate) Order);
 
 impl<'de> nd::Source<'de> for Flat<'_, 'de> {
     fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value> {
-        let flat = nd::flat_dims(self.dims, absorbed)?;
-        if self.order.is_fortran() && absorbed > 0 {
-            let c = fortran_to_c(self.bytes.slice(), self.dims, self.plan.size)?;
-            return visitor.visit_newtype_struct(ArrayDe::new(
-                self.plan,
-                &flat,
-                Bytes::Copied(&c),
-                self.cfg,
-                false,
-            ));
+        let Flat(array, order) = self;
+        let flat = nd::flat_dims(array.dims, absorbed)?;
+        if order.is_fortran() && absorbed > 0 {
+            let c = fortran_to_c(array.bytes.slice(), array.dims, array.dtype.size)?;
+            let bytes = Bytes::Copied(&c);
+            return visitor.visit_newtype_struct(ArrayDe {
+                dims: &flat,
+                bytes,
+                top: false,
+                ..array
+            });
         }
-        let top = self.records && self.dims.len() == 1 && absorbed == 0;
-        visitor.visit_newtype_struct(ArrayDe::new(self.plan, &flat, self.bytes, self.cfg, top))
+        let top = array.top && array.dims.len() == 1 && absorbed == 0;
+        visitor.visit_newtype_struct(ArrayDe {
+            dims: &flat,
+            top,
+            ..array
+        })
     }
 }
 

@@ -1,8 +1,6 @@
 //! An array's data section in memory, its header already read: the entry
 //! point of `from_slice`, row ranges (`crate::npy::rows`), `NpyReader`'s
-//! reordered Fortran data and npz members held in memory ([`FileDe`]);
-//! and the C-order presentation of a whole array, which a stream read
-//! whole shares ([`in_c_order`]).
+//! reordered Fortran data and npz members held in memory ([`FileDe`]).
 
 // Sizes come from untrusted headers: every operation is checked.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
@@ -12,7 +10,7 @@ use std::cell::OnceCell;
 use serde::Deserialize;
 use serde::de::{self, Visitor};
 
-use super::array::{ArrayDe, fortran_to_c};
+use super::array::ArrayDe;
 use super::plan::Plan;
 use super::stream::{Chunked, row_size};
 use super::{Bytes, Cfg, with_shape_hint};
@@ -20,7 +18,6 @@ use crate::array::nd::Order;
 use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::format::header::Header;
-use crate::format::header_read::check_empty_axes;
 
 /// Deserializes the data section of an array (exactly `header.data_len()`
 /// bytes; shorter or longer is an error). Shared with the npz reader.
@@ -106,49 +103,18 @@ pub(crate) struct FileDe<'a, 'de> {
 }
 
 impl<'a, 'de> FileDe<'a, 'de> {
-    /// `f` on the array in C order (see [`in_c_order`]).
+    /// `f` on the array in C order ([`ArrayDe::c_order`]), the file's
+    /// shape hinted in its errors.
     fn in_c_order<V: Visitor<'de>>(
         self,
         visitor: V,
         f: impl FnOnce(ArrayDe<'a, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
-        let (header, max_elements) = (self.header, self.max_elements);
-        in_c_order(self.array, header, max_elements, self.reordered, visitor, f)
+        let array = self
+            .array
+            .c_order(self.header, self.max_elements, self.reordered)?;
+        f(array, visitor).map_err(|e| with_shape_hint(e, self.header))
     }
-}
-
-/// `f` on the whole `array` of a file (`header`) in C order, the file's
-/// shape hinted in its errors: what every request but an `NdArray`'s is
-/// presented, from memory ([`FileDe`]) or a stream read whole
-/// (`super::stream::StreamDe`).
-pub(crate) fn in_c_order<'a, 'de, V: Visitor<'de>>(
-    array: ArrayDe<'a, 'de>,
-    header: &Header,
-    max_elements: u64,
-    reordered: &'a OnceCell<Vec<u8>>,
-    visitor: V,
-    f: impl FnOnce(ArrayDe<'a, 'de>, V) -> Result<V::Value>,
-) -> Result<V::Value> {
-    let array = c_order(array, header, max_elements, reordered)?;
-    f(array, visitor).map_err(|e| with_shape_hint(e, header))
-}
-
-/// The array in C order (as stored, or a Fortran-order array of two or
-/// more axes reordered into `reordered`), its empty axes checked: not
-/// generic over the visitor.
-fn c_order<'a, 'de>(
-    array: ArrayDe<'a, 'de>,
-    header: &Header,
-    max_elements: u64,
-    reordered: &'a OnceCell<Vec<u8>>,
-) -> Result<ArrayDe<'a, 'de>> {
-    check_empty_axes(header, max_elements)?;
-    if !header.column_major() {
-        return Ok(array);
-    }
-    let (plan, dims, bytes, _) = array.parts();
-    let c = fortran_to_c(bytes.slice(), dims, plan.size)?;
-    Ok(array.over(Bytes::Copied(reordered.get_or_init(|| c))))
 }
 
 impl<'de> de::Deserializer<'de> for FileDe<'_, 'de> {

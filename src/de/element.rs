@@ -153,17 +153,12 @@ impl<'de, 'a> ElementDe<'a, 'de> {
     /// positional read is [`Elements::Fields`]).
     #[inline]
     fn record_seq<V: Visitor<'de>>(&self, r: &'a [PField], visitor: V) -> Result<V::Value> {
-        let total = r.len();
         let mut seq = RecordSeq {
             fields: r.iter(),
             record: self,
         };
         let v = visitor.visit_seq(&mut seq).map_err(|e| self.fix(e))?;
-        let left = seq.fields.len();
-        if left > 0 {
-            return Err(fields_left(total, left));
-        }
-        Ok(v)
+        seq.end(r.len()).map(|()| v)
     }
 
     /// `deserialize_struct` without a proof for the type of `key`
@@ -326,18 +321,20 @@ fn fields_left(total: usize, left: usize) -> Error {
 /// every element of a record one field larger); anything else (other
 /// types, conversions, records: `general`) goes out of line.
 macro_rules! fast_scalar {
-    ($($m:ident $tag:ident $t:ty, $visit:ident;)*) => {$(
+    ($($m:ident $tag:ident $t:ty, $visit:ident $(!= $zero:literal)?;)*) => {$(
         #[inline]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let (fast, plan) = self.tags();
             if fast == Some(Plain::$tag) {
                 if let Some(a) = self.chunk() {
-                    return visitor.$visit(<$t>::from_le_bytes(*a)).map_err(|e| fix_found(e, plan));
+                    let x = <$t>::from_le_bytes(*a) $(!= $zero)?;
+                    return visitor.$visit(x).map_err(|e| fix_found(e, plan));
                 }
             }
             if plan.swapped == Some(Plain::$tag) {
                 if let Some(a) = self.chunk() {
-                    return visitor.$visit(<$t>::from_be_bytes(*a)).map_err(|e| fix_found(e, plan));
+                    let x = <$t>::from_be_bytes(*a) $(!= $zero)?;
+                    return visitor.$visit(x).map_err(|e| fix_found(e, plan));
                 }
             }
             self.general(visitor, |d, v| d.$m(v))
@@ -349,6 +346,7 @@ macro_rules! fast_scalar {
 macro_rules! fast_numbers {
     () => {
         fast_scalar! {
+            deserialize_bool Bool u8, visit_bool != 0;
             deserialize_i8 I8 i8, visit_i8;
             deserialize_i16 I16 i16, visit_i16;
             deserialize_i32 I32 i32, visit_i32;
@@ -387,16 +385,6 @@ impl<'de> de::Deserializer<'de> for ElementDe<'_, 'de> {
     de_methods!(via(scalar) deserialize_enum);
 
     fast_numbers!();
-
-    #[inline]
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.fast == Some(Plain::Bool) {
-            if let Some(&b) = self.bytes.slice().first() {
-                return visitor.visit_bool(b != 0).map_err(|e| self.fix(e));
-            }
-        }
-        self.general(visitor, |d, v| d.deserialize_bool(v))
-    }
 
     de_methods!(some);
 
@@ -610,8 +598,9 @@ pub(crate) struct RecordSeq<'r, 'a, 'de, I> {
     record: &'r ElementDe<'a, 'de>,
 }
 
-impl RecordSeq<'_, '_, '_, Fields<'_>> {
+impl<'a, I: ExactSizeIterator<Item = &'a PField>> RecordSeq<'_, 'a, '_, I> {
     /// Whether the type took every one of the `total` fields.
+    #[inline]
     pub(crate) fn end(&self, total: usize) -> Result<()> {
         match self.fields.len() {
             0 => Ok(()),
@@ -727,13 +716,9 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let plan = &self.field.plan;
         if let Kind::Sub(base, _, true) = &plan.kind {
-            // the field's bytes: from its offset, its size
-            let (bytes, _) = self
-                .record
-                .bytes
-                .range(self.field.offset, self.record.bytes.len())?
-                .split(plan.size)?;
-            return run_seq::<V, FIELD_RUN>(base, bytes, self.record.cfg, false, visitor);
+            // exactly the field's bytes
+            let cfg = self.record.cfg;
+            return run_seq::<V, FIELD_RUN>(base, self.element()?.exact()?, cfg, false, visitor);
         }
         self.general(visitor, |d, v| d.seq_general(v))
     }
@@ -742,7 +727,7 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de> {
     de_methods!(to(#[inline] deserialize_seq) deserialize_tuple_struct);
 
     de_methods!(ignored);
-    de_methods!(forward(element()?) deserialize_any deserialize_bool deserialize_newtype_struct
+    de_methods!(forward(element()?) deserialize_any deserialize_newtype_struct
         deserialize_struct deserialize_option deserialize_unit deserialize_unit_struct
         deserialize_enum deserialize_i128 deserialize_u128 deserialize_char deserialize_str
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_map
@@ -773,7 +758,7 @@ impl<'de> de::Deserializer<'de> for RowDe<'_, '_, 'de> {
     // read through the reference (the element is not copied)
     fast_numbers!();
 
-    de_methods!(forward(0) deserialize_any deserialize_bool deserialize_i128 deserialize_u128
+    de_methods!(forward(0) deserialize_any deserialize_i128 deserialize_u128
         deserialize_char deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
         deserialize_option deserialize_unit deserialize_map deserialize_identifier
         deserialize_ignored_any deserialize_seq deserialize_unit_struct deserialize_newtype_struct

@@ -46,7 +46,7 @@
 //! out few types: one [`Bytes`] for both kinds of input; the hot paths
 //! their own sequences (a run, a record read in order, the rows of a 2-d
 //! array), every other presentation one [`seq::Elements`]: an array met
-//! by a struct or `deserialize_any` (`ArrayDe::visit_elements`), a
+//! by a struct or `deserialize_any` (`ArrayDe::elements`), a
 //! scalar's parts (`[re, im]`, the `u8`s of bytes), a record's fields
 //! picked by a proven list or met by a sequence request. A number met by
 //! a sequence, map or struct request is refused without calling the
@@ -89,32 +89,17 @@
 /// `via` and `to` take the methods' attributes first: `via(#[inline] helper)`.
 macro_rules! de_methods {
     (some) => {
-        #[inline]
-        fn deserialize_option<V: ::serde::de::Visitor<'de>>(
-            self,
-            visitor: V,
-        ) -> $crate::error::Result<V::Value> {
-            visitor.visit_some(self)
-        }
+        $crate::de::de_methods!(@emit deserialize_option() [#[inline]]
+            |self, visitor| visitor.visit_some(self));
     };
     (newtype) => {
-        fn deserialize_newtype_struct<V: ::serde::de::Visitor<'de>>(
-            self,
-            _: &'static str,
-            visitor: V,
-        ) -> $crate::error::Result<V::Value> {
-            visitor.visit_newtype_struct(self)
-        }
+        $crate::de::de_methods!(@emit deserialize_newtype_struct(name: &'static str) []
+            |self, visitor| visitor.visit_newtype_struct(self));
     };
+    // skipped: fine whatever it holds
     (ignored) => {
-        /// Skipped: fine whatever it holds.
-        #[inline]
-        fn deserialize_ignored_any<V: ::serde::de::Visitor<'de>>(
-            self,
-            visitor: V,
-        ) -> $crate::error::Result<V::Value> {
-            visitor.visit_unit()
-        }
+        $crate::de::de_methods!(@emit deserialize_ignored_any() [#[inline]]
+            |self, visitor| visitor.visit_unit());
     };
     (refuse($f:expr) $($m:ident $($what:literal)?)*) => {$(
         $crate::de::de_methods!(@args $m refuse ($f, concat!("", $($what)?)));
@@ -156,45 +141,33 @@ macro_rules! de_methods {
     (@args $m:ident $to:ident $x:tt) => {
         $crate::de::de_methods!(@$to $m() $x);
     };
-    (@refuse $m:ident($($a:ident: $t:ty),*) ($f:expr, $what:expr)) => {
-        fn $m<V: ::serde::de::Visitor<'de>>(
-            self,
-            $($a: $t,)*
-            _: V,
-        ) -> ::core::result::Result<V::Value, Self::Error> {
-            let _ = ($($a,)*);
-            Err(($f)($what))
-        }
+    // each kind's body, then `@emit`
+    (@refuse $m:ident $args:tt ($f:expr, $what:expr)) => {
+        $crate::de::de_methods!(@emit $m $args [] |self, _visitor| Err(($f)($what)));
     };
     (@forward $m:ident($($a:ident: $t:ty),*) ($($path:tt)*)) => {
-        #[inline]
-        fn $m<V: ::serde::de::Visitor<'de>>(
-            self,
-            $($a: $t,)*
-            visitor: V,
-        ) -> $crate::error::Result<V::Value> {
-            self.$($path)*.$m($($a,)* visitor)
-        }
+        $crate::de::de_methods!(@emit $m($($a: $t),*) [#[inline]]
+            |self, visitor| self.$($path)*.$m($($a,)* visitor));
     };
     (@via $m:ident($($a:ident: $t:ty),*) ($(#[$attr:meta])* $helper:ident)) => {
-        $(#[$attr])*
-        fn $m<V: ::serde::de::Visitor<'de>>(
-            self,
-            $($a: $t,)*
-            visitor: V,
-        ) -> $crate::error::Result<V::Value> {
+        $crate::de::de_methods!(@emit $m($($a: $t),*) [$(#[$attr])*] |self, visitor| {
             self.$helper(visitor, |de, v| ::serde::de::Deserializer::$m(de, $($a,)* v))
-        }
+        });
     };
-    (@to $m:ident($($a:ident: $t:ty),*) ($(#[$attr:meta])* $target:ident)) => {
-        $(#[$attr])*
+    (@to $m:ident $args:tt ($(#[$attr:meta])* $target:ident)) => {
+        $crate::de::de_methods!(@emit $m $args [$(#[$attr])*]
+            |self, visitor| self.$target(visitor));
+    };
+    // one method: its parameters, attributes, and body over `self` and the visitor
+    (@emit $m:ident($($a:ident: $t:ty),*) [$($attr:tt)*] |$s:ident, $v:ident| $body:expr) => {
+        $($attr)*
         fn $m<V: ::serde::de::Visitor<'de>>(
-            self,
+            $s,
             $($a: $t,)*
-            visitor: V,
-        ) -> $crate::error::Result<V::Value> {
+            $v: V,
+        ) -> ::core::result::Result<V::Value, Self::Error> {
             let _ = ($($a,)*);
-            self.$target(visitor)
+            $body
         }
     };
 }

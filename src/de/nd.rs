@@ -28,12 +28,9 @@ pub(crate) trait Source<'de> {
 
 /// The offer's key: `"C"` or `"F"`, then `",n"` per axis.
 pub(crate) fn offer_key(order: Order, dims: &[u64]) -> String {
-    let mut key = String::from(if order.is_fortran() { "F" } else { "C" });
-    for d in dims {
-        key.push(',');
-        key.push_str(&d.to_string());
-    }
-    key
+    let order = if order.is_fortran() { "F" } else { "C" };
+    dims.iter()
+        .fold(order.to_owned(), |key, d| format!("{key},{d}"))
 }
 
 /// The order and shape of an [`offer_key`]; `None` for anything else.

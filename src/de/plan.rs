@@ -9,7 +9,6 @@
 //! ([`ByPosition`]).
 
 use std::fmt;
-use std::fmt::Write as _;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -284,13 +283,9 @@ pub(crate) fn bulk_key(plan: &Plan, dims: &[u64]) -> Option<String> {
         None if s.ty() == ScalarType::Float(2) => "f2",
         None => return None,
     };
-    let mut key = match s.order() {
+    let key = match s.order() {
         ByteOrder::Big => format!(">{code}"),
         _ => code.to_owned(),
     };
-    for d in dims {
-        // writing into a String cannot fail
-        let _ = write!(key, ",{d}");
-    }
-    Some(key)
+    Some(dims.iter().fold(key, |key, d| format!("{key},{d}")))
 }

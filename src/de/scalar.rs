@@ -99,15 +99,11 @@ impl Num {
     fn exact_f32(self) -> Option<f32> {
         match self {
             Num::F32(x) => Some(x),
-            Num::F64(x) => {
-                let f = x as f32;
-                (f64::from(f) == x || x.is_nan()).then_some(f)
-            }
             Num::Long(..) => None,
             other => {
                 let wide = other.exact_f64()?;
                 let f = wide as f32;
-                (f64::from(f) == wide).then_some(f)
+                (f64::from(f) == wide || wide.is_nan()).then_some(f)
             }
         }
     }

@@ -17,7 +17,6 @@ use serde::de::{self, Visitor};
 
 use super::array::{ArrayDe, ArraySeq, Source};
 use super::bulk_offer;
-use super::data::in_c_order;
 use super::nd;
 use super::plan::{Plan, bulk_key};
 use super::{Bytes, Cfg, internal, with_shape_hint};
@@ -114,13 +113,6 @@ impl<R: Read> Chunked<R> {
     pub(crate) fn take_all(&mut self) -> Result<&[u8]> {
         let total = usize::try_from(self.total).map_err(|_| internal())?;
         self.take(total)
-    }
-
-    /// Whole rows already read ahead into the buffer: bytes known to be
-    /// present, unlike the header's promise.
-    pub(crate) fn buffered_rows(&self) -> usize {
-        // pos <= end
-        self.end.wrapping_sub(self.pos) / at_least_one(self.row)
     }
 
     /// Makes at least `n` bytes available from `pos`.
@@ -257,11 +249,6 @@ impl<'h, R: Read> StreamDe<'h, R> {
         self
     }
 
-    /// Whether the whole data must be read and reordered first.
-    fn fortran(&self) -> bool {
-        self.header.column_major()
-    }
-
     /// The reader back, positioned after the data (what the type did not
     /// look at is read and dropped).
     pub(crate) fn finish(mut self) -> Result<R> {
@@ -271,7 +258,8 @@ impl<'h, R: Read> StreamDe<'h, R> {
         Ok(self.data.reader)
     }
 
-    /// `f` on the whole array, read at once (see [`in_c_order`]).
+    /// `f` on the whole array, read at once, in C order
+    /// ([`ArrayDe::c_order`]), the file's shape hinted in its errors.
     fn whole<'de, V: Visitor<'de>>(
         &mut self,
         visitor: V,
@@ -279,9 +267,12 @@ impl<'h, R: Read> StreamDe<'h, R> {
     ) -> Result<V::Value> {
         let header = self.header;
         let bytes = Bytes::Copied(self.data.take_all()?);
-        let array = ArrayDe::new(&self.plan, &header.shape, bytes, self.cfg, true);
-        let max = self.max_elements;
-        in_c_order(array, header, max, &self.reordered, visitor, f)
+        let array = ArrayDe::new(&self.plan, &header.shape, bytes, self.cfg, true).c_order(
+            header,
+            self.max_elements,
+            &self.reordered,
+        )?;
+        f(array, visitor).map_err(|e| with_shape_hint(e, header))
     }
 
     /// The top-level request: `f` on the whole array when it is 0-d or in
@@ -291,7 +282,7 @@ impl<'h, R: Read> StreamDe<'h, R> {
         visitor: V,
         f: impl FnOnce(ArrayDe<'_, 'de>, V) -> Result<V::Value>,
     ) -> Result<V::Value> {
-        if self.header.shape.is_empty() || self.fortran() {
+        if self.header.shape.is_empty() || self.header.column_major() {
             return self.whole(visitor, f);
         }
         self.stream_seq(visitor)
@@ -314,14 +305,15 @@ impl<'de, R: Read> Source<'de> for &mut Chunked<R> {
         Chunked::take(self, n).map(Bytes::Copied)
     }
 
-    /// Only rows already read count, unless the data is known present:
-    /// the header's length may be a lie, and serde preallocates up to
-    /// 1 MiB from a hint.
+    /// Only whole rows already read ahead into the buffer count, unless
+    /// the data is known present: the header's length may be a lie, and
+    /// serde preallocates up to 1 MiB from a hint.
     fn known(&self, left: usize) -> usize {
         if self.present {
             return left;
         }
-        left.min(self.buffered_rows())
+        // pos <= end
+        left.min(self.end.wrapping_sub(self.pos) / at_least_one(self.row))
     }
 }
 
@@ -347,17 +339,10 @@ impl<'de, R: Read> nd::Source<'de> for &mut StreamDe<'_, R> {
     /// axes is read whole and reordered.
     fn present<V: Visitor<'de>>(self, absorbed: usize, visitor: V) -> Result<V::Value> {
         let header = self.header;
-        if self.fortran() && absorbed > 0 {
-            let bytes = self.data.take_all()?;
-            let flat = super::array::Flat {
-                plan: &self.plan,
-                dims: &header.shape,
-                bytes: Bytes::Copied(bytes),
-                cfg: self.cfg,
-                order: Order::Fortran,
-                records: false,
-            };
-            return flat.present(absorbed, visitor);
+        if self.header.column_major() && absorbed > 0 {
+            let bytes = Bytes::Copied(self.data.take_all()?);
+            let array = ArrayDe::new(&self.plan, &header.shape, bytes, self.cfg, false);
+            return super::array::Flat(array, Order::Fortran).present(absorbed, visitor);
         }
         let flat = Header::new(
             header.descr.clone(),
@@ -465,7 +450,7 @@ impl<'de, R: Read> de::Deserializer<'de> for &mut StreamDe<'_, R> {
             let records = matches!(self.plan.kind, super::plan::Kind::Record(_));
             return nd::offer(order, &header.shape, records, self, visitor);
         }
-        if self.header.shape.is_empty() || self.fortran() {
+        if self.header.shape.is_empty() || self.header.column_major() {
             return self.whole(visitor, |de, v| {
                 de::Deserializer::deserialize_newtype_struct(de, name, v)
             });
