@@ -766,37 +766,21 @@ impl SpecSeq<'_, '_> {
     #[inline(never)]
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let (i, top) = (self.i, self.depth == 0);
-        self.exact_room()?;
+        let n = self.st.dims.get(self.depth).copied().flatten().unwrap_or(0);
         let put = match self.st.column {
-            None => self.element(value),
+            _ if i >= n => Err(Error::schema(format!(
+                "sequence longer than {n}, the length of the first one"
+            ))),
+            None => self.step(value),
             // an npz column's records (its shape has one axis)
-            Some(column) => self
-                .st
-                .put_field(value, column)
-                .map(|()| count(&mut self.i, 1)),
+            Some(column) => (self.st.put_field(value, column)).map(|()| count(&mut self.i, 1)),
         };
         put.map_err(|e| super::at_element(e, top, i))
     }
 
-    /// The exact pass's check that the axis has room for one more element.
-    fn exact_room(&self) -> Result<()> {
-        let (i, depth) = (self.i, self.depth);
-        let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
-        if i < n {
-            return Ok(());
-        }
-        Err(super::at_element(
-            Error::schema(format!(
-                "sequence longer than {n}, the length of the first one"
-            )),
-            depth == 0,
-            i,
-        ))
-    }
-
     /// An element the fast mode did not take (or any element out of it).
     #[inline(always)]
-    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    fn step<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.mode == Mode::Flat {
             if !self.flat.room() {
                 // the block is full: appended, the element tried again
@@ -899,11 +883,10 @@ fn walk_element<T: ?Sized + Serialize>(
     Ok(false)
 }
 
-impl ser::SerializeSeq for SpecSeq<'_, '_> {
-    type Ok = ();
-    type Error = Error;
+impl SpecSeq<'_, '_> {
+    /// An element of the sequence (`serialize_element`).
     #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.st.exact {
             return self.exact_element(value);
         }
@@ -913,12 +896,12 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
         if self.flat.put(value).is_ok() {
             return Ok(());
         }
-        self.element(value)
+        self.step(value)
     }
     /// Inlined: a sequence passed out of line by address would keep the
     /// fast mode's state in memory in the loop.
     #[inline(always)]
-    fn end(mut self) -> Result<()> {
+    fn finish(mut self) -> Result<()> {
         self.leave()?;
         // a saturated count (see `count`)
         if self.i == u64::MAX {
@@ -933,17 +916,8 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
     }
 }
 
-/// The exact pass's axes may be tuples (`[f32; 3]`): the same sequence.
-impl ser::SerializeTuple for SpecSeq<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-    fn end(self) -> Result<()> {
-        ser::SerializeSeq::end(self)
-    }
-}
+// the exact pass's axes may be tuples (`[f32; 3]`): the same sequence
+elements!(impl['s, 'o] SpecSeq<'s, 'o> => (), Error: SerializeSeq SerializeTuple);
 
 impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
     serializer_types!((), Error; (SpecSeq<'s, 'o>) (SpecSeq<'s, 'o>) _ _ _ _ _);
@@ -1035,7 +1009,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             for item in iter {
                 seq.exact_element(&item)?;
             }
-            return ser::SerializeSeq::end(seq);
+            return seq.finish();
         }
         // a loop per mode: the state a mode depends on changes only
         // between them, so within one its checks are computed once
@@ -1053,7 +1027,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                         }
                     }
                     match missed {
-                        Some(item) => seq.element(&item)?,
+                        Some(item) => seq.step(&item)?,
                         None => break,
                     }
                 }
@@ -1067,12 +1041,12 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                     break;
                 }
                 Mode::Walk => match iter.next() {
-                    Some(item) => seq.element(&item)?,
+                    Some(item) => seq.step(&item)?,
                     None => break,
                 },
             }
         }
-        ser::SerializeSeq::end(seq)
+        seq.finish()
     }
 }
 
