@@ -125,7 +125,8 @@ pub(crate) enum Found {
 /// listed `serialize_*` method as `Err(self.refuse(found))`, so that a
 /// serializer spells out only what it accepts and one `refuse(self, Found)
 /// -> Self::Error` for the rest. `numbers` lists `bool` and the ten plain
-/// numbers.
+/// numbers. The compound methods it refuses are those whose type
+/// [`serializer_types!`] gives as `_`.
 macro_rules! refuse {
     ($($method:ident)*) => {$($crate::ser::refuse!(@ $method);)*};
     (@ numbers) => {
@@ -168,33 +169,6 @@ macro_rules! refuse {
         ) -> ::core::result::Result<Self::Ok, Self::Error> {
             Err(self.refuse($crate::ser::Found::NewtypeVariant(n, v)))
         }
-    };
-    (@ serialize_seq) => {
-        $crate::ser::refuse!(@fn serialize_seq(_: Option<usize>) -> SerializeSeq Seq);
-    };
-    (@ serialize_tuple) => {
-        $crate::ser::refuse!(@fn serialize_tuple(_: usize) -> SerializeTuple Tuple);
-    };
-    (@ serialize_tuple_struct) => {
-        $crate::ser::refuse!(@fn serialize_tuple_struct(_: &'static str, _: usize)
-            -> SerializeTupleStruct TupleStruct);
-    };
-    (@ serialize_tuple_variant) => {
-        $crate::ser::refuse!(@fn serialize_tuple_variant(
-            n: &'static str, _: u32, v: &'static str, _: usize
-        ) -> SerializeTupleVariant TupleVariant(n, v));
-    };
-    (@ serialize_map) => {
-        $crate::ser::refuse!(@fn serialize_map(_: Option<usize>) -> SerializeMap Map);
-    };
-    (@ serialize_struct) => {
-        $crate::ser::refuse!(@fn serialize_struct(_: &'static str, _: usize)
-            -> SerializeStruct Struct);
-    };
-    (@ serialize_struct_variant) => {
-        $crate::ser::refuse!(@fn serialize_struct_variant(
-            n: &'static str, _: u32, v: &'static str, _: usize
-        ) -> SerializeStructVariant StructVariant(n, v));
     };
     // a compound method (`-> SerializeSeq`) or one returning `Self::Ok`
     (@fn $method:ident($($p:tt: $t:ty),*) -> $ret:ident $found:ident $(($($f:ident),*))?) => {
@@ -312,29 +286,43 @@ pub(crate) use elements;
 /// The associated types of a serializer: `Ok`, `Error`, then the seven
 /// compound types in serde's order (seq, tuple, tuple struct, tuple
 /// variant, map, struct, struct variant), each `(Type)` or `_` for
-/// `Impossible` (its method refused). Every serializer of the write path
+/// `Impossible`, whose method is written here as [`refuse!`] writes the
+/// others (`self.refuse(Found::Seq)`, ...). Every serializer of the write path
 /// takes values in their binary form (`is_human_readable` is `false`),
 /// except one that ends its list with `human_readable` (serde's default).
 macro_rules! serializer_types {
-    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt) => {
-        $crate::ser::serializer_types!($ok, $err; $seq $tuple $ts $tv $map $st $sv human_readable);
+    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt $($hr:ident)?) => {
+        type Ok = $ok;
+        type Error = $err;
+        $crate::ser::serializer_types!(@ $seq SerializeSeq serialize_seq(_: Option<usize>) Seq);
+        $crate::ser::serializer_types!(@ $tuple SerializeTuple serialize_tuple(_: usize) Tuple);
+        $crate::ser::serializer_types!(@ $ts SerializeTupleStruct
+            serialize_tuple_struct(_: &'static str, _: usize) TupleStruct);
+        $crate::ser::serializer_types!(@ $tv SerializeTupleVariant
+            serialize_tuple_variant(n: &'static str, _: u32, v: &'static str, _: usize)
+            TupleVariant(n, v));
+        $crate::ser::serializer_types!(@ $map SerializeMap serialize_map(_: Option<usize>) Map);
+        $crate::ser::serializer_types!(@ $st SerializeStruct
+            serialize_struct(_: &'static str, _: usize) Struct);
+        $crate::ser::serializer_types!(@ $sv SerializeStructVariant
+            serialize_struct_variant(n: &'static str, _: u32, v: &'static str, _: usize)
+            StructVariant(n, v));
+        $crate::ser::serializer_types!(@binary $($hr)?);
+    };
+    // `_`: `Impossible`, its method refused
+    (@ _ $assoc:ident $method:ident $args:tt $($found:tt)+) => {
+        type $assoc = ::serde::ser::Impossible<Self::Ok, Self::Error>;
+        $crate::ser::refuse!(@fn $method $args -> $assoc $($found)+);
+    };
+    (@ ($t:ty) $assoc:ident $($rest:tt)*) => {
+        type $assoc = $t;
+    };
+    (@binary human_readable) => {};
+    (@binary) => {
         fn is_human_readable(&self) -> bool {
             false
         }
     };
-    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt human_readable) => {
-        type Ok = $ok;
-        type Error = $err;
-        type SerializeSeq = $crate::ser::serializer_types!(@ $ok, $err, $seq);
-        type SerializeTuple = $crate::ser::serializer_types!(@ $ok, $err, $tuple);
-        type SerializeTupleStruct = $crate::ser::serializer_types!(@ $ok, $err, $ts);
-        type SerializeTupleVariant = $crate::ser::serializer_types!(@ $ok, $err, $tv);
-        type SerializeMap = $crate::ser::serializer_types!(@ $ok, $err, $map);
-        type SerializeStruct = $crate::ser::serializer_types!(@ $ok, $err, $st);
-        type SerializeStructVariant = $crate::ser::serializer_types!(@ $ok, $err, $sv);
-    };
-    (@ $ok:ty, $err:ty, _) => { ::serde::ser::Impossible<$ok, $err> };
-    (@ $ok:ty, $err:ty, ($t:ty)) => { $t };
 }
 pub(crate) use serializer_types;
 

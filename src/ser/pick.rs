@@ -113,8 +113,7 @@ impl<'a> ser::Serializer for Pick<'a> {
     crate::ser::collect_seq!();
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
-        serialize_unit_struct serialize_unit_variant serialize_newtype_variant
-        serialize_tuple_variant serialize_struct_variant);
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant);
 
     // a record is never one of the crate's special newtypes (those are
     // scalars or gaps), so every newtype here is a transparent wrapper

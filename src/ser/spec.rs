@@ -923,9 +923,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
     serializer_types!((), Error; (SpecSeq<'s, 'o>) (SpecSeq<'s, 'o>) _ _ _ _ _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
-        serialize_unit_struct serialize_unit_variant serialize_newtype_variant
-        serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
-        serialize_struct_variant);
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant);
     through!(some);
     /// A special newtype is an element; an n-d array at the top is its
     /// flat data, walked as the outer axes (the shape is put back at the

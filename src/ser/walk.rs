@@ -138,8 +138,6 @@ impl<'a> ser::Serializer for Count<'a> {
     serializer_types!((), Error; (Self) (Self) (Skip) _ (Skip) (Skip) _);
     crate::ser::collect_seq!();
 
-    refuse!(serialize_tuple_variant serialize_struct_variant);
-
     plain_number_methods!(#[inline] number -> Result<()>);
     leaves! {
         serialize_char(char) => false;
