@@ -255,8 +255,9 @@ pub(crate) fn speculate(
 /// through the tape into `output`'s flavour. The values' errors are the
 /// pass's, naming where (`record 3, field x`). Returns the bytes of data
 /// encoded, including those handed over in chunks. With `column` (an npz
-/// column: a record field and its position) each element is a record of
-/// which only that field is encoded, `tape` being the field's dtype.
+/// column: a record field and its position; `shape` has one axis) each
+/// element is a record of which only that field is encoded, `tape` being
+/// the field's dtype.
 pub(crate) fn encode_planned<'o>(
     value: &dyn Writable,
     tape: DtypeTree,
@@ -265,9 +266,6 @@ pub(crate) fn encode_planned<'o>(
     out: &'o mut Vec<u8>,
     output: &'o mut dyn Output,
 ) -> Result<usize> {
-    if column.is_some() && shape.len() != 1 {
-        return Err(Error::schema("internal: a column has one axis"));
-    }
     let mut st = SpecState::new(false, out, output, Some(tape));
     st.exact = true;
     st.column = column;
@@ -681,27 +679,31 @@ struct Spec<'s, 'o> {
 }
 
 impl Spec<'_, '_> {
-    /// Whatever is not a sequence is an element (in the exact pass, where
-    /// the shape has an axis: an error).
+    /// Whatever is not a sequence is an element ([`not_seq`](Self::not_seq)).
     fn refuse(self, found: Found) -> Error {
+        self.not_seq(Some(found))
+    }
+
+    /// This value is not a sequence (`None`: a special newtype): it is an
+    /// element, which the parent, holding the value, encodes (signalled by
+    /// `leaf_found`). In the exact pass, where the shape has an axis here,
+    /// the error naming what was found.
+    #[cold]
+    fn not_seq(self, found: Option<Found>) -> Error {
         if !self.st.exact {
-            return self.leaf();
+            self.st.leaf_found = true;
+            return Error::schema("speculation: leaf");
         }
         // the words of the messages about keys, with an article
-        let word = key_word(found);
-        self.not_seq(&match found {
-            Found::Struct => "a record".to_owned(),
-            Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct => {
+        let word = found.map_or("scalar", key_word);
+        let found = match found {
+            Some(Found::Struct) => "a record".to_owned(),
+            Some(Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct) => {
                 word.to_owned()
             }
             _ if word.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {word}"),
             _ => format!("a {word}"),
-        })
-    }
-
-    /// The exact pass's error for what is not a sequence at an axis.
-    #[cold]
-    fn not_seq(&self, found: &str) -> Error {
+        };
         let shape: Vec<u64> = self.st.dims.iter().map(|d| d.unwrap_or(0)).collect();
         let n = shape.get(self.depth).copied().unwrap_or(0);
         Error::schema(format!(
@@ -709,13 +711,6 @@ impl Spec<'_, '_> {
             self.depth,
             crate::format::dtype::ShapeRepr(&shape)
         ))
-    }
-
-    /// This value is not a sequence: it is an element. Signal the parent,
-    /// which holds the value and encodes it.
-    fn leaf(self) -> Error {
-        self.st.leaf_found = true;
-        Error::schema("speculation: leaf")
     }
 }
 
@@ -949,11 +944,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 .map(|_| ());
             }
         }
-        // an element (in the exact pass, where the shape has an axis: an error)
-        if self.st.exact {
-            return Err(self.not_seq("a scalar"));
-        }
-        Err(self.leaf())
+        Err(self.not_seq(None))
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
