@@ -296,7 +296,7 @@ impl<S: Store> ser::Serializer for Leaf<S> {
         serialize_none serialize_unit serialize_unit_struct serialize_unit_variant
         serialize_newtype_variant);
 
-    through!(some newtype_or_special);
+    through!(some newtype(special));
     /// A tuple element: the tape's subarray (the element encoder takes a
     /// tuple of any announced length along it, element by element).
     #[inline]

@@ -184,10 +184,10 @@ pub(crate) use refuse;
 
 /// The methods of a serializer that look through a wrapper: `some` writes
 /// `serialize_some`, `newtype` `serialize_newtype_struct`, each as the
-/// inner value serialized by the same serializer; `newtype_or_special`
+/// inner value serialized by the same serializer; `newtype(special)`
 /// takes a special newtype (`special::is_element`) as `self.special()`.
 macro_rules! through {
-    ($($what:ident)*) => {$($crate::ser::through!(@ $what);)*};
+    ($($what:ident $(($element:ident))?)*) => {$($crate::ser::through!(@ $what $($element)?);)*};
     (@ some) => {
         #[inline]
         fn serialize_some<T: ?Sized + ::serde::Serialize>(
@@ -197,14 +197,8 @@ macro_rules! through {
             value.serialize(self)
         }
     };
-    (@ newtype) => {
-        $crate::ser::through!(@newtype_fn);
-    };
-    // a special newtype is `self.special()`, any other is looked through
-    (@ newtype_or_special) => {
-        $crate::ser::through!(@newtype_fn special);
-    };
-    (@newtype_fn $($element:ident)?) => {
+    // a special newtype is `self.$element()`, any other is looked through
+    (@ newtype $($element:ident)?) => {
         #[inline]
         fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
             self,

@@ -148,7 +148,7 @@ impl<'a> ser::Serializer for Count<'a> {
         serialize_unit_struct(&'static str) => false;
         serialize_unit_variant(&'static str, u32, &'static str) => false;
     }
-    through!(some newtype_or_special);
+    through!(some newtype(special));
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _: &'static str,
