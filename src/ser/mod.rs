@@ -526,14 +526,9 @@ pub(crate) fn plan(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePla
         bytes,
         ..walk::Shape::default()
     };
-    match nd {
-        // the element's own axes (`[f32; 3]`), measured as the flat
-        // data's inner axes
-        Some(_) => {
-            probe::parts(value, "", |_| Ok(walk::Count::new(&mut measured)))?;
-        }
-        None => walk::Count::new(&mut measured).walk(value)?,
-    }
+    // of an n-d array, the element's own axes (`[f32; 3]`) are measured
+    // as the flat data's inner axes
+    walk::count(&mut measured, value, nd.is_some())?;
     let complex = matches!(ty, Some(ScalarType::Complex(_)));
     let (mut dtype, mut shape) = (base.clone(), fit_shape(measured, &sub, complex)?);
     if let Some(nd) = &nd {
