@@ -279,9 +279,10 @@ pub(crate) use elements;
 
 /// The associated types of a serializer: `Ok`, `Error`, then the seven
 /// compound types in serde's order (seq, tuple, tuple struct, tuple
-/// variant, map, struct, struct variant), each `(Type)` or `_` for
-/// `Impossible`, whose method is written here as [`refuse!`] writes the
-/// others (`self.refuse(Found::Seq)`, ...). Every serializer of the write path
+/// variant, map, struct, struct variant), each `(Type)`, `[Self]` (the
+/// serializer is its own state: its method, written here, is `Ok(self)`)
+/// or `_` for `Impossible`, whose method is written here as [`refuse!`]
+/// writes the others (`self.refuse(Found::Seq)`, ...). Every serializer of the write path
 /// takes values in their binary form (`is_human_readable` is `false`),
 /// except one that ends its list with `human_readable` (serde's default).
 macro_rules! serializer_types {
@@ -310,6 +311,13 @@ macro_rules! serializer_types {
     };
     (@ ($t:ty) $assoc:ident $($rest:tt)*) => {
         type $assoc = $t;
+    };
+    // `[Self]`: the serializer is its own state there
+    (@ [Self] $assoc:ident $method:ident ($($p:tt: $t:ty),*) $($found:tt)+) => {
+        type $assoc = Self;
+        fn $method(self, $($p: $t),*) -> ::core::result::Result<Self, Self::Error> {
+            Ok(self)
+        }
     };
     (@binary human_readable) => {};
     (@binary) => {

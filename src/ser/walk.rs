@@ -158,17 +158,11 @@ pub(crate) fn count(shape: &mut Shape, value: &DynValue<'_>, nd: bool) -> Result
 }
 
 impl<'a> ser::Serializer for Count<'a> {
-    serializer_types!((), Error; (Self) (Self) _ _ _ _ _);
+    serializer_types!((), Error; [Self] [Self] _ _ _ _ _);
     crate::ser::collect_seq!();
 
     plain_number_methods!(#[inline] number -> Result<()>);
     refuse!(serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant);
     through!(some newtype(special));
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self> {
-        Ok(self)
-    }
 }
