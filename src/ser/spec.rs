@@ -238,7 +238,7 @@ pub(crate) fn speculate(
         // the value is not a sequence: one element (a 0-d array)
         Err(_) if st.leaf_found => {
             st.leaf_found = false;
-            st.whole(value.value())
+            st.leaf(0, value.value())
         }
         walked => walked,
     };
@@ -273,7 +273,7 @@ pub(crate) fn encode_planned<'o>(
     st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
     st.leaf_depth = Some(shape.len());
     let walked = if shape.is_empty() {
-        st.whole(value.value())
+        st.leaf(0, value.value())
     } else {
         value.walk(&mut st)
     };
@@ -331,14 +331,6 @@ fn walk<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Result<()> 
 }
 
 impl SpecState<'_> {
-    /// The whole value as one element (a 0-d array): once per write, so
-    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)), instantiated
-    /// once.
-    #[inline(never)]
-    fn whole(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
-        self.leaf(0, value)
-    }
-
     /// What a walk that went through found: `None` when the values are
     /// not uniform after all (a lost element, a ragged or empty array, an
     /// n-d array whose data is not its elements).
