@@ -247,32 +247,23 @@ macro_rules! elements {
         }
     };
     (@ SerializeStruct $err:ty) => {
-        #[inline]
-        fn serialize_field<T: ?Sized + ::serde::Serialize>(
-            &mut self,
-            key: &'static str,
-            value: &T,
-        ) -> ::core::result::Result<(), $err> {
-            self.field(key, value)
-        }
+        $crate::ser::elements!(@fn serialize_field(key: &'static str) field $err);
     };
     (@ SerializeTupleStruct $err:ty) => {
+        $crate::ser::elements!(@fn serialize_field() element $err);
+    };
+    (@fn $method:ident($($key:ident: $kt:ty)?) $call:ident $err:ty) => {
         #[inline]
-        fn serialize_field<T: ?Sized + ::serde::Serialize>(
+        fn $method<T: ?Sized + ::serde::Serialize>(
             &mut self,
+            $($key: $kt,)?
             value: &T,
         ) -> ::core::result::Result<(), $err> {
-            self.element(value)
+            self.$call($($key,)? value)
         }
     };
     (@ $tr:ident $err:ty) => {
-        #[inline]
-        fn serialize_element<T: ?Sized + ::serde::Serialize>(
-            &mut self,
-            value: &T,
-        ) -> ::core::result::Result<(), $err> {
-            self.element(value)
-        }
+        $crate::ser::elements!(@fn serialize_element() element $err);
     };
 }
 pub(crate) use elements;
