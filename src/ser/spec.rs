@@ -723,7 +723,11 @@ enum Mode {
 struct SpecSeq<'s, 'o> {
     st: &'s mut SpecState<'o>,
     depth: usize,
-    /// Elements seen, except those still counted by `flat`.
+    /// Elements seen, except those still counted by `flat`. The count
+    /// grows with the values (zero-size elements do not even grow the
+    /// output), so it saturates rather than wraps, branch-free in the
+    /// per-element loop: `finish` refuses a count of `u64::MAX`, which no
+    /// header can hold anyway (numpy's dims stop at `i64::MAX`).
     i: u64,
     mode: Mode,
     flat: Flat<'s>,
@@ -741,7 +745,7 @@ impl SpecSeq<'_, '_> {
             }
             // zero-size elements grow no output, so nothing but the count
             // itself bounds their count: they stay in `Walk`, one at a
-            // time through `element` (which saturates the count), and
+            // time through `step` (which saturates the count), and
             // `Put`'s loop counts elements of at least one byte
             None if self.st.itemsize != 0 => self.mode = Mode::Put,
             None => {}
@@ -755,12 +759,13 @@ impl SpecSeq<'_, '_> {
         let (i, top) = (self.i, self.depth == 0);
         let n = self.st.dims.get(self.depth).copied().flatten().unwrap_or(0);
         let put = match self.st.column {
-            _ if i >= n => Err(Error::schema(format!(
-                "sequence longer than {n}, the length of the first one"
-            ))),
+            _ if i >= n => Err(longer(n)),
             None => self.step(value),
             // an npz column's records (its shape has one axis)
-            Some(column) => (self.st.put_field(value, column)).map(|()| count(&mut self.i, 1)),
+            Some(column) => self
+                .st
+                .put_field(value, column)
+                .map(|()| self.i = self.i.saturating_add(1)),
         };
         put.map_err(|e| super::at_element(e, top, i))
     }
@@ -773,7 +778,7 @@ impl SpecSeq<'_, '_> {
                 // the block is full: appended, the element tried again
                 // into the empty block (which it fits)
                 let (data, stored) = self.flat.drain();
-                count(&mut self.i, stored);
+                self.i = self.i.saturating_add(stored);
                 self.st.append(data)?;
                 if self.flat.put(value).is_ok() {
                     return Ok(());
@@ -792,7 +797,7 @@ impl SpecSeq<'_, '_> {
         } else {
             self.st.put(value)?;
         }
-        count(&mut self.i, 1);
+        self.i = self.i.saturating_add(1);
         Ok(())
     }
 
@@ -804,7 +809,7 @@ impl SpecSeq<'_, '_> {
             Mode::Flat => {
                 self.mode = Mode::Put;
                 let (data, stored) = self.flat.suspend();
-                count(&mut self.i, stored);
+                self.i = self.i.saturating_add(stored);
                 self.st.append(data)
             }
             Mode::Put | Mode::Walk => Ok(()),
@@ -812,21 +817,20 @@ impl SpecSeq<'_, '_> {
     }
 }
 
+/// The exact pass's error for a sequence longer than its axis (`n`).
+#[cold]
+#[inline(never)]
+fn longer(n: u64) -> Error {
+    Error::schema(format!(
+        "sequence longer than {n}, the length of the first one"
+    ))
+}
+
 /// The bytes encoded would pass `usize::MAX`.
 #[cold]
 #[inline(never)]
 fn too_large() -> Error {
     Error::limit("speculation: over the cap")
-}
-
-/// Counts `n` more elements of a sequence (`SpecSeq::i`). The count grows
-/// with the values (zero-size elements do not even grow the output), so it
-/// saturates rather than wraps, branch-free in the per-element loop: `end`
-/// refuses a count of `u64::MAX`, which no header can hold anyway (numpy's
-/// dims stop at `i64::MAX`).
-#[inline(always)]
-fn count(i: &mut u64, n: u64) {
-    *i = i.saturating_add(n);
 }
 
 impl Drop for SpecSeq<'_, '_> {
@@ -890,7 +894,7 @@ impl SpecSeq<'_, '_> {
     #[inline(always)]
     fn finish(mut self) -> Result<()> {
         self.leave()?;
-        // a saturated count (see `count`)
+        // a saturated count (see `i`)
         if self.i == u64::MAX {
             return Err(super::too_many());
         }
