@@ -160,19 +160,18 @@ macro_rules! refuse {
             UnitVariant(n, v));
     };
     (@ serialize_newtype_variant) => {
-        fn serialize_newtype_variant<T: ?Sized + ::serde::Serialize>(
-            self,
-            n: &'static str,
-            _: u32,
-            v: &'static str,
-            _: &T,
-        ) -> ::core::result::Result<Self::Ok, Self::Error> {
-            Err(self.refuse($crate::ser::Found::NewtypeVariant(n, v)))
-        }
+        $crate::ser::refuse!(@fn serialize_newtype_variant<T>(
+            n: &'static str, _: u32, v: &'static str, _: &T
+        ) -> Ok NewtypeVariant(n, v));
     };
-    // a compound method (`-> SerializeSeq`) or one returning `Self::Ok`
-    (@fn $method:ident($($p:tt: $t:ty),*) -> $ret:ident $found:ident $(($($f:ident),*))?) => {
-        fn $method(self, $($p: $t),*) -> ::core::result::Result<Self::$ret, Self::Error> {
+    // a compound method (`-> SerializeSeq`) or one returning `Self::Ok`,
+    // generic over a value's type `<T>` when it takes one
+    (@fn $method:ident $(<$g:ident>)? ($($p:tt: $t:ty),*) -> $ret:ident
+        $found:ident $(($($f:ident),*))?) => {
+        fn $method$(<$g: ?Sized + ::serde::Serialize>)?(
+            self,
+            $($p: $t),*
+        ) -> ::core::result::Result<Self::$ret, Self::Error> {
             Err(self.refuse($crate::ser::Found::$found $(($($f),*))?))
         }
     };
@@ -521,13 +520,9 @@ pub(crate) fn plan(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePla
     let ty = base.as_scalar().map(|s| s.ty());
     // for `Sn`/`Vn`, a sequence of integers is one element (its bytes)
     let bytes = matches!(ty, Some(ScalarType::Bytes(_) | ScalarType::Void(_)));
-    let mut measured = walk::Shape {
-        bytes,
-        ..walk::Shape::default()
-    };
     // of an n-d array, the element's own axes (`[f32; 3]`) are measured
     // as the flat data's inner axes
-    walk::count(&mut measured, value, nd.is_some())?;
+    let measured = walk::count(value, bytes, nd.is_some())?;
     let complex = matches!(ty, Some(ScalarType::Complex(_)));
     let (mut dtype, mut shape) = (base.clone(), fit_shape(measured, &sub, complex)?);
     if let Some(nd) = &nd {

@@ -30,7 +30,7 @@ pub(crate) struct Shape {
     /// Set by a leaf that is no number, a special newtype nor bytes (a
     /// record, a string, ...): its walk stops there with an error that
     /// the level above takes for the leaf counted.
-    pub stopped: bool,
+    stopped: bool,
 }
 
 /// The shape counter at one depth, and its state in a sequence there.
@@ -140,21 +140,26 @@ impl<'a> Count<'a> {
 
 elements!(impl['a] Count<'a> => (), Error: SerializeSeq SerializeTuple);
 
-/// Counts the shape of `value` (behind `dyn`, see
-/// [`DynValue`](crate::ser::DynValue)) into `shape`; with `nd`, that of
-/// the flat data of the n-d array it is.
+/// The shape of `value` (behind `dyn`, see
+/// [`DynValue`](crate::ser::DynValue)), with sequences of integers as
+/// bytes when `bytes` says so ([`Shape::bytes`]); with `nd`, that of the
+/// flat data of the n-d array it is.
 #[inline(never)]
-pub(crate) fn count(shape: &mut Shape, value: &DynValue<'_>, nd: bool) -> Result<()> {
+pub(crate) fn count(value: &DynValue<'_>, bytes: bool, nd: bool) -> Result<Shape> {
+    let mut shape = Shape {
+        bytes,
+        ..Shape::default()
+    };
     let counted = if nd {
-        probe::parts(value, "", |_| Ok(Count::new(&mut *shape))).map(drop)
+        probe::parts(value, "", |_| Ok(Count::new(&mut shape))).map(drop)
     } else {
-        erased_serde::serialize(value, Count::new(&mut *shape))
+        erased_serde::serialize(value, Count::new(&mut shape))
     };
     // a leaf at the top stops the walk there: counted
-    if std::mem::take(&mut shape.stopped) {
-        return Ok(());
+    if !shape.stopped {
+        counted?;
     }
-    counted
+    Ok(shape)
 }
 
 impl<'a> ser::Serializer for Count<'a> {
