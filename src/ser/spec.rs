@@ -32,7 +32,7 @@ use crate::kinds::special::{self, Special};
 use crate::ser::Found;
 use crate::ser::encode::DtypeTree;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
-use crate::ser::infer::{Infer, Node, node_to_dtype};
+use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::nd::{NdShape, fortran_header};
 use crate::ser::pick::Pick;
 use crate::ser::probe::key_word;
@@ -380,27 +380,21 @@ impl SpecState<'_> {
         Error::schema("speculation: the destination failed")
     }
 
-    /// Infers the dtype from the first element (unless it is known) and
-    /// starts the data ([`start`](Self::start)): the only generic part.
+    /// Infers the dtype from the first element (unless it is known),
+    /// compiled strict, and starts the data ([`start`](Self::start)). The
+    /// element is behind `dyn` ([`DynValue`](crate::ser::DynValue)), as
+    /// inference takes it: nothing here is generic.
     #[cold]
     #[inline(never)]
-    fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    fn first(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
         if let Some(known) = self.known.take() {
             return self.start(known, false);
         }
         let (mut slot, varies) = (None, Cell::new(false));
-        Infer::first(&mut slot, &varies).walk(&value)?;
-        self.start_inferred(slot, !varies.get())
-    }
-
-    /// [`start`](Self::start) with the dtype of the first element's
-    /// inferred layout (`slot`), compiled strict.
-    #[cold]
-    #[inline(never)]
-    fn start_inferred(&mut self, slot: Option<Node>, fixed: bool) -> Result<()> {
+        Infer::first(&mut slot, &varies).walk(value)?;
         let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
         let tape = DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true);
-        self.start(tape, fixed)
+        self.start(tape, !varies.get())
     }
 
     /// The dtype is known (`tape`): tells the flavour, which may write a
@@ -522,7 +516,7 @@ impl SpecState<'_> {
             Some(_) => return Err(Error::schema("speculation: depth")),
         }
         if !self.have {
-            self.first(value)?;
+            self.first(&value)?;
             self.put(value)?;
             self.flat_layout();
             return Ok(());
@@ -637,7 +631,7 @@ impl SpecState<'_> {
         (field, position): (&Field, usize),
     ) -> Result<()> {
         if !self.have {
-            self.first(value)?;
+            self.first(&value)?;
         }
         let (out, tape) = self.slot()?;
         value.serialize(Pick::new((field, position), tape, out))
