@@ -751,17 +751,28 @@ impl SpecSeq<'_, '_> {
     #[inline(never)]
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let (i, top) = (self.i, self.depth == 0);
-        let n = self.st.dims.get(self.depth).copied().flatten().unwrap_or(0);
-        let put = match self.st.column {
-            _ if i >= n => Err(longer(n)),
-            None => self.step(value),
+        let put = match (self.room(), self.st.column) {
+            (Err(e), _) => Err(e),
+            (Ok(()), None) => self.step(value),
             // an npz column's records (its shape has one axis)
-            Some(column) => self
+            (Ok(()), Some(column)) => self
                 .st
                 .put_field(value, column)
                 .map(|()| self.i = self.i.saturating_add(1)),
         };
         put.map_err(|e| super::at_element(e, top, i))
+    }
+
+    /// The exact pass's check that the axis has room for one more element
+    /// (out of the generic functions, as its message is).
+    fn room(&self) -> Result<()> {
+        let n = self.st.dims.get(self.depth).copied().flatten().unwrap_or(0);
+        if self.i < n {
+            return Ok(());
+        }
+        Err(Error::schema(format!(
+            "sequence longer than {n}, the length of the first one"
+        )))
     }
 
     /// An element the fast mode did not take (or any element out of it).
@@ -809,15 +820,6 @@ impl SpecSeq<'_, '_> {
             Mode::Put | Mode::Walk => Ok(()),
         }
     }
-}
-
-/// The exact pass's error for a sequence longer than its axis (`n`).
-#[cold]
-#[inline(never)]
-fn longer(n: u64) -> Error {
-    Error::schema(format!(
-        "sequence longer than {n}, the length of the first one"
-    ))
 }
 
 /// The bytes encoded would pass `usize::MAX`.
