@@ -406,14 +406,20 @@ pub(crate) fn at_element(e: Error, top: bool, i: u64) -> Error {
     if top { e.at_record(i) } else { e.at_index(i) }
 }
 
-/// Sets `slot`, the length of an axis, to `n`, that of a sequence along
-/// it: refused when the first sequence there had another length.
+/// Sets the length of axis `depth` (`dims` grown to it) to `n`, that of
+/// a sequence along it: refused when the first sequence there had
+/// another length.
 #[inline]
-pub(crate) fn axis_length(slot: &mut Option<u64>, n: u64) -> Result<()> {
-    match *slot {
-        None => *slot = Some(n),
-        Some(first) if first == n => {}
-        Some(first) => return Err(ragged(n, "one", first)),
+pub(crate) fn axis_length(dims: &mut Vec<Option<u64>>, depth: usize, n: u64) -> Result<()> {
+    if dims.len() <= depth {
+        // depth <= MAX_WRITE_DEPTH (checked on the way down)
+        dims.resize(depth.wrapping_add(1), None);
+    }
+    match dims.get_mut(depth) {
+        Some(slot @ None) => *slot = Some(n),
+        Some(Some(first)) if *first == n => {}
+        Some(Some(first)) => return Err(ragged(n, "one", *first)),
+        None => return Err(Error::schema("internal: shape depth")),
     }
     Ok(())
 }

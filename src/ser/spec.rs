@@ -894,12 +894,7 @@ impl SpecSeq<'_, '_> {
         if self.i == u64::MAX {
             return Err(super::too_many());
         }
-        let slot = self
-            .st
-            .dims
-            .get_mut(self.depth)
-            .ok_or_else(|| Error::schema("speculation: dims"))?;
-        super::axis_length(slot, self.i)
+        super::axis_length(&mut self.st.dims, self.depth, self.i)
     }
 }
 

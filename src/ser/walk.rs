@@ -127,14 +127,7 @@ impl<'a> Count<'a> {
         if self.shape.bytes && self.ints == self.i && (self.i > 0 || self.depth > 0) {
             return self.leaf(false);
         }
-        if self.shape.dims.len() <= self.depth {
-            // depth <= MAX_WRITE_DEPTH (element checks it one level up)
-            self.shape.dims.resize(self.depth.wrapping_add(1), None);
-        }
-        match self.shape.dims.get_mut(self.depth) {
-            Some(slot) => super::axis_length(slot, self.i),
-            None => Err(Error::schema("internal: shape depth")),
-        }
+        super::axis_length(&mut self.shape.dims, self.depth, self.i)
     }
 }
 
