@@ -215,8 +215,8 @@ macro_rules! through {
 pub(crate) use through;
 
 /// Serializer methods that take a value without looking at it:
-/// `method(types) => what` is `self.leaf(what)` (what inference and the
-/// shape count know of a scalar).
+/// `method(types) => what` is `self.leaf(what)` (what inference knows
+/// of a scalar).
 macro_rules! leaves {
     ($($method:ident($($ty:ty),*) => $what:expr;)*) => {$(
         fn $method(self, $(_: $ty),*) -> Result<()> {

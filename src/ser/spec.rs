@@ -993,7 +993,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             match seq.mode {
                 // the elements while `flat` takes them (a plain loop, not
                 // `find`'s closure), then the one it did not take through
-                // `element` (which leaves the mode), or the end
+                // `step` (which leaves the mode), or the end
                 Mode::Flat => {
                     let mut missed = None;
                     for item in iter.by_ref() {
