@@ -88,8 +88,7 @@ impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
     crate::ser::collect_seq!();
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
-        serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq
-        serialize_tuple_variant serialize_struct_variant);
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant);
 
     through!(some newtype);
     fn serialize_map(self, _: Option<usize>) -> Result<Self> {

@@ -1575,8 +1575,7 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     crate::ser::collect_seq!();
 
     plain_number_methods!(#[inline] put_plain -> Result<(), E>);
-    refuse!(serialize_none serialize_newtype_variant serialize_tuple_variant
-        serialize_struct_variant);
+    refuse!(serialize_none serialize_newtype_variant);
     fn serialize_i128(self, _: i128) -> Result<(), E> {
         self.general(|_| Err(Error::unsupported("i128 (numpy has no 128-bit integers)")))
     }

@@ -294,10 +294,9 @@ impl<S: Store> ser::Serializer for Leaf<S> {
     plain_number_methods!(#[inline(always)] store -> Result<(), Miss>);
     refuse!(serialize_i128 serialize_u128 serialize_char serialize_str serialize_bytes
         serialize_none serialize_unit serialize_unit_struct serialize_unit_variant
-        serialize_newtype_variant serialize_seq serialize_tuple_struct serialize_tuple_variant
-        serialize_map serialize_struct_variant);
+        serialize_newtype_variant);
 
-    through!(some newtype_or_special);
+    through!(some newtype(special));
     /// A tuple element: the tape's subarray (the element encoder takes a
     /// tuple of any announced length along it, element by element).
     #[inline]

@@ -599,8 +599,7 @@ impl<'a> ser::Serializer for Infer<'a> {
     serializer_types!((), Error; (SeqInfer<'a>) (TupleInfer<'a>) (RecInfer<'a>) _ (RecInfer<'a>) (RecInfer<'a>) _);
     crate::ser::collect_seq!();
 
-    refuse!(serialize_none serialize_newtype_variant serialize_tuple_variant
-        serialize_struct_variant);
+    refuse!(serialize_none serialize_newtype_variant);
 
     plain_number_methods!(#[inline] number -> Result<()>);
     leaves! {

@@ -125,7 +125,8 @@ pub(crate) enum Found {
 /// listed `serialize_*` method as `Err(self.refuse(found))`, so that a
 /// serializer spells out only what it accepts and one `refuse(self, Found)
 /// -> Self::Error` for the rest. `numbers` lists `bool` and the ten plain
-/// numbers.
+/// numbers. The compound methods it refuses are those whose type
+/// [`serializer_types!`] gives as `_`.
 macro_rules! refuse {
     ($($method:ident)*) => {$($crate::ser::refuse!(@ $method);)*};
     (@ numbers) => {
@@ -159,46 +160,18 @@ macro_rules! refuse {
             UnitVariant(n, v));
     };
     (@ serialize_newtype_variant) => {
-        fn serialize_newtype_variant<T: ?Sized + ::serde::Serialize>(
+        $crate::ser::refuse!(@fn serialize_newtype_variant<T>(
+            n: &'static str, _: u32, v: &'static str, _: &T
+        ) -> Ok NewtypeVariant(n, v));
+    };
+    // a compound method (`-> SerializeSeq`) or one returning `Self::Ok`,
+    // generic over a value's type `<T>` when it takes one
+    (@fn $method:ident $(<$g:ident>)? ($($p:tt: $t:ty),*) -> $ret:ident
+        $found:ident $(($($f:ident),*))?) => {
+        fn $method$(<$g: ?Sized + ::serde::Serialize>)?(
             self,
-            n: &'static str,
-            _: u32,
-            v: &'static str,
-            _: &T,
-        ) -> ::core::result::Result<Self::Ok, Self::Error> {
-            Err(self.refuse($crate::ser::Found::NewtypeVariant(n, v)))
-        }
-    };
-    (@ serialize_seq) => {
-        $crate::ser::refuse!(@fn serialize_seq(_: Option<usize>) -> SerializeSeq Seq);
-    };
-    (@ serialize_tuple) => {
-        $crate::ser::refuse!(@fn serialize_tuple(_: usize) -> SerializeTuple Tuple);
-    };
-    (@ serialize_tuple_struct) => {
-        $crate::ser::refuse!(@fn serialize_tuple_struct(_: &'static str, _: usize)
-            -> SerializeTupleStruct TupleStruct);
-    };
-    (@ serialize_tuple_variant) => {
-        $crate::ser::refuse!(@fn serialize_tuple_variant(
-            n: &'static str, _: u32, v: &'static str, _: usize
-        ) -> SerializeTupleVariant TupleVariant(n, v));
-    };
-    (@ serialize_map) => {
-        $crate::ser::refuse!(@fn serialize_map(_: Option<usize>) -> SerializeMap Map);
-    };
-    (@ serialize_struct) => {
-        $crate::ser::refuse!(@fn serialize_struct(_: &'static str, _: usize)
-            -> SerializeStruct Struct);
-    };
-    (@ serialize_struct_variant) => {
-        $crate::ser::refuse!(@fn serialize_struct_variant(
-            n: &'static str, _: u32, v: &'static str, _: usize
-        ) -> SerializeStructVariant StructVariant(n, v));
-    };
-    // a compound method (`-> SerializeSeq`) or one returning `Self::Ok`
-    (@fn $method:ident($($p:tt: $t:ty),*) -> $ret:ident $found:ident $(($($f:ident),*))?) => {
-        fn $method(self, $($p: $t),*) -> ::core::result::Result<Self::$ret, Self::Error> {
+            $($p: $t),*
+        ) -> ::core::result::Result<Self::$ret, Self::Error> {
             Err(self.refuse($crate::ser::Found::$found $(($($f),*))?))
         }
     };
@@ -210,10 +183,10 @@ pub(crate) use refuse;
 
 /// The methods of a serializer that look through a wrapper: `some` writes
 /// `serialize_some`, `newtype` `serialize_newtype_struct`, each as the
-/// inner value serialized by the same serializer; `newtype_or_special`
+/// inner value serialized by the same serializer; `newtype(special)`
 /// takes a special newtype (`special::is_element`) as `self.special()`.
 macro_rules! through {
-    ($($what:ident)*) => {$($crate::ser::through!(@ $what);)*};
+    ($($what:ident $(($element:ident))?)*) => {$($crate::ser::through!(@ $what $($element)?);)*};
     (@ some) => {
         #[inline]
         fn serialize_some<T: ?Sized + ::serde::Serialize>(
@@ -223,14 +196,8 @@ macro_rules! through {
             value.serialize(self)
         }
     };
-    (@ newtype) => {
-        $crate::ser::through!(@newtype_fn);
-    };
-    // a special newtype is `self.special()`, any other is looked through
-    (@ newtype_or_special) => {
-        $crate::ser::through!(@newtype_fn special);
-    };
-    (@newtype_fn $($element:ident)?) => {
+    // a special newtype is `self.$element()`, any other is looked through
+    (@ newtype $($element:ident)?) => {
         #[inline]
         fn serialize_newtype_struct<T: ?Sized + ::serde::Serialize>(
             self,
@@ -248,8 +215,8 @@ macro_rules! through {
 pub(crate) use through;
 
 /// Serializer methods that take a value without looking at it:
-/// `method(types) => what` is `self.leaf(what)` (what inference and the
-/// shape count know of a scalar).
+/// `method(types) => what` is `self.leaf(what)` (what inference knows
+/// of a scalar).
 macro_rules! leaves {
     ($($method:ident($($ty:ty),*) => $what:expr;)*) => {$(
         fn $method(self, $(_: $ty),*) -> Result<()> {
@@ -279,62 +246,75 @@ macro_rules! elements {
         }
     };
     (@ SerializeStruct $err:ty) => {
-        #[inline]
-        fn serialize_field<T: ?Sized + ::serde::Serialize>(
-            &mut self,
-            key: &'static str,
-            value: &T,
-        ) -> ::core::result::Result<(), $err> {
-            self.field(key, value)
-        }
+        $crate::ser::elements!(@fn serialize_field(key: &'static str) field $err);
     };
     (@ SerializeTupleStruct $err:ty) => {
+        $crate::ser::elements!(@fn serialize_field() element $err);
+    };
+    (@fn $method:ident($($key:ident: $kt:ty)?) $call:ident $err:ty) => {
         #[inline]
-        fn serialize_field<T: ?Sized + ::serde::Serialize>(
+        fn $method<T: ?Sized + ::serde::Serialize>(
             &mut self,
+            $($key: $kt,)?
             value: &T,
         ) -> ::core::result::Result<(), $err> {
-            self.element(value)
+            self.$call($($key,)? value)
         }
     };
     (@ $tr:ident $err:ty) => {
-        #[inline]
-        fn serialize_element<T: ?Sized + ::serde::Serialize>(
-            &mut self,
-            value: &T,
-        ) -> ::core::result::Result<(), $err> {
-            self.element(value)
-        }
+        $crate::ser::elements!(@fn serialize_element() element $err);
     };
 }
 pub(crate) use elements;
 
 /// The associated types of a serializer: `Ok`, `Error`, then the seven
 /// compound types in serde's order (seq, tuple, tuple struct, tuple
-/// variant, map, struct, struct variant), each `(Type)` or `_` for
-/// `Impossible` (its method refused). Every serializer of the write path
+/// variant, map, struct, struct variant), each `(Type)`, `[Self]` (the
+/// serializer is its own state: its method, written here, is `Ok(self)`)
+/// or `_` for `Impossible`, whose method is written here as [`refuse!`]
+/// writes the others (`self.refuse(Found::Seq)`, ...). Every serializer of the write path
 /// takes values in their binary form (`is_human_readable` is `false`),
 /// except one that ends its list with `human_readable` (serde's default).
 macro_rules! serializer_types {
-    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt) => {
-        $crate::ser::serializer_types!($ok, $err; $seq $tuple $ts $tv $map $st $sv human_readable);
+    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt $($hr:ident)?) => {
+        type Ok = $ok;
+        type Error = $err;
+        $crate::ser::serializer_types!(@ $seq SerializeSeq serialize_seq(_: Option<usize>) Seq);
+        $crate::ser::serializer_types!(@ $tuple SerializeTuple serialize_tuple(_: usize) Tuple);
+        $crate::ser::serializer_types!(@ $ts SerializeTupleStruct
+            serialize_tuple_struct(_: &'static str, _: usize) TupleStruct);
+        $crate::ser::serializer_types!(@ $tv SerializeTupleVariant
+            serialize_tuple_variant(n: &'static str, _: u32, v: &'static str, _: usize)
+            TupleVariant(n, v));
+        $crate::ser::serializer_types!(@ $map SerializeMap serialize_map(_: Option<usize>) Map);
+        $crate::ser::serializer_types!(@ $st SerializeStruct
+            serialize_struct(_: &'static str, _: usize) Struct);
+        $crate::ser::serializer_types!(@ $sv SerializeStructVariant
+            serialize_struct_variant(n: &'static str, _: u32, v: &'static str, _: usize)
+            StructVariant(n, v));
+        $crate::ser::serializer_types!(@binary $($hr)?);
+    };
+    // `_`: `Impossible`, its method refused
+    (@ _ $assoc:ident $method:ident $args:tt $($found:tt)+) => {
+        type $assoc = ::serde::ser::Impossible<Self::Ok, Self::Error>;
+        $crate::ser::refuse!(@fn $method $args -> $assoc $($found)+);
+    };
+    (@ ($t:ty) $assoc:ident $($rest:tt)*) => {
+        type $assoc = $t;
+    };
+    // `[Self]`: the serializer is its own state there
+    (@ [Self] $assoc:ident $method:ident ($($p:tt: $t:ty),*) $($found:tt)+) => {
+        type $assoc = Self;
+        fn $method(self, $($p: $t),*) -> ::core::result::Result<Self, Self::Error> {
+            Ok(self)
+        }
+    };
+    (@binary human_readable) => {};
+    (@binary) => {
         fn is_human_readable(&self) -> bool {
             false
         }
     };
-    ($ok:ty, $err:ty; $seq:tt $tuple:tt $ts:tt $tv:tt $map:tt $st:tt $sv:tt human_readable) => {
-        type Ok = $ok;
-        type Error = $err;
-        type SerializeSeq = $crate::ser::serializer_types!(@ $ok, $err, $seq);
-        type SerializeTuple = $crate::ser::serializer_types!(@ $ok, $err, $tuple);
-        type SerializeTupleStruct = $crate::ser::serializer_types!(@ $ok, $err, $ts);
-        type SerializeTupleVariant = $crate::ser::serializer_types!(@ $ok, $err, $tv);
-        type SerializeMap = $crate::ser::serializer_types!(@ $ok, $err, $map);
-        type SerializeStruct = $crate::ser::serializer_types!(@ $ok, $err, $st);
-        type SerializeStructVariant = $crate::ser::serializer_types!(@ $ok, $err, $sv);
-    };
-    (@ $ok:ty, $err:ty, _) => { ::serde::ser::Impossible<$ok, $err> };
-    (@ $ok:ty, $err:ty, ($t:ty)) => { $t };
 }
 pub(crate) use serializer_types;
 
@@ -426,14 +406,20 @@ pub(crate) fn at_element(e: Error, top: bool, i: u64) -> Error {
     if top { e.at_record(i) } else { e.at_index(i) }
 }
 
-/// Sets `slot`, the length of an axis, to `n`, that of a sequence along
-/// it: refused when the first sequence there had another length.
+/// Sets the length of axis `depth` (`dims` grown to it) to `n`, that of
+/// a sequence along it: refused when the first sequence there had
+/// another length.
 #[inline]
-pub(crate) fn axis_length(slot: &mut Option<u64>, n: u64) -> Result<()> {
-    match *slot {
-        None => *slot = Some(n),
-        Some(first) if first == n => {}
-        Some(first) => return Err(ragged(n, "one", first)),
+pub(crate) fn axis_length(dims: &mut Vec<Option<u64>>, depth: usize, n: u64) -> Result<()> {
+    if dims.len() <= depth {
+        // depth <= MAX_WRITE_DEPTH (checked on the way down)
+        dims.resize(depth.wrapping_add(1), None);
+    }
+    match dims.get_mut(depth) {
+        Some(slot @ None) => *slot = Some(n),
+        Some(Some(first)) if *first == n => {}
+        Some(Some(first)) => return Err(ragged(n, "one", *first)),
+        None => return Err(Error::schema("internal: shape depth")),
     }
     Ok(())
 }
@@ -540,18 +526,9 @@ pub(crate) fn plan(value: &DynValue<'_>, opts: &WriteOptions) -> Result<WritePla
     let ty = base.as_scalar().map(|s| s.ty());
     // for `Sn`/`Vn`, a sequence of integers is one element (its bytes)
     let bytes = matches!(ty, Some(ScalarType::Bytes(_) | ScalarType::Void(_)));
-    let mut measured = walk::Shape {
-        bytes,
-        ..walk::Shape::default()
-    };
-    match nd {
-        // the element's own axes (`[f32; 3]`), measured as the flat
-        // data's inner axes
-        Some(_) => {
-            probe::parts(value, "", |_| Ok(walk::Count::new(&mut measured)))?;
-        }
-        None => walk::Count::new(&mut measured).walk(value)?,
-    }
+    // of an n-d array, the element's own axes (`[f32; 3]`) are measured
+    // as the flat data's inner axes
+    let measured = walk::count(value, bytes, nd.is_some())?;
     let complex = matches!(ty, Some(ScalarType::Complex(_)));
     let (mut dtype, mut shape) = (base.clone(), fit_shape(measured, &sub, complex)?);
     if let Some(nd) = &nd {

@@ -109,32 +109,17 @@ impl<'a> Pick<'a> {
 }
 
 impl<'a> ser::Serializer for Pick<'a> {
-    serializer_types!((), Error; (Self) (Self) (Self) _ (Self) (Self) _);
+    // every record form is taken by itself: the encoder takes a sequence
+    // or tuple for a record by position too, and a map by name
+    serializer_types!((), Error; [Self] [Self] [Self] _ [Self] [Self] _);
     crate::ser::collect_seq!();
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
-        serialize_unit_struct serialize_unit_variant serialize_newtype_variant
-        serialize_tuple_variant serialize_struct_variant);
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant);
 
     // a record is never one of the crate's special newtypes (those are
     // scalars or gaps), so every newtype here is a transparent wrapper
     through!(some newtype);
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self> {
-        // the encoder takes a sequence for a record by position too
-        Ok(self)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
-        Ok(self)
-    }
 }
 
 elements!(impl['a] Pick<'a> => (), Error: SerializeSeq SerializeTuple SerializeTupleStruct SerializeStruct);

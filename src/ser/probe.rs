@@ -649,9 +649,7 @@ impl<H: Take> ser::Serializer for Look<'_, H> {
         collect_items(Items::of(&self, Found::Seq), iter)
     }
 
-    refuse!(serialize_none serialize_unit serialize_unit_struct
-        serialize_newtype_variant serialize_tuple_struct serialize_tuple_variant serialize_map
-        serialize_struct_variant);
+    refuse!(serialize_none serialize_unit serialize_unit_struct serialize_newtype_variant);
 
     capture! {
         serialize_bool(bool) => Bool;

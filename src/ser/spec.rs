@@ -32,7 +32,7 @@ use crate::kinds::special::{self, Special};
 use crate::ser::Found;
 use crate::ser::encode::DtypeTree;
 use crate::ser::flat::{BLOCK, Block, Flat, Layout, WINDOW};
-use crate::ser::infer::{Infer, Node, node_to_dtype};
+use crate::ser::infer::{Infer, node_to_dtype};
 use crate::ser::nd::{NdShape, fortran_header};
 use crate::ser::pick::Pick;
 use crate::ser::probe::key_word;
@@ -238,7 +238,7 @@ pub(crate) fn speculate(
         // the value is not a sequence: one element (a 0-d array)
         Err(_) if st.leaf_found => {
             st.leaf_found = false;
-            st.whole(value.value())
+            st.leaf(0, value.value())
         }
         walked => walked,
     };
@@ -255,8 +255,9 @@ pub(crate) fn speculate(
 /// through the tape into `output`'s flavour. The values' errors are the
 /// pass's, naming where (`record 3, field x`). Returns the bytes of data
 /// encoded, including those handed over in chunks. With `column` (an npz
-/// column: a record field and its position) each element is a record of
-/// which only that field is encoded, `tape` being the field's dtype.
+/// column: a record field and its position; `shape` has one axis) each
+/// element is a record of which only that field is encoded, `tape` being
+/// the field's dtype.
 pub(crate) fn encode_planned<'o>(
     value: &dyn Writable,
     tape: DtypeTree,
@@ -265,9 +266,6 @@ pub(crate) fn encode_planned<'o>(
     out: &'o mut Vec<u8>,
     output: &'o mut dyn Output,
 ) -> Result<usize> {
-    if column.is_some() && shape.len() != 1 {
-        return Err(Error::schema("internal: a column has one axis"));
-    }
     let mut st = SpecState::new(false, out, output, Some(tape));
     st.exact = true;
     st.column = column;
@@ -275,7 +273,7 @@ pub(crate) fn encode_planned<'o>(
     st.hints = shape.iter().map(|&d| usize::try_from(d).ok()).collect();
     st.leaf_depth = Some(shape.len());
     let walked = if shape.is_empty() {
-        st.whole(value.value())
+        st.leaf(0, value.value())
     } else {
         value.walk(&mut st)
     };
@@ -333,14 +331,6 @@ fn walk<T: ?Sized + Serialize>(st: &mut SpecState<'_>, value: &T) -> Result<()> 
 }
 
 impl SpecState<'_> {
-    /// The whole value as one element (a 0-d array): once per write, so
-    /// behind `dyn` ([`DynValue`](crate::ser::DynValue)), instantiated
-    /// once.
-    #[inline(never)]
-    fn whole(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
-        self.leaf(0, value)
-    }
-
     /// What a walk that went through found: `None` when the values are
     /// not uniform after all (a lost element, a ragged or empty array, an
     /// n-d array whose data is not its elements).
@@ -390,27 +380,21 @@ impl SpecState<'_> {
         Error::schema("speculation: the destination failed")
     }
 
-    /// Infers the dtype from the first element (unless it is known) and
-    /// starts the data ([`start`](Self::start)): the only generic part.
+    /// Infers the dtype from the first element (unless it is known),
+    /// compiled strict, and starts the data ([`start`](Self::start)). The
+    /// element is behind `dyn` ([`DynValue`](crate::ser::DynValue)), as
+    /// inference takes it: nothing here is generic.
     #[cold]
     #[inline(never)]
-    fn first<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    fn first(&mut self, value: &crate::ser::DynValue<'_>) -> Result<()> {
         if let Some(known) = self.known.take() {
             return self.start(known, false);
         }
         let (mut slot, varies) = (None, Cell::new(false));
-        Infer::first(&mut slot, &varies).walk(&value)?;
-        self.start_inferred(slot, !varies.get())
-    }
-
-    /// [`start`](Self::start) with the dtype of the first element's
-    /// inferred layout (`slot`), compiled strict.
-    #[cold]
-    #[inline(never)]
-    fn start_inferred(&mut self, slot: Option<Node>, fixed: bool) -> Result<()> {
+        Infer::first(&mut slot, &varies).walk(value)?;
         let node = slot.ok_or_else(|| Error::schema("speculation: nothing inferred"))?;
         let tape = DtypeTree::from_dtype(node_to_dtype(&node, self.align)?, true);
-        self.start(tape, fixed)
+        self.start(tape, !varies.get())
     }
 
     /// The dtype is known (`tape`): tells the flavour, which may write a
@@ -532,7 +516,7 @@ impl SpecState<'_> {
             Some(_) => return Err(Error::schema("speculation: depth")),
         }
         if !self.have {
-            self.first(value)?;
+            self.first(&value)?;
             self.put(value)?;
             self.flat_layout();
             return Ok(());
@@ -647,7 +631,7 @@ impl SpecState<'_> {
         (field, position): (&Field, usize),
     ) -> Result<()> {
         if !self.have {
-            self.first(value)?;
+            self.first(&value)?;
         }
         let (out, tape) = self.slot()?;
         value.serialize(Pick::new((field, position), tape, out))
@@ -681,27 +665,31 @@ struct Spec<'s, 'o> {
 }
 
 impl Spec<'_, '_> {
-    /// Whatever is not a sequence is an element (in the exact pass, where
-    /// the shape has an axis: an error).
+    /// Whatever is not a sequence is an element ([`not_seq`](Self::not_seq)).
     fn refuse(self, found: Found) -> Error {
+        self.not_seq(Some(found))
+    }
+
+    /// This value is not a sequence (`None`: a special newtype): it is an
+    /// element, which the parent, holding the value, encodes (signalled by
+    /// `leaf_found`). In the exact pass, where the shape has an axis here,
+    /// the error naming what was found.
+    #[cold]
+    fn not_seq(self, found: Option<Found>) -> Error {
         if !self.st.exact {
-            return self.leaf();
+            self.st.leaf_found = true;
+            return Error::schema("speculation: leaf");
         }
         // the words of the messages about keys, with an article
-        let word = key_word(found);
-        self.not_seq(&match found {
-            Found::Struct => "a record".to_owned(),
-            Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct => {
+        let word = found.map_or("scalar", key_word);
+        let found = match found {
+            Some(Found::Struct) => "a record".to_owned(),
+            Some(Found::Bool | Found::Bytes | Found::None | Found::Unit | Found::UnitStruct) => {
                 word.to_owned()
             }
             _ if word.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {word}"),
             _ => format!("a {word}"),
-        })
-    }
-
-    /// The exact pass's error for what is not a sequence at an axis.
-    #[cold]
-    fn not_seq(&self, found: &str) -> Error {
+        };
         let shape: Vec<u64> = self.st.dims.iter().map(|d| d.unwrap_or(0)).collect();
         let n = shape.get(self.depth).copied().unwrap_or(0);
         Error::schema(format!(
@@ -709,13 +697,6 @@ impl Spec<'_, '_> {
             self.depth,
             crate::format::dtype::ShapeRepr(&shape)
         ))
-    }
-
-    /// This value is not a sequence: it is an element. Signal the parent,
-    /// which holds the value and encodes it.
-    fn leaf(self) -> Error {
-        self.st.leaf_found = true;
-        Error::schema("speculation: leaf")
     }
 }
 
@@ -736,7 +717,11 @@ enum Mode {
 struct SpecSeq<'s, 'o> {
     st: &'s mut SpecState<'o>,
     depth: usize,
-    /// Elements seen, except those still counted by `flat`.
+    /// Elements seen, except those still counted by `flat`. The count
+    /// grows with the values (zero-size elements do not even grow the
+    /// output), so it saturates rather than wraps, branch-free in the
+    /// per-element loop: `finish` refuses a count of `u64::MAX`, which no
+    /// header can hold anyway (numpy's dims stop at `i64::MAX`).
     i: u64,
     mode: Mode,
     flat: Flat<'s>,
@@ -754,7 +739,7 @@ impl SpecSeq<'_, '_> {
             }
             // zero-size elements grow no output, so nothing but the count
             // itself bounds their count: they stay in `Walk`, one at a
-            // time through `element` (which saturates the count), and
+            // time through `step` (which saturates the count), and
             // `Put`'s loop counts elements of at least one byte
             None if self.st.itemsize != 0 => self.mode = Mode::Put,
             None => {}
@@ -766,43 +751,39 @@ impl SpecSeq<'_, '_> {
     #[inline(never)]
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let (i, top) = (self.i, self.depth == 0);
-        self.exact_room()?;
-        let put = match self.st.column {
-            None => self.element(value),
+        let put = match (self.room(), self.st.column) {
+            (Err(e), _) => Err(e),
+            (Ok(()), None) => self.step(value),
             // an npz column's records (its shape has one axis)
-            Some(column) => self
+            (Ok(()), Some(column)) => self
                 .st
                 .put_field(value, column)
-                .map(|()| count(&mut self.i, 1)),
+                .map(|()| self.i = self.i.saturating_add(1)),
         };
         put.map_err(|e| super::at_element(e, top, i))
     }
 
-    /// The exact pass's check that the axis has room for one more element.
-    fn exact_room(&self) -> Result<()> {
-        let (i, depth) = (self.i, self.depth);
-        let n = self.st.dims.get(depth).copied().flatten().unwrap_or(0);
-        if i < n {
+    /// The exact pass's check that the axis has room for one more element
+    /// (out of the generic functions, as its message is).
+    fn room(&self) -> Result<()> {
+        let n = self.st.dims.get(self.depth).copied().flatten().unwrap_or(0);
+        if self.i < n {
             return Ok(());
         }
-        Err(super::at_element(
-            Error::schema(format!(
-                "sequence longer than {n}, the length of the first one"
-            )),
-            depth == 0,
-            i,
-        ))
+        Err(Error::schema(format!(
+            "sequence longer than {n}, the length of the first one"
+        )))
     }
 
     /// An element the fast mode did not take (or any element out of it).
     #[inline(always)]
-    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    fn step<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.mode == Mode::Flat {
             if !self.flat.room() {
                 // the block is full: appended, the element tried again
                 // into the empty block (which it fits)
                 let (data, stored) = self.flat.drain();
-                count(&mut self.i, stored);
+                self.i = self.i.saturating_add(stored);
                 self.st.append(data)?;
                 if self.flat.put(value).is_ok() {
                     return Ok(());
@@ -821,7 +802,7 @@ impl SpecSeq<'_, '_> {
         } else {
             self.st.put(value)?;
         }
-        count(&mut self.i, 1);
+        self.i = self.i.saturating_add(1);
         Ok(())
     }
 
@@ -833,7 +814,7 @@ impl SpecSeq<'_, '_> {
             Mode::Flat => {
                 self.mode = Mode::Put;
                 let (data, stored) = self.flat.suspend();
-                count(&mut self.i, stored);
+                self.i = self.i.saturating_add(stored);
                 self.st.append(data)
             }
             Mode::Put | Mode::Walk => Ok(()),
@@ -846,16 +827,6 @@ impl SpecSeq<'_, '_> {
 #[inline(never)]
 fn too_large() -> Error {
     Error::limit("speculation: over the cap")
-}
-
-/// Counts `n` more elements of a sequence (`SpecSeq::i`). The count grows
-/// with the values (zero-size elements do not even grow the output), so it
-/// saturates rather than wraps, branch-free in the per-element loop: `end`
-/// refuses a count of `u64::MAX`, which no header can hold anyway (numpy's
-/// dims stop at `i64::MAX`).
-#[inline(always)]
-fn count(i: &mut u64, n: u64) {
-    *i = i.saturating_add(n);
 }
 
 impl Drop for SpecSeq<'_, '_> {
@@ -899,11 +870,10 @@ fn walk_element<T: ?Sized + Serialize>(
     Ok(false)
 }
 
-impl ser::SerializeSeq for SpecSeq<'_, '_> {
-    type Ok = ();
-    type Error = Error;
+impl SpecSeq<'_, '_> {
+    /// An element of the sequence (`serialize_element`).
     #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.st.exact {
             return self.exact_element(value);
         }
@@ -913,45 +883,29 @@ impl ser::SerializeSeq for SpecSeq<'_, '_> {
         if self.flat.put(value).is_ok() {
             return Ok(());
         }
-        self.element(value)
+        self.step(value)
     }
     /// Inlined: a sequence passed out of line by address would keep the
     /// fast mode's state in memory in the loop.
     #[inline(always)]
-    fn end(mut self) -> Result<()> {
+    fn finish(mut self) -> Result<()> {
         self.leave()?;
-        // a saturated count (see `count`)
+        // a saturated count (see `i`)
         if self.i == u64::MAX {
             return Err(super::too_many());
         }
-        let slot = self
-            .st
-            .dims
-            .get_mut(self.depth)
-            .ok_or_else(|| Error::schema("speculation: dims"))?;
-        super::axis_length(slot, self.i)
+        super::axis_length(&mut self.st.dims, self.depth, self.i)
     }
 }
 
-/// The exact pass's axes may be tuples (`[f32; 3]`): the same sequence.
-impl ser::SerializeTuple for SpecSeq<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-    fn end(self) -> Result<()> {
-        ser::SerializeSeq::end(self)
-    }
-}
+// the exact pass's axes may be tuples (`[f32; 3]`): the same sequence
+elements!(impl['s, 'o] SpecSeq<'s, 'o> => (), Error: SerializeSeq SerializeTuple);
 
 impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
     serializer_types!((), Error; (SpecSeq<'s, 'o>) (SpecSeq<'s, 'o>) _ _ _ _ _);
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
-        serialize_unit_struct serialize_unit_variant serialize_newtype_variant
-        serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct
-        serialize_struct_variant);
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant);
     through!(some);
     /// A special newtype is an element; an n-d array at the top is its
     /// flat data, walked as the outer axes (the shape is put back at the
@@ -977,11 +931,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                 .map(|_| ());
             }
         }
-        // an element (in the exact pass, where the shape has an axis: an error)
-        if self.st.exact {
-            return Err(self.not_seq("a scalar"));
-        }
-        Err(self.leaf())
+        Err(self.not_seq(None))
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SpecSeq<'s, 'o>> {
@@ -1035,7 +985,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             for item in iter {
                 seq.exact_element(&item)?;
             }
-            return ser::SerializeSeq::end(seq);
+            return seq.finish();
         }
         // a loop per mode: the state a mode depends on changes only
         // between them, so within one its checks are computed once
@@ -1043,7 +993,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
             match seq.mode {
                 // the elements while `flat` takes them (a plain loop, not
                 // `find`'s closure), then the one it did not take through
-                // `element` (which leaves the mode), or the end
+                // `step` (which leaves the mode), or the end
                 Mode::Flat => {
                     let mut missed = None;
                     for item in iter.by_ref() {
@@ -1053,7 +1003,7 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                         }
                     }
                     match missed {
-                        Some(item) => seq.element(&item)?,
+                        Some(item) => seq.step(&item)?,
                         None => break,
                     }
                 }
@@ -1067,12 +1017,12 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
                     break;
                 }
                 Mode::Walk => match iter.next() {
-                    Some(item) => seq.element(&item)?,
+                    Some(item) => seq.step(&item)?,
                     None => break,
                 },
             }
         }
-        ser::SerializeSeq::end(seq)
+        seq.finish()
     }
 }
 

@@ -2,14 +2,18 @@
 //!
 //! [`Count`] is pass 1 when the dtype is given: it measures the shape
 //! without inferring a dtype (pass 2 is the walker of `spec.rs` with that
-//! shape, [`encode_planned`](super::spec::encode_planned)).
+//! shape, [`encode_planned`](super::spec::encode_planned)). A value that
+//! is not a sequence is a leaf; one that is no number nor special newtype
+//! (a record, a string, `None`, ...) reaches the serializer's `refuse`,
+//! which counts it and stops its walk there (its parts are not looked at),
+//! so the serializer needs no record state of its own.
 
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, Result};
 use crate::format::dtype::Plain;
-use crate::ser::Found;
-use crate::ser::probe::{Captured, probe};
+use crate::ser::probe::{self, Captured, probe};
+use crate::ser::{DynValue, Found};
 
 /// Pass 1 with a given dtype: the lengths of the outer sequences, down to
 /// the first value that is not a sequence (a "leaf").
@@ -23,6 +27,10 @@ pub(crate) struct Shape {
     /// integers is then one element (the bytes `deserialize_any` reads),
     /// not an axis; so is an empty sequence below the outermost level.
     pub bytes: bool,
+    /// Set by a leaf that is no number, a special newtype nor bytes (a
+    /// record, a string, ...): its walk stops there with an error that
+    /// the level above takes for the leaf counted.
+    stopped: bool,
 }
 
 /// The shape counter at one depth, and its state in a sequence there.
@@ -36,7 +44,7 @@ pub(crate) struct Count<'a> {
 }
 
 impl<'a> Count<'a> {
-    pub(crate) fn new(shape: &'a mut Shape) -> Self {
+    fn new(shape: &'a mut Shape) -> Self {
         Count {
             shape,
             depth: 0,
@@ -45,28 +53,34 @@ impl<'a> Count<'a> {
         }
     }
 
-    /// Enum variants with data (the only values no pass writes).
-    fn refuse(self, found: Found) -> Error {
-        found.refused()
+    /// Enum variants with data are refused (the only values no pass
+    /// writes); anything else that is not a sequence is a leaf, its parts
+    /// not looked at: the walk stops there ([`Shape::stopped`]).
+    fn refuse(mut self, found: Found) -> Error {
+        if let Found::TupleVariant(..) | Found::StructVariant(..) = found {
+            return found.refused();
+        }
+        match self.leaf(false) {
+            Ok(()) => {
+                self.shape.stopped = true;
+                Error::schema("internal: a leaf")
+            }
+            Err(e) => e,
+        }
     }
 
     /// A special newtype: a leaf, not a number.
-    fn special(self) -> Result<()> {
+    fn special(mut self) -> Result<()> {
         self.leaf(false)
-    }
-
-    /// A record: a leaf, its fields not looked at.
-    fn record(self) -> Result<Skip> {
-        self.leaf(false).map(|()| Skip)
     }
 
     /// A number leaf (a `bool` is counted as no number: it is no complex
     /// part).
-    fn number<const N: usize>(self, num: Plain, _: [u8; N]) -> Result<()> {
+    fn number<const N: usize>(mut self, num: Plain, _: [u8; N]) -> Result<()> {
         self.leaf(num != Plain::Bool)
     }
 
-    fn leaf(self, numeric: bool) -> Result<()> {
+    fn leaf(&mut self, numeric: bool) -> Result<()> {
         match self.shape.leaf {
             None => {
                 self.shape.leaf = Some((self.depth, numeric));
@@ -100,104 +114,53 @@ impl<'a> Count<'a> {
             depth: super::deeper(self.depth)?,
             ..Count::new(&mut *self.shape)
         };
-        value
-            .serialize(below)
-            .map_err(|e| super::at_element(e, top, i))?;
+        let counted = value.serialize(below);
+        if !std::mem::take(&mut self.shape.stopped) {
+            counted.map_err(|e| super::at_element(e, top, i))?;
+        }
         // a count of elements serialized: refused rather than wrapped
         self.i = i.checked_add(1).ok_or_else(super::too_many)?;
         Ok(())
     }
 
-    fn finish(self) -> Result<()> {
+    fn finish(mut self) -> Result<()> {
         if self.shape.bytes && self.ints == self.i && (self.i > 0 || self.depth > 0) {
             return self.leaf(false);
         }
-        if self.shape.dims.len() <= self.depth {
-            // depth <= MAX_WRITE_DEPTH (element checks it one level up)
-            self.shape.dims.resize(self.depth.wrapping_add(1), None);
-        }
-        match self.shape.dims.get_mut(self.depth) {
-            Some(slot) => super::axis_length(slot, self.i),
-            None => Err(Error::schema("internal: shape depth")),
-        }
+        super::axis_length(&mut self.shape.dims, self.depth, self.i)
     }
 }
 
 elements!(impl['a] Count<'a> => (), Error: SerializeSeq SerializeTuple);
 
-impl Count<'_> {
-    /// Counts `value`'s shape (behind `dyn`, see
-    /// [`DynValue`](crate::ser::DynValue)).
-    #[inline(never)]
-    pub(crate) fn walk(self, value: &crate::ser::DynValue<'_>) -> Result<()> {
-        erased_serde::serialize(value, self)
+/// The shape of `value` (behind `dyn`, see
+/// [`DynValue`](crate::ser::DynValue)), with sequences of integers as
+/// bytes when `bytes` says so ([`Shape::bytes`]); with `nd`, that of the
+/// flat data of the n-d array it is.
+#[inline(never)]
+pub(crate) fn count(value: &DynValue<'_>, bytes: bool, nd: bool) -> Result<Shape> {
+    let mut shape = Shape {
+        bytes,
+        ..Shape::default()
+    };
+    let counted = if nd {
+        probe::parts(value, "", |_| Ok(Count::new(&mut shape))).map(drop)
+    } else {
+        erased_serde::serialize(value, Count::new(&mut shape))
+    };
+    // a leaf at the top stops the walk there: counted
+    if !shape.stopped {
+        counted?;
     }
+    Ok(shape)
 }
 
 impl<'a> ser::Serializer for Count<'a> {
-    serializer_types!((), Error; (Self) (Self) (Skip) _ (Skip) (Skip) _);
+    serializer_types!((), Error; [Self] [Self] _ _ _ _ _);
     crate::ser::collect_seq!();
 
-    refuse!(serialize_tuple_variant serialize_struct_variant);
-
     plain_number_methods!(#[inline] number -> Result<()>);
-    leaves! {
-        serialize_char(char) => false;
-        serialize_str(&str) => false;
-        serialize_bytes(&[u8]) => false;
-        serialize_none() => false;
-        serialize_unit() => false;
-        serialize_unit_struct(&'static str) => false;
-        serialize_unit_variant(&'static str, u32, &'static str) => false;
-    }
-    through!(some newtype_or_special);
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        self.leaf(false)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Skip> {
-        self.record()
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Skip> {
-        self.record()
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Skip> {
-        self.record()
-    }
-}
-
-/// Accepts the fields of a record leaf without looking at them.
-pub(crate) struct Skip;
-
-/// Each listed method of `Skip` takes its value and looks at nothing.
-macro_rules! skip {
-    ($($tr:ident { $(fn $m:ident($($p:ty),*);)* })*) => {$(
-        impl ser::$tr for Skip {
-            type Ok = ();
-            type Error = Error;
-            $(fn $m<T: ?Sized + Serialize>(&mut self, $(_: $p,)* _: &T) -> Result<()> {
-                Ok(())
-            })*
-            fn end(self) -> Result<()> {
-                Ok(())
-            }
-        }
-    )*};
-}
-
-skip! {
-    SerializeStruct { fn serialize_field(&'static str); }
-    SerializeTupleStruct { fn serialize_field(); }
-    SerializeMap { fn serialize_key(); fn serialize_value(); }
+    refuse!(serialize_char serialize_str serialize_bytes serialize_none serialize_unit
+        serialize_unit_struct serialize_unit_variant serialize_newtype_variant);
+    through!(some newtype(special));
 }
