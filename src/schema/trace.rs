@@ -38,7 +38,7 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::Deserialize;
@@ -165,20 +165,17 @@ enum Traced {
 /// What earlier passes learned, keyed by the names serde passes.
 #[derive(Default)]
 struct TracePlan {
-    /// Per struct (name, field list): keys to leave out (aliases) and the
-    /// field's own name for the key that stays.
-    aliases: HashMap<(&'static str, &'static [&'static str]), AliasHint>,
+    /// Per struct (name, field list), per key: `None` to leave it out (an
+    /// alias), or the field's own name for the key that stays.
+    aliases: HashMap<(&'static str, &'static [&'static str]), Keys>,
     /// Which variant every enum shows in this pass.
     variant_pass: usize,
     /// The most variants any enum met so far has: the passes needed.
     max_variants: usize,
 }
 
-#[derive(Default, Clone)]
-struct AliasHint {
-    skip: HashSet<&'static str>,
-    rename: HashMap<&'static str, &'static str>,
-}
+/// A struct's keys that earlier passes learned about (see [`TracePlan`]).
+type Keys = HashMap<&'static str, Option<&'static str>>;
 
 /// State shared by the tracer and its accessors during one pass.
 struct Ctx {
@@ -483,17 +480,13 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         visitor: V,
     ) -> Result<V::Value, TraceError> {
         self.ctx.enter()?;
-        let hint = self
-            .ctx
-            .plan
-            .aliases
-            .get(&(name, fields))
-            .cloned()
-            .unwrap_or_default();
+        let hint = self.ctx.plan.aliases.get(&(name, fields));
         let keys = fields
             .iter()
-            .filter(|k| !hint.skip.contains(*k))
-            .map(|k| (*k, hint.rename.get(k).copied().unwrap_or(k)))
+            .filter_map(|&k| match hint.and_then(|h| h.get(k)) {
+                Some(own) => own.map(|own| (k, own)),
+                None => Some((k, k)),
+            })
             .collect();
         let mut access = StructFields {
             ctx: &mut *self.ctx,
@@ -514,8 +507,9 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
                     return Err(TraceError::Duplicate(own));
                 };
                 let entry = access.ctx.plan.aliases.entry((name, fields)).or_default();
-                entry.skip.insert(given);
-                entry.rename.insert(last, own);
+                // the alias is left out even when it is the key accepted last
+                entry.insert(last, Some(own));
+                entry.insert(given, None);
                 return Err(TraceError::Restart);
             }
             Err(e) => return Err(e),
