@@ -477,8 +477,7 @@ impl RecInfer<'_> {
 
     /// A field given by position (`f0`, `f1`, ...).
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let name = tuple_field_name(self.index);
-        self.field(&name, value)
+        self.field(&format!("f{}", self.index), value)
     }
 
     /// The end: a later record with fewer fields, or other names, than
@@ -500,11 +499,6 @@ impl RecInfer<'_> {
             names_repr(fields.iter().map(|f| f.name.as_str()))
         )))
     }
-}
-
-/// Field name of the n-th element of a tuple struct or heterogeneous tuple.
-pub(crate) fn tuple_field_name(i: usize) -> String {
-    format!("f{i}")
 }
 
 elements!(impl['a] RecInfer<'a> => (), Error: SerializeStruct SerializeTupleStruct);
@@ -557,7 +551,7 @@ impl ser::SerializeTuple for TupleInfer<'_> {
                     .map_err(|e| e.at_index(i as u64))?;
                 let node = slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?;
                 fields.push(RecField {
-                    name: tuple_field_name(i),
+                    name: format!("f{i}"),
                     node: Some(node),
                 });
                 Ok(())
