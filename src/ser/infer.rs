@@ -724,20 +724,17 @@ pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
                     continue;
                 }
                 let dt = node_to_dtype(node, align).map_err(|e| e.in_field(&f.name))?;
-                if align {
-                    let a = dt.alignment();
-                    max_align = max_align.max(a);
-                    offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
-                }
+                // packed: every field at an offset that is a multiple of 1
+                let a = if align { dt.alignment() } else { 1 };
+                max_align = max_align.max(a);
+                offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
                 let size = dt.itemsize();
                 out.push(crate::format::dtype::Field::new(f.name.clone(), dt, offset));
                 offset = offset.checked_add(size).ok_or_else(overflow)?;
             }
-            if align {
-                offset = offset
-                    .checked_next_multiple_of(max_align)
-                    .ok_or_else(overflow)?;
-            }
+            offset = offset
+                .checked_next_multiple_of(max_align)
+                .ok_or_else(overflow)?;
             Ok(Dtype::Record(crate::format::dtype::Record::new(
                 out, offset,
             )?))
