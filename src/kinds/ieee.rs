@@ -68,25 +68,20 @@ impl Format {
         let frac = bits & ((1u128 << f) - 1);
         let e = ((bits >> f) & ((1u128 << w) - 1)) as i32;
         let neg = (bits >> (f + w)) & 1 == 1;
-        // the exponent of a significand's last bit at exponent field e
-        let exp = |e: i32| e - self.emax - f as i32;
-        match e {
-            // zeros and subnormals: the exponent of field 1, no hidden bit
-            0 => Wide::Finite {
-                neg,
-                mant: frac,
-                exp: exp(1),
-            },
-            _ if e > 2 * self.emax && frac == 0 => Wide::Inf { neg },
-            _ if e > 2 * self.emax => Wide::Nan {
-                neg,
-                frac: ((frac << (128 - f)) >> 64) as u64,
-            },
-            _ => Wide::Finite {
-                neg,
-                mant: frac | (1u128 << f),
-                exp: exp(e),
-            },
+        if e > 2 * self.emax {
+            return match frac {
+                0 => Wide::Inf { neg },
+                _ => Wide::Nan {
+                    neg,
+                    frac: ((frac << (128 - f)) >> 64) as u64,
+                },
+            };
+        }
+        // zeros and subnormals: the exponent of field 1, no hidden bit
+        Wide::Finite {
+            neg,
+            mant: frac | u128::from(e != 0) << f,
+            exp: e.max(1) - self.emax - f as i32,
         }
     }
 
