@@ -279,20 +279,11 @@ fn refuse(msg: &str) -> TraceError {
 
 const WIDTH_HINT: &str = "give `.dtype(...)` or write a sample";
 
-/// `what`: "string" or "byte string".
-fn refuse_width(what: &str) -> TraceError {
-    refuse(&format!(
-        "the width of a {what} cannot be known from the type: {WIDTH_HINT}"
-    ))
-}
 fn refuse_option() -> TraceError {
     refuse(
         "an `Option` has no dtype: numpy has no missing value, so `None` cannot be written; \
          make the field non-optional",
     )
-}
-fn refuse_wide_int(name: &str) -> TraceError {
-    TraceError::Npy(Error::unsupported(format!("{name} has no numpy dtype")))
 }
 
 /// Drives one `Deserialize` impl and records what it asks for.
@@ -361,8 +352,12 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         deserialize_char => ScalarType::Unicode(1), visit_char('a');
     }
 
-    de_methods!(refuse(refuse_wide_int) deserialize_i128 "i128" deserialize_u128 "u128");
-    de_methods!(refuse(refuse_width) deserialize_str "string" deserialize_string "string"
+    de_methods!(refuse(|name| TraceError::Npy(Error::unsupported(format!(
+        "{name} has no numpy dtype"
+    )))) deserialize_i128 "i128" deserialize_u128 "u128");
+    de_methods!(refuse(|what| refuse(&format!(
+        "the width of a {what} cannot be known from the type: {WIDTH_HINT}"
+    ))) deserialize_str "string" deserialize_string "string"
         deserialize_bytes "byte string" deserialize_byte_buf "byte string");
     de_methods!(refuse(|_| refuse(&format!(
         "a map (or `#[serde(flatten)]`) has no field names known from the type: {WIDTH_HINT}"
