@@ -571,22 +571,17 @@ fn complex_dtype(parts: Traced) -> Result<Traced, TraceError> {
 /// A homogeneous tuple or array is a subarray (nested ones merge their
 /// dims); a mixed one is a record `f0, f1, ...`.
 fn tuple_dtype(elems: Vec<Traced>) -> Result<Traced, TraceError> {
-    let n = elems.len();
-    let Some(Traced::Dtype(first)) = elems.first() else {
-        return positional_record(elems);
-    };
-    if !elems
-        .iter()
-        .all(|e| matches!(e, Traced::Dtype(d) if d == first))
-    {
-        return positional_record(elems);
+    match elems.first() {
+        Some(Traced::Dtype(first)) if elems.iter().all(|e| Some(e) == elems.first()) => {
+            let (base, mut shape) = match first.clone() {
+                Dtype::Subarray(base, dims) => (*base, dims),
+                other => (other, Vec::new()),
+            };
+            shape.insert(0, elems.len() as u64);
+            Ok(Traced::Dtype(Dtype::subarray(base, shape)?))
+        }
+        _ => positional_record(elems),
     }
-    let (base, mut shape) = match first.clone() {
-        Dtype::Subarray(base, dims) => (*base, dims),
-        other => (other, Vec::new()),
-    };
-    shape.insert(0, n as u64);
-    Ok(Traced::Dtype(Dtype::subarray(base, shape)?))
 }
 
 /// A record of fields `f0, f1, ...` named by position; padding is a gap.
@@ -604,14 +599,13 @@ fn positional_record(elems: Vec<Traced>) -> Result<Traced, TraceError> {
 fn record<N: Into<String>>(
     fields: impl IntoIterator<Item = (N, Traced)>,
 ) -> Result<Traced, TraceError> {
-    let mut builder = Dtype::record();
-    for (name, traced) in fields {
-        builder = match traced {
-            Traced::Dtype(dt) => builder.field(name, dt),
-            Traced::Gap(n) => builder.padding(n),
-            Traced::Ignored => builder,
-        };
-    }
+    let builder = fields
+        .into_iter()
+        .fold(Dtype::record(), |b, (name, traced)| match traced {
+            Traced::Dtype(dt) => b.field(name, dt),
+            Traced::Gap(n) => b.padding(n),
+            Traced::Ignored => b,
+        });
     Ok(Traced::Dtype(builder.build()?))
 }
 
