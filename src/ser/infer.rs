@@ -53,14 +53,11 @@ pub(crate) struct RecField {
 impl Node {
     /// Short numpy-style description for messages.
     fn describe(&self) -> String {
-        match self {
-            Node::Array { .. } => "a sequence".to_owned(),
-            Node::Record(_) => "a record".to_owned(),
-            Node::Padding(n) => format!("padding of {n} bytes"),
-            other => match other.scalar() {
-                Some(ty) => format!("'{}'", crate::format::dtype::Scalar::le(ty)),
-                None => "a value".to_owned(),
-            },
+        match (self, self.scalar()) {
+            (Node::Padding(n), _) => format!("padding of {n} bytes"),
+            (_, Some(ty)) => format!("'{}'", crate::format::dtype::Scalar::le(ty)),
+            (Node::Record(_), _) => "a record".to_owned(),
+            _ => "a sequence".to_owned(),
         }
     }
 
