@@ -417,13 +417,9 @@ fn from_secs_nanos(
     let n = i128::from(secs)
         .saturating_mul(i128::from(per))
         .saturating_add(i128::from(nanos.checked_div(ns).unwrap_or(nanos)));
-    let n = i64::try_from(n).map_err(|_| {
-        msg(&format!(
-            "overflows 64 bits in unit {}",
-            DatetimeUnit::new(step)
-        ))
-    })?;
-    convert(n, DatetimeUnit::new(step), unit, datetime).map_err(|r| msg(why(r)))
+    let step = DatetimeUnit::new(step);
+    let n = i64::try_from(n).map_err(|_| msg(&format!("overflows 64 bits in unit {step}")))?;
+    convert(n, step, unit, datetime).map_err(|r| msg(why(r)))
 }
 
 impl<U: TimeUnitMarker> TryFrom<Datetime64<U>> for std::time::SystemTime {

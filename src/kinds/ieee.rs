@@ -68,25 +68,20 @@ impl Format {
         let frac = bits & ((1u128 << f) - 1);
         let e = ((bits >> f) & ((1u128 << w) - 1)) as i32;
         let neg = (bits >> (f + w)) & 1 == 1;
-        // the exponent of a significand's last bit at exponent field e
-        let exp = |e: i32| e - self.emax - f as i32;
-        match e {
-            // zeros and subnormals: the exponent of field 1, no hidden bit
-            0 => Wide::Finite {
-                neg,
-                mant: frac,
-                exp: exp(1),
-            },
-            _ if e > 2 * self.emax && frac == 0 => Wide::Inf { neg },
-            _ if e > 2 * self.emax => Wide::Nan {
-                neg,
-                frac: ((frac << (128 - f)) >> 64) as u64,
-            },
-            _ => Wide::Finite {
-                neg,
-                mant: frac | (1u128 << f),
-                exp: exp(e),
-            },
+        if e > 2 * self.emax {
+            return match frac {
+                0 => Wide::Inf { neg },
+                _ => Wide::Nan {
+                    neg,
+                    frac: ((frac << (128 - f)) >> 64) as u64,
+                },
+            };
+        }
+        // zeros and subnormals: the exponent of field 1, no hidden bit
+        Wide::Finite {
+            neg,
+            mant: frac | u128::from(e != 0) << f,
+            exp: e.max(1) - self.emax - f as i32,
         }
     }
 
@@ -103,7 +98,11 @@ impl Format {
         if neg { mag | self.sign_bit() } else { mag }
     }
 
-    /// The magnitude bits of `mant * 2^exp`, rounded.
+    /// The magnitude bits of `mant * 2^exp`, rounded. The significand `m`
+    /// is rounded at the exponent `q` of its last bit; `m` plus the
+    /// exponent field just below `q`'s, shifted into place, is the
+    /// encoding: a rounding carry to `2^p` steps the field up, and a
+    /// subnormal (field 0) becomes the smallest normal at `2^(p - 1)`.
     fn round(self, mant: u128, exp: i32) -> u64 {
         if mant == 0 {
             return 0;
@@ -111,53 +110,27 @@ impl Format {
         let p = self.p as i32;
         // the value is in [2^top, 2^(top + 1)); |exp| < 2^15 and the bit
         // length at most 128, so nothing here overflows an i32
-        let len = 128 - mant.leading_zeros() as i32;
-        let top = exp + len - 1;
+        let top = exp + 127 - mant.leading_zeros() as i32;
         if top > self.emax {
             return self.inf_bits();
         }
-        // exponent of the last significand bit kept
+        // exponent of the last significand bit kept (no lower than a
+        // subnormal's, where the field below is 0)
         let q = top.max(1 - self.emax) - (p - 1);
-        let shift = q - exp;
-        let mut m: u128 = if shift <= 0 {
+        let m = match q - exp {
             // exact: fewer than p bits, shifted up into place
-            mant << (-shift) as u32
-        } else if shift > 128 {
+            s if s <= 0 => mant << -s,
             // below half of the smallest step: rounds to zero
-            0
-        } else {
-            let kept = mant.checked_shr(shift as u32).unwrap_or(0);
-            let rem = if shift == 128 {
-                mant
-            } else {
-                mant & ((1u128 << shift as u32) - 1)
-            };
-            let half = 1u128 << (shift - 1) as u32;
-            if rem > half || (rem == half && kept & 1 == 1) {
-                kept + 1
-            } else {
-                kept
+            s if s > 128 => 0,
+            s => {
+                let half = 1u128 << (s - 1);
+                let kept = mant.checked_shr(s as u32).unwrap_or(0);
+                let rem = mant & (half | (half - 1));
+                kept + u128::from(rem > half || (rem == half && kept & 1 == 1))
             }
         };
-        let mut q = q;
-        if m >> self.p != 0 {
-            // rounded up to 2^p: one bit longer
-            m >>= 1;
-            q += 1;
-        }
-        if m == 0 {
-            return 0;
-        }
-        let hidden = 1u128 << (self.p - 1);
-        if m < hidden {
-            // subnormal (q is 1 - emax - (p - 1)): the exponent field is 0
-            return m as u64;
-        }
-        let e = q + (p - 1);
-        if e > self.emax {
-            return self.inf_bits();
-        }
-        let bias = self.emax;
-        (((e + bias) as u64) << (self.p - 1)) | (m - hidden) as u64
+        // at most the infinity's bits: the largest finite plus a carry
+        let field = (q + p + self.emax - 2) as u64;
+        (field << (self.p - 1)) + m as u64
     }
 }

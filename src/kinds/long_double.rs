@@ -80,7 +80,7 @@ impl LongDouble {
     }
 }
 
-/// `size` bytes (12 or 16) as an integer in the file's byte order.
+/// `size` bytes (8, 12 or 16) as an integer in the file's byte order.
 fn word(bytes: &[u8], little_endian: bool) -> u128 {
     // most significant byte first: the last one of a little-endian number
     let push = |w: u128, b: &u8| w << 8 | u128::from(*b);
@@ -155,29 +155,6 @@ fn double_double(hi: u64, lo: u64) -> Wide {
     }
 }
 
-/// Decodes one long double of `bytes.len()` bytes (12 or 16); `None` if the
-/// format has no value of that size.
-fn decode(bytes: &[u8], format: LongDouble, little_endian: bool) -> Option<Wide> {
-    if !format.fits(bytes.len()) {
-        return None;
-    }
-    let w = word(bytes, little_endian);
-    Some(match format {
-        LongDouble::X87 => x87(w),
-        LongDouble::Binary128 => F128.decode(w),
-        LongDouble::DoubleDouble => {
-            // hi is the first 8 bytes: the low half of a little-endian word
-            let (first, second) = (w as u64, (w >> 64) as u64);
-            let (hi, lo) = if little_endian {
-                (first, second)
-            } else {
-                (second, first)
-            };
-            double_double(hi, lo)
-        }
-    })
-}
-
 /// One long double (`bytes`: its 12 or 16 bytes) rounded to `f64` and,
 /// separately (not through the `f64`), to `f32`; `None` if `format` has no
 /// value of this size (binary128 and double-double are 16 bytes).
@@ -186,8 +163,23 @@ pub(crate) fn long_double_to_f64_f32(
     format: LongDouble,
     little_endian: bool,
 ) -> Option<(f64, f32)> {
-    let w = match decode(bytes, format, little_endian)? {
-        // NaNs are made quiet, as the CPU's conversion makes them
+    if !format.fits(bytes.len()) {
+        return None;
+    }
+    let w = match format {
+        LongDouble::X87 => x87(word(bytes, little_endian)),
+        LongDouble::Binary128 => F128.decode(word(bytes, little_endian)),
+        LongDouble::DoubleDouble => {
+            // hi is the first 8 bytes, lo the last 8, each in the file's order
+            let (hi, lo) = bytes.split_at(8);
+            double_double(
+                word(hi, little_endian) as u64,
+                word(lo, little_endian) as u64,
+            )
+        }
+    };
+    // NaNs are made quiet, as the CPU's conversion makes them
+    let w = match w {
         Wide::Nan { neg, frac } => Wide::Nan {
             neg,
             frac: frac | 1 << 63,

@@ -228,18 +228,20 @@ complex! {
     f64, "c16", 8;
 }
 
-/// Runs `$then!(E)` for the number type `E` of the table that `$t` is
-/// (`dispatch!(T, then)`), or whose numpy code is `code`
-/// (`dispatch!(code == code, then)`); nothing when there is none.
+/// Runs `body` with `E` the number type of the table that `T` is
+/// (`dispatch!(T, E => body)`), or whose numpy code is `code`
+/// (`dispatch!(code == code, E => body)`); nothing when there is none.
 macro_rules! dispatch {
-    (@ [code == $code:ident, $then:ident] $($e:ident)*) => {$(
-        if $code == <$e as Number>::CODE {
-            $then!($e);
+    (@ [code == $code:ident, $e:ident => $body:expr] $($n:ident)*) => {$(
+        if $code == <$n as Number>::CODE {
+            type $e = $n;
+            $body;
         }
     )*};
-    (@ [$t:ty, $then:ident] $($e:ident)*) => {$(
-        if TypeId::of::<$t>() == TypeId::of::<$e>() {
-            $then!($e);
+    (@ [$t:ty, $e:ident => $body:expr] $($n:ident)*) => {$(
+        if TypeId::of::<$t>() == TypeId::of::<$n>() {
+            type $e = $n;
+            $body;
         }
     )*};
     ($($how:tt)*) => {
@@ -261,36 +263,21 @@ fn cast_vec<U: 'static, T: 'static>(v: Vec<U>) -> Option<Vec<T>> {
 /// The numpy type of a code of the table (`"f8"`): the element an n-d
 /// array's or a bulk's name carries.
 pub(crate) fn code_type(code: &str) -> Option<ScalarType> {
-    macro_rules! then {
-        ($e:ty) => {
-            return Some(<$e as Number>::TYPE)
-        };
-    }
-    dispatch!(code == code, then);
+    dispatch!(code == code, E => return Some(<E as Number>::TYPE));
     None
 }
 
-/// `T`'s numpy type code when it is a number of the table.
+/// `T`'s numpy type code when it is a number of the table: the end of
+/// its [`nd_name`].
 pub(crate) fn code<T: 'static>() -> Option<&'static str> {
-    macro_rules! then {
-        ($e:ty) => {
-            return Some(<$e as Number>::CODE)
-        };
-    }
-    dispatch!(T, then);
-    None
+    nd_name::<T>().strip_prefix(NDARRAY)?.strip_prefix(':')
 }
 
 /// The name an n-d array of `T` is written under: [`NDARRAY`], followed
 /// by `":"` and the numpy type (`f8`, `i4`, `b1`, `c16`...) when `T` is a
 /// number of the table.
 pub(crate) fn nd_name<T: 'static>() -> &'static str {
-    macro_rules! then {
-        ($e:ty) => {
-            return <$e as Number>::ND_NAME
-        };
-    }
-    dispatch!(T, then);
+    dispatch!(T, E => return <E as Number>::ND_NAME);
     NDARRAY
 }
 
@@ -300,50 +287,40 @@ pub(crate) fn nd_name<T: 'static>() -> &'static str {
 /// through `Any`.
 #[allow(clippy::ptr_arg)]
 pub(crate) fn le_in_place<T: 'static>(data: &Vec<T>) -> Option<&[u8]> {
-    macro_rules! then {
-        ($e:ty) => {
-            let data: &Vec<$e> = (data as &dyn Any).downcast_ref()?;
-            return <$e as Number>::le_in_place(data);
-        };
-    }
-    dispatch!(T, then);
+    dispatch!(T, E => {
+        let data: &Vec<E> = (data as &dyn Any).downcast_ref()?;
+        return E::le_in_place(data);
+    });
     None
 }
 
 /// The data's numbers copied into their little-endian bytes; `None` for
 /// any other `T`.
 pub(crate) fn le_copy<T: 'static>(data: &[T]) -> Option<Vec<u8>> {
-    macro_rules! then {
-        ($e:ty) => {
-            let size = <$e as Number>::SIZE;
-            let mut out = vec![0; data.len().saturating_mul(size)];
-            crate::huge_pages::advise(&mut out);
-            // one loop of stores (the downcast is the same every time)
-            for (bytes, x) in out.chunks_exact_mut(size).zip(data) {
-                let x: &$e = (x as &dyn Any).downcast_ref()?;
-                x.write_le(bytes);
-            }
-            return Some(out);
-        };
-    }
-    dispatch!(T, then);
+    dispatch!(T, E => {
+        let mut out = vec![0; data.len().saturating_mul(E::SIZE)];
+        crate::huge_pages::advise(&mut out);
+        // one loop of stores (the downcast is the same every time)
+        for (bytes, x) in out.chunks_exact_mut(E::SIZE).zip(data) {
+            let x: &E = (x as &dyn Any).downcast_ref()?;
+            x.write_le(bytes);
+        }
+        return Some(out);
+    });
     None
 }
 
 /// Little-endian bytes as `T`'s numbers: `None` for any other `T`,
 /// `Some(Err(size))` when the bytes are not whole numbers of `size` bytes.
 pub(crate) fn from_le<T: 'static>(bytes: &[u8]) -> Option<Result<Vec<T>, usize>> {
-    macro_rules! then {
-        ($e:ty) => {
-            let size = <$e as Number>::SIZE;
-            if bytes.len() % size != 0 {
-                return Some(Err(size));
-            }
-            let v: Vec<$e> = bytes.chunks_exact(size).map(<$e as Number>::read_le).collect();
-            return cast_vec(v).map(Ok);
-        };
-    }
-    dispatch!(T, then);
+    dispatch!(T, E => {
+        let size = E::SIZE;
+        if bytes.len() % size != 0 {
+            return Some(Err(size));
+        }
+        let v: Vec<E> = bytes.chunks_exact(size).map(E::read_le).collect();
+        return cast_vec(v).map(Ok);
+    });
     None
 }
 
@@ -356,13 +333,10 @@ pub(crate) fn serialize_le<S: Serializer>(
     bytes: &[u8],
     serializer: S,
 ) -> Option<Result<S::Ok, S::Error>> {
-    macro_rules! then {
-        ($e:ty) => {
-            let numbers = bytes.chunks_exact(<$e as Number>::SIZE).map(<$e as Number>::read_le);
-            return Some(serializer.collect_seq(numbers));
-        };
-    }
-    dispatch!(code == code, then);
+    dispatch!(code == code, E => {
+        let numbers = bytes.chunks_exact(E::SIZE).map(E::read_le);
+        return Some(serializer.collect_seq(numbers));
+    });
     None
 }
 

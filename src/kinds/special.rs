@@ -192,27 +192,20 @@ impl Special<'_> {
     /// The special type a newtype struct's name marks; `None` for an
     /// ordinary (transparent) newtype.
     pub(crate) fn of(name: &str) -> Option<Special<'_>> {
-        Some(match name {
-            COMPLEX => Special::Complex,
-            PADDING => Special::Padding,
-            _ => {
-                if let Some(kind) = bits(name) {
-                    Special::Bits(kind)
-                } else if let Some(rest) = name.strip_prefix(NDARRAY).and_then(nd_hint) {
-                    Special::NdArray(rest)
-                } else if let Some(rest) = name.strip_prefix(DATETIME_PREFIX) {
-                    Special::Datetime(rest)
-                } else if let Some(rest) = name.strip_prefix(TIMEDELTA_PREFIX) {
-                    Special::Timedelta(rest)
-                } else if name.starts_with("$npy_serde::") {
-                    Special::Unknown
-                } else if name.starts_with('$') {
-                    Special::Foreign
-                } else {
-                    return None;
-                }
-            }
-        })
+        match name {
+            COMPLEX => Some(Special::Complex),
+            PADDING => Some(Special::Padding),
+            _ => (bits(name).map(Special::Bits))
+                .or_else(|| {
+                    name.strip_prefix(NDARRAY)
+                        .and_then(nd_hint)
+                        .map(Special::NdArray)
+                })
+                .or_else(|| name.strip_prefix(DATETIME_PREFIX).map(Special::Datetime))
+                .or_else(|| name.strip_prefix(TIMEDELTA_PREFIX).map(Special::Timedelta))
+                .or_else(|| name.starts_with("$npy_serde::").then_some(Special::Unknown))
+                .or_else(|| name.starts_with('$').then_some(Special::Foreign)),
+        }
     }
 }
 

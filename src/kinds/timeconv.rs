@@ -170,14 +170,8 @@ pub(crate) fn convert(
     to: DatetimeUnit,
     datetime: bool,
 ) -> Result<i64, Refusal> {
-    let generic = |u: DatetimeUnit| u.unit == TimeUnit::Generic;
-    if !datetime
-        || count == NAT
-        || from == to
-        || generic(from)
-        || generic(to)
-        || cal(from) == cal(to)
-    {
+    let linear = !datetime || count == NAT || from == to || cal(from) == cal(to);
+    if linear || from.unit == TimeUnit::Generic || to.unit == TimeUnit::Generic {
         return convert_linear(count, from, to);
     }
     let months = DatetimeUnit::new(TimeUnit::Months);

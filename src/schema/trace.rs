@@ -38,7 +38,7 @@
 
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::Deserialize;
@@ -165,20 +165,17 @@ enum Traced {
 /// What earlier passes learned, keyed by the names serde passes.
 #[derive(Default)]
 struct TracePlan {
-    /// Per struct (name, field list): keys to leave out (aliases) and the
-    /// field's own name for the key that stays.
-    aliases: HashMap<(&'static str, &'static [&'static str]), AliasHint>,
+    /// Per struct (name, field list), per key: `None` to leave it out (an
+    /// alias), or the field's own name for the key that stays.
+    aliases: HashMap<(&'static str, &'static [&'static str]), Keys>,
     /// Which variant every enum shows in this pass.
     variant_pass: usize,
     /// The most variants any enum met so far has: the passes needed.
     max_variants: usize,
 }
 
-#[derive(Default, Clone)]
-struct AliasHint {
-    skip: HashSet<&'static str>,
-    rename: HashMap<&'static str, &'static str>,
-}
+/// A struct's keys that earlier passes learned about (see [`TracePlan`]).
+type Keys = HashMap<&'static str, Option<&'static str>>;
 
 /// State shared by the tracer and its accessors during one pass.
 struct Ctx {
@@ -282,20 +279,11 @@ fn refuse(msg: &str) -> TraceError {
 
 const WIDTH_HINT: &str = "give `.dtype(...)` or write a sample";
 
-/// `what`: "string" or "byte string".
-fn refuse_width(what: &str) -> TraceError {
-    refuse(&format!(
-        "the width of a {what} cannot be known from the type: {WIDTH_HINT}"
-    ))
-}
 fn refuse_option() -> TraceError {
     refuse(
         "an `Option` has no dtype: numpy has no missing value, so `None` cannot be written; \
          make the field non-optional",
     )
-}
-fn refuse_wide_int(name: &str) -> TraceError {
-    TraceError::Npy(Error::unsupported(format!("{name} has no numpy dtype")))
 }
 
 /// Drives one `Deserialize` impl and records what it asks for.
@@ -364,8 +352,12 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         deserialize_char => ScalarType::Unicode(1), visit_char('a');
     }
 
-    de_methods!(refuse(refuse_wide_int) deserialize_i128 "i128" deserialize_u128 "u128");
-    de_methods!(refuse(refuse_width) deserialize_str "string" deserialize_string "string"
+    de_methods!(refuse(|name| TraceError::Npy(Error::unsupported(format!(
+        "{name} has no numpy dtype"
+    )))) deserialize_i128 "i128" deserialize_u128 "u128");
+    de_methods!(refuse(|what| refuse(&format!(
+        "the width of a {what} cannot be known from the type: {WIDTH_HINT}"
+    ))) deserialize_str "string" deserialize_string "string"
         deserialize_bytes "byte string" deserialize_byte_buf "byte string");
     de_methods!(refuse(|_| refuse(&format!(
         "a map (or `#[serde(flatten)]`) has no field names known from the type: {WIDTH_HINT}"
@@ -483,17 +475,13 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         visitor: V,
     ) -> Result<V::Value, TraceError> {
         self.ctx.enter()?;
-        let hint = self
-            .ctx
-            .plan
-            .aliases
-            .get(&(name, fields))
-            .cloned()
-            .unwrap_or_default();
+        let hint = self.ctx.plan.aliases.get(&(name, fields));
         let keys = fields
             .iter()
-            .filter(|k| !hint.skip.contains(*k))
-            .map(|k| (*k, hint.rename.get(k).copied().unwrap_or(k)))
+            .filter_map(|&k| match hint.and_then(|h| h.get(k)) {
+                Some(own) => own.map(|own| (k, own)),
+                None => Some((k, k)),
+            })
             .collect();
         let mut access = StructFields {
             ctx: &mut *self.ctx,
@@ -514,8 +502,9 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
                     return Err(TraceError::Duplicate(own));
                 };
                 let entry = access.ctx.plan.aliases.entry((name, fields)).or_default();
-                entry.skip.insert(given);
-                entry.rename.insert(last, own);
+                // the alias is left out even when it is the key accepted last
+                entry.insert(last, Some(own));
+                entry.insert(given, None);
                 return Err(TraceError::Restart);
             }
             Err(e) => return Err(e),
@@ -582,22 +571,17 @@ fn complex_dtype(parts: Traced) -> Result<Traced, TraceError> {
 /// A homogeneous tuple or array is a subarray (nested ones merge their
 /// dims); a mixed one is a record `f0, f1, ...`.
 fn tuple_dtype(elems: Vec<Traced>) -> Result<Traced, TraceError> {
-    let n = elems.len();
-    let Some(Traced::Dtype(first)) = elems.first() else {
-        return positional_record(elems);
-    };
-    if !elems
-        .iter()
-        .all(|e| matches!(e, Traced::Dtype(d) if d == first))
-    {
-        return positional_record(elems);
+    match elems.first() {
+        Some(Traced::Dtype(first)) if elems.iter().all(|e| Some(e) == elems.first()) => {
+            let (base, mut shape) = match first.clone() {
+                Dtype::Subarray(base, dims) => (*base, dims),
+                other => (other, Vec::new()),
+            };
+            shape.insert(0, elems.len() as u64);
+            Ok(Traced::Dtype(Dtype::subarray(base, shape)?))
+        }
+        _ => positional_record(elems),
     }
-    let (base, mut shape) = match first.clone() {
-        Dtype::Subarray(base, dims) => (*base, dims),
-        other => (other, Vec::new()),
-    };
-    shape.insert(0, n as u64);
-    Ok(Traced::Dtype(Dtype::subarray(base, shape)?))
 }
 
 /// A record of fields `f0, f1, ...` named by position; padding is a gap.
@@ -615,14 +599,13 @@ fn positional_record(elems: Vec<Traced>) -> Result<Traced, TraceError> {
 fn record<N: Into<String>>(
     fields: impl IntoIterator<Item = (N, Traced)>,
 ) -> Result<Traced, TraceError> {
-    let mut builder = Dtype::record();
-    for (name, traced) in fields {
-        builder = match traced {
-            Traced::Dtype(dt) => builder.field(name, dt),
-            Traced::Gap(n) => builder.padding(n),
-            Traced::Ignored => builder,
-        };
-    }
+    let builder = fields
+        .into_iter()
+        .fold(Dtype::record(), |b, (name, traced)| match traced {
+            Traced::Dtype(dt) => b.field(name, dt),
+            Traced::Gap(n) => b.padding(n),
+            Traced::Ignored => b,
+        });
     Ok(Traced::Dtype(builder.build()?))
 }
 

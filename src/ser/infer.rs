@@ -53,14 +53,11 @@ pub(crate) struct RecField {
 impl Node {
     /// Short numpy-style description for messages.
     fn describe(&self) -> String {
-        match self {
-            Node::Array { .. } => "a sequence".to_owned(),
-            Node::Record(_) => "a record".to_owned(),
-            Node::Padding(n) => format!("padding of {n} bytes"),
-            other => match other.scalar() {
-                Some(ty) => format!("'{}'", crate::format::dtype::Scalar::le(ty)),
-                None => "a value".to_owned(),
-            },
+        match (self, self.scalar()) {
+            (Node::Padding(n), _) => format!("padding of {n} bytes"),
+            (_, Some(ty)) => format!("'{}'", crate::format::dtype::Scalar::le(ty)),
+            (Node::Record(_), _) => "a record".to_owned(),
+            _ => "a sequence".to_owned(),
         }
     }
 
@@ -477,8 +474,7 @@ impl RecInfer<'_> {
 
     /// A field given by position (`f0`, `f1`, ...).
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let name = tuple_field_name(self.index);
-        self.field(&name, value)
+        self.field(&format!("f{}", self.index), value)
     }
 
     /// The end: a later record with fewer fields, or other names, than
@@ -500,11 +496,6 @@ impl RecInfer<'_> {
             names_repr(fields.iter().map(|f| f.name.as_str()))
         )))
     }
-}
-
-/// Field name of the n-th element of a tuple struct or heterogeneous tuple.
-pub(crate) fn tuple_field_name(i: usize) -> String {
-    format!("f{i}")
 }
 
 elements!(impl['a] RecInfer<'a> => (), Error: SerializeStruct SerializeTupleStruct);
@@ -557,7 +548,7 @@ impl ser::SerializeTuple for TupleInfer<'_> {
                     .map_err(|e| e.at_index(i as u64))?;
                 let node = slot.ok_or_else(|| Error::schema("internal: empty tuple slot"))?;
                 fields.push(RecField {
-                    name: tuple_field_name(i),
+                    name: format!("f{i}"),
                     node: Some(node),
                 });
                 Ok(())
@@ -729,20 +720,17 @@ pub(crate) fn node_to_dtype(node: &Node, align: bool) -> Result<Dtype> {
                     continue;
                 }
                 let dt = node_to_dtype(node, align).map_err(|e| e.in_field(&f.name))?;
-                if align {
-                    let a = dt.alignment();
-                    max_align = max_align.max(a);
-                    offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
-                }
+                // packed: every field at an offset that is a multiple of 1
+                let a = if align { dt.alignment() } else { 1 };
+                max_align = max_align.max(a);
+                offset = offset.checked_next_multiple_of(a).ok_or_else(overflow)?;
                 let size = dt.itemsize();
                 out.push(crate::format::dtype::Field::new(f.name.clone(), dt, offset));
                 offset = offset.checked_add(size).ok_or_else(overflow)?;
             }
-            if align {
-                offset = offset
-                    .checked_next_multiple_of(max_align)
-                    .ok_or_else(overflow)?;
-            }
+            offset = offset
+                .checked_next_multiple_of(max_align)
+                .ok_or_else(overflow)?;
             Ok(Dtype::Record(crate::format::dtype::Record::new(
                 out, offset,
             )?))
