@@ -134,8 +134,7 @@ impl Extent {
         // zipfile writes it (before the end record) also when the end
         // record's own fields are not saturated, and the directory then
         // ends where it starts
-        if eocd_at >= ZIP64_LOCATOR_LEN {
-            let loc_at = eocd_at.saturating_sub(ZIP64_LOCATOR_LEN);
+        if let Some(loc_at) = eocd_at.checked_sub(ZIP64_LOCATOR_LEN) {
             let loc = read_at(r, loc_at, ZIP64_LOCATOR_LEN)?;
             if loc.get(..4) == Some(ZIP64_LOCATOR.as_slice()) {
                 // the locator's offset is from the archive's first byte; an
