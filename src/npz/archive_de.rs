@@ -57,10 +57,12 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let columns = load_columns(self.npz)?;
+        let (columns, len) = load_columns(self.npz)?;
         visitor.visit_seq(Records {
             columns: &columns,
+            len,
             cfg: self.npz.options.cfg(),
+            index: 0,
             next: 0,
         })
     }
@@ -254,48 +256,41 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
     Ok((columns, len.unwrap_or(0)))
 }
 
+/// The columns as a sequence of records, and each record as a map from
+/// column key to its element: one type for both, a record being the
+/// sequence copied at its `index` (`next`: the column whose entry comes
+/// next).
+#[derive(Clone, Copy)]
 struct Records<'a> {
-    columns: &'a (Vec<Column>, u64),
+    columns: &'a [Column],
+    /// The number of records (the columns' first axis).
+    len: u64,
     cfg: Cfg,
-    next: u64,
+    /// The record read (as the sequence: the next one).
+    index: u64,
+    next: usize,
 }
 
 impl<'de> SeqAccess<'de> for Records<'_> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let (columns, len) = self.columns;
-        if self.next >= *len {
+        if self.index >= self.len {
             return Ok(None);
         }
-        let index = self.next;
-        self.next = self.next.saturating_add(1);
-        let record = RecordDe {
-            columns,
-            index,
-            cfg: self.cfg,
-            next: 0,
-        };
+        let record = *self;
+        self.index = self.index.saturating_add(1);
         seed.deserialize(record)
             .map(Some)
-            .map_err(|e| e.at_record(index))
+            .map_err(|e| e.at_record(record.index))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        usize::try_from(self.columns.1.saturating_sub(self.next)).ok()
+        usize::try_from(self.len.saturating_sub(self.index)).ok()
     }
 }
 
-/// Record `index` of the columns: a map from column key to its element,
-/// its own [`MapAccess`] (`next`: the column whose entry comes next).
-struct RecordDe<'a> {
-    columns: &'a [Column],
-    index: u64,
-    cfg: Cfg,
-    next: usize,
-}
-
-impl<'de> de::Deserializer<'de> for RecordDe<'_> {
+impl<'de> de::Deserializer<'de> for Records<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -315,7 +310,7 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
     }
 }
 
-impl<'de> MapAccess<'de> for RecordDe<'_> {
+impl<'de> MapAccess<'de> for Records<'_> {
     type Error = Error;
 
     #[inline]
