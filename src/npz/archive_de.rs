@@ -74,7 +74,6 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
             Some(order) => visitor.visit_seq(Members {
                 npz: self.npz,
                 order: order.into_iter(),
-                current: None,
                 #[cfg(feature = "rayon")]
                 ahead: Ahead::new(),
             }),
@@ -123,7 +122,6 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
         .visit_map(Members {
             npz: &mut *npz,
             order: order.into_iter(),
-            current: None,
             #[cfg(feature = "rayon")]
             ahead,
         })
@@ -147,9 +145,9 @@ fn positional(names: &[String], len: usize) -> Option<Vec<usize>> {
 /// or as the elements of a tuple (`arr_0`, `arr_1`, ...).
 struct Members<'a, R: Read + Seek> {
     npz: &'a mut NpzReader<R>,
-    /// The member indices not yet read.
+    /// The member indices not yet read (a map's next key stays there
+    /// until its value is read).
     order: std::vec::IntoIter<usize>,
-    current: Option<usize>,
     /// The deflated members inflated ahead, on every core (none for a
     /// tuple's).
     #[cfg(feature = "rayon")]
@@ -160,18 +158,17 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some(i) = self.order.next() else {
+        let Some(&i) = self.order.as_slice().first() else {
             return Ok(None);
         };
-        self.current = Some(i);
         let key = self.npz.key(i).to_owned();
         seed.deserialize(key.into_deserializer()).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let i = self
-            .current
-            .take()
+            .order
+            .next()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
         #[cfg(feature = "rayon")]
         if let Some(member) = take_inflated(&mut self.ahead, i) {
