@@ -17,9 +17,8 @@ use crate::ser::nd::subarray_of;
 use super::inflate::{Inflated, Packed, inflate_all};
 use super::read::NpzReader;
 
-pub(crate) struct ArchiveDe<'a, R: Read + Seek> {
-    pub(crate) npz: &'a mut NpzReader<R>,
-}
+/// The archive being read as a serde value.
+pub(crate) struct ArchiveDe<'a, R: Read + Seek>(pub(crate) &'a mut NpzReader<R>);
 
 fn refuse(what: &str) -> Error {
     Error::schema(format!(
@@ -35,8 +34,8 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let order = (0..self.npz.len()).collect();
-        visit_members(self.npz, order, visitor)
+        let order = (0..self.0.len()).collect();
+        visit_members(self.0, order, visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -48,20 +47,20 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         crate::kinds::special::refuse_ndarray_form(name, fields)?;
         // Only the members the struct names are read; a key found twice
         // (`a` and `a.npy.npy`) is taken once, by numpy's lookup order.
-        let names = self.npz.names();
+        let names = self.0.names();
         let order = fields
             .iter()
             .filter_map(|field| names.iter().position(|k| k == field))
             .collect();
-        visit_members(self.npz, order, visitor)
+        visit_members(self.0, order, visitor)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (columns, len) = load_columns(self.npz)?;
+        let (columns, len) = load_columns(self.0)?;
         visitor.visit_seq(Records {
             columns: &columns,
             len,
-            cfg: self.npz.options.cfg(),
+            cfg: self.0.options.cfg(),
             index: 0,
             next: 0,
         })
@@ -70,9 +69,9 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
     /// Members `arr_0`..`arr_{n-1}` (what `np.savez(f, a, b)` writes) read
     /// positionally into a tuple of n; any other archive as a sequence.
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        match positional(self.npz.names(), len) {
+        match positional(self.0.names(), len) {
             Some(order) => visitor.visit_seq(Members {
-                npz: self.npz,
+                npz: self.0,
                 order: order.into_iter(),
                 #[cfg(feature = "rayon")]
                 ahead: Ahead::new(),
@@ -98,12 +97,12 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        if positional(self.npz.names(), len).is_none() {
+        if positional(self.0.names(), len).is_none() {
             return Err(refuse(&format!(
                 "a tuple struct of {len} (that takes members arr_0..arr_{}, as np.savez \
                  writes them; {})",
                 len.saturating_sub(1),
-                self.npz.has()
+                self.0.has()
             )));
         }
         self.deserialize_tuple(len, visitor)
