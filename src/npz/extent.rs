@@ -91,13 +91,11 @@ impl Extent {
     /// entries, refusing an archive whose structures run past its end.
     pub(crate) fn scan<R: Read + Seek>(r: &mut R, len: u64) -> Result<Self> {
         let dir = Self::directory(r, len)?;
-        let cd_size = dir.end.saturating_sub(dir.cd_start);
-        let cd = read_at(r, dir.cd_start, cd_size)?;
-        let entries = parse_entries(&cd, dir.count, dir.shift);
+        let cd = read_at(r, dir.cd_start, dir.end.saturating_sub(dir.cd_start))?;
         Ok(Extent {
             len,
             cd_start: dir.cd_start,
-            entries,
+            entries: parse_entries(&cd, dir.count, dir.shift),
         })
     }
 
