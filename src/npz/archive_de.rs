@@ -241,11 +241,10 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
             data
         };
         let dtype = subarray_of(header.descr.clone(), rest).map_err(|e| e.in_member(&key))?;
-        let row = dtype.itemsize();
         columns.push(Column {
             key,
             plan: crate::de::plan::Plan::new(&dtype),
-            row,
+            row: dtype.itemsize(),
             data,
         });
     }
