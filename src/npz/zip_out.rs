@@ -199,8 +199,7 @@ impl<W: Write + Seek> ZipOut<W> {
     /// Drops the entry being written: the next one starts where it did.
     pub(crate) fn abort(&mut self) -> Result<()> {
         if let Some(open) = self.open.take() {
-            let reached = self.inner.stream_position()?;
-            self.high = self.high.max(reached);
+            self.high = self.high.max(self.inner.stream_position()?);
             self.inner.seek(SeekFrom::Start(open.entry.offset))?;
         }
         Ok(())
