@@ -127,7 +127,6 @@ pub(crate) fn inflate_all(
 /// One member's inflated bytes, if they are exactly the zip stream's; the
 /// compressed bytes are dropped on return.
 fn inflate(packed: Packed, options: &ReadOptions) -> Option<Inflated> {
-    let input = packed.bytes.as_slice();
     let declared = usize::try_from(packed.declared).ok()?;
     let mut d = Decompress::new(false);
     let mut crc = crc32fast::Hasher::new();
@@ -142,7 +141,7 @@ fn inflate(packed: Packed, options: &ReadOptions) -> Option<Inflated> {
             .clamp(FIRST_PIECE, PIECE)
             .min(end.saturating_sub(total));
         let mut piece = Vec::with_capacity(size);
-        ended = inflate_into(&mut d, input, &mut piece)?;
+        ended = inflate_into(&mut d, &packed.bytes, &mut piece)?;
         if len.is_none() {
             let parsed = parse_header(&piece, options).ok()?;
             let data_len = parsed.header.data_len().ok()?;
