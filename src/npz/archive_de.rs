@@ -115,14 +115,12 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
     order: Vec<usize>,
     visitor: V,
 ) -> Result<V::Value> {
-    #[cfg(feature = "rayon")]
-    let ahead = inflate_ahead(npz, &order);
     visitor
         .visit_map(Members {
+            #[cfg(feature = "rayon")]
+            ahead: inflate_ahead(npz, &order),
             npz: &mut *npz,
             order: order.into_iter(),
-            #[cfg(feature = "rayon")]
-            ahead,
         })
         .map_err(|e| {
             e.listing_what_is_there("the archive", &mut npz.names().iter().map(String::as_str))
