@@ -17,9 +17,8 @@ use crate::ser::nd::subarray_of;
 use super::inflate::{Inflated, Packed, inflate_all};
 use super::read::NpzReader;
 
-pub(crate) struct ArchiveDe<'a, R: Read + Seek> {
-    pub(crate) npz: &'a mut NpzReader<R>,
-}
+/// The archive being read as a serde value.
+pub(crate) struct ArchiveDe<'a, R: Read + Seek>(pub(crate) &'a mut NpzReader<R>);
 
 fn refuse(what: &str) -> Error {
     Error::schema(format!(
@@ -35,8 +34,8 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let order = (0..self.npz.len()).collect();
-        visit_members(self.npz, order, visitor)
+        let order = (0..self.0.len()).collect();
+        visit_members(self.0, order, visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -48,19 +47,21 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         crate::kinds::special::refuse_ndarray_form(name, fields)?;
         // Only the members the struct names are read; a key found twice
         // (`a` and `a.npy.npy`) is taken once, by numpy's lookup order.
-        let names = self.npz.names();
+        let names = self.0.names();
         let order = fields
             .iter()
             .filter_map(|field| names.iter().position(|k| k == field))
             .collect();
-        visit_members(self.npz, order, visitor)
+        visit_members(self.0, order, visitor)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let columns = load_columns(self.npz)?;
+        let (columns, len) = load_columns(self.0)?;
         visitor.visit_seq(Records {
             columns: &columns,
-            cfg: self.npz.options.cfg(),
+            len,
+            cfg: self.0.options.cfg(),
+            index: 0,
             next: 0,
         })
     }
@@ -68,11 +69,10 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
     /// Members `arr_0`..`arr_{n-1}` (what `np.savez(f, a, b)` writes) read
     /// positionally into a tuple of n; any other archive as a sequence.
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        match positional(self.npz.names(), len) {
+        match positional(self.0.names(), len) {
             Some(order) => visitor.visit_seq(Members {
-                npz: self.npz,
+                npz: self.0,
                 order: order.into_iter(),
-                current: None,
                 #[cfg(feature = "rayon")]
                 ahead: Ahead::new(),
             }),
@@ -97,12 +97,12 @@ impl<'de, R: Read + Seek> de::Deserializer<'de> for ArchiveDe<'_, R> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        if positional(self.npz.names(), len).is_none() {
+        if positional(self.0.names(), len).is_none() {
             return Err(refuse(&format!(
                 "a tuple struct of {len} (that takes members arr_0..arr_{}, as np.savez \
                  writes them; {})",
                 len.saturating_sub(1),
-                self.npz.has()
+                self.0.has()
             )));
         }
         self.deserialize_tuple(len, visitor)
@@ -115,15 +115,12 @@ fn visit_members<'de, R: Read + Seek, V: Visitor<'de>>(
     order: Vec<usize>,
     visitor: V,
 ) -> Result<V::Value> {
-    #[cfg(feature = "rayon")]
-    let ahead = inflate_ahead(npz, &order);
     visitor
         .visit_map(Members {
+            #[cfg(feature = "rayon")]
+            ahead: inflate_ahead(npz, &order),
             npz: &mut *npz,
             order: order.into_iter(),
-            current: None,
-            #[cfg(feature = "rayon")]
-            ahead,
         })
         .map_err(|e| {
             e.listing_what_is_there("the archive", &mut npz.names().iter().map(String::as_str))
@@ -145,9 +142,9 @@ fn positional(names: &[String], len: usize) -> Option<Vec<usize>> {
 /// or as the elements of a tuple (`arr_0`, `arr_1`, ...).
 struct Members<'a, R: Read + Seek> {
     npz: &'a mut NpzReader<R>,
-    /// The member indices not yet read.
+    /// The member indices not yet read (a map's next key stays there
+    /// until its value is read).
     order: std::vec::IntoIter<usize>,
-    current: Option<usize>,
     /// The deflated members inflated ahead, on every core (none for a
     /// tuple's).
     #[cfg(feature = "rayon")]
@@ -158,18 +155,17 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some(i) = self.order.next() else {
+        let Some(&i) = self.order.as_slice().first() else {
             return Ok(None);
         };
-        self.current = Some(i);
         let key = self.npz.key(i).to_owned();
         seed.deserialize(key.into_deserializer()).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let i = self
-            .current
-            .take()
+            .order
+            .next()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
         #[cfg(feature = "rayon")]
         if let Some(member) = take_inflated(&mut self.ahead, i) {
@@ -243,59 +239,51 @@ fn load_columns<R: Read + Seek>(npz: &mut NpzReader<R>) -> Result<(Vec<Column>, 
             data
         };
         let dtype = subarray_of(header.descr.clone(), rest).map_err(|e| e.in_member(&key))?;
-        let row = dtype.itemsize();
         columns.push(Column {
             key,
             plan: crate::de::plan::Plan::new(&dtype),
-            row,
+            row: dtype.itemsize(),
             data,
         });
     }
     Ok((columns, len.unwrap_or(0)))
 }
 
+/// The columns as a sequence of records, and each record as a map from
+/// column key to its element: one type for both, a record being the
+/// sequence copied at its `index` (`next`: the column whose entry comes
+/// next).
+#[derive(Clone, Copy)]
 struct Records<'a> {
-    columns: &'a (Vec<Column>, u64),
+    columns: &'a [Column],
+    /// The number of records (the columns' first axis).
+    len: u64,
     cfg: Cfg,
-    next: u64,
+    /// The record read (as the sequence: the next one).
+    index: u64,
+    next: usize,
 }
 
 impl<'de> SeqAccess<'de> for Records<'_> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let (columns, len) = self.columns;
-        if self.next >= *len {
+        if self.index >= self.len {
             return Ok(None);
         }
-        let index = self.next;
-        self.next = self.next.saturating_add(1);
-        let record = RecordDe {
-            columns,
-            index,
-            cfg: self.cfg,
-            next: 0,
-        };
+        let record = *self;
+        self.index = self.index.saturating_add(1);
         seed.deserialize(record)
             .map(Some)
-            .map_err(|e| e.at_record(index))
+            .map_err(|e| e.at_record(record.index))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        usize::try_from(self.columns.1.saturating_sub(self.next)).ok()
+        usize::try_from(self.len.saturating_sub(self.index)).ok()
     }
 }
 
-/// Record `index` of the columns: a map from column key to its element,
-/// its own [`MapAccess`] (`next`: the column whose entry comes next).
-struct RecordDe<'a> {
-    columns: &'a [Column],
-    index: u64,
-    cfg: Cfg,
-    next: usize,
-}
-
-impl<'de> de::Deserializer<'de> for RecordDe<'_> {
+impl<'de> de::Deserializer<'de> for Records<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -315,7 +303,7 @@ impl<'de> de::Deserializer<'de> for RecordDe<'_> {
     }
 }
 
-impl<'de> MapAccess<'de> for RecordDe<'_> {
+impl<'de> MapAccess<'de> for Records<'_> {
     type Error = Error;
 
     #[inline]

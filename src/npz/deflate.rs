@@ -101,23 +101,19 @@ impl Deflater {
     fn compress(&mut self, n: usize, last: bool, out: &mut impl Write) -> io::Result<u64> {
         let start = self.primed;
         let end = start.saturating_add(n).min(self.buf.len());
-        // (dictionary start, piece start, piece end, last) within `buf`; one
-        // piece at least (the stream's end when nothing is pending)
-        let pieces: Vec<_> = (start..end.max(start.saturating_add(1)))
+        let (buf, level) = (&self.buf, self.level);
+        // (dictionary, input, last) of each piece; one piece at least (the
+        // stream's end when nothing is pending)
+        let pieces = (start..end.max(start.saturating_add(1)))
             .step_by(PIECE)
             .map(|at| {
                 let to = at.saturating_add(PIECE).min(end);
-                (at.saturating_sub(WINDOW), at, to, last && to == end)
+                let dict = buf.get(at.saturating_sub(WINDOW)..at)?;
+                Some((dict, buf.get(at..to)?, last && to == end))
             })
-            .collect();
-        let (buf, level) = (&self.buf, self.level);
-        let deflate =
-            |&(d, s, e, l): &(usize, usize, usize, bool)| match (buf.get(d..s), buf.get(s..e)) {
-                (Some(dict), Some(input)) => piece(dict, input, l, level),
-                _ => Err(io::Error::other(
-                    "internal: a deflate piece outside its buffer",
-                )),
-            };
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| io::Error::other("internal: a deflate piece outside its buffer"))?;
+        let deflate = |&(dict, input, ends): &(&[u8], &[u8], bool)| piece(dict, input, ends, level);
         #[cfg(feature = "rayon")]
         let packed: Vec<io::Result<Vec<u8>>> = {
             use rayon::prelude::*;

@@ -91,13 +91,11 @@ impl Extent {
     /// entries, refusing an archive whose structures run past its end.
     pub(crate) fn scan<R: Read + Seek>(r: &mut R, len: u64) -> Result<Self> {
         let dir = Self::directory(r, len)?;
-        let cd_size = dir.end.saturating_sub(dir.cd_start);
-        let cd = read_at(r, dir.cd_start, cd_size)?;
-        let entries = parse_entries(&cd, dir.count, dir.shift);
+        let cd = read_at(r, dir.cd_start, dir.end.saturating_sub(dir.cd_start))?;
         Ok(Extent {
             len,
             cd_start: dir.cd_start,
-            entries,
+            entries: parse_entries(&cd, dir.count, dir.shift),
         })
     }
 
@@ -134,8 +132,7 @@ impl Extent {
         // zipfile writes it (before the end record) also when the end
         // record's own fields are not saturated, and the directory then
         // ends where it starts
-        if eocd_at >= ZIP64_LOCATOR_LEN {
-            let loc_at = eocd_at.saturating_sub(ZIP64_LOCATOR_LEN);
+        if let Some(loc_at) = eocd_at.checked_sub(ZIP64_LOCATOR_LEN) {
             let loc = read_at(r, loc_at, ZIP64_LOCATOR_LEN)?;
             if loc.get(..4) == Some(ZIP64_LOCATOR.as_slice()) {
                 // the locator's offset is from the archive's first byte; an

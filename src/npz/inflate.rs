@@ -50,7 +50,8 @@
 use flate2::{Decompress, FlushDecompress, Status};
 use rayon::prelude::*;
 
-use std::io::Read;
+use std::collections::VecDeque;
+use std::io::{Cursor, Read};
 
 use crate::format::header_read::parse_header;
 use crate::options::ReadOptions;
@@ -82,31 +83,25 @@ const PIECE: usize = 1 << 20;
 /// dropped once read, so a member's inflated bytes are freed as its value
 /// is decoded.
 pub(crate) struct Inflated {
-    pieces: std::collections::VecDeque<Vec<u8>>,
-    /// Bytes of the front piece already read.
-    at: usize,
+    pieces: VecDeque<Cursor<Vec<u8>>>,
 }
 
 impl Inflated {
     /// Bytes not yet read.
     pub(crate) fn len(&self) -> u64 {
-        let held: u64 = self.pieces.iter().map(|p| p.len() as u64).sum();
-        held.saturating_sub(self.at as u64)
+        let left = |p: &Cursor<Vec<u8>>| (p.get_ref().len() as u64).saturating_sub(p.position());
+        self.pieces.iter().map(left).sum()
     }
 }
 
 impl Read for Inflated {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        while let Some(front) = self.pieces.front() {
-            let mut rest = front.get(self.at..).unwrap_or_default();
-            if rest.is_empty() {
-                self.pieces.pop_front();
-                self.at = 0;
-                continue;
+        while let Some(front) = self.pieces.front_mut() {
+            let n = front.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
             }
-            let n = rest.read(buf)?;
-            self.at = self.at.saturating_add(n);
-            return Ok(n);
+            self.pieces.pop_front();
         }
         Ok(0)
     }
@@ -132,11 +127,10 @@ pub(crate) fn inflate_all(
 /// One member's inflated bytes, if they are exactly the zip stream's; the
 /// compressed bytes are dropped on return.
 fn inflate(packed: Packed, options: &ReadOptions) -> Option<Inflated> {
-    let input = packed.bytes.as_slice();
     let declared = usize::try_from(packed.declared).ok()?;
     let mut d = Decompress::new(false);
     let mut crc = crc32fast::Hasher::new();
-    let mut pieces = std::collections::VecDeque::new();
+    let mut pieces = VecDeque::new();
     // never more than the directory declares (and one byte to see more),
     // then, once the first piece gives the npy header, no more than its
     // data and one byte (a member that goes on is not read further)
@@ -147,7 +141,7 @@ fn inflate(packed: Packed, options: &ReadOptions) -> Option<Inflated> {
             .clamp(FIRST_PIECE, PIECE)
             .min(end.saturating_sub(total));
         let mut piece = Vec::with_capacity(size);
-        ended = inflate_into(&mut d, input, &mut piece)?;
+        ended = inflate_into(&mut d, &packed.bytes, &mut piece)?;
         if len.is_none() {
             let parsed = parse_header(&piece, options).ok()?;
             let data_len = parsed.header.data_len().ok()?;
@@ -163,10 +157,10 @@ fn inflate(packed: Packed, options: &ReadOptions) -> Option<Inflated> {
         }
         crc.update(&piece);
         total = total.saturating_add(piece.len());
-        pieces.push_back(piece);
+        pieces.push_back(Cursor::new(piece));
     }
     let exact = ended && len == Some(total) && total == declared;
-    (exact && crc.finalize() == packed.crc).then_some(Inflated { pieces, at: 0 })
+    (exact && crc.finalize() == packed.crc).then_some(Inflated { pieces })
 }
 
 /// Inflates into `out` until its capacity is full (`Some(false)`) or the

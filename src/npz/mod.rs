@@ -351,7 +351,7 @@ impl<R: Read + Seek> NpzReader<R> {
     /// ```
     pub fn read_all<T: DeserializeOwned>(&mut self) -> Result<T> {
         self.budget.reset();
-        T::deserialize(archive_de::ArchiveDe { npz: self })
+        T::deserialize(archive_de::ArchiveDe(self))
     }
 }
 

@@ -109,8 +109,7 @@ impl DataRange {
     /// ```
     #[cfg(feature = "view")]
     pub fn view<'a, T: ViewElement>(&self, archive: &'a [u8]) -> Result<NdView<'a, T>> {
-        let (start, end) = self.bounds(archive.len())?;
-        let data = archive.get(start..end).unwrap_or(&[]);
+        let data = archive.get(self.bounds(archive.len())?).unwrap_or(&[]);
         view_data(&self.header, data, self.range.start)
     }
 
@@ -135,20 +134,20 @@ impl DataRange {
     /// ```
     #[cfg(feature = "view")]
     pub fn view_mut<'a, T: ViewElement>(&self, archive: &'a mut [u8]) -> Result<NdViewMut<'a, T>> {
-        let (start, end) = self.bounds(archive.len())?;
-        let data = archive.get_mut(start..end).unwrap_or(&mut []);
+        let bounds = self.bounds(archive.len())?;
+        let data = archive.get_mut(bounds).unwrap_or(&mut []);
         view_data_mut(&self.header, data, self.range.start)
     }
 
     /// The range as indices into a slice of `len` bytes.
     #[cfg(feature = "view")]
-    fn bounds(&self, len: usize) -> Result<(usize, usize)> {
+    fn bounds(&self, len: usize) -> Result<Range<usize>> {
         let end = usize::try_from(self.range.end)
             .ok()
             .filter(|&end| end <= len);
         let start = usize::try_from(self.range.start).ok();
         match (start, end) {
-            (Some(start), Some(end)) => Ok((start, end)),
+            (Some(start), Some(end)) => Ok(start..end),
             _ => Err(Error::data(format!(
                 "the archive's bytes end at {len}, but the member's data is at {}..{}",
                 self.range.start, self.range.end

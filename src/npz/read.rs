@@ -281,14 +281,13 @@ impl<R: Read + Seek> NpzReader<R> {
             other => Error::from(other),
         })?;
         let keys = zip.file_names().map(|n| key_of(n).to_owned()).collect();
-        let budget = std::sync::Arc::new(Budget::new(options.max_bytes));
         Ok(NpzReader {
             zip,
+            budget: std::sync::Arc::new(Budget::new(options.max_bytes)),
             options,
             keys,
             start,
             extent,
-            budget,
         })
     }
 
@@ -863,10 +862,9 @@ fn read_member<'de, R: Read, S: DeserializeSeed<'de>>(
             return seed.deserialize(super::raw_member::RawMember(&bytes));
         }
     };
-    let header = parsed.header;
-    let data_len = header.data_len()?;
+    let data_len = parsed.header.data_len()?;
     let data_end = (parsed.data_offset as u64).checked_add(data_len);
-    let mut de = StreamDe::new(&header, member, options.cfg(), options.max_elements)?
+    let mut de = StreamDe::new(&parsed.header, member, options.cfg(), options.max_elements)?
         .present(data_end.is_some_and(|end| end <= present))
         .charged(budget);
     let value = seed.deserialize(&mut de)?;

@@ -72,16 +72,9 @@ pub(crate) struct ZipOut<W: Write + Seek> {
     high: u64,
 }
 
-fn put16(v: &mut Vec<u8>, x: u16) {
-    v.extend_from_slice(&x.to_le_bytes());
-}
-
-fn put32(v: &mut Vec<u8>, x: u32) {
-    v.extend_from_slice(&x.to_le_bytes());
-}
-
-fn put64(v: &mut Vec<u8>, x: u64) {
-    v.extend_from_slice(&x.to_le_bytes());
+/// Appends a field's little-endian bytes (`x.to_le_bytes()`).
+fn put<const N: usize>(v: &mut Vec<u8>, bytes: [u8; N]) {
+    v.extend_from_slice(&bytes);
 }
 
 /// The fields local and central headers share, from the version needed to
@@ -90,26 +83,22 @@ fn put64(v: &mut Vec<u8>, x: u64) {
 /// Python's zipfile leaves them. The name is checked to fit when the entry
 /// is started.
 fn shared_fields(v: &mut Vec<u8>, e: &Entry, sizes: [u32; 2], extra: u16) {
-    put16(v, VERSION);
-    put16(v, if e.name.is_ascii() { 0 } else { UTF8_NAME });
-    put16(v, if e.deflated { 8 } else { 0 });
-    put16(v, 0);
-    put16(v, DOS_DATE);
-    put32(v, e.crc);
-    put32(v, sizes[0]);
-    put32(v, sizes[1]);
-    put16(v, e.name.len() as u16);
-    put16(v, extra);
+    put(v, VERSION.to_le_bytes());
+    let flags = if e.name.is_ascii() { 0 } else { UTF8_NAME };
+    put(v, flags.to_le_bytes());
+    put(v, (if e.deflated { 8u16 } else { 0 }).to_le_bytes());
+    put(v, 0u16.to_le_bytes());
+    put(v, DOS_DATE.to_le_bytes());
+    put(v, e.crc.to_le_bytes());
+    put(v, sizes[0].to_le_bytes());
+    put(v, sizes[1].to_le_bytes());
+    put(v, (e.name.len() as u16).to_le_bytes());
+    put(v, extra.to_le_bytes());
 }
 
 /// A 32-bit field, or `0xFFFFFFFF` when the value goes into zip64.
 fn field32(v: u64) -> u32 {
-    if v > ZIP64_LIMIT {
-        u32::MAX
-    } else {
-        // at most ZIP64_LIMIT
-        v as u32
-    }
+    if v > ZIP64_LIMIT { u32::MAX } else { v as u32 }
 }
 
 impl<W: Write + Seek> ZipOut<W> {
@@ -159,14 +148,13 @@ impl<W: Write + Seek> ZipOut<W> {
         let extra = pad.saturating_add(20) as u16;
         shared_fields(&mut head, &entry, [u32::MAX; 2], extra);
         head.extend_from_slice(name.as_bytes());
-        put16(&mut head, 1); // zip64: uncompressed and compressed size
-        put16(&mut head, 16);
-        put64(&mut head, 0);
-        put64(&mut head, 0);
+        put(&mut head, 1u16.to_le_bytes()); // zip64: uncompressed and compressed size
+        put(&mut head, 16u16.to_le_bytes());
+        put(&mut head, [0; 16]); // the two sizes, patched
         if pad != 0 {
-            put16(&mut head, ALIGN_EXTRA);
-            put16(&mut head, pad.saturating_sub(4) as u16);
-            put16(&mut head, ARRAY_ALIGN as u16);
+            put(&mut head, ALIGN_EXTRA.to_le_bytes());
+            put(&mut head, (pad.saturating_sub(4) as u16).to_le_bytes());
+            put(&mut head, (ARRAY_ALIGN as u16).to_le_bytes());
             head.resize(head.len().saturating_add(pad as usize).saturating_sub(6), 0);
         }
         self.inner.write_all(&head)?;
@@ -211,8 +199,7 @@ impl<W: Write + Seek> ZipOut<W> {
     /// Drops the entry being written: the next one starts where it did.
     pub(crate) fn abort(&mut self) -> Result<()> {
         if let Some(open) = self.open.take() {
-            let reached = self.inner.stream_position()?;
-            self.high = self.high.max(reached);
+            self.high = self.high.max(self.inner.stream_position()?);
             self.inner.seek(SeekFrom::Start(open.entry.offset))?;
         }
         Ok(())
@@ -232,30 +219,28 @@ impl<W: Write + Seek> ZipOut<W> {
             let mut zip64 = Vec::new();
             // both sizes in zip64 when either needs it, as zipfile does
             let sizes = if e.size > ZIP64_LIMIT || e.packed > ZIP64_LIMIT {
-                put64(&mut zip64, e.size);
-                put64(&mut zip64, e.packed);
+                put(&mut zip64, e.size.to_le_bytes());
+                put(&mut zip64, e.packed.to_le_bytes());
                 [u32::MAX; 2]
             } else {
                 [field32(e.packed), field32(e.size)]
             };
             if e.offset > ZIP64_LIMIT {
-                put64(&mut zip64, e.offset);
+                put(&mut zip64, e.offset.to_le_bytes());
             }
             if !zip64.is_empty() {
                 // the extra field: its id, its length, then the fields
                 let fields = std::mem::take(&mut zip64);
-                put16(&mut zip64, 1);
-                put16(&mut zip64, fields.len() as u16);
+                put(&mut zip64, 1u16.to_le_bytes());
+                put(&mut zip64, (fields.len() as u16).to_le_bytes());
                 zip64.extend_from_slice(&fields);
             }
             cd.extend_from_slice(b"PK\x01\x02");
-            put16(&mut cd, MADE_BY);
+            put(&mut cd, MADE_BY.to_le_bytes());
             shared_fields(&mut cd, e, sizes, zip64.len() as u16);
-            put16(&mut cd, 0); // comment
-            put16(&mut cd, 0); // disk
-            put16(&mut cd, 0); // internal attributes
-            put32(&mut cd, EXTERNAL_ATTR);
-            put32(&mut cd, field32(e.offset));
+            put(&mut cd, [0; 6]); // comment length, disk, internal attributes
+            put(&mut cd, EXTERNAL_ATTR.to_le_bytes());
+            put(&mut cd, field32(e.offset).to_le_bytes());
             cd.extend_from_slice(e.name.as_bytes());
             cd.extend_from_slice(&zip64);
         }
@@ -264,29 +249,28 @@ impl<W: Write + Seek> ZipOut<W> {
         if count > COUNT_LIMIT || cd_offset > ZIP64_LIMIT || cd_size > ZIP64_LIMIT {
             let end64 = cd_offset.saturating_add(cd_size);
             cd.extend_from_slice(b"PK\x06\x06");
-            put64(&mut cd, 44);
-            put16(&mut cd, VERSION);
-            put16(&mut cd, VERSION);
-            put32(&mut cd, 0);
-            put32(&mut cd, 0);
-            put64(&mut cd, count as u64);
-            put64(&mut cd, count as u64);
-            put64(&mut cd, cd_size);
-            put64(&mut cd, cd_offset);
+            put(&mut cd, 44u64.to_le_bytes());
+            put(&mut cd, VERSION.to_le_bytes());
+            put(&mut cd, VERSION.to_le_bytes());
+            put(&mut cd, [0; 8]); // this disk, the directory's disk
+            put(&mut cd, (count as u64).to_le_bytes());
+            put(&mut cd, (count as u64).to_le_bytes());
+            put(&mut cd, cd_size.to_le_bytes());
+            put(&mut cd, cd_offset.to_le_bytes());
             cd.extend_from_slice(b"PK\x06\x07");
-            put32(&mut cd, 0);
-            put64(&mut cd, end64);
-            put32(&mut cd, 1);
+            put(&mut cd, 0u32.to_le_bytes());
+            put(&mut cd, end64.to_le_bytes());
+            put(&mut cd, 1u32.to_le_bytes());
         }
         let count16 = u16::try_from(count).unwrap_or(u16::MAX);
         cd.extend_from_slice(b"PK\x05\x06");
-        put16(&mut cd, 0);
-        put16(&mut cd, 0);
-        put16(&mut cd, count16);
-        put16(&mut cd, count16);
-        put32(&mut cd, u32::try_from(cd_size).unwrap_or(u32::MAX));
-        put32(&mut cd, u32::try_from(cd_offset).unwrap_or(u32::MAX));
-        put16(&mut cd, 0);
+        put(&mut cd, [0; 4]); // this disk, the directory's disk
+        put(&mut cd, count16.to_le_bytes());
+        put(&mut cd, count16.to_le_bytes());
+        let [size32, offset32] = [cd_size, cd_offset].map(|x| u32::try_from(x).unwrap_or(u32::MAX));
+        put(&mut cd, size32.to_le_bytes());
+        put(&mut cd, offset32.to_le_bytes());
+        put(&mut cd, 0u16.to_le_bytes());
         self.inner.write_all(&cd)?;
         Ok(self.inner)
     }
