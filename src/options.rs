@@ -15,6 +15,7 @@ use crate::format::dtype::Dtype;
 macro_rules! setters {
     ($($(#[$attr:meta])* $name:ident($($p:ident: $t:ty),*) => $field:ident = $v:expr;)*) => {$(
         $(#[$attr])*
+        #[must_use]
         pub fn $name(mut self, $($p: $t),*) -> Self {
             self.$field = $v;
             self
