@@ -84,24 +84,15 @@ impl<'a, W: Write + Seek> Split<'a, W> {
 }
 
 impl<'a, W: Write + Seek> ser::Serializer for Split<'a, W> {
-    serializer_types!((), Error; _ (Self) (Self) _ (Self) (Self) _ human_readable);
+    serializer_types!((), Error; _ [Self] [Self] _ [Self] (Self) _ human_readable);
     crate::ser::collect_seq!();
 
     refuse!(numbers serialize_char serialize_str serialize_bytes serialize_none serialize_unit
         serialize_unit_struct serialize_unit_variant serialize_newtype_variant);
 
     through!(some newtype);
-    fn serialize_map(self, _: Option<usize>) -> Result<Self> {
-        Ok(self)
-    }
     fn serialize_struct(mut self, name: &'static str, len: usize) -> Result<Self> {
         self.ndarray_form = name == crate::kinds::special::NDARRAY_FORM && len == 3;
-        Ok(self)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
         Ok(self)
     }
 }
