@@ -13,8 +13,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
-use crate::format::dtype::Dtype;
 use crate::format::header::Header;
+use crate::format::header_read::{outer_values, tally};
 
 /// Bytes a generic target is charged per value it builds (each number,
 /// string and sequence of the array, and each record field's key and
@@ -97,7 +97,7 @@ impl Budget {
 
     /// Charges a generic target's values for the whole array of `header`.
     pub(crate) fn charge_any(&self, header: &Header) -> Result<()> {
-        let per = any_values(&header.descr);
+        let per = tally(&header.descr).2;
         let count = header.element_count().unwrap_or(u64::MAX);
         let n = count
             .saturating_mul(per)
@@ -121,37 +121,14 @@ fn already_read(spent: u64) -> String {
     }
 }
 
-/// The values a generic target builds for one element of `descr`.
-fn any_values(descr: &Dtype) -> u64 {
-    match descr {
-        Dtype::Scalar(_) => 1,
-        Dtype::Subarray(base, dims) => {
-            let n = dims.iter().fold(1u64, |a, &d| a.saturating_mul(d));
-            n.saturating_mul(any_values(base))
-                .saturating_add(outer_values(dims))
-        }
-        // a key and a value per field, and the map
-        Dtype::Record(r) => r.fields().iter().fold(1u64, |a, f| {
-            a.saturating_add(any_values(f.dtype()).saturating_add(1))
-        }),
-    }
-}
-
-/// The sequences a shape is presented as (one for every index of the axes
-/// before each axis).
-fn outer_values(dims: &[u64]) -> u64 {
-    let mut rows = 1u64;
-    let mut total = 0u64;
-    for &d in dims {
-        total = total.saturating_add(rows);
-        rows = rows.saturating_mul(d);
-    }
-    total
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::dtype::Dtype;
+
+    fn any_values(dt: &Dtype) -> u64 {
+        tally(dt).2
+    }
 
     #[test]
     fn values_of_a_generic_target() {

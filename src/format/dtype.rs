@@ -325,11 +325,11 @@ impl ScalarType {
     /// numpy's alignment on x86-64 (what `align=True` pads to).
     fn alignment(self) -> usize {
         match self {
-            ScalarType::Bool | ScalarType::Bytes(_) | ScalarType::Void(_) => 1,
-            ScalarType::Int(n) | ScalarType::UInt(n) | ScalarType::Float(n) => n.into(),
+            ScalarType::Bytes(_) | ScalarType::Void(_) => 1,
             ScalarType::Complex(n) => usize::from(n / 2),
             ScalarType::Unicode(_) => 4,
-            ScalarType::Datetime(_) | ScalarType::Timedelta(_) | ScalarType::Object => 8,
+            // the size of the rest
+            ty => ty.itemsize().unwrap_or(1),
         }
     }
 }
@@ -710,18 +710,21 @@ impl Dtype {
     /// Whether encoding a value of this dtype leaves bytes untouched (gaps in
     /// records), so buffers must be zeroed before reuse.
     pub(crate) fn has_gaps(&self) -> bool {
+        let Some(r) = self.element().as_record() else {
+            return false;
+        };
+        // the fields are in order and do not overlap (`Record::new`), so
+        // they fill the record exactly when their sizes add up
+        let sizes = r.fields.iter().map(|f| f.dtype.itemsize());
+        sizes.fold(0usize, usize::saturating_add) != r.itemsize
+            || r.fields.iter().any(|f| f.dtype.has_gaps())
+    }
+
+    /// The dtype inside any subarrays: a scalar or a record.
+    fn element(&self) -> &Dtype {
         match self {
-            Dtype::Scalar(_) => false,
-            Dtype::Subarray(base, _) => base.has_gaps(),
-            Dtype::Record(r) => {
-                // the fields are in order and do not overlap (`Record::new`),
-                // so they fill the record exactly when their sizes add up
-                let sizes = r
-                    .fields
-                    .iter()
-                    .fold(0usize, |n, f| n.saturating_add(f.dtype.itemsize()));
-                sizes != r.itemsize || r.fields.iter().any(|f| f.dtype.has_gaps())
-            }
+            Dtype::Subarray(base, _) => base.element(),
+            other => other,
         }
     }
 
@@ -815,11 +818,7 @@ impl Dtype {
     /// assert_eq!("<f8".parse::<npy_serde::Dtype>().unwrap().kind(), 'f');
     /// ```
     pub fn kind(&self) -> char {
-        match self {
-            Dtype::Scalar(s) => s.ty().kind(),
-            Dtype::Subarray(base, _) => base.kind(),
-            Dtype::Record(_) => 'V',
-        }
+        self.element().as_scalar().map_or('V', |s| s.ty().kind())
     }
 
     /// The scalar's byte order; `|` for records.
@@ -830,11 +829,8 @@ impl Dtype {
     /// assert_eq!("[('x', '>f4')]".parse::<Dtype>().unwrap().byte_order(), ByteOrder::NotApplicable);
     /// ```
     pub fn byte_order(&self) -> ByteOrder {
-        match self {
-            Dtype::Scalar(s) => s.order(),
-            Dtype::Subarray(base, _) => base.byte_order(),
-            Dtype::Record(_) => ByteOrder::NotApplicable,
-        }
+        let scalar = self.element().as_scalar();
+        scalar.map_or(ByteOrder::NotApplicable, Scalar::order)
     }
 
     /// numpy's x86-64 alignment of the type, as `align=True` uses it.
@@ -845,16 +841,11 @@ impl Dtype {
     /// assert_eq!("[('a', '|u1'), ('b', '<i4')]".parse::<Dtype>().unwrap().alignment(), 4);
     /// ```
     pub fn alignment(&self) -> usize {
-        match self {
-            Dtype::Scalar(s) => s.ty().alignment(),
-            Dtype::Subarray(base, _) => base.alignment(),
-            Dtype::Record(r) => r
-                .fields
-                .iter()
-                .map(|f| f.dtype.alignment())
-                .max()
-                .unwrap_or(1),
+        match self.element() {
+            Dtype::Record(r) => r.fields.iter().map(|f| f.dtype.alignment()).max(),
+            other => other.as_scalar().map(|s| s.ty().alignment()),
         }
+        .unwrap_or(1)
     }
 
     /// The same fields laid out like a C struct, as numpy's `align=True` does:

@@ -270,7 +270,7 @@ fn parse_text(text: &str, version: (u8, u8), opts: &ReadOptions) -> Result<(Head
     // The deserializer recurses once per axis and record level, so the
     // depth of the value it presents is limited too, not only the brackets
     // (a shape or subarray tuple of 3000 ones is one bracket level).
-    let depth = shape.len().saturating_add(value_depth(&descr));
+    let depth = shape.len().saturating_add(tally(&descr).0);
     let header = Header::new(descr, fortran_order, shape);
     header.data_len()?;
     if depth > opts.max_depth {
@@ -305,7 +305,8 @@ pub(crate) fn check_element_limits(header: &Header, max_elements: u64) -> Result
     // nested sequences ([`check_empty_axes`]): an `NdArray` holds them in
     // O(1).
     if empty_axes(&header.shape).is_none() {
-        let empty = count.saturating_mul(empty_values(&header.descr, true));
+        let own = u64::from(header.descr.itemsize() == 0);
+        let empty = count.saturating_mul(own.saturating_add(tally(&header.descr).1));
         check_empty(header, empty, max_elements)?;
     }
     Ok(())
@@ -345,48 +346,56 @@ fn empty_axes(dims: &[u64]) -> Option<u64> {
     Some(if n <= 1 { 0 } else { n })
 }
 
-/// Nesting of one element as presented to serde: a level per subarray
-/// dimension and per record.
-fn value_depth(dt: &Dtype) -> usize {
+/// One walk over an element of `dt`, as the deserializer presents it:
+/// - its nesting: a level per subarray dimension and per record;
+/// - the values in it that are not backed by data bytes and that the
+///   deserializer would still visit: the elements of subarrays of zero-size
+///   bases, multiplied out, and the empty sequences of zero-length axes (not
+///   `dt` itself when its itemsize is 0: fixed per-field overhead is bounded
+///   by the header size, so a record's fields do not count themselves);
+/// - the values a generic target builds for it (a key and a value per
+///   field, and the map).
+///
+/// Saturates.
+pub(crate) fn tally(dt: &Dtype) -> (usize, u64, u64) {
     match dt {
-        Dtype::Scalar(_) => 0,
-        Dtype::Subarray(base, dims) => dims.len().saturating_add(value_depth(base)),
-        Dtype::Record(r) => r
-            .fields()
-            .iter()
-            .map(|f| value_depth(f.dtype()))
-            .max()
-            .unwrap_or(0)
-            .saturating_add(1),
+        Dtype::Scalar(_) => (0, 0, 1),
+        Dtype::Subarray(base, dims) => {
+            let (depth, empty, any) = tally(base);
+            let n = dims.iter().fold(1u64, |acc, &d| acc.saturating_mul(d));
+            let empty = empty.saturating_add(u64::from(base.itemsize() == 0));
+            (
+                dims.len().saturating_add(depth),
+                empty_axes(dims).unwrap_or(n.saturating_mul(empty)),
+                n.saturating_mul(any).saturating_add(outer_values(dims)),
+            )
+        }
+        Dtype::Record(r) => r.fields().iter().map(|f| tally(f.dtype())).fold(
+            (1, 0, 1),
+            |(depth, empty, any), (d, e, a)| {
+                let any = any.saturating_add(a).saturating_add(1);
+                (depth.max(d.saturating_add(1)), empty.saturating_add(e), any)
+            },
+        ),
     }
+}
+
+/// The sequences a shape is presented as (one for every index of the axes
+/// before each axis).
+pub(crate) fn outer_values(dims: &[u64]) -> u64 {
+    let mut rows = 1u64;
+    let mut total = 0u64;
+    for &d in dims {
+        total = total.saturating_add(rows);
+        rows = rows.saturating_mul(d);
+    }
+    total
 }
 
 /// How many elements a value that holds no bytes (an empty record) counts
 /// as against `max_elements`: the default limit allows 65536 of them
 /// (a `(65536, 0)` array: at most a few MiB of empty Rust values).
 pub(crate) const EMPTY_VALUE_COST: u64 = 1 << 16;
-
-/// The values in one element of `dt` that are not backed by data bytes and
-/// that the deserializer would still visit: the element itself when its
-/// itemsize is 0 (with `own`: fixed per-field overhead is bounded by the
-/// header size, so a record's fields do not count themselves), and the
-/// elements of subarrays of zero-size bases, multiplied out. Saturates.
-fn empty_values(dt: &Dtype, own: bool) -> u64 {
-    let own = u64::from(own && dt.itemsize() == 0);
-    own.saturating_add(match dt {
-        Dtype::Scalar(_) => 0,
-        Dtype::Subarray(base, dims) => match empty_axes(dims) {
-            Some(n) => n,
-            None => dims
-                .iter()
-                .fold(1u64, |acc, &d| acc.saturating_mul(d))
-                .saturating_mul(empty_values(base, true)),
-        },
-        Dtype::Record(r) => r.fields().iter().fold(0u64, |acc, f| {
-            acc.saturating_add(empty_values(f.dtype(), false))
-        }),
-    })
-}
 
 /// `shape`: a tuple of non-negative ints (`True` is not an int here).
 fn header_shape(value: &Value) -> Result<Vec<u64>> {
