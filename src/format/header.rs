@@ -115,8 +115,8 @@ impl Header {
         if nonzero_bytes > i64::MAX as u64 || usize::try_from(nonzero_bytes).is_err() {
             return Err(too_big());
         }
-        let count = self.element_count().ok_or_else(too_big)?;
-        count.checked_mul(itemsize).ok_or_else(too_big)
+        // at most `nonzero` elements: neither overflows
+        Ok(self.element_count().unwrap_or(0).saturating_mul(itemsize))
     }
 
     /// The shape in `usize`s, checked: an error when an axis does not fit
@@ -124,17 +124,13 @@ impl Header {
     /// addressed anyway). For views and npz data ranges.
     #[cfg(any(feature = "view", feature = "npz"))]
     pub(crate) fn usize_shape(&self) -> Result<Vec<usize>> {
-        self.shape
-            .iter()
-            .map(|&n| {
-                usize::try_from(n).map_err(|_| {
-                    Error::limit(format!(
-                        "shape {} has an axis longer than this platform can address",
-                        ShapeRepr(&self.shape)
-                    ))
-                })
-            })
-            .collect()
+        let shape = self.shape.iter().map(|&n| usize::try_from(n).ok());
+        shape.collect::<Option<_>>().ok_or_else(|| {
+            Error::limit(format!(
+                "shape {} has an axis longer than this platform can address",
+                ShapeRepr(&self.shape)
+            ))
+        })
     }
 
     /// Number of growth spaces numpy appends after the closing brace.
@@ -171,11 +167,10 @@ impl Header {
             let mut out = Vec::with_capacity(prefix.checked_add(total)?);
             out.extend_from_slice(MAGIC);
             out.extend_from_slice(&[major, 0]);
-            if major == 1 {
-                out.extend_from_slice(&u16::try_from(total).ok()?.to_le_bytes());
-            } else {
-                out.extend_from_slice(&u32::try_from(total).ok()?.to_le_bytes());
-            }
+            // two bytes in 1.0, four after
+            let len = u32::try_from(total).ok()?;
+            let len = (major > 1 || len <= 0xffff).then_some(len)?;
+            out.extend_from_slice(len.to_le_bytes().get(..prefix.checked_sub(8)?)?);
             out.extend_from_slice(bytes);
             out.extend(std::iter::repeat_n(b' ', padlen));
             out.push(b'\n');

@@ -80,42 +80,8 @@ impl Header {
 
 /// Reads the header from a stream, leaving it positioned at the first data byte.
 pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result<ParsedHeader> {
-    let prefix = read_up_to(reader, 8)?;
-    let got = prefix.len();
-    if got == 0 {
-        return Err(Error::header(
-            "the input is empty; expected an npy file starting with b'\\x93NUMPY'",
-        ));
-    }
-    let magic_part = prefix.get(..got.min(MAGIC.len())).unwrap_or(&[]);
-    // A correct but truncated magic is an EOF error (as numpy reports it).
-    if !MAGIC.starts_with(magic_part) {
-        let hint = if magic_part.starts_with(b"PK") {
-            " (this looks like a zip archive: read .npz files as archives)"
-        } else {
-            ""
-        };
-        return Err(Error::header(format!(
-            "the magic string is not correct; expected b'\\x93NUMPY', found {}{hint}",
-            PyBytes(magic_part)
-        )));
-    }
-    let (Some(&major), Some(&minor)) = (prefix.get(6), prefix.get(7)) else {
-        return Err(eof("magic string", 8, got));
-    };
-    let version = (major, minor);
-    let Some(len_size) = length_size(version) else {
-        return Err(Error::header(format!(
-            "we only support format version (1,0), (2,0), and (3,0), not ({major},{minor})"
-        )));
-    };
-    let len_bytes = read_up_to(reader, len_size as u64)?;
-    if len_bytes.len() < len_size {
-        return Err(eof("array header length", len_size, len_bytes.len()));
-    }
-    let mut le = [0u8; 4];
-    le.iter_mut().zip(&len_bytes).for_each(|(d, &b)| *d = b);
-    let header_len = usize::try_from(u32::from_le_bytes(le)).unwrap_or(usize::MAX);
+    let (version, len_size, header_len) = read_prefix(reader)?;
+    let header_len = usize::try_from(header_len).unwrap_or(usize::MAX);
 
     // Check the claimed length before reading or allocating anything. A
     // latin-1 char is one byte; a UTF-8 char at most four.
@@ -153,13 +119,49 @@ pub(crate) fn read_header<R: Read>(reader: &mut R, opts: &ReadOptions) -> Result
     })
 }
 
-/// The size of the header length field of a format version.
-fn length_size(version: (u8, u8)) -> Option<usize> {
-    match version {
-        (1, 0) => Some(2),
-        (2, 0) | (3, 0) => Some(4),
-        _ => None,
+/// Reads the magic, the version and the header length field: the version,
+/// the field's size and HEADER_LEN.
+fn read_prefix<R: Read>(reader: &mut R) -> Result<((u8, u8), usize, u32)> {
+    let prefix = read_up_to(reader, 8)?;
+    let got = prefix.len();
+    if got == 0 {
+        return Err(Error::header(
+            "the input is empty; expected an npy file starting with b'\\x93NUMPY'",
+        ));
     }
+    let magic_part = prefix.get(..got.min(MAGIC.len())).unwrap_or(&[]);
+    // A correct but truncated magic is an EOF error (as numpy reports it).
+    if !MAGIC.starts_with(magic_part) {
+        let hint = if magic_part.starts_with(b"PK") {
+            " (this looks like a zip archive: read .npz files as archives)"
+        } else {
+            ""
+        };
+        return Err(Error::header(format!(
+            "the magic string is not correct; expected b'\\x93NUMPY', found {}{hint}",
+            PyBytes(magic_part)
+        )));
+    }
+    let (Some(&major), Some(&minor)) = (prefix.get(6), prefix.get(7)) else {
+        return Err(eof("magic string", 8, got));
+    };
+    let version = (major, minor);
+    let len_size = match version {
+        (1, 0) => 2,
+        (2, 0) | (3, 0) => 4,
+        _ => {
+            return Err(Error::header(format!(
+                "we only support format version (1,0), (2,0), and (3,0), not ({major},{minor})"
+            )));
+        }
+    };
+    let len_bytes = read_up_to(reader, len_size as u64)?;
+    if len_bytes.len() < len_size {
+        return Err(eof("array header length", len_size, len_bytes.len()));
+    }
+    let mut le = [0u8; 4];
+    le.iter_mut().zip(&len_bytes).for_each(|(d, &b)| *d = b);
+    Ok((version, len_size, u32::from_le_bytes(le)))
 }
 
 /// Where the data starts by the length a file's first bytes declare (the
@@ -168,15 +170,11 @@ fn length_size(version: (u8, u8)) -> Option<usize> {
 /// of an object and must know whether they hold the whole header.
 #[cfg(feature = "object_store")]
 pub(crate) fn declared_data_offset(bytes: &[u8]) -> Option<u64> {
-    if !bytes.starts_with(MAGIC) {
-        return None;
-    }
-    let len_size = length_size((*bytes.get(6)?, *bytes.get(7)?))?;
-    let mut len = [0u8; 4];
-    len.get_mut(..len_size)?
-        .copy_from_slice(bytes.get(8..8usize.checked_add(len_size)?)?);
-    let prefix = MAGIC.len().checked_add(2)?.checked_add(len_size)?;
-    u64::from(u32::from_le_bytes(len)).checked_add(prefix as u64)
+    let (_, len_size, header_len) = read_prefix(&mut { bytes }).ok()?;
+    // magic, version, length field, header
+    u64::from(header_len)
+        .checked_add(len_size as u64)?
+        .checked_add(8)
 }
 
 /// Parses the header at the start of `bytes`.
