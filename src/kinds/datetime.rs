@@ -394,14 +394,14 @@ fn to_secs_nanos(
     )))
 }
 
-/// A count of `unit` from floor seconds and nanoseconds (`0..1e9`), through
-/// the coarsest of [`STEPS`] that holds the nanoseconds, exactly or refused.
-fn from_secs_nanos(
-    secs: i64,
-    nanos: u32,
-    unit: DatetimeUnit,
-    datetime: bool,
-) -> crate::Result<i64> {
+/// A count of `unit` from nanoseconds since 1970-01-01 (or of a duration),
+/// `|ns| < 2^100`: from its floor seconds and nanoseconds (`0..1e9`),
+/// through the coarsest of [`STEPS`] that holds the nanoseconds, exactly or
+/// refused.
+fn from_nanos(ns: i128, unit: DatetimeUnit, datetime: bool) -> crate::Result<i64> {
+    // nonzero divisors
+    let (secs, nanos) = (ns.div_euclid(1_000_000_000), ns.rem_euclid(1_000_000_000));
+    let nanos = u32::try_from(nanos).unwrap_or(0);
     let msg =
         |r: &str| crate::Error::mismatch(format!("{secs} s + {nanos} ns in unit {unit}: {r}"));
     let why = |r: Refusal| match r {
@@ -414,7 +414,7 @@ fn from_secs_nanos(
         .find(|&(_, _, ns)| nanos.checked_rem(ns) == Some(0))
         .unwrap_or(STEPS[3]);
     // |secs| * 1e9 + 1e9 is far inside an i128
-    let n = i128::from(secs)
+    let n = secs
         .saturating_mul(i128::from(per))
         .saturating_add(i128::from(nanos.checked_div(ns).unwrap_or(nanos)));
     let step = DatetimeUnit::new(step);
@@ -444,22 +444,18 @@ impl<U: TimeUnitMarker> TryFrom<std::time::SystemTime> for Datetime64<U> {
     /// The count of `U` since 1970-01-01, exactly (a time finer than `U`
     /// fails, as a write into a coarser unit does).
     fn try_from(t: std::time::SystemTime) -> crate::Result<Self> {
-        let (secs, nanos) = match t.duration_since(std::time::SystemTime::UNIX_EPOCH) {
-            Ok(d) => (i64::try_from(d.as_secs()).ok(), d.subsec_nanos()),
-            Err(e) => {
-                let d = e.duration();
-                // before the epoch: -(s + n) = -(s + 1) + (1e9 - n)
-                let (carry, nanos) = match d.subsec_nanos() {
-                    0 => (0, 0),
-                    n => (1, 1_000_000_000_u32.saturating_sub(n)),
-                };
-                let secs = d.as_secs().checked_add(carry).map(i64::try_from);
-                (secs.and_then(Result::ok).map(i64::wrapping_neg), nanos)
-            }
+        // a Duration's nanoseconds are below 2^95
+        let ns = match t.duration_since(std::time::SystemTime::UNIX_EPOCH) {
+            Ok(d) => d.as_nanos() as i128,
+            Err(e) => (e.duration().as_nanos() as i128).wrapping_neg(),
         };
-        let secs =
-            secs.ok_or_else(|| crate::Error::mismatch("SystemTime overflows 64-bit seconds"))?;
-        from_secs_nanos(secs, nanos, U::UNIT, true).map(Self::new)
+        // floor seconds within 64 bits, NaT's count left out
+        if i64::try_from(ns.div_euclid(1_000_000_000)).is_ok_and(|s| s != NAT) {
+            return from_nanos(ns, U::UNIT, true).map(Self::new);
+        }
+        Err(crate::Error::mismatch(
+            "SystemTime overflows 64-bit seconds",
+        ))
     }
 }
 
@@ -478,9 +474,10 @@ impl<U: TimeUnitMarker> TryFrom<std::time::Duration> for Timedelta64<U> {
     type Error = crate::Error;
     /// The count of `U`, exactly.
     fn try_from(d: std::time::Duration) -> crate::Result<Self> {
-        let secs = i64::try_from(d.as_secs())
-            .map_err(|_| crate::Error::mismatch("Duration overflows 64-bit seconds"))?;
-        from_secs_nanos(secs, d.subsec_nanos(), U::UNIT, false).map(Self::new)
+        if i64::try_from(d.as_secs()).is_err() {
+            return Err(crate::Error::mismatch("Duration overflows 64-bit seconds"));
+        }
+        from_nanos(d.as_nanos() as i128, U::UNIT, false).map(Self::new)
     }
 }
 
@@ -494,7 +491,7 @@ impl<U: TimeUnitMarker> TryFrom<std::time::Duration> for Timedelta64<U> {
 /// start; midnight); a time within a day is refused, not truncated.
 #[cfg(feature = "chrono")]
 mod with_chrono {
-    use super::{Datetime64, TimeUnitMarker, Timedelta64, from_secs_nanos, to_secs_nanos};
+    use super::{Datetime64, TimeUnitMarker, Timedelta64, from_nanos, to_secs_nanos};
     use crate::format::dtype::{DatetimeUnit, TimeUnit};
     use crate::kinds::timeconv::{NAT, Refusal, convert};
     use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, TimeDelta};
@@ -634,7 +631,9 @@ mod with_chrono {
                     "{t} is a leap second, which a datetime64 cannot hold"
                 )));
             }
-            from_secs_nanos(utc.timestamp(), nanos, U::UNIT, true).map(Self::new)
+            // |secs| < 2^43
+            let ns = i128::from(utc.timestamp()).wrapping_mul(1_000_000_000);
+            from_nanos(ns.wrapping_add(nanos.into()), U::UNIT, true).map(Self::new)
         }
     }
 
@@ -665,17 +664,10 @@ mod with_chrono {
         type Error = crate::Error;
         /// The count of `U`, exactly.
         fn try_from(d: TimeDelta) -> crate::Result<Self> {
-            // chrono gives the nanoseconds the sign of the whole; the exact
-            // path takes them in 0..1e9 after floor seconds. chrono's
-            // seconds are within ±2^54, so neither step can wrap.
-            let (secs, nanos) = match d.subsec_nanos() {
-                n if n < 0 => (
-                    d.num_seconds().wrapping_sub(1),
-                    n.wrapping_add(1_000_000_000),
-                ),
-                n => (d.num_seconds(), n),
-            };
-            from_secs_nanos(secs, nanos.unsigned_abs(), U::UNIT, false).map(Self::new)
+            // chrono gives the nanoseconds the sign of the whole; its
+            // seconds are within ±2^54, so neither step can wrap
+            let ns = i128::from(d.num_seconds()).wrapping_mul(1_000_000_000);
+            from_nanos(ns.wrapping_add(d.subsec_nanos().into()), U::UNIT, false).map(Self::new)
         }
     }
 }

@@ -55,29 +55,24 @@ impl<'de, const N: usize> Deserialize<'de> for Padding<N> {
 /// gives up exactly `N` elements (the tracer counts them).
 struct PaddingVisitor<const N: usize>;
 
+/// The visits of a value that is padding whatever it holds.
+macro_rules! ignore_value {
+    ($($visit:ident($($ty:ty)?))*) => {$(
+        fn $visit<E: serde::de::Error>(self, $(_: $ty)?) -> Result<Self::Value, E> {
+            Ok(Padding)
+        }
+    )*};
+}
+
 impl<'de, const N: usize> Visitor<'de> for PaddingVisitor<N> {
     type Value = Padding<N>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{N} bytes of padding")
     }
-    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Padding)
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Padding)
-    }
+    ignore_value!(visit_none() visit_unit() visit_u64(u64) visit_i64(i64) visit_bytes(&[u8]));
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_newtype_struct(PADDING, self)
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(Padding)
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(Padding)
-    }
-    fn visit_bytes<E: serde::de::Error>(self, _: &[u8]) -> Result<Self::Value, E> {
-        Ok(Padding)
     }
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         IgnoredAny::deserialize(d)?;

@@ -9,7 +9,7 @@
 // Constants only; the lint keeps it that way.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
-use crate::format::dtype::ScalarType;
+use crate::format::dtype::{DatetimeUnit, ScalarType};
 use crate::kinds::convert::{f16_bits_to_f64, f32_to_f64};
 
 /// `#[serde(with = "npy_serde::complex")]`: newtype over `(re, im)`.
@@ -206,6 +206,18 @@ impl Special<'_> {
                 .or_else(|| name.starts_with("$npy_serde::").then_some(Special::Unknown))
                 .or_else(|| name.starts_with('$').then_some(Special::Foreign)),
         }
+    }
+
+    /// The scalar type of an element newtype (a bit-pattern float, a
+    /// datetime or a timedelta; an error for a time unit that does not
+    /// parse), `None` for the other specials.
+    pub(crate) fn scalar(self) -> Option<Result<ScalarType, &'static str>> {
+        Some(match self {
+            Special::Bits(kind) => Ok(kind.own),
+            Special::Datetime(unit) => DatetimeUnit::parse(unit).map(ScalarType::Datetime),
+            Special::Timedelta(unit) => DatetimeUnit::parse(unit).map(ScalarType::Timedelta),
+            _ => return None,
+        })
     }
 }
 

@@ -47,7 +47,7 @@ use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Variant
 
 use crate::de::de_methods;
 use crate::error::{Error, Result};
-use crate::format::dtype::{DatetimeUnit, Dtype, ScalarType};
+use crate::format::dtype::{Dtype, ScalarType};
 use crate::kinds::special::Special;
 use crate::options::DEFAULT_MAX_DEPTH;
 
@@ -377,13 +377,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         visitor.visit_unit()
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, TraceError> {
-        self.deserialize_unit(visitor)
-    }
+    de_methods!(to (deserialize_unit) deserialize_unit_struct);
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
         // `Option<T>` goes on to `T::deserialize(probe)`, which refuses;
@@ -415,14 +409,11 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             return Ok(value);
         }
         self.ctx.enter()?;
-        let special = match kind {
-            Some(Special::Bits(kind)) => Some(kind.own),
-            Some(Special::Datetime(rest)) => Some(ScalarType::Datetime(datetime_unit(name, rest)?)),
-            Some(Special::Timedelta(rest)) => {
-                Some(ScalarType::Timedelta(datetime_unit(name, rest)?))
-            }
-            _ => None,
-        };
+        let special = kind.and_then(Special::scalar).transpose().map_err(|_| {
+            TraceError::Npy(Error::unsupported(format!(
+                "unknown datetime unit in `{name}`"
+            )))
+        })?;
         // A plain newtype is transparent, at the top level too.
         let top = self.top && special.is_none();
         let value = visitor.visit_newtype_struct(Tracer {
@@ -538,15 +529,6 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         self.ctx.leave(Some(traced));
         Ok(value)
     }
-}
-
-/// `$npy_serde::M8[25s]` -> unit 25 s; `$npy_serde::M8` -> generic.
-fn datetime_unit(token: &str, rest: &str) -> Result<DatetimeUnit, TraceError> {
-    DatetimeUnit::parse(rest).map_err(|_| {
-        TraceError::Npy(Error::unsupported(format!(
-            "unknown datetime unit in `{token}`"
-        )))
-    })
 }
 
 /// The complex number whose `(re, im)` traced as `parts`: a `(2,)`
@@ -1006,7 +988,7 @@ mod tests {
     #[test]
     fn datetime_units() {
         use crate::format::dtype::{DatetimeUnit, TimeUnit};
-        let unit = |rest| super::datetime_unit("t", rest).ok();
+        let unit = |rest| DatetimeUnit::parse(rest).ok();
         assert_eq!(unit(""), Some(DatetimeUnit::new(TimeUnit::Generic)));
         assert_eq!(
             unit("[us]"),
