@@ -431,35 +431,34 @@ impl DtypeTree {
             return Ok(());
         };
         // rows of at least a byte (par's layouts)
-        let size = std::num::NonZeroUsize::new(row).ok_or_else(internal)?;
-        let (slot, rest) = out.split_at_mut_checked(row).ok_or_else(internal)?;
+        let (slot, rest) = out
+            .split_at_mut_checked(row)
+            .filter(|_| row > 0)
+            .ok_or_else(internal)?;
         self.encode(first, slot)?;
-        // bytes of `rest` written, and the values the fast mode left
-        let (mut done, mut left) = (0usize, values);
+        // the values the fast mode took: up to its first miss (as the fast
+        // mode of `spec.rs` ends there), the rest by the tree
+        let mut done = 0usize;
         if let Some(layout) = self.flat().filter(|l| l.itemsize() == row && row <= WINDOW) {
             let mut block = [0u8; BLOCK];
             let mut flat = Flat::new(&mut block);
             flat.resume(layout);
-            left = &[];
-            for (i, v) in values.iter().enumerate() {
-                if flat.put(v).is_ok() {
-                    continue;
+            let mut at = 0;
+            for v in values {
+                // a full block goes out (with room, a `put` fails only
+                // at a miss)
+                if !flat.room() {
+                    at = copy_rows(flat.drain().0, rest, at)?;
                 }
-                // the block full or a miss: the rows stored go out
-                done = copy_rows(flat.drain().0, rest, done)?;
                 if flat.put(v).is_err() {
-                    // a miss: this element and the rest by the tree (as
-                    // the fast mode of `spec.rs` ends at its first miss)
-                    left = values.get(i..).unwrap_or_default();
                     break;
                 }
+                done = done.wrapping_add(1);
             }
-            done = copy_rows(flat.suspend().0, rest, done)?;
+            copy_rows(flat.suspend().0, rest, at)?;
         }
-        let slots = rest.get_mut(done..).unwrap_or_default();
-        left.iter()
-            .zip(slots.chunks_exact_mut(size.get()))
-            .try_for_each(|(v, slot)| self.encode(v, slot))
+        let slots = rest.chunks_exact_mut(row).skip(done);
+        (values.iter().skip(done).zip(slots)).try_for_each(|(v, slot)| self.encode(v, slot))
     }
 
     #[cold]
