@@ -1185,11 +1185,12 @@ fn write_uint(buf: &mut [u8], bits: u64, s: &Scalar) -> Result<()> {
 struct Rec<'a, 'f, 'b, E> {
     /// The record's fields in dtype order.
     kids: &'a [FieldNode],
-    /// While the fields come in dtype order, the ones still to come;
-    /// emptied once one did not (`seen` then has the state).
+    /// While the fields come in dtype order by their `&'static str` keys,
+    /// the ones still to come; emptied at the first looked up by name (a
+    /// map's key, or a struct's out of order: `seen` then has the state).
     rest: std::slice::Iter<'a, FieldNode>,
-    /// Once the fields came out of dtype order: where their flags (given
-    /// or not, one per field) start in the frame's `marks` (kept by the
+    /// Once a field was looked up by name: where the flags (given or not,
+    /// one per field) start in the frame's `marks` (kept by the
     /// tree, so that a `Rec` owns no memory), and the field looked at
     /// first for the next key (the one after the last written).
     seen: Option<(usize, usize)>,
@@ -1275,10 +1276,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
         value
             .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
             .map_err(|e| e.field(&f.name))?;
-        if self.seen.is_none() && idx == self.in_order() {
-            self.rest.next();
-            return Ok(());
-        }
+        // from the first field by name on, the given ones are flagged
         let (at, next) = (self.frame.marks.len(), self.in_order());
         let (at, _) = *self.seen.get_or_insert_with(|| {
             // the fields before the first out of order were given
