@@ -224,18 +224,6 @@ impl FieldNode {
 /// Longest subarray of scalars compiled as one node per element.
 const UNROLL: usize = 16;
 
-/// The fast-path tag of a scalar (a plain number's fast path is the
-/// node's `num`).
-fn leaf_tag(s: &Scalar) -> Tag {
-    match (s.order(), s.ty()) {
-        (ByteOrder::Big, _) => Tag::Other,
-        (_, ScalarType::Unicode(_)) => Tag::Unicode,
-        (_, ScalarType::Bytes(_)) => Tag::Bytes,
-        (_, ScalarType::Datetime(_) | ScalarType::Timedelta(_)) => Tag::Time,
-        _ => Tag::Other,
-    }
-}
-
 /// The node of a value of `dims` (outermost first) of `dt` elements in the
 /// `size` bytes at `off` (a subarray dtype's own dims inside them).
 fn compile(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> TreeNode {
@@ -282,11 +270,21 @@ fn compile(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> T
                 ..TreeNode::leaf(Tag::Record, off, size, strict)
             }
         }
-        Dtype::Scalar(s) => TreeNode {
-            scalar: Some(*s),
-            num: s.plain(),
-            ..TreeNode::leaf(leaf_tag(s), off, size, strict)
-        },
+        Dtype::Scalar(s) => {
+            // a plain number's fast path is the node's `num`
+            let tag = match (s.order(), s.ty()) {
+                (ByteOrder::Big, _) => Tag::Other,
+                (_, ScalarType::Unicode(_)) => Tag::Unicode,
+                (_, ScalarType::Bytes(_)) => Tag::Bytes,
+                (_, ScalarType::Datetime(_) | ScalarType::Timedelta(_)) => Tag::Time,
+                _ => Tag::Other,
+            };
+            TreeNode {
+                scalar: Some(*s),
+                num: s.plain(),
+                ..TreeNode::leaf(tag, off, size, strict)
+            }
+        }
         Dtype::Subarray(base, dims) => compile(base, dims, off, size, strict),
     }
 }
@@ -515,9 +513,16 @@ trait Pass: ser::Error {
     /// The fast pass's failure (the exact pass never calls it).
     fn missed() -> Self;
     fn of(e: Error) -> Self;
-    /// The error with the field or index it happened in.
-    fn field(self, key: &str) -> Self;
-    fn index(self, i: usize) -> Self;
+    /// The error with the field or index it happened in (the fast pass
+    /// has none).
+    #[inline(always)]
+    fn field(self, _: &str) -> Self {
+        self
+    }
+    #[inline(always)]
+    fn index(self, _: usize) -> Self {
+        self
+    }
 
     /// Off the fast paths: the fast pass ends (a miss), the exact pass
     /// runs `rule`.
@@ -538,14 +543,6 @@ impl Pass for Miss {
     }
     #[inline(always)]
     fn of(_: Error) -> Miss {
-        Miss
-    }
-    #[inline(always)]
-    fn field(self, _: &str) -> Miss {
-        Miss
-    }
-    #[inline(always)]
-    fn index(self, _: usize) -> Miss {
         Miss
     }
 }
@@ -891,11 +888,6 @@ impl Slot<'_, '_> {
             .ok_or_else(|| mismatch(self.node, &found()))
     }
 
-    /// Writes the low bytes of `bits` over the slot, in `s`'s byte order.
-    fn write(self, bits: u64, s: &Scalar) -> Result<()> {
-        write_uint(self.buf, bits, s)
-    }
-
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
         if self.node.strict && self.node.scalar.map(|s| s.ty()) != Some(ty) {
@@ -946,7 +938,7 @@ impl Slot<'_, '_> {
                 if high != 0 && !(signed && high == -1) {
                     return Err(not_fit(v, &s));
                 }
-                self.write(v as u64, &s)
+                write_uint(self.buf, v as u64, &s)
             }
             ScalarType::Float(_) => {
                 let f = if v < 0 {
@@ -961,7 +953,7 @@ impl Slot<'_, '_> {
             }
             ScalarType::Datetime(_) | ScalarType::Timedelta(_) => {
                 let c = i64::try_from(v).map_err(|_| not_fit(v, &s))?;
-                self.write(c as u64, &s)
+                write_uint(self.buf, c as u64, &s)
             }
             _ => Err(mismatch(self.node, &format!("integer {v}"))),
         }
@@ -971,7 +963,7 @@ impl Slot<'_, '_> {
         let s = self.scalar(|| format!("float {}", show()))?;
         match s.ty() {
             ScalarType::Float(n @ (2 | 4 | 8)) => match float_bits(v, n) {
-                Some(b) => self.write(b, &s),
+                Some(b) => write_uint(self.buf, b, &s),
                 None => Err(inexact_float(&show(), &[v], from_f32, &s)),
             },
             _ => {
@@ -1057,7 +1049,7 @@ impl Slot<'_, '_> {
             _ => return Err(mismatch(self.node, &found())),
         };
         let c = convert_time(count, from, to, !delta)?;
-        self.write(c as u64, &s)
+        write_uint(self.buf, c as u64, &s)
     }
 
     /// A kind given as its bits ([`Bits`]: `half::f16`, `half::bf16`): its
@@ -1078,7 +1070,7 @@ impl Slot<'_, '_> {
         }
         self.strict_ok(kind.own)?;
         match self.node.scalar {
-            Some(s) if s.ty() == kind.own => self.write(bits, &s),
+            Some(s) if s.ty() == kind.own => write_uint(self.buf, bits, &s),
             _ => {
                 let v = (kind.value)(bits);
                 self.put_float(v, true, &|| v.to_string())
