@@ -224,18 +224,6 @@ impl FieldNode {
 /// Longest subarray of scalars compiled as one node per element.
 const UNROLL: usize = 16;
 
-/// The fast-path tag of a scalar (a plain number's fast path is the
-/// node's `num`).
-fn leaf_tag(s: &Scalar) -> Tag {
-    match (s.order(), s.ty()) {
-        (ByteOrder::Big, _) => Tag::Other,
-        (_, ScalarType::Unicode(_)) => Tag::Unicode,
-        (_, ScalarType::Bytes(_)) => Tag::Bytes,
-        (_, ScalarType::Datetime(_) | ScalarType::Timedelta(_)) => Tag::Time,
-        _ => Tag::Other,
-    }
-}
-
 /// The node of a value of `dims` (outermost first) of `dt` elements in the
 /// `size` bytes at `off` (a subarray dtype's own dims inside them).
 fn compile(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> TreeNode {
@@ -282,11 +270,21 @@ fn compile(dt: &Dtype, dims: &[u64], off: usize, size: usize, strict: bool) -> T
                 ..TreeNode::leaf(Tag::Record, off, size, strict)
             }
         }
-        Dtype::Scalar(s) => TreeNode {
-            scalar: Some(*s),
-            num: s.plain(),
-            ..TreeNode::leaf(leaf_tag(s), off, size, strict)
-        },
+        Dtype::Scalar(s) => {
+            // a plain number's fast path is the node's `num`
+            let tag = match (s.order(), s.ty()) {
+                (ByteOrder::Big, _) => Tag::Other,
+                (_, ScalarType::Unicode(_)) => Tag::Unicode,
+                (_, ScalarType::Bytes(_)) => Tag::Bytes,
+                (_, ScalarType::Datetime(_) | ScalarType::Timedelta(_)) => Tag::Time,
+                _ => Tag::Other,
+            };
+            TreeNode {
+                scalar: Some(*s),
+                num: s.plain(),
+                ..TreeNode::leaf(tag, off, size, strict)
+            }
+        }
         Dtype::Subarray(base, dims) => compile(base, dims, off, size, strict),
     }
 }
@@ -431,35 +429,34 @@ impl DtypeTree {
             return Ok(());
         };
         // rows of at least a byte (par's layouts)
-        let size = std::num::NonZeroUsize::new(row).ok_or_else(internal)?;
-        let (slot, rest) = out.split_at_mut_checked(row).ok_or_else(internal)?;
+        let (slot, rest) = out
+            .split_at_mut_checked(row)
+            .filter(|_| row > 0)
+            .ok_or_else(internal)?;
         self.encode(first, slot)?;
-        // bytes of `rest` written, and the values the fast mode left
-        let (mut done, mut left) = (0usize, values);
+        // the values the fast mode took: up to its first miss (as the fast
+        // mode of `spec.rs` ends there), the rest by the tree
+        let mut done = 0usize;
         if let Some(layout) = self.flat().filter(|l| l.itemsize() == row && row <= WINDOW) {
             let mut block = [0u8; BLOCK];
             let mut flat = Flat::new(&mut block);
             flat.resume(layout);
-            left = &[];
-            for (i, v) in values.iter().enumerate() {
-                if flat.put(v).is_ok() {
-                    continue;
+            let mut at = 0;
+            for v in values {
+                // a full block goes out (with room, a `put` fails only
+                // at a miss)
+                if !flat.room() {
+                    at = copy_rows(flat.drain().0, rest, at)?;
                 }
-                // the block full or a miss: the rows stored go out
-                done = copy_rows(flat.drain().0, rest, done)?;
                 if flat.put(v).is_err() {
-                    // a miss: this element and the rest by the tree (as
-                    // the fast mode of `spec.rs` ends at its first miss)
-                    left = values.get(i..).unwrap_or_default();
                     break;
                 }
+                done = done.wrapping_add(1);
             }
-            done = copy_rows(flat.suspend().0, rest, done)?;
+            copy_rows(flat.suspend().0, rest, at)?;
         }
-        let slots = rest.get_mut(done..).unwrap_or_default();
-        left.iter()
-            .zip(slots.chunks_exact_mut(size.get()))
-            .try_for_each(|(v, slot)| self.encode(v, slot))
+        let slots = rest.chunks_exact_mut(row).skip(done);
+        (values.iter().skip(done).zip(slots)).try_for_each(|(v, slot)| self.encode(v, slot))
     }
 
     #[cold]
@@ -516,9 +513,16 @@ trait Pass: ser::Error {
     /// The fast pass's failure (the exact pass never calls it).
     fn missed() -> Self;
     fn of(e: Error) -> Self;
-    /// The error with the field or index it happened in.
-    fn field(self, key: &str) -> Self;
-    fn index(self, i: usize) -> Self;
+    /// The error with the field or index it happened in (the fast pass
+    /// has none).
+    #[inline(always)]
+    fn field(self, _: &str) -> Self {
+        self
+    }
+    #[inline(always)]
+    fn index(self, _: usize) -> Self {
+        self
+    }
 
     /// Off the fast paths: the fast pass ends (a miss), the exact pass
     /// runs `rule`.
@@ -539,14 +543,6 @@ impl Pass for Miss {
     }
     #[inline(always)]
     fn of(_: Error) -> Miss {
-        Miss
-    }
-    #[inline(always)]
-    fn field(self, _: &str) -> Miss {
-        Miss
-    }
-    #[inline(always)]
-    fn index(self, _: usize) -> Miss {
         Miss
     }
 }
@@ -780,8 +776,8 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
     }
 
     /// An n-d array into a subarray whose outer dims are its shape: the
-    /// flat data encoded in C order as one axis of all the elements
-    /// (Fortran data into a buffer first, then reordered).
+    /// flat data encoded as one axis of all the elements into a buffer,
+    /// then copied into the slot in C order (Fortran data reordered).
     fn nd<T: ?Sized + Serialize>(self, code: &'static str, value: &T) -> Result<()> {
         let nd = crate::ser::probe::shape_of(value)?;
         // down the node's subarray axes, one per dim of the shape
@@ -804,7 +800,6 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
                 &format!("an n-d array of shape {}", ShapeRepr(&nd.dims)),
             ));
         };
-        let reordered = nd.reordered();
         let rank = self.node.rank.saturating_add(1);
         let flat = TreeNode {
             n: count,
@@ -812,17 +807,13 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             // the dims below the shape's (`fits`: at most the node's), and
             // the one flat axis
             rank: rank.saturating_sub(nd.dims.len()),
-            off: if reordered { 0 } else { self.node.off },
             kids: Box::new([FieldNode::kid(TreeNode {
                 off: 0,
                 ..inner.clone()
             })]),
             ..TreeNode::leaf(Tag::Sub, 0, self.node.size, self.node.strict)
         };
-        if !reordered {
-            let enc = Enc::<Error>::at(&flat, &mut *self.frame);
-            return crate::ser::probe::parts(value, code, |_| Ok(enc)).map(|_| ());
-        }
+        // encoded apart (zeroed, as the slot is), then copied in C order
         let mut stored = vec![0u8; self.node.size];
         let mut frame = Frame {
             buf: &mut stored,
@@ -831,8 +822,12 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
         };
         crate::ser::probe::parts(value, code, |_| Ok(Enc::<Error>::at(&flat, &mut frame)))?;
         let slot = self.slot()?;
-        let elsize = stored.len().checked_div(count).unwrap_or(0);
-        crate::ser::nd::reorder(&stored, slot.buf, &nd.dims, elsize, true);
+        if nd.reordered() {
+            let elsize = stored.len().checked_div(count).unwrap_or(0);
+            crate::ser::nd::reorder(&stored, slot.buf, &nd.dims, elsize, true);
+        } else {
+            slot.buf.copy_from_slice(&stored);
+        }
         Ok(())
     }
 
@@ -893,11 +888,6 @@ impl Slot<'_, '_> {
             .ok_or_else(|| mismatch(self.node, &found()))
     }
 
-    /// Writes the low bytes of `bits` over the slot, in `s`'s byte order.
-    fn write(self, bits: u64, s: &Scalar) -> Result<()> {
-        write_uint(self.buf, bits, s)
-    }
-
     /// In strict mode, whether the dtype is a scalar of exactly `ty`.
     fn strict_ok(&self, ty: ScalarType) -> Result<()> {
         if self.node.strict && self.node.scalar.map(|s| s.ty()) != Some(ty) {
@@ -948,7 +938,7 @@ impl Slot<'_, '_> {
                 if high != 0 && !(signed && high == -1) {
                     return Err(not_fit(v, &s));
                 }
-                self.write(v as u64, &s)
+                write_uint(self.buf, v as u64, &s)
             }
             ScalarType::Float(_) => {
                 let f = if v < 0 {
@@ -963,7 +953,7 @@ impl Slot<'_, '_> {
             }
             ScalarType::Datetime(_) | ScalarType::Timedelta(_) => {
                 let c = i64::try_from(v).map_err(|_| not_fit(v, &s))?;
-                self.write(c as u64, &s)
+                write_uint(self.buf, c as u64, &s)
             }
             _ => Err(mismatch(self.node, &format!("integer {v}"))),
         }
@@ -973,7 +963,7 @@ impl Slot<'_, '_> {
         let s = self.scalar(|| format!("float {}", show()))?;
         match s.ty() {
             ScalarType::Float(n @ (2 | 4 | 8)) => match float_bits(v, n) {
-                Some(b) => self.write(b, &s),
+                Some(b) => write_uint(self.buf, b, &s),
                 None => Err(inexact_float(&show(), &[v], from_f32, &s)),
             },
             _ => {
@@ -1059,7 +1049,7 @@ impl Slot<'_, '_> {
             _ => return Err(mismatch(self.node, &found())),
         };
         let c = convert_time(count, from, to, !delta)?;
-        self.write(c as u64, &s)
+        write_uint(self.buf, c as u64, &s)
     }
 
     /// A kind given as its bits ([`Bits`]: `half::f16`, `half::bf16`): its
@@ -1080,7 +1070,7 @@ impl Slot<'_, '_> {
         }
         self.strict_ok(kind.own)?;
         match self.node.scalar {
-            Some(s) if s.ty() == kind.own => self.write(bits, &s),
+            Some(s) if s.ty() == kind.own => write_uint(self.buf, bits, &s),
             _ => {
                 let v = (kind.value)(bits);
                 self.put_float(v, true, &|| v.to_string())
@@ -1186,11 +1176,12 @@ fn write_uint(buf: &mut [u8], bits: u64, s: &Scalar) -> Result<()> {
 struct Rec<'a, 'f, 'b, E> {
     /// The record's fields in dtype order.
     kids: &'a [FieldNode],
-    /// While the fields come in dtype order, the ones still to come;
-    /// emptied once one did not (`seen` then has the state).
+    /// While the fields come in dtype order by their `&'static str` keys,
+    /// the ones still to come; emptied at the first looked up by name (a
+    /// map's key, or a struct's out of order: `seen` then has the state).
     rest: std::slice::Iter<'a, FieldNode>,
-    /// Once the fields came out of dtype order: where their flags (given
-    /// or not, one per field) start in the frame's `marks` (kept by the
+    /// Once a field was looked up by name: where the flags (given or not,
+    /// one per field) start in the frame's `marks` (kept by the
     /// tree, so that a `Rec` owns no memory), and the field looked at
     /// first for the next key (the one after the last written).
     seen: Option<(usize, usize)>,
@@ -1276,10 +1267,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
         value
             .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
             .map_err(|e| e.field(&f.name))?;
-        if self.seen.is_none() && idx == self.in_order() {
-            self.rest.next();
-            return Ok(());
-        }
+        // from the first field by name on, the given ones are flagged
         let (at, next) = (self.frame.marks.len(), self.in_order());
         let (at, _) = *self.seen.get_or_insert_with(|| {
             // the fields before the first out of order were given

@@ -128,34 +128,11 @@ pub(crate) struct Flat<'b> {
     /// End of the stored elements in `block`.
     pos: usize,
     layout: Layout,
-    /// Per number type, the first position an element of that type does
-    /// not fit at: 0 for all but the layout's bare type.
-    ends: Ends,
-}
-
-/// A `u16` per [`Plain`], indexed by its discriminant (a constant at every
-/// call site, so each entry stays a register); `F64` is its last variant.
-#[derive(Debug, Default, Clone, Copy)]
-struct Ends([u16; Plain::F64 as usize + 1]);
-
-impl Ends {
-    /// The end for `num`.
-    #[inline(always)]
-    fn get(&self, num: Plain) -> u16 {
-        self.0.get(num as usize).copied().unwrap_or(0)
-    }
-
-    /// The ends for a layout.
-    #[inline]
-    fn of(layout: &Layout) -> Ends {
-        let mut ends = Ends::default();
-        if let Layout::Bare(num) = *layout
-            && let Some(end) = ends.0.get_mut(num as usize)
-        {
-            *end = u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
-        }
-        ends
-    }
+    /// Per number type (indexed by its discriminant, a constant at every
+    /// call site, so each entry stays a register; `F64` is the last), the
+    /// first position an element of that type does not fit at: 0 for all
+    /// but the layout's bare type.
+    ends: [u16; Plain::F64 as usize + 1],
 }
 
 impl<'b> Flat<'b> {
@@ -166,7 +143,7 @@ impl<'b> Flat<'b> {
             block,
             pos: 0,
             layout: Layout::None,
-            ends: Ends::default(),
+            ends: Default::default(),
         }
     }
 
@@ -174,7 +151,12 @@ impl<'b> Flat<'b> {
     #[inline]
     pub(crate) fn resume(&mut self, layout: Layout) {
         self.pos = 0;
-        self.ends = Ends::of(&layout);
+        self.ends = Default::default();
+        if let Layout::Bare(num) = layout
+            && let Some(end) = self.ends.get_mut(num as usize)
+        {
+            *end = u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
+        }
         self.layout = layout;
     }
 
@@ -184,7 +166,7 @@ impl<'b> Flat<'b> {
     #[inline]
     pub(crate) fn suspend(&mut self) -> (&[u8], u64) {
         let layout = std::mem::replace(&mut self.layout, Layout::None);
-        self.ends = Ends::default();
+        self.ends = Default::default();
         self.take(layout.itemsize())
     }
 
@@ -225,7 +207,8 @@ impl<'b> Flat<'b> {
         // depends on the layout only, so the compiler computes it once per
         // loop, and the one compare per element also proves the store in
         // bounds.
-        let ends = usize::from(self.ends.get(num)).min(BLOCK.saturating_sub(N).saturating_add(1));
+        let end = self.ends.get(num as usize).copied().unwrap_or(0);
+        let ends = usize::from(end).min(BLOCK.saturating_sub(N).saturating_add(1));
         let pos = self.pos;
         if pos >= ends {
             return Err(Miss);
@@ -255,7 +238,9 @@ trait Store: Sized {
     /// Takes one number of type `num`, its little-endian bytes.
     fn store<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), Miss>;
     /// A tuple element (a miss where the layout has none).
-    fn tuple(self) -> Result<Self::Tuple, Miss>;
+    fn tuple(self) -> Result<Self::Tuple, Miss> {
+        Err(Miss)
+    }
     /// A record element (a miss where the layout has none).
     fn record(self) -> Result<Self::Record, Miss> {
         Err(Miss)
@@ -480,9 +465,6 @@ impl Store for &mut Tuple<'_> {
             return Err(Miss);
         }
         put_at(self.window, &mut self.at, bytes)
-    }
-    fn tuple(self) -> Result<Self::Tuple, Miss> {
-        Err(Miss)
     }
 }
 
