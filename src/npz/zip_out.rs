@@ -52,8 +52,6 @@ struct Entry {
 /// The entry being written.
 struct Open {
     entry: Entry,
-    /// Where the zip64 extra's two sizes are in the local header.
-    sizes_at: u64,
     hasher: crc32fast::Hasher,
     /// `Some` for a deflated entry.
     deflater: Option<Deflater>,
@@ -101,6 +99,28 @@ fn field32(v: u64) -> u32 {
     if v > ZIP64_LIMIT { u32::MAX } else { v as u32 }
 }
 
+/// The zip64 extra field holding `fields` (none: no field at all).
+fn zip64_extra(fields: &[u64]) -> Vec<u8> {
+    let mut v = Vec::new();
+    if !fields.is_empty() {
+        put(&mut v, 1u16.to_le_bytes());
+        put(
+            &mut v,
+            (fields.len() as u16).saturating_mul(8).to_le_bytes(),
+        );
+        fields.iter().for_each(|f| put(&mut v, f.to_le_bytes()));
+    }
+    v
+}
+
+/// Where an entry's zip64 extra holds its two sizes in its local header:
+/// after the fixed part, the name and the extra's id and length.
+fn sizes_at(e: &Entry) -> u64 {
+    e.offset
+        .saturating_add(34)
+        .saturating_add(e.name.len() as u64)
+}
+
 impl<W: Write + Seek> ZipOut<W> {
     pub(crate) fn new(inner: W) -> ZipOut<W> {
         ZipOut {
@@ -131,12 +151,13 @@ impl<W: Write + Seek> ZipOut<W> {
             size: 0,
             offset,
         };
-        // after the fixed part, the name and the zip64 extra's id and length
-        let sizes_at = offset.saturating_add(34).saturating_add(name.len() as u64);
         let align = ARRAY_ALIGN as u64;
         // a stored entry's data starts at a multiple of `align`: the padding
         // field is at least 6 bytes (id, length, the alignment)
-        let past = sizes_at.saturating_add(16).checked_rem(align).unwrap_or(0);
+        let past = sizes_at(&entry)
+            .saturating_add(16)
+            .checked_rem(align)
+            .unwrap_or(0);
         let pad = match align.saturating_sub(past) {
             _ if entry.deflated || past == 0 => 0,
             pad if pad < 6 => pad.saturating_add(align),
@@ -148,9 +169,7 @@ impl<W: Write + Seek> ZipOut<W> {
         let extra = pad.saturating_add(20) as u16;
         shared_fields(&mut head, &entry, [u32::MAX; 2], extra);
         head.extend_from_slice(name.as_bytes());
-        put(&mut head, 1u16.to_le_bytes()); // zip64: uncompressed and compressed size
-        put(&mut head, 16u16.to_le_bytes());
-        put(&mut head, [0; 16]); // the two sizes, patched
+        head.extend(zip64_extra(&[0, 0])); // uncompressed and compressed size, patched
         if pad != 0 {
             put(&mut head, ALIGN_EXTRA.to_le_bytes());
             put(&mut head, (pad.saturating_sub(4) as u16).to_le_bytes());
@@ -160,7 +179,6 @@ impl<W: Write + Seek> ZipOut<W> {
         self.inner.write_all(&head)?;
         self.open = Some(Open {
             entry,
-            sizes_at,
             hasher: crc32fast::Hasher::new(),
             deflater: level.map(Deflater::new),
         });
@@ -183,7 +201,7 @@ impl<W: Write + Seek> ZipOut<W> {
         self.inner
             .seek(SeekFrom::Start(e.offset.saturating_add(14)))?;
         self.inner.write_all(&e.crc.to_le_bytes())?;
-        self.inner.seek(SeekFrom::Start(open.sizes_at))?;
+        self.inner.seek(SeekFrom::Start(sizes_at(&e)))?;
         self.inner.write_all(&e.size.to_le_bytes())?;
         self.inner.write_all(&e.packed.to_le_bytes())?;
         self.inner.seek(SeekFrom::Start(end))?;
@@ -216,25 +234,12 @@ impl<W: Write + Seek> ZipOut<W> {
         }
         let mut cd = Vec::new();
         for e in &self.done {
-            let mut zip64 = Vec::new();
             // both sizes in zip64 when either needs it, as zipfile does
-            let sizes = if e.size > ZIP64_LIMIT || e.packed > ZIP64_LIMIT {
-                put(&mut zip64, e.size.to_le_bytes());
-                put(&mut zip64, e.packed.to_le_bytes());
-                [u32::MAX; 2]
-            } else {
-                [field32(e.packed), field32(e.size)]
-            };
-            if e.offset > ZIP64_LIMIT {
-                put(&mut zip64, e.offset.to_le_bytes());
-            }
-            if !zip64.is_empty() {
-                // the extra field: its id, its length, then the fields
-                let fields = std::mem::take(&mut zip64);
-                put(&mut zip64, 1u16.to_le_bytes());
-                put(&mut zip64, (fields.len() as u16).to_le_bytes());
-                zip64.extend_from_slice(&fields);
-            }
+            let big = e.size.max(e.packed) > ZIP64_LIMIT;
+            let mut fields = if big { vec![e.size, e.packed] } else { vec![] };
+            fields.extend((e.offset > ZIP64_LIMIT).then_some(e.offset));
+            let sizes = [e.packed, e.size].map(|x| if big { u32::MAX } else { x as u32 });
+            let zip64 = zip64_extra(&fields);
             cd.extend_from_slice(b"PK\x01\x02");
             put(&mut cd, MADE_BY.to_le_bytes());
             shared_fields(&mut cd, e, sizes, zip64.len() as u16);
