@@ -500,16 +500,9 @@ impl<R: Read + Seek> NpzReader<R> {
         seed: S,
     ) -> Result<S::Value> {
         // only members named .npy are inflated ahead (see `packed`)
-        let present = member.len();
-        read_member(
-            &mut member,
-            &self.options,
-            &self.budget,
-            true,
-            present,
-            seed,
-        )
-        .map_err(|e| member_error(e, self.key(i)))
+        let (options, budget, present) = (&self.options, &self.budget, member.len());
+        read_member(&mut member, options, budget, true, present, seed)
+            .map_err(|e| member_error(e, self.key(i)))
     }
 
     /// Reads member `i`'s npy header, then its data whole (the columnar

@@ -324,10 +324,8 @@ impl<W: Write + Seek> NpzWriter<W> {
                 Ok(Unchecked::Written) => return Ok(()),
                 Ok(Unchecked::WrongHeader { .. } | Unchecked::Redo) => {
                     // what was written is dropped; the entry opens again
-                    let again = self
-                        .zip
-                        .abort()
-                        .and_then(|()| self.zip.start(&member_name(key), level));
+                    let name = member_name(key);
+                    let again = self.zip.abort().and_then(|()| self.zip.start(&name, level));
                     again.map_err(|e| self.abandon(key, e))?;
                 }
                 Err(e) => return Err(self.abandon(key, e)),

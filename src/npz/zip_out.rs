@@ -52,6 +52,8 @@ struct Entry {
 /// The entry being written.
 struct Open {
     entry: Entry,
+    /// Where the zip64 extra's two sizes are in the local header.
+    sizes_at: u64,
     hasher: crc32fast::Hasher,
     /// `Some` for a deflated entry.
     deflater: Option<Deflater>,
@@ -103,22 +105,11 @@ fn field32(v: u64) -> u32 {
 fn zip64_extra(fields: &[u64]) -> Vec<u8> {
     let mut v = Vec::new();
     if !fields.is_empty() {
-        put(&mut v, 1u16.to_le_bytes());
-        put(
-            &mut v,
-            (fields.len() as u16).saturating_mul(8).to_le_bytes(),
-        );
-        fields.iter().for_each(|f| put(&mut v, f.to_le_bytes()));
+        let len = (fields.len() as u16).saturating_mul(8);
+        v.extend([1, len].iter().flat_map(|x: &u16| x.to_le_bytes()));
+        v.extend(fields.iter().flat_map(|f| f.to_le_bytes()));
     }
     v
-}
-
-/// Where an entry's zip64 extra holds its two sizes in its local header:
-/// after the fixed part, the name and the extra's id and length.
-fn sizes_at(e: &Entry) -> u64 {
-    e.offset
-        .saturating_add(34)
-        .saturating_add(e.name.len() as u64)
 }
 
 impl<W: Write + Seek> ZipOut<W> {
@@ -151,13 +142,12 @@ impl<W: Write + Seek> ZipOut<W> {
             size: 0,
             offset,
         };
+        // after the fixed part, the name and the zip64 extra's id and length
+        let sizes_at = offset.saturating_add(34).saturating_add(name.len() as u64);
         let align = ARRAY_ALIGN as u64;
         // a stored entry's data starts at a multiple of `align`: the padding
         // field is at least 6 bytes (id, length, the alignment)
-        let past = sizes_at(&entry)
-            .saturating_add(16)
-            .checked_rem(align)
-            .unwrap_or(0);
+        let past = sizes_at.saturating_add(16).checked_rem(align).unwrap_or(0);
         let pad = match align.saturating_sub(past) {
             _ if entry.deflated || past == 0 => 0,
             pad if pad < 6 => pad.saturating_add(align),
@@ -179,6 +169,7 @@ impl<W: Write + Seek> ZipOut<W> {
         self.inner.write_all(&head)?;
         self.open = Some(Open {
             entry,
+            sizes_at,
             hasher: crc32fast::Hasher::new(),
             deflater: level.map(Deflater::new),
         });
@@ -201,7 +192,7 @@ impl<W: Write + Seek> ZipOut<W> {
         self.inner
             .seek(SeekFrom::Start(e.offset.saturating_add(14)))?;
         self.inner.write_all(&e.crc.to_le_bytes())?;
-        self.inner.seek(SeekFrom::Start(sizes_at(&e)))?;
+        self.inner.seek(SeekFrom::Start(open.sizes_at))?;
         self.inner.write_all(&e.size.to_le_bytes())?;
         self.inner.write_all(&e.packed.to_le_bytes())?;
         self.inner.seek(SeekFrom::Start(end))?;
