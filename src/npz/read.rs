@@ -697,18 +697,12 @@ impl<R: Read + Seek> NpzReader<R> {
         let (options, budget) = (self.options.clone(), self.budget.clone());
         let key = self.key(i).to_owned();
         let rows = self.zip.by_index_seek(i).map_err(Error::from);
-        rows.and_then(|mut member| {
-            rows_of(
-                &mut member,
-                range,
-                &options,
-                &budget,
-                |m, at, start, total| {
-                    check_size(size, at.saturating_add(total))?;
-                    m.seek(SeekFrom::Start(at.saturating_add(start)))?;
-                    Ok(())
-                },
-            )
+        rows.and_then(|mut m| {
+            rows_of(&mut m, range, &options, &budget, |m, at, start, total| {
+                check_size(size, at.saturating_add(total))?;
+                m.seek(SeekFrom::Start(at.saturating_add(start)))?;
+                Ok(())
+            })
         })
         .map_err(|e| member_error(e, &key))
     }
