@@ -168,7 +168,7 @@ impl<'de, R: Read + Seek> MapAccess<'de> for Members<'_, R> {
             .next()
             .ok_or_else(|| Error::schema("internal: member value without key"))?;
         #[cfg(feature = "rayon")]
-        if let Some(member) = take_inflated(&mut self.ahead, i) {
+        if let Some(member) = self.ahead.remove(&i) {
             return self.npz.read_inflated(i, member, seed);
         }
         self.npz.read_index(i, seed)
@@ -337,33 +337,19 @@ impl<'de> MapAccess<'de> for Records<'_> {
 }
 
 /// The deflated members of `order` (the members a struct or map will read),
-/// inflated on rayon's pool (`inflate.rs`) when there are at least two and
-/// the pool has at least two threads; none otherwise (then nothing
-/// changes).
+/// inflated on rayon's pool (`inflate.rs`) when there are at least two
+/// (their compressed bytes read first, see [`NpzReader::packed`]) and the
+/// pool has at least two threads; none otherwise (then nothing changes).
 #[cfg(feature = "rayon")]
 fn inflate_ahead<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Ahead {
-    let deflated: Vec<usize> = order
-        .iter()
-        .copied()
-        .filter(|&i| npz.is_deflated(i))
-        .collect();
+    let packed: Vec<Packed> = order.iter().filter_map(|&i| npz.packed(i)).collect();
     // (asked only now: the first call starts rayon's global pool)
-    if deflated.len() < 2 || rayon::current_num_threads() < 2 {
+    if packed.len() < 2 || rayon::current_num_threads() < 2 {
         return Ahead::new();
     }
-    let packed: Vec<Packed> = deflated.into_iter().filter_map(|i| npz.packed(i)).collect();
     inflate_all(packed, &npz.options)
 }
 
-/// Members inflated ahead and not yet read: `None` for one left to the
-/// sequential path.
+/// Members inflated ahead and not yet read, by index.
 #[cfg(feature = "rayon")]
-type Ahead = Vec<(usize, Option<Inflated>)>;
-
-/// Member `i`'s inflated bytes, if it was inflated ahead and they are
-/// exactly the zip stream's.
-#[cfg(feature = "rayon")]
-fn take_inflated(ahead: &mut Ahead, i: usize) -> Option<Inflated> {
-    let at = ahead.iter().position(|(m, _)| *m == i)?;
-    ahead.swap_remove(at).1
-}
+type Ahead = std::collections::HashMap<usize, Inflated>;

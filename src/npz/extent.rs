@@ -9,7 +9,6 @@
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 use std::io::{Read, Seek, SeekFrom};
-#[cfg(feature = "object_store")]
 use std::ops::Range;
 
 use crate::error::{Error, Result};
@@ -39,17 +38,6 @@ struct Entry {
     /// Whether it is stored (compression method 0), not deflated.
     #[cfg_attr(not(feature = "object_store"), allow(dead_code))]
     stored: bool,
-}
-
-/// Where the central directory lies.
-struct Directory {
-    cd_start: u64,
-    /// Where it ends: its end record starts there.
-    end: u64,
-    /// The entries it promises.
-    count: u64,
-    /// How far the archive sits behind other bytes.
-    shift: u64,
 }
 
 /// The archive's directory, as far as the checks need it.
@@ -90,12 +78,12 @@ impl Extent {
     /// Finds the end of central directory record and reads the directory's
     /// entries, refusing an archive whose structures run past its end.
     pub(crate) fn scan<R: Read + Seek>(r: &mut R, len: u64) -> Result<Self> {
-        let dir = Self::directory(r, len)?;
-        let cd = read_at(r, dir.cd_start, dir.end.saturating_sub(dir.cd_start))?;
+        let (dir, count, shift) = Self::directory(r, len)?;
+        let cd = read_at(r, dir.start, dir.end.saturating_sub(dir.start))?;
         Ok(Extent {
             len,
-            cd_start: dir.cd_start,
-            entries: parse_entries(&cd, dir.count, dir.shift),
+            cd_start: dir.start,
+            entries: parse_entries(&cd, count, shift),
         })
     }
 
@@ -105,13 +93,14 @@ impl Extent {
     /// an object reads before [`Extent::scan`].
     #[cfg(feature = "object_store")]
     pub(crate) fn directory_range<R: Read + Seek>(r: &mut R, len: u64) -> Result<Range<u64>> {
-        let dir = Self::directory(r, len)?;
-        Ok(dir.cd_start..dir.end)
+        Ok(Self::directory(r, len)?.0)
     }
 
     /// Finds the end of central directory record (and the zip64 one) and
-    /// where the directory lies, refusing one that runs past them.
-    fn directory<R: Read + Seek>(r: &mut R, len: u64) -> Result<Directory> {
+    /// where the directory lies (it ends where its end record starts),
+    /// refusing one that runs past them; with the entries it promises and
+    /// how far the archive sits behind other bytes.
+    fn directory<R: Read + Seek>(r: &mut R, len: u64) -> Result<(Range<u64>, u64, u64)> {
         let tail_start = len.saturating_sub(TAIL);
         let tail = read_at(r, tail_start, len.saturating_sub(tail_start))?;
         let Some(i) = tail.windows(4).rposition(|w| w == EOCD) else {
@@ -164,12 +153,7 @@ impl Extent {
         }
         // an archive behind other bytes: the directory ends at its record
         let cd_start = cd_end.saturating_sub(cd_size);
-        Ok(Directory {
-            cd_start,
-            end: cd_end,
-            count,
-            shift: cd_start.saturating_sub(cd_offset),
-        })
+        Ok((cd_start..cd_end, count, cd_start.saturating_sub(cd_offset)))
     }
 
     /// Why there is no end record: the file is cut inside its central

@@ -50,7 +50,7 @@
 use flate2::{Decompress, FlushDecompress, Status};
 use rayon::prelude::*;
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::io::{Cursor, Read};
 
 use crate::format::header_read::parse_header;
@@ -107,20 +107,17 @@ impl Read for Inflated {
     }
 }
 
-/// Inflates `members` on rayon's pool (largest first): for each, its
-/// member index and its inflated bytes if they are exactly the zip
-/// stream's (see the module docs), else `None`.
-pub(crate) fn inflate_all(
-    members: Vec<Packed>,
-    options: &ReadOptions,
-) -> Vec<(usize, Option<Inflated>)> {
+/// Inflates `members` on rayon's pool (largest first): by member index,
+/// the inflated bytes of those whose bytes are exactly the zip stream's
+/// (see the module docs).
+pub(crate) fn inflate_all(members: Vec<Packed>, options: &ReadOptions) -> HashMap<usize, Inflated> {
     let mut jobs = members;
     // largest first (by the inflated size claimed: it is what costs time),
     // so that the last task to start is a small one
     jobs.sort_by_key(|p| std::cmp::Reverse(p.declared));
     jobs.into_par_iter()
         .with_max_len(1)
-        .map(|packed| (packed.index, inflate(packed, options)))
+        .filter_map(|packed| Some((packed.index, inflate(packed, options)?)))
         .collect()
 }
 

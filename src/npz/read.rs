@@ -19,7 +19,7 @@ use crate::format::header_read::read_up_to;
 use crate::format::header_read::{ParsedHeader, read_header};
 use crate::format::pyrepr::PyStr;
 use crate::npy::reader::NpyReader;
-use crate::npy::rows::{Window, checked_window, whole_array};
+use crate::npy::rows::{checked_window, whole_array};
 use crate::options::ReadOptions;
 
 use super::extent::Extent;
@@ -461,15 +461,6 @@ impl<R: Read + Seek> NpzReader<R> {
         })
     }
 
-    /// Whether member `i` is deflated (and not encrypted): one worth
-    /// inflating on another thread. Reads the member's local header.
-    #[cfg(feature = "rayon")]
-    pub(crate) fn is_deflated(&mut self, i: usize) -> bool {
-        self.zip
-            .by_index_raw(i)
-            .is_ok_and(|f| !f.encrypted() && f.compression() == CompressionMethod::Deflated)
-    }
-
     /// Member `i`'s compressed bytes (checked to lie in the archive), with
     /// what the directory claims of its inflated bytes, if the sequential
     /// path would open it (an `.npy`, deflated, unencrypted member). `None` leaves the member to the
@@ -509,16 +500,9 @@ impl<R: Read + Seek> NpzReader<R> {
         seed: S,
     ) -> Result<S::Value> {
         // only members named .npy are inflated ahead (see `packed`)
-        let present = member.len();
-        read_member(
-            &mut member,
-            &self.options,
-            &self.budget,
-            true,
-            present,
-            seed,
-        )
-        .map_err(|e| member_error(e, self.key(i)))
+        let (options, budget, present) = (&self.options, &self.budget, member.len());
+        read_member(&mut member, options, budget, true, present, seed)
+            .map_err(|e| member_error(e, self.key(i)))
     }
 
     /// Reads member `i`'s npy header, then its data whole (the columnar
@@ -696,12 +680,14 @@ impl<R: Read + Seek> NpzReader<R> {
             if member.file.compression() == CompressionMethod::Stored {
                 return Ok(Err(member.file.size()));
             }
-            let (w, total, _) = rows_header(member, range, options, budget)?;
-            let skipped = std::io::copy(&mut member.by_ref().take(w.start), &mut std::io::sink())?;
-            if skipped < w.start {
-                return Err(short_member(skipped, total));
-            }
-            read_rows_at(member, w, total).map(Ok)
+            let rows = rows_of(member, range, options, budget, |member, _, start, total| {
+                let skipped = std::io::copy(&mut member.take(start), &mut std::io::sink())?;
+                if skipped < start {
+                    return Err(short_member(skipped, total));
+                }
+                Ok(())
+            });
+            rows.map(Ok)
         })?;
         let size = match deflated {
             Ok(rows) => return Ok(rows),
@@ -711,34 +697,33 @@ impl<R: Read + Seek> NpzReader<R> {
         let (options, budget) = (self.options.clone(), self.budget.clone());
         let key = self.key(i).to_owned();
         let rows = self.zip.by_index_seek(i).map_err(Error::from);
-        rows.and_then(|mut member| {
-            let (w, total, data_at) = rows_header(&mut member, range, &options, &budget)?;
-            check_size(size, data_at.saturating_add(total))?;
-            member.seek(SeekFrom::Start(data_at.saturating_add(w.start)))?;
-            read_rows_at(&mut member, w, total)
+        rows.and_then(|mut m| {
+            rows_of(&mut m, range, &options, &budget, |m, at, start, total| {
+                check_size(size, at.saturating_add(total))?;
+                m.seek(SeekFrom::Start(at.saturating_add(start)))?;
+                Ok(())
+            })
         })
         .map_err(|e| member_error(e, &key))
     }
 }
 
-/// Reads a member's npy header and finds rows `range` in its data, checked
-/// against the limits and charged to `budget` before anything is read.
-/// Returns them with the whole data's size and its offset in the member.
-fn rows_header<M: Read>(
+/// Reads rows `range` of a member: its npy header, then the rows, found
+/// in its data and checked against the limits and charged to `budget`
+/// before anything is read; `to_rows` brings the member from its data's
+/// offset in the member, to the rows' start in the data (of `total`
+/// bytes).
+fn rows_of<M: Read>(
     member: &mut M,
     range: &Range<u64>,
     options: &ReadOptions,
     budget: &Budget,
-) -> Result<(Window, u64, u64)> {
+    to_rows: impl FnOnce(&mut M, u64, u64, u64) -> Result<()>,
+) -> Result<(Header, Vec<u8>)> {
     let parsed = read_header(member, &whole_array(options))?;
-    let rows = checked_window(&parsed.header, range, options.max_elements, budget)?;
+    let w = checked_window(&parsed.header, range, options.max_elements, budget)?;
     let total = parsed.header.data_len()?;
-    Ok((rows, total, parsed.data_offset as u64))
-}
-
-/// Reads rows `w` from a member positioned at their start (`total`: the
-/// whole data's size).
-fn read_rows_at<M: Read>(member: &mut M, w: Window, total: u64) -> Result<(Header, Vec<u8>)> {
+    to_rows(member, parsed.data_offset as u64, w.start, total)?;
     let bytes = read_up_to(member, w.len)?;
     if (bytes.len() as u64) < w.len {
         let got = w.start.saturating_add(bytes.len() as u64);

@@ -323,7 +323,10 @@ impl<W: Write + Seek> NpzWriter<W> {
             match one_pass_unchecked(&mut self.zip, &Val(value), options, CHUNK) {
                 Ok(Unchecked::Written) => return Ok(()),
                 Ok(Unchecked::WrongHeader { .. } | Unchecked::Redo) => {
-                    self.restart(key, level)?;
+                    // what was written is dropped; the entry opens again
+                    let name = member_name(key);
+                    let again = self.zip.abort().and_then(|()| self.zip.start(&name, level));
+                    again.map_err(|e| self.abandon(key, e))?;
                 }
                 Err(e) => return Err(self.abandon(key, e)),
             }
@@ -331,14 +334,6 @@ impl<W: Write + Seek> NpzWriter<W> {
         options
             .write_exact(&mut self.zip, &Val(value), false)
             .map_err(|e| self.abandon(key, e))
-    }
-
-    /// Drops what was written of the entry being written and opens it
-    /// again, empty, at the same level.
-    fn restart(&mut self, key: &str, level: Option<u32>) -> Result<()> {
-        self.keys.remove(key);
-        self.zip.abort().map_err(|e| e.in_member(key))?;
-        self.begin(key, level)
     }
 
     /// Starts member `key.npy` of `len` records of `dtype` (a subarray

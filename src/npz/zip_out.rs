@@ -101,6 +101,17 @@ fn field32(v: u64) -> u32 {
     if v > ZIP64_LIMIT { u32::MAX } else { v as u32 }
 }
 
+/// The zip64 extra field holding `fields` (none: no field at all).
+fn zip64_extra(fields: &[u64]) -> Vec<u8> {
+    let mut v = Vec::new();
+    if !fields.is_empty() {
+        let len = (fields.len() as u16).saturating_mul(8);
+        v.extend([1, len].iter().flat_map(|x: &u16| x.to_le_bytes()));
+        v.extend(fields.iter().flat_map(|f| f.to_le_bytes()));
+    }
+    v
+}
+
 impl<W: Write + Seek> ZipOut<W> {
     pub(crate) fn new(inner: W) -> ZipOut<W> {
         ZipOut {
@@ -148,9 +159,7 @@ impl<W: Write + Seek> ZipOut<W> {
         let extra = pad.saturating_add(20) as u16;
         shared_fields(&mut head, &entry, [u32::MAX; 2], extra);
         head.extend_from_slice(name.as_bytes());
-        put(&mut head, 1u16.to_le_bytes()); // zip64: uncompressed and compressed size
-        put(&mut head, 16u16.to_le_bytes());
-        put(&mut head, [0; 16]); // the two sizes, patched
+        head.extend(zip64_extra(&[0, 0])); // uncompressed and compressed size, patched
         if pad != 0 {
             put(&mut head, ALIGN_EXTRA.to_le_bytes());
             put(&mut head, (pad.saturating_sub(4) as u16).to_le_bytes());
@@ -216,25 +225,12 @@ impl<W: Write + Seek> ZipOut<W> {
         }
         let mut cd = Vec::new();
         for e in &self.done {
-            let mut zip64 = Vec::new();
             // both sizes in zip64 when either needs it, as zipfile does
-            let sizes = if e.size > ZIP64_LIMIT || e.packed > ZIP64_LIMIT {
-                put(&mut zip64, e.size.to_le_bytes());
-                put(&mut zip64, e.packed.to_le_bytes());
-                [u32::MAX; 2]
-            } else {
-                [field32(e.packed), field32(e.size)]
-            };
-            if e.offset > ZIP64_LIMIT {
-                put(&mut zip64, e.offset.to_le_bytes());
-            }
-            if !zip64.is_empty() {
-                // the extra field: its id, its length, then the fields
-                let fields = std::mem::take(&mut zip64);
-                put(&mut zip64, 1u16.to_le_bytes());
-                put(&mut zip64, (fields.len() as u16).to_le_bytes());
-                zip64.extend_from_slice(&fields);
-            }
+            let big = e.size.max(e.packed) > ZIP64_LIMIT;
+            let mut fields = if big { vec![e.size, e.packed] } else { vec![] };
+            fields.extend((e.offset > ZIP64_LIMIT).then_some(e.offset));
+            let sizes = [e.packed, e.size].map(|x| if big { u32::MAX } else { x as u32 });
+            let zip64 = zip64_extra(&fields);
             cd.extend_from_slice(b"PK\x01\x02");
             put(&mut cd, MADE_BY.to_le_bytes());
             shared_fields(&mut cd, e, sizes, zip64.len() as u16);
