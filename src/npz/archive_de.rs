@@ -337,16 +337,17 @@ impl<'de> MapAccess<'de> for Records<'_> {
 }
 
 /// The deflated members of `order` (the members a struct or map will read),
-/// inflated on rayon's pool (`inflate.rs`) when there are at least two
-/// (their compressed bytes read first, see [`NpzReader::packed`]) and the
-/// pool has at least two threads; none otherwise (then nothing changes).
+/// inflated on rayon's pool (`inflate.rs`) when there are at least two and
+/// the pool has at least two threads (only then are their compressed bytes
+/// read, see [`NpzReader::packed`]); none otherwise (then nothing changes).
 #[cfg(feature = "rayon")]
 fn inflate_ahead<R: Read + Seek>(npz: &mut NpzReader<R>, order: &[usize]) -> Ahead {
-    let packed: Vec<Packed> = order.iter().filter_map(|&i| npz.packed(i)).collect();
+    let deflated = order.iter().filter(|&&i| npz.is_deflated(i)).count();
     // (asked only now: the first call starts rayon's global pool)
-    if packed.len() < 2 || rayon::current_num_threads() < 2 {
+    if deflated < 2 || rayon::current_num_threads() < 2 {
         return Ahead::new();
     }
+    let packed: Vec<Packed> = order.iter().filter_map(|&i| npz.packed(i)).collect();
     inflate_all(packed, &npz.options)
 }
 

@@ -461,10 +461,20 @@ impl<R: Read + Seek> NpzReader<R> {
         })
     }
 
+    /// Whether member `i` is deflated (and not encrypted): one worth
+    /// inflating on another thread. Reads the member's local header.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn is_deflated(&mut self, i: usize) -> bool {
+        self.zip
+            .by_index_raw(i)
+            .is_ok_and(|f| !f.encrypted() && f.compression() == CompressionMethod::Deflated)
+    }
+
     /// Member `i`'s compressed bytes (checked to lie in the archive), with
     /// what the directory claims of its inflated bytes, if the sequential
-    /// path would open it (an `.npy`, deflated, unencrypted member). `None` leaves the member to the
-    /// sequential path, which reports why it cannot be read.
+    /// path would open it (an `.npy`, deflated, unencrypted member). `None`
+    /// leaves the member to the sequential path, which reports why it
+    /// cannot be read.
     #[cfg(feature = "rayon")]
     pub(crate) fn packed(&mut self, i: usize) -> Option<super::inflate::Packed> {
         let max_bytes = self.options.max_bytes;
