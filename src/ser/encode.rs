@@ -636,14 +636,12 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     /// exactly this type; anything else by [`Slot::put_number`].
     #[inline(always)]
     fn put_plain<const N: usize>(self, num: Plain, bytes: [u8; N]) -> Result<(), E> {
-        if self.node.num == Some(num)
-            && let Some(d) = self
-                .frame
-                .bytes(self.node, N)
-                .and_then(|s| s.first_chunk_mut())
-        {
-            *d = bytes;
-            return Ok(());
+        if self.node.num == Some(num) {
+            let slot = self.frame.bytes(self.node, N);
+            if let Some(d) = slot.and_then(|s| s.first_chunk_mut()) {
+                *d = bytes;
+                return Ok(());
+            }
         }
         let mut raw = [0u8; 8];
         if let Some(d) = raw.first_chunk_mut::<N>() {
@@ -659,8 +657,8 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     fn put_str(self, v: &str) -> Result<(), E> {
         if self.node.tag == Tag::Unicode
             && !v.ends_with('\0')
-            && let Some(slot) = self.frame.bytes(self.node, self.node.size)
-            && put_unicode(slot, v, false)
+            && (self.frame.bytes(self.node, self.node.size))
+                .is_some_and(|slot| put_unicode(slot, v, false))
         {
             return Ok(());
         }
@@ -1579,16 +1577,13 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), E> {
-        if self.node.tag == Tag::Bytes
-            && v.last() != Some(&0)
-            && let Some((head, tail)) = self
-                .frame
-                .bytes(self.node, self.node.size)
-                .and_then(|s| s.split_at_mut_checked(v.len()))
-        {
-            head.copy_from_slice(v);
-            tail.fill(0);
-            return Ok(());
+        if self.node.tag == Tag::Bytes && v.last() != Some(&0) {
+            let slot = self.frame.bytes(self.node, self.node.size);
+            if let Some((head, tail)) = slot.and_then(|s| s.split_at_mut_checked(v.len())) {
+                head.copy_from_slice(v);
+                tail.fill(0);
+                return Ok(());
+            }
         }
         self.general(|e| e.converting()?.put_bytes(v))
     }
@@ -1618,16 +1613,15 @@ impl<'a: 'f, 'f, 'b, E: Pass> ser::Serializer for Enc<'a, 'f, 'b, E> {
             return value.serialize(self);
         }
         // the unit is the dtype's: the count is stored as it is
-        if self.node.tag == Tag::Time
-            && self.node.is_token(name)
-            && let Captured::Int(count) = probe(value)
-        {
-            let d = self
-                .frame
-                .bytes(self.node, 8)
-                .and_then(|s| s.first_chunk_mut());
-            *d.ok_or_else(|| E::of(internal()))? = count.to_le_bytes();
-            return Ok(());
+        if self.node.tag == Tag::Time && self.node.is_token(name) {
+            if let Captured::Int(count) = probe(value) {
+                let d = self
+                    .frame
+                    .bytes(self.node, 8)
+                    .and_then(|s| s.first_chunk_mut());
+                *d.ok_or_else(|| E::of(internal()))? = count.to_le_bytes();
+                return Ok(());
+            }
         }
         self.general(|e| e.special(name, value))
     }

@@ -152,10 +152,11 @@ impl<'b> Flat<'b> {
     pub(crate) fn resume(&mut self, layout: Layout) {
         self.pos = 0;
         self.ends = Default::default();
-        if let Layout::Bare(num) = layout
-            && let Some(end) = self.ends.get_mut(num as usize)
-        {
-            *end = u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
+        if let Layout::Bare(num) = layout {
+            if let Some(end) = self.ends.get_mut(num as usize) {
+                *end =
+                    u16::try_from(BLOCK.saturating_sub(num.size()).saturating_add(1)).unwrap_or(0);
+            }
         }
         self.layout = layout;
     }
