@@ -218,9 +218,9 @@ mod sealed {
         /// an empty one still has a dtype (read by `ser::infer`). The reader
         /// asks for `BULK` itself.
         const TEXT: NameText = NameText::EMPTY
-            .push(BULK_TYPED.as_bytes())
-            .push(Self::CODE.as_bytes())
-            .append(&Self::DIMS);
+            .push(Some(BULK_TYPED.as_bytes()))
+            .push(Some(Self::CODE.as_bytes()))
+            .push(Self::DIMS.bytes());
         /// [`TEXT`](Self::TEXT) as a string.
         const NAME: &'static str = NameText::as_str(&Self::TEXT);
         /// One element from exactly `SIZE` little-endian bytes (zeros for a
@@ -252,15 +252,18 @@ mod sealed {
 
         /// The text, `None` when full.
         pub(crate) const fn bytes(&self) -> Option<&[u8]> {
-            if self.len <= self.buf.len() {
-                Some(self.buf.split_at(self.len).0)
-            } else {
-                None
+            match self.buf.split_at_checked(self.len) {
+                Some((text, _)) => Some(text),
+                None => None,
             }
         }
 
-        /// Appends `bytes`.
-        pub(crate) const fn push(mut self, bytes: &[u8]) -> NameText {
+        /// Appends `bytes`; `None` (a full text's bytes) makes this one full.
+        pub(crate) const fn push(mut self, bytes: Option<&[u8]>) -> NameText {
+            let Some(bytes) = bytes else {
+                self.len = usize::MAX;
+                return self;
+            };
             let mut i = 0;
             while i < bytes.len() {
                 if self.len < self.buf.len() {
@@ -270,17 +273,6 @@ mod sealed {
                 i = i.wrapping_add(1);
             }
             self
-        }
-
-        /// Appends `other`, full if it is.
-        pub(crate) const fn append(self, other: &NameText) -> NameText {
-            match other.bytes() {
-                Some(bytes) => self.push(bytes),
-                None => NameText {
-                    len: usize::MAX,
-                    ..self
-                },
-            }
         }
 
         /// Appends `",n"` in decimal.
@@ -295,17 +287,16 @@ mod sealed {
                     break;
                 }
             }
-            self.push(digits.split_at(k.wrapping_sub(1)).1)
+            self.push(Some(digits.split_at(k.wrapping_sub(1)).1))
         }
 
         pub(crate) const fn as_str(&'static self) -> &'static str {
-            match self.bytes() {
-                Some(bytes) => match std::str::from_utf8(bytes) {
-                    Ok(s) => s,
-                    Err(_) => crate::kinds::special::BULK,
-                },
-                None => crate::kinds::special::BULK,
+            if let Some(bytes) = self.bytes() {
+                if let Ok(s) = std::str::from_utf8(bytes) {
+                    return s;
+                }
             }
+            crate::kinds::special::BULK
         }
     }
 }
@@ -344,7 +335,7 @@ impl<T: Number> Layout for T {
 impl<E: Element, const N: usize> Layout for [E; N] {
     const SIZE: usize = E::SIZE * N;
     const CODE: &'static str = E::CODE;
-    const DIMS: NameText = NameText::EMPTY.dim(N).append(&E::DIMS);
+    const DIMS: NameText = NameText::EMPTY.dim(N).push(E::DIMS.bytes());
     #[inline(always)]
     fn decode(bytes: &[u8]) -> Self {
         std::array::from_fn(|i| E::decode(nth::<E>(bytes, i)))

@@ -134,9 +134,10 @@ fn checked_order(shape: &[usize], order: Order, len: usize) -> Result<Order> {
 }
 
 /// The accessors the three n-d types share; `len` and `is_empty` where
-/// named.
+/// named, and for the two that own their data mutably (`NdViewMut`,
+/// `NdArray`) `data`, `data_mut` and `view` where `data_mut` is named.
 macro_rules! accessors {
-    ($($ty:ident<$($g:tt),+> $($len:ident)?;)+) => {$(
+    ($($ty:ident<$($g:tt),+> [$($len:ident)?] [$($data_mut:ident)?];)+) => {$(
         impl<$($g),+> $ty<$($g),+> {
             /// The size of each axis; `[]` for a 0-d array (one element).
             pub fn shape(&self) -> &[usize] {
@@ -158,11 +159,31 @@ macro_rules! accessors {
                 self.data.is_empty()
             }
             )?
+            $(
+            /// The elements, in [`order`](Self::order).
+            pub fn data(&self) -> &[T] {
+                &self.data
+            }
+
+            /// The elements, to be changed in place (the shape stays).
+            pub fn $data_mut(&mut self) -> &mut [T] {
+                &mut self.data
+            }
+
+            /// A read-only view of the same data (written without a copy).
+            pub fn view(&self) -> NdView<'_, T> {
+                NdView {
+                    shape: self.shape.clone(),
+                    order: self.order,
+                    data: &self.data,
+                }
+            }
+            )?
         }
     )+};
 }
 
-accessors!(NdView<'a, T> len; NdViewMut<'a, T>; NdArray<T> len;);
+accessors!(NdView<'a, T> [len] []; NdViewMut<'a, T> [] [data_mut]; NdArray<T> [len] [data_mut];);
 
 /// A borrowed n-d array: a shape, an [`Order`] and flat data.
 ///
@@ -224,25 +245,6 @@ impl<'a, T> NdViewMut<'a, T> {
     pub fn new(shape: Vec<usize>, order: Order, data: &'a mut [T]) -> Result<NdViewMut<'a, T>> {
         let order = checked_order(&shape, order, data.len())?;
         Ok(NdViewMut { shape, order, data })
-    }
-
-    /// The elements, in [`order`](Self::order).
-    pub fn data(&self) -> &[T] {
-        self.data
-    }
-
-    /// The elements, to be written in place.
-    pub fn data_mut(&mut self) -> &mut [T] {
-        self.data
-    }
-
-    /// A read-only view of the same data.
-    pub fn view(&self) -> NdView<'_, T> {
-        NdView {
-            shape: self.shape.clone(),
-            order: self.order,
-            data: self.data,
-        }
     }
 }
 
@@ -320,16 +322,6 @@ impl<T> NdArray<T> {
         NdArray { shape, order, data }
     }
 
-    /// The elements, in [`order`](Self::order).
-    pub fn data(&self) -> &[T] {
-        &self.data
-    }
-
-    /// The elements, to be changed in place (the shape stays).
-    pub fn data_mut(&mut self) -> &mut [T] {
-        &mut self.data
-    }
-
     /// The data as its numbers' little-endian bytes in place, for plain
     /// and complex numbers with feature `view` on a little-endian machine
     /// ([`number::le_in_place`](crate::kinds::number::le_in_place)).
@@ -343,15 +335,6 @@ impl<T> NdArray<T> {
     /// The elements, in [`order`](Self::order).
     pub fn into_vec(self) -> Vec<T> {
         self.data
-    }
-
-    /// A borrowed view of the array (written without a copy).
-    pub fn view(&self) -> NdView<'_, T> {
-        NdView {
-            shape: self.shape.clone(),
-            order: self.order,
-            data: &self.data,
-        }
     }
 
     /// The same array laid out in C order: a Fortran array's data is

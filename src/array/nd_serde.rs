@@ -309,15 +309,11 @@ impl<'de, T: Deserialize<'de> + 'static> Visitor<'de> for ReprVisitor<T> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<NdArray<T>, A::Error> {
-        let shape: Vec<usize> = seq
-            .next_element()?
-            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
-        let order: Order = seq
-            .next_element()?
-            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
-        let data: Vec<T> = seq
-            .next_element_seed(DataField(PhantomData))?
-            .ok_or_else(|| de::Error::invalid_length(2, &self))?;
+        let missing = |i| <A::Error as de::Error>::invalid_length(i, &self);
+        let shape: Vec<usize> = seq.next_element()?.ok_or_else(|| missing(0))?;
+        let order: Order = seq.next_element()?.ok_or_else(|| missing(1))?;
+        let data = seq.next_element_seed(DataField(PhantomData))?;
+        let data: Vec<T> = data.ok_or_else(|| missing(2))?;
         NdArray::from_parts(shape, order, data).map_err(de::Error::custom)
     }
 }

@@ -437,24 +437,20 @@ impl<W: Write> NpyWriter<W> {
                 .map_err(|e| e.at_record(index))?;
             match self.dtype() {
                 None => self.set_dtype(inferred),
-                Some(d) => {
-                    if !same_layout(&inferred, d) {
-                        return Err(Error::schema(format!(
-                            "appended records have dtype {inferred} but the file has {d}"
-                        ))
-                        .at_record(index));
-                    }
-                    self.check_layout = false;
+                Some(d) if !same_layout(&inferred, d) => {
+                    return Err(Error::schema(format!(
+                        "appended records have dtype {inferred} but the file has {d}"
+                    ))
+                    .at_record(index));
                 }
+                Some(_) => self.check_layout = false,
             }
         }
-        if let Some(len) = self.promised {
-            if self.count >= len {
-                return Err(Error::schema(format!(
-                    "more records than the {len} promised in the header"
-                ))
-                .at_record(index));
-            }
+        if let Some(len) = self.promised.filter(|&len| self.count >= len) {
+            return Err(Error::schema(format!(
+                "more records than the {len} promised in the header"
+            ))
+            .at_record(index));
         }
         if self.count == u64::MAX {
             return Err(Error::data("array size overflows").at_record(index));
@@ -536,13 +532,11 @@ impl<W: Write> NpyWriter<W> {
         if self.header.is_none() {
             self.write_header()?;
         }
-        if let Some(len) = self.promised {
-            if len != self.count {
-                return Err(Error::data(format!(
-                    "the header promised {len} records, {} were written",
-                    self.count
-                )));
-            }
+        if let Some(len) = self.promised.filter(|&len| len != self.count) {
+            return Err(Error::data(format!(
+                "the header promised {len} records, {} were written",
+                self.count
+            )));
         }
         if let (Some(patch), Some(tape), Some(old)) =
             (self.patch, self.tape.as_ref(), self.header.as_deref())

@@ -82,24 +82,22 @@ fn one_pass(value: &dyn Writable, opts: &WriteOptions) -> Option<Vec<u8>> {
     };
     // the flavour never fails: an error is impossible here
     let mut spec = single_pass(value, opts, &mut out, &mut output).ok()??;
-    let InMemory {
-        prefix, guessed, ..
-    } = output;
     // the descr and shape moved, not copied, into the header (a copy here
     // changes the heap's layout for what the caller allocates next)
     let shape = std::mem::take(&mut spec.shape);
     let fortran = spec.fortran;
     let header = Header::new(spec.into_descr(), fortran, shape);
     let data_len = usize::try_from(header.data_len().ok()?).ok()?;
-    if out.len().checked_sub(prefix)? != data_len {
+    if out.len().checked_sub(output.prefix)? != data_len {
         return None;
     }
+    let guessed = output.guessed;
     if guessed.is_some_and(|(f, s)| f == header.fortran_order && s == header.shape) {
         return Some(out);
     }
     let (head, _) = header.encode(opts.version).ok()?;
     // prefix <= out.len(): checked above
-    out.splice(..prefix, head);
+    out.splice(..output.prefix, head);
     Some(out)
 }
 
@@ -375,9 +373,6 @@ fn raw_nd<W: Write>(writer: &mut W, value: &dyn Writable, opts: &WriteOptions) -
     })
 }
 
-/// What [`raw_nd_parts`] hands a header and its data bytes to.
-type WriteParts<'a> = dyn FnMut(&Head, &[u8]) -> Result<()> + 'a;
-
 /// [`raw_nd`]'s header and data bytes, handed to `write`; the value
 /// behind `dyn` ([`DynValue`](crate::ser::DynValue)): a look at the top
 /// of every write, instantiated once.
@@ -385,7 +380,7 @@ type WriteParts<'a> = dyn FnMut(&Head, &[u8]) -> Result<()> + 'a;
 fn raw_nd_parts(
     value: &crate::ser::DynValue<'_>,
     opts: &WriteOptions,
-    write: &mut WriteParts<'_>,
+    write: &mut dyn FnMut(&Head, &[u8]) -> Result<()>,
 ) -> Result<bool> {
     if opts.dtype.is_some() || opts.fortran_order.is_some() {
         return Ok(false);

@@ -346,10 +346,8 @@ impl<'a> RowDecoder<'a> {
     /// dropped).
     #[inline]
     fn decode<T: DeserializeOwned>(&self, at: &mut ElementDe<'a, 'a>, bytes: &'a [u8]) -> T {
-        match self.try_decode(at, bytes) {
-            Ok(v) => v,
-            Err(()) => self.stand_in(at),
-        }
+        self.try_decode(at, bytes)
+            .unwrap_or_else(|()| self.stand_in(at))
     }
 
     #[cold]
