@@ -512,13 +512,15 @@ impl SpecState<'_> {
             Some(d) if d == depth => {}
             Some(_) => return Err(Error::schema("speculation: depth")),
         }
-        if !self.have {
+        let first = !self.have;
+        if first {
             self.first(&value)?;
-            self.put(value)?;
-            self.flat_layout();
-            return Ok(());
         }
-        self.put(value)
+        self.put(value)?;
+        if first {
+            self.flat_layout();
+        }
+        Ok(())
     }
 
     /// The fast mode's layout, once the first element showed the tree a
@@ -838,23 +840,16 @@ fn walk_element<T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<bool> {
     let depth = super::deeper(depth)?;
-    if st.leaf_depth == Some(depth) {
-        st.leaf(depth, value)?;
-        return Ok(st.have);
-    }
-    match value.serialize(Spec {
-        st: &mut *st,
-        block,
-        depth,
-    }) {
-        Ok(()) => {}
-        Err(_) if st.leaf_found => {
-            st.leaf_found = false;
-            st.leaf(depth, value)?;
+    if st.leaf_depth != Some(depth) {
+        let st = &mut *st;
+        match value.serialize(Spec { st, block, depth }) {
+            Ok(()) => return Ok(false),
+            Err(_) if st.leaf_found => st.leaf_found = false,
+            Err(e) => return Err(e),
         }
-        Err(e) => return Err(e),
     }
-    Ok(false)
+    st.leaf(depth, value)?;
+    Ok(true)
 }
 
 impl SpecSeq<'_, '_> {
