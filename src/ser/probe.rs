@@ -432,11 +432,9 @@ impl Take for Nothing {}
 struct Raw<'a, 'b>(&'a mut TakeBytes<'b>);
 
 impl Take for Raw<'_, '_> {
+    /// Data that are not bytes are handed nothing ([`raw`] says so).
     fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<(), Stop> {
-        match bytes_dyn(&data, nd, self.0)? {
-            true => Ok(()),
-            false => Err(Stop::Is(Found::Seq)),
-        }
+        bytes_dyn(&data, nd, self.0).map(drop)
     }
 }
 

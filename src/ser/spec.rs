@@ -955,14 +955,13 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         I: IntoIterator,
         I::Item: Serialize,
     {
-        let iter = iter.into_iter();
+        let mut iter = iter.into_iter();
         // serde's length hint for an iterator
         let hint = match iter.size_hint() {
             (lo, Some(hi)) if lo == hi => Some(lo),
             _ => None,
         };
         let mut seq = self.serialize_seq(hint)?;
-        let mut iter = iter;
         if seq.st.exact {
             for item in iter {
                 seq.exact_element(&item)?;
