@@ -236,10 +236,7 @@ pub(crate) fn speculate(
     let mut st = SpecState::new(align, out, output, known);
     let walked = match value.walk(&mut st) {
         // the value is not a sequence: one element (a 0-d array)
-        Err(_) if st.leaf_found => {
-            st.leaf_found = false;
-            st.leaf(0, value.value())
-        }
+        Err(_) if st.leaf_found => st.leaf(0, value.value()),
         walked => walked,
     };
     let found = walked.ok().and_then(|()| st.speculated());
