@@ -130,23 +130,16 @@ pub(crate) enum Found {
 macro_rules! refuse {
     ($($method:ident)*) => {$($crate::ser::refuse!(@ $method);)*};
     (@ numbers) => {
-        $crate::ser::refuse!(serialize_bool serialize_i8 serialize_i16 serialize_i32
-            serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64
-            serialize_f32 serialize_f64);
+        $crate::ser::refuse!(@fn serialize_bool(_: bool) Bool);
+        $crate::ser::refuse!(@fn serialize_f32(_: f32) Float);
+        $crate::ser::refuse!(@fn serialize_f64(_: f64) Float);
+        $crate::ser::refuse!(@ints serialize_i8(i8) serialize_i16(i16) serialize_i32(i32)
+            serialize_i64(i64) serialize_u8(u8) serialize_u16(u16) serialize_u32(u32)
+            serialize_u64(u64));
     };
-    (@ serialize_bool) => { $crate::ser::refuse!(@fn serialize_bool(_: bool) Bool); };
-    (@ serialize_i8) => { $crate::ser::refuse!(@fn serialize_i8(_: i8) Int); };
-    (@ serialize_i16) => { $crate::ser::refuse!(@fn serialize_i16(_: i16) Int); };
-    (@ serialize_i32) => { $crate::ser::refuse!(@fn serialize_i32(_: i32) Int); };
-    (@ serialize_i64) => { $crate::ser::refuse!(@fn serialize_i64(_: i64) Int); };
+    (@ints $($method:ident($ty:ty))*) => {$($crate::ser::refuse!(@fn $method(_: $ty) Int);)*};
     (@ serialize_i128) => { $crate::ser::refuse!(@fn serialize_i128(_: i128) Int); };
-    (@ serialize_u8) => { $crate::ser::refuse!(@fn serialize_u8(_: u8) Int); };
-    (@ serialize_u16) => { $crate::ser::refuse!(@fn serialize_u16(_: u16) Int); };
-    (@ serialize_u32) => { $crate::ser::refuse!(@fn serialize_u32(_: u32) Int); };
-    (@ serialize_u64) => { $crate::ser::refuse!(@fn serialize_u64(_: u64) Int); };
     (@ serialize_u128) => { $crate::ser::refuse!(@fn serialize_u128(_: u128) Int); };
-    (@ serialize_f32) => { $crate::ser::refuse!(@fn serialize_f32(_: f32) Float); };
-    (@ serialize_f64) => { $crate::ser::refuse!(@fn serialize_f64(_: f64) Float); };
     (@ serialize_char) => { $crate::ser::refuse!(@fn serialize_char(_: char) Char); };
     (@ serialize_str) => { $crate::ser::refuse!(@fn serialize_str(_: &str) Str); };
     (@ serialize_bytes) => { $crate::ser::refuse!(@fn serialize_bytes(_: &[u8]) Bytes); };
@@ -440,16 +433,12 @@ pub(crate) fn deeper(depth: usize) -> Result<usize> {
     // depth <= MAX_WRITE_DEPTH (checked here on the way down)
     let depth = depth.wrapping_add(1);
     if depth > MAX_WRITE_DEPTH {
-        return Err(too_deep());
+        return Err(Error::limit(format!(
+            "values nested more than {MAX_WRITE_DEPTH} deep (sequences and records) cannot be \
+             written as a numpy array"
+        )));
     }
     Ok(depth)
-}
-
-pub(crate) fn too_deep() -> Error {
-    Error::limit(format!(
-        "values nested more than {MAX_WRITE_DEPTH} deep (sequences and records) cannot be \
-         written as a numpy array"
-    ))
 }
 
 /// Why a fast path (the element encoder's fast pass, the flat arrays)

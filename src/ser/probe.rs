@@ -180,7 +180,7 @@ fn key_text_dyn(
 /// [`Stop::First`]. Only npz member dispatch asks this.
 #[cfg(feature = "npz")]
 pub(crate) fn top_of<T: ?Sized + Serialize>(value: &T) -> Stop {
-    kind_dyn(&value, true)
+    kind_dyn(&value)
 }
 
 /// Whether `value` is a tuple (or `[T; N]`) whose first element is a
@@ -191,12 +191,12 @@ pub(crate) fn first_is_record<T: ?Sized + Serialize>(value: &T) -> bool {
     matches!(top_of(value), Stop::First(true))
 }
 
-/// [`top_of`], the value behind `dyn` ([`DynValue`]); `peek`: whether a
-/// tuple's first element is looked at (only at the top: a value nesting
-/// tuples is not followed down).
+/// [`top_of`], the value behind `dyn` ([`DynValue`]). A tuple's first
+/// element is looked at the same way: one that is a tuple gives
+/// [`Stop::First`], so that a tuple of tuples is no sequence of records.
 #[inline(never)]
-fn kind_dyn(value: &DynValue<'_>, peek: bool) -> Stop {
-    match erased_serde::serialize(value, Bare::Kind { peek }) {
+fn kind_dyn(value: &DynValue<'_>) -> Stop {
+    match erased_serde::serialize(value, Bare::Kind) {
         Ok(Seen::Value(captured)) => Stop::Is(captured.found()),
         // a kind look takes nothing but numbers
         Ok(_) => Stop::Is(Found::Bytes),
@@ -376,10 +376,10 @@ enum Look<'a, H> {
     /// serde's defaults for `i128`/`u128` (an error).
     Key(bool, &'a mut dyn FnMut(&str)),
     /// What the value is ([`top_of`]): `Some` looked through, the crate's
-    /// special newtypes are scalars, `i128`/`u128` integers; with `peek`,
-    /// whether a tuple's first element is a record.
+    /// special newtypes are scalars, `i128`/`u128` integers; of a tuple,
+    /// whether its first element is a record.
     #[cfg_attr(not(feature = "npz"), allow(dead_code))]
-    Kind { peek: bool },
+    Kind,
     /// A sequence of sizes (an n-d array's shape).
     Dims,
     /// Bytes, and nothing else, handed to the callback while they are
@@ -432,11 +432,9 @@ impl Take for Nothing {}
 struct Raw<'a, 'b>(&'a mut TakeBytes<'b>);
 
 impl Take for Raw<'_, '_> {
+    /// Data that are not bytes are handed nothing ([`raw`] says so).
     fn data<T: ?Sized + Serialize>(self, nd: &NdShape, data: &T) -> Result<(), Stop> {
-        match bytes_dyn(&data, nd, self.0)? {
-            true => Ok(()),
-            false => Err(Stop::Is(Found::Seq)),
-        }
+        bytes_dyn(&data, nd, self.0).map(drop)
     }
 }
 
@@ -520,7 +518,7 @@ impl<H: Take> Look<'_, H> {
 }
 
 /// Collects a pair of numbers ([`Look::Value`]), sizes ([`Look::Dims`]),
-/// or stops at a tuple's first element ([`Look::Kind`] with `peek`).
+/// or stops at a tuple's first element ([`Look::Kind`]).
 enum Items {
     /// The parts so far and their count; past 2 (or a part that is no
     /// number) the sequence is no pair.
@@ -536,7 +534,7 @@ impl Items {
         match (look, found) {
             (Look::Value, _) => Ok(Items::Pair([(0.0, false); 2], 0)),
             (Look::Dims, _) => Ok(Items::Dims(Vec::new())),
-            (Look::Kind { peek: true }, Found::Tuple) => Ok(Items::First),
+            (Look::Kind, Found::Tuple) => Ok(Items::First),
             _ => Err(Stop::Is(found)),
         }
     }
@@ -544,7 +542,7 @@ impl Items {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stop> {
         match self {
             Items::First => Err(Stop::First(matches!(
-                kind_dyn(&value, false),
+                kind_dyn(&value),
                 Stop::Is(Found::Struct | Found::Map)
             ))),
             Items::Dims(dims) => {
@@ -711,7 +709,7 @@ impl<H: Take> ser::Serializer for Look<'_, H> {
                 None | Some(Special::Bits(_) | Special::Foreign) => value.serialize(self),
                 Some(_) => Ok(Seen::Value(Captured::Other)),
             },
-            Look::Kind { .. } if special::is_token(name) => Err(Stop::Special),
+            Look::Kind if special::is_token(name) => Err(Stop::Special),
             Look::Nd(code, take) => match Special::of(name) {
                 Some(Special::NdArray(code)) => value.serialize(Look::Nd(Some(code), take)),
                 None => value.serialize(Look::Nd(code, take)),

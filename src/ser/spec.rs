@@ -236,10 +236,7 @@ pub(crate) fn speculate(
     let mut st = SpecState::new(align, out, output, known);
     let walked = match value.walk(&mut st) {
         // the value is not a sequence: one element (a 0-d array)
-        Err(_) if st.leaf_found => {
-            st.leaf_found = false;
-            st.leaf(0, value.value())
-        }
+        Err(_) if st.leaf_found => st.leaf(0, value.value()),
         walked => walked,
     };
     let found = walked.ok().and_then(|()| st.speculated());
@@ -446,47 +443,44 @@ impl SpecState<'_> {
         Ok(())
     }
 
-    /// Windowed flavours: when `incoming` more bytes would grow the chunk
-    /// held (`base..end`) past the window, hands it to the flavour (unless
-    /// the pass only checks) and counts it; `true` when the chunk restarts
-    /// at `base`.
+    /// Room for `n` more bytes at `pos`: in windowed flavours, when they
+    /// would grow the chunk held (`base..pos`) past the window, the chunk is
+    /// handed to the flavour first (unless the pass only checks), counted,
+    /// and restarts at `base`. Returns where the bytes go, their total
+    /// (those handed on and those held) checked to stay a `usize`.
     #[inline]
-    fn hand_over(&mut self, end: usize, incoming: usize) -> Result<bool> {
-        let held = end.saturating_sub(self.base);
-        if held == 0 || held.saturating_add(incoming) <= self.window {
-            return Ok(false);
-        }
-        let data = self
-            .out
-            .get(self.base..end)
-            .ok_or_else(|| Error::schema("speculation: buffer"))?;
-        if !self.check_only {
-            if let Err(e) = self.output.chunk(data) {
-                return Err(self.fail(e));
-            }
-        }
-        // checked: the bytes encoded in all (flushed + pos) stay a usize,
-        // which bounds the element counts of `SpecSeq::i` (collect_seq)
-        self.flushed = self.flushed.checked_add(held).ok_or_else(too_large)?;
-        Ok(true)
-    }
-
-    /// Makes room for the next element (at `pos`): hands a full chunk to the
-    /// flush callback (chunked mode), checks the length and zeroes the next
-    /// block. Returns the element's (possibly moved) place.
-    #[inline(never)]
-    fn grow(&mut self) -> Result<(usize, usize)> {
+    fn claim(&mut self, n: usize) -> Result<(usize, usize)> {
         let mut start = self.pos;
-        if self.hand_over(start, self.itemsize)? {
+        let held = start.saturating_sub(self.base);
+        if held != 0 && held.saturating_add(n) > self.window {
+            let data = self.out.get(self.base..start);
+            let data = data.ok_or_else(|| Error::schema("speculation: buffer"))?;
+            if !self.check_only {
+                if let Err(e) = self.output.chunk(data) {
+                    return Err(self.fail(e));
+                }
+            }
+            // checked: the bytes encoded in all (flushed + pos) stay a usize,
+            // which bounds the element counts of `SpecSeq::i` (collect_seq)
+            self.flushed = self.flushed.checked_add(held).ok_or_else(too_large)?;
             if self.tape.dtype().has_gaps() {
                 // gaps the encoder leaves as they are: the reused chunk is
-                // re-zeroed a block at a time below
+                // re-zeroed a block at a time (`grow`)
                 self.out.truncate(self.base);
             }
             start = self.base;
         }
-        let end = start.checked_add(self.itemsize).ok_or_else(too_large)?;
-        self.total_fits(end)?;
+        let end = start.checked_add(n).ok_or_else(too_large)?;
+        end.checked_add(self.flushed).ok_or_else(too_large)?;
+        Ok((start, end))
+    }
+
+    /// Makes room for the next element (at `pos`, or at `base` after a
+    /// chunk was handed over, [`claim`](Self::claim)) and zeroes the next
+    /// block. Returns the element's (possibly moved) place.
+    #[inline(never)]
+    fn grow(&mut self) -> Result<(usize, usize)> {
+        let (start, end) = self.claim(self.itemsize)?;
         let window_end = self.base.saturating_add(self.window);
         // zero the next block while it is about to be written (still in
         // cache), not the whole output up front nor per element
@@ -515,13 +509,15 @@ impl SpecState<'_> {
             Some(d) if d == depth => {}
             Some(_) => return Err(Error::schema("speculation: depth")),
         }
-        if !self.have {
+        let first = !self.have;
+        if first {
             self.first(&value)?;
-            self.put(value)?;
-            self.flat_layout();
-            return Ok(());
         }
-        self.put(value)
+        self.put(value)?;
+        if first {
+            self.flat_layout();
+        }
+        Ok(())
     }
 
     /// The fast mode's layout, once the first element showed the tree a
@@ -588,8 +584,8 @@ impl SpecState<'_> {
 
     /// Appends elements stored by the fast mode (whole elements) at `pos`,
     /// after handing a chunk that would grow past the window to the flush
-    /// callback (chunked mode; a chunk then holds at most the window), and
-    /// checking the length.
+    /// callback ([`claim`](Self::claim); a chunk then holds at most the
+    /// window).
     #[inline(never)]
     fn append(&mut self, data: &[u8]) -> Result<()> {
         if data.is_empty() {
@@ -599,27 +595,18 @@ impl SpecState<'_> {
             // a checking pass keeps no chunk: the elements the fast mode
             // stored are only counted, as handed on
             self.flushed = self.flushed.checked_add(data.len()).ok_or_else(too_large)?;
-            return self.total_fits(self.pos);
+            return self
+                .pos
+                .checked_add(self.flushed)
+                .map(drop)
+                .ok_or_else(too_large);
         }
-        if self.hand_over(self.pos, data.len())? {
-            self.pos = self.base;
-        }
-        let end = self.pos.checked_add(data.len()).ok_or_else(too_large)?;
-        self.total_fits(end)?;
+        let (start, end) = self.claim(data.len())?;
         // the zeroed room past `pos` (for `put`) is not needed here
-        self.out.truncate(self.pos);
+        self.out.truncate(start);
         self.out.extend_from_slice(data);
         self.pos = end;
         Ok(())
-    }
-
-    /// Refuses data ending at `end` in `out` when all the bytes encoded
-    /// (those handed on and those held) would pass `usize::MAX`.
-    #[inline]
-    fn total_fits(&self, end: usize) -> Result<()> {
-        end.checked_add(self.flushed)
-            .map(drop)
-            .ok_or_else(too_large)
     }
 
     /// [`put`](SpecState::put) for an npz column's pass: of the record
@@ -628,13 +615,13 @@ impl SpecState<'_> {
     fn put_field<T: ?Sized + Serialize>(
         &mut self,
         value: &T,
-        (field, position): (&Field, usize),
+        column: (&Field, usize),
     ) -> Result<()> {
         if !self.have {
             self.first(&value)?;
         }
         let (out, tape) = self.slot()?;
-        value.serialize(Pick::new((field, position), tape, out))
+        value.serialize(Pick::new(column, tape, out))
     }
 
     /// The next element's bytes in `out` (room made by `grow` when the
@@ -751,15 +738,14 @@ impl SpecSeq<'_, '_> {
     #[inline(never)]
     fn exact_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let (i, top) = (self.i, self.depth == 0);
-        let put = match (self.room(), self.st.column) {
-            (Err(e), _) => Err(e),
-            (Ok(()), None) => self.step(value),
+        let put = self.room().and_then(|()| match self.st.column {
+            None => self.step(value),
             // an npz column's records (its shape has one axis)
-            (Ok(()), Some(column)) => self
+            Some(column) => self
                 .st
                 .put_field(value, column)
-                .map(|()| self.i = self.i.saturating_add(1)),
-        };
+                .map(|()| self.i = i.saturating_add(1)),
+        });
         put.map_err(|e| super::at_element(e, top, i))
     }
 
@@ -851,23 +837,16 @@ fn walk_element<T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<bool> {
     let depth = super::deeper(depth)?;
-    if st.leaf_depth == Some(depth) {
-        st.leaf(depth, value)?;
-        return Ok(st.have);
-    }
-    match value.serialize(Spec {
-        st: &mut *st,
-        block,
-        depth,
-    }) {
-        Ok(()) => {}
-        Err(_) if st.leaf_found => {
-            st.leaf_found = false;
-            st.leaf(depth, value)?;
+    if st.leaf_depth != Some(depth) {
+        let st = &mut *st;
+        match value.serialize(Spec { st, block, depth }) {
+            Ok(()) => return Ok(false),
+            Err(_) if st.leaf_found => st.leaf_found = false,
+            Err(e) => return Err(e),
         }
-        Err(e) => return Err(e),
     }
-    Ok(false)
+    st.leaf(depth, value)?;
+    Ok(true)
 }
 
 impl SpecSeq<'_, '_> {
@@ -973,14 +952,13 @@ impl<'s, 'o> ser::Serializer for Spec<'s, 'o> {
         I: IntoIterator,
         I::Item: Serialize,
     {
-        let iter = iter.into_iter();
+        let mut iter = iter.into_iter();
         // serde's length hint for an iterator
         let hint = match iter.size_hint() {
             (lo, Some(hi)) if lo == hi => Some(lo),
             _ => None,
         };
         let mut seq = self.serialize_seq(hint)?;
-        let mut iter = iter;
         if seq.st.exact {
             for item in iter {
                 seq.exact_element(&item)?;

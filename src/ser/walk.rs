@@ -44,10 +44,10 @@ pub(crate) struct Count<'a> {
 }
 
 impl<'a> Count<'a> {
-    fn new(shape: &'a mut Shape) -> Self {
+    fn new(shape: &'a mut Shape, depth: usize) -> Self {
         Count {
             shape,
-            depth: 0,
+            depth,
             i: 0,
             ints: 0,
         }
@@ -60,13 +60,11 @@ impl<'a> Count<'a> {
         if let Found::TupleVariant(..) | Found::StructVariant(..) = found {
             return found.refused();
         }
-        match self.leaf(false) {
-            Ok(()) => {
-                self.shape.stopped = true;
-                Error::schema("internal: a leaf")
-            }
-            Err(e) => e,
+        if let Err(e) = self.leaf(false) {
+            return e;
         }
+        self.shape.stopped = true;
+        Error::schema("internal: a leaf")
     }
 
     /// A special newtype: a leaf, not a number.
@@ -110,10 +108,7 @@ impl<'a> Count<'a> {
             ));
         }
         let (top, i) = (self.depth == 0, self.i);
-        let below = Count {
-            depth: super::deeper(self.depth)?,
-            ..Count::new(&mut *self.shape)
-        };
+        let below = Count::new(&mut *self.shape, super::deeper(self.depth)?);
         let counted = value.serialize(below);
         if !std::mem::take(&mut self.shape.stopped) {
             counted.map_err(|e| super::at_element(e, top, i))?;
@@ -144,9 +139,9 @@ pub(crate) fn count(value: &DynValue<'_>, bytes: bool, nd: bool) -> Result<Shape
         ..Shape::default()
     };
     let counted = if nd {
-        probe::parts(value, "", |_| Ok(Count::new(&mut shape))).map(drop)
+        probe::parts(value, "", |_| Ok(Count::new(&mut shape, 0))).map(drop)
     } else {
-        erased_serde::serialize(value, Count::new(&mut shape))
+        erased_serde::serialize(value, Count::new(&mut shape, 0))
     };
     // a leaf at the top stops the walk there: counted
     if !shape.stopped {
