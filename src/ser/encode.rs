@@ -1195,9 +1195,7 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     #[inline(always)]
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), E> {
         let mut rest = self.rest.clone();
-        if let Some(f) = rest.next()
-            && f.matches(key)
-        {
+        if let Some(f) = rest.next().filter(|f| f.matches(key)) {
             self.rest = rest;
             return value
                 .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
