@@ -82,14 +82,8 @@ impl Num {
             Num::U8(x) => Some(x.into()),
             Num::U16(x) => Some(x.into()),
             Num::U32(x) => Some(x.into()),
-            Num::I64(x) => {
-                let f = x as f64;
-                (f as i128 == i128::from(x)).then_some(f)
-            }
-            Num::U64(x) => {
-                let f = x as f64;
-                (f as i128 == i128::from(x)).then_some(f)
-            }
+            Num::I64(x) => exact_int(x.into()),
+            Num::U64(x) => exact_int(x.into()),
             Num::F32(x) => Some(x.into()),
             Num::F64(x) => Some(x),
         }
@@ -117,6 +111,12 @@ impl Num {
             other => other.exact_f64()?,
         })
     }
+}
+
+/// `x` as `f64` if that is exact.
+fn exact_int(x: i128) -> Option<f64> {
+    let f = x as f64;
+    (f as i128 == x).then_some(f)
 }
 
 #[inline]
@@ -513,9 +513,10 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             return visitor.visit_newtype_struct(bits.into_deserializer());
         }
         if name == special::COMPLEX {
-            // a complex type this crate reads (not one `unsupported` refuses)
+            // a complex type this crate reads (not one `unsupported` refuses):
+            // its `[re, im]` is what a sequence request gets ([`Self::compound`])
             if matches!(ty, ScalarType::Complex(_)) && self.unsupported().is_none() {
-                return visitor.visit_newtype_struct(ComplexDe(self));
+                return visitor.visit_newtype_struct(self);
             }
             return self.any(visitor);
         }
@@ -663,24 +664,6 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
 
     serde::forward_to_deserialize_any! {
         unit unit_struct identifier
-    }
-}
-
-/// The deserializer handed to a complex visitor's `visit_newtype_struct`:
-/// a two-element sequence `[re, im]`.
-struct ComplexDe<'a, 'de>(ScalarDe<'a, 'de>);
-
-impl<'de> de::Deserializer<'de> for ComplexDe<'_, 'de> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        Elements::Parts(self.0.complex_parts()?, self.0.scalar).visit(visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
     }
 }
 
