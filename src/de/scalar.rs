@@ -445,29 +445,25 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             return self.any(visitor);
         };
         match num {
-            Num::Bool(_) => return num.visit(visitor),
+            Num::Bool(_) => num.visit(visitor),
             // rounded once to each (never through the f64)
-            Num::Long(_, f) if want32 => return visitor.visit_f32(f),
-            _ => {}
-        }
-        if want32 {
-            let x = match num.exact_f32() {
-                Some(x) => x,
-                None if self.cfg.lossy => num.lossy_f64().map_or(0.0, |x| x as f32),
-                None => return Err(self.not_exact("f32", num)),
-            };
-            visitor.visit_f32(x)
-        } else {
-            match num {
-                Num::F32(x) => visitor.visit_f32(x),
-                _ => {
-                    let x = match num.exact_f64() {
-                        Some(x) => x,
-                        None if self.cfg.lossy => num.lossy_f64().unwrap_or(0.0),
-                        None => return Err(self.not_exact("f64", num)),
-                    };
-                    visitor.visit_f64(x)
-                }
+            Num::Long(_, f) if want32 => visitor.visit_f32(f),
+            Num::F32(x) => visitor.visit_f32(x),
+            _ if want32 => {
+                let x = match num.exact_f32() {
+                    Some(x) => x,
+                    None if self.cfg.lossy => num.lossy_f64().map_or(0.0, |x| x as f32),
+                    None => return Err(self.not_exact("f32", num)),
+                };
+                visitor.visit_f32(x)
+            }
+            _ => {
+                let x = match num.exact_f64() {
+                    Some(x) => x,
+                    None if self.cfg.lossy => num.lossy_f64().unwrap_or(0.0),
+                    None => return Err(self.not_exact("f64", num)),
+                };
+                visitor.visit_f64(x)
             }
         }
     }
