@@ -530,13 +530,13 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
                 _ => return self.any(visitor),
             };
             if file_dt != datetime {
+                let want = if datetime {
+                    "datetime64"
+                } else {
+                    "timedelta64"
+                };
                 return Err(Error::mismatch(format!(
-                    "expected {}, found '{}'",
-                    if datetime {
-                        "datetime64"
-                    } else {
-                        "timedelta64"
-                    },
+                    "expected {want}, found '{}'",
                     self.scalar
                 )));
             }
