@@ -356,7 +356,7 @@ impl<'de> Source<'de> for Bytes<'de, '_> {
     #[inline(always)]
     fn take(&mut self, n: usize) -> Result<Bytes<'de, '_>> {
         // the run shrinks from the front: one split per element
-        let (bytes, rest) = self.split(n)?;
+        let (bytes, rest) = self.split_checked(n).ok_or_else(internal)?;
         *self = rest;
         Ok(bytes)
     }

@@ -251,10 +251,7 @@ impl<'de, 'a> ElementDe<'a, 'de> {
             Kind::Sub(base, dims, _) => {
                 ArrayDe::new(base, dims, self.exact()?, self.cfg, false).elements()
             }
-            Kind::Scalar(s) => {
-                let parts = ScalarDe::new(*s, self.exact()?, self.cfg).compound_parts(expected)?;
-                Ok(Elements::Parts(parts, *s))
-            }
+            Kind::Scalar(s) => ScalarDe::new(*s, self.exact()?, self.cfg).compound_parts(expected),
         }
     }
 

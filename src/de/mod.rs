@@ -271,12 +271,6 @@ impl<'de, 'a> Bytes<'de, 'a> {
         }
     }
 
-    /// The first `n` bytes and the rest, of the same kind.
-    #[inline]
-    pub(crate) fn split(self, n: usize) -> Result<(Self, Self)> {
-        self.split_checked(n).ok_or_else(internal)
-    }
-
     /// The first `n` bytes and the rest, of the same kind; `None` when
     /// fewer than `n` bytes are left.
     #[inline(always)]

@@ -82,14 +82,8 @@ impl Num {
             Num::U8(x) => Some(x.into()),
             Num::U16(x) => Some(x.into()),
             Num::U32(x) => Some(x.into()),
-            Num::I64(x) => {
-                let f = x as f64;
-                (f as i128 == i128::from(x)).then_some(f)
-            }
-            Num::U64(x) => {
-                let f = x as f64;
-                (f as i128 == i128::from(x)).then_some(f)
-            }
+            Num::I64(x) => exact_int(x.into()),
+            Num::U64(x) => exact_int(x.into()),
             Num::F32(x) => Some(x.into()),
             Num::F64(x) => Some(x),
         }
@@ -117,6 +111,12 @@ impl Num {
             other => other.exact_f64()?,
         })
     }
+}
+
+/// `x` as `f64` if that is exact.
+fn exact_int(x: i128) -> Option<f64> {
+    let f = x as f64;
+    (f as i128 == x).then_some(f)
 }
 
 #[inline]
@@ -366,25 +366,26 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     }
 
     /// `c8`/`c16`: the real and imaginary parts as scalars.
-    fn complex_parts(&self) -> Result<Parts<'a, 'de>> {
+    fn complex_parts<'r>(&self) -> Result<Elements<'r, 'a, 'de>> {
         let ScalarType::Complex(n) = self.scalar.ty() else {
             return Err(internal());
         };
         let half = usize::from(n / 2);
         let part = Scalar::new(ScalarType::Float(n / 2), self.scalar.order());
         // the bytes are exactly the scalar's: two halves
-        let (re, im) = self.bytes.split(half)?;
-        Ok(Parts::Pair([
-            Some(ScalarDe::new(part, re, self.cfg)),
-            Some(ScalarDe::new(part, im, self.cfg)),
-        ]))
+        let (re, im) = self.bytes.split_checked(half).ok_or_else(internal)?;
+        let pair = [
+            ScalarDe::new(part, re, self.cfg),
+            ScalarDe::new(part, im, self.cfg),
+        ];
+        Ok(Elements::Pair(pair.into_iter(), self.scalar))
     }
 
     /// What the self-describing presentation hands the visitor: worked
     /// out here, not generic (one copy), so [`ScalarDe::any`] is only the
     /// visitor's calls.
     #[inline(never)]
-    fn shown(&self) -> Result<Shown<'a, 'de>> {
+    fn shown<'r>(&self) -> Result<Shown<'r, 'a, 'de>> {
         if let Some(num) = self.number()? {
             return Ok(Shown::Num(num));
         }
@@ -396,10 +397,13 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             // Presented as a sequence of u8 (as serde_json does with bytes),
             // so that self-describing consumers (`serde_json::Value`)
             // accept them; `deserialize_bytes` gets the bytes directly.
-            ScalarType::Bytes(_) => {
-                Shown::Parts(Parts::Bytes(self.stripped_bytes()?.slice().iter()))
+            ScalarType::Bytes(_) => Shown::Parts(Elements::Bytes(
+                self.stripped_bytes()?.slice().iter(),
+                self.scalar,
+            )),
+            ScalarType::Void(_) => {
+                Shown::Parts(Elements::Bytes(self.bytes.slice().iter(), self.scalar))
             }
-            ScalarType::Void(_) => Shown::Parts(Parts::Bytes(self.bytes.slice().iter())),
             ScalarType::Unicode(_) => Shown::Text(self.unicode()?),
             _ => return Err(internal()),
         })
@@ -409,7 +413,7 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.shown()? {
             Shown::Num(num) => num.visit(visitor),
-            Shown::Parts(parts) => Elements::Parts(parts, self.scalar).visit(visitor),
+            Shown::Parts(parts) => parts.visit(visitor),
             Shown::Text(text) => visitor.visit_str(text.as_str()?),
         }
     }
@@ -423,13 +427,16 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
     /// methods per type; this is one non-generic error.
     #[inline]
     pub(crate) fn compound<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        Elements::Parts(self.compound_parts(&visitor)?, self.scalar).visit(visitor)
+        self.compound_parts(&visitor)?.visit(visitor)
     }
 
     /// The parts [`compound`](Self::compound) hands the visitor, or its
     /// error (fixed): not generic.
     #[inline(never)]
-    pub(crate) fn compound_parts(&self, expected: &dyn de::Expected) -> Result<Parts<'a, 'de>> {
+    pub(crate) fn compound_parts<'r>(
+        &self,
+        expected: &dyn de::Expected,
+    ) -> Result<Elements<'r, 'a, 'de>> {
         let refused = match self.shown()? {
             Shown::Parts(parts) => return Ok(parts),
             Shown::Num(num) => num.refused(expected),
@@ -445,29 +452,25 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             return self.any(visitor);
         };
         match num {
-            Num::Bool(_) => return num.visit(visitor),
+            Num::Bool(_) => num.visit(visitor),
             // rounded once to each (never through the f64)
-            Num::Long(_, f) if want32 => return visitor.visit_f32(f),
-            _ => {}
-        }
-        if want32 {
-            let x = match num.exact_f32() {
-                Some(x) => x,
-                None if self.cfg.lossy => num.lossy_f64().map_or(0.0, |x| x as f32),
-                None => return Err(self.not_exact("f32", num)),
-            };
-            visitor.visit_f32(x)
-        } else {
-            match num {
-                Num::F32(x) => visitor.visit_f32(x),
-                _ => {
-                    let x = match num.exact_f64() {
-                        Some(x) => x,
-                        None if self.cfg.lossy => num.lossy_f64().unwrap_or(0.0),
-                        None => return Err(self.not_exact("f64", num)),
-                    };
-                    visitor.visit_f64(x)
-                }
+            Num::Long(_, f) if want32 => visitor.visit_f32(f),
+            Num::F32(x) => visitor.visit_f32(x),
+            _ if want32 => {
+                let x = match num.exact_f32() {
+                    Some(x) => x,
+                    None if self.cfg.lossy => num.lossy_f64().map_or(0.0, |x| x as f32),
+                    None => return Err(self.not_exact("f32", num)),
+                };
+                visitor.visit_f32(x)
+            }
+            _ => {
+                let x = match num.exact_f64() {
+                    Some(x) => x,
+                    None if self.cfg.lossy => num.lossy_f64().unwrap_or(0.0),
+                    None => return Err(self.not_exact("f64", num)),
+                };
+                visitor.visit_f64(x)
             }
         }
     }
@@ -513,9 +516,10 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
             return visitor.visit_newtype_struct(bits.into_deserializer());
         }
         if name == special::COMPLEX {
-            // a complex type this crate reads (not one `unsupported` refuses)
+            // a complex type this crate reads (not one `unsupported` refuses):
+            // its `[re, im]` is what a sequence request gets ([`Self::compound`])
             if matches!(ty, ScalarType::Complex(_)) && self.unsupported().is_none() {
-                return visitor.visit_newtype_struct(ComplexDe(self));
+                return visitor.visit_newtype_struct(self);
             }
             return self.any(visitor);
         }
@@ -526,13 +530,13 @@ impl<'de, 'a> ScalarDe<'a, 'de> {
                 _ => return self.any(visitor),
             };
             if file_dt != datetime {
+                let want = if datetime {
+                    "datetime64"
+                } else {
+                    "timedelta64"
+                };
                 return Err(Error::mismatch(format!(
-                    "expected {}, found '{}'",
-                    if datetime {
-                        "datetime64"
-                    } else {
-                        "timedelta64"
-                    },
+                    "expected {want}, found '{}'",
                     self.scalar
                 )));
             }
@@ -666,92 +670,14 @@ impl<'de> de::Deserializer<'de> for ScalarDe<'_, 'de> {
     }
 }
 
-/// The deserializer handed to a complex visitor's `visit_newtype_struct`:
-/// a two-element sequence `[re, im]`.
-struct ComplexDe<'a, 'de>(ScalarDe<'a, 'de>);
-
-impl<'de> de::Deserializer<'de> for ComplexDe<'_, 'de> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        Elements::Parts(self.0.complex_parts()?, self.0.scalar).visit(visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
-}
-
 /// The self-describing presentation of a scalar (see [`ScalarDe::shown`]).
-enum Shown<'a, 'de> {
+enum Shown<'r, 'a, 'de> {
     /// A number, by the visit method of the file's type.
     Num(Num),
     /// A sequence: `[re, im]`, or the bytes as `u8`s.
-    Parts(Parts<'a, 'de>),
+    Parts(Elements<'r, 'a, 'de>),
     /// A `U` string.
     Text(Ucs4Text),
-}
-
-/// A scalar's parts as a sequence: `[re, im]` of a complex number, or the
-/// `u8`s of `S`/`V` bytes (as serde_json presents bytes to
-/// `deserialize_any`). One type for both, so a visitor meets one sequence
-/// type for them.
-pub(crate) enum Parts<'a, 'de> {
-    Pair([Option<ScalarDe<'a, 'de>>; 2]),
-    Bytes(std::slice::Iter<'a, u8>),
-}
-
-impl Parts<'_, '_> {
-    /// A complex number whose imaginary part the type did not take is
-    /// refused.
-    pub(crate) fn finish(&self) -> Result<()> {
-        if let Parts::Pair(parts) = self {
-            if parts.iter().any(Option::is_some) {
-                return Err(Error::mismatch(
-                    "expected a complex number as [re, im], the type took only the real part",
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-impl<'de> de::SeqAccess<'de> for Parts<'_, 'de> {
-    type Error = Error;
-
-    fn next_element_seed<T: de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>> {
-        match self {
-            Parts::Pair(parts) => {
-                for (i, slot) in parts.iter_mut().enumerate() {
-                    if let Some(part) = slot.take() {
-                        return seed
-                            .deserialize(part)
-                            .map(Some)
-                            .map_err(|e| e.at_index(i as u64));
-                    }
-                }
-                Ok(None)
-            }
-            Parts::Bytes(bytes) => match bytes.next() {
-                Some(&b) => seed
-                    .deserialize(de::value::U8Deserializer::<Error>::new(b))
-                    .map(Some),
-                None => Ok(None),
-            },
-        }
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(match self {
-            Parts::Pair(parts) => parts.iter().filter(|p| p.is_some()).count(),
-            Parts::Bytes(bytes) => bytes.len(),
-        })
-    }
 }
 
 /// A `U` string's text: UTF-8 on the stack up to 256 bytes, else a

@@ -10,7 +10,7 @@ use serde::de;
 
 use super::array::ArraySeq;
 use super::element::{Fields, RecordSeq};
-use super::scalar::Parts;
+use super::scalar::ScalarDe;
 use super::{Bytes, fix_error};
 use crate::error::{Error, Result};
 use crate::format::dtype::Scalar;
@@ -19,9 +19,12 @@ use crate::format::dtype::Scalar;
 pub(crate) enum Elements<'r, 'a, 'de> {
     /// The elements of an array axis, one stride apart.
     Array(ArraySeq<'a, Bytes<'de, 'a>>),
-    /// `[re, im]` of a complex number, or the `u8`s of bytes; with the
-    /// scalar's type, for messages.
-    Parts(Parts<'a, 'de>, Scalar),
+    /// `[re, im]` of a complex number (the parts not yet handed out),
+    /// with its type, for messages.
+    Pair(std::array::IntoIter<ScalarDe<'a, 'de>, 2>, Scalar),
+    /// The `u8`s of `S`/`V` bytes (as serde_json presents bytes to
+    /// `deserialize_any`), with their type.
+    Bytes(std::slice::Iter<'a, u8>, Scalar),
     /// A record's fields: all of them, or those a proven list reads;
     /// with how many there are.
     Fields(RecordSeq<'r, 'a, 'de, Fields<'a>>, usize),
@@ -43,7 +46,11 @@ impl<'de> Elements<'_, '_, 'de> {
     fn end(&self) -> Result<()> {
         match self {
             Elements::Array(s) => s.end(),
-            Elements::Parts(s, _) => s.finish(),
+            // a complex number whose imaginary part the type did not take
+            Elements::Pair(p, _) if p.len() > 0 => Err(Error::mismatch(
+                "expected a complex number as [re, im], the type took only the real part",
+            )),
+            Elements::Pair(..) | Elements::Bytes(..) => Ok(()),
             Elements::Fields(s, total) => s.end(*total),
         }
     }
@@ -55,7 +62,9 @@ impl<'de> Elements<'_, '_, 'de> {
     fn failed(&self, e: Error) -> Error {
         match self {
             Elements::Array(s) => s.failed(e),
-            Elements::Parts(_, found) => fix_error(e, &format_args!("'{found}'")),
+            Elements::Pair(_, found) | Elements::Bytes(_, found) => {
+                fix_error(e, &format_args!("'{found}'"))
+            }
             Elements::Fields(s, _) => s.failed(e),
         }
     }
@@ -71,7 +80,20 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, '_, 'de> {
     ) -> Result<Option<T::Value>> {
         match self {
             Elements::Array(s) => s.next_element_seed(seed),
-            Elements::Parts(s, _) => s.next_element_seed(seed),
+            Elements::Pair(p, _) => match p.next() {
+                Some(part) => {
+                    // the part's index: 0 while the other is left
+                    let at = u64::from(p.len() == 0);
+                    seed.deserialize(part).map(Some).map_err(|e| e.at_index(at))
+                }
+                None => Ok(None),
+            },
+            Elements::Bytes(b, _) => match b.next() {
+                Some(&b) => seed
+                    .deserialize(de::value::U8Deserializer::<Error>::new(b))
+                    .map(Some),
+                None => Ok(None),
+            },
             Elements::Fields(s, _) => s.next_element_seed(seed),
         }
     }
@@ -79,7 +101,8 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, '_, 'de> {
     fn size_hint(&self) -> Option<usize> {
         match self {
             Elements::Array(s) => s.size_hint(),
-            Elements::Parts(s, _) => s.size_hint(),
+            Elements::Pair(p, _) => Some(p.len()),
+            Elements::Bytes(b, _) => Some(b.len()),
             Elements::Fields(s, _) => s.size_hint(),
         }
     }

@@ -40,11 +40,9 @@ pub(crate) fn convert(
 }
 
 fn unit_name(u: DatetimeUnit) -> String {
-    let s = u.to_string();
-    if s.is_empty() {
-        "the generic unit".into()
-    } else {
-        s
+    match u.to_string() {
+        s if s.is_empty() => "the generic unit".into(),
+        s => s,
     }
 }
 
