@@ -655,12 +655,12 @@ impl<'a, 'f, 'b, E: Pass> Enc<'a, 'f, 'b, E> {
     /// [`Slot::put_str`].
     #[inline(always)]
     fn put_str(self, v: &str) -> Result<(), E> {
-        if self.node.tag == Tag::Unicode
-            && !v.ends_with('\0')
-            && (self.frame.bytes(self.node, self.node.size))
-                .is_some_and(|slot| put_unicode(slot, v, false))
-        {
-            return Ok(());
+        if self.node.tag == Tag::Unicode && !v.ends_with('\0') {
+            if let Some(slot) = self.frame.bytes(self.node, self.node.size) {
+                if put_unicode(slot, v, false) {
+                    return Ok(());
+                }
+            }
         }
         self.general(|e| e.converting()?.put_str(v))
     }
@@ -1195,11 +1195,13 @@ impl<E: Pass> Rec<'_, '_, '_, E> {
     #[inline(always)]
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), E> {
         let mut rest = self.rest.clone();
-        if let Some(f) = rest.next().filter(|f| f.matches(key)) {
-            self.rest = rest;
-            return value
-                .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
-                .map_err(|e| e.field(key));
+        if let Some(f) = rest.next() {
+            if f.matches(key) {
+                self.rest = rest;
+                return value
+                    .serialize(Enc::<E>::at(&f.node, &mut *self.frame))
+                    .map_err(|e| e.field(key));
+            }
         }
         if !E::EXACT {
             return Err(E::missed());
