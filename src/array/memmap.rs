@@ -536,15 +536,27 @@ impl<T: ViewElement> MmapArrayMut<T> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("npy-memmap-unit-{}", std::process::id()));
+    /// A test's own scratch folder (tests run at the same time), removed
+    /// with what it holds when the test ends, a failed one too.
+    struct Scratch(std::path::PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(test: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("npy-memmap-unit-{}-{test}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+        Scratch(dir)
     }
 
     #[test]
     fn maps_read_and_write_the_file_numpy_saves() {
-        let path = scratch("site.npy");
+        let dir = scratch("site");
+        let path = dir.0.join("site.npy");
         let mut a = create::<i32>(&path, &[50, 7]).unwrap();
         assert_eq!(a.view().data(), &[0; 350]);
         for (i, x) in a.view_mut().data_mut().iter_mut().enumerate() {
@@ -576,14 +588,15 @@ mod tests {
 
     #[test]
     fn zero_elements_and_bool() {
-        let path = scratch("empty.npy");
+        let dir = scratch("zero");
+        let path = dir.0.join("empty.npy");
         let a = create::<f64>(&path, &[0, 3]).unwrap();
         assert!(a.is_empty() && a.view().data().is_empty());
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(bytes.len(), 128);
         assert_eq!(crate::view::<f64>(&bytes).unwrap().shape(), &[0, 3]);
         drop(a);
-        let path = scratch("bool.npy");
+        let path = dir.0.join("bool.npy");
         let mut a = create::<bool>(&path, &[3]).unwrap();
         a.view_mut().data_mut()[1] = true;
         drop(a);
@@ -600,7 +613,8 @@ mod tests {
 
     #[test]
     fn a_refused_create_leaves_the_file() {
-        let path = scratch("kept.npy");
+        let dir = scratch("kept");
+        let path = dir.0.join("kept.npy");
         std::fs::write(&path, b"kept").unwrap();
         assert!(create::<u8>(&path, &[usize::MAX, 2]).is_err());
         assert_eq!(std::fs::read(&path).unwrap(), b"kept");

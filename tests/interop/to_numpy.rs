@@ -18,7 +18,7 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use npy_serde::{Datetime64, TimeUnitMarker, Timedelta64, unit};
 use num_complex::Complex;
@@ -1344,7 +1344,8 @@ fn memmap_created_file_for_numpy() {
     let dir = std::env::var_os("NPY_SERDE_OUT_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            std::env::temp_dir().join(format!("npy_serde_to_numpy_{}", std::process::id()))
+            Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("npy_serde_to_numpy_{}", std::process::id()))
         });
     std::fs::create_dir_all(&dir).unwrap();
     let shape = [40usize, 3, 5];

@@ -3,7 +3,7 @@
 //! same error (same record index, same message), wherever the failure is:
 //! the first chunk, a middle one, the last, either side of a boundary.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use npy_serde::{ReadOptions, WriteOptions};
@@ -57,7 +57,8 @@ pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("npy_serde_parallel_{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("npy_serde_parallel_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -74,7 +74,8 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 /// A path of its own for each call (tests run at the same time).
 fn temp_path() -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("npy_serde_par_write_{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("npy_serde_par_write_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(format!("{}.npy", NEXT.fetch_add(1, Ordering::Relaxed)))
 }
