@@ -774,8 +774,8 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
     }
 
     /// An n-d array into a subarray whose outer dims are its shape: the
-    /// flat data encoded as one axis of all the elements into a buffer,
-    /// then copied into the slot in C order (Fortran data reordered).
+    /// flat data encoded in C order as one axis of all the elements
+    /// (Fortran data into a buffer first, then reordered).
     fn nd<T: ?Sized + Serialize>(self, code: &'static str, value: &T) -> Result<()> {
         let nd = crate::ser::probe::shape_of(value)?;
         // down the node's subarray axes, one per dim of the shape
@@ -798,6 +798,7 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
                 &format!("an n-d array of shape {}", ShapeRepr(&nd.dims)),
             ));
         };
+        let reordered = nd.reordered();
         let rank = self.node.rank.saturating_add(1);
         let flat = TreeNode {
             n: count,
@@ -805,13 +806,17 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
             // the dims below the shape's (`fits`: at most the node's), and
             // the one flat axis
             rank: rank.saturating_sub(nd.dims.len()),
+            off: if reordered { 0 } else { self.node.off },
             kids: Box::new([FieldNode::kid(TreeNode {
                 off: 0,
                 ..inner.clone()
             })]),
             ..TreeNode::leaf(Tag::Sub, 0, self.node.size, self.node.strict)
         };
-        // encoded apart (zeroed, as the slot is), then copied in C order
+        if !reordered {
+            let enc = Enc::<Error>::at(&flat, &mut *self.frame);
+            return crate::ser::probe::parts(value, code, |_| Ok(enc)).map(|_| ());
+        }
         let mut stored = vec![0u8; self.node.size];
         let mut frame = Frame {
             buf: &mut stored,
@@ -820,12 +825,8 @@ impl<'a, 'f, 'b> Enc<'a, 'f, 'b, Error> {
         };
         crate::ser::probe::parts(value, code, |_| Ok(Enc::<Error>::at(&flat, &mut frame)))?;
         let slot = self.slot()?;
-        if nd.reordered() {
-            let elsize = stored.len().checked_div(count).unwrap_or(0);
-            crate::ser::nd::reorder(&stored, slot.buf, &nd.dims, elsize, true);
-        } else {
-            slot.buf.copy_from_slice(&stored);
-        }
+        let elsize = stored.len().checked_div(count).unwrap_or(0);
+        crate::ser::nd::reorder(&stored, slot.buf, &nd.dims, elsize, true);
         Ok(())
     }
 
