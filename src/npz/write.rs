@@ -324,9 +324,9 @@ impl<W: Write + Seek> NpzWriter<W> {
                 Ok(Unchecked::Written) => return Ok(()),
                 Ok(Unchecked::WrongHeader { .. } | Unchecked::Redo) => {
                     // what was written is dropped; the entry opens again
-                    let name = member_name(key);
-                    let again = self.zip.abort().and_then(|()| self.zip.start(&name, level));
-                    again.map_err(|e| self.abandon(key, e))?;
+                    self.keys.remove(key);
+                    self.zip.abort().map_err(|e| e.in_member(key))?;
+                    self.begin(key, level)?;
                 }
                 Err(e) => return Err(self.abandon(key, e)),
             }

@@ -229,7 +229,7 @@ impl<W: Write + Seek> ZipOut<W> {
             let big = e.size.max(e.packed) > ZIP64_LIMIT;
             let mut fields = if big { vec![e.size, e.packed] } else { vec![] };
             fields.extend((e.offset > ZIP64_LIMIT).then_some(e.offset));
-            let sizes = [e.packed, e.size].map(|x| if big { u32::MAX } else { x as u32 });
+            let sizes = [e.packed, e.size].map(|x| if big { u32::MAX } else { field32(x) });
             let zip64 = zip64_extra(&fields);
             cd.extend_from_slice(b"PK\x01\x02");
             put(&mut cd, MADE_BY.to_le_bytes());
